@@ -1,0 +1,147 @@
+// D1 tables. Times are ISO 8601 UTC strings with milliseconds: they sort as text, which keeps
+// the keyset pagination and range filters on plain indexes.
+import { sql } from "drizzle-orm";
+import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: text("id").primaryKey(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    firstName: text("first_name"),
+    lastName: text("last_name"),
+    companyName: text("company_name"),
+    userType: text("user_type", { enum: ["PERSONAL", "BUSINESS"] }).notNull(),
+    emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
+    // Bumped by password change/reset, email change, logout and deletion: every JWT carries the
+    // version it was issued under, so bumping it signs the account out everywhere.
+    tokenVersion: integer("token_version").notNull().default(0),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("users_email_unique").on(t.email)],
+);
+
+export const emailTokens = sqliteTable(
+  "email_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: ["verify", "reset", "change_email"] }).notNull(),
+    newEmail: text("new_email"),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [index("email_tokens_user").on(t.userId, t.purpose)],
+);
+
+export const apiKeys = sqliteTable(
+  "api_keys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    prefix: text("prefix").notNull(),
+    // SHA-256 of the API key, hex: the key itself is never stored.
+    keyHash: text("key_hash").notNull(),
+    // AES-GCM ciphertext of the signing secret: "<keyVersion>.<iv>.<ciphertext>", base64url parts.
+    signingSecretEnc: text("signing_secret_enc").notNull(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+    revokedAt: text("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_user_created").on(t.userId, t.createdAt)],
+);
+
+export const kycRecords = sqliteTable(
+  "kyc_records",
+  {
+    userId: text("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    applicantId: text("applicant_id").notNull(),
+    status: text("status", { enum: ["PENDING", "VERIFIED", "REJECTED"] }).notNull(),
+    // Date of birth as the provider verified it (YYYY-MM-DD); null until VERIFIED.
+    verifiedDob: text("verified_dob"),
+    verifiedAt: text("verified_at"),
+    // Provider check id that produced the current status: a redelivered webhook changes nothing.
+    checkId: text("check_id"),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [uniqueIndex("kyc_records_applicant_unique").on(t.applicantId)],
+);
+
+// The merchant-side session log: what usage reports read. It holds no end-user identity.
+export const verificationSessions = sqliteTable(
+  "verification_sessions",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    keyId: text("key_id").notNull(),
+    status: text("status", { enum: ["PENDING", "APPROVED", "DENIED", "EXPIRED"] }).notNull(),
+    ageRequired: integer("age_required").notNull(),
+    aboveAgeRequired: integer("above_age_required", { mode: "boolean" }).notNull().default(false),
+    receiptId: text("receipt_id"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    resolvedAt: text("resolved_at"),
+  },
+  (t) => [
+    index("sessions_account_created").on(t.accountId, t.createdAt, t.id),
+    index("sessions_key_created").on(t.keyId, t.createdAt, t.id),
+    index("sessions_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
+  ],
+);
+
+export const callbackEvents = sqliteTable(
+  "callback_events",
+  {
+    id: text("id").primaryKey(), // webhook-id, msg_…
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => verificationSessions.id, { onDelete: "cascade" }),
+    type: text("type").notNull(),
+    state: text("state", { enum: ["pending", "delivered", "failed"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    updatedAt: text("updated_at").notNull(),
+  },
+  (t) => [index("callback_events_session").on(t.sessionId, t.createdAt)],
+);
+
+export const callbackAttempts = sqliteTable(
+  "callback_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    eventId: text("event_id")
+      .notNull()
+      .references(() => callbackEvents.id, { onDelete: "cascade" }),
+    attempt: integer("attempt").notNull(),
+    at: text("at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    statusCode: integer("status_code"),
+    error: text("error"),
+  },
+  (t) => [uniqueIndex("callback_attempts_event_attempt").on(t.eventId, t.attempt)],
+);
+
+// Development mail outbox (GET /api/dev/outbox); production sends through the send_email binding.
+export const devOutbox = sqliteTable(
+  "dev_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
+  },
+  (t) => [index("dev_outbox_to").on(t.to, t.id)],
+);

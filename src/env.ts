@@ -1,0 +1,18 @@
+// The one Hono environment type: bindings from wrangler.toml, and what middleware hands to handlers.
+import type { apiKeys, users } from "./db/schema";
+
+export type Bindings = Env;
+
+export type UserRow = typeof users.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+export type AppEnv = {
+  Bindings: Bindings;
+  Variables: {
+    requestId: string;
+    /** Set by the Bearer middleware: the signed-in account, loaded once per request. */
+    user: UserRow;
+    /** Set by the X-API-Key middleware: the merchant key with its account's company name. */
+    apiKey: ApiKeyRow;
+  };
+};

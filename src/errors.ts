@@ -1,0 +1,45 @@
+// One error class and one error shape (CONTRACT §1): routes throw ApiError, onError writes the envelope.
+import type { Context } from "hono";
+import { HTTPException } from "hono/http-exception";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { AppEnv } from "./env";
+import { log } from "./http/logger";
+
+export type FieldError = { path: string; message: string };
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: ContentfulStatusCode,
+    message: string,
+    readonly errors: FieldError[] = [],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const notFound = (what = "Resource") => new ApiError("NOT_FOUND", 404, `${what} not found.`);
+export const unauthorized = () => new ApiError("UNAUTHORIZED", 401, "Missing, invalid or expired credential.");
+export const validationFailed = (errors: FieldError[]) =>
+  new ApiError("VALIDATION_FAILED", 422, "The request did not pass validation.", errors);
+
+export function errorResponse(c: Context<AppEnv>, error: ApiError) {
+  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
+  return c.json({ success: false, error: error.code, message: error.message, errors: error.errors }, error.status);
+}
+
+export function handleError(err: Error, c: Context<AppEnv>) {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono's own 4xx (for example a body-limit or a parse failure raised inside a middleware).
+    return errorResponse(c, new ApiError("BAD_REQUEST", err.status as ContentfulStatusCode, err.message));
+  }
+  const requestId = c.get("requestId") ?? "unknown";
+  // The log line carries the error for support; the body never does (no stack, no SQL).
+  log("error", "unhandled error", { requestId, route: c.req.routePath, error: err.name, detail: err.message });
+  return errorResponse(
+    c,
+    new ApiError("INTERNAL_ERROR", 500, `Something went wrong on our side. Reference: ${requestId}`),
+  );
+}

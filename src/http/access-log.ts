@@ -1,0 +1,17 @@
+// One structured line per request: the route pattern (never the raw path or query string, which can
+// carry nonces and tokens), status and duration.
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { log } from "./logger";
+
+export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
+  const started = Date.now();
+  await next();
+  log(c.res.status >= 500 ? "error" : "info", "request", {
+    requestId: c.get("requestId"),
+    method: c.req.method,
+    route: c.req.routePath,
+    status: c.res.status,
+    durationMs: Date.now() - started,
+  });
+});

@@ -1,0 +1,31 @@
+// Request bodies (CONTRACT §1): over 64 KiB is 413, a body that is not JSON is 415, JSON that does not
+// parse is 400. Runs before authentication and routing so that every route answers alike.
+import { createMiddleware } from "hono/factory";
+import { bodyLimit } from "hono/body-limit";
+import { ApiError } from "../errors";
+
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new ApiError("PAYLOAD_TOO_LARGE", 413, "The request body is larger than 64 KiB.");
+  },
+});
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
+
+export const requireJsonBody = createMiddleware(async (c, next) => {
+  if (c.req.raw.body === null) return next();
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength === 0) return next();
+  if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", 415, "Send the request body as application/json.");
+  }
+  try {
+    JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
+  } catch {
+    throw new ApiError("MALFORMED_JSON", 400, "The request body is not valid JSON.");
+  }
+  await next();
+});

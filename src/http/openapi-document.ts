@@ -1,0 +1,159 @@
+// Builds the OpenAPI 3.1 document from the mounted routes and the metadata their middleware carries.
+import type { Hono } from "hono";
+import { z, type ZodType } from "zod";
+import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
+
+export const API_VERSION = "1.0.0";
+
+const TAGS = [
+  { name: "Health", description: "Liveness and the API description." },
+  { name: "Auth", description: "Register, sign in, email verification, password reset." },
+  { name: "Users", description: "Profile, password and email change, account deletion." },
+  { name: "KYC", description: "Identity verification of end users, for the service's own apps." },
+  { name: "Verification", description: "Age-verification sessions: merchant and end-user side." },
+  { name: "API keys", description: "Merchant API keys for verified business accounts." },
+  { name: "Usage", description: "Session log, export and totals. Contains no end-user identity." },
+  { name: "Webhooks", description: "Inbound identity-provider webhooks." },
+];
+
+const ERROR_ENVELOPE = {
+  type: "object",
+  required: ["success", "error", "message", "errors"],
+  properties: {
+    success: { const: false },
+    error: { type: "string", description: "Stable UPPER_SNAKE machine code." },
+    message: { type: "string", description: "For people; may change." },
+    errors: {
+      type: "array",
+      items: {
+        type: "object",
+        required: ["path", "message"],
+        properties: { path: { type: "string" }, message: { type: "string" } },
+      },
+    },
+  },
+};
+
+const SECURITY_SCHEMES = {
+  bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT", description: "Account JWT from login or register." },
+  apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "Merchant API key (svc_sk_…). Server-side only." },
+  webhookSignature: {
+    type: "apiKey",
+    in: "header",
+    name: "X-SHA2-Signature",
+    description: "Hex HMAC-SHA256 of the raw body with the provider's webhook token.",
+  },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Malformed JSON (MALFORMED_JSON) or invalid token",
+  401: "Missing, invalid or expired credential (UNAUTHORIZED)",
+  404: "Not found (NOT_FOUND)",
+  413: "Body over 64 KiB (PAYLOAD_TOO_LARGE)",
+  415: "Body is not application/json (UNSUPPORTED_MEDIA_TYPE)",
+  422: "Validation failed (VALIDATION_FAILED), one item per problem in errors",
+  429: "Rate limited (RATE_LIMITED); see Retry-After",
+  500: "Internal error (INTERNAL_ERROR) or missing configuration (MISCONFIGURED)",
+};
+
+function jsonSchema(schema: ZodType, io: "input" | "output"): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });
+  return rest;
+}
+
+function successBody(doc: ResponseDoc) {
+  if (doc.content) return { content: { [doc.content.type]: { schema: doc.content.schema } } };
+  const properties: Record<string, unknown> = { success: { const: true }, message: { type: "string" } };
+  if (doc.data) properties.data = jsonSchema(doc.data, "output");
+  const required = doc.data ? ["success", "data"] : ["success"];
+  return { content: { "application/json": { schema: { type: "object", required, properties } } } };
+}
+
+function responses(meta: OperationMeta) {
+  const out: Record<string, unknown> = {};
+  const statuses = new Set<number>([...Object.keys(meta.responses ?? {}).map(Number), 500]);
+  if (meta.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));
+  if (meta.query) statuses.add(422);
+  if (meta.security === "bearer" || meta.security === "apiKey") statuses.add(401);
+  for (const status of [...statuses].sort()) {
+    const doc = meta.responses?.[status];
+    if (status < 400 && doc) {
+      out[status] = { description: doc.description, ...(status === 204 ? {} : successBody(doc)) };
+      continue;
+    }
+    const codes = doc?.codes?.length ? ` Codes: ${doc.codes.join(", ")}.` : "";
+    out[status] = {
+      description: `${doc?.description ?? STATUS_TEXT[status] ?? "Error"}${codes}`,
+      content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+    };
+  }
+  return out;
+}
+
+function queryParameters(schema: ZodType) {
+  const json = jsonSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => ({
+    name,
+    in: "query",
+    required: json.required?.includes(name) ?? false,
+    schema: property,
+  }));
+}
+
+const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+
+/** One entry per method and path, with the metadata of every handler registered on it merged. */
+export function collectOperations(app: Hono<any>) {
+  const operations = new Map<string, { method: string; path: string; meta: OperationMeta }>();
+  for (const route of app.routes) {
+    if (route.method === "ALL") continue;
+    const key = `${route.method} ${route.path}`;
+    const entry = operations.get(key) ?? { method: route.method.toLowerCase(), path: route.path, meta: {} };
+    const meta = readMeta(route.handler);
+    if (meta) entry.meta = { ...entry.meta, ...meta, responses: { ...entry.meta.responses, ...meta.responses } };
+    operations.set(key, entry);
+  }
+  return [...operations.values()];
+}
+
+export function buildOpenApiDocument(app: Hono<any>) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const { method, path, meta } of collectOperations(app)) {
+    const openApiPath = toOpenApiPath(path);
+    const pathParameters = [...path.matchAll(/:(\w+)/g)].map(([, name]) => ({
+      name,
+      in: "path",
+      required: true,
+      schema: { type: "string" },
+    }));
+    const operation: Record<string, unknown> = {
+      operationId: `${method}${openApiPath.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+      tags: meta.tag ? [meta.tag] : [],
+      summary: meta.summary ?? `${method.toUpperCase()} ${openApiPath}`,
+      ...(meta.description || meta.devOnly
+        ? { description: [meta.description, meta.devOnly ? "Development configuration only; 404 in production." : ""].filter(Boolean).join(" ") }
+        : {}),
+      parameters: [...pathParameters, ...(meta.query ? queryParameters(meta.query) : [])],
+      security: meta.security ? [{ [meta.security]: [] }] : [],
+      responses: responses(meta),
+    };
+    if (meta.body) {
+      operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(meta.body, "input") } } };
+    }
+    (paths[openApiPath] ??= {})[method] = operation;
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Age-Verification Service",
+      version: API_VERSION,
+      description:
+        "Lets a merchant learn that an end user is at least a required age without handling identity documents. " +
+        "Every response is the envelope { success, data?, message?, error?, errors? }.",
+    },
+    servers: [{ url: "/", description: "This deployment" }],
+    tags: TAGS,
+    paths,
+    components: { schemas: { ErrorEnvelope: ERROR_ENVELOPE }, securitySchemes: SECURITY_SCHEMES },
+  };
+}

@@ -1,0 +1,14 @@
+// Opaque, prefixed, unguessable ids (CONTRACT §1): 18 random bytes = 144 bits, base64url.
+import { randomBytes } from "./crypto";
+import { toBase64Url } from "./encoding";
+
+export type IdPrefix = "usr" | "key" | "ses" | "rcpt" | "msg" | "app";
+
+export const newId = (prefix: IdPrefix): string => `${prefix}_${toBase64Url(randomBytes(18))}`;
+
+/** The shape every id of that prefix has; anything else is answered like an unknown id (404). */
+export const isIdOf = (prefix: IdPrefix, value: string): boolean =>
+  new RegExp(`^${prefix}_[A-Za-z0-9_-]{24}$`).test(value);
+
+/** A random secret token, base64url, for nonces and email links. */
+export const newToken = (bytes = 32): string => toBase64Url(randomBytes(bytes));

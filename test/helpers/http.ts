@@ -1,0 +1,53 @@
+// Request helpers over the Worker's own fetch handler (the same app the runtime serves).
+import { SELF } from "cloudflare:test";
+
+export const BASE = "https://avs.test";
+
+export type Envelope<T = any> = {
+  success: boolean;
+  data?: T;
+  message?: string;
+  error?: string;
+  errors?: { path: string; message: string }[];
+};
+
+export type CallOptions = {
+  body?: unknown;
+  rawBody?: BodyInit;
+  token?: string;
+  apiKey?: string;
+  headers?: Record<string, string>;
+};
+
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.apiKey) headers["x-api-key"] = options.apiKey;
+  let body: BodyInit | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  const text = await response.text();
+  let json: Envelope<T> | undefined;
+  try {
+    json = JSON.parse(text) as Envelope<T>;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: json as Envelope<T>, text };
+}
+
+export function expectError(
+  result: { status: number; body: Envelope },
+  status: number,
+  code: string,
+): void {
+  if (result.status !== status || result.body?.error !== code || result.body?.success !== false) {
+    throw new Error(`expected ${status} ${code}, got ${result.status} ${JSON.stringify(result.body)}`);
+  }
+  if (!Array.isArray(result.body.errors) || typeof result.body.message !== "string") {
+    throw new Error(`error envelope is incomplete: ${JSON.stringify(result.body)}`);
+  }
+}

@@ -1,0 +1,66 @@
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { call, expectError } from "../helpers/http";
+
+const production = (overrides: Partial<Env> = {}): Env => ({ ...env, ENVIRONMENT: "production", ...overrides });
+
+describe("envelope and errors", () => {
+  it("answers an unknown path with a JSON 404 envelope", async () => {
+    const res = await call("GET", "/api/nope");
+    expectError(res, 404, "NOT_FOUND");
+  });
+
+  it("sets a request id and secure headers on every response", async () => {
+    const res = await call("GET", "/api/nope");
+    expect(res.headers.get("x-request-id")).toMatch(/^[\w-]{8,}$/);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("strict-transport-security")).toContain("max-age=");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("refuses a body over 64 KiB with 413", async () => {
+    const res = await call("POST", "/api/auth/login", { rawBody: JSON.stringify({ pad: "x".repeat(70_000) }), headers: { "content-type": "application/json" } });
+    expectError(res, 413, "PAYLOAD_TOO_LARGE");
+  });
+
+  it("refuses a body that is not JSON with 415", async () => {
+    const res = await call("POST", "/api/auth/login", { rawBody: "email=a@b.c", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
+  });
+
+  it("refuses malformed JSON with 400", async () => {
+    const res = await call("POST", "/api/auth/login", { rawBody: "{\"email\":", headers: { "content-type": "application/json" } });
+    expectError(res, 400, "MALFORMED_JSON");
+  });
+
+  it("never leaks an internal error's detail", async () => {
+    const app = createApp();
+    app.get("/api/boom", () => {
+      throw new Error("SQLITE_ERROR: near SELECT * FROM users");
+    });
+    const res = await app.fetch(new Request("https://avs.test/api/boom"), env, createExecutionContext());
+    expect(res.status).toBe(500);
+    const body = await res.json<Record<string, string>>();
+    expect(body).toMatchObject({ success: false, error: "INTERNAL_ERROR", errors: [] });
+    expect(body.message).toContain(res.headers.get("x-request-id")!);
+    expect(JSON.stringify(body)).not.toMatch(/SQLITE|SELECT|at .*\.ts/);
+  });
+});
+
+describe("configuration", () => {
+  it("production refuses to serve when a required secret is missing", async () => {
+    const res = await createApp().fetch(
+      new Request("https://avs.test/api/health"),
+      production({ JWT_SECRET: undefined }),
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(500);
+    expect(await res.json()).toMatchObject({ success: false, error: "MISCONFIGURED" });
+  });
+
+  it("production with its secrets serves", async () => {
+    const res = await createApp().fetch(new Request("https://avs.test/api/health"), production(), createExecutionContext());
+    expect(res.status).toBe(200);
+  });
+});

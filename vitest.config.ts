@@ -1,0 +1,36 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { defineConfig } from "vitest/config";
+
+const migrations = await readD1Migrations("./drizzle");
+
+export default defineConfig({
+  test: {
+    // Logs of passing tests are noise; a failing test shows its own.
+    silent: "passed-only",
+    projects: [
+      {
+        // Almost everything runs inside workerd, against real D1, Durable Objects and Queues.
+        plugins: [
+          cloudflareTest({
+            wrangler: { configPath: "./wrangler.toml" },
+            miniflare: {
+              bindings: { TEST_MIGRATIONS: migrations },
+              // Deliver queued callbacks at once in tests instead of after max_batch_timeout.
+              queueConsumers: { callbacks: { maxBatchTimeout: 0 } },
+            },
+          }),
+        ],
+        test: {
+          name: "workers",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/node/**"],
+          setupFiles: ["./test/apply-migrations.ts"],
+        },
+      },
+      {
+        // Tools that need Node (they read files from node_modules): the OpenAPI validator.
+        test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node" },
+      },
+    ],
+  },
+});
