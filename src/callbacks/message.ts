@@ -1,0 +1,26 @@
+// What the session Durable Object puts on the callback queue: everything the consumer needs to sign
+// and deliver one event, so delivery never reads the session again.
+import type { PolledSession, SessionStatus } from "../session/polled-session";
+
+export type CallbackEventType =
+  | "age_verification.session.approved"
+  | "age_verification.session.denied"
+  | "age_verification.session.expired";
+
+export const eventTypeFor = (status: Exclude<SessionStatus, "PENDING">): CallbackEventType =>
+  `age_verification.session.${status.toLowerCase() as "approved" | "denied" | "expired"}`;
+
+export type CallbackMessage = {
+  /** webhook-id, msg_…: the same on every attempt of this event. */
+  webhookId: string;
+  type: CallbackEventType;
+  /** ISO time of the resolution: the body's `timestamp`. */
+  timestamp: string;
+  sessionId: string;
+  /** The key whose signing secret signs the callback. */
+  keyId: string;
+  callbackUrl: string;
+  data: PolledSession;
+  /** 1 for the first attempt; the consumer increments it when it schedules a retry. */
+  attempt: number;
+};

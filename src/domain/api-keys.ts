@@ -1,0 +1,91 @@
+// Merchant API keys (CONTRACT §4): the key is stored only as SHA-256, the signing secret only encrypted.
+import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { z } from "zod";
+import { secret } from "../config";
+import type { Database } from "../db/client";
+import { apiKeys } from "../db/schema";
+import type { ApiKeyRow, Bindings } from "../env";
+import { ApiError, notFound } from "../errors";
+import { encryptSecret, randomBytes, sha256Hex } from "../lib/crypto";
+import { toBase64, toBase64Url } from "../lib/encoding";
+import { isIdOf, newId } from "../lib/ids";
+import { nowIso } from "../lib/time";
+
+export const MAX_ACTIVE_KEYS = 20;
+export const API_KEY_PREFIX = "svc_sk_";
+export const SIGNING_SECRET_PREFIX = "whsec_";
+/** Shown in lists so a merchant can recognise a key without it being recoverable. */
+const VISIBLE_PREFIX_LENGTH = 12;
+/** Key version of SECRETS_KEY used for new records; older versions stay readable while they rotate. */
+export const SECRETS_KEY_VERSION = "v1";
+
+export const ApiKeyRecord = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  createdAt: z.iso.datetime(),
+  lastUsedAt: z.iso.datetime().nullable(),
+  revokedAt: z.iso.datetime().nullable(),
+});
+export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
+
+export const toApiKeyRecord = (row: ApiKeyRow): ApiKeyRecord => ({
+  id: row.id,
+  name: row.name,
+  prefix: row.prefix,
+  createdAt: row.createdAt,
+  lastUsedAt: row.lastUsedAt,
+  revokedAt: row.revokedAt,
+});
+
+export const hashApiKey = (apiKey: string) => sha256Hex(apiKey);
+
+/** The master keys by version, for decrypting signing secrets. */
+export const signingSecretKeys = (env: Bindings): Record<string, string> => ({
+  [SECRETS_KEY_VERSION]: secret(env, "SECRETS_KEY"),
+});
+
+export async function createApiKey(db: Database, env: Bindings, userId: string, name: string) {
+  const [active] = await db
+    .select({ n: count() })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
+  if ((active?.n ?? 0) >= MAX_ACTIVE_KEYS) {
+    throw new ApiError("KEY_LIMIT_REACHED", 409, `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+  }
+  const apiKey = API_KEY_PREFIX + toBase64Url(randomBytes(32));
+  const signingSecret = SIGNING_SECRET_PREFIX + toBase64(randomBytes(32));
+  const row: ApiKeyRow = {
+    id: newId("key"),
+    userId,
+    name,
+    prefix: apiKey.slice(0, VISIBLE_PREFIX_LENGTH),
+    keyHash: await hashApiKey(apiKey),
+    signingSecretEnc: await encryptSecret(signingSecret, secret(env, "SECRETS_KEY"), SECRETS_KEY_VERSION),
+    createdAt: nowIso(),
+    lastUsedAt: null,
+    revokedAt: null,
+  };
+  await db.insert(apiKeys).values(row);
+  return { key: toApiKeyRecord(row), apiKey, signingSecret };
+}
+
+export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyRecord[]> {
+  const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(toApiKeyRecord);
+}
+
+export async function revokeApiKey(db: Database, userId: string, keyId: string): Promise<ApiKeyRecord> {
+  if (!isIdOf("key", keyId)) throw notFound("Key");
+  const revokedAt = nowIso();
+  // Revoking twice keeps the first revocation time.
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt })
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
+    .returning();
+  if (row) return toApiKeyRecord(row);
+  const existing = await db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
+  if (!existing) throw notFound("Key");
+  return toApiKeyRecord(existing);
+}

@@ -1,0 +1,42 @@
+// The D1 session log: the merchant-side mirror of each session that usage reports read. Only the
+// session Durable Object writes status changes here; it holds no end-user identity.
+import { eq } from "drizzle-orm";
+import type { CallbackMessage } from "../callbacks/message";
+import type { Database } from "../db/client";
+import { callbackEvents, verificationSessions } from "../db/schema";
+import type { SessionStatus } from "../session/polled-session";
+
+export type SessionLogRow = typeof verificationSessions.$inferSelect;
+
+export const insertOpenedSession = (db: Database, row: SessionLogRow) => db.insert(verificationSessions).values(row);
+
+export type Resolution = {
+  sessionId: string;
+  status: Exclude<SessionStatus, "PENDING">;
+  aboveAgeRequired: boolean;
+  receiptId: string | null;
+  resolvedAt: string;
+};
+
+/** The session's new status and its pending callback event, written in one batch. */
+export function resolutionStatements(db: Database, resolution: Resolution, event: CallbackMessage | null) {
+  const update = db
+    .update(verificationSessions)
+    .set({
+      status: resolution.status,
+      aboveAgeRequired: resolution.aboveAgeRequired,
+      receiptId: resolution.receiptId,
+      resolvedAt: resolution.resolvedAt,
+    })
+    .where(eq(verificationSessions.id, resolution.sessionId));
+  if (!event) return [update] as const;
+  const insertEvent = db.insert(callbackEvents).values({
+    id: event.webhookId,
+    sessionId: event.sessionId,
+    type: event.type,
+    state: "pending",
+    createdAt: resolution.resolvedAt,
+    updatedAt: resolution.resolvedAt,
+  });
+  return [update, insertEvent] as const;
+}

@@ -1,0 +1,50 @@
+// Test fixtures that go through the domain functions, not hand-written SQL.
+import { env } from "cloudflare:test";
+import { database } from "../../src/db/client";
+import { users } from "../../src/db/schema";
+import { createApiKey } from "../../src/domain/api-keys";
+import { newId } from "../../src/lib/ids";
+import { signAccountToken } from "../../src/lib/jwt";
+import { nowIso } from "../../src/lib/time";
+
+export const db = () => database(env.DB);
+
+let counter = 0;
+export const uniqueEmail = (label = "user") => `${label}-${Date.now()}-${++counter}@example.test`;
+
+export type SeededAccount = { id: string; email: string; token: string; companyName: string | null };
+
+/**
+ * An account row and a valid JWT for it, without the registration flow (tests of other areas use it;
+ * the accounts tests go through the real endpoints).
+ */
+export async function seedAccount(
+  options: { userType?: "PERSONAL" | "BUSINESS"; emailVerified?: boolean; companyName?: string } = {},
+): Promise<SeededAccount> {
+  const userType = options.userType ?? "BUSINESS";
+  const id = newId("usr");
+  const email = uniqueEmail(userType.toLowerCase());
+  const companyName = userType === "BUSINESS" ? (options.companyName ?? "Acme Wines Ltd") : null;
+  const now = nowIso();
+  await db().insert(users).values({
+    id,
+    email,
+    passwordHash: "seeded-account-has-no-password",
+    firstName: "Test",
+    lastName: "Account",
+    companyName,
+    userType,
+    emailVerified: options.emailVerified ?? true,
+    tokenVersion: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+  return { id, email, token: await signAccountToken(env.JWT_SECRET!, id, 0), companyName };
+}
+
+/** A merchant (verified BUSINESS account) with one API key, created by the key domain function. */
+export async function seedMerchant(name = "default key") {
+  const account = await seedAccount({ userType: "BUSINESS" });
+  const created = await createApiKey(db(), env, account.id, name);
+  return { account, keyId: created.key.id, apiKey: created.apiKey, signingSecret: created.signingSecret };
+}
