@@ -9,7 +9,10 @@ import { limitBody, requireJsonBody } from "./http/body-guard";
 import { requireConfiguration } from "./http/guards";
 import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
+import { authRoutes } from "./routes/auth";
+import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
+import { userRoutes } from "./routes/users";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -21,6 +24,9 @@ export function createApp() {
   app.use("/api/*", limitBody, requireJsonBody);
 
   app.route("/api", healthRoutes);
+  app.route("/api/auth", authRoutes);
+  app.route("/api/users", userRoutes);
+  app.route("/api/dev", devRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(

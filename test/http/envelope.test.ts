@@ -59,6 +59,16 @@ describe("configuration", () => {
     expect(await res.json()).toMatchObject({ success: false, error: "MISCONFIGURED" });
   });
 
+  it("development-only routes answer 404 in production", async () => {
+    const res = await createApp().fetch(
+      new Request("https://avs.test/api/dev/outbox?to=a@example.test"),
+      production(),
+      createExecutionContext(),
+    );
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ success: false, error: "NOT_FOUND" });
+  });
+
   it("production with its secrets serves", async () => {
     const res = await createApp().fetch(new Request("https://avs.test/api/health"), production(), createExecutionContext());
     expect(res.status).toBe(200);

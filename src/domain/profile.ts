@@ -1,0 +1,31 @@
+// PATCH /api/users/me: names, and the company name of a business account.
+import { eq } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "../db/client";
+import { users } from "../db/schema";
+import type { UserRow } from "../env";
+import { validationFailed } from "../errors";
+import { nowIso } from "../lib/time";
+import { NameField, toUser } from "./users";
+
+export const ProfileInput = z
+  .object({
+    firstName: NameField.nullable().optional(),
+    lastName: NameField.nullable().optional(),
+    companyName: NameField.optional(),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    message: "Send at least one of firstName, lastName, companyName.",
+  });
+
+export async function updateProfile(db: Database, user: UserRow, input: z.infer<typeof ProfileInput>) {
+  if (input.companyName !== undefined && user.userType !== "BUSINESS") {
+    throw validationFailed([{ path: "companyName", message: "Only a business account has a company name." }]);
+  }
+  const [row] = await db
+    .update(users)
+    .set({ ...input, updatedAt: nowIso() })
+    .where(eq(users.id, user.id))
+    .returning();
+  return toUser(row!);
+}

@@ -1,0 +1,61 @@
+// POST /api/auth/register (spec endpoint 1).
+import { z } from "zod";
+import { secret } from "../config";
+import type { Database } from "../db/client";
+import { users } from "../db/schema";
+import type { Bindings, UserRow } from "../env";
+import { ApiError } from "../errors";
+import { newId } from "../lib/ids";
+import { hashPassword } from "../lib/password";
+import { nowIso } from "../lib/time";
+import { deliverMail } from "../mail/deliver";
+import { verifyEmailMail } from "../mail/messages";
+import { issueAccountToken } from "./account-tokens";
+import { issueEmailToken } from "./email-tokens";
+import { isUniqueViolation } from "./unique-violation";
+import { EmailField, findUserByEmail, NameField, PasswordField, toUser } from "./users";
+
+export const RegisterInput = z
+  .object({
+    email: EmailField,
+    password: PasswordField,
+    firstName: NameField.optional(),
+    lastName: NameField.optional(),
+    userType: z.enum(["PERSONAL", "BUSINESS"]),
+    companyName: NameField.optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.userType === "BUSINESS" && !input.companyName) {
+      ctx.addIssue({ code: "custom", path: ["companyName"], message: "A business account needs a company name." });
+    }
+  });
+export type RegisterInput = z.infer<typeof RegisterInput>;
+
+export const emailTaken = () => new ApiError("EMAIL_TAKEN", 409, "An account with this email already exists.");
+
+export async function register(db: Database, env: Bindings, input: RegisterInput) {
+  if (await findUserByEmail(db, input.email)) throw emailTaken();
+  const now = nowIso();
+  const row: UserRow = {
+    id: newId("usr"),
+    email: input.email,
+    passwordHash: await hashPassword(input.password, secret(env, "PASSWORD_PEPPER")),
+    firstName: input.firstName ?? null,
+    lastName: input.lastName ?? null,
+    companyName: input.userType === "BUSINESS" ? (input.companyName ?? null) : null,
+    userType: input.userType,
+    emailVerified: false,
+    tokenVersion: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await db.insert(users).values(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken(); // lost a race with a concurrent registration
+    throw error;
+  }
+  const verifyToken = await issueEmailToken(db, row.id, "verify");
+  await deliverMail(env, verifyEmailMail(env, row.email, verifyToken), "verify-email");
+  return { user: toUser(row), token: await issueAccountToken(env, row) };
+}

@@ -1,0 +1,45 @@
+// Login and logout (CONTRACT §2).
+import { eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { secret } from "../config";
+import type { Database } from "../db/client";
+import { users } from "../db/schema";
+import type { Bindings, UserRow } from "../env";
+import { ApiError } from "../errors";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../lib/password";
+import { nowIso } from "../lib/time";
+import { issueAccountToken } from "./account-tokens";
+import { EmailField, findUserByEmail, toUser } from "./users";
+
+export const LoginInput = z.object({ email: EmailField, password: z.string().min(1).max(128) });
+
+export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS", 401, "Email or password is wrong.");
+
+/** Checks a password against the account's hash; re-hashes it when the stored parameters are older. */
+export async function checkPassword(db: Database, env: Bindings, user: UserRow, password: string): Promise<boolean> {
+  const pepper = secret(env, "PASSWORD_PEPPER");
+  const check = await verifyPassword(password, user.passwordHash, pepper);
+  if (check.needsRehash) {
+    await db.update(users).set({ passwordHash: await hashPassword(password, pepper) }).where(eq(users.id, user.id));
+  }
+  return check.valid;
+}
+
+export async function login(db: Database, env: Bindings, input: z.infer<typeof LoginInput>) {
+  const user = await findUserByEmail(db, input.email);
+  if (!user) {
+    // Same work as a real check, so the answer time does not reveal whether the account exists.
+    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(env, "PASSWORD_PEPPER"));
+    throw invalidCredentials();
+  }
+  if (!(await checkPassword(db, env, user, input.password))) throw invalidCredentials();
+  return { user: toUser(user), token: await issueAccountToken(env, user) };
+}
+
+/** Every token issued before stops working: the token version moves on. */
+export const signOutEverywhere = (db: Database, userId: string) =>
+  db
+    .update(users)
+    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() })
+    .where(eq(users.id, userId))
+    .returning();

@@ -1,0 +1,25 @@
+// Workers Rate Limiting binding in front of the credential routes (CONTRACT §2).
+import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
+import { ApiError } from "../errors";
+import type { AppEnv } from "../env";
+
+/** Both limiters count over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
+const WINDOW_SECONDS = 60;
+
+export const rateLimited = () =>
+  new ApiError("RATE_LIMITED", 429, "Too many attempts; try again in a minute.", [], { "Retry-After": String(WINDOW_SECONDS) });
+
+export const clientAddress = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
+
+export async function enforceLimit(limiter: RateLimit, key: string): Promise<void> {
+  const { success } = await limiter.limit({ key });
+  if (!success) throw rateLimited();
+}
+
+/** Limits a route per client address; `name` keeps the routes' counters apart. */
+export const limitPerAddress = (name: string) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    await enforceLimit(c.env.ADDRESS_LIMITER, `${name}:${clientAddress(c)}`);
+    await next();
+  });

@@ -1,0 +1,121 @@
+// Auth area (CONTRACT §2): no credential except where requireUser says so.
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../db/client";
+import { confirmEmailChange, TokenInput } from "../domain/credential-change";
+import { resendVerification, verifyEmail } from "../domain/email-verification";
+import { ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPasswordInput } from "../domain/password-reset";
+import { register, RegisterInput } from "../domain/registration";
+import { login, LoginInput, signOutEverywhere } from "../domain/sign-in";
+import { User } from "../domain/users";
+import type { AppEnv } from "../env";
+import { describe } from "../http/openapi-meta";
+import { enforceLimit, limitPerAddress } from "../http/rate-limit";
+import { requireUser } from "../http/require-user";
+import { accepted, ok } from "../http/respond";
+import { jsonBody } from "../http/validate";
+
+const UserAndToken = z.object({ user: User, token: z.string() });
+const UserOnly = z.object({ user: User });
+const tag = "Auth";
+const limited = { 429: { description: "Too many attempts from this address.", codes: ["RATE_LIMITED"] } };
+const badToken = { 400: { description: "The token is unknown, already used or expired.", codes: ["INVALID_TOKEN"] } };
+
+export const authRoutes = new Hono<AppEnv>()
+  .post(
+    "/register",
+    describe({
+      tag,
+      summary: "Create a PERSONAL or BUSINESS account",
+      description: "Sends a verification email. companyName is required for BUSINESS.",
+      responses: { 201: { description: "Created", data: UserAndToken }, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] }, ...limited },
+    }),
+    limitPerAddress("register"),
+    jsonBody(RegisterInput),
+    async (c) => ok(c, await register(database(c.env.DB), c.env, c.req.valid("json")), 201),
+  )
+  .post(
+    "/login",
+    describe({
+      tag,
+      summary: "Sign in and receive an account JWT (12 hours)",
+      responses: {
+        200: { description: "Signed in", data: UserAndToken },
+        401: { description: "Unknown email or wrong password (one answer for both)", codes: ["INVALID_CREDENTIALS"] },
+        429: { description: "Too many attempts for this email.", codes: ["RATE_LIMITED"] },
+      },
+    }),
+    jsonBody(LoginInput),
+    async (c) => {
+      const input = c.req.valid("json");
+      await enforceLimit(c.env.LOGIN_LIMITER, `login:${input.email}`);
+      return ok(c, await login(database(c.env.DB), c.env, input));
+    },
+  )
+  .post(
+    "/verify-email",
+    describe({ tag, summary: "Confirm the email address with the mailed token", responses: { 200: { description: "Verified", data: UserOnly }, ...badToken } }),
+    jsonBody(TokenInput),
+    async (c) => ok(c, { user: await verifyEmail(database(c.env.DB), c.req.valid("json").token) }),
+  )
+  .post(
+    "/resend-verification",
+    describe({
+      tag,
+      summary: "Mail a new verification link",
+      responses: { 202: { description: "Sent" }, 409: { description: "Already verified", codes: ["ALREADY_VERIFIED"] } },
+    }),
+    requireUser,
+    async (c) => {
+      await resendVerification(database(c.env.DB), c.env, c.var.user);
+      return accepted(c, "A new verification link is on its way.");
+    },
+  )
+  .post(
+    "/forgot-password",
+    describe({
+      tag,
+      summary: "Mail a password-reset link",
+      description: "Always 202, whether or not the address has an account.",
+      responses: { 202: { description: "Accepted" }, ...limited },
+    }),
+    limitPerAddress("forgot-password"),
+    jsonBody(ForgotPasswordInput),
+    async (c) => {
+      await requestPasswordReset(database(c.env.DB), c.env, c.req.valid("json").email);
+      return accepted(c, "If an account uses this address, a reset link is on its way.");
+    },
+  )
+  .post(
+    "/reset-password",
+    describe({
+      tag,
+      summary: "Set a new password with the mailed token; signs out everywhere",
+      responses: { 200: { description: "Password changed" }, ...badToken, ...limited },
+    }),
+    limitPerAddress("reset-password"),
+    jsonBody(ResetPasswordInput),
+    async (c) => {
+      await resetPassword(database(c.env.DB), c.env, c.req.valid("json"));
+      return c.json({ success: true, message: "Password changed. Sign in with the new password." });
+    },
+  )
+  .post(
+    "/confirm-email-change",
+    describe({
+      tag,
+      summary: "Confirm a new email address with the token mailed to it; signs out everywhere",
+      responses: { 200: { description: "Email changed", data: UserOnly }, ...badToken, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
+    }),
+    jsonBody(TokenInput),
+    async (c) => ok(c, { user: await confirmEmailChange(database(c.env.DB), c.req.valid("json").token) }),
+  )
+  .post(
+    "/logout",
+    describe({ tag, summary: "Sign out everywhere: every token issued so far stops working", responses: { 204: { description: "Signed out" } } }),
+    requireUser,
+    async (c) => {
+      await signOutEverywhere(database(c.env.DB), c.var.user.id);
+      return c.body(null, 204);
+    },
+  );

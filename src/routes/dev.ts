@@ -1,0 +1,35 @@
+// Development-only helpers (404 in production): the mail outbox.
+import { desc, eq } from "drizzle-orm";
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../db/client";
+import { devOutbox } from "../db/schema";
+import { EmailField } from "../domain/users";
+import type { AppEnv } from "../env";
+import { developmentOnly } from "../http/guards";
+import { describe } from "../http/openapi-meta";
+import { ok } from "../http/respond";
+import { queryParams } from "../http/validate";
+
+const OutboxMessage = z.object({ to: z.string(), subject: z.string(), text: z.string(), createdAt: z.string() });
+
+export const devRoutes = new Hono<AppEnv>().get(
+  "/outbox",
+  describe({
+    tag: "Auth",
+    summary: "Mail sent to an address, newest first",
+    devOnly: true,
+    responses: { 200: { description: "Messages", data: z.object({ messages: z.array(OutboxMessage) }) } },
+  }),
+  developmentOnly,
+  queryParams(z.object({ to: EmailField })),
+  async (c) => {
+    const rows = await database(c.env.DB)
+      .select({ to: devOutbox.to, subject: devOutbox.subject, text: devOutbox.text, createdAt: devOutbox.createdAt })
+      .from(devOutbox)
+      .where(eq(devOutbox.to, c.req.valid("query").to))
+      .orderBy(desc(devOutbox.id))
+      .limit(50);
+    return ok(c, { messages: rows });
+  },
+);

@@ -1,0 +1,68 @@
+// Users area (CONTRACT §3), Bearer.
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../db/client";
+import { deleteAccount } from "../domain/account-deletion";
+import { ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChange } from "../domain/credential-change";
+import { ProfileInput, updateProfile } from "../domain/profile";
+import { toUser, User } from "../domain/users";
+import type { AppEnv } from "../env";
+import { describe } from "../http/openapi-meta";
+import { requireUser } from "../http/require-user";
+import { accepted, ok } from "../http/respond";
+import { jsonBody } from "../http/validate";
+
+const tag = "Users";
+const UserOnly = z.object({ user: User });
+const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } };
+
+export const userRoutes = new Hono<AppEnv>()
+  .get("/me", describe({ tag, summary: "The signed-in account", responses: { 200: { description: "The account", data: UserOnly } } }), requireUser, (c) =>
+    ok(c, { user: toUser(c.var.user) }),
+  )
+  .patch(
+    "/me",
+    describe({ tag, summary: "Update names, or the company name of a business account", responses: { 200: { description: "Updated", data: UserOnly } } }),
+    requireUser,
+    jsonBody(ProfileInput),
+    async (c) => ok(c, { user: await updateProfile(database(c.env.DB), c.var.user, c.req.valid("json")) }),
+  )
+  .post(
+    "/change-password",
+    describe({
+      tag,
+      summary: "Change the password (spec endpoint 6); returns a fresh token, every earlier one stops working",
+      responses: { 200: { description: "Changed", data: z.object({ token: z.string() }) }, ...wrongPassword },
+    }),
+    requireUser,
+    jsonBody(ChangePasswordInput),
+    async (c) => ok(c, { token: await changePassword(database(c.env.DB), c.env, c.var.user, c.req.valid("json")) }),
+  )
+  .post(
+    "/change-email",
+    describe({
+      tag,
+      summary: "Start an email change: a confirmation link goes to the new address",
+      responses: { 202: { description: "Confirmation sent" }, ...wrongPassword, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
+    }),
+    requireUser,
+    jsonBody(ChangeEmailInput),
+    async (c) => {
+      await requestEmailChange(database(c.env.DB), c.env, c.var.user, c.req.valid("json"));
+      return accepted(c, "Confirm the change with the link sent to the new address.");
+    },
+  )
+  .delete(
+    "/account",
+    describe({
+      tag,
+      summary: "Delete the account (spec endpoint 7); needs a verified email",
+      description: "Removes personal data and the KYC record, revokes every API key at once and expires pending sessions.",
+      responses: { 200: { description: "Deleted" }, 403: { description: "Email not verified", codes: ["EMAIL_NOT_VERIFIED"] } },
+    }),
+    requireUser,
+    async (c) => {
+      await deleteAccount(database(c.env.DB), c.var.user);
+      return c.json({ success: true, message: "Deleted" });
+    },
+  );

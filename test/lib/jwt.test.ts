@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { toBase64Url, utf8 } from "../../src/lib/encoding";
+import { signAccountToken, verifyAccountToken } from "../../src/lib/jwt";
+
+const SECRET = "test-secret";
+const b64 = (value: unknown) => toBase64Url(utf8(JSON.stringify(value)));
+
+describe("account JWT", () => {
+  it("round-trips subject and token version with a 12-hour expiry", async () => {
+    const token = await signAccountToken(SECRET, "usr_x", 3, 1_000);
+    const claims = await verifyAccountToken(SECRET, token, 1_001);
+    expect(claims).toMatchObject({ sub: "usr_x", ver: 3, exp: 1_000 + 12 * 3600 });
+  });
+
+  it("refuses an expired token, another key's token and a tampered payload", async () => {
+    const token = await signAccountToken(SECRET, "usr_x", 0, 1_000);
+    expect(await verifyAccountToken(SECRET, token, 1_000 + 12 * 3600)).toBeNull();
+    expect(await verifyAccountToken("other-secret", token, 1_001)).toBeNull();
+    const [h, , s] = token.split(".");
+    const forged = `${h}.${b64({ sub: "usr_admin", ver: 0, iss: "age-verification-service", aud: "age-verification-api", exp: 9e9 })}.${s}`;
+    expect(await verifyAccountToken(SECRET, forged, 1_001)).toBeNull();
+  });
+
+  it("refuses alg none and a token without exp", async () => {
+    const claims = { sub: "usr_x", ver: 0, iss: "age-verification-service", aud: "age-verification-api", exp: 9e9 };
+    expect(await verifyAccountToken(SECRET, `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.`, 1)).toBeNull();
+    const { exp: _exp, ...noExp } = claims;
+    const key = await crypto.subtle.importKey("raw", utf8(SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const input = `${b64({ alg: "HS256", typ: "JWT" })}.${b64(noExp)}`;
+    const signature = toBase64Url(await crypto.subtle.sign("HMAC", key, utf8(input)));
+    expect(await verifyAccountToken(SECRET, `${input}.${signature}`, 1)).toBeNull();
+  });
+});
