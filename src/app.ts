@@ -12,6 +12,7 @@ import { buildOpenApiDocument } from "./http/openapi-document";
 import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
+import { keyRoutes } from "./routes/keys";
 import { userRoutes } from "./routes/users";
 
 export function createApp() {
@@ -26,6 +27,7 @@ export function createApp() {
   app.route("/api", healthRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/users", userRoutes);
+  app.route("/api/keys", keyRoutes);
   app.route("/api/dev", devRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;

@@ -1,5 +1,6 @@
 // The one Hono environment type: bindings from wrangler.toml, and what middleware hands to handlers.
 import type { apiKeys, users } from "./db/schema";
+import type { AuthenticatedKey } from "./domain/api-key-auth";
 
 export type Bindings = Env;
 
@@ -13,6 +14,6 @@ export type AppEnv = {
     /** Set by the Bearer middleware: the signed-in account, loaded once per request. */
     user: UserRow;
     /** Set by the X-API-Key middleware: the merchant key with its account's company name. */
-    apiKey: ApiKeyRow;
+    apiKey: AuthenticatedKey;
   };
 };

@@ -1,0 +1,38 @@
+// X-API-Key authentication: one indexed D1 read by hash. A revoked key, a key of a deleted account
+// (its row is gone with the account) and a malformed key are all the same 401.
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { apiKeys, users } from "../db/schema";
+import { API_KEY_PREFIX, hashApiKey } from "./api-keys";
+
+const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
+/** lastUsedAt is a hint for the console, so it is written at most once a minute per key. */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+
+export type AuthenticatedKey = { id: string; userId: string; companyName: string | null; lastUsedAt: string | null };
+
+export async function authenticateApiKey(db: Database, presented: string | undefined): Promise<AuthenticatedKey | null> {
+  if (!presented || !API_KEY_SHAPE.test(presented)) return null;
+  const [row] = await db
+    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, companyName: users.companyName })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(and(eq(apiKeys.keyHash, await hashApiKey(presented)), isNull(apiKeys.revokedAt)))
+    .limit(1);
+  return row ?? null;
+}
+
+export const lastUsedIsStale = (key: AuthenticatedKey, now: number) =>
+  key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS;
+
+/** Conditional, so concurrent requests in the same minute write once. */
+export const touchLastUsed = (db: Database, keyId: string, now: number) =>
+  db
+    .update(apiKeys)
+    .set({ lastUsedAt: new Date(now).toISOString() })
+    .where(
+      and(
+        eq(apiKeys.id, keyId),
+        or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now - LAST_USED_RESOLUTION_MS).toISOString())),
+      ),
+    );

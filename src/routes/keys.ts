@@ -1,0 +1,54 @@
+// API keys area (CONTRACT §4): verified BUSINESS accounts manage their merchant keys.
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../db/client";
+import { ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys";
+import type { AppEnv } from "../env";
+import { describe } from "../http/openapi-meta";
+import { requireBusiness, requireUser, requireVerifiedEmail } from "../http/require-user";
+import { ok } from "../http/respond";
+import { jsonBody } from "../http/validate";
+
+const tag = "API keys";
+const CreateKeyInput = z.object({ name: z.string().trim().min(1).max(64) });
+const CreatedKey = z.object({
+  key: ApiKeyRecord,
+  apiKey: z.string().describe("svc_sk_…: shown this once; only its hash is stored."),
+  signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
+});
+const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } };
+
+export const keyRoutes = new Hono<AppEnv>()
+  .post(
+    "/",
+    describe({
+      tag,
+      summary: "Create a key: the API key and signing secret are shown this once",
+      responses: { 201: { description: "Created", data: CreatedKey }, ...forbidden, 409: { description: "20 active keys already", codes: ["KEY_LIMIT_REACHED"] } },
+    }),
+    requireUser,
+    requireBusiness,
+    requireVerifiedEmail,
+    jsonBody(CreateKeyInput),
+    async (c) => ok(c, await createApiKey(database(c.env.DB), c.env, c.var.user.id, c.req.valid("json").name), 201),
+  )
+  .get(
+    "/",
+    describe({ tag, summary: "The account's keys, newest first, revoked ones included; never a secret", responses: { 200: { description: "Keys", data: z.object({ keys: z.array(ApiKeyRecord) }) }, ...forbidden } }),
+    requireUser,
+    requireBusiness,
+    requireVerifiedEmail,
+    async (c) => ok(c, { keys: await listApiKeys(database(c.env.DB), c.var.user.id) }),
+  )
+  .delete(
+    "/:id",
+    describe({
+      tag,
+      summary: "Revoke a key: it stops authenticating on the very next request",
+      responses: { 200: { description: "Revoked", data: z.object({ key: ApiKeyRecord }) }, ...forbidden, 404: { description: "No such key on this account", codes: ["NOT_FOUND"] } },
+    }),
+    requireUser,
+    requireBusiness,
+    requireVerifiedEmail,
+    async (c) => ok(c, { key: await revokeApiKey(database(c.env.DB), c.var.user.id, c.req.param("id")) }),
+  );
