@@ -1,5 +1,6 @@
 // The Hono app, built the same way by the Worker entry and by the tests.
 import { Hono } from "hono";
+import { except } from "hono/combine";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { errorResponse, handleError, notFound } from "./errors";
@@ -14,6 +15,8 @@ import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { userRoutes } from "./routes/users";
+import { kycRoutes } from "./routes/kyc";
+import { webhookRoutes } from "./routes/webhooks";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -22,13 +25,16 @@ export function createApp() {
   app.use(accessLog);
   app.use(secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   app.use(requireConfiguration);
-  app.use("/api/*", limitBody, requireJsonBody);
+  // Provider webhooks verify a signature over the raw body before anything parses it.
+  app.use("/api/*", limitBody, except("/api/webhooks/*", requireJsonBody));
 
   app.route("/api", healthRoutes);
   app.route("/api/auth", authRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/keys", keyRoutes);
   app.route("/api/dev", devRoutes);
+  app.route("/api/kyc", kycRoutes);
+  app.route("/api/webhooks", webhookRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(

@@ -1,0 +1,157 @@
+// KYC (CONTRACT §7): one applicant per account, a date of birth verified once by the provider.
+// Kept: applicant id, status, the verified date of birth and times. Name and address go to the
+// provider only; the typed date of birth is never stored as verified (the report's is).
+import { and, eq, isNull, ne, or } from "drizzle-orm";
+import { z } from "zod";
+import type { Database } from "../db/client";
+import { kycRecords } from "../db/schema";
+import { ApiError } from "../errors";
+import { log } from "../http/logger";
+import { ALPHA3_COUNTRIES } from "../lib/countries";
+import { isCalendarDate, todayUtc, yearsBefore } from "../lib/calendar-date";
+import { nowIso } from "../lib/time";
+import type { IdentityProvider } from "../providers/provider";
+import { sandboxCheckId, type SandboxProvider, type SandboxResult } from "../providers/sandbox";
+
+export const MAX_AGE_YEARS = 150;
+
+// Onfido refuses names with these characters; refusing them here gives a 422 instead of a 502.
+const NAME_FORBIDDEN = /[\p{Cc}^!#$%*=<>;{}"]/u;
+const name = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} is required.`)
+    .max(100)
+    .refine((value) => !NAME_FORBIDDEN.test(value), `${what} contains a character that is not allowed.`);
+const addressLine = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((value) => !/\p{Cc}/u.test(value), "Control characters are not allowed.");
+
+export const CreateApplicantBody = z.object({
+  firstName: name("First name"),
+  lastName: name("Last name"),
+  dob: z
+    .string()
+    .refine(isCalendarDate, "Expected a real date as YYYY-MM-DD.")
+    .refine((dob) => dob < todayUtc(), "The date of birth must be in the past.")
+    .refine((dob) => dob >= yearsBefore(todayUtc(), MAX_AGE_YEARS), `The date of birth is more than ${MAX_AGE_YEARS} years ago.`),
+  address: z
+    .object({
+      country: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .refine((code) => ALPHA3_COUNTRIES.has(code), "Expected an ISO 3166-1 alpha-3 country code, such as GBR."),
+      postcode: addressLine,
+      street: addressLine.optional(),
+      town: addressLine.optional(),
+    })
+    .optional(),
+});
+export type CreateApplicantBody = z.infer<typeof CreateApplicantBody>;
+
+export const KYC_STATUSES = ["NOT_STARTED", "PENDING", "VERIFIED", "REJECTED"] as const;
+export const KycStatus = z.object({ status: z.enum(KYC_STATUSES), verifiedAt: z.iso.datetime().nullable() });
+export type KycStatus = z.infer<typeof KycStatus>;
+
+const findByUser = (db: Database, userId: string) =>
+  db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+
+const applicantExists = () => new ApiError("APPLICANT_EXISTS", 409, "This account already has an applicant.");
+
+export async function createApplicant(db: Database, provider: IdentityProvider, userId: string, input: CreateApplicantBody) {
+  // Checked before calling the provider so that a second request creates nothing there either.
+  if (await findByUser(db, userId)) throw applicantExists();
+  const applicantId = await provider.createApplicant(input);
+  const now = nowIso();
+  const inserted = await db
+    .insert(kycRecords)
+    .values({ userId, applicantId, status: "PENDING", createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ applicantId: kycRecords.applicantId });
+  if (inserted.length === 0) {
+    // A concurrent request won; the provider-side applicant of this one stays unused.
+    log("warn", "applicant created concurrently", { userId, provider: provider.name });
+    throw applicantExists();
+  }
+  return { applicantId };
+}
+
+async function requireApplicant(db: Database, userId: string) {
+  const record = await findByUser(db, userId);
+  if (!record) throw new ApiError("APPLICANT_REQUIRED", 409, "Create an applicant first.");
+  return record;
+}
+
+export async function createSdkToken(db: Database, provider: IdentityProvider, userId: string) {
+  const { applicantId } = await requireApplicant(db, userId);
+  return { token: await provider.createSdkToken(applicantId), applicantId };
+}
+
+export async function kycStatus(db: Database, userId: string): Promise<KycStatus> {
+  const record = await findByUser(db, userId);
+  if (!record) return { status: "NOT_STARTED", verifiedAt: null };
+  return { status: record.status, verifiedAt: record.status === "VERIFIED" ? record.verifiedAt : null };
+}
+
+export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "already_verified" | "incomplete";
+
+/**
+ * The one path by which a check changes a KYC record: the provider webhook and the sandbox both end
+ * here. A check already applied changes nothing (redelivery), and a VERIFIED record is final: the date
+ * of birth is verified once, so a later check cannot replace the identity behind an account.
+ */
+export async function applyCompletedCheck(db: Database, provider: IdentityProvider, checkId: string): Promise<CheckOutcome> {
+  const check = await provider.readCheckVerdict(checkId);
+  const record = await db.query.kycRecords.findFirst({ where: eq(kycRecords.applicantId, check.applicantId) });
+  const skipped = (outcome: CheckOutcome) => {
+    log("info", "check not applied", { checkId: check.checkId, outcome });
+    return outcome;
+  };
+  if (!record) return skipped("unknown_applicant");
+  if (record.checkId === check.checkId) return skipped("duplicate");
+  if (record.status === "VERIFIED") return skipped("already_verified");
+  if (check.verdict === "incomplete") return skipped("incomplete");
+  const now = nowIso();
+  const verified = check.verdict === "clear";
+  await db
+    .update(kycRecords)
+    .set({
+      status: verified ? "VERIFIED" : "REJECTED",
+      verifiedDob: verified ? check.dateOfBirth : null,
+      verifiedAt: verified ? now : null,
+      checkId: check.checkId,
+      updatedAt: now,
+    })
+    // Repeats the guards in the write itself, so that two deliveries racing each other apply once.
+    .where(
+      and(
+        eq(kycRecords.userId, record.userId),
+        ne(kycRecords.status, "VERIFIED"),
+        or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId)),
+      ),
+    );
+  log("info", "check applied", { checkId: check.checkId, userId: record.userId, status: verified ? "VERIFIED" : "REJECTED" });
+  return "applied";
+}
+
+/** The sandbox "finishes" a check for the account's applicant, then takes the webhook's path. */
+export async function completeSandboxCheck(db: Database, provider: SandboxProvider, userId: string, result: SandboxResult) {
+  const { applicantId } = await requireApplicant(db, userId);
+  await applyCompletedCheck(db, provider, sandboxCheckId(applicantId, result));
+  return kycStatus(db, userId);
+}
+
+/** The account's provider-verified date of birth (YYYY-MM-DD), or null: one read by primary key. */
+export async function verifiedDateOfBirth(db: Database, userId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ dob: kycRecords.verifiedDob })
+    .from(kycRecords)
+    .where(and(eq(kycRecords.userId, userId), eq(kycRecords.status, "VERIFIED")))
+    .limit(1);
+  return row?.dob ?? null;
+}

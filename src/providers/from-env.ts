@@ -1,0 +1,12 @@
+// Picks the provider adapter from configuration (CONTRACT §10: PROVIDER = sandbox | onfido).
+import { misconfigured, secret } from "../config";
+import type { Bindings } from "../env";
+import { OnfidoProvider } from "./onfido";
+import type { IdentityProvider } from "./provider";
+import { SandboxProvider } from "./sandbox";
+
+export function providerFor(env: Bindings): IdentityProvider {
+  if (env.PROVIDER === "onfido") return new OnfidoProvider(env.ONFIDO_API_URL, secret(env, "ONFIDO_API_TOKEN"));
+  if (env.PROVIDER === "sandbox") return new SandboxProvider();
+  throw misconfigured();
+}

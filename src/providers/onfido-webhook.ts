@@ -1,0 +1,41 @@
+// Onfido webhooks: X-SHA2-Signature is the hex HMAC-SHA256 of the raw body under the webhook token.
+// It is checked over the exact bytes received, before anything parses them.
+import { z } from "zod";
+import { ApiError } from "../errors";
+import { hmacSha256, timingSafeEqual } from "../lib/crypto";
+import { toHex, utf8 } from "../lib/encoding";
+
+export const SIGNATURE_HEADER = "X-SHA2-Signature";
+
+export const invalidSignature = () =>
+  new ApiError("INVALID_SIGNATURE", 401, "The webhook signature is missing or does not match the body.");
+
+export async function onfidoSignature(rawBody: string, webhookToken: string): Promise<string> {
+  return toHex(await hmacSha256(utf8(webhookToken), rawBody));
+}
+
+/** Throws 401 INVALID_SIGNATURE unless `header` is the body's signature; the comparison takes constant time. */
+export async function verifyOnfidoSignature(rawBody: string, header: string | undefined, webhookToken: string) {
+  const expected = await onfidoSignature(rawBody, webhookToken);
+  // Hex is case-insensitive; the expected value's length (64) is public, so only equal-length input is compared.
+  if (!header || !timingSafeEqual(expected, header.trim().toLowerCase())) throw invalidSignature();
+}
+
+/** Ids we put into a provider URL path: Onfido ids are UUIDs; the sandbox's use the same alphabet. */
+const ProviderId = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, "Expected a provider id.");
+
+export const OnfidoWebhookEvent = z.object({
+  payload: z.object({
+    resource_type: z.string().max(100),
+    action: z.string().max(100),
+    object: z
+      .object({
+        id: ProviderId,
+        status: z.string().max(100).optional(),
+        completed_at_iso8601: z.string().max(100).optional(),
+        href: z.string().max(2048).optional(),
+      })
+      .loose(),
+  }),
+});
+export type OnfidoWebhookEvent = z.infer<typeof OnfidoWebhookEvent>;

@@ -1,0 +1,111 @@
+// Onfido API v3.6 adapter: applicants, SDK tokens, checks and reports. Every failure (network,
+// timeout, non-2xx, unexpected body) becomes 502 PROVIDER_ERROR; Onfido's body is never passed on,
+// since it can echo personal data back.
+import { z } from "zod";
+import { log } from "../http/logger";
+import { isCalendarDate } from "../lib/calendar-date";
+import { providerError, type ApplicantInput, type CheckVerdict, type IdentityProvider } from "./provider";
+
+/** Per call. A webhook makes at most two rounds of calls and must answer inside Onfido's timeout. */
+const CALL_TIMEOUT_MS = 5_000;
+/** A check carries a handful of reports; more than this is not a check we understand. */
+const MAX_REPORTS = 10;
+
+const Applicant = z.object({ id: z.string().min(1) });
+const SdkToken = z.object({ token: z.string().min(1) });
+const Check = z.object({
+  id: z.string().min(1),
+  applicant_id: z.string().min(1),
+  status: z.string(),
+  result: z.string().nullish(),
+  report_ids: z.array(z.string().min(1)).max(MAX_REPORTS).default([]),
+});
+const Report = z.object({
+  id: z.string().min(1),
+  name: z.string(),
+  status: z.string().optional(),
+  result: z.string().nullish(),
+  properties: z.object({ date_of_birth: z.string().nullish() }).loose().nullish(),
+});
+
+type Operation = "create_applicant" | "sdk_token" | "read_check" | "read_report";
+
+export class OnfidoProvider implements IdentityProvider {
+  readonly name = "onfido" as const;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly apiToken: string,
+  ) {}
+
+  async createApplicant(input: ApplicantInput): Promise<string> {
+    const body: Record<string, unknown> = { first_name: input.firstName, last_name: input.lastName, dob: input.dob };
+    if (input.address) {
+      const { country, postcode, street, town } = input.address;
+      body.address = { country, postcode, ...(street ? { street } : {}), ...(town ? { town } : {}) };
+    }
+    const applicant = await this.request("create_applicant", "POST", "/applicants", Applicant, body);
+    return applicant.id;
+  }
+
+  async createSdkToken(applicantId: string): Promise<string> {
+    const sdk = await this.request("sdk_token", "POST", "/sdk_token", SdkToken, { applicant_id: applicantId });
+    return sdk.token;
+  }
+
+  async readCheckVerdict(checkId: string): Promise<CheckVerdict> {
+    const check = await this.request("read_check", "GET", `/checks/${encodeURIComponent(checkId)}`, Check);
+    const base = { checkId: check.id, applicantId: check.applicant_id };
+    if (check.status !== "complete") return { ...base, verdict: "incomplete" };
+    // Only a clear check needs its report: the date of birth is taken from the document, not the applicant.
+    if (check.result !== "clear") return { ...base, verdict: "rejected" };
+    const reports = await Promise.all(
+      check.report_ids.map((id) => this.request("read_report", "GET", `/reports/${encodeURIComponent(id)}`, Report)),
+    );
+    const document = reports.find((report) => report.name === "document");
+    const dateOfBirth = document?.properties?.date_of_birth;
+    if (document?.result !== "clear" || !dateOfBirth || !isCalendarDate(dateOfBirth)) {
+      log("warn", "clear check without a clear document date of birth", { checkId: check.id });
+      return { ...base, verdict: "rejected" };
+    }
+    return { ...base, verdict: "clear", dateOfBirth };
+  }
+
+  private async request<S extends z.ZodType>(
+    operation: Operation,
+    method: "GET" | "POST",
+    path: string,
+    schema: S,
+    body?: unknown,
+  ): Promise<z.infer<S>> {
+    let response: Response;
+    try {
+      response = await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
+        method,
+        headers: {
+          authorization: `Token token=${this.apiToken}`,
+          accept: "application/json",
+          ...(body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: "error",
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
+    } catch (error) {
+      log("warn", "provider call failed", { provider: this.name, operation, error: (error as Error).name });
+      throw providerError();
+    }
+    if (!response.ok) {
+      // Drain the body without reading it into a log: Onfido error bodies can quote the applicant's data.
+      await response.body?.cancel();
+      log("warn", "provider answered with an error", { provider: this.name, operation, status: response.status });
+      throw providerError();
+    }
+    const parsed = schema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) {
+      log("warn", "provider answer has an unexpected shape", { provider: this.name, operation });
+      throw providerError();
+    }
+    return parsed.data;
+  }
+}

@@ -1,0 +1,40 @@
+// The development provider: no network and no account. It has no storage of its own, so its ids carry
+// what a real provider would remember: the applicant id ends with the date of birth typed at creation
+// (development data only), and a sandbox check id names its applicant and the result it stands for.
+import { randomBytes } from "../lib/crypto";
+import { toHex } from "../lib/encoding";
+import { providerError, type ApplicantInput, type CheckVerdict, type IdentityProvider } from "./provider";
+
+export type SandboxResult = "clear" | "consider";
+
+const APPLICANT = /^sbxapp_[0-9a-f]{18}_(\d{4})(\d{2})(\d{2})$/;
+const CHECK = /^sbxchk_[0-9a-f]{18}_(clear|consider)_(sbxapp_[0-9a-f]{18}_\d{8})$/;
+
+const randomPart = () => toHex(randomBytes(9));
+
+/** A check id for the sandbox to "complete": what `POST /api/kyc/sandbox/complete` hands to the webhook path. */
+export const sandboxCheckId = (applicantId: string, result: SandboxResult): string =>
+  `sbxchk_${randomPart()}_${result}_${applicantId}`;
+
+export class SandboxProvider implements IdentityProvider {
+  readonly name = "sandbox" as const;
+
+  async createApplicant(input: ApplicantInput): Promise<string> {
+    return `sbxapp_${randomPart()}_${input.dob.replaceAll("-", "")}`;
+  }
+
+  async createSdkToken(applicantId: string): Promise<string> {
+    if (!APPLICANT.test(applicantId)) throw providerError();
+    return `sandbox_sdk_${randomPart()}${randomPart()}`;
+  }
+
+  async readCheckVerdict(checkId: string): Promise<CheckVerdict> {
+    const check = CHECK.exec(checkId);
+    const applicant = check ? APPLICANT.exec(check[2]!) : null;
+    // An id the sandbox never issued is what a real provider answers with 404.
+    if (!check || !applicant) throw providerError();
+    const base = { checkId, applicantId: check[2]! };
+    if (check[1] !== "clear") return { ...base, verdict: "rejected" };
+    return { ...base, verdict: "clear", dateOfBirth: `${applicant[1]}-${applicant[2]}-${applicant[3]}` };
+  }
+}

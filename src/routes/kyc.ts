@@ -1,0 +1,98 @@
+// KYC for the service's own apps (CONTRACT §7, tag KYC, Bearer): applicant, SDK token, status, and
+// the development sandbox's stand-in for the provider finishing a check.
+import { Hono } from "hono";
+import { z } from "zod";
+import { database } from "../db/client";
+import { completeSandboxCheck, createApplicant, createSdkToken, CreateApplicantBody, KycStatus, kycStatus } from "../domain/kyc";
+import type { AppEnv } from "../env";
+import { notFound } from "../errors";
+import { developmentOnly } from "../http/guards";
+import { describe } from "../http/openapi-meta";
+import { requireUser } from "../http/require-user";
+import { ok } from "../http/respond";
+import { jsonBody } from "../http/validate";
+import { providerFor } from "../providers/from-env";
+import { SandboxProvider } from "../providers/sandbox";
+
+const Applicant = z.object({ applicantId: z.string() });
+const SdkToken = z.object({ token: z.string(), applicantId: z.string() });
+const SandboxCompleteBody = z.object({
+  result: z.enum(["clear", "consider"]).default("clear").describe("The check result to simulate; clear by default."),
+});
+
+const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] };
+
+export const kycRoutes = new Hono<AppEnv>()
+  .post(
+    "/create-applicant",
+    describe({
+      tag: "KYC",
+      summary: "Create the identity-verification applicant of the signed-in account",
+      description:
+        "One applicant per account. Name and address are sent to the provider and not stored by the service. " +
+        "`dob` must be a real past date, at most 150 years ago; `address` is optional, and when given needs " +
+        "`country` (ISO 3166-1 alpha-3) and `postcode`.",
+      responses: {
+        201: { description: "Applicant created.", data: Applicant },
+        409: { description: "The account already has an applicant.", codes: ["APPLICANT_EXISTS"] },
+        502: PROVIDER_ERROR,
+      },
+    }),
+    requireUser,
+    jsonBody(CreateApplicantBody),
+    async (c) => {
+      const created = await createApplicant(database(c.env.DB), providerFor(c.env), c.var.user.id, c.req.valid("json"));
+      return ok(c, created, 201);
+    },
+  )
+  .get(
+    "/sdk-token",
+    describe({
+      tag: "KYC",
+      summary: "Get an SDK token for the provider's capture SDK",
+      responses: {
+        200: { description: "A short-lived SDK token and the applicant it is for.", data: SdkToken },
+        409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+        502: PROVIDER_ERROR,
+      },
+    }),
+    requireUser,
+    async (c) => ok(c, await createSdkToken(database(c.env.DB), providerFor(c.env), c.var.user.id)),
+  )
+  .get(
+    "/status",
+    describe({
+      tag: "KYC",
+      summary: "KYC status of the signed-in account",
+      description: "NOT_STARTED before an applicant exists; `verifiedAt` is set only while VERIFIED.",
+      responses: { 200: { description: "The account's KYC status.", data: KycStatus } },
+    }),
+    requireUser,
+    async (c) => ok(c, await kycStatus(database(c.env.DB), c.var.user.id)),
+  )
+  .post(
+    "/sandbox/complete",
+    describe({
+      tag: "KYC",
+      summary: "Sandbox: complete a check for the signed-in account's applicant",
+      description:
+        "Only with PROVIDER=sandbox (404 otherwise). Takes the date of birth given at applicant creation as " +
+        "verified (`result: clear`, the default) or rejects (`consider`), through the same code path as a " +
+        "provider webhook. The body is optional.",
+      devOnly: true,
+      responses: {
+        200: { description: "The account's KYC status after the check.", data: KycStatus },
+        404: { description: "Not in this configuration (NOT_FOUND)." },
+        409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+      },
+    }),
+    developmentOnly,
+    requireUser,
+    jsonBody(SandboxCompleteBody),
+    async (c) => {
+      const provider = providerFor(c.env);
+      // With PROVIDER=onfido the applicant lives at Onfido: there is nothing for a sandbox to complete.
+      if (!(provider instanceof SandboxProvider)) throw notFound("Route");
+      return ok(c, await completeSandboxCheck(database(c.env.DB), provider, c.var.user.id, c.req.valid("json").result));
+    },
+  );

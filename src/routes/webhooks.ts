@@ -1,0 +1,60 @@
+// Inbound provider webhooks (CONTRACT §7, tag Webhooks). The signature is verified over the raw bytes
+// before anything parses them; the app's JSON body guard is skipped for this path for that reason.
+import { Hono } from "hono";
+import { z } from "zod";
+import { secret } from "../config";
+import { database } from "../db/client";
+import { applyCompletedCheck } from "../domain/kyc";
+import type { AppEnv } from "../env";
+import { ApiError, validationFailed } from "../errors";
+import { log } from "../http/logger";
+import { describe } from "../http/openapi-meta";
+import { ok } from "../http/respond";
+import { fieldErrors } from "../http/validate";
+import { providerFor } from "../providers/from-env";
+import { OnfidoWebhookEvent, SIGNATURE_HEADER, verifyOnfidoSignature } from "../providers/onfido-webhook";
+
+const Received = z.object({ received: z.literal(true) });
+const JSON_TYPE = /^application\/json\s*(?:;.*)?$/i;
+
+export const webhookRoutes = new Hono<AppEnv>().post(
+  "/provider",
+  describe({
+    tag: "Webhooks",
+    summary: "Onfido webhook intake",
+    description:
+      `Signed by Onfido with ${SIGNATURE_HEADER}: hex HMAC-SHA256 of the raw body under ONFIDO_WEBHOOK_TOKEN. ` +
+      "On check.completed the service reads the check and its document report from Onfido: a clear result stores " +
+      "the report's date of birth and sets VERIFIED, any other result sets REJECTED. Redelivery changes nothing; " +
+      "events of other kinds and for unknown applicants are acknowledged and ignored. A 502 asks Onfido to retry.",
+    security: "webhookSignature",
+    body: OnfidoWebhookEvent,
+    responses: {
+      200: { description: "Received (applied, or acknowledged and ignored).", data: Received },
+      401: { description: "The signature is missing or does not match the body.", codes: ["INVALID_SIGNATURE"] },
+      502: { description: "Onfido could not be read; the delivery should be retried.", codes: ["PROVIDER_ERROR"] },
+    },
+  }),
+  async (c) => {
+    const raw = await c.req.text();
+    await verifyOnfidoSignature(raw, c.req.header(SIGNATURE_HEADER), secret(c.env, "ONFIDO_WEBHOOK_TOKEN"));
+    if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
+      throw new ApiError("UNSUPPORTED_MEDIA_TYPE", 415, "Send the request body as application/json.");
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      throw new ApiError("MALFORMED_JSON", 400, "The request body is not valid JSON.");
+    }
+    const parsed = OnfidoWebhookEvent.safeParse(json);
+    if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
+    const { resource_type, action, object } = parsed.data.payload;
+    if (resource_type === "check" && action === "check.completed") {
+      await applyCompletedCheck(database(c.env.DB), providerFor(c.env), object.id);
+    } else {
+      log("info", "provider webhook ignored", { resourceType: resource_type.slice(0, 40), action: action.slice(0, 40) });
+    }
+    return ok(c, { received: true as const });
+  },
+);
