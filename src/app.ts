@@ -15,6 +15,7 @@ import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { userRoutes } from "./routes/users";
+import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
 
@@ -32,6 +33,7 @@ export function createApp() {
   app.route("/api/auth", authRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/keys", keyRoutes);
+  app.route("/api/age-verification", verificationRoutes);
   app.route("/api/dev", devRoutes);
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);

@@ -1,12 +1,21 @@
-// DELETE /api/users/account: removes the user row; D1 cascades remove its email tokens, KYC record,
-// API keys (so they stop authenticating at once) and, for a business, its session log.
-import { eq } from "drizzle-orm";
+// DELETE /api/users/account: expires the account's pending sessions through their Durable Objects
+// (each merchant callback says EXPIRED), then removes the user row; D1 cascades remove its email
+// tokens, KYC record, API keys (so they stop authenticating at once) and, for a business, its session log.
+import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { users } from "../db/schema";
-import type { UserRow } from "../env";
+import { users, verificationSessions } from "../db/schema";
+import type { Bindings, UserRow } from "../env";
 import { ApiError } from "../errors";
+import { sessionStub } from "./verification";
 
-export async function deleteAccount(db: Database, user: UserRow): Promise<void> {
+export async function deleteAccount(db: Database, env: Bindings, user: UserRow): Promise<void> {
   if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", 403, "Verify your email address before deleting the account.");
+  if (user.userType === "BUSINESS") {
+    const pending = await db
+      .select({ id: verificationSessions.id })
+      .from(verificationSessions)
+      .where(and(eq(verificationSessions.accountId, user.id), eq(verificationSessions.status, "PENDING")));
+    await Promise.all(pending.map(({ id }) => sessionStub(env, id).expire(true)));
+  }
   await db.delete(users).where(eq(users.id, user.id));
 }

@@ -37,6 +37,11 @@ export function resolutionStatements(db: Database, resolution: Resolution, event
     state: "pending",
     createdAt: resolution.resolvedAt,
     updatedAt: resolution.resolvedAt,
-  });
+  }).onConflictDoNothing(); // a retried mirror write must not fail on the event it already wrote
   return [update, insertEvent] as const;
+}
+
+export async function sessionLogExists(db: Database, sessionId: string): Promise<boolean> {
+  const row = await db.query.verificationSessions.findFirst({ columns: { id: true }, where: eq(verificationSessions.id, sessionId) });
+  return row !== undefined;
 }

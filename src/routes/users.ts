@@ -62,7 +62,7 @@ export const userRoutes = new Hono<AppEnv>()
     }),
     requireUser,
     async (c) => {
-      await deleteAccount(database(c.env.DB), c.var.user);
+      await deleteAccount(database(c.env.DB), c.env, c.var.user);
       return c.json({ success: true, message: "Deleted" });
     },
   );

@@ -1,4 +1,158 @@
+// One Durable Object per verification session: the only writer of its status. It serializes
+// completion against expiry, owns the expiry alarm, mirrors each change to the D1 session log and
+// enqueues the callback. Changes leave through a stored outbox, so a failed D1 or queue write is
+// retried by the alarm instead of being lost.
 import { DurableObject } from "cloudflare:workers";
+import { eventTypeFor, type CallbackMessage } from "../callbacks/message";
+import { database } from "../db/client";
+import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-log";
+import { log } from "../http/logger";
+import { sha256Hex, timingSafeEqual } from "../lib/crypto";
+import { newId } from "../lib/ids";
+import { nowIso } from "../lib/time";
+import type { PolledSession } from "./polled-session";
+import { polledView, requestView, type SessionRequestView } from "./session-view";
+import { transition, type SessionEvent, type SessionState } from "./state-machine";
 
-/** One object per verification session: the only writer of its status. */
-export class VerificationSession extends DurableObject<Env> {}
+export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING";
+export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionFailure };
+
+type Outbox = { message: CallbackMessage };
+
+const OUTBOX_RETRY_MS = 10_000;
+const fail = (error: SessionFailure) => ({ ok: false, error }) as const;
+
+export class VerificationSession extends DurableObject<Env> {
+  private readonly db = database(this.env.DB);
+
+  private load(): Promise<SessionState | undefined> {
+    return this.ctx.storage.get<SessionState>("state");
+  }
+
+  /** Creates the session: its D1 log row first, so nothing exists here that the log lacks. */
+  async open(state: SessionState): Promise<void> {
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (await this.load()) throw new Error("session already open");
+      await insertOpenedSession(this.db, {
+        id: state.id,
+        accountId: state.accountId,
+        keyId: state.keyId,
+        status: "PENDING",
+        ageRequired: state.ageRequired,
+        aboveAgeRequired: false,
+        receiptId: null,
+        createdAt: state.createdAt,
+        expiresAt: state.expiresAt,
+        resolvedAt: null,
+      });
+      await this.ctx.storage.put("state", state);
+      await this.ctx.storage.setAlarm(Date.parse(state.expiresAt));
+    });
+  }
+
+  /** The merchant's poll. Past expiry it expires the session first, so it never shows PENDING late. */
+  async poll(accountId: string): Promise<SessionResult<PolledSession>> {
+    let state = await this.load();
+    if (!state || state.accountId !== accountId) return fail("NOT_FOUND");
+    if (state.status === "PENDING" && Date.now() >= Date.parse(state.expiresAt)) {
+      state = await this.apply({ type: "expire", at: nowIso() });
+    }
+    return { ok: true, value: polledView(state) };
+  }
+
+  async request(nonce: string): Promise<SessionResult<SessionRequestView>> {
+    const state = await this.load();
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    return { ok: true, value: requestView(state) };
+  }
+
+  /**
+   * The end user's decision. The date of birth is used for the decision and then forgotten: nothing
+   * here records who completed the session.
+   */
+  async complete(input: { nonce: string; consent: boolean; dateOfBirth: string | null }): Promise<SessionResult<PolledSession>> {
+    const state = await this.load();
+    if (!state || !(await this.nonceMatches(state, input.nonce))) return fail("NOT_FOUND");
+    if (input.dateOfBirth === null) return fail("KYC_REQUIRED");
+    let refused = false;
+    const after = await this.apply(
+      { type: "complete", at: nowIso(), consent: input.consent, dateOfBirth: input.dateOfBirth, receiptId: newId("rcpt") },
+      (result) => (refused = result.outcome === "not_pending"),
+    );
+    return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
+  }
+
+  /** Expiry on demand: `force` for account deletion, otherwise only once due. */
+  async expire(force = false): Promise<void> {
+    if (await this.load()) await this.apply({ type: "expire", at: nowIso(), force });
+  }
+
+  override async alarm(): Promise<void> {
+    await this.flushOutbox();
+    const state = await this.load();
+    if (state?.status === "PENDING") await this.apply({ type: "expire", at: nowIso() });
+  }
+
+  private async nonceMatches(state: SessionState, nonce: string): Promise<boolean> {
+    return timingSafeEqual(await sha256Hex(nonce), state.nonceHash);
+  }
+
+  /** Applies an event under the object's lock: exactly one of complete and expire wins. */
+  private async apply(event: SessionEvent, observe?: (result: ReturnType<typeof transition>) => void): Promise<SessionState> {
+    let next: SessionState | undefined;
+    await this.ctx.blockConcurrencyWhile(async () => {
+      const current = await this.load();
+      if (!current) throw new Error("session state missing");
+      const result = transition(current, event);
+      observe?.(result);
+      next = result.state;
+      const changed = result.outcome === "changed" || (result.outcome === "not_pending" && result.changed);
+      if (!changed || next.status === "PENDING") return;
+      const message: CallbackMessage = {
+        webhookId: newId("msg"),
+        type: eventTypeFor(next.status),
+        timestamp: next.resolvedAt ?? nowIso(),
+        sessionId: next.id,
+        keyId: next.keyId,
+        callbackUrl: next.callbackUrl,
+        data: polledView(next),
+        attempt: 1,
+      };
+      await this.ctx.storage.put<unknown>({ state: next, outbox: { message } satisfies Outbox });
+      await this.flushOutbox();
+    });
+    return next!;
+  }
+
+  /** Mirrors the resolution to D1 and enqueues its callback; on failure the alarm tries again. */
+  private async flushOutbox(): Promise<void> {
+    const outbox = await this.ctx.storage.get<Outbox>("outbox");
+    if (!outbox) return;
+    const { message } = outbox;
+    try {
+      await this.db.batch(
+        resolutionStatements(
+          this.db,
+          {
+            sessionId: message.sessionId,
+            status: message.data.status as "APPROVED" | "DENIED" | "EXPIRED",
+            aboveAgeRequired: message.data.above_age_required,
+            receiptId: message.data.receipt_id,
+            resolvedAt: message.data.resolved_at ?? message.timestamp,
+          },
+          message,
+        ),
+      );
+      await this.env.CALLBACKS.send(message);
+      await this.ctx.storage.delete("outbox");
+    } catch (error) {
+      if (!(await sessionLogExists(this.db, message.sessionId).catch(() => true))) {
+        // The merchant's account was deleted with its log: there is no one left to tell.
+        await this.ctx.storage.delete("outbox");
+        return;
+      }
+      log("warn", "session outbox not flushed; retrying", { sessionId: message.sessionId, error: error instanceof Error ? error.name : "unknown" });
+      await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS);
+    }
+  }
+}

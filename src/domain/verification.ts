@@ -1,0 +1,92 @@
+// Verification sessions, from the routes to the session's Durable Object.
+import { z } from "zod";
+import { isProduction, sessionTtlSeconds } from "../config";
+import type { Database } from "../db/client";
+import type { Bindings } from "../env";
+import { ApiError, notFound, validationFailed } from "../errors";
+import { sha256Hex } from "../lib/crypto";
+import { isIdOf, newId, newToken } from "../lib/ids";
+import { addSeconds, nowIso } from "../lib/time";
+import type { SessionFailure, SessionResult, VerificationSession } from "../session/verification-session";
+import type { AuthenticatedKey } from "./api-key-auth";
+import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
+import { verifiedDateOfBirth } from "./kyc";
+
+export const OpenSessionInput = z.object({
+  age_required: z.int().min(1).max(150),
+  callback_url: z.string().max(MAX_CALLBACK_URL_LENGTH),
+});
+export const OpenedSession = z.object({
+  session_id: z.string(),
+  nonce: z.string(),
+  age_required: z.int(),
+  expires_at: z.iso.datetime(),
+});
+export const CompleteInput = z.object({ nonce: z.string().min(1).max(128), consent: z.boolean() });
+export const NonceQuery = z.object({ nonce: z.string().min(1).max(128) });
+export const SessionRequest = z.object({
+  session_id: z.string(),
+  age_required: z.int(),
+  merchant_name: z.string(),
+  status: z.enum(["PENDING", "APPROVED", "DENIED", "EXPIRED"]),
+  expires_at: z.iso.datetime(),
+});
+
+export function sessionStub(env: Bindings, sessionId: string) {
+  const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;
+  return namespace.get(namespace.idFromName(sessionId));
+}
+
+const FAILURES: Record<SessionFailure, () => ApiError> = {
+  NOT_FOUND: () => notFound("Session"),
+  KYC_REQUIRED: () => new ApiError("KYC_REQUIRED", 403, "Verify your identity before answering age requests."),
+  SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING", 409, "This request has already been answered or has expired."),
+};
+
+function unwrap<T>(result: SessionResult<T>): T {
+  if (!result.ok) throw FAILURES[result.error]();
+  return result.value;
+}
+
+/** A session id of the wrong shape is answered like an unknown one, without touching storage. */
+function checkedId(sessionId: string): string {
+  if (!isIdOf("ses", sessionId)) throw notFound("Session");
+  return sessionId;
+}
+
+export async function openSession(env: Bindings, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>) {
+  const problem = callbackUrlProblem(input.callback_url, { allowLocalHttp: !isProduction(env) });
+  if (problem) throw validationFailed([{ path: "callback_url", message: problem }]);
+  const id = newId("ses");
+  const nonce = newToken(32);
+  const createdAt = nowIso();
+  const expiresAt = addSeconds(createdAt, sessionTtlSeconds(env));
+  await sessionStub(env, id).open({
+    id,
+    accountId: key.userId,
+    keyId: key.id,
+    merchantName: key.companyName ?? "",
+    ageRequired: input.age_required,
+    callbackUrl: input.callback_url,
+    nonceHash: await sha256Hex(nonce),
+    status: "PENDING",
+    createdAt,
+    expiresAt,
+    resolvedAt: null,
+    aboveAgeRequired: false,
+    receiptId: null,
+  });
+  return { session_id: id, nonce, age_required: input.age_required, expires_at: expiresAt };
+}
+
+export const pollSession = async (env: Bindings, accountId: string, sessionId: string) =>
+  unwrap(await sessionStub(env, checkedId(sessionId)).poll(accountId));
+
+export const readSessionRequest = async (env: Bindings, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(env, checkedId(sessionId)).request(nonce));
+
+export async function completeSession(env: Bindings, db: Database, userId: string, sessionId: string, input: z.infer<typeof CompleteInput>) {
+  const stub = sessionStub(env, checkedId(sessionId));
+  const dateOfBirth = await verifiedDateOfBirth(db, userId);
+  return unwrap(await stub.complete({ nonce: input.nonce, consent: input.consent, dateOfBirth }));
+}

@@ -1,0 +1,78 @@
+// Verification area (CONTRACT §5): the merchant side with X-API-Key, the end-user side with Bearer.
+import { Hono } from "hono";
+import { database } from "../db/client";
+import {
+  CompleteInput,
+  completeSession,
+  NonceQuery,
+  OpenedSession,
+  openSession,
+  OpenSessionInput,
+  pollSession,
+  readSessionRequest,
+  SessionRequest,
+} from "../domain/verification";
+import type { AppEnv } from "../env";
+import { describe } from "../http/openapi-meta";
+import { requireApiKey } from "../http/require-api-key";
+import { requireUser } from "../http/require-user";
+import { ok } from "../http/respond";
+import { jsonBody, queryParams } from "../http/validate";
+import { PolledSession } from "../session/polled-session";
+
+const tag = "Verification";
+const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } };
+
+export const verificationRoutes = new Hono<AppEnv>()
+  .post(
+    "/session",
+    describe({
+      tag,
+      summary: "Open a verification session (spec endpoint 4); server-side only",
+      description:
+        "Hand only session_id and nonce to the browser. callback_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1).",
+      responses: { 201: { description: "Opened", data: OpenedSession } },
+    }),
+    requireApiKey,
+    jsonBody(OpenSessionInput),
+    async (c) => ok(c, await openSession(c.env, c.var.apiKey, c.req.valid("json")), 201),
+  )
+  .get(
+    "/session/:id",
+    describe({
+      tag,
+      summary: "Poll a session (spec endpoint 5): the fallback when a callback was missed",
+      responses: { 200: { description: "The polled session", data: PolledSession }, ...unknownSession },
+    }),
+    requireApiKey,
+    async (c) => ok(c, await pollSession(c.env, c.var.apiKey.userId, c.req.param("id"))),
+  )
+  .get(
+    "/session/:id/request",
+    describe({
+      tag,
+      summary: "What a session asks, for the end user's app (needs the nonce)",
+      responses: { 200: { description: "The request", data: SessionRequest }, ...unknownSession },
+    }),
+    requireUser,
+    queryParams(NonceQuery),
+    async (c) => ok(c, await readSessionRequest(c.env, c.req.param("id"), c.req.valid("query").nonce)),
+  )
+  .post(
+    "/session/:id/complete",
+    describe({
+      tag,
+      summary: "Answer a session as the end user: consent shares whether you are old enough, nothing else",
+      responses: {
+        200: { description: "Resolved", data: PolledSession },
+        403: { description: "No verified identity yet", codes: ["KYC_REQUIRED"] },
+        409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+        ...unknownSession,
+      },
+    }),
+    requireUser,
+    jsonBody(CompleteInput),
+    async (c) =>
+      ok(c, await completeSession(c.env, database(c.env.DB), c.var.user.id, c.req.param("id"), c.req.valid("json"))),
+  );
+

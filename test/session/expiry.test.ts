@@ -1,0 +1,92 @@
+import { runDurableObjectAlarm } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { callbackEvents, verificationSessions } from "../../src/db/schema";
+import { expectError } from "../helpers/http";
+import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { complete, fireAlarm, openSession, poll, rewindExpiry, sessionObject } from "../helpers/sessions";
+
+const eventsOf = (sessionId: string) => db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
+const logRow = (sessionId: string) => db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+
+describe("session expiry", () => {
+  it("the alarm expires a PENDING session at its expiry time, with one event, even if nobody polls", async () => {
+    const merchant = await seedMerchant();
+    const opened = await openSession(merchant.apiKey);
+    const expiresAt = await rewindExpiry(opened.session_id);
+    expect(await runDurableObjectAlarm(sessionObject(opened.session_id))).toBe(true);
+    expect(await logRow(opened.session_id)).toMatchObject({ status: "EXPIRED", resolvedAt: expiresAt, receiptId: null, aboveAgeRequired: false });
+    expect((await eventsOf(opened.session_id)).map((e) => e.type)).toEqual(["age_verification.session.expired"]);
+    const polled = await poll(merchant.apiKey, opened.session_id);
+    expect(polled.body.data).toMatchObject({ status: "EXPIRED", above_age_required: false, assurance: null, receipt_id: null, resolved_at: expiresAt });
+  });
+
+  it("running the alarm again changes nothing", async () => {
+    const merchant = await seedMerchant();
+    const opened = await openSession(merchant.apiKey);
+    await rewindExpiry(opened.session_id);
+    await runDurableObjectAlarm(sessionObject(opened.session_id));
+    const before = await logRow(opened.session_id);
+    await fireAlarm(opened.session_id);
+    expect(await logRow(opened.session_id)).toEqual(before);
+    expect(await eventsOf(opened.session_id)).toHaveLength(1);
+  });
+
+  it("an early alarm leaves a PENDING session alone", async () => {
+    const merchant = await seedMerchant();
+    const opened = await openSession(merchant.apiKey);
+    await fireAlarm(opened.session_id);
+    expect((await poll(merchant.apiKey, opened.session_id)).body.data.status).toBe("PENDING");
+    expect(await eventsOf(opened.session_id)).toHaveLength(0);
+  });
+
+  it("the alarm does nothing to an APPROVED session", async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const opened = await openSession(merchant.apiKey);
+    const approved = await complete(user.token, opened.session_id, opened.nonce);
+    await rewindExpiry(opened.session_id);
+    await fireAlarm(opened.session_id);
+    expect((await logRow(opened.session_id))!.status).toBe("APPROVED");
+    expect((await poll(merchant.apiKey, opened.session_id)).body.data.receipt_id).toBe(approved.body.data.receipt_id);
+    expect(await eventsOf(opened.session_id)).toHaveLength(1);
+  });
+
+  it("a poll past expiry never shows PENDING: it expires the session", async () => {
+    const merchant = await seedMerchant();
+    const opened = await openSession(merchant.apiKey);
+    const expiresAt = await rewindExpiry(opened.session_id);
+    const polled = await poll(merchant.apiKey, opened.session_id);
+    expect(polled.body.data).toMatchObject({ status: "EXPIRED", resolved_at: expiresAt });
+    expect(await eventsOf(opened.session_id)).toHaveLength(1);
+  });
+
+  it("a completion after expiry is 409 and the session reads EXPIRED", async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const opened = await openSession(merchant.apiKey);
+    await rewindExpiry(opened.session_id);
+    expectError(await complete(user.token, opened.session_id, opened.nonce), 409, "SESSION_NOT_PENDING");
+    expect((await poll(merchant.apiKey, opened.session_id)).body.data.status).toBe("EXPIRED");
+    expect((await eventsOf(opened.session_id)).map((e) => e.type)).toEqual(["age_verification.session.expired"]);
+  });
+
+  it.each([
+    ["before expiry", false, "APPROVED"],
+    ["after expiry", true, "EXPIRED"],
+  ])("a completion racing the alarm %s yields one final status and one event", async (_label, due, finalStatus) => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const opened = await openSession(merchant.apiKey);
+    if (due) await rewindExpiry(opened.session_id);
+    const [completion] = await Promise.all([
+      complete(user.token, opened.session_id, opened.nonce),
+      runDurableObjectAlarm(sessionObject(opened.session_id)),
+      fireAlarm(opened.session_id),
+    ]);
+    expect(completion.status).toBe(finalStatus === "APPROVED" ? 200 : 409);
+    expect((await poll(merchant.apiKey, opened.session_id)).body.data.status).toBe(finalStatus);
+    expect((await logRow(opened.session_id))!.status).toBe(finalStatus);
+    expect(await eventsOf(opened.session_id)).toHaveLength(1);
+  });
+});

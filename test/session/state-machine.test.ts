@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { fullYearsOn } from "../../src/session/age";
+import { transition, type SessionState } from "../../src/session/state-machine";
+
+const pending: SessionState = {
+  id: "ses_x",
+  accountId: "usr_m",
+  keyId: "key_k",
+  merchantName: "Acme",
+  ageRequired: 18,
+  callbackUrl: "https://m.example/cb",
+  nonceHash: "h",
+  status: "PENDING",
+  createdAt: "2026-11-22T10:00:00.000Z",
+  expiresAt: "2026-11-22T10:30:00.000Z",
+  resolvedAt: null,
+  aboveAgeRequired: false,
+  receiptId: null,
+};
+const complete = (at: string, dateOfBirth: string, consent = true) =>
+  ({ type: "complete", at, consent, dateOfBirth, receiptId: "rcpt_1" }) as const;
+
+describe("calendar age", () => {
+  it("counts a birthday on the day itself", () => {
+    expect(fullYearsOn("2008-11-22", "2026-11-22T00:00:00.000Z")).toBe(18);
+    expect(fullYearsOn("2008-11-23", "2026-11-22T23:59:59.999Z")).toBe(17);
+  });
+
+  it("makes someone born on 29 February a year older on 1 March in non-leap years", () => {
+    expect(fullYearsOn("2008-02-29", "2026-02-28T12:00:00.000Z")).toBe(17);
+    expect(fullYearsOn("2008-02-29", "2026-03-01T00:00:00.000Z")).toBe(18);
+    expect(fullYearsOn("2008-02-29", "2028-02-29T00:00:00.000Z")).toBe(20);
+  });
+});
+
+describe("session transitions", () => {
+  it("approves consent from someone old enough and denies someone a day short", () => {
+    const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "2008-11-22"));
+    expect(approved).toMatchObject({ outcome: "changed", state: { status: "APPROVED", aboveAgeRequired: true, receiptId: "rcpt_1", resolvedAt: "2026-11-22T10:05:00.000Z" } });
+    const denied = transition(pending, complete("2026-11-22T10:05:00.000Z", "2008-11-23"));
+    expect(denied).toMatchObject({ outcome: "changed", state: { status: "DENIED", aboveAgeRequired: false, receiptId: "rcpt_1" } });
+  });
+
+  it("denies a refusal whatever the age", () => {
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1950-01-01", false)).state.status).toBe("DENIED");
+  });
+
+  it("refuses a completion after expiry and expires the session at its expiry time", () => {
+    const result = transition(pending, complete("2026-11-22T10:30:00.000Z", "1950-01-01"));
+    expect(result).toMatchObject({ outcome: "not_pending", changed: true, state: { status: "EXPIRED", resolvedAt: pending.expiresAt, receiptId: null } });
+  });
+
+  it("expires only when due, unless forced", () => {
+    expect(transition(pending, { type: "expire", at: "2026-11-22T10:29:59.999Z" }).outcome).toBe("unchanged");
+    expect(transition(pending, { type: "expire", at: "2026-11-22T11:00:00.000Z" }).state).toMatchObject({ status: "EXPIRED", resolvedAt: pending.expiresAt });
+    expect(transition(pending, { type: "expire", at: "2026-11-22T10:10:00.000Z", force: true }).state).toMatchObject({ status: "EXPIRED", resolvedAt: "2026-11-22T10:10:00.000Z" });
+  });
+
+  it("leaves PENDING once only: later events change nothing", () => {
+    const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01")).state;
+    expect(transition(approved, complete("2026-11-22T10:06:00.000Z", "1990-01-01"))).toEqual({ outcome: "not_pending", state: approved, changed: false });
+    expect(transition(approved, { type: "expire", at: "2026-11-22T11:00:00.000Z", force: true })).toEqual({ outcome: "unchanged", state: approved });
+  });
+});
