@@ -119,7 +119,7 @@ export async function applyCompletedCheck(db: Database, provider: IdentityProvid
   const verdict = await check.verdict();
   const now = nowIso();
   const verified = verdict.result === "clear";
-  await db
+  const written = await db
     .update(kycRecords)
     .set({
       status: verified ? "VERIFIED" : "REJECTED",
@@ -135,7 +135,9 @@ export async function applyCompletedCheck(db: Database, provider: IdentityProvid
         ne(kycRecords.status, "VERIFIED"),
         or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId)),
       ),
-    );
+    )
+    .returning({ userId: kycRecords.userId });
+  if (written.length === 0) return skipped("duplicate");
   log("info", "check applied", { checkId: check.checkId, userId: record.userId, status: verified ? "VERIFIED" : "REJECTED" });
   return "applied";
 }
