@@ -106,7 +106,7 @@ export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "alre
  * of birth is verified once, so a later check cannot replace the identity behind an account.
  */
 export async function applyCompletedCheck(db: Database, provider: IdentityProvider, checkId: string): Promise<CheckOutcome> {
-  const check = await provider.readCheckVerdict(checkId);
+  const check = await provider.readCheck(checkId);
   const record = await db.query.kycRecords.findFirst({ where: eq(kycRecords.applicantId, check.applicantId) });
   const skipped = (outcome: CheckOutcome) => {
     log("info", "check not applied", { checkId: check.checkId, outcome });
@@ -115,14 +115,15 @@ export async function applyCompletedCheck(db: Database, provider: IdentityProvid
   if (!record) return skipped("unknown_applicant");
   if (record.checkId === check.checkId) return skipped("duplicate");
   if (record.status === "VERIFIED") return skipped("already_verified");
-  if (check.verdict === "incomplete") return skipped("incomplete");
+  if (!check.complete) return skipped("incomplete");
+  const verdict = await check.verdict();
   const now = nowIso();
-  const verified = check.verdict === "clear";
-  await db
+  const verified = verdict.result === "clear";
+  const written = await db
     .update(kycRecords)
     .set({
       status: verified ? "VERIFIED" : "REJECTED",
-      verifiedDob: verified ? check.dateOfBirth : null,
+      verifiedDob: verdict.result === "clear" ? verdict.dateOfBirth : null,
       verifiedAt: verified ? now : null,
       checkId: check.checkId,
       updatedAt: now,
@@ -134,7 +135,9 @@ export async function applyCompletedCheck(db: Database, provider: IdentityProvid
         ne(kycRecords.status, "VERIFIED"),
         or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId)),
       ),
-    );
+    )
+    .returning({ userId: kycRecords.userId });
+  if (written.length === 0) return skipped("duplicate");
   log("info", "check applied", { checkId: check.checkId, userId: record.userId, status: verified ? "VERIFIED" : "REJECTED" });
   return "applied";
 }

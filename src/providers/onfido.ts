@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { log } from "../http/logger";
 import { isCalendarDate } from "../lib/calendar-date";
-import { providerError, type ApplicantInput, type CheckVerdict, type IdentityProvider } from "./provider";
+import { providerError, type ApplicantInput, type IdentityProvider, type ProviderCheck, type Verdict } from "./provider";
 
 /** Per call. A webhook makes at most two rounds of calls and must answer inside Onfido's timeout. */
 const CALL_TIMEOUT_MS = 5_000;
@@ -53,12 +53,19 @@ export class OnfidoProvider implements IdentityProvider {
     return sdk.token;
   }
 
-  async readCheckVerdict(checkId: string): Promise<CheckVerdict> {
+  async readCheck(checkId: string): Promise<ProviderCheck> {
     const check = await this.request("read_check", "GET", `/checks/${encodeURIComponent(checkId)}`, Check);
-    const base = { checkId: check.id, applicantId: check.applicant_id };
-    if (check.status !== "complete") return { ...base, verdict: "incomplete" };
+    return {
+      checkId: check.id,
+      applicantId: check.applicant_id,
+      complete: check.status === "complete",
+      verdict: () => this.verdict(check),
+    };
+  }
+
+  private async verdict(check: z.infer<typeof Check>): Promise<Verdict> {
     // Only a clear check needs its report: the date of birth is taken from the document, not the applicant.
-    if (check.result !== "clear") return { ...base, verdict: "rejected" };
+    if (check.result !== "clear") return { result: "rejected" };
     const reports = await Promise.all(
       check.report_ids.map((id) => this.request("read_report", "GET", `/reports/${encodeURIComponent(id)}`, Report)),
     );
@@ -66,9 +73,9 @@ export class OnfidoProvider implements IdentityProvider {
     const dateOfBirth = document?.properties?.date_of_birth;
     if (document?.result !== "clear" || !dateOfBirth || !isCalendarDate(dateOfBirth)) {
       log("warn", "clear check without a clear document date of birth", { checkId: check.id });
-      return { ...base, verdict: "rejected" };
+      return { result: "rejected" };
     }
-    return { ...base, verdict: "clear", dateOfBirth };
+    return { result: "clear", dateOfBirth };
   }
 
   private async request<S extends z.ZodType>(
@@ -88,7 +95,8 @@ export class OnfidoProvider implements IdentityProvider {
           ...(body === undefined ? {} : { "content-type": "application/json" }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        redirect: "error",
+        // workerd has no redirect: "error"; a 3xx is then simply not ok, which is a provider error.
+        redirect: "manual",
         signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
       });
     } catch (error) {

@@ -10,15 +10,22 @@ export type ApplicantInput = {
   address?: { country: string; postcode: string; street?: string; town?: string };
 };
 
+/** What a completed check decided, reduced to what age verification needs. */
+export type Verdict = { result: "clear"; dateOfBirth: string } | { result: "rejected" };
+
 /**
- * What a completed check decided, reduced to what age verification needs:
- * - `clear`: the check and its document report are clear, and the report read a date of birth;
- * - `rejected`: the check completed with any other outcome;
- * - `incomplete`: the check has not finished (a stale or early event), so nothing may change yet.
+ * A check as the provider reports it. `complete` is false for a check that has not finished (a stale
+ * or early event): nothing may change then. `verdict` reads what else it needs (Onfido: the document
+ * report) only when called, so a redelivered event costs one provider call.
+ * - clear: the check and its document report are clear, and the report read a date of birth;
+ * - rejected: the check completed with any other outcome.
  */
-export type CheckVerdict =
-  | { checkId: string; applicantId: string; verdict: "clear"; dateOfBirth: string }
-  | { checkId: string; applicantId: string; verdict: "rejected" | "incomplete" };
+export type ProviderCheck = {
+  checkId: string;
+  applicantId: string;
+  complete: boolean;
+  verdict(): Promise<Verdict>;
+};
 
 export interface IdentityProvider {
   readonly name: "onfido" | "sandbox";
@@ -26,8 +33,7 @@ export interface IdentityProvider {
   createApplicant(input: ApplicantInput): Promise<string>;
   /** A short-lived token the provider's SDK uses to upload documents for this applicant. */
   createSdkToken(applicantId: string): Promise<string>;
-  /** Reads a check (and, when needed, its document report) and returns its verdict. */
-  readCheckVerdict(checkId: string): Promise<CheckVerdict>;
+  readCheck(checkId: string): Promise<ProviderCheck>;
 }
 
 /** Any provider failure: the provider's own status and body stay in our logs' codes, never in a response. */

@@ -3,7 +3,7 @@
 // (development data only), and a sandbox check id names its applicant and the result it stands for.
 import { randomBytes } from "../lib/crypto";
 import { toHex } from "../lib/encoding";
-import { providerError, type ApplicantInput, type CheckVerdict, type IdentityProvider } from "./provider";
+import { providerError, type ApplicantInput, type IdentityProvider, type ProviderCheck, type Verdict } from "./provider";
 
 export type SandboxResult = "clear" | "consider";
 
@@ -28,13 +28,13 @@ export class SandboxProvider implements IdentityProvider {
     return `sandbox_sdk_${randomPart()}${randomPart()}`;
   }
 
-  async readCheckVerdict(checkId: string): Promise<CheckVerdict> {
+  async readCheck(checkId: string): Promise<ProviderCheck> {
     const check = CHECK.exec(checkId);
     const applicant = check ? APPLICANT.exec(check[2]!) : null;
     // An id the sandbox never issued is what a real provider answers with 404.
     if (!check || !applicant) throw providerError();
-    const base = { checkId, applicantId: check[2]! };
-    if (check[1] !== "clear") return { ...base, verdict: "rejected" };
-    return { ...base, verdict: "clear", dateOfBirth: `${applicant[1]}-${applicant[2]}-${applicant[3]}` };
+    const verdict: Verdict =
+      check[1] === "clear" ? { result: "clear", dateOfBirth: `${applicant[1]}-${applicant[2]}-${applicant[3]}` } : { result: "rejected" };
+    return { checkId, applicantId: check[2]!, complete: true, verdict: async () => verdict };
   }
 }

@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { CreateApplicantBody, applyCompletedCheck, verifiedDateOfBirth } from "../../src/domain/kyc";
+import { todayUtc, yearsBefore } from "../../src/lib/calendar-date";
+import { SandboxProvider, sandboxCheckId } from "../../src/providers/sandbox";
+import { verifyKycViaSandbox } from "../helpers/kyc";
+import { call } from "../helpers/http";
+import { db, seedAccount } from "../helpers/seed";
+
+describe("verifiedDateOfBirth", () => {
+  it("is the verified date of birth of a VERIFIED account", async () => {
+    const account = await seedAccount({ userType: "PERSONAL" });
+    await verifyKycViaSandbox(account.token, "2004-03-01");
+    expect(await verifiedDateOfBirth(db(), account.id)).toBe("2004-03-01");
+  });
+
+  it("is null without KYC, while PENDING, and after a rejection", async () => {
+    const none = await seedAccount({ userType: "PERSONAL" });
+    expect(await verifiedDateOfBirth(db(), none.id)).toBeNull();
+    const pending = await seedAccount({ userType: "PERSONAL" });
+    await call("POST", "/api/kyc/create-applicant", { token: pending.token, body: { firstName: "A", lastName: "B", dob: "1990-01-01" } });
+    expect(await verifiedDateOfBirth(db(), pending.id)).toBeNull();
+    const rejected = await seedAccount({ userType: "PERSONAL" });
+    await verifyKycViaSandbox(rejected.token, "1990-01-01", "consider");
+    expect(await verifiedDateOfBirth(db(), rejected.id)).toBeNull();
+  });
+});
+
+describe("applyCompletedCheck", () => {
+  it("applies a check once, however often it arrives", async () => {
+    const account = await seedAccount({ userType: "PERSONAL" });
+    const created = await call("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "A", lastName: "B", dob: "1990-01-01" } });
+    const checkId = sandboxCheckId(created.body.data.applicantId, "consider");
+    const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(db(), new SandboxProvider(), checkId)));
+    expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
+    expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(2);
+  });
+});
+
+describe("applicant input", () => {
+  const base = { firstName: "A", lastName: "B" };
+  it("accepts a date of birth exactly 150 years ago and yesterday, but not today", () => {
+    const today = todayUtc();
+    const yesterday = new Date(Date.parse(today) - 86_400_000).toISOString().slice(0, 10);
+    expect(CreateApplicantBody.safeParse({ ...base, dob: yearsBefore(today, 150) }).success).toBe(true);
+    expect(CreateApplicantBody.safeParse({ ...base, dob: yesterday }).success).toBe(true);
+    expect(CreateApplicantBody.safeParse({ ...base, dob: today }).success).toBe(false);
+  });
+
+  it("normalises the country code and trims names", () => {
+    const parsed = CreateApplicantBody.parse({ firstName: "  Ada ", lastName: "L", dob: "1990-01-01", address: { country: " deu ", postcode: "10115" } });
+    expect(parsed).toMatchObject({ firstName: "Ada", address: { country: "DEU", postcode: "10115" } });
+  });
+});

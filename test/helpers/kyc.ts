@@ -1,0 +1,136 @@
+// KYC fixtures. `verifyKycViaSandbox` goes through the real endpoints (for other areas' tests); the
+// Onfido stand-in answers the adapter's outbound calls like Onfido's published v3.6 API does.
+import { createExecutionContext, env } from "cloudflare:test";
+import { expect, vi } from "vitest";
+import { createApp } from "../../src/app";
+import { onfidoSignature } from "../../src/providers/onfido-webhook";
+import { BASE, call, type CallOptions, type Envelope } from "./http";
+
+/** Creates an applicant with `dob` and completes the sandbox check: the account ends VERIFIED (or REJECTED). */
+export async function verifyKycViaSandbox(token: string, dob: string, result: "clear" | "consider" = "clear") {
+  const created = await call("POST", "/api/kyc/create-applicant", { token, body: { firstName: "Ada", lastName: "Lovelace", dob } });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const completed = await call("POST", "/api/kyc/sandbox/complete", { token, body: { result } });
+  expect(completed.status, JSON.stringify(completed.body)).toBe(200);
+  expect(completed.body.data.status).toBe(result === "clear" ? "VERIFIED" : "REJECTED");
+  return { applicantId: created.body.data.applicantId as string };
+}
+
+export const ONFIDO_URL = "https://onfido.test/v3.6";
+
+export const onfidoEnv = (overrides: Partial<Env> = {}): Env => ({
+  ...env,
+  PROVIDER: "onfido",
+  ONFIDO_API_URL: ONFIDO_URL,
+  ...overrides,
+});
+
+/** Like `call`, against an app built with `appEnv` (for example the Onfido configuration). */
+export async function callWith<T = any>(appEnv: Env, method: string, path: string, options: CallOptions = {}) {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: BodyInit | undefined = options.rawBody;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await createApp().fetch(new Request(`${BASE}${path}`, { method, headers, body }), appEnv, createExecutionContext());
+  const text = await response.text();
+  let json: Envelope<T> | undefined;
+  try {
+    json = JSON.parse(text) as Envelope<T>;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: json as Envelope<T>, text };
+}
+
+export type RecordedRequest = { method: string; path: string; authorization: string | null; body: any };
+type Answer = { status: number; body: unknown };
+
+/**
+ * Replaces outbound fetch with an in-memory Onfido. `fail` makes every call answer with that status and
+ * an error body that quotes personal data, as Onfido's validation errors can.
+ */
+export function stubOnfido() {
+  const requests: RecordedRequest[] = [];
+  const checks = new Map<string, Record<string, unknown>>();
+  const reports = new Map<string, Record<string, unknown>>();
+  const world = {
+    requests,
+    fail: null as number | "network" | null,
+    /** A completed check with a document and a face report; returns the check id. */
+    completeCheck(applicantId: string, options: { result: "clear" | "consider"; dob?: string | null; documentResult?: string; status?: string }) {
+      const checkId = crypto.randomUUID();
+      const documentId = crypto.randomUUID();
+      const faceId = crypto.randomUUID();
+      checks.set(checkId, {
+        id: checkId,
+        created_at: new Date().toISOString(),
+        status: options.status ?? "complete",
+        result: options.result,
+        applicant_id: applicantId,
+        report_ids: [faceId, documentId],
+        href: `/v3.6/checks/${checkId}`,
+      });
+      reports.set(documentId, {
+        id: documentId,
+        name: "document",
+        status: "complete",
+        result: options.documentResult ?? options.result,
+        sub_result: options.result,
+        check_id: checkId,
+        properties: { date_of_birth: options.dob === undefined ? "1990-04-01" : options.dob, first_name: "ADA", last_name: "LOVELACE", document_type: "passport" },
+      });
+      reports.set(faceId, { id: faceId, name: "facial_similarity_photo", status: "complete", result: "clear", check_id: checkId, properties: {} });
+      return checkId;
+    },
+  };
+  const answer = (request: RecordedRequest): Answer => {
+    if (request.method === "POST" && request.path === "/applicants") {
+      return { status: 201, body: { id: crypto.randomUUID(), created_at: new Date().toISOString(), first_name: request.body.first_name, last_name: request.body.last_name, dob: request.body.dob, href: "/v3.6/applicants/x" } };
+    }
+    if (request.method === "POST" && request.path === "/sdk_token") return { status: 200, body: { token: `sdk.${crypto.randomUUID()}` } };
+    const check = /^\/checks\/([^/]+)$/.exec(request.path);
+    if (request.method === "GET" && check && checks.has(check[1]!)) return { status: 200, body: checks.get(check[1]!) };
+    const report = /^\/reports\/([^/]+)$/.exec(request.path);
+    if (request.method === "GET" && report && reports.has(report[1]!)) return { status: 200, body: reports.get(report[1]!) };
+    return { status: 404, body: { error: { type: "resource_not_found", message: "The resource could not be found." } } };
+  };
+  vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input as RequestInfo, init);
+    if (!request.url.startsWith(`${ONFIDO_URL}/`)) throw new Error(`unexpected outbound call to ${request.url}`);
+    const text = await request.text();
+    const recorded: RecordedRequest = {
+      method: request.method,
+      path: request.url.slice(ONFIDO_URL.length),
+      authorization: request.headers.get("authorization"),
+      body: text ? JSON.parse(text) : undefined,
+    };
+    requests.push(recorded);
+    if (world.fail === "network") throw new TypeError("fetch failed");
+    const { status, body } = world.fail
+      ? { status: world.fail, body: { error: { type: "validation_error", message: "Ada Lovelace 1815-12-10 is invalid", fields: {} } } }
+      : answer(recorded);
+    return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  });
+  return world;
+}
+
+export const checkCompletedEvent = (checkId: string, action = "check.completed") => ({
+  payload: {
+    resource_type: "check",
+    action,
+    object: {
+      id: checkId,
+      status: "complete",
+      completed_at_iso8601: new Date().toISOString(),
+      href: `https://api.eu.onfido.com/v3.6/checks/${checkId}`,
+    },
+  },
+});
+
+/** Headers Onfido would send with `rawBody`. */
+export async function signedHeaders(rawBody: string, webhookToken = env.ONFIDO_WEBHOOK_TOKEN!) {
+  return { "content-type": "application/json", "x-sha2-signature": await onfidoSignature(rawBody, webhookToken) };
+}

@@ -1,0 +1,74 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { ApiError } from "../../src/errors";
+import { OnfidoProvider } from "../../src/providers/onfido";
+
+afterEach(() => vi.restoreAllMocks());
+
+const answer = (status: number, body: unknown) =>
+  new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+async function providerError(promise: Promise<unknown>) {
+  const error = await promise.then(() => null, (e: unknown) => e);
+  expect(error).toBeInstanceOf(ApiError);
+  expect((error as ApiError).code).toBe("PROVIDER_ERROR");
+  expect((error as ApiError).status).toBe(502);
+}
+
+describe("Onfido adapter", () => {
+  it("appends paths to the versioned base URL, with or without a trailing slash, and sends the token", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockResolvedValue(answer(200, { token: "sdk" }));
+    await new OnfidoProvider("https://api.eu.onfido.com/v3.6/", "api_sandbox.abc").createSdkToken("app-1");
+    const request = new Request(fetchSpy.mock.calls[0]![0] as RequestInfo, fetchSpy.mock.calls[0]![1]);
+    expect(request.url).toBe("https://api.eu.onfido.com/v3.6/sdk_token");
+    expect(request.headers.get("authorization")).toBe("Token token=api_sandbox.abc");
+    expect(await request.json()).toEqual({ applicant_id: "app-1" });
+  });
+
+  it("sends only the address fields given", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockResolvedValue(answer(201, { id: "app-2" }));
+    const id = await new OnfidoProvider("https://onfido.test/v3.6", "t").createApplicant({
+      firstName: "A",
+      lastName: "B",
+      dob: "1990-01-01",
+      address: { country: "FRA", postcode: "75001" },
+    });
+    expect(id).toBe("app-2");
+    const body = JSON.parse(fetchSpy.mock.calls[0]![1]!.body as string);
+    expect(body).toEqual({ first_name: "A", last_name: "B", dob: "1990-01-01", address: { country: "FRA", postcode: "75001" } });
+  });
+
+  it("maps an error status, a redirect, a body that is not JSON and a body of the wrong shape to PROVIDER_ERROR", async () => {
+    const onfido = new OnfidoProvider("https://onfido.test/v3.6", "t");
+    for (const response of [
+      answer(401, { error: { type: "authorization_error" } }),
+      new Response(null, { status: 302, headers: { location: "https://elsewhere.test/" } }),
+      answer(200, "<html>gateway</html>"),
+      answer(200, { no_token: true }),
+    ]) {
+      vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(response);
+      await providerError(onfido.createSdkToken("app-1"));
+    }
+  });
+
+  it("maps a network failure to PROVIDER_ERROR", async () => {
+    vi.spyOn(globalThis, "fetch").mockRejectedValue(new TypeError("fetch failed"));
+    await providerError(new OnfidoProvider("https://onfido.test/v3.6", "t").readCheck("chk"));
+  });
+
+  it("reads no report for a check that is not clear", async () => {
+    const fetchSpy = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValue(answer(200, { id: "chk", applicant_id: "app", status: "complete", result: "consider", report_ids: ["r1"] }));
+    const check = await new OnfidoProvider("https://onfido.test/v3.6", "t").readCheck("chk");
+    expect(await check.verdict()).toEqual({ result: "rejected" });
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+  });
+
+  it("rejects a clear check whose document date of birth is not a real date", async () => {
+    vi.spyOn(globalThis, "fetch")
+      .mockResolvedValueOnce(answer(200, { id: "chk", applicant_id: "app", status: "complete", result: "clear", report_ids: ["r1"] }))
+      .mockResolvedValueOnce(answer(200, { id: "r1", name: "document", result: "clear", properties: { date_of_birth: "1990-02-30" } }));
+    const check = await new OnfidoProvider("https://onfido.test/v3.6", "t").readCheck("chk");
+    expect(await check.verdict()).toEqual({ result: "rejected" });
+  });
+});
