@@ -1,11 +1,12 @@
 // Test fixtures that go through the domain functions, not hand-written SQL.
 import { env } from "cloudflare:test";
 import { database } from "../../src/db/client";
-import { kycRecords, users } from "../../src/db/schema";
+import { users } from "../../src/db/schema";
 import { createApiKey } from "../../src/domain/api-keys";
 import { newId } from "../../src/lib/ids";
 import { signAccountToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
+import { verifyKycViaSandbox } from "./kyc";
 
 export const db = () => database(env.DB);
 
@@ -49,24 +50,9 @@ export async function seedMerchant(name = "default key") {
   return { account, keyId: created.key.id, apiKey: created.apiKey, signingSecret: created.signingSecret };
 }
 
-/** A VERIFIED KYC record with the given date of birth, as a clear provider check leaves it. */
-export async function seedVerifiedKyc(userId: string, dateOfBirth: string) {
-  const now = nowIso();
-  await db().insert(kycRecords).values({
-    userId,
-    applicantId: `sandbox-${newId("app")}`,
-    status: "VERIFIED",
-    verifiedDob: dateOfBirth,
-    verifiedAt: now,
-    checkId: null,
-    createdAt: now,
-    updatedAt: now,
-  });
-}
-
-/** An end user (PERSONAL) whose identity is verified with this date of birth. */
+/** An end user (PERSONAL) whose identity is verified, through the sandbox provider, with this date of birth. */
 export async function seedEndUser(dateOfBirth: string) {
   const account = await seedAccount({ userType: "PERSONAL" });
-  await seedVerifiedKyc(account.id, dateOfBirth);
+  await verifyKycViaSandbox(account.token, dateOfBirth);
   return account;
 }

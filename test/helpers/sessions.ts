@@ -45,4 +45,4 @@ export const storedStatus = (sessionId: string) =>
 
 /** Runs the object's alarm handler now, whether or not an alarm is scheduled (a repeat or early run). */
 export const fireAlarm = (sessionId: string) =>
-  runInDurableObject(sessionObject(sessionId), (instance: { alarm(): Promise<void> }) => instance.alarm());
+  runInDurableObject(sessionObject(sessionId), (instance) => (instance as unknown as { alarm(): Promise<void> }).alarm());

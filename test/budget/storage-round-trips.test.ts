@@ -1,0 +1,71 @@
+// Production latency is dominated by storage round trips, so each merchant and end-user route has a
+// counted budget. Counted, not timed: the numbers are the same on any machine.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { countingEnv, type Counts } from "../helpers/counting-env";
+import { BASE } from "../helpers/http";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
+import { openSession } from "../helpers/sessions";
+
+async function measure(method: string, path: string, headers: Record<string, string>, body?: unknown) {
+  const { env, counts } = countingEnv();
+  const ctx = createExecutionContext();
+  const init: RequestInit = { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) } };
+  if (body) init.body = JSON.stringify(body);
+  const response = await createApp().fetch(new Request(`${BASE}${path}`, init), env, ctx);
+  const onRequestPath: Counts = { ...counts };
+  await waitOnExecutionContext(ctx);
+  return { status: response.status, onRequestPath, afterResponse: { ...counts } };
+}
+
+describe("storage round trips per request", () => {
+  it("open: the key check, then one Durable Object call (which writes the log row)", async () => {
+    const merchant = await seedMerchant();
+    await openSession(merchant.apiKey); // stamps lastUsedAt, so this minute's requests write nothing more
+    const res = await measure("POST", "/api/age-verification/session", { "x-api-key": merchant.apiKey }, { age_required: 18, callback_url: "https://m.example.com/cb" });
+    expect(res.status).toBe(201);
+    expect(res.afterResponse).toEqual({ d1: 1, durableObject: 1 });
+  });
+
+  it("poll: one D1 query (the key) and one Durable Object call", async () => {
+    const merchant = await seedMerchant();
+    const opened = await openSession(merchant.apiKey);
+    const res = await measure("GET", `/api/age-verification/session/${opened.session_id}`, { "x-api-key": merchant.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.onRequestPath).toEqual({ d1: 1, durableObject: 1 });
+  });
+
+  it("key authentication stamps lastUsedAt once a minute, in waitUntil, not on the request path", async () => {
+    const merchant = await seedMerchant();
+    const first = await measure("GET", `/api/age-verification/session/ses_${"A".repeat(24)}`, { "x-api-key": merchant.apiKey });
+    expect(first.afterResponse.d1).toBe(2); // the key read, then the lastUsedAt write handed to waitUntil
+    const second = await measure("GET", `/api/age-verification/session/ses_${"A".repeat(24)}`, { "x-api-key": merchant.apiKey });
+    expect(second.afterResponse.d1).toBe(1);
+  });
+
+  it("end-user request: the account read and one Durable Object call", async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const opened = await openSession(merchant.apiKey);
+    const res = await measure("GET", `/api/age-verification/session/${opened.session_id}/request?nonce=${opened.nonce}`, { authorization: `Bearer ${user.token}` });
+    expect(res.status).toBe(200);
+    expect(res.onRequestPath).toEqual({ d1: 1, durableObject: 1 });
+  });
+
+  it("complete: the account read, one KYC read and one Durable Object call", async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const opened = await openSession(merchant.apiKey);
+    const res = await measure("POST", `/api/age-verification/session/${opened.session_id}/complete`, { authorization: `Bearer ${user.token}` }, { nonce: opened.nonce, consent: true });
+    expect(res.status).toBe(200);
+    expect(res.onRequestPath).toEqual({ d1: 2, durableObject: 1 });
+  });
+
+  it("a malformed session id costs no Durable Object call", async () => {
+    const merchant = await seedMerchant();
+    const res = await measure("GET", "/api/age-verification/session/not-a-session", { "x-api-key": merchant.apiKey });
+    expect(res.status).toBe(404);
+    expect(res.onRequestPath.durableObject).toBe(0);
+  });
+});
