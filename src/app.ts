@@ -9,6 +9,7 @@ import { limitBody, requireJsonBody } from "./http/body-guard";
 import { requireConfiguration } from "./http/guards";
 import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
+import { callbackRoutes } from "./routes/callbacks";
 import { healthRoutes } from "./routes/health";
 
 export function createApp() {
@@ -21,6 +22,7 @@ export function createApp() {
   app.use("/api/*", limitBody, requireJsonBody);
 
   app.route("/api", healthRoutes);
+  app.route("/api/usage", callbackRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(
