@@ -37,6 +37,8 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
   if (!value) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Math.min(Number(trimmed), MAX_RETRY_AFTER_SECONDS);
+  // An HTTP date always names GMT; this keeps Date.parse from reading "-5" as a year.
+  if (!/GMT$/.test(trimmed)) return null;
   const date = Date.parse(trimmed);
   if (Number.isNaN(date)) return null;
   return Math.min(Math.max(Math.ceil((date - nowMs) / 1000), 0), MAX_RETRY_AFTER_SECONDS);
