@@ -133,17 +133,39 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       message.retry({ delaySeconds: decision.waitSeconds });
     } else {
       // A retried message keeps its body, so a wait in steps needs a new message that carries its due time.
-      const notBefore = toIso(Date.now() + decision.waitSeconds * 1000);
-      await env.CALLBACKS.send({ ...body, attempt: attempt + 1, notBefore } satisfies CallbackMessage, {
-        delaySeconds: MAX_QUEUE_DELAY_SECONDS,
-      });
-      message.ack();
+      await scheduleInSteps(message, body, attempt + 1, decision.waitSeconds, env);
     }
   } catch (error) {
     // Only this message is retried; the error's name is logged, never its text (it could quote data).
     log("error", "callback processing failed", { webhookId, error: error instanceof Error ? error.name : "unknown" });
     message.retry({ delaySeconds: INTERNAL_RETRY_SECONDS });
   }
+}
+
+/**
+ * A retried queue message keeps its body, so a wait over the queue's maximum delay becomes a new
+ * message that carries its due time (`notBefore`), and the current one is acked.
+ */
+async function scheduleInSteps(
+  message: Message<CallbackMessage>,
+  body: CallbackMessage,
+  nextAttempt: number,
+  waitSeconds: number,
+  env: Env,
+): Promise<void> {
+  const notBefore = toIso(Date.now() + waitSeconds * 1000);
+  try {
+    await env.CALLBACKS.send({ ...body, attempt: nextAttempt, notBefore } satisfies CallbackMessage, {
+      delaySeconds: MAX_QUEUE_DELAY_SECONDS,
+    });
+  } catch (error) {
+    // Without the new message, wait the longest step we can on this one: the next attempt comes a little
+    // early (after 12 h) rather than at once.
+    log("error", "callback step could not be enqueued", { webhookId: body.webhookId, error: error instanceof Error ? error.name : "unknown" });
+    message.retry({ delaySeconds: MAX_QUEUE_DELAY_SECONDS });
+    return;
+  }
+  message.ack();
 }
 
 /** Closes a pending event without a delivery attempt, with a record saying why. */

@@ -215,6 +215,20 @@ describe("callback queue consumer", () => {
       expect(attempts.every((a) => a.statusCode === 500)).toBe(true);
     });
 
+    it("waits 12 hours on the same message when the step message cannot be enqueued", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("down", { status: 500 }));
+      const failingQueue = { send: async () => Promise.reject(new Error("queue unavailable")) } as unknown as Queue;
+      const bindings = { ...env, CALLBACKS: failingQueue } as Env;
+      for (let attempt = 1; attempt < 7; attempt++) await runCallbacks([message], bindings);
+      // The seventh attempt fails; the 14-hour wait after it cannot be re-sent as a new message.
+      const { retried } = await runCallbacks([message], bindings);
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: MAX_QUEUE_DELAY_SECONDS })]);
+      expect(await attemptsOf(message.webhookId)).toHaveLength(7);
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
     it("waits again, without an attempt, while a stepped message is not yet due", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
