@@ -12,6 +12,7 @@ import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
 import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
+import { callbackRoutes } from "./routes/callbacks";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { userRoutes } from "./routes/users";
@@ -37,6 +38,7 @@ export function createApp() {
   app.route("/api/dev", devRoutes);
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);
+  app.route("/api/usage", callbackRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(

@@ -23,4 +23,9 @@ export type CallbackMessage = {
   data: PolledSession;
   /** 1 for the first attempt; the consumer increments it when it schedules a retry. */
   attempt: number;
+  /**
+   * ISO time before which the consumer must not attempt: set on a message the consumer re-sends for a
+   * wait longer than the queue's 12-hour maximum delay, which is then taken in steps.
+   */
+  notBefore?: string;
 };

@@ -1,0 +1,203 @@
+// The queue consumers: deliver each callback message on its own (one failure never retries the
+// batch), record every attempt in D1, then ack or schedule the next attempt on the retry policy.
+import { database, type Database } from "../db/client";
+import { countAttempts, findCallbackEvent, recordAttempt, type CallbackState } from "../domain/callback-log";
+import { log } from "../http/logger";
+import { toIso } from "../lib/time";
+import { attemptDelivery, type AttemptResult } from "./deliver";
+import type { CallbackMessage } from "./message";
+import {
+  decide,
+  MAX_ATTEMPTS,
+  MAX_QUEUE_DELAY_SECONDS,
+  queueDelaySeconds,
+  remainingWaitSeconds,
+  type Decision,
+} from "./retry-policy";
+import { loadSigningSecret } from "./signing-secret";
+
+export const CALLBACK_QUEUE = "callbacks";
+export const DEAD_LETTER_QUEUE = "callbacks-dead-letter";
+/** Back-off when processing itself failed (D1 unavailable, say); the queue's max_retries bounds it. */
+const INTERNAL_RETRY_SECONDS = 60;
+
+/** The Worker's `queue` handler: one entry point, dispatched by queue name. */
+export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  if (batch.queue === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, env);
+  if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, env);
+  log("error", "message batch from an unknown queue", { queue: batch.queue });
+  batch.retryAll();
+}
+
+export async function handleCallbackBatch(batch: MessageBatch<CallbackMessage>, env: Env): Promise<void> {
+  // In parallel: one slow receiver (up to 15 s) does not hold back the others in the batch.
+  await Promise.all(batch.messages.map((message) => processCallback(message, env)));
+}
+
+export async function handleDeadLetterBatch(batch: MessageBatch<CallbackMessage>, env: Env): Promise<void> {
+  await Promise.all(batch.messages.map((message) => processDeadLetter(message, env)));
+}
+
+const isCallbackMessage = (body: unknown): body is CallbackMessage => {
+  const m = body as Partial<CallbackMessage> | null;
+  return (
+    typeof m === "object" &&
+    m !== null &&
+    typeof m.webhookId === "string" &&
+    typeof m.keyId === "string" &&
+    typeof m.callbackUrl === "string" &&
+    typeof m.type === "string"
+  );
+};
+
+/** The error kind recorded for an attempt; null when the status code says it all. */
+function errorOf(result: AttemptResult): string | null {
+  if (result.outcome.kind === "error") return result.outcome.error;
+  const { status } = result.outcome;
+  return status >= 300 && status < 400 ? "redirect_not_followed" : null;
+}
+
+const stateAfter = (decision: Decision): CallbackState =>
+  decision.action === "delivered" ? "delivered" : decision.action === "give_up" ? "failed" : "pending";
+
+async function processCallback(message: Message<CallbackMessage>, env: Env): Promise<void> {
+  const body = message.body;
+  if (!isCallbackMessage(body)) {
+    log("error", "callback message without the expected shape", { messageId: message.id });
+    message.ack();
+    return;
+  }
+  const webhookId = body.webhookId;
+  try {
+    // A step of a wait longer than the queue's maximum delay: not due yet, wait again.
+    const remaining = remainingWaitSeconds(body.notBefore, Date.now());
+    if (remaining > 0) {
+      message.retry({ delaySeconds: queueDelaySeconds(remaining) });
+      return;
+    }
+
+    const db = database(env.DB);
+    const event = await findCallbackEvent(db, webhookId);
+    if (!event) {
+      // The session and its events went with a deleted account: nothing to deliver, nobody to tell.
+      log("warn", "callback event no longer exists", { webhookId });
+      message.ack();
+      return;
+    }
+    // Already delivered or failed: a redelivered duplicate of a settled event.
+    if (event.state !== "pending") {
+      message.ack();
+      return;
+    }
+
+    // D1 is the count of record: a retried queue message carries its original body, unchanged.
+    const attempt = (await countAttempts(db, webhookId)) + 1;
+    if (attempt > MAX_ATTEMPTS) {
+      await settleWithoutAttempt(db, webhookId, attempt, "attempts_exhausted");
+      message.ack();
+      return;
+    }
+
+    const secret = await loadSigningSecret(db, env, body.keyId);
+    if (!secret) {
+      log("warn", "callback signing key no longer exists", { webhookId, keyId: body.keyId });
+      await settleWithoutAttempt(db, webhookId, attempt, "signing_key_gone");
+      message.ack();
+      return;
+    }
+
+    const result = await attemptDelivery(body, secret);
+    const decision = decide(result.outcome, attempt, Date.now(), Math.random());
+    const statusCode = result.outcome.kind === "response" ? result.outcome.status : null;
+    const error = errorOf(result);
+    await recordAttempt(
+      db,
+      { eventId: webhookId, attempt, at: result.at, durationMs: result.durationMs, statusCode, error },
+      stateAfter(decision),
+    );
+    log(decision.action === "give_up" ? "warn" : "info", "callback attempt", {
+      webhookId,
+      sessionId: body.sessionId,
+      attempt,
+      statusCode,
+      error,
+      durationMs: result.durationMs,
+      decision: decision.action,
+      ...(decision.action === "retry" ? { waitSeconds: decision.waitSeconds } : {}),
+      ...(decision.action === "give_up" ? { reason: decision.reason } : {}),
+    });
+
+    if (decision.action !== "retry") {
+      message.ack();
+    } else if (decision.waitSeconds <= MAX_QUEUE_DELAY_SECONDS) {
+      message.retry({ delaySeconds: decision.waitSeconds });
+    } else {
+      // A retried message keeps its body, so a wait in steps needs a new message that carries its due time.
+      await scheduleInSteps(message, body, attempt + 1, decision.waitSeconds, env);
+    }
+  } catch (error) {
+    // Only this message is retried; the error's name is logged, never its text (it could quote data).
+    log("error", "callback processing failed", { webhookId, error: error instanceof Error ? error.name : "unknown" });
+    message.retry({ delaySeconds: INTERNAL_RETRY_SECONDS });
+  }
+}
+
+/**
+ * A retried queue message keeps its body, so a wait over the queue's maximum delay becomes a new
+ * message that carries its due time (`notBefore`), and the current one is acked.
+ */
+async function scheduleInSteps(
+  message: Message<CallbackMessage>,
+  body: CallbackMessage,
+  nextAttempt: number,
+  waitSeconds: number,
+  env: Env,
+): Promise<void> {
+  const notBefore = toIso(Date.now() + waitSeconds * 1000);
+  try {
+    await env.CALLBACKS.send({ ...body, attempt: nextAttempt, notBefore } satisfies CallbackMessage, {
+      delaySeconds: MAX_QUEUE_DELAY_SECONDS,
+    });
+  } catch (error) {
+    // Without the new message, wait the longest step we can on this one: the next attempt comes a little
+    // early (after 12 h) rather than at once.
+    log("error", "callback step could not be enqueued", { webhookId: body.webhookId, error: error instanceof Error ? error.name : "unknown" });
+    message.retry({ delaySeconds: MAX_QUEUE_DELAY_SECONDS });
+    return;
+  }
+  message.ack();
+}
+
+/** Closes a pending event without a delivery attempt, with a record saying why. */
+async function settleWithoutAttempt(db: Database, webhookId: string, attempt: number, error: string): Promise<void> {
+  await recordAttempt(db, { eventId: webhookId, attempt, at: toIso(Date.now()), durationMs: 0, statusCode: null, error }, "failed");
+}
+
+/**
+ * A message lands here when its processing kept failing until the queue gave up on it: the event is
+ * marked failed with a record, so nothing disappears silently.
+ */
+async function processDeadLetter(message: Message<CallbackMessage>, env: Env): Promise<void> {
+  const body = message.body;
+  if (!isCallbackMessage(body)) {
+    log("error", "dead-lettered callback message without the expected shape", { messageId: message.id });
+    message.ack();
+    return;
+  }
+  const webhookId = body.webhookId;
+  try {
+    const db = database(env.DB);
+    const event = await findCallbackEvent(db, webhookId);
+    if (!event) {
+      log("warn", "dead-lettered callback event no longer exists", { webhookId });
+    } else if (event.state === "pending") {
+      const attempt = (await countAttempts(db, webhookId)) + 1;
+      await settleWithoutAttempt(db, webhookId, attempt, "dead_lettered");
+      log("warn", "callback event dead-lettered and marked failed", { webhookId, sessionId: body.sessionId });
+    }
+    message.ack();
+  } catch (error) {
+    log("error", "dead-letter processing failed", { webhookId, error: error instanceof Error ? error.name : "unknown" });
+    message.retry({ delaySeconds: INTERNAL_RETRY_SECONDS });
+  }
+}

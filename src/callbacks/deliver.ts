@@ -1,0 +1,63 @@
+// One outbound attempt: a signed POST to the merchant's callback_url, bounded in time and in what
+// is read back, never following a redirect.
+import { toIso } from "../lib/time";
+import type { CallbackMessage } from "./message";
+import type { AttemptOutcome } from "./retry-policy";
+import { webhookHeaders } from "./sign";
+
+export const DELIVERY_TIMEOUT_MS = 15_000;
+export const MAX_RESPONSE_BYTES = 64 * 1024;
+const USER_AGENT = "age-verification-callbacks/1.0";
+
+export type AttemptResult = { at: string; durationMs: number; outcome: AttemptOutcome };
+
+/** The body every attempt of an event sends, byte for byte: `{type, timestamp, data}`. */
+export const callbackBody = (message: CallbackMessage): string =>
+  JSON.stringify({ type: message.type, timestamp: message.timestamp, data: message.data });
+
+/**
+ * Reads at most MAX_RESPONSE_BYTES so the connection is released without letting a receiver make us
+ * buffer an unbounded body. The content is not kept: only the status code matters.
+ */
+async function drain(response: Response): Promise<void> {
+  const reader = response.body?.getReader();
+  if (!reader) return;
+  let read = 0;
+  try {
+    while (read < MAX_RESPONSE_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+    }
+    await reader.cancel();
+  } catch {
+    // A body that fails or times out after the status arrived does not change the answer.
+  }
+}
+
+const isTimeout = (error: unknown) =>
+  error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+
+export async function attemptDelivery(message: CallbackMessage, signingSecret: string): Promise<AttemptResult> {
+  const startedAt = Date.now();
+  const body = callbackBody(message);
+  const signed = await webhookHeaders(signingSecret, message.webhookId, Math.floor(startedAt / 1000), body);
+  const finish = (outcome: AttemptOutcome): AttemptResult => ({
+    at: toIso(startedAt),
+    durationMs: Math.max(Date.now() - startedAt, 0),
+    outcome,
+  });
+  try {
+    const response = await fetch(message.callbackUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...signed },
+      body,
+      redirect: "manual",
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    await drain(response);
+    return finish({ kind: "response", status: response.status, retryAfter: response.headers.get("retry-after") });
+  } catch (error) {
+    return finish({ kind: "error", error: isTimeout(error) ? "timeout" : "network_error" });
+  }
+}

@@ -1,0 +1,36 @@
+// Standard Webhooks v1 signatures (CONTRACT §6): any Standard Webhooks library verifies them.
+import { SIGNING_SECRET_PREFIX } from "../domain/api-keys";
+import { fromBase64, toBase64 } from "../lib/encoding";
+import { hmacSha256 } from "../lib/crypto";
+
+export type WebhookHeaders = {
+  "webhook-id": string;
+  "webhook-timestamp": string;
+  "webhook-signature": string;
+};
+
+/** The HMAC key: the base64-decoded part after `whsec_` (a bare base64 secret is accepted as well). */
+export function signingKey(secret: string): Uint8Array<ArrayBuffer> {
+  const encoded = secret.startsWith(SIGNING_SECRET_PREFIX) ? secret.slice(SIGNING_SECRET_PREFIX.length) : secret;
+  return fromBase64(encoded);
+}
+
+/** `v1,` + base64 HMAC-SHA256 of `${id}.${timestamp}.${body}`. */
+export async function signPayload(secret: string, webhookId: string, timestampSeconds: number, body: string): Promise<string> {
+  const mac = await hmacSha256(signingKey(secret), `${webhookId}.${timestampSeconds}.${body}`);
+  return `v1,${toBase64(mac)}`;
+}
+
+/** The three headers of one attempt; the timestamp is the attempt's own, the id the event's. */
+export async function webhookHeaders(
+  secret: string,
+  webhookId: string,
+  timestampSeconds: number,
+  body: string,
+): Promise<WebhookHeaders> {
+  return {
+    "webhook-id": webhookId,
+    "webhook-timestamp": String(timestampSeconds),
+    "webhook-signature": await signPayload(secret, webhookId, timestampSeconds, body),
+  };
+}

@@ -1,0 +1,364 @@
+import { env } from "cloudflare:test";
+import { Webhook } from "standardwebhooks";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { CallbackMessage } from "../../src/callbacks/message";
+import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS } from "../../src/callbacks/retry-policy";
+import { apiKeys, callbackEvents } from "../../src/db/schema";
+import { eq } from "drizzle-orm";
+import { attemptsOf, CALLBACK_URL, eventState, runCallbacks, runQueue, seedResolvedSession } from "../helpers/callbacks";
+import { db, seedMerchant } from "../helpers/seed";
+
+type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
+
+function answer(...responses: Array<() => Response | Promise<Response>>) {
+  const spy = vi.spyOn(globalThis, "fetch");
+  for (const make of responses) spy.mockImplementationOnce(async () => make());
+  return spy;
+}
+const status = (code: number, headers: Record<string, string> = {}) => () => new Response(code === 204 ? null : "ok", { status: code, headers });
+
+/** The request the consumer sent on call `n` of the fetch spy. */
+function sent(spy: { mock: { calls: unknown[][] } }, n = 0) {
+  const [input, init] = spy.mock.calls[n] as FetchArgs;
+  const headers = new Headers(init?.headers);
+  return { url: String(input), init: init!, headers, body: String(init?.body), headerRecord: Object.fromEntries(headers) };
+}
+
+/** A CALLBACKS binding that records what the consumer enqueues instead of delivering it. */
+function recordingQueue() {
+  const sends: { body: CallbackMessage; options?: QueueSendOptions }[] = [];
+  const queue = {
+    send: async (body: CallbackMessage, options?: QueueSendOptions) => void sends.push({ body, options }),
+    sendBatch: async () => undefined,
+  } as unknown as Queue;
+  return { sends, bindings: { ...env, CALLBACKS: queue } as Env };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("callback queue consumer", () => {
+  describe("happy", () => {
+    it("POSTs a signed callback that the Standard Webhooks library verifies with the key's secret, then acks", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = answer(status(200));
+
+      const { result, retried } = await runCallbacks([message]);
+
+      expect(spy).toHaveBeenCalledTimes(1);
+      const request = sent(spy);
+      expect(request.url).toBe(CALLBACK_URL);
+      expect(request.init.method).toBe("POST");
+      expect(request.headers.get("content-type")).toBe("application/json");
+      expect(request.headers.get("webhook-id")).toBe(message.webhookId);
+      const timestamp = Number(request.headers.get("webhook-timestamp"));
+      expect(Math.abs(timestamp - Date.now() / 1000)).toBeLessThan(60);
+      const verified = new Webhook(merchant.signingSecret).verify(request.body, request.headerRecord);
+      expect(verified).toEqual({ type: "age_verification.session.approved", timestamp: message.timestamp, data: message.data });
+
+      expect(result.explicitAcks).toEqual([expect.any(String)]);
+      expect(retried).toEqual([]);
+      expect(await eventState(message.webhookId)).toBe("delivered");
+      const attempts = await attemptsOf(message.webhookId);
+      expect(attempts).toHaveLength(1);
+      expect(attempts[0]).toMatchObject({ attempt: 1, statusCode: 200, error: null });
+    });
+
+    it("delivers each resolution type with the polled session as data", async () => {
+      const merchant = await seedMerchant();
+      const denied = await seedResolvedSession(merchant, { status: "DENIED" });
+      const expired = await seedResolvedSession(merchant, { status: "EXPIRED" });
+      const spy = answer(status(204), status(202));
+      await runCallbacks([denied, expired]);
+      const bodies = [sent(spy, 0), sent(spy, 1)].map((r) => JSON.parse(r.body));
+      expect(bodies.map((b) => b.type).sort()).toEqual(["age_verification.session.denied", "age_verification.session.expired"]);
+      const expiredBody = bodies.find((b) => b.type.endsWith("expired"));
+      expect(expiredBody.data).toMatchObject({ status: "EXPIRED", above_age_required: false, assurance: null, receipt_id: null });
+      expect(await eventState(denied.webhookId)).toBe("delivered");
+      expect(await eventState(expired.webhookId)).toBe("delivered");
+    });
+
+    it("acks or retries each message of a batch on its own", async () => {
+      const merchant = await seedMerchant();
+      const first = await seedResolvedSession(merchant, { callbackUrl: "https://one.example/hook" });
+      const second = await seedResolvedSession(merchant, { callbackUrl: "https://two.example/hook" });
+      vi.spyOn(globalThis, "fetch").mockImplementation(async (input) =>
+        new Response("", { status: String(input).includes("one.example") ? 200 : 500 }),
+      );
+      const { batch, result, retried } = await runCallbacks([first, second]);
+      expect(result.explicitAcks).toEqual([batch.messages[0]!.id]);
+      expect(retried).toEqual([{ msgId: batch.messages[1]!.id, delaySeconds: 5 }]);
+      expect(result.retryBatch.retry).toBe(false);
+    });
+  });
+
+  describe("error", () => {
+    it("retries a 500 after the scheduled delay and keeps the event pending", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      answer(status(500), status(500));
+
+      const first = await runCallbacks([message]);
+      expect(first.retried).toEqual([{ msgId: first.batch.messages[0]!.id, delaySeconds: RETRY_SCHEDULE_SECONDS[1] }]);
+      const second = await runCallbacks([message]);
+      const delay = second.retried[0]!.delaySeconds!;
+      // Third attempt: 5 minutes after the second, plus at most 10 % jitter.
+      expect(delay).toBeGreaterThanOrEqual(300);
+      expect(delay).toBeLessThan(330);
+
+      expect(await eventState(message.webhookId)).toBe("pending");
+      expect((await attemptsOf(message.webhookId)).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+        [1, 500, null],
+        [2, 500, null],
+      ]);
+    });
+
+    it("retries a timeout, recorded as the error kind without a status code", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = vi
+        .spyOn(globalThis, "fetch")
+        .mockRejectedValueOnce(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
+
+      const { result, retried } = await runCallbacks([message]);
+
+      expect(sent(spy).init.signal).toBeInstanceOf(AbortSignal);
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: null, error: "timeout" })]);
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
+    it("retries a network failure", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      vi.spyOn(globalThis, "fetch").mockRejectedValueOnce(new TypeError("Network connection lost."));
+      const { result, retried } = await runCallbacks([message]);
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: null, error: "network_error" })]);
+    });
+
+    it("treats a 302 as a failure and does not follow it", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = answer(() => new Response(null, { status: 302, headers: { location: "https://elsewhere.example/" } }));
+
+      const { result, retried } = await runCallbacks([message]);
+
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(sent(spy).init.redirect).toBe("manual");
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
+      expect(await attemptsOf(message.webhookId)).toEqual([
+        expect.objectContaining({ statusCode: 302, error: "redirect_not_followed" }),
+      ]);
+    });
+
+    it("honours Retry-After: 120 on a 429", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      answer(status(429, { "retry-after": "120" }));
+      const { batch, result, retried } = await runCallbacks([message]);
+      expect(retried).toEqual([{ msgId: batch.messages[0]!.id, delaySeconds: 120 }]);
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: 429 })]);
+    });
+
+    it("stops retrying on 410 Gone and marks the event failed", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      answer(status(410));
+      const { result, retried } = await runCallbacks([message]);
+      expect(retried).toEqual([]);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(await eventState(message.webhookId)).toBe("failed");
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: 410 })]);
+    });
+
+    it("sends the same webhook-id on every attempt, each with its own timestamp, and marks the event failed after the last", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("down", { status: 500 }));
+      const { sends, bindings } = recordingQueue();
+
+      const delays: (number | undefined)[] = [];
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        const { result, retried } = await runCallbacks([message], bindings);
+        if (attempt < MAX_ATTEMPTS) expect(await eventState(message.webhookId)).toBe("pending");
+        delays.push(retried[0]?.delaySeconds ?? (result.explicitAcks.length ? -1 : undefined));
+      }
+
+      expect(spy).toHaveBeenCalledTimes(MAX_ATTEMPTS);
+      const ids = spy.mock.calls.map((_, n) => sent(spy, n).headers.get("webhook-id"));
+      expect(new Set(ids)).toEqual(new Set([message.webhookId]));
+      for (let n = 0; n < MAX_ATTEMPTS; n++) {
+        const request = sent(spy, n);
+        expect(() => new Webhook(merchant.signingSecret).verify(request.body, request.headerRecord)).not.toThrow();
+      }
+      // Attempts 2 to 7 wait on the queue; the waits of 14 h and 20 h and 24 h (over the queue's 12 h) are
+      // re-sent as new messages that carry their due time; the tenth attempt is the last.
+      expect(delays.slice(0, 6).map((d, i) => d! >= RETRY_SCHEDULE_SECONDS[i + 1]! && d! <= RETRY_SCHEDULE_SECONDS[i + 1]! * 1.1)).toEqual(
+        Array(6).fill(true),
+      );
+      expect(delays.slice(6)).toEqual([-1, -1, -1, -1]);
+      expect(sends).toHaveLength(3);
+      for (const [i, { body, options }] of sends.entries()) {
+        expect(options).toEqual({ delaySeconds: MAX_QUEUE_DELAY_SECONDS });
+        expect(body).toMatchObject({ webhookId: message.webhookId, attempt: 8 + i });
+        const wait = (Date.parse(body.notBefore!) - Date.now()) / 1000;
+        expect(wait).toBeGreaterThan(RETRY_SCHEDULE_SECONDS[7 + i]! - 60);
+        expect(wait).toBeLessThanOrEqual(RETRY_SCHEDULE_SECONDS[7 + i]! * 1.1);
+      }
+
+      expect(await eventState(message.webhookId)).toBe("failed");
+      const attempts = await attemptsOf(message.webhookId);
+      expect(attempts.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(attempts.every((a) => a.statusCode === 500)).toBe(true);
+    });
+
+    it("waits 12 hours on the same message when the step message cannot be enqueued", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("down", { status: 500 }));
+      const failingQueue = { send: async () => Promise.reject(new Error("queue unavailable")) } as unknown as Queue;
+      const bindings = { ...env, CALLBACKS: failingQueue } as Env;
+      for (let attempt = 1; attempt < 7; attempt++) await runCallbacks([message], bindings);
+      // The seventh attempt fails; the 14-hour wait after it cannot be re-sent as a new message.
+      const { retried } = await runCallbacks([message], bindings);
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: MAX_QUEUE_DELAY_SECONDS })]);
+      expect(await attemptsOf(message.webhookId)).toHaveLength(7);
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
+    it("waits again, without an attempt, while a stepped message is not yet due", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = vi.spyOn(globalThis, "fetch");
+      const notBefore = new Date(Date.now() + 20 * 3600 * 1000).toISOString();
+      const { result, retried } = await runCallbacks([{ ...message, notBefore }]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: MAX_QUEUE_DELAY_SECONDS })]);
+
+      const soon = new Date(Date.now() + 90_000).toISOString();
+      const next = await runCallbacks([{ ...message, notBefore: soon }]);
+      const delay = next.retried[0]!.delaySeconds!;
+      expect(delay).toBeGreaterThan(80);
+      expect(delay).toBeLessThanOrEqual(90);
+      expect(await attemptsOf(message.webhookId)).toEqual([]);
+    });
+
+    it("acks a redelivered message of an event already delivered, without a second POST", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = answer(status(200));
+      await runCallbacks([message]);
+      const { result } = await runCallbacks([message]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(await attemptsOf(message.webhookId)).toHaveLength(1);
+    });
+
+    it("acks a message whose event is gone with its account, without a POST", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await db().delete(callbackEvents).where(eq(callbackEvents.id, message.webhookId));
+      const spy = vi.spyOn(globalThis, "fetch");
+      const { result, retried } = await runCallbacks([message]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(retried).toEqual([]);
+    });
+
+    it("retries only the message whose processing failed", async () => {
+      const merchant = await seedMerchant();
+      const good = await seedResolvedSession(merchant);
+      const other = await seedMerchant();
+      const broken = await seedResolvedSession(other);
+      // A signing secret that cannot be decrypted: processing throws for this message only.
+      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, other.keyId));
+      answer(status(200));
+      const { batch, result, retried } = await runCallbacks([good, broken]);
+      expect(result.explicitAcks).toEqual([batch.messages[0]!.id]);
+      expect(retried).toEqual([{ msgId: batch.messages[1]!.id, delaySeconds: 60 }]);
+      expect(await eventState(broken.webhookId)).toBe("pending");
+    });
+
+    it("marks a dead-lettered event failed with a record", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = vi.spyOn(globalThis, "fetch");
+      const { result } = await runQueue("callbacks-dead-letter", [message]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(await eventState(message.webhookId)).toBe("failed");
+      expect(await attemptsOf(message.webhookId)).toEqual([
+        expect.objectContaining({ attempt: 1, statusCode: null, error: "dead_lettered" }),
+      ]);
+    });
+
+    it("leaves a delivered event alone when a duplicate reaches the dead-letter queue", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      answer(status(200));
+      await runCallbacks([message]);
+      await runQueue("callbacks-dead-letter", [message]);
+      expect(await eventState(message.webhookId)).toBe("delivered");
+      expect(await attemptsOf(message.webhookId)).toHaveLength(1);
+    });
+  });
+
+  describe("security", () => {
+    it("never logs the signing secret, the callback body or the callback URL", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant, { callbackUrl: "https://secret-path.example/hook?token=abc" });
+      const lines: string[] = [];
+      for (const level of ["log", "warn", "error", "info", "debug"] as const) {
+        vi.spyOn(console, level).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+      }
+      answer(status(500), status(410));
+      await runCallbacks([message]);
+      await runCallbacks([message]);
+      const output = lines.join("\n");
+      expect(output).toContain(message.webhookId);
+      expect(output).not.toContain(merchant.signingSecret);
+      expect(output).not.toContain(merchant.signingSecret.slice(6));
+      expect(output).not.toContain("secret-path");
+      expect(output).not.toContain(message.data.receipt_id!);
+    });
+
+    it("reads at most 64 KiB of a response however much the receiver sends", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      let pulled = 0;
+      const chunk = new Uint8Array(16 * 1024);
+      const endless = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          pulled += chunk.byteLength;
+          controller.enqueue(chunk);
+        },
+      });
+      answer(() => new Response(endless, { status: 200 }));
+      const { result } = await runCallbacks([message]);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(pulled).toBeLessThanOrEqual(64 * 1024 + 2 * chunk.byteLength);
+      expect(await eventState(message.webhookId)).toBe("delivered");
+    });
+
+    it("does not verify with a tampered body or another key's secret", async () => {
+      const merchant = await seedMerchant();
+      const other = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = answer(status(200));
+      await runCallbacks([message]);
+      const request = sent(spy);
+      const tampered = request.body.replace('"above_age_required":true', '"above_age_required":false');
+      expect(tampered).not.toBe(request.body);
+      expect(() => new Webhook(merchant.signingSecret).verify(tampered, request.headerRecord)).toThrow();
+      expect(() => new Webhook(other.signingSecret).verify(request.body, request.headerRecord)).toThrow();
+    });
+
+    it("retries a batch from an unknown queue rather than acknowledging it", async () => {
+      const { result } = await runQueue("someone-elses-queue", []);
+      expect(result.retryBatch.retry).toBe(true);
+    });
+  });
+});
