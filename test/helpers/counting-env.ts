@@ -61,5 +61,5 @@ function countingNamespace(namespace: DurableObjectNamespace, counts: Counts): D
 
 export function countingEnv(): { env: Env; counts: Counts } {
   const counts: Counts = { d1: 0, durableObject: 0 };
-  return { env: { ...env, DB: countingD1(env.DB, counts), SESSIONS: countingNamespace(env.SESSIONS, counts) }, counts };
+  return { env: { ...env, DB: countingD1(env.DB, counts), SESSIONS: countingNamespace(env.SESSIONS, counts) } as Env, counts };
 }
