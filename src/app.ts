@@ -10,6 +10,7 @@ import { requireConfiguration } from "./http/guards";
 import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
 import { healthRoutes } from "./routes/health";
+import { usageRoutes } from "./routes/usage";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -21,6 +22,7 @@ export function createApp() {
   app.use("/api/*", limitBody, requireJsonBody);
 
   app.route("/api", healthRoutes);
+  app.route("/api/usage", usageRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(
