@@ -13,24 +13,25 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // ISO 8601 date-time with an explicit zone: Z or ±hh:mm. A time without a zone is ambiguous, so refused.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
+/** Whether YYYY-MM-DD is a real calendar day: Date.parse rolls 2026-02-30 over to March, or gives NaN. */
+function isCalendarDay(day: string): boolean {
+  const ms = Date.parse(`${day}T00:00:00.000Z`);
+  return !Number.isNaN(ms) && toIso(ms).slice(0, 10) === day;
+}
+
 /** Milliseconds of a valid ISO date or date-time; a date-only `to` means the end of that UTC day. */
 function parseBound(value: string, end: boolean): number | null {
+  if (!DATE_ONLY.test(value) && !DATE_TIME.test(value)) return null;
+  if (!isCalendarDay(value.slice(0, 10))) return null;
   if (DATE_ONLY.test(value)) {
     const ms = Date.parse(`${value}T00:00:00.000Z`);
-    // Date.parse rolls 2026-02-30 over; a real date prints back as itself.
-    if (Number.isNaN(ms) || toIso(ms).slice(0, 10) !== value) return null;
     return end ? ms + DAY_MS - 1 : ms;
   }
-  if (DATE_TIME.test(value)) {
-    // Sub-millisecond digits cannot be stored; cut them so Date.parse accepts any precision.
-    const ms = Date.parse(value.replace(/(\.\d{3})\d+/, "$1"));
-    const [, month, day, hour, minute] = /^\d{4}-(\d{2})-(\d{2})T(\d{2}):(\d{2})/.exec(value)!.map(Number);
-    if (Number.isNaN(ms) || month! > 12 || day! > 31 || hour! > 23 || minute! > 59) return null;
-    const datePart = value.slice(0, 10);
-    if (toIso(Date.parse(`${datePart}T00:00:00.000Z`)).slice(0, 10) !== datePart) return null;
-    return ms;
-  }
-  return null;
+  const [hour, minute] = [Number(value.slice(11, 13)), Number(value.slice(14, 16))];
+  if (hour > 23 || minute > 59) return null;
+  // Sub-millisecond digits cannot be stored; cut them so Date.parse accepts any precision.
+  const ms = Date.parse(value.replace(/(\.\d{3})\d+/, "$1"));
+  return Number.isNaN(ms) ? null : ms;
 }
 
 /**
