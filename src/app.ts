@@ -19,6 +19,7 @@ import { userRoutes } from "./routes/users";
 import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
+import { usageRoutes } from "./routes/usage";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -39,6 +40,7 @@ export function createApp() {
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", callbackRoutes);
+  app.route("/api/usage", usageRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(

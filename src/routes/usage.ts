@@ -1,0 +1,124 @@
+// Usage reporting (CONTRACT §8, tag Usage): the session log, its CSV export and counts per status.
+// Business accounts only; every query is scoped to the signed-in account.
+import { Hono } from "hono";
+import { z } from "zod";
+import { secret } from "../config";
+import { database } from "../db/client";
+import { exportFileName, exportSessionLog, CSV_COLUMNS } from "../domain/usage-export";
+import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../domain/usage-log";
+import { resolveRange } from "../domain/usage-range";
+import { UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage-totals";
+import type { AppEnv } from "../env";
+import { describe } from "../http/openapi-meta";
+import { requireBusiness, requireUser } from "../http/require-user";
+import { ok } from "../http/respond";
+import { queryParams } from "../http/validate";
+import { SESSION_STATUSES } from "../session/polled-session";
+
+const rangeFields = {
+  from: z
+    .string()
+    .max(40)
+    .optional()
+    .describe("ISO 8601 date (start of that UTC day) or date-time with a zone. Default: `to` minus 30 days."),
+  to: z
+    .string()
+    .max(40)
+    .optional()
+    .describe("ISO 8601 date (end of that UTC day) or date-time with a zone, inclusive. Default: now. At most 366 days after `from`."),
+};
+
+const logFilterFields = {
+  status: z.enum(SESSION_STATUSES).optional(),
+  key_id: z
+    .string()
+    .regex(/^key_[A-Za-z0-9_-]{24}$/, "Expected a key id (key_…).")
+    .optional()
+    .describe("Only sessions opened with this key (revoked keys too)."),
+  ...rangeFields,
+};
+
+const RangeQuery = z.object(rangeFields);
+const ExportQuery = z.object(logFilterFields);
+const LogQuery = z.object({
+  ...logFilterFields,
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).describe(`Page size, 1-${MAX_PAGE_SIZE}.`),
+  cursor: z.string().min(1).max(512).optional().describe("`next_cursor` of the previous page, with the same filters."),
+});
+
+const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } };
+
+// Guards go on each route, not on `use()`: mounted at /api/usage, a `use()` would also wrap the other
+// routes under that prefix that live in their own files.
+export const usageRoutes = new Hono<AppEnv>()
+  .get(
+    "/sessions",
+    describe({
+      tag: "Usage",
+      summary: "The session log, newest first, cursor-paged",
+      description:
+        "Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. " +
+        "The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. " +
+        "A cursor edited, from another account or sent with other filters is 422. No end-user identity.",
+      responses: { 200: { description: "One page of the log.", data: UsagePage }, ...BUSINESS_ONLY },
+    }),
+    requireUser,
+    requireBusiness,
+    queryParams(LogQuery),
+    async (c) => {
+      const page = await listSessionLog(database(c.env.DB), secret(c.env, "JWT_SECRET"), c.var.user.id, c.req.valid("query"));
+      return ok(c, page);
+    },
+  )
+  .get(
+    "/export.csv",
+    describe({
+      tag: "Usage",
+      summary: "Every session matching the filters, as CSV",
+      description:
+        `Streamed; not paged. Columns: ${CSV_COLUMNS.join(", ")}. RFC 4180 with CRLF line ends; text starting ` +
+        "with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.",
+      responses: {
+        200: { description: "CSV with a header row.", content: { type: "text/csv", schema: { type: "string" } } },
+        ...BUSINESS_ONLY,
+      },
+    }),
+    requireUser,
+    requireBusiness,
+    queryParams(ExportQuery),
+    (c) => {
+      const query = c.req.valid("query");
+      const filter = { ...resolveRange(query), status: query.status, keyId: query.key_id };
+      return new Response(exportSessionLog(database(c.env.DB), c.var.user.id, filter), {
+        headers: {
+          "content-type": "text/csv; charset=utf-8",
+          "content-disposition": `attachment; filename="${exportFileName(filter)}"`,
+          "cache-control": "no-store",
+        },
+      });
+    },
+  )
+  .get(
+    "/by-key",
+    describe({
+      tag: "Usage",
+      summary: "Counts per status for each key, revoked keys included",
+      responses: { 200: { description: "The window and one entry per key of the account.", data: UsageByKey }, ...BUSINESS_ONLY },
+    }),
+    requireUser,
+    requireBusiness,
+    queryParams(RangeQuery),
+    async (c) => ok(c, await usageByKey(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+  )
+  .get(
+    "/summary",
+    describe({
+      tag: "Usage",
+      summary: "Counts per status across all keys",
+      responses: { 200: { description: "The window and its totals.", data: UsageSummary }, ...BUSINESS_ONLY },
+    }),
+    requireUser,
+    requireBusiness,
+    queryParams(RangeQuery),
+    async (c) => ok(c, await usageSummary(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+  );

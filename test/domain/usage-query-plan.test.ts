@@ -1,0 +1,61 @@
+// Every query shape of the usage reports must walk an index of the session log, never the whole table.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage-log";
+import { byKeyQuery, summaryQuery } from "../../src/domain/usage-totals";
+import { db } from "../helpers/seed";
+
+const range = { from: "2026-10-01T00:00:00.000Z", to: "2026-11-01T00:00:00.000Z" };
+const after = { createdAt: "2026-10-15T00:00:00.000Z", id: "ses_AAAAAAAAAAAAAAAAAAAAAAAA" };
+const account = "usr_AAAAAAAAAAAAAAAAAAAAAAAA";
+const key = "key_AAAAAAAAAAAAAAAAAAAAAAAA";
+
+const filters: Record<string, LogFilter> = {
+  "no filter": range,
+  status: { ...range, status: "APPROVED" },
+  key: { ...range, keyId: key },
+  "status and key": { ...range, status: "DENIED", keyId: key },
+};
+
+async function plan(query: { toSQL(): { sql: string; params: unknown[] } }) {
+  const { sql, params } = query.toSQL();
+  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+    .bind(...params)
+    .all<{ detail: string }>();
+  return results.map((row) => row.detail);
+}
+
+function expectIndexed(details: string[]) {
+  const onSessions = details.filter((d) => d.includes("verification_sessions"));
+  expect(onSessions.length, details.join("\n")).toBeGreaterThan(0);
+  for (const detail of onSessions) {
+    expect(detail, details.join("\n")).toMatch(/^SEARCH verification_sessions USING (COVERING )?INDEX sessions_/);
+  }
+  expect(details.join("\n")).not.toMatch(/SCAN verification_sessions(?! USING)/);
+}
+
+describe("usage query plans", () => {
+  for (const [name, filter] of Object.entries(filters)) {
+    it(`the log page (${name}) searches an index, first page and after a cursor`, async () => {
+      for (const details of [await plan(logPageQuery(db(), account, filter, 51)), await plan(logPageQuery(db(), account, filter, 51, after))]) {
+        expectIndexed(details);
+        // Newest first comes straight off the index: no sort of the whole window per page.
+        expect(details.join("\n")).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+      }
+    });
+
+    it(`the export page (${name}) searches an index and reads keys by primary key`, async () => {
+      const details = await plan(exportPageQuery(db(), account, filter, 500, after));
+      expectIndexed(details);
+      expect(details.join("\n")).not.toMatch(/SCAN api_keys/);
+    });
+  }
+
+  it("the summary searches an index", async () => {
+    expectIndexed(await plan(summaryQuery(db(), account, range)));
+  });
+
+  it("the per-key breakdown searches an index", async () => {
+    expectIndexed(await plan(byKeyQuery(db(), account, range)));
+  });
+});

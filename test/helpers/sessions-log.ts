@@ -1,0 +1,100 @@
+// Seeds the session log through its domain functions (the same inserts and resolution statements the
+// session Durable Object uses), and keeps the truth for the assertions.
+import { insertOpenedSession, resolutionStatements, type SessionLogRow } from "../../src/domain/session-log";
+import { newId } from "../../src/lib/ids";
+import { addSeconds, toIso } from "../../src/lib/time";
+import { SESSION_STATUSES } from "../../src/session/polled-session";
+import { db } from "./seed";
+
+export type SeedOptions = {
+  accountId: string;
+  keyIds: string[];
+  count: number;
+  /** Time of the newest session; older ones step back from it. */
+  newest?: number;
+  /** Gap between consecutive timestamps. */
+  stepMs?: number;
+  /** How many sessions share one created_at, so that paging must break ties on the id. */
+  sameTime?: number;
+};
+
+const BATCH = 200;
+
+/** Sessions in every status, cycling through the keys; returns the rows as stored, newest first. */
+export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[]> {
+  const { accountId, keyIds, count, newest = Date.now() - 60_000, stepMs = 4 * 60 * 60 * 1000, sameTime = 3 } = options;
+  const rows: SessionLogRow[] = [];
+  for (let i = 0; i < count; i++) {
+    const createdAt = toIso(newest - Math.floor(i / sameTime) * stepMs);
+    const status = SESSION_STATUSES[i % SESSION_STATUSES.length]!;
+    const expiresAt = addSeconds(createdAt, 1800);
+    const resolvedAt = status === "PENDING" ? null : status === "EXPIRED" ? expiresAt : addSeconds(createdAt, 60);
+    rows.push({
+      id: newId("ses"),
+      accountId,
+      // Changes key every four rows so that every key sees every status.
+      keyId: keyIds[Math.floor(i / SESSION_STATUSES.length) % keyIds.length]!,
+      status,
+      ageRequired: 13 + (i % 9),
+      aboveAgeRequired: status === "APPROVED",
+      receiptId: status === "APPROVED" || status === "DENIED" ? newId("rcpt") : null,
+      createdAt,
+      expiresAt,
+      resolvedAt,
+    });
+  }
+  await writeSessions(rows);
+  return rows.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
+}
+
+/** Opens each session as PENDING, then resolves it as the Durable Object would. */
+async function writeSessions(rows: SessionLogRow[]) {
+  const d = db();
+  const statements = rows.flatMap((row) => {
+    const opened = insertOpenedSession(d, { ...row, status: "PENDING", aboveAgeRequired: false, receiptId: null, resolvedAt: null });
+    if (row.status === "PENDING") return [opened];
+    const resolution = resolutionStatements(
+      d,
+      { sessionId: row.id, status: row.status, aboveAgeRequired: row.aboveAgeRequired, receiptId: row.receiptId, resolvedAt: row.resolvedAt! },
+      null,
+    );
+    return [opened, ...resolution];
+  });
+  for (let i = 0; i < statements.length; i += BATCH) {
+    const chunk = statements.slice(i, i + BATCH);
+    await d.batch(chunk as [(typeof chunk)[number], ...typeof chunk]);
+  }
+}
+
+/** A D1 binding that records every statement and its bound values, for asserting query sizes. */
+export function recordingD1(d1: D1Database) {
+  const statements: { sql: string; params: unknown[] }[] = [];
+  const wrapStatement = (statement: D1PreparedStatement, record: { sql: string; params: unknown[] }): D1PreparedStatement =>
+    new Proxy(statement, {
+      get(target, property) {
+        if (property === "bind") {
+          return (...params: unknown[]) => {
+            record.params = params;
+            return wrapStatement(target.bind(...params), record);
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  const binding = new Proxy(d1, {
+    get(target, property) {
+      if (property === "prepare") {
+        return (sql: string) => {
+          const record = { sql, params: [] as unknown[] };
+          statements.push(record);
+          return wrapStatement(target.prepare(sql), record);
+        };
+      }
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+  return { binding, statements };
+}
+
