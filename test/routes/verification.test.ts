@@ -111,7 +111,8 @@ describe("end-user request and completion", () => {
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
     const path = `/api/age-verification/session/${opened.session_id}`;
-    expectError(await call("GET", `${path}/request?nonce=${opened.nonce.slice(0, -1)}A`, { token: user.token }), 404, "NOT_FOUND");
+    const wrongNonce = opened.nonce.slice(0, -1) + (opened.nonce.endsWith("A") ? "B" : "A");
+    expectError(await call("GET", `${path}/request?nonce=${wrongNonce}`, { token: user.token }), 404, "NOT_FOUND");
     expectError(await call("GET", `/api/age-verification/session/ses_${"B".repeat(24)}/request?nonce=${opened.nonce}`, { token: user.token }), 404, "NOT_FOUND");
     expectError(await call("GET", `${path}/request`, { token: user.token }), 422, "VALIDATION_FAILED");
     expectError(await call("GET", `${path}/request?nonce=${opened.nonce}`), 401, "UNAUTHORIZED");
