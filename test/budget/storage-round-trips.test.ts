@@ -4,16 +4,14 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { countingEnv, type Counts } from "../helpers/counting-env";
-import { BASE } from "../helpers/http";
+import { buildRequest } from "../helpers/http";
 import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { openSession } from "../helpers/sessions";
 
 async function measure(method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const { env, counts } = countingEnv();
   const ctx = createExecutionContext();
-  const init: RequestInit = { method, headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) } };
-  if (body) init.body = JSON.stringify(body);
-  const response = await createApp().fetch(new Request(`${BASE}${path}`, init), env, ctx);
+  const response = await createApp().fetch(buildRequest(method, path, { headers, body }), env, ctx);
   const onRequestPath: Counts = { ...counts };
   await waitOnExecutionContext(ctx);
   return { status: response.status, onRequestPath, afterResponse: { ...counts } };

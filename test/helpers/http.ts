@@ -19,7 +19,8 @@ export type CallOptions = {
   headers?: Record<string, string>;
 };
 
-export async function call<T = any>(method: string, path: string, options: CallOptions = {}) {
+/** Builds the request the options describe (credential headers, JSON body). */
+export function buildRequest(method: string, path: string, options: CallOptions = {}): Request {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
@@ -28,7 +29,11 @@ export async function call<T = any>(method: string, path: string, options: CallO
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await SELF.fetch(`${BASE}${path}`, { method, headers, body });
+  return new Request(`${BASE}${path}`, { method, headers, body });
+}
+
+/** The response with its body parsed as the envelope (undefined when it is not JSON). */
+export async function readResponse<T = any>(response: Response) {
   const text = await response.text();
   let json: Envelope<T> | undefined;
   try {
@@ -37,6 +42,11 @@ export async function call<T = any>(method: string, path: string, options: CallO
     json = undefined;
   }
   return { status: response.status, headers: response.headers, body: json as Envelope<T>, text };
+}
+
+/** A request to the Worker as deployed: its own fetch handler, with the configured bindings. */
+export async function call<T = any>(method: string, path: string, options: CallOptions = {}) {
+  return readResponse<T>(await SELF.fetch(buildRequest(method, path, options)));
 }
 
 export function expectError(

@@ -4,7 +4,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { expect, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { onfidoSignature } from "../../src/providers/onfido-webhook";
-import { BASE, call, type CallOptions, type Envelope } from "./http";
+import { buildRequest, call, readResponse, type CallOptions } from "./http";
 
 /** Creates an applicant with `dob` and completes the sandbox check: the account ends VERIFIED (or REJECTED). */
 export async function verifyKycViaSandbox(token: string, dob: string, result: "clear" | "consider" = "clear") {
@@ -27,22 +27,7 @@ export const onfidoEnv = (overrides: Partial<Env> = {}): Env => ({
 
 /** Like `call`, against an app built with `appEnv` (for example the Onfido configuration). */
 export async function callWith<T = any>(appEnv: Env, method: string, path: string, options: CallOptions = {}) {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: BodyInit | undefined = options.rawBody;
-  if (options.body !== undefined) {
-    body = JSON.stringify(options.body);
-    headers["content-type"] ??= "application/json";
-  }
-  const response = await createApp().fetch(new Request(`${BASE}${path}`, { method, headers, body }), appEnv, createExecutionContext());
-  const text = await response.text();
-  let json: Envelope<T> | undefined;
-  try {
-    json = JSON.parse(text) as Envelope<T>;
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, body: json as Envelope<T>, text };
+  return readResponse<T>(await createApp().fetch(buildRequest(method, path, options), appEnv, createExecutionContext()));
 }
 
 export type RecordedRequest = { method: string; path: string; authorization: string | null; body: any };
