@@ -15,5 +15,7 @@ export type AppEnv = {
     user: UserRow;
     /** Set by the X-API-Key middleware: the merchant key with its account's company name. */
     apiKey: AuthenticatedKey;
+    /** Set by requireUserWithVerifiedDob: the provider-verified date of birth, or null. */
+    verifiedDob: string | null;
   };
 };

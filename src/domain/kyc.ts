@@ -148,13 +148,3 @@ export async function completeSandboxCheck(db: Database, provider: SandboxProvid
   await applyCompletedCheck(db, provider, sandboxCheckId(applicantId, result));
   return kycStatus(db, userId);
 }
-
-/** The account's provider-verified date of birth (YYYY-MM-DD), or null: one read by primary key. */
-export async function verifiedDateOfBirth(db: Database, userId: string): Promise<string | null> {
-  const [row] = await db
-    .select({ dob: kycRecords.verifiedDob })
-    .from(kycRecords)
-    .where(and(eq(kycRecords.userId, userId), eq(kycRecords.status, "VERIFIED")))
-    .limit(1);
-  return row?.dob ?? null;
-}

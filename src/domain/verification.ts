@@ -1,7 +1,6 @@
 // Verification sessions, from the routes to the session's Durable Object.
 import { z } from "zod";
 import { isProduction, sessionTtlSeconds } from "../config";
-import type { Database } from "../db/client";
 import type { Bindings } from "../env";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { sha256Hex } from "../lib/crypto";
@@ -10,7 +9,6 @@ import { addSeconds, nowIso } from "../lib/time";
 import type { SessionFailure, SessionResult, VerificationSession } from "../session/verification-session";
 import type { AuthenticatedKey } from "./api-key-auth";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
-import { verifiedDateOfBirth } from "./kyc";
 
 export const OpenSessionInput = z.object({
   age_required: z.int().min(1).max(150),
@@ -85,8 +83,8 @@ export const pollSession = async (env: Bindings, accountId: string, sessionId: s
 export const readSessionRequest = async (env: Bindings, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(env, checkedId(sessionId)).request(nonce));
 
-export async function completeSession(env: Bindings, db: Database, userId: string, sessionId: string, input: z.infer<typeof CompleteInput>) {
+/** `dateOfBirth` is the end user's provider-verified one, or null without a verified identity. */
+export async function completeSession(env: Bindings, dateOfBirth: string | null, sessionId: string, input: z.infer<typeof CompleteInput>) {
   const stub = sessionStub(env, checkedId(sessionId));
-  const dateOfBirth = await verifiedDateOfBirth(db, userId);
   return unwrap(await stub.complete({ nonce: input.nonce, consent: input.consent, dateOfBirth }));
 }

@@ -1,6 +1,5 @@
 // Verification area (CONTRACT §5): the merchant side with X-API-Key, the end-user side with Bearer.
 import { Hono } from "hono";
-import { database } from "../db/client";
 import {
   CompleteInput,
   completeSession,
@@ -15,7 +14,7 @@ import {
 import type { AppEnv } from "../env";
 import { describe } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
-import { requireUser } from "../http/require-user";
+import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody, queryParams } from "../http/validate";
 import { PolledSession } from "../session/polled-session";
@@ -70,9 +69,8 @@ export const verificationRoutes = new Hono<AppEnv>()
         ...unknownSession,
       },
     }),
-    requireUser,
+    requireUserWithVerifiedDob,
     jsonBody(CompleteInput),
-    async (c) =>
-      ok(c, await completeSession(c.env, database(c.env.DB), c.var.user.id, c.req.param("id"), c.req.valid("json"))),
+    async (c) => ok(c, await completeSession(c.env, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
   );
 

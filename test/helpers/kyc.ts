@@ -2,7 +2,10 @@
 // Onfido stand-in answers the adapter's outbound calls like Onfido's published v3.6 API does.
 import { createExecutionContext, env } from "cloudflare:test";
 import { expect, vi } from "vitest";
+import { and, eq } from "drizzle-orm";
 import { createApp } from "../../src/app";
+import { database } from "../../src/db/client";
+import { kycRecords } from "../../src/db/schema";
 import { onfidoSignature } from "../../src/providers/onfido-webhook";
 import { buildRequest, call, readResponse, type CallOptions } from "./http";
 
@@ -118,4 +121,12 @@ export const checkCompletedEvent = (checkId: string, action = "check.completed")
 /** Headers Onfido would send with `rawBody`. */
 export async function signedHeaders(rawBody: string, webhookToken = env.ONFIDO_WEBHOOK_TOKEN!) {
   return { "content-type": "application/json", "x-sha2-signature": await onfidoSignature(rawBody, webhookToken) };
+}
+
+/** The account's provider-verified date of birth as stored, or null when it is not VERIFIED. */
+export async function verifiedDateOfBirth(userId: string): Promise<string | null> {
+  const row = await database(env.DB).query.kycRecords.findFirst({
+    where: and(eq(kycRecords.userId, userId), eq(kycRecords.status, "VERIFIED")),
+  });
+  return row?.verifiedDob ?? null;
 }

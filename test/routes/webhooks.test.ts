@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
-import { verifiedDateOfBirth } from "../../src/domain/kyc";
+import { verifiedDateOfBirth } from "../helpers/kyc";
 import { expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido } from "../helpers/kyc";
 import { db, seedAccount } from "../helpers/seed";
@@ -67,7 +67,7 @@ describe("Onfido flow: happy paths", () => {
 
     const status = await callWith(onfidoEnv(), "GET", "/api/kyc/status", { token: account.token });
     expect(status.body.data).toEqual({ status: "VERIFIED", verifiedAt: expect.any(String) });
-    expect(await verifiedDateOfBirth(db(), account.id)).toBe("1990-04-01");
+    expect(await verifiedDateOfBirth(account.id)).toBe("1990-04-01");
     expect(await recordOf(account.id)).toMatchObject({ status: "VERIFIED", verifiedDob: "1990-04-01", checkId });
   });
 
