@@ -24,7 +24,7 @@ export default defineConfig({
           name: "workers",
           include: ["test/**/*.test.ts"],
           exclude: ["test/node/**"],
-          setupFiles: ["./test/apply-migrations.ts"],
+          setupFiles: ["./test/apply-migrations.ts", "./test/no-network.ts"],
         },
       },
       {
