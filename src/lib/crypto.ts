@@ -9,9 +9,10 @@ export async function sha256Hex(text: string): Promise<string> {
   return toHex(await crypto.subtle.digest("SHA-256", utf8(text)));
 }
 
-export async function hmacSha256(key: Uint8Array<ArrayBuffer>, message: string): Promise<Uint8Array<ArrayBuffer>> {
+/** HMAC-SHA256 of a text (as UTF-8) or of exact bytes, such as a webhook's raw body. */
+export async function hmacSha256(key: Uint8Array<ArrayBuffer>, message: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, utf8(message)));
+  return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, typeof message === "string" ? utf8(message) : message));
 }
 
 /** Compares two strings in time that depends only on their lengths, never on where they differ. */

@@ -10,12 +10,12 @@ export const SIGNATURE_HEADER = "X-SHA2-Signature";
 export const invalidSignature = () =>
   new ApiError("INVALID_SIGNATURE", 401, "The webhook signature is missing or does not match the body.");
 
-export async function onfidoSignature(rawBody: string, webhookToken: string): Promise<string> {
+export async function onfidoSignature(rawBody: string | Uint8Array<ArrayBuffer>, webhookToken: string): Promise<string> {
   return toHex(await hmacSha256(utf8(webhookToken), rawBody));
 }
 
 /** Throws 401 INVALID_SIGNATURE unless `header` is the body's signature; the comparison takes constant time. */
-export async function verifyOnfidoSignature(rawBody: string, header: string | undefined, webhookToken: string) {
+export async function verifyOnfidoSignature(rawBody: Uint8Array<ArrayBuffer>, header: string | undefined, webhookToken: string) {
   const expected = await onfidoSignature(rawBody, webhookToken);
   // Hex is case-insensitive; the expected value's length (64) is public, so only equal-length input is compared.
   if (!header || !timingSafeEqual(expected, header.trim().toLowerCase())) throw invalidSignature();

@@ -36,14 +36,15 @@ export const webhookRoutes = new Hono<AppEnv>().post(
     },
   }),
   async (c) => {
-    const raw = await c.req.text();
+    // The signature covers the exact bytes received: verify them before decoding anything.
+    const raw = new Uint8Array(await c.req.arrayBuffer());
     await verifyOnfidoSignature(raw, c.req.header(SIGNATURE_HEADER), secret(c.env, "ONFIDO_WEBHOOK_TOKEN"));
     if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
       throw new ApiError("UNSUPPORTED_MEDIA_TYPE", 415, "Send the request body as application/json.");
     }
     let json: unknown;
     try {
-      json = JSON.parse(raw);
+      json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(raw));
     } catch {
       throw new ApiError("MALFORMED_JSON", 400, "The request body is not valid JSON.");
     }

@@ -1,3 +1,5 @@
+import { env } from "cloudflare:test";
+import { onfidoSignature } from "../../src/providers/onfido-webhook";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
@@ -222,6 +224,19 @@ describe("Onfido webhook: security", () => {
   it("the signature is checked before the body is parsed: unsigned garbage is 401, not 400 or 415", async () => {
     const res = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody: "{not json", headers: { "content-type": "text/plain" } });
     expectError(res, 401, "INVALID_SIGNATURE");
+  });
+
+  it("the signature covers the exact bytes: a byte-order mark is signed like any other byte", async () => {
+    const account = await withApplicant();
+    const checkId = onfido.completeCheck(account.applicantId, { result: "clear", dob: "1990-04-01" });
+    const text = JSON.stringify(checkCompletedEvent(checkId));
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
+    const overText = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody: withBom, headers: await signedHeaders(text) });
+    expectError(overText, 401, "INVALID_SIGNATURE");
+    const overBytes = { "content-type": "application/json", "x-sha2-signature": await onfidoSignature(withBom, env.ONFIDO_WEBHOOK_TOKEN!) };
+    const accepted = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody: withBom, headers: overBytes });
+    expect(accepted.status).toBe(200);
+    expect(await verifiedDateOfBirth(account.id)).toBe("1990-04-01");
   });
 
   it("a body over 64 KiB is refused before anything else", async () => {
