@@ -36,8 +36,15 @@ export function handleError(err: Error, c: Context<AppEnv>) {
     return errorResponse(c, new ApiError("BAD_REQUEST", err.status as ContentfulStatusCode, err.message));
   }
   const requestId = c.get("requestId") ?? "unknown";
-  // The log line carries the error for support; the body never does (no stack, no SQL).
-  log("error", "unhandled error", { requestId, route: c.req.routePath, error: err.name, detail: err.message });
+  // Names only: a failed query's message quotes its SQL parameters (emails, hashes, dates of birth), so
+  // neither the body nor the log carries a message. The request id joins the two.
+  const cause = (err as { cause?: unknown }).cause;
+  log("error", "unhandled error", {
+    requestId,
+    route: c.req.routePath,
+    error: err.name,
+    cause: cause instanceof Error ? cause.name : undefined,
+  });
   return errorResponse(
     c,
     new ApiError("INTERNAL_ERROR", 500, `Something went wrong on our side. Reference: ${requestId}`),

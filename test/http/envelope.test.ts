@@ -1,5 +1,5 @@
 import { createExecutionContext, env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { call, expectError } from "../helpers/http";
 
@@ -32,6 +32,21 @@ describe("envelope and errors", () => {
   it("refuses malformed JSON with 400", async () => {
     const res = await call("POST", "/api/auth/login", { rawBody: "{\"email\":", headers: { "content-type": "application/json" } });
     expectError(res, 400, "MALFORMED_JSON");
+  });
+
+  it("logs an internal error by name only: a failed query's parameters never reach the log", async () => {
+    const app = createApp();
+    app.get("/api/boom", () => {
+      throw new Error("Failed query: insert into users values (?)\nparams: ada@example.test,pbkdf2-sha256$100000$x$y", { cause: new TypeError("D1_ERROR") });
+    });
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.push(String(line)));
+    await app.fetch(new Request("https://avs.test/api/boom"), env, createExecutionContext());
+    spy.mockRestore();
+    const logged = lines.join("\n");
+    expect(logged).toContain('"error":"Error"');
+    expect(logged).toContain('"cause":"TypeError"');
+    expect(logged).not.toMatch(/ada@example|pbkdf2|Failed query/);
   });
 
   it("never leaks an internal error's detail", async () => {
