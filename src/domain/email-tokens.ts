@@ -61,3 +61,10 @@ export async function consumeEmailToken(db: Database, token: string, purpose: To
   if (!row) throw invalidToken();
   return row;
 }
+
+/**
+ * Every unused email link of the account stops working: part of signing out everywhere, so a reset or
+ * an email change started by someone who is being locked out cannot be finished later.
+ */
+export const revokeEmailTokens = (db: Database, userId: string) =>
+  db.update(emailTokens).set({ usedAt: nowIso() }).where(and(eq(emailTokens.userId, userId), isNull(emailTokens.usedAt)));

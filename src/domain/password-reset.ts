@@ -1,15 +1,13 @@
 // Forgotten password: a mailed single-use token (1 hour) sets a new password and signs out everywhere.
-import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
-import { users } from "../db/schema";
 import type { Bindings } from "../env";
 import { hashPassword } from "../lib/password";
-import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";
 import { resetPasswordMail } from "../mail/messages";
 import { consumeEmailToken, issueEmailToken } from "./email-tokens";
+import { signOutEverywhere } from "./sign-in";
 import { EmailField, findUserByEmail, PasswordField } from "./users";
 
 export const ForgotPasswordInput = z.object({ email: EmailField });
@@ -25,12 +23,5 @@ export async function requestPasswordReset(db: Database, env: Bindings, email: s
 
 export async function resetPassword(db: Database, env: Bindings, input: z.infer<typeof ResetPasswordInput>) {
   const used = await consumeEmailToken(db, input.token, "reset");
-  await db
-    .update(users)
-    .set({
-      passwordHash: await hashPassword(input.newPassword, secret(env, "PASSWORD_PEPPER")),
-      tokenVersion: sql`${users.tokenVersion} + 1`,
-      updatedAt: nowIso(),
-    })
-    .where(eq(users.id, used.userId));
+  await signOutEverywhere(db, used.userId, { passwordHash: await hashPassword(input.newPassword, secret(env, "PASSWORD_PEPPER")) });
 }

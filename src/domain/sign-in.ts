@@ -9,6 +9,7 @@ import { ApiError } from "../errors";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../lib/password";
 import { nowIso } from "../lib/time";
 import { issueAccountToken } from "./account-tokens";
+import { revokeEmailTokens } from "./email-tokens";
 import { EmailField, findUserByEmail, toUser } from "./users";
 
 export const LoginInput = z.object({ email: EmailField, password: z.string().min(1).max(128) });
@@ -36,10 +37,18 @@ export async function login(db: Database, env: Bindings, input: z.infer<typeof L
   return { user: toUser(user), token: await issueAccountToken(env, user) };
 }
 
-/** Every token issued before stops working: the token version moves on. */
-export const signOutEverywhere = (db: Database, userId: string) =>
-  db
-    .update(users)
-    .set({ tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() })
-    .where(eq(users.id, userId))
-    .returning();
+/**
+ * Every JWT and email link issued before stops working: the token version moves on and unused email
+ * tokens are spent, in one batch. `changes` are further columns to set in the same update.
+ */
+export async function signOutEverywhere(db: Database, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ ...changes, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() })
+      .where(eq(users.id, userId))
+      .returning(),
+    revokeEmailTokens(db, userId),
+  ]);
+  return updated[0];
+}

@@ -262,3 +262,35 @@ describe("email change", () => {
     expectError(await call("POST", "/api/auth/confirm-email-change", { body: { token } }), 409, "EMAIL_TAKEN");
   });
 });
+
+describe("signing out everywhere also spends email links", () => {
+  it("a password reset spends a pending email change: the account cannot be taken over afterwards", async () => {
+    const victim = await registerVerified();
+    const attackerEmail = uniqueEmail("attacker");
+    // Someone holding the password starts an email change to their own address...
+    await call("POST", "/api/users/change-email", { token: victim.token, body: { newEmail: attackerEmail, password: PASSWORD } });
+    const changeToken = await mailedToken(attackerEmail);
+    // ...the owner notices and resets the password...
+    await call("POST", "/api/auth/forgot-password", { body: { email: victim.email }, headers: freshAddress() });
+    const resetToken = await mailedToken(victim.email);
+    expect((await call("POST", "/api/auth/reset-password", { body: { token: resetToken, newPassword: "the owner's new secret" }, headers: freshAddress() })).status).toBe(200);
+    // ...and the pending change no longer works.
+    expectError(await call("POST", "/api/auth/confirm-email-change", { body: { token: changeToken } }), 400, "INVALID_TOKEN");
+    expect((await call("POST", "/api/auth/login", { body: { email: victim.email, password: "the owner's new secret" } })).status).toBe(200);
+  });
+
+  it("an email change spends reset links mailed to the old address, and logout spends every link", async () => {
+    const account = await registerVerified();
+    await call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
+    const oldReset = await mailedToken(account.email);
+    const newEmail = uniqueEmail("new-home");
+    await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail, password: PASSWORD } });
+    expect((await call("POST", "/api/auth/confirm-email-change", { body: { token: await mailedToken(newEmail) } })).status).toBe(200);
+    expectError(await call("POST", "/api/auth/reset-password", { body: { token: oldReset, newPassword: "hijacked password" }, headers: freshAddress() }), 400, "INVALID_TOKEN");
+
+    const other = await register();
+    const verifyToken = await mailedToken(other.email);
+    expect((await call("POST", "/api/auth/logout", { token: other.token })).status).toBe(204);
+    expectError(await call("POST", "/api/auth/verify-email", { body: { token: verifyToken } }), 400, "INVALID_TOKEN");
+  });
+});
