@@ -1,6 +1,8 @@
-// DELETE /api/users/account: expires the account's pending sessions through their Durable Objects
-// (each merchant callback says EXPIRED), then removes the user row; D1 cascades remove its email
-// tokens, KYC record, API keys (so they stop authenticating at once) and, for a business, its session log.
+// DELETE /api/users/account: a business's pending sessions expire at once and their objects forget
+// them; then the user row goes, and D1 cascades remove its email tokens, KYC record, API keys (so they
+// stop authenticating at once) and, for a business, its session log and callback events. No callback
+// reaches a deleted merchant: its signing secrets are gone with its keys. Resolved sessions' objects
+// forget them on their own after the retention period.
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { users, verificationSessions } from "../db/schema";
@@ -15,7 +17,7 @@ export async function deleteAccount(db: Database, env: Bindings, user: UserRow):
       .select({ id: verificationSessions.id })
       .from(verificationSessions)
       .where(and(eq(verificationSessions.accountId, user.id), eq(verificationSessions.status, "PENDING")));
-    await Promise.all(pending.map(({ id }) => sessionStub(env, id).expire(true)));
+    await Promise.all(pending.map(({ id }) => sessionStub(env, id).closeForDeletedAccount()));
   }
   await db.delete(users).where(eq(users.id, user.id));
 }

@@ -20,6 +20,8 @@ export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: Sess
 type Outbox = { message: CallbackMessage };
 
 const OUTBOX_RETRY_MS = 10_000;
+/** How long a resolved session can still be polled; then its object forgets it (the D1 log stays). */
+export const RESOLVED_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const fail = (error: SessionFailure) => ({ ok: false, error }) as const;
 
 export class VerificationSession extends DurableObject<Env> {
@@ -46,7 +48,7 @@ export class VerificationSession extends DurableObject<Env> {
         resolvedAt: null,
       });
       await this.ctx.storage.put("state", state);
-      await this.ctx.storage.setAlarm(Date.parse(state.expiresAt));
+      await this.scheduleAlarm(state);
     });
   }
 
@@ -82,15 +84,45 @@ export class VerificationSession extends DurableObject<Env> {
     return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
   }
 
-  /** Expiry on demand: `force` for account deletion, otherwise only once due. */
-  async expire(force = false): Promise<void> {
-    if (await this.load()) await this.apply({ type: "expire", at: nowIso(), force });
+  /**
+   * The merchant's account is being deleted: the session expires at once and the object forgets it
+   * (its merchant, key and callback address are that account's data).
+   */
+  async closeForDeletedAccount(): Promise<void> {
+    if (await this.load()) await this.apply({ type: "expire", at: nowIso(), force: true });
+    await this.forget();
   }
 
+  /** One alarm serves three purposes: retry a pending outbox, expire when due, forget when retained long enough. */
   override async alarm(): Promise<void> {
     await this.flushOutbox();
-    const state = await this.load();
-    if (state?.status === "PENDING") await this.apply({ type: "expire", at: nowIso() });
+    let state = await this.load();
+    if (!state) return;
+    if (state.status === "PENDING") {
+      state = await this.apply({ type: "expire", at: nowIso() });
+    } else if (!(await this.ctx.storage.get("outbox")) && Date.now() >= this.forgetAt(state)) {
+      await this.forget();
+      return;
+    }
+    await this.scheduleAlarm(state);
+  }
+
+  private async forget(): Promise<void> {
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+  }
+
+  private forgetAt(state: SessionState): number {
+    return Date.parse(state.resolvedAt ?? state.expiresAt) + RESOLVED_RETENTION_MS;
+  }
+
+  private async scheduleAlarm(state: SessionState): Promise<void> {
+    const at = (await this.ctx.storage.get("outbox"))
+      ? Date.now() + OUTBOX_RETRY_MS
+      : state.status === "PENDING"
+        ? Date.parse(state.expiresAt)
+        : this.forgetAt(state);
+    await this.ctx.storage.setAlarm(at);
   }
 
   private async nonceMatches(state: SessionState, nonce: string): Promise<boolean> {
@@ -120,6 +152,7 @@ export class VerificationSession extends DurableObject<Env> {
       };
       await this.ctx.storage.put<unknown>({ state: next, outbox: { message } satisfies Outbox });
       await this.flushOutbox();
+      await this.scheduleAlarm(next);
     });
     return next!;
   }
@@ -152,7 +185,6 @@ export class VerificationSession extends DurableObject<Env> {
         return;
       }
       log("warn", "session outbox not flushed; retrying", { sessionId: message.sessionId, error: error instanceof Error ? error.name : "unknown" });
-      await this.ctx.storage.setAlarm(Date.now() + OUTBOX_RETRY_MS);
     }
   }
 }

@@ -182,16 +182,17 @@ describe("end-user request and completion", () => {
     expect(stored).not.toContain(opened.nonce);
   });
 
-  it("expires a merchant's pending sessions when the merchant deletes the account", async () => {
+  it("closes a merchant's pending sessions when the merchant deletes the account: their objects forget them", async () => {
     const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
-    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(opened.session_id));
     expect((await call("DELETE", "/api/users/account", { token: merchant.account.token })).status).toBe(200);
     expectError(await poll(merchant.apiKey, opened.session_id), 401, "UNAUTHORIZED");
+    expectError(await complete(user.token, opened.session_id, opened.nonce), 404, "NOT_FOUND");
     const { runInDurableObject } = await import("cloudflare:test");
-    const status = await runInDurableObject(stub, async (_i, state) => (await state.storage.get<{ status: string }>("state"))!.status);
-    expect(status).toBe("EXPIRED");
-    expect(await sessionCount()).toBeGreaterThanOrEqual(0);
+    const stub = env.SESSIONS.get(env.SESSIONS.idFromName(opened.session_id));
+    const stored = await runInDurableObject(stub, async (_i, state) => [(await state.storage.list()).size, await state.storage.getAlarm()]);
+    expect(stored).toEqual([0, null]);
     const rows = await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
     expect(rows).toEqual([]);
   });

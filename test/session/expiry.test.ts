@@ -1,4 +1,5 @@
-import { runDurableObjectAlarm } from "cloudflare:test";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { RESOLVED_RETENTION_MS } from "../../src/session/verification-session";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
@@ -88,5 +89,28 @@ describe("session expiry", () => {
     expect((await poll(merchant.apiKey, opened.session_id)).body.data.status).toBe(finalStatus);
     expect((await logRow(opened.session_id))!.status).toBe(finalStatus);
     expect(await eventsOf(opened.session_id)).toHaveLength(1);
+  });
+});
+
+describe("retention", () => {
+  it("a resolved session's object forgets it after the retention period; the D1 log keeps the row", async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const opened = await openSession(merchant.apiKey);
+    await complete(user.token, opened.session_id, opened.nonce);
+    const alarmAt = await runInDurableObject(sessionObject(opened.session_id), (_i, state) => state.storage.getAlarm());
+    const resolvedAt = (await logRow(opened.session_id))!.resolvedAt!;
+    expect(alarmAt).toBe(Date.parse(resolvedAt) + RESOLVED_RETENTION_MS);
+    // Not yet due: nothing is forgotten.
+    await fireAlarm(opened.session_id);
+    expect((await poll(merchant.apiKey, opened.session_id)).status).toBe(200);
+    // Due: the object forgets the session.
+    await runInDurableObject(sessionObject(opened.session_id), async (_i, state) => {
+      const current = await state.storage.get<Record<string, unknown>>("state");
+      await state.storage.put("state", { ...current, resolvedAt: new Date(Date.now() - RESOLVED_RETENTION_MS - 1000).toISOString() });
+    });
+    await fireAlarm(opened.session_id);
+    expectError(await poll(merchant.apiKey, opened.session_id), 404, "NOT_FOUND");
+    expect((await logRow(opened.session_id))!.status).toBe("APPROVED");
   });
 });
