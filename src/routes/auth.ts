@@ -63,10 +63,11 @@ export const authRoutes = new Hono<AppEnv>()
     describe({
       tag,
       summary: "Mail a new verification link",
-      responses: { 202: { description: "Sent" }, 409: { description: "Already verified", codes: ["ALREADY_VERIFIED"] } },
+      responses: { 202: { description: "Sent" }, 409: { description: "Already verified", codes: ["ALREADY_VERIFIED"] }, 429: { description: "More than 5 mails a minute for this account.", codes: ["RATE_LIMITED"] } },
     }),
     requireUser,
     async (c) => {
+      await enforceLimit(c.env.LOGIN_LIMITER, `mail:${c.var.user.id}`);
       await resendVerification(database(c.env.DB), c.env, c.var.user);
       return accepted(c, "A new verification link is on its way.");
     },
@@ -82,7 +83,10 @@ export const authRoutes = new Hono<AppEnv>()
     limitPerAddress("forgot-password"),
     jsonBody(ForgotPasswordInput),
     async (c) => {
-      await requestPasswordReset(database(c.env.DB), c.env, c.req.valid("json").email);
+      const { email } = c.req.valid("json");
+      // Per address above, and per email here, so that no one can flood one mailbox from many addresses.
+      await enforceLimit(c.env.LOGIN_LIMITER, `forgot:${email}`);
+      await requestPasswordReset(database(c.env.DB), c.env, email);
       return accepted(c, "If an account uses this address, a reset link is on its way.");
     },
   )

@@ -8,6 +8,7 @@ import { ProfileInput, updateProfile } from "../domain/profile";
 import { toUser, User } from "../domain/users";
 import type { AppEnv } from "../env";
 import { describe } from "../http/openapi-meta";
+import { enforceLimit } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";
 import { accepted, ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
@@ -43,11 +44,17 @@ export const userRoutes = new Hono<AppEnv>()
     describe({
       tag,
       summary: "Start an email change: a confirmation link goes to the new address",
-      responses: { 202: { description: "Confirmation sent" }, ...wrongPassword, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
+      responses: {
+        202: { description: "Confirmation sent" },
+        ...wrongPassword,
+        409: { description: "Email taken", codes: ["EMAIL_TAKEN"] },
+        429: { description: "More than 5 mails a minute for this account.", codes: ["RATE_LIMITED"] },
+      },
     }),
     requireUser,
     jsonBody(ChangeEmailInput),
     async (c) => {
+      await enforceLimit(c.env.LOGIN_LIMITER, `mail:${c.var.user.id}`);
       await requestEmailChange(database(c.env.DB), c.env, c.var.user, c.req.valid("json"));
       return accepted(c, "Confirm the change with the link sent to the new address.");
     },

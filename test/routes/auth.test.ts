@@ -294,3 +294,32 @@ describe("signing out everywhere also spends email links", () => {
     expectError(await call("POST", "/api/auth/verify-email", { body: { token: verifyToken } }), 400, "INVALID_TOKEN");
   });
 });
+
+describe("mail rate limits", () => {
+  /** Calls until a 429 (fixed one-minute windows: allow one boundary) and returns the statuses seen. */
+  async function untilLimited(send: () => Promise<Awaited<ReturnType<typeof call>>>, limit: number) {
+    const statuses: number[] = [];
+    while (statuses.length < 2 * limit + 1) {
+      const res = await send();
+      statuses.push(res.status);
+      if (res.status === 429) {
+        expectError(res, 429, "RATE_LIMITED");
+        return statuses;
+      }
+    }
+    throw new Error(`never limited: ${statuses.join(",")}`);
+  }
+
+  it("forgot-password is limited per email, whatever the client address", async () => {
+    const account = await register();
+    const statuses = await untilLimited(() => call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() }), 5);
+    expect(statuses.length).toBeGreaterThanOrEqual(6);
+  });
+
+  it("resend-verification and change-email share a per-account mail limit", async () => {
+    const account = await register();
+    const statuses = await untilLimited(() => call("POST", "/api/auth/resend-verification", { token: account.token }), 5);
+    expect(statuses.length).toBeGreaterThanOrEqual(6);
+    expect(statuses.slice(0, 5)).toEqual([202, 202, 202, 202, 202]);
+  });
+});
