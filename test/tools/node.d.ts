@@ -1,0 +1,81 @@
+// The few Node APIs the tools use. @types/node is not a dependency of this project (the Worker must
+// not see Node types), so the tools declare what they call; tsx runs them on real Node 20.
+declare const process: {
+  argv: string[];
+  env: Record<string, string | undefined>;
+  exitCode: number | undefined;
+  pid: number;
+  exit(code?: number): never;
+  kill(pid: number, signal?: string): void;
+  cwd(): string;
+  on(event: "SIGINT" | "SIGTERM" | "exit", listener: () => void): void;
+  stdout: { write(text: string): boolean; isTTY?: boolean };
+};
+
+declare module "node:http" {
+  export interface IncomingMessage extends AsyncIterable<Uint8Array> {
+    method?: string;
+    url?: string;
+    headers: Record<string, string | string[] | undefined>;
+  }
+  export interface ServerResponse {
+    writeHead(status: number, headers?: Record<string, string>): this;
+    end(body?: string): void;
+  }
+  export interface Server {
+    listen(port: number, host: string, callback: () => void): this;
+    address(): { port: number; address: string } | string | null;
+    close(callback?: (error?: Error) => void): this;
+    closeAllConnections(): void;
+    on(event: "error", listener: (error: Error) => void): this;
+  }
+  export function createServer(handler: (request: IncomingMessage, response: ServerResponse) => void): Server;
+}
+
+declare module "node:util" {
+  type Option = { type: "string" | "boolean"; default?: string | boolean; short?: string };
+  export function parseArgs<T extends Record<string, Option>>(config: {
+    args?: string[];
+    options: T;
+    strict?: boolean;
+    allowPositionals?: boolean;
+  }): { values: { [K in keyof T]?: T[K]["type"] extends "boolean" ? boolean : string }; positionals: string[] };
+}
+
+declare module "node:child_process" {
+  export interface ChildProcess {
+    pid?: number;
+    exitCode: number | null;
+    stdout: { on(event: "data", listener: (chunk: Uint8Array) => void): void } | null;
+    stderr: { on(event: "data", listener: (chunk: Uint8Array) => void): void } | null;
+    on(event: "exit", listener: (code: number | null) => void): this;
+    unref(): void;
+  }
+  export function spawn(
+    command: string,
+    args: string[],
+    options?: { cwd?: string; detached?: boolean; stdio?: ("pipe" | "ignore" | "inherit")[]; env?: Record<string, string | undefined> },
+  ): ChildProcess;
+}
+
+declare module "node:fs/promises" {
+  export function writeFile(path: string, data: string): Promise<void>;
+  export function readFile(path: string): Promise<Uint8Array>;
+  export function readdir(path: string): Promise<string[]>;
+  export function mkdtemp(prefix: string): Promise<string>;
+  export function rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
+}
+
+declare module "node:zlib" {
+  export function gzipSync(data: Uint8Array, options?: { level?: number }): Uint8Array;
+}
+
+declare module "node:os" {
+  export function tmpdir(): string;
+  export function cpus(): { model: string }[];
+  export function platform(): string;
+}
+
+declare module "node:path" {
+  export function join(...parts: string[]): string;
+}
