@@ -79,6 +79,32 @@ describe("verification app", () => {
     expect(problems).toEqual([]);
   });
 
+  it("a rejected identity check reads as such and can be retried; declining ends DENIED", async () => {
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    await page.goto(verifyLink(server.baseUrl, session));
+    await page.getByLabel("Email").first().fill(uniqueEmail("person"));
+    await page.getByLabel("Password").first().fill("person-password-1");
+    await page.getByRole("button", { name: "Create account and continue" }).click();
+    await page.getByLabel("First name").fill("Sam");
+    await page.getByLabel("Last name").fill("Rivera");
+    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(40));
+    await page.locator("#applicant-result").selectOption("consider");
+    await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
+
+    await page.locator("#kyc-notice").waitFor({ state: "visible" });
+    await expect(page.locator("#kyc-notice").textContent()).resolves.toContain("We could not verify your identity");
+    await page.screenshot({ path: `${ARTIFACTS}/verify-kyc-rejected.png`, fullPage: true });
+    await page.getByRole("button", { name: "Complete the sandbox check" }).click();
+
+    await page.locator("#step-decide").waitFor({ state: "visible" });
+    await page.getByRole("button", { name: "Decline" }).click();
+    await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/verify-declined.png`, fullPage: true });
+    expect(await poll(server.baseUrl, merchant.apiKey, session.session_id)).toMatchObject({ status: "DENIED", above_age_required: false });
+    expect(problems).toEqual([]);
+  });
+
   it("a link whose nonce was changed shows the invalid-link screen after sign-in, and nothing is answered", async () => {
     const session = await openSession(server.baseUrl, merchant.apiKey, 18);
     const { page, problems } = await watchedPage(browser);
