@@ -20,6 +20,7 @@ import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
+import { appRoutes } from "./routes/apps";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -41,6 +42,7 @@ export function createApp() {
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", callbackRoutes);
   app.route("/api/usage", usageRoutes);
+  app.route("/", appRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(

@@ -1,0 +1,64 @@
+// The service's own apps, served by the same Worker outside /api: the end user's verification page,
+// the merchant console, and the pages behind account mail links. They are HTML shells; everything
+// they show comes from the public JSON API, called by their scripts with the account's Bearer token.
+import { zValidator } from "@hono/zod-validator";
+import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { z } from "zod";
+import type { AppEnv } from "../env";
+import { notFound } from "../errors";
+import { AccountLinkPage, type AccountLinkKind } from "../web/account-link-page";
+import { ASSETS, isAssetName } from "../web/assets";
+import { ConsolePage } from "../web/console-page";
+import { contentSecurityPolicy, strictPolicy } from "../web/csp";
+import { InvalidLinkPage } from "../web/invalid-link-page";
+import { VerifyPage } from "../web/verify-page";
+
+// The shape of a link built by a merchant: anything else is a broken link, shown as a page, not JSON.
+const VerifyLink = z.object({
+  session_id: z.string().regex(/^ses_[A-Za-z0-9_-]{24}$/),
+  nonce: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
+});
+
+const ACCOUNT_LINKS: AccountLinkKind[] = ["verify-email", "reset-password", "confirm-email-change"];
+
+// Page middleware is attached per route, not with use(): this sub-app is mounted at "/", and a
+// use() here would also wrap every /api response.
+const page = createMiddleware<AppEnv>(async (c, next) => {
+  await next();
+  // Pages carry no personal data, but they are app shells: never cache one next to a newer script.
+  c.res.headers.set("Cache-Control", "no-store");
+});
+
+export const appRoutes = new Hono<AppEnv>();
+
+appRoutes.get(
+  "/verify",
+  strictPolicy,
+  page,
+  zValidator("query", VerifyLink, (result, c) => {
+    if (!result.success) return c.html(<InvalidLinkPage />, 404);
+  }),
+  (c) => {
+    const provider = c.env.PROVIDER === "onfido" ? "onfido" : "sandbox";
+    if (provider === "onfido") c.header("Content-Security-Policy", contentSecurityPolicy({ onfido: true }));
+    return c.html(<VerifyPage provider={provider} />);
+  },
+);
+
+appRoutes.get("/console", strictPolicy, page, (c) => c.html(<ConsolePage development={c.env.ENVIRONMENT !== "production"} />));
+
+for (const kind of ACCOUNT_LINKS) {
+  appRoutes.get(`/account/${kind}`, strictPolicy, page, (c) => c.html(<AccountLinkPage kind={kind} />));
+}
+
+appRoutes.get("/assets/:name", strictPolicy, (c) => {
+  const name = c.req.param("name");
+  if (!isAssetName(name)) throw notFound("Asset");
+  const asset = ASSETS[name];
+  return c.body(asset.body, 200, {
+    "Content-Type": asset.type,
+    // The URL carries a content hash (assetPath), so the file behind it never changes.
+    "Cache-Control": "public, max-age=31536000, immutable",
+  });
+});

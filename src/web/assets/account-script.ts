@@ -1,0 +1,50 @@
+// Client code of the account link pages (/assets/account.js).
+export const ACCOUNT_SCRIPT = String.raw`
+(function () {
+  "use strict";
+  var A = window.AVS;
+  var kind = A.$("account-app").getAttribute("data-kind");
+  var token = new URLSearchParams(location.search).get("token") || "";
+  // The token has done its job in the address bar: keep it out of history and bookmarks.
+  if (location.search) history.replaceState(null, "", location.pathname);
+
+  function done(message, kindOfNotice, user) {
+    A.show("account-working", false);
+    A.notice("account-status", message, kindOfNotice);
+    A.show("account-next", true);
+    A.show("account-console", !user || user.userType !== "PERSONAL");
+    A.$("account-title").focus();
+  }
+
+  function failed(res) {
+    done(res.error === "INVALID_TOKEN" || res.error === "VALIDATION_FAILED"
+      ? "This link is no longer valid: it was already used, has expired, or is incomplete. Ask for a new one from the app."
+      : A.messageFor(res), "error");
+  }
+
+  async function confirm(path, success) {
+    if (!token) return failed({ error: "INVALID_TOKEN" });
+    var res = await A.api("POST", path, { body: { token: token } });
+    if (!res.ok) return failed(res);
+    done(success(res.data.user), "ok", res.data.user);
+  }
+
+  if (kind === "verify-email") {
+    confirm("/api/auth/verify-email", function (user) { return "Thank you: " + user.email + " is confirmed. You can close this tab and return to the app."; });
+  } else if (kind === "confirm-email-change") {
+    confirm("/api/auth/confirm-email-change", function (user) { return "Your account email is now " + user.email + ". Sign in again with it on every device."; });
+  } else if (kind === "reset-password") {
+    if (!token) failed({ error: "INVALID_TOKEN" });
+    A.onSubmit(A.$("reset-form"), async function (values, form) {
+      var res = await A.api("POST", "/api/auth/reset-password", { body: { token: token, newPassword: values.newPassword } });
+      if (res.ok) {
+        form.hidden = true;
+        done("Your password is changed. Sign in with the new password.", "ok");
+        return res;
+      }
+      if (res.error === "INVALID_TOKEN") { form.hidden = true; failed(res); return { ok: true }; }
+      return res;
+    });
+  }
+})();
+`;

@@ -1,0 +1,434 @@
+// Client code of the merchant console (/assets/console.js): sign-in, email verification prompt, API
+// keys, usage (summary, per-day chart, per-key table, session log, CSV) and account settings, all
+// through the public JSON API with the account's Bearer token.
+export const CONSOLE_SCRIPT = String.raw`
+(function () {
+  "use strict";
+  var A = window.AVS;
+  var tokens = A.tokenStore("avs.console.token");
+  var token = tokens.get();
+  var user = null;
+  var loaded = {};
+  var logCursor = null;
+  var STATUSES = ["APPROVED", "DENIED", "EXPIRED", "PENDING"];
+  var COLORS = { APPROVED: "#1f8a53", DENIED: "#c4372f", EXPIRED: "#8a90a6", PENDING: "#e0a100" };
+  var AREAS = ["console-loading", "console-auth", "console-personal", "console-unverified", "section-keys", "section-usage", "section-account"];
+
+  function only(ids) { AREAS.forEach(function (id) { A.show(id, ids.indexOf(id) >= 0); }); }
+  function banner(message) { A.notice("console-banner", message || "", "error"); }
+
+  // Every authenticated call: a 401 means the sign-in ended (expired, or signed out elsewhere).
+  async function call(method, path, options) {
+    options = options || {};
+    options.token = token;
+    var res = await A.api(method, path, options);
+    if (res.status === 401) { signOutLocally("Your sign-in has ended. Please sign in again."); }
+    return res;
+  }
+
+  function signOutLocally(message) {
+    tokens.clear();
+    token = null;
+    user = null;
+    loaded = {};
+    A.show("console-nav", false);
+    A.show("sign-out", false);
+    only(["console-auth"]);
+    if (message) A.notice(A.$("signin-form").querySelector(".notice"), message, "info");
+  }
+
+  // --- Sign in / sign up ------------------------------------------------------------------------
+  var authTabs = A.tabs(document.querySelector("#console-auth .tabs"));
+  var sectionTabs = A.tabs(A.$("console-nav"));
+  Array.prototype.forEach.call(A.$("console-nav").querySelectorAll('[role="tab"]'), function (tab) {
+    tab.addEventListener("click", function () { openSection(tab.id.replace("tab-", "")); });
+  });
+
+  A.onSubmit(A.$("signin-form"), async function (values) {
+    var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
+    if (res.ok) begin(res.data.token, res.data.user);
+    return res;
+  });
+
+  A.onSubmit(A.$("signup-form"), async function (values) {
+    var body = { email: values.email, password: values.password, userType: "BUSINESS", companyName: values.companyName };
+    if (values.firstName) body.firstName = values.firstName;
+    if (values.lastName) body.lastName = values.lastName;
+    var res = await A.api("POST", "/api/auth/register", { body: body });
+    if (res.ok) begin(res.data.token, res.data.user);
+    return res;
+  });
+
+  A.onSubmit(A.$("forgot-form"), async function (values, form) {
+    var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
+    if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way.", "ok");
+    return res;
+  });
+
+  A.$("sign-out").addEventListener("click", async function () {
+    await A.api("POST", "/api/auth/logout", { token: token });
+    signOutLocally("You are signed out on every device.");
+  });
+
+  function begin(newToken, account) {
+    token = newToken;
+    tokens.set(token);
+    route(account);
+  }
+
+  function route(account) {
+    user = account;
+    banner("");
+    A.show("sign-out", true);
+    if (user.userType !== "BUSINESS") { A.show("console-nav", false); return only(["console-personal"]); }
+    if (!user.emailVerified) {
+      A.show("console-nav", false);
+      A.text("unverified-email", user.email);
+      A.text("outbox-hint", "GET /api/dev/outbox?to=" + user.email);
+      return only(["console-unverified"]);
+    }
+    A.show("console-nav", true);
+    openSection(location.hash === "#usage" ? "usage" : location.hash === "#account" ? "account" : "keys");
+  }
+
+  function openSection(name) {
+    sectionTabs.select("tab-" + name);
+    only(["section-" + name]);
+    if (location.hash !== "#" + name) history.replaceState(null, "", "#" + name);
+    if (name === "keys" && !loaded.keys) loadKeys();
+    if (name === "usage" && !loaded.usage) loadUsage();
+    if (name === "account") fillAccount();
+  }
+
+  // --- Email verification -----------------------------------------------------------------------
+  A.$("recheck-email").addEventListener("click", async function (event) {
+    await A.busy(event.currentTarget, async function () {
+      var res = await call("GET", "/api/users/me");
+      if (!res.ok) return;
+      if (res.data.user.emailVerified) route(res.data.user);
+      else A.notice("unverified-notice", "Not confirmed yet. Open the link in the email we sent, then try again.", "info");
+    });
+  });
+  A.$("resend-email").addEventListener("click", async function (event) {
+    await A.busy(event.currentTarget, async function () {
+      var res = await call("POST", "/api/auth/resend-verification");
+      if (res.ok) A.notice("unverified-notice", "A new link is on its way.", "ok");
+      else if (res.error === "ALREADY_VERIFIED") { var me = await call("GET", "/api/users/me"); if (me.ok) route(me.data.user); }
+      else if (res.status !== 401) A.notice("unverified-notice", A.messageFor(res), "error");
+    });
+  });
+
+  // --- Confirmation dialog ----------------------------------------------------------------------
+  function confirmAction(title, text, action) {
+    var dialog = A.$("confirm-dialog");
+    A.text("confirm-title", title);
+    A.text("confirm-text", text);
+    A.text("confirm-yes", action);
+    return new Promise(function (resolve) {
+      function close(answer) {
+        A.$("confirm-yes").onclick = null;
+        A.$("confirm-no").onclick = null;
+        dialog.onclose = null;
+        if (dialog.open) dialog.close();
+        resolve(answer);
+      }
+      A.$("confirm-yes").onclick = function () { close(true); };
+      A.$("confirm-no").onclick = function () { close(false); };
+      dialog.onclose = function () { close(false); };
+      dialog.showModal();
+      A.$("confirm-no").focus();
+    });
+  }
+
+  // --- API keys ---------------------------------------------------------------------------------
+  async function loadKeys() {
+    var res = await call("GET", "/api/keys");
+    if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+    loaded.keys = true;
+    var body = A.$("keys-table").querySelector("tbody");
+    body.textContent = "";
+    res.data.keys.forEach(function (key) {
+      var revoke = null;
+      if (!key.revokedAt) {
+        revoke = A.el("button", { type: "button", className: "btn small secondary", text: "Revoke", "aria-label": "Revoke " + key.name });
+        revoke.addEventListener("click", function () { revokeKey(key, revoke); });
+      }
+      body.appendChild(A.el("tr", { "data-key-id": key.id }, [
+        A.el("td", { text: key.name }),
+        A.el("td", { className: "mono", text: key.prefix + "\u2026" }),
+        A.el("td", { text: A.formatDateTime(key.createdAt) }),
+        A.el("td", { text: key.lastUsedAt ? A.formatDateTime(key.lastUsedAt) : "Never" }),
+        A.el("td", {}, [A.el("span", { className: "pill " + (key.revokedAt ? "revoked" : "active"), text: key.revokedAt ? "Revoked " + A.formatDateTime(key.revokedAt) : "Active" })]),
+        A.el("td", {}, [revoke])
+      ]));
+    });
+    A.show("keys-table", res.data.keys.length > 0);
+    A.show("keys-empty", res.data.keys.length === 0);
+  }
+
+  async function revokeKey(key, button) {
+    var yes = await confirmAction("Revoke " + key.name + "?", "Requests with this key fail from the very next one. Callbacks of sessions it already opened are still delivered. This cannot be undone.", "Revoke key");
+    if (!yes) return button.focus();
+    await A.busy(button, async function () {
+      var res = await call("DELETE", "/api/keys/" + encodeURIComponent(key.id));
+      if (!res.ok && res.status !== 401) banner(A.messageFor(res));
+      await loadKeys();
+    });
+  }
+
+  A.onSubmit(A.$("create-key-form"), async function (values, form) {
+    var res = await call("POST", "/api/keys", { body: { name: values.name } });
+    if (!res.ok) return res.status === 401 ? { ok: true } : res;
+    form.reset();
+    A.$("new-api-key").value = res.data.apiKey;
+    A.$("new-signing-secret").value = res.data.signingSecret;
+    A.show("copy-status", false);
+    A.show("new-key", true);
+    A.$("new-key-title").focus();
+    loadKeys();
+    return res;
+  });
+
+  A.$("new-key-done").addEventListener("click", function () {
+    A.$("new-api-key").value = "";
+    A.$("new-signing-secret").value = "";
+    A.show("new-key", false);
+  });
+
+  Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), function (button) {
+    button.addEventListener("click", function () {
+      var input = A.$(button.getAttribute("data-copy"));
+      input.select();
+      var copied = function () { A.notice("copy-status", "Copied to the clipboard.", "ok"); };
+      var manual = function () { A.notice("copy-status", "Selected: press Ctrl+C (or \u2318C) to copy.", "info"); };
+      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(input.value).then(copied, manual);
+      else manual();
+    });
+  });
+
+  // --- Usage ------------------------------------------------------------------------------------
+  function isoDay(date) { return date.toISOString().slice(0, 10); }
+  (function defaultRange() {
+    var to = new Date();
+    var from = new Date(to.getTime() - 30 * 86400000);
+    A.$("range-from").value = isoDay(from);
+    A.$("range-to").value = isoDay(to);
+  })();
+
+  function rangeQuery() {
+    return "from=" + encodeURIComponent(A.$("range-from").value) + "&to=" + encodeURIComponent(A.$("range-to").value);
+  }
+
+  A.onSubmit(A.$("range-form"), function () { return loadUsage(); });
+  A.$("log-status").addEventListener("change", function () { loadLog(false); });
+  A.$("load-more").addEventListener("click", function () { loadLog(true); });
+
+  async function loadUsage() {
+    var form = A.$("range-form");
+    var summary = await call("GET", "/api/usage/summary?" + rangeQuery());
+    if (!summary.ok) return summary.status === 401 ? { ok: true } : summary;
+    loaded.usage = true;
+    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, summary.data[name]); });
+    var byKey = await call("GET", "/api/usage/by-key?" + rangeQuery());
+    if (byKey.ok) renderByKey(byKey.data.keys);
+    await Promise.all([loadChart(), loadLog(false)]);
+    A.notice(form.querySelector(".notice"), "", "error");
+    return { ok: true };
+  }
+
+  function renderByKey(keys) {
+    var body = A.$("by-key-table").querySelector("tbody");
+    body.textContent = "";
+    if (!keys.length) body.appendChild(A.el("tr", {}, [A.el("td", { colspan: "7", className: "empty", text: "No keys yet." })]));
+    keys.forEach(function (k) {
+      body.appendChild(A.el("tr", {}, [
+        A.el("td", { text: k.name }), A.el("td", { className: "mono", text: k.prefix + "\u2026" }),
+        A.el("td", { text: String(k.total) }), A.el("td", { text: String(k.approved) }), A.el("td", { text: String(k.denied) }),
+        A.el("td", { text: String(k.expired) }), A.el("td", { text: String(k.pending) })
+      ]));
+    });
+  }
+
+  async function loadLog(more) {
+    var status = A.$("log-status").value;
+    var query = rangeQuery() + "&limit=50" + (status ? "&status=" + status : "") + (more && logCursor ? "&cursor=" + encodeURIComponent(logCursor) : "");
+    var res = await call("GET", "/api/usage/sessions?" + query);
+    if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+    var body = A.$("log-table").querySelector("tbody");
+    if (!more) body.textContent = "";
+    res.data.items.forEach(function (item) {
+      body.appendChild(A.el("tr", { "data-session-id": item.session_id }, [
+        A.el("td", { className: "mono", text: item.session_id }),
+        A.el("td", {}, [A.el("span", { className: "pill " + item.status, text: item.status.toLowerCase() })]),
+        A.el("td", { text: String(item.age_required) }),
+        A.el("td", { className: "mono", text: item.key_id }),
+        A.el("td", { text: A.formatDateTime(item.created_at) }),
+        A.el("td", { text: item.resolved_at ? A.formatDateTime(item.resolved_at) : "\u2013" })
+      ]));
+    });
+    logCursor = res.data.next_cursor;
+    var any = body.children.length > 0;
+    A.show("log-table", any);
+    A.show("log-empty", !any);
+    A.show("load-more", !!logCursor);
+  }
+
+  // The chart counts the CSV export of the range: one streamed request that holds every session,
+  // not one page of the log.
+  async function exportCsv() {
+    var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
+    return res;
+  }
+
+  function parseCsv(text) {
+    var rows = [], row = [], cell = "", quoted = false;
+    for (var i = 0; i < text.length; i++) {
+      var ch = text[i];
+      if (quoted) {
+        if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
+        else if (ch === '"') quoted = false;
+        else cell += ch;
+      } else if (ch === '"') quoted = true;
+      else if (ch === ",") { row.push(cell); cell = ""; }
+      else if (ch === "\n") { row.push(cell.replace(/\r$/, "")); rows.push(row); row = []; cell = ""; }
+      else cell += ch;
+    }
+    if (cell || row.length) { row.push(cell); rows.push(row); }
+    return rows;
+  }
+
+  async function loadChart() {
+    var res = await exportCsv();
+    var mount = A.$("chart");
+    mount.textContent = "";
+    if (!res.ok) { if (res.status !== 401) mount.appendChild(A.el("p", { className: "empty", text: A.messageFor(res) })); return; }
+    var rows = parseCsv(await res.response.text());
+    var header = rows.shift() || [];
+    var statusAt = header.indexOf("status"), createdAt = header.indexOf("created_at");
+    var days = [];
+    var counts = {};
+    for (var d = new Date(A.$("range-from").value + "T00:00:00Z"); isoDay(d) <= A.$("range-to").value && days.length < 400; d = new Date(d.getTime() + 86400000)) {
+      days.push(isoDay(d));
+      counts[isoDay(d)] = { APPROVED: 0, DENIED: 0, EXPIRED: 0, PENDING: 0 };
+    }
+    rows.forEach(function (r) {
+      var day = (r[createdAt] || "").slice(0, 10);
+      if (counts[day] && counts[day][r[statusAt]] !== undefined) counts[day][r[statusAt]]++;
+    });
+    mount.setAttribute("data-sessions", String(rows.length));
+    drawChart(mount, days, counts, rows.length);
+  }
+
+  function svg(tag, attrs, children) {
+    var node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+    Object.keys(attrs).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    (children || []).forEach(function (child) { node.appendChild(typeof child === "string" ? document.createTextNode(child) : child); });
+    return node;
+  }
+
+  function drawChart(mount, days, counts, total) {
+    if (!total) {
+      mount.appendChild(A.el("p", { className: "empty", text: "No sessions in this range yet: open one with your API key, see the quick start in the README." }));
+      return;
+    }
+    var width = 720, height = 220, left = 36, bottom = 28, top = 10;
+    var max = 1;
+    days.forEach(function (day) { var sum = 0; STATUSES.forEach(function (s) { sum += counts[day][s]; }); if (sum > max) max = sum; });
+    var slot = (width - left) / days.length;
+    var bar = Math.max(2, slot * 0.7);
+    var scale = (height - bottom - top) / max;
+    var chart = svg("svg", { viewBox: "0 0 " + width + " " + height, class: "chart", role: "img", "aria-label": total + " sessions from " + days[0] + " to " + days[days.length - 1] + ", stacked by status per day" });
+    chart.appendChild(svg("line", { x1: left, y1: height - bottom, x2: width, y2: height - bottom, stroke: "#8a90a6" }));
+    chart.appendChild(svg("text", { x: left - 6, y: top + 10, "text-anchor": "end", "font-size": "11", fill: "#4a5068" }, [String(max)]));
+    chart.appendChild(svg("text", { x: left - 6, y: height - bottom, "text-anchor": "end", "font-size": "11", fill: "#4a5068" }, ["0"]));
+    days.forEach(function (day, index) {
+      var x = left + index * slot + (slot - bar) / 2;
+      var y = height - bottom;
+      var parts = [];
+      STATUSES.forEach(function (status) {
+        var n = counts[day][status];
+        if (!n) return;
+        var h = n * scale;
+        y -= h;
+        chart.appendChild(svg("rect", { x: x.toFixed(1), y: y.toFixed(1), width: bar.toFixed(1), height: h.toFixed(1), fill: COLORS[status], "data-day": day, "data-status": status }, [svg("title", {}, [day + ": " + n + " " + status.toLowerCase()])]));
+        parts.push(n + " " + status.toLowerCase());
+      });
+      if (index === 0 || index === days.length - 1 || (days.length > 10 && index % Math.ceil(days.length / 6) === 0)) {
+        var last = index === days.length - 1;
+        chart.appendChild(svg("text", { x: (last ? x + bar : x + bar / 2).toFixed(1), y: height - 8, "text-anchor": last ? "end" : "middle", "font-size": "11", fill: "#4a5068" }, [day.slice(5)]));
+      }
+    });
+    mount.appendChild(chart);
+  }
+
+  A.$("download-csv").addEventListener("click", async function (event) {
+    await A.busy(event.currentTarget, async function () {
+      var res = await exportCsv();
+      if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+      var disposition = res.response.headers.get("content-disposition") || "";
+      var match = /filename="?([^";]+)"?/.exec(disposition);
+      var url = URL.createObjectURL(await res.response.blob());
+      var link = A.el("a", { href: url, download: match ? match[1] : "sessions.csv" });
+      document.body.appendChild(link);
+      link.click();
+      link.remove();
+      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+    });
+  });
+
+  // --- Account ----------------------------------------------------------------------------------
+  function fillAccount() {
+    if (!user) return;
+    A.text("profile-summary", user.email + " \u00b7 business account \u00b7 email " + (user.emailVerified ? "confirmed" : "not confirmed"));
+    A.$("profile-companyName").value = user.companyName || "";
+    A.$("profile-firstName").value = user.firstName || "";
+    A.$("profile-lastName").value = user.lastName || "";
+  }
+
+  A.onSubmit(A.$("profile-form"), async function (values, form) {
+    var body = {};
+    ["companyName", "firstName", "lastName"].forEach(function (name) { if (values[name]) body[name] = values[name]; });
+    var res = await call("PATCH", "/api/users/me", { body: body });
+    if (res.ok) { user = res.data.user; fillAccount(); A.notice(form.querySelector(".notice"), "Profile saved.", "ok"); }
+    return res;
+  });
+
+  A.onSubmit(A.$("password-form"), async function (values, form) {
+    var res = await call("POST", "/api/users/change-password", { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
+    if (res.ok) {
+      token = res.data.token;
+      tokens.set(token);
+      form.reset();
+      A.notice(form.querySelector(".notice"), "Password changed. Every other device is signed out.", "ok");
+    }
+    return res;
+  });
+
+  A.onSubmit(A.$("email-form"), async function (values, form) {
+    var res = await call("POST", "/api/users/change-email", { body: { newEmail: values.newEmail, password: values.password } });
+    if (res.ok) { form.reset(); A.notice(form.querySelector(".notice"), "Open the link we sent to the new address to finish the change.", "ok"); }
+    return res;
+  });
+
+  A.$("delete-account").addEventListener("click", async function (event) {
+    var button = event.currentTarget;
+    A.show("delete-notice", false);
+    var yes = await confirmAction("Delete your account?", "Your usage log is removed, every API key stops working at once and pending sessions expire. This cannot be undone.", "Delete account");
+    if (!yes) return button.focus();
+    await A.busy(button, async function () {
+      var res = await call("DELETE", "/api/users/account");
+      if (res.ok) return signOutLocally("Your account is deleted.");
+      if (res.error === "EMAIL_NOT_VERIFIED") A.notice("delete-notice", "Confirm your email address first: deleting an account needs a confirmed email.", "error");
+      else if (res.status !== 401) A.notice("delete-notice", A.messageFor(res), "error");
+    });
+  });
+
+  // --- Start ------------------------------------------------------------------------------------
+  (async function start() {
+    if (!token) { authTabs.select("tab-signin"); return only(["console-auth"]); }
+    var res = await call("GET", "/api/users/me");
+    if (res.ok) route(res.data.user);
+    else if (res.status !== 401) { only(["console-auth"]); banner(A.messageFor(res)); }
+  })();
+})();
+`;

@@ -1,0 +1,301 @@
+// Client code of the verification page (/assets/verify.js). The flow: account, then the request
+// (read with the nonce), then identity (KYC) if needed, then the decision, then a result screen.
+// Uses only the public JSON API; the nonce is read from the page's own URL and sent in request
+// bodies or the query of the request endpoint, as the API defines.
+export const VERIFY_SCRIPT = String.raw`
+(function () {
+  "use strict";
+  var A = window.AVS;
+  var root = A.$("verify-app");
+  var provider = root.getAttribute("data-provider");
+  var tokens = A.tokenStore("avs.verify.token");
+  var params = new URLSearchParams(location.search);
+  var sessionId = params.get("session_id") || "";
+  var nonce = params.get("nonce") || "";
+  var token = tokens.get();
+  var request = null;
+  var timer = 0;
+  var retry = null;
+  var tabs = A.tabs(document.querySelector("#step-account .tabs"));
+
+  var SECTIONS = ["step-loading", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  function showSections(visible) {
+    SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
+  }
+  function progress(current) {
+    var order = ["account", "identity", "decision"];
+    A.show("progress", current !== null);
+    order.forEach(function (name, index) {
+      var li = A.$("progress-" + name);
+      var at = order.indexOf(current);
+      li.className = index < at ? "done" : index === at ? "current" : "";
+      if (index === at) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
+  }
+  function merchant() { return (request && request.merchant_name) || "The website"; }
+
+  // A failure that is not about the user's input: a banner with a retry of the step that failed.
+  function banner(result, again) {
+    retry = again || null;
+    A.text("banner-text", A.messageFor(result));
+    A.show("banner-retry", !!again);
+    A.show("banner", true);
+  }
+  function clearBanner() { A.show("banner", false); retry = null; }
+  A.$("banner-retry").addEventListener("click", function () {
+    var again = retry;
+    clearBanner();
+    if (again) again();
+  });
+
+  function result(kind, extra) {
+    stopCountdown();
+    progress(null);
+    A.show("switch-account", false);
+    var name = merchant();
+    var screens = {
+      approved: ["ok", "\u2713", "You are verified",
+        name + " now knows that you are at least " + (request ? request.age_required : "") + ". Nothing else was shared. You can return to " + name + "."],
+      declined: ["neutral", "\u2013", "You declined",
+        name + " learns only that the request was declined. You can return to " + name + "."],
+      underage: ["bad", "\u2715", "Not old enough for this request",
+        "Your verified date of birth does not meet the minimum age of " + (request ? request.age_required : "") + ". " + name + " learns only that the request was not approved. You can return to " + name + "."],
+      expired: ["neutral", "\u231B", "This request has expired",
+        "Age requests are valid for a limited time. Go back to " + name + " and start again to get a new link."],
+      used: ["neutral", "\u2713", "This request was already answered",
+        "Each link can be answered once. If it was not you, go back to " + name + " and start again."],
+      invalid: ["bad", "?", "This link is not valid",
+        "The link is incomplete, was changed, or belongs to another request. Open it again from the website, or scan its QR code again."]
+    };
+    var screen = screens[kind];
+    A.$("result-icon").className = "result-icon " + screen[0];
+    A.text("result-icon", screen[1]);
+    A.text("result-title", screen[2]);
+    A.text("result-text", screen[3]);
+    A.text("result-receipt", extra && extra.receipt_id ? "Receipt " + extra.receipt_id : "");
+    A.show("account-notice", false);
+    showSections(["step-result"]);
+    A.$("step-result").setAttribute("data-result", kind);
+    A.$("result-title").focus();
+  }
+
+  // --- Countdown ------------------------------------------------------------------------------
+  function stopCountdown() { if (timer) { clearInterval(timer); timer = 0; } }
+  function tick() {
+    var left = Math.max(0, Math.floor((Date.parse(request.expires_at) - Date.now()) / 1000));
+    var minutes = Math.floor(left / 60);
+    var seconds = left % 60;
+    A.text("countdown", "Expires in " + minutes + ":" + (seconds < 10 ? "0" : "") + seconds);
+    if (left === 0) result("expired");
+  }
+  function startCountdown() {
+    stopCountdown();
+    A.text("request-detail", "Request expires at " + new Date(request.expires_at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) + ".");
+    tick();
+    timer = setInterval(tick, 1000);
+  }
+
+  // --- Account ----------------------------------------------------------------------------------
+  function showAccount() {
+    progress("account");
+    A.show("switch-account", false);
+    showSections(["step-intro", "step-account"]);
+  }
+
+  function signedIn(data, registered) {
+    token = data.token;
+    tokens.set(token);
+    if (registered) {
+      A.notice("account-notice", "Account created. We sent a link to " + data.user.email + " to confirm your address; you can confirm it later.", "info");
+    }
+    loadRequest();
+  }
+
+  A.onSubmit(A.$("register-form"), async function (values) {
+    var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL" } });
+    if (res.ok) { signedIn(res.data, true); return res; }
+    if (res.error === "EMAIL_TAKEN") {
+      tabs.select("tab-login");
+      A.$("login-email").value = values.email;
+      A.notice(A.$("login-form").querySelector(".notice"), "You already have an account with this email: sign in instead.", "info");
+      A.$("login-password").focus();
+      return { ok: true };
+    }
+    return res;
+  });
+
+  A.onSubmit(A.$("login-form"), async function (values) {
+    var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
+    if (res.ok) signedIn(res.data, false);
+    return res;
+  });
+
+  A.onSubmit(A.$("forgot-form"), async function (values, form) {
+    var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
+    if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way. Come back to this page afterwards.", "ok");
+    return res;
+  });
+
+  A.$("switch-account").addEventListener("click", function () {
+    tokens.clear();
+    token = null;
+    A.show("account-notice", false);
+    stopCountdown();
+    showAccount();
+  });
+
+  // An expired or revoked sign-in sends the user back to the account step, keeping the request.
+  function signedOut() {
+    tokens.clear();
+    token = null;
+    showAccount();
+    A.notice(A.$("login-form").querySelector(".notice"), "Your sign-in has expired. Please sign in again.", "info");
+    tabs.select("tab-login");
+  }
+
+  // --- Request ----------------------------------------------------------------------------------
+  async function loadRequest() {
+    clearBanner();
+    showSections(["step-loading"]);
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      if (res.status === 404 || res.status === 422) return result("invalid");
+      return banner(res, loadRequest);
+    }
+    request = res.data;
+    if (request.status === "EXPIRED") return result("expired");
+    if (request.status !== "PENDING") return result("used");
+    A.text("request-title", merchant() + " asks you to confirm you are at least " + request.age_required);
+    A.text("share-age", "Whether you are at least " + request.age_required + " years old");
+    A.text("decide-intro", merchant() + " will learn only:");
+    A.text("approve", "Share that I am " + request.age_required + " or over");
+    A.show("switch-account", true);
+    startCountdown();
+    loadKyc();
+  }
+
+  // --- Identity ---------------------------------------------------------------------------------
+  async function loadKyc() {
+    var res = await A.api("GET", "/api/kyc/status", { token: token });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      return banner(res, loadKyc);
+    }
+    applyKyc(res.data.status);
+  }
+
+  function applyKyc(status) {
+    if (!timer) return; // the request expired meanwhile
+    if (status === "VERIFIED") return showDecision();
+    progress("identity");
+    showSections(["step-request", "step-kyc"]);
+    A.show("kyc-notice", false);
+    var sandbox = provider !== "onfido";
+    A.show("applicant-form", status === "NOT_STARTED");
+    if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
+    else A.show("onfido-panel", status !== "NOT_STARTED");
+    if (status === "REJECTED") {
+      A.notice("kyc-notice", "We could not verify your identity with that check. You can try again" + (sandbox ? "." : " with a clear photo of a valid document."), "error");
+    } else if (status === "PENDING" && !sandbox) {
+      A.text("onfido-status", "If you have already taken the photos, the check can take a few minutes. This page updates by itself.");
+      pollKyc(0);
+    }
+    var first = document.querySelector("#step-kyc form:not([hidden]) input, #step-kyc form:not([hidden]) select, #onfido-start");
+    if (first && status === "NOT_STARTED") first.focus();
+  }
+
+  A.onSubmit(A.$("applicant-form"), async function (values) {
+    var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: values.dob } });
+    if (!res.ok && res.error !== "APPLICANT_EXISTS") {
+      if (res.status === 401) { signedOut(); return { ok: true }; }
+      return res;
+    }
+    if (provider === "onfido") { startOnfido(); return { ok: true }; }
+    return completeSandbox(values.result || "clear");
+  });
+
+  if (A.$("sandbox-form")) {
+    A.onSubmit(A.$("sandbox-form"), function (values) { return completeSandbox(values.result || "clear"); });
+  }
+
+  async function completeSandbox(outcome) {
+    var res = await A.api("POST", "/api/kyc/sandbox/complete", { token: token, body: { result: outcome } });
+    if (!res.ok) {
+      if (res.status === 401) { signedOut(); return { ok: true }; }
+      return res;
+    }
+    applyKyc(res.data.status);
+    return { ok: true };
+  }
+
+  // Onfido: the SDK (loaded by the page only in this mode) captures the document and a selfie; the
+  // check's result arrives through the provider webhook, so the page polls the KYC status.
+  async function startOnfido() {
+    A.show("applicant-form", false);
+    A.show("onfido-panel", true);
+    var res = await A.api("GET", "/api/kyc/sdk-token", { token: token });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      return banner(res, startOnfido);
+    }
+    if (!window.Onfido) {
+      return banner({ error: "NETWORK" }, startOnfido);
+    }
+    A.show("onfido-start", false);
+    window.Onfido.init({
+      token: res.data.token,
+      containerId: "onfido-mount",
+      onComplete: function () {
+        A.text("onfido-status", "Thank you. Your document is being checked; this usually takes a minute or two.");
+        pollKyc(0);
+      },
+      onError: function () { banner({ error: "INTERNAL_ERROR" }, startOnfido); }
+    });
+  }
+  if (A.$("onfido-start")) A.$("onfido-start").addEventListener("click", startOnfido);
+
+  // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload.
+  async function pollKyc(round) {
+    if (!timer) return;
+    if (round >= 120) { A.text("onfido-status", "The check is taking longer than usual. Reload this page later to continue."); return; }
+    var res = await A.api("GET", "/api/kyc/status", { token: token });
+    if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) return applyKyc(res.data.status);
+    setTimeout(function () { pollKyc(round + 1); }, 5000);
+  }
+
+  // --- Decision ---------------------------------------------------------------------------------
+  function showDecision() {
+    progress("decision");
+    showSections(["step-request", "step-decide"]);
+    A.show("decide-notice", false);
+  }
+
+  async function decide(consent, button) {
+    A.show("decide-notice", false);
+    await A.busy(button, async function () {
+      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, body: { nonce: nonce, consent: consent } });
+      if (res.ok) {
+        if (res.data.status === "APPROVED") return result("approved", res.data);
+        return result(consent ? "underage" : "declined", res.data);
+      }
+      if (res.status === 401) return signedOut();
+      if (res.status === 404) return result("invalid");
+      if (res.error === "KYC_REQUIRED") return loadKyc();
+      if (res.error === "SESSION_NOT_PENDING") return loadRequest();
+      A.notice("decide-notice", A.messageFor(res), "error");
+    });
+  }
+  A.$("approve").addEventListener("click", function (event) { decide(true, event.currentTarget); });
+  A.$("decline").addEventListener("click", function (event) { decide(false, event.currentTarget); });
+
+  // --- Start ------------------------------------------------------------------------------------
+  if (!/^ses_[A-Za-z0-9_-]{24}$/.test(sessionId) || !nonce) {
+    result("invalid");
+  } else if (token) {
+    loadRequest();
+  } else {
+    showAccount();
+  }
+})();
+`;

@@ -1,0 +1,378 @@
+// GET /console: the merchant console for business accounts. A server-rendered shell with every
+// section hidden; assets/console-script.ts signs in and fills the sections from the JSON API.
+import { Field, FormNotice } from "./form-field";
+import { Brand, Layout, NoScript } from "./layout";
+
+const STATUSES = ["APPROVED", "DENIED", "EXPIRED", "PENDING"] as const;
+
+export function ConsolePage({ development }: { development: boolean }) {
+  return (
+    <Layout title="Merchant console" scripts={["common.js", "console.js"]} wide>
+      <main id="console-app" data-development={development ? "true" : "false"}>
+        <div class="topbar">
+          <Brand subtitle="Merchant console" />
+          <button type="button" class="btn small secondary" id="sign-out" hidden>
+            Sign out
+          </button>
+        </div>
+        <NoScript />
+        <nav class="tabs sections" id="console-nav" role="tablist" aria-label="Console sections" hidden>
+          <button type="button" role="tab" id="tab-keys" aria-controls="section-keys" aria-selected="true">
+            API keys
+          </button>
+          <button type="button" role="tab" id="tab-usage" aria-controls="section-usage" aria-selected="false" tabindex={-1}>
+            Usage
+          </button>
+          <button type="button" role="tab" id="tab-account" aria-controls="section-account" aria-selected="false" tabindex={-1}>
+            Account
+          </button>
+        </nav>
+        <div id="console-banner" class="notice error" role="alert" hidden></div>
+
+        <section id="console-loading" class="card">
+          <div class="spinner" aria-hidden="true"></div>
+          <p class="muted center">Loading…</p>
+        </section>
+
+        <AuthSection />
+        <section id="console-personal" class="card" hidden>
+          <h1>This console is for business accounts</h1>
+          <p>You are signed in with a personal account. API keys and usage belong to business accounts: sign out and create one for your company.</p>
+        </section>
+        <section id="console-unverified" class="card" hidden aria-labelledby="unverified-title">
+          <h1 id="unverified-title">Confirm your email address</h1>
+          <p>
+            We sent a confirmation link to <strong id="unverified-email"></strong>. API keys are created by verified business
+            accounts only.
+          </p>
+          {development ? (
+            <p class="notice warn">
+              <span class="sandbox-badge">Development</span> Mail goes to the outbox:{" "}
+              <code id="outbox-hint"></code>
+            </p>
+          ) : null}
+          <div id="unverified-notice" class="notice info" role="status" hidden></div>
+          <div class="actions">
+            <button type="button" class="btn" id="recheck-email">
+              I have confirmed it
+            </button>
+            <button type="button" class="btn secondary" id="resend-email">
+              Send the link again
+            </button>
+          </div>
+        </section>
+
+        <KeysSection />
+        <UsageSection />
+        <AccountSection />
+
+        <dialog id="confirm-dialog" aria-labelledby="confirm-title">
+          <h2 id="confirm-title"></h2>
+          <p id="confirm-text"></p>
+          <div class="actions">
+            <button type="button" class="btn danger" id="confirm-yes"></button>
+            <button type="button" class="btn secondary" id="confirm-no">
+              Cancel
+            </button>
+          </div>
+        </dialog>
+      </main>
+    </Layout>
+  );
+}
+
+function AuthSection() {
+  return (
+    <section id="console-auth" class="card" hidden aria-label="Sign in">
+      <h1>Merchant console</h1>
+      <p class="lede">Create API keys for your servers and follow your age-verification sessions.</p>
+      <div class="tabs" role="tablist" aria-label="Account">
+        <button type="button" role="tab" id="tab-signin" aria-controls="panel-signin" aria-selected="true">
+          Sign in
+        </button>
+        <button type="button" role="tab" id="tab-signup" aria-controls="panel-signup" aria-selected="false" tabindex={-1}>
+          Create a business account
+        </button>
+      </div>
+      <div id="panel-signin" role="tabpanel" aria-labelledby="tab-signin">
+        <form id="signin-form" novalidate>
+          <FormNotice />
+          <Field form="signin" name="email" label="Email" type="email" autocomplete="email" required />
+          <Field form="signin" name="password" label="Password" type="password" autocomplete="current-password" required />
+          <button type="submit" class="btn">
+            Sign in
+          </button>
+        </form>
+        <details class="mt">
+          <summary>Forgot your password?</summary>
+          <form id="forgot-form" class="mt" novalidate>
+            <FormNotice />
+            <Field form="forgot" name="email" label="Email of your account" type="email" autocomplete="email" required />
+            <button type="submit" class="btn secondary">
+              Email me a reset link
+            </button>
+          </form>
+        </details>
+      </div>
+      <div id="panel-signup" role="tabpanel" aria-labelledby="tab-signup" hidden>
+        <form id="signup-form" novalidate>
+          <FormNotice />
+          <Field form="signup" name="companyName" label="Company name" autocomplete="organization" required hint="End users see it when you ask them to confirm their age." />
+          <div class="row">
+            <Field form="signup" name="firstName" label="First name (optional)" autocomplete="given-name" />
+            <Field form="signup" name="lastName" label="Last name (optional)" autocomplete="family-name" />
+          </div>
+          <Field form="signup" name="email" label="Work email" type="email" autocomplete="email" required />
+          <Field form="signup" name="password" label="Password" type="password" autocomplete="new-password" required hint="8 to 128 characters." />
+          <button type="submit" class="btn">
+            Create business account
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+function KeysSection() {
+  return (
+    <section id="section-keys" role="tabpanel" aria-labelledby="tab-keys" hidden>
+      <div class="grid two">
+        <div>
+          <div id="new-key" class="card accent" hidden aria-labelledby="new-key-title">
+            <h2 id="new-key-title" tabindex={-1}>
+              Your new key
+            </h2>
+            <p class="notice warn">
+              Copy both values now and store them in your server's secret store. They will not be shown again: after you
+              leave or reload this page, only the key's prefix is visible.
+            </p>
+            <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" />
+            <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" />
+            <div id="copy-status" class="notice ok" role="status" hidden></div>
+            <button type="button" class="btn secondary" id="new-key-done">
+              I have stored them
+            </button>
+          </div>
+          <div class="card">
+            <h2>API keys</h2>
+            <form id="create-key-form" novalidate>
+              <FormNotice />
+              <div class="row">
+                <Field form="create-key" name="name" label="Key name" required maxLength={64} hint="For example: production server." />
+              </div>
+              <button type="submit" class="btn">
+                Create key
+              </button>
+            </form>
+            <div class="table-wrap mt">
+              <table id="keys-table" hidden>
+                <thead>
+                  <tr>
+                    <th scope="col">Name</th>
+                    <th scope="col">Prefix</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">Last used</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody></tbody>
+              </table>
+              <p id="keys-empty" class="empty" hidden>
+                No keys yet. Create one for each server that opens verification sessions.
+              </p>
+            </div>
+          </div>
+        </div>
+        <aside class="card" aria-labelledby="rotate-title">
+          <h2 id="rotate-title">Rotating a key</h2>
+          <ol class="recipe">
+            <li>Create a new key here.</li>
+            <li>Deploy it, with its signing secret, to your servers.</li>
+            <li>Revoke the old key. It stops working on its very next request.</li>
+          </ol>
+          <p class="muted mt">
+            Keep keys on your servers. Never put a key in a web page, an app, a QR code or a link: the browser only ever needs
+            a session's <code>session_id</code> and <code>nonce</code>.
+          </p>
+        </aside>
+      </div>
+    </section>
+  );
+}
+
+function SecretField({ id, label }: { id: string; label: string }) {
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <div class="secret-box">
+        <input id={id} type="text" readonly spellcheck={false} autocomplete="off" />
+        <button type="button" class="btn secondary small" data-copy={id}>
+          Copy
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function UsageSection() {
+  return (
+    <section id="section-usage" role="tabpanel" aria-labelledby="tab-usage" hidden>
+      <div class="card">
+        <form id="range-form" novalidate>
+          <FormNotice />
+          <div class="row">
+            <Field form="range" name="from" label="From" type="date" required />
+            <Field form="range" name="to" label="To" type="date" required />
+          </div>
+          <div class="actions">
+            <button type="submit" class="btn">
+              Show
+            </button>
+            <button type="button" class="btn secondary" id="download-csv">
+              Download CSV
+            </button>
+          </div>
+        </form>
+      </div>
+      <div class="stats" id="stats" aria-live="polite">
+        {["total", "approved", "denied", "expired", "pending"].map((name) => (
+          <div class="stat">
+            <div class="label">{name}</div>
+            <div class="value" id={`stat-${name}`}>
+              –
+            </div>
+          </div>
+        ))}
+      </div>
+      <div class="card">
+        <h2>Sessions per day</h2>
+        <div id="chart"></div>
+        <ul class="legend">
+          {STATUSES.map((status) => (
+            <li>
+              <span class={`sw-${status}`}></span>
+              {status.toLowerCase()}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <div class="card">
+        <h2>By key</h2>
+        <div class="table-wrap">
+          <table id="by-key-table">
+            <thead>
+              <tr>
+                <th scope="col">Key</th>
+                <th scope="col">Prefix</th>
+                <th scope="col">Total</th>
+                <th scope="col">Approved</th>
+                <th scope="col">Denied</th>
+                <th scope="col">Expired</th>
+                <th scope="col">Pending</th>
+              </tr>
+            </thead>
+            <tbody></tbody>
+          </table>
+        </div>
+      </div>
+      <div class="card">
+        <h2>Session log</h2>
+        <div class="field">
+          <label for="log-status">Status</label>
+          <select id="log-status">
+            <option value="">All statuses</option>
+            {STATUSES.map((status) => (
+              <option value={status}>{status.toLowerCase()}</option>
+            ))}
+          </select>
+        </div>
+        <div class="table-wrap">
+          <table id="log-table" hidden>
+            <thead>
+              <tr>
+                <th scope="col">Session</th>
+                <th scope="col">Status</th>
+                <th scope="col">Age</th>
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Resolved</th>
+              </tr>
+            </thead>
+            <tbody></tbody>
+          </table>
+        </div>
+        <p id="log-empty" class="empty" hidden>
+          No sessions yet: open one with your API key (<code>POST /api/age-verification/session</code>), see the quick start in
+          the README.
+        </p>
+        <div class="actions">
+          <button type="button" class="btn secondary" id="load-more" hidden>
+            Load more
+          </button>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+function AccountSection() {
+  return (
+    <section id="section-account" role="tabpanel" aria-labelledby="tab-account" hidden>
+      <div class="grid two">
+        <div>
+          <div class="card">
+            <h2>Profile</h2>
+            <p class="muted" id="profile-summary"></p>
+            <form id="profile-form" novalidate>
+              <FormNotice />
+              <Field form="profile" name="companyName" label="Company name" autocomplete="organization" />
+              <div class="row">
+                <Field form="profile" name="firstName" label="First name" autocomplete="given-name" />
+                <Field form="profile" name="lastName" label="Last name" autocomplete="family-name" />
+              </div>
+              <button type="submit" class="btn">
+                Save profile
+              </button>
+            </form>
+          </div>
+          <div class="card">
+            <h2>Change password</h2>
+            <form id="password-form" novalidate>
+              <FormNotice />
+              <Field form="password" name="currentPassword" label="Current password" type="password" autocomplete="current-password" required />
+              <Field form="password" name="newPassword" label="New password" type="password" autocomplete="new-password" required hint="Signs out every other device." />
+              <button type="submit" class="btn">
+                Change password
+              </button>
+            </form>
+          </div>
+          <div class="card">
+            <h2>Change email</h2>
+            <form id="email-form" novalidate>
+              <FormNotice />
+              <Field form="email" name="newEmail" label="New email" type="email" autocomplete="email" required />
+              <Field form="email" name="password" label="Password" type="password" autocomplete="current-password" required />
+              <button type="submit" class="btn">
+                Send a confirmation link
+              </button>
+            </form>
+          </div>
+        </div>
+        <aside class="card">
+          <h2>Delete account</h2>
+          <p>
+            Deleting removes your account and usage log, revokes every API key at once and expires your pending sessions. Your
+            email address must be confirmed first.
+          </p>
+          <div id="delete-notice" class="notice error" role="alert" hidden></div>
+          <button type="button" class="btn danger" id="delete-account">
+            Delete account
+          </button>
+        </aside>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,196 @@
+// GET /verify: the page behind the merchant's QR code or tap link. Server-rendered shell with every
+// step present and hidden; assets/verify-script.ts walks the end user through them with the JSON API.
+import { Field, FormNotice } from "./form-field";
+import { Brand, Layout, NoScript } from "./layout";
+import { ONFIDO_SDK_URL } from "./csp";
+
+export type VerifyPageProps = { provider: "sandbox" | "onfido" };
+
+export function VerifyPage({ provider }: VerifyPageProps) {
+  const sandbox = provider !== "onfido";
+  return (
+    <Layout title="Confirm your age" scripts={["common.js", "verify.js"]} externalScripts={sandbox ? [] : [ONFIDO_SDK_URL]}>
+      <main id="verify-app" data-provider={provider}>
+        <div class="topbar">
+          <Brand />
+          <button type="button" class="btn link" id="switch-account" hidden>
+            Use another account
+          </button>
+        </div>
+        <NoScript />
+
+        <ol class="steps" id="progress" aria-label="Progress" hidden>
+          <li id="progress-account">Account</li>
+          <li id="progress-identity">Identity</li>
+          <li id="progress-decision">Decision</li>
+        </ol>
+
+        <div id="banner" class="notice error" role="alert" hidden>
+          <span id="banner-text"></span>{" "}
+          <button type="button" class="btn small secondary" id="banner-retry">
+            Try again
+          </button>
+        </div>
+
+        <section id="step-loading" class="card" aria-busy="true">
+          <div class="spinner" aria-hidden="true"></div>
+          <p class="muted center">Loading the request…</p>
+        </section>
+
+        <section id="step-intro" class="card accent" hidden aria-labelledby="intro-title">
+          <h1 id="intro-title">Confirm your age</h1>
+          <p class="lede">
+            A website asks you to confirm that you are old enough. Sign in or create a free account to see who is asking
+            and to answer.
+          </p>
+          <p class="muted">Only a yes or no is shared. Never your name, your date of birth or your documents.</p>
+        </section>
+
+        <section id="step-request" class="card accent" hidden aria-labelledby="request-title">
+          <h1 class="request-title" id="request-title"></h1>
+          <p class="muted" id="request-detail"></p>
+          <p>
+            <span class="countdown" id="countdown" role="timer" aria-live="off"></span>
+          </p>
+        </section>
+
+        <div id="account-notice" class="notice info" role="status" hidden></div>
+
+        <section id="step-account" class="card" hidden aria-label="Your account">
+          <div class="tabs" role="tablist" aria-label="Account">
+            <button type="button" role="tab" id="tab-register" aria-controls="panel-register" aria-selected="true">
+              Create account
+            </button>
+            <button type="button" role="tab" id="tab-login" aria-controls="panel-login" aria-selected="false" tabindex={-1}>
+              Sign in
+            </button>
+          </div>
+          <div id="panel-register" role="tabpanel" aria-labelledby="tab-register">
+            <form id="register-form" novalidate>
+              <FormNotice />
+              <Field form="register" name="email" label="Email" type="email" autocomplete="email" required />
+              <Field
+                form="register"
+                name="password"
+                label="Password"
+                type="password"
+                autocomplete="new-password"
+                required
+                hint="8 to 128 characters."
+              />
+              <button type="submit" class="btn block">
+                Create account and continue
+              </button>
+              <p class="muted mt">We will email you a link to confirm your address.</p>
+            </form>
+          </div>
+          <div id="panel-login" role="tabpanel" aria-labelledby="tab-login" hidden>
+            <form id="login-form" novalidate>
+              <FormNotice />
+              <Field form="login" name="email" label="Email" type="email" autocomplete="email" required />
+              <Field form="login" name="password" label="Password" type="password" autocomplete="current-password" required />
+              <button type="submit" class="btn block">
+                Sign in and continue
+              </button>
+            </form>
+            <details class="mt">
+              <summary>Forgot your password?</summary>
+              <form id="forgot-form" class="mt" novalidate>
+                <FormNotice />
+                <Field form="forgot" name="email" label="Email of your account" type="email" autocomplete="email" required />
+                <button type="submit" class="btn secondary">
+                  Email me a reset link
+                </button>
+              </form>
+            </details>
+          </div>
+        </section>
+
+        <section id="step-kyc" class="card" hidden aria-labelledby="kyc-title">
+          <h2 id="kyc-title">Verify your identity</h2>
+          <p class="muted">
+            You do this once. Your date of birth is checked against an identity document; the website that asks never
+            sees the document or the date.
+          </p>
+          <div id="kyc-notice" class="notice error" hidden></div>
+          {sandbox ? (
+            <p class="notice warn">
+              <span class="sandbox-badge">Development sandbox</span> No document is checked here: the date of birth you
+              enter is treated as verified. Production uses the identity provider's document capture instead.
+            </p>
+          ) : null}
+          <form id="applicant-form" novalidate hidden>
+            <FormNotice />
+            <div class="row">
+              <Field form="applicant" name="firstName" label="First name" autocomplete="given-name" required />
+              <Field form="applicant" name="lastName" label="Last name" autocomplete="family-name" required />
+            </div>
+            <Field form="applicant" name="dob" label="Date of birth" type="date" autocomplete="bday" required hint="As on your identity document." />
+            {sandbox ? <SandboxResultSelect form="applicant" /> : null}
+            <button type="submit" class="btn block">
+              {sandbox ? "Verify my identity (sandbox)" : "Continue to document check"}
+            </button>
+          </form>
+          {sandbox ? (
+            <form id="sandbox-form" novalidate hidden>
+              <FormNotice />
+              <SandboxResultSelect form="sandbox" />
+              <button type="submit" class="btn block">
+                Complete the sandbox check
+              </button>
+            </form>
+          ) : (
+            <div id="onfido-panel" hidden>
+              <p id="onfido-status" class="muted" role="status"></p>
+              <button type="button" class="btn block" id="onfido-start">
+                Start the document check
+              </button>
+              <div id="onfido-mount"></div>
+            </div>
+          )}
+        </section>
+
+        <section id="step-decide" class="card" hidden aria-labelledby="decide-title">
+          <h2 id="decide-title">Your answer</h2>
+          <p id="decide-intro"></p>
+          <ul class="shares">
+            <li class="yes" id="share-age"></li>
+            <li class="yes">That this was checked against a verified identity document</li>
+            <li class="no">Not your name, your date of birth, your email or your documents</li>
+          </ul>
+          <div id="decide-notice" class="notice error" hidden></div>
+          <div class="actions">
+            <button type="button" class="btn block" id="approve"></button>
+            <button type="button" class="btn block secondary" id="decline">
+              Decline
+            </button>
+          </div>
+        </section>
+
+        <section id="step-result" class="card result" hidden aria-live="polite">
+          <div class="result-icon" id="result-icon" aria-hidden="true"></div>
+          <h1 id="result-title" tabindex={-1}></h1>
+          <p id="result-text"></p>
+          <p class="muted mono" id="result-receipt"></p>
+        </section>
+
+        <p class="footer">
+          Your answer goes only to the website that asked. We keep no record of which websites you answered.
+        </p>
+      </main>
+    </Layout>
+  );
+}
+
+function SandboxResultSelect({ form }: { form: string }) {
+  return (
+    <div class="field">
+      <label for={`${form}-result`}>Simulated check result</label>
+      <select id={`${form}-result`} name="result">
+        <option value="clear">Clear: the identity is verified</option>
+        <option value="consider">Consider: the check fails</option>
+      </select>
+      <p class="field-error" data-error-for="result" hidden></p>
+    </div>
+  );
+}

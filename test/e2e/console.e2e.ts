@@ -1,0 +1,110 @@
+// The merchant console in a real browser (issue 12): sign up as a business, confirm the email through
+// the development outbox, create a key (shown once), see API-opened sessions in the log and the
+// chart, download the CSV, revoke the key and see the merchant API refuse it.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
+import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { api, mailedLink, openSession, uniqueEmail } from "./merchant";
+
+let server: DevServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startDevServer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
+}
+
+describe("merchant console", () => {
+  it("a business signs up, confirms its email, manages a key and sees its sessions, chart and CSV", async () => {
+    const { page, problems } = await watchedPage(browser, { acceptDownloads: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const response = await page.goto(`${server.baseUrl}/console`);
+    expect(response?.headers()["content-security-policy"]).toBe(STRICT_CSP);
+    await page.locator("#console-auth").waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/console-1-sign-in.png`, fullPage: true });
+
+    // Sign up, then the email prompt.
+    const email = uniqueEmail("shop");
+    await page.getByRole("tab", { name: "Create a business account" }).click();
+    await page.locator("#signup-companyName").fill("Cellar & Co");
+    await page.getByLabel("Work email").fill(email);
+    await page.locator("#signup-password").fill("merchant-password-1");
+    await page.getByRole("button", { name: "Create business account" }).click();
+    await page.locator("#console-unverified").waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/console-2-confirm-email.png`, fullPage: true });
+
+    // The link from the development outbox, opened in the same tab.
+    await page.goto(await mailedLink(server.baseUrl, email));
+    await expect.poll(() => page.locator("#account-status").textContent()).toContain("is confirmed");
+    expect(page.url()).not.toContain("token=");
+    await page.screenshot({ path: `${ARTIFACTS}/console-3-email-confirmed.png`, fullPage: true });
+    await page.getByRole("link", { name: "Open the merchant console" }).click();
+
+    // Create a key: both secrets are shown once.
+    await page.locator("#section-keys").waitFor({ state: "visible" });
+    await page.locator("#create-key-name").fill("production server");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await page.locator("#new-key").waitFor({ state: "visible" });
+    const apiKey = await page.locator("#new-api-key").inputValue();
+    expect(apiKey).toMatch(/^svc_sk_/);
+    expect(await page.locator("#new-signing-secret").inputValue()).toMatch(/^whsec_/);
+    await page.screenshot({ path: `${ARTIFACTS}/console-4-key-created.png`, fullPage: true });
+
+    await page.reload();
+    await page.locator("#keys-table tbody tr").first().waitFor();
+    expect(await page.locator("#new-key").isVisible()).toBe(false);
+    expect(await page.content()).not.toContain(apiKey);
+    await expect(page.locator("#keys-table tbody tr td").nth(1).textContent()).resolves.toBe(`${apiKey.slice(0, 12)}…`);
+
+    // Two sessions through the merchant API, then the usage section.
+    await openSession(server.baseUrl, apiKey, 18);
+    await openSession(server.baseUrl, apiKey, 21);
+    await page.getByRole("tab", { name: "Usage" }).click();
+    await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(2);
+    await expect.poll(() => page.locator("#chart").getAttribute("data-sessions")).toBe("2");
+    await expect(page.locator("#chart rect").count()).resolves.toBeGreaterThan(0);
+    await expect(page.locator("#stat-total").textContent()).resolves.toBe("2");
+    await expect(page.locator("#stat-pending").textContent()).resolves.toBe("2");
+    await page.screenshot({ path: `${ARTIFACTS}/console-5-usage.png`, fullPage: true });
+
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^sessions-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    const csv = (await readAll(await download.createReadStream())).trim().split("\r\n");
+    expect(csv[0]).toBe("session_id,key_id,status,age_required,above_age_required,created_at,resolved_at,expires_at,key_name");
+    expect(csv.length - 1).toBe(2);
+
+    // Revoke with confirmation; the merchant API refuses the key on its next request.
+    await page.getByRole("tab", { name: "API keys" }).click();
+    await page.getByRole("button", { name: "Revoke production server" }).click();
+    await page.locator("#confirm-dialog").waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/console-6-revoke-confirm.png`, fullPage: true });
+    await page.getByRole("button", { name: "Revoke key" }).click();
+    await expect.poll(() => page.locator("#keys-table .pill").first().textContent()).toMatch(/^Revoked/);
+    await page.screenshot({ path: `${ARTIFACTS}/console-7-revoked.png`, fullPage: true });
+    const refused = await api(server.baseUrl, "POST", "/api/age-verification/session", {
+      apiKey,
+      body: { age_required: 18, callback_url: "http://localhost:9/age-callback" },
+    });
+    expect(refused.status).toBe(401);
+
+    await page.getByRole("tab", { name: "Account" }).click();
+    await page.locator("#section-account").waitFor({ state: "visible" });
+    await expect(page.locator("#profile-companyName").inputValue()).resolves.toBe("Cellar & Co");
+    await page.screenshot({ path: `${ARTIFACTS}/console-8-account.png`, fullPage: true });
+
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,122 @@
+// The end user's verification app in a real browser (issue 11): a merchant opens a session through the
+// API, the end user opens the link, creates an account, verifies with the sandbox and answers; the
+// merchant's poll shows the outcome.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
+import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { birthDateYearsAgo, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+
+let server: DevServer;
+let browser: Browser;
+let merchant: Awaited<ReturnType<typeof merchantWithKey>>;
+
+beforeAll(async () => {
+  server = await startDevServer();
+  browser = await launchChromium();
+  merchant = await merchantWithKey(server.baseUrl);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function registerAndVerify(page: Page, shot: string, dob: string) {
+  await expect.poll(() => page.locator("#step-account").isVisible()).toBe(true);
+  await page.screenshot({ path: `${ARTIFACTS}/${shot}-1-account.png`, fullPage: true });
+  await page.getByLabel("Email").first().fill(uniqueEmail("person"));
+  await page.getByLabel("Password").first().fill("person-password-1");
+  await page.getByRole("button", { name: "Create account and continue" }).click();
+
+  await page.locator("#step-kyc").waitFor({ state: "visible" });
+  await expect(page.locator("#request-title").textContent()).resolves.toBe("Cellar & Co asks you to confirm you are at least 18");
+  await expect(page.locator("#countdown").textContent()).resolves.toMatch(/^Expires in \d+:\d\d$/);
+  await page.getByLabel("First name").fill("Alex");
+  await page.getByLabel("Last name").fill("Morgan");
+  await page.getByLabel("Date of birth").fill(dob);
+  await page.screenshot({ path: `${ARTIFACTS}/${shot}-2-identity.png`, fullPage: true });
+  await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
+
+  await page.locator("#step-decide").waitFor({ state: "visible" });
+  await page.screenshot({ path: `${ARTIFACTS}/${shot}-3-decision.png`, fullPage: true });
+}
+
+describe("verification app", () => {
+  it("an adult registers, verifies with the sandbox, approves, and the merchant's poll shows APPROVED", async () => {
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    const response = await page.goto(verifyLink(server.baseUrl, session));
+    expect(response?.headers()["content-security-policy"]).toBe(STRICT_CSP);
+
+    await registerAndVerify(page, "verify-adult", birthDateYearsAgo(30));
+    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+
+    await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
+    await expect(page.locator("#result-title").textContent()).resolves.toBe("You are verified");
+    await expect(page.locator("#result-receipt").textContent()).resolves.toMatch(/^Receipt rcpt_/);
+    await page.screenshot({ path: `${ARTIFACTS}/verify-adult-4-approved.png`, fullPage: true });
+
+    const polled = await poll(server.baseUrl, merchant.apiKey, session.session_id);
+    expect(polled).toMatchObject({ status: "APPROVED", above_age_required: true });
+    expect(problems).toEqual([]);
+  });
+
+  it("a minor who shares their age ends DENIED, and the merchant's poll shows DENIED", async () => {
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    await page.goto(verifyLink(server.baseUrl, session));
+
+    await registerAndVerify(page, "verify-minor", birthDateYearsAgo(16));
+    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+
+    await page.locator('#step-result[data-result="underage"]').waitFor({ state: "visible" });
+    await expect(page.locator("#result-title").textContent()).resolves.toBe("Not old enough for this request");
+    await page.screenshot({ path: `${ARTIFACTS}/verify-minor-4-denied.png`, fullPage: true });
+
+    const polled = await poll(server.baseUrl, merchant.apiKey, session.session_id);
+    expect(polled).toMatchObject({ status: "DENIED", above_age_required: false });
+    expect(problems).toEqual([]);
+  });
+
+  it("a rejected identity check reads as such and can be retried; declining ends DENIED", async () => {
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    await page.goto(verifyLink(server.baseUrl, session));
+    await page.getByLabel("Email").first().fill(uniqueEmail("person"));
+    await page.getByLabel("Password").first().fill("person-password-1");
+    await page.getByRole("button", { name: "Create account and continue" }).click();
+    await page.getByLabel("First name").fill("Sam");
+    await page.getByLabel("Last name").fill("Rivera");
+    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(40));
+    await page.locator("#applicant-result").selectOption("consider");
+    await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
+
+    await page.locator("#kyc-notice").waitFor({ state: "visible" });
+    await expect(page.locator("#kyc-notice").textContent()).resolves.toContain("We could not verify your identity");
+    await page.screenshot({ path: `${ARTIFACTS}/verify-kyc-rejected.png`, fullPage: true });
+    await page.getByRole("button", { name: "Complete the sandbox check" }).click();
+
+    await page.locator("#step-decide").waitFor({ state: "visible" });
+    await page.getByRole("button", { name: "Decline" }).click();
+    await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/verify-declined.png`, fullPage: true });
+    expect(await poll(server.baseUrl, merchant.apiKey, session.session_id)).toMatchObject({ status: "DENIED", above_age_required: false });
+    expect(problems).toEqual([]);
+  });
+
+  it("a link whose nonce was changed shows the invalid-link screen after sign-in, and nothing is answered", async () => {
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    await page.goto(verifyLink(server.baseUrl, { session_id: session.session_id, nonce: "not-the-nonce" }));
+    await page.getByLabel("Email").first().fill(uniqueEmail("person"));
+    await page.getByLabel("Password").first().fill("person-password-1");
+    await page.getByRole("button", { name: "Create account and continue" }).click();
+
+    await page.locator('#step-result[data-result="invalid"]').waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/verify-invalid-link.png`, fullPage: true });
+    expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("PENDING");
+    // The only error is the API's own 404 for the wrong nonce (and chromium's console line about it).
+    expect(problems.filter((p) => !p.includes("/request?nonce=") && !p.includes("404"))).toEqual([]);
+  });
+});

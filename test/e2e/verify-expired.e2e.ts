@@ -1,0 +1,44 @@
+// The expired screen, against a server whose sessions live 5 seconds (SESSION_TTL_SECONDS), so the
+// test waits a bounded few seconds instead of half an hour.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
+import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+
+let server: DevServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startDevServer({ vars: { SESSION_TTL_SECONDS: "5" } });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe("verification app, expired request", () => {
+  it("a link opened after its session expired shows the expired screen, and the merchant's poll shows EXPIRED", async () => {
+    const merchant = await merchantWithKey(server.baseUrl);
+    const session = await openSession(server.baseUrl, merchant.apiKey, 21);
+    const { page, problems } = await watchedPage(browser);
+    const response = await page.goto(verifyLink(server.baseUrl, session));
+    expect(response?.headers()["content-security-policy"]).toBe(STRICT_CSP);
+
+    await page.getByLabel("Email").first().fill(uniqueEmail("late"));
+    await page.getByLabel("Password").first().fill("person-password-1");
+    // Bounded wait: the session expires 5 s after it was opened.
+    const wait = Date.parse(session.expires_at) - Date.now() + 500;
+    if (wait > 0) await page.waitForTimeout(Math.min(wait, 6000));
+    await page.getByRole("button", { name: "Create account and continue" }).click();
+
+    await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 15_000 });
+    await expect(page.locator("#result-title").textContent()).resolves.toBe("This request has expired");
+    await page.screenshot({ path: `${ARTIFACTS}/verify-expired.png`, fullPage: true });
+
+    expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("EXPIRED");
+    expect(problems).toEqual([]);
+  });
+});

@@ -1,0 +1,15 @@
+// The browser end-to-end tests: Node-side, against `wrangler dev`, driving Debian's chromium through
+// playwright-core. Not part of `npm test`; `.ci/run` runs them with
+// `npx vitest run --config test/e2e/vitest.config.ts`. One file at a time: each starts its own server
+// on the same port.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["test/e2e/**/*.e2e.ts"],
+    environment: "node",
+    fileParallelism: false,
+    testTimeout: 90_000,
+    hookTimeout: 120_000,
+  },
+});

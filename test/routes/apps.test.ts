@@ -1,0 +1,105 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { contentSecurityPolicy } from "../../src/web/csp";
+import { call } from "../helpers/http";
+
+const STRICT =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const LINK = "/verify?session_id=ses_AAAAAAAAAAAAAAAAAAAAAAAA&nonce=abcDEF_123-xyz";
+const PAGES = [LINK, "/console", "/account/verify-email", "/account/reset-password", "/account/confirm-email-change"];
+
+const withProvider = (provider: string) => ({ ...env, PROVIDER: provider });
+const assetUrls = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+
+describe("apps: happy", () => {
+  it.each(PAGES)("%s is an HTML page under the strict CSP, never cached", async (path) => {
+    const res = await call("GET", path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toBe(STRICT);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(res.text.startsWith("<!doctype html>")).toBe(true);
+  });
+
+  it("every stylesheet and script a page links is served by the Worker with its type", async () => {
+    for (const path of PAGES) {
+      const urls = assetUrls((await call("GET", path)).text);
+      expect(urls.length).toBeGreaterThanOrEqual(2);
+      for (const url of urls) {
+        const asset = await call("GET", url);
+        expect(asset.status, url).toBe(200);
+        expect(asset.headers.get("content-type")).toMatch(url.includes(".css") ? /^text\/css/ : /^text\/javascript/);
+        expect(asset.headers.get("cache-control")).toContain("immutable");
+      }
+    }
+  });
+
+  it("the sandbox verification page labels its development form and loads no third-party script", async () => {
+    const res = await call("GET", LINK);
+    expect(res.text).toContain("Development sandbox");
+    expect(res.text).not.toContain("onfido.com");
+  });
+
+  it("with PROVIDER=onfido the page loads the Onfido SDK, and only its CSP allows Onfido's origins", async () => {
+    const app = createApp();
+    const page = await app.request(LINK, {}, withProvider("onfido"));
+    const html = await page.text();
+    expect(html).toContain('src="https://sdk.onfido.com/v14"');
+    expect(html).not.toContain("Development sandbox");
+    expect(page.headers.get("content-security-policy")).toBe(contentSecurityPolicy({ onfido: true }));
+    expect(page.headers.get("content-security-policy")).toContain("script-src 'self' https://sdk.onfido.com");
+    const console = await app.request("/console", {}, withProvider("onfido"));
+    expect(console.headers.get("content-security-policy")).toBe(STRICT);
+  });
+});
+
+describe("apps: error", () => {
+  it.each([
+    "/verify",
+    "/verify?session_id=ses_AAAAAAAAAAAAAAAAAAAAAAAA",
+    "/verify?nonce=abc",
+    "/verify?session_id=usr_AAAAAAAAAAAAAAAAAAAAAAAA&nonce=abc",
+    "/verify?session_id=ses_AAAAAAAAAAAAAAAAAAAAAAAA&nonce=%3Cscript%3E",
+  ])("a broken link %s gets a readable HTML page with 404, not the JSON envelope", async (path) => {
+    const res = await call("GET", path);
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.text).toContain("This link is not valid");
+    expect(res.headers.get("content-security-policy")).toBe(STRICT);
+    expect(res.text).not.toContain("<script>");
+  });
+
+  it("an unknown asset is the JSON 404 envelope", async () => {
+    const res = await call("GET", "/assets/missing.js");
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ success: false, error: "NOT_FOUND" });
+  });
+});
+
+describe("apps: security", () => {
+  it.each(PAGES)("%s has no inline script, no inline style and no external origin", async (path) => {
+    const { text } = await call("GET", path);
+    expect(text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(text).not.toMatch(/\sstyle="/);
+    expect(text).not.toMatch(/\son[a-z]+="/);
+    expect(text).not.toMatch(/(?:src|href)="https?:/);
+  });
+
+  it("the page middleware does not leak onto the JSON API", async () => {
+    const res = await call("GET", "/api/health");
+    expect(res.headers.get("content-security-policy")).toBeNull();
+    expect(res.headers.get("cache-control")).not.toBe("no-store");
+  });
+
+  it("the client scripts write text, never HTML, and keep the token out of URLs and localStorage", async () => {
+    const { text } = await call("GET", "/console");
+    for (const url of assetUrls(text).filter((u) => u.includes(".js"))) {
+      const script = (await call("GET", url)).text;
+      expect(script, url).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/);
+      expect(script, url).not.toContain("localStorage");
+    }
+    const verify = assetUrls((await call("GET", LINK)).text).filter((u) => u.includes(".js"));
+    for (const url of verify) expect((await call("GET", url)).text).not.toMatch(/[?&]token=/);
+  });
+});
