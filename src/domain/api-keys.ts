@@ -1,6 +1,6 @@
 // Merchant API keys (CONTRACT §4): the key is stored only as SHA-256, the signing secret only encrypted.
 import { and, count, desc, eq, isNull } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";

@@ -1,7 +1,7 @@
 // The callback delivery log in D1: one event per resolution (written by the session Durable Object),
 // one row per attempt (written by the queue consumer), read back by the merchant.
 import { and, asc, count, eq, inArray } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import type { Database } from "../db/client";
 import { callbackAttempts, callbackEvents, verificationSessions } from "../db/schema";
 import { notFound } from "../errors";

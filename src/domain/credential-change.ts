@@ -1,5 +1,5 @@
 // Password change and email change for a signed-in account. Both sign out every earlier token.
-import { z } from "zod";
+import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import type { Bindings, UserRow } from "../env";

@@ -2,7 +2,7 @@
 // Kept: applicant id, status, the verified date of birth and times. Name and address go to the
 // provider only; the typed date of birth is never stored as verified (the report's is).
 import { and, eq, isNull, ne, or } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import type { Database } from "../db/client";
 import { kycRecords } from "../db/schema";
 import { ApiError } from "../errors";

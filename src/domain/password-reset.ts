@@ -1,5 +1,5 @@
 // Forgotten password: a mailed single-use token (1 hour) sets a new password and signs out everywhere.
-import { z } from "zod";
+import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import type { Bindings } from "../env";

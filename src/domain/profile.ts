@@ -1,6 +1,6 @@
 // PATCH /api/users/me: names, and the company name of a business account.
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import type { UserRow } from "../env";

@@ -1,5 +1,5 @@
 // POST /api/auth/register (spec endpoint 1).
-import { z } from "zod";
+import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";

@@ -1,6 +1,6 @@
 // Login and logout (CONTRACT §2).
 import { eq, sql } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";

@@ -1,7 +1,7 @@
 // Counts per status over a window (CONTRACT §8): the account total and a breakdown per key, revoked
 // keys included. Both count the same rows, so they always agree.
 import { and, asc, count, eq, gte, inArray, lte } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import type { Database } from "../db/client";
 import { apiKeys, verificationSessions as sessions } from "../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";

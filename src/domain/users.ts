@@ -1,6 +1,6 @@
 // The account as the API shows it (spec "User"), and the field rules shared by every account route.
 import { eq } from "drizzle-orm";
-import { z } from "zod";
+import * as z from "zod";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
 import type { UserRow } from "../env";

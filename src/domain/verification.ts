@@ -1,5 +1,5 @@
 // Verification sessions, from the routes to the session's Durable Object.
-import { z } from "zod";
+import * as z from "zod";
 import { isProduction, sessionTtlSeconds } from "../config";
 import type { Bindings } from "../env";
 import { ApiError, notFound, validationFailed } from "../errors";

@@ -1,6 +1,7 @@
 // Builds the OpenAPI 3.1 document from the mounted routes and the metadata their middleware carries.
 import type { Hono } from "hono";
-import { z, type ZodType } from "zod";
+import type { ZodType } from "zod";
+import * as z from "zod";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
 
 export const API_VERSION = "1.0.0";

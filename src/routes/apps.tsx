@@ -4,7 +4,7 @@
 import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
-import { z } from "zod";
+import * as z from "zod";
 import type { AppEnv } from "../env";
 import { notFound } from "../errors";
 import { AccountLinkPage, type AccountLinkKind } from "../web/account-link-page";

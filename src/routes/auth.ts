@@ -1,6 +1,6 @@
 // Auth area (CONTRACT §2): no credential except where requireUser says so.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { database } from "../db/client";
 import { confirmEmailChange, TokenInput } from "../domain/credential-change";
 import { resendVerification, verifyEmail } from "../domain/email-verification";

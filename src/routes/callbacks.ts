@@ -1,6 +1,6 @@
 // The merchant's view of callback delivery for one of its sessions (CONTRACT §8), mounted under /api/usage.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { database } from "../db/client";
 import { CallbackEventView, listSessionCallbacks } from "../domain/callback-log";
 import type { AppEnv } from "../env";

@@ -1,7 +1,7 @@
 // Development-only helpers (404 in production): the mail outbox.
 import { desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { database } from "../db/client";
 import { devOutbox } from "../db/schema";
 import { EmailField } from "../domain/users";

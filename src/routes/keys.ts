@@ -1,6 +1,6 @@
 // API keys area (CONTRACT §4): verified BUSINESS accounts manage their merchant keys.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { database } from "../db/client";
 import { ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys";
 import type { AppEnv } from "../env";

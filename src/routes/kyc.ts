@@ -1,7 +1,7 @@
 // KYC for the service's own apps (CONTRACT §7, tag KYC, Bearer): applicant, SDK token, status, and
 // the development sandbox's stand-in for the provider finishing a check.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { database } from "../db/client";
 import { completeSandboxCheck, createApplicant, createSdkToken, CreateApplicantBody, KycStatus, kycStatus } from "../domain/kyc";
 import type { AppEnv } from "../env";

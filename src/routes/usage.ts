@@ -1,7 +1,7 @@
 // Usage reporting (CONTRACT §8, tag Usage): the session log, its CSV export and counts per status.
 // Business accounts only; every query is scoped to the signed-in account.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { secret } from "../config";
 import { database } from "../db/client";
 import { exportFileName, exportSessionLog, CSV_COLUMNS } from "../domain/usage-export";

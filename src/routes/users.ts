@@ -1,6 +1,6 @@
 // Users area (CONTRACT §3), Bearer.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { database } from "../db/client";
 import { deleteAccount } from "../domain/account-deletion";
 import { ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChange } from "../domain/credential-change";

@@ -1,7 +1,7 @@
 // Inbound provider webhooks (CONTRACT §7, tag Webhooks). The signature is verified over the raw bytes
 // before anything parses them; the app's JSON body guard is skipped for this path for that reason.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { secret } from "../config";
 import { database } from "../db/client";
 import { applyCompletedCheck } from "../domain/kyc";

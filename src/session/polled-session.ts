@@ -1,6 +1,6 @@
 // The merchant's view of a session (spec "Verification session, as returned by polling"; CONTRACT §5).
 // It is also the `data` of every callback, so the two can never disagree.
-import { z } from "zod";
+import * as z from "zod";
 
 export const SESSION_STATUSES = ["PENDING", "APPROVED", "DENIED", "EXPIRED"] as const;
 export type SessionStatus = (typeof SESSION_STATUSES)[number];

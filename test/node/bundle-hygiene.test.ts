@@ -1,0 +1,16 @@
+/// <reference types="vite/client" />
+// Keeps the Worker bundle small: a named `{ z }` import from zod makes esbuild keep every zod locale
+// (about 190 KiB), where `import * as z from "zod"` lets it drop them.
+import { describe, expect, it } from "vitest";
+
+const sources = import.meta.glob<string>("../../src/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true });
+
+describe("bundle hygiene", () => {
+  it("imports zod as a namespace everywhere", () => {
+    expect(Object.keys(sources).length).toBeGreaterThan(20);
+    const named = Object.entries(sources)
+      .filter(([, text]) => /import\s*\{[^}]*\bz\b[^}]*\}\s*from\s*"zod"/.test(text))
+      .map(([file]) => file);
+    expect(named).toEqual([]);
+  });
+});
