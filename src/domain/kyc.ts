@@ -98,12 +98,17 @@ export async function kycStatus(db: Database, userId: string): Promise<KycStatus
   return { status: record.status, verifiedAt: record.status === "VERIFIED" ? record.verifiedAt : null };
 }
 
-export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "already_verified" | "incomplete";
+export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "already_verified" | "incomplete" | "superseded";
 
 /**
  * The one path by which a check changes a KYC record: the provider webhook and the sandbox both end
  * here. A check already applied changes nothing (redelivery), and a VERIFIED record is final: the date
  * of birth is verified once, so a later check cannot replace the identity behind an account.
+ *
+ * The record's `checkId` is either the check that is running (status PENDING, set by `submitCheck`) or
+ * the check that decided the status (VERIFIED or REJECTED). While one is running, the events of other
+ * checks (an older one redelivered, one that lost a race to be recorded) are ignored: only the running
+ * check decides.
  */
 export async function applyCompletedCheck(db: Database, provider: IdentityProvider, checkId: string): Promise<CheckOutcome> {
   const check = await provider.readCheck(checkId);
@@ -113,8 +118,10 @@ export async function applyCompletedCheck(db: Database, provider: IdentityProvid
     return outcome;
   };
   if (!record) return skipped("unknown_applicant");
-  if (record.checkId === check.checkId) return skipped("duplicate");
-  if (record.status === "VERIFIED") return skipped("already_verified");
+  if (record.status === "VERIFIED") return skipped(record.checkId === check.checkId ? "duplicate" : "already_verified");
+  const running = record.status === "PENDING" ? record.checkId : null;
+  if (record.status === "REJECTED" && record.checkId === check.checkId) return skipped("duplicate");
+  if (running && running !== check.checkId) return skipped("superseded");
   if (!check.complete) return skipped("incomplete");
   const verdict = await check.verdict();
   const now = nowIso();
@@ -128,18 +135,55 @@ export async function applyCompletedCheck(db: Database, provider: IdentityProvid
       checkId: check.checkId,
       updatedAt: now,
     })
-    // Repeats the guards in the write itself, so that two deliveries racing each other apply once.
+    // Repeats the guards in the write itself, so that two deliveries racing each other (or a delivery
+    // racing a new submission) apply once.
     .where(
       and(
         eq(kycRecords.userId, record.userId),
-        ne(kycRecords.status, "VERIFIED"),
-        or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId)),
+        or(
+          and(eq(kycRecords.status, "PENDING"), or(isNull(kycRecords.checkId), eq(kycRecords.checkId, check.checkId))),
+          and(eq(kycRecords.status, "REJECTED"), or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId))),
+        ),
       ),
     )
     .returning({ userId: kycRecords.userId });
   if (written.length === 0) return skipped("duplicate");
   log("info", "check applied", { checkId: check.checkId, userId: record.userId, status: verified ? "VERIFIED" : "REJECTED" });
   return "applied";
+}
+
+/**
+ * After the provider's SDK has uploaded the document and the face, the app asks for them to be
+ * checked (Onfido's classic flow: the integrator's server creates the check). Idempotent: while a check
+ * is running, or once the account is VERIFIED, nothing new is started and the status is returned.
+ * A REJECTED account starts a new check (a retry after new uploads).
+ */
+export async function submitCheck(db: Database, provider: IdentityProvider, userId: string): Promise<KycStatus> {
+  const record = await requireApplicant(db, userId);
+  if (record.status === "VERIFIED" || (record.status === "PENDING" && record.checkId)) return kycStatus(db, userId);
+  const started = await provider.createCheck(record.applicantId);
+  const now = nowIso();
+  const written = await db
+    .update(kycRecords)
+    .set({ status: "PENDING", checkId: started.checkId, verifiedDob: null, verifiedAt: null, updatedAt: now })
+    // Only over the state read above: a concurrent submission or a webhook that got here first wins, and
+    // this check's result is then ignored as superseded (or is the one that already decided).
+    .where(
+      and(
+        eq(kycRecords.userId, userId),
+        eq(kycRecords.status, record.status),
+        record.checkId === null ? isNull(kycRecords.checkId) : eq(kycRecords.checkId, record.checkId),
+      ),
+    )
+    .returning({ userId: kycRecords.userId });
+  if (written.length === 0) {
+    log("warn", "check submitted concurrently", { userId, checkId: started.checkId, provider: provider.name });
+  } else {
+    log("info", "check started", { userId, checkId: started.checkId, provider: provider.name });
+    // A provider that finishes at once (the sandbox) has no webhook to wait for.
+    if (started.complete) await applyCompletedCheck(db, provider, started.checkId);
+  }
+  return kycStatus(db, userId);
 }
 
 /** The sandbox "finishes" a check for the account's applicant, then takes the webhook's path. */

@@ -4,7 +4,14 @@
 import * as z from "zod";
 import { log } from "../http/logger";
 import { isCalendarDate } from "../lib/calendar-date";
-import { providerError, type ApplicantInput, type IdentityProvider, type ProviderCheck, type Verdict } from "./provider";
+import {
+  providerError,
+  type ApplicantInput,
+  type IdentityProvider,
+  type ProviderCheck,
+  type StartedCheck,
+  type Verdict,
+} from "./provider";
 
 /** Per call. A webhook makes at most two rounds of calls and must answer inside Onfido's timeout. */
 const CALL_TIMEOUT_MS = 5_000;
@@ -28,7 +35,16 @@ const Report = z.object({
   properties: z.object({ date_of_birth: z.string().nullish() }).loose().nullish(),
 });
 
-type Operation = "create_applicant" | "sdk_token" | "read_check" | "read_report";
+type Operation = "create_applicant" | "sdk_token" | "create_check" | "read_check" | "read_report";
+
+/**
+ * The reports a check runs (classic flow, API v3.6): the document gives the date of birth, the face
+ * report ties the document to the person in front of the camera. The SDK's default face step takes a
+ * photo, hence the photo variant.
+ */
+export const CHECK_REPORTS = ["document", "facial_similarity_photo"] as const;
+/** Any facial similarity variant (photo, photo_fully_auto, video, motion) binds the document to a face. */
+const FACE_REPORT = /^facial_similarity_/;
 
 export class OnfidoProvider implements IdentityProvider {
   readonly name = "onfido" as const;
@@ -53,6 +69,18 @@ export class OnfidoProvider implements IdentityProvider {
     return sdk.token;
   }
 
+  async createCheck(applicantId: string): Promise<StartedCheck> {
+    const check = await this.request("create_check", "POST", "/checks", Check, {
+      applicant_id: applicantId,
+      report_names: [...CHECK_REPORTS],
+    });
+    if (check.applicant_id !== applicantId) {
+      log("warn", "provider started a check for another applicant", { checkId: check.id });
+      throw providerError();
+    }
+    return { checkId: check.id, complete: check.status === "complete" };
+  }
+
   async readCheck(checkId: string): Promise<ProviderCheck> {
     const check = await this.request("read_check", "GET", `/checks/${encodeURIComponent(checkId)}`, Check);
     return {
@@ -73,6 +101,14 @@ export class OnfidoProvider implements IdentityProvider {
     const dateOfBirth = document?.properties?.date_of_birth;
     if (document?.result !== "clear" || !dateOfBirth || !isCalendarDate(dateOfBirth)) {
       log("warn", "clear check without a clear document date of birth", { checkId: check.id });
+      return { result: "rejected" };
+    }
+    // A document alone proves that someone holds it, not that they are its owner: a minor could show a
+    // parent's passport. A check without a clear face match (one started elsewhere with a document
+    // report only, say) does not verify an age.
+    const faces = reports.filter((report) => FACE_REPORT.test(report.name));
+    if (faces.length === 0 || faces.some((face) => face.result !== "clear")) {
+      log("warn", "clear check without a clear facial similarity report", { checkId: check.id });
       return { result: "rejected" };
     }
     return { result: "clear", dateOfBirth };

@@ -10,6 +10,9 @@ export type ApplicantInput = {
   address?: { country: string; postcode: string; street?: string; town?: string };
 };
 
+/** A check the provider has just started. `complete` is true when it finished at once (the sandbox). */
+export type StartedCheck = { checkId: string; complete: boolean };
+
 /** What a completed check decided, reduced to what age verification needs. */
 export type Verdict = { result: "clear"; dateOfBirth: string } | { result: "rejected" };
 
@@ -17,7 +20,8 @@ export type Verdict = { result: "clear"; dateOfBirth: string } | { result: "reje
  * A check as the provider reports it. `complete` is false for a check that has not finished (a stale
  * or early event): nothing may change then. `verdict` reads what else it needs (Onfido: the document
  * report) only when called, so a redelivered event costs one provider call.
- * - clear: the check and its document report are clear, and the report read a date of birth;
+ * - clear: the check, its document report and its facial similarity report are clear, and the document
+ *   report read a date of birth;
  * - rejected: the check completed with any other outcome.
  */
 export type ProviderCheck = {
@@ -33,6 +37,11 @@ export interface IdentityProvider {
   createApplicant(input: ApplicantInput): Promise<string>;
   /** A short-lived token the provider's SDK uses to upload documents for this applicant. */
   createSdkToken(applicantId: string): Promise<string>;
+  /**
+   * Starts a check of what the SDK uploaded for this applicant: a document report and a facial
+   * similarity report (the face must match the document, so that nobody passes with someone else's).
+   */
+  createCheck(applicantId: string): Promise<StartedCheck>;
   readCheck(checkId: string): Promise<ProviderCheck>;
 }
 

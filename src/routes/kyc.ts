@@ -1,9 +1,18 @@
-// KYC for the service's own apps (CONTRACT §7, tag KYC, Bearer): applicant, SDK token, status, and
-// the development sandbox's stand-in for the provider finishing a check.
+// KYC for the service's own apps (CONTRACT §7, tag KYC, Bearer): applicant, SDK token, submitting the
+// SDK's uploads for a check, status, and the development sandbox's stand-in for the provider finishing
+// a check.
 import { Hono } from "hono";
 import * as z from "zod";
 import { database } from "../db/client";
-import { completeSandboxCheck, createApplicant, createSdkToken, CreateApplicantBody, KycStatus, kycStatus } from "../domain/kyc";
+import {
+  completeSandboxCheck,
+  createApplicant,
+  createSdkToken,
+  CreateApplicantBody,
+  KycStatus,
+  kycStatus,
+  submitCheck,
+} from "../domain/kyc";
 import type { AppEnv } from "../env";
 import { notFound } from "../errors";
 import { developmentOnly } from "../http/guards";
@@ -58,6 +67,28 @@ export const kycRoutes = new Hono<AppEnv>()
     }),
     requireUser,
     async (c) => ok(c, await createSdkToken(database(c.env.DB), providerFor(c.env), c.var.user.id)),
+  )
+  .post(
+    "/submit",
+    describe({
+      tag: "KYC",
+      summary: "Submit the SDK's uploads for checking",
+      description:
+        "Call it when the provider's SDK reports completion (Onfido Web SDK `onComplete`). The service then " +
+        "creates the check at the provider (`document` and `facial_similarity_photo` reports) and answers 202 " +
+        "with the status: PENDING until the provider's `check.completed` webhook decides VERIFIED or REJECTED, " +
+        "which `GET /api/kyc/status` shows. Idempotent: while a check is running, or once the account is " +
+        "VERIFIED, nothing new is started and the current status is returned. After a rejection, a new " +
+        "submission (after new uploads) starts a new check. No body. With PROVIDER=sandbox the check is clear " +
+        "at once (the typed date of birth is taken as verified), so the answer is already VERIFIED.",
+      responses: {
+        202: { description: "The check is running (or the account is already verified).", data: KycStatus },
+        409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+        502: PROVIDER_ERROR,
+      },
+    }),
+    requireUser,
+    async (c) => ok(c, await submitCheck(database(c.env.DB), providerFor(c.env), c.var.user.id), 202),
   )
   .get(
     "/status",

@@ -36,6 +36,15 @@ export async function callWith<T = any>(appEnv: Env, method: string, path: strin
 export type RecordedRequest = { method: string; path: string; authorization: string | null; body: any };
 type Answer = { status: number; body: unknown };
 
+/** How a stand-in check ends: its result, the document's date of birth, and the face report's result (null: none). */
+export type CheckEnding = {
+  result: "clear" | "consider";
+  dob?: string | null;
+  documentResult?: string;
+  face?: "clear" | "consider" | null;
+  status?: string;
+};
+
 /**
  * Replaces outbound fetch with an in-memory Onfido. `fail` makes every call answer with that status and
  * an error body that quotes personal data, as Onfido's validation errors can.
@@ -44,34 +53,57 @@ export function stubOnfido() {
   const requests: RecordedRequest[] = [];
   const checks = new Map<string, Record<string, unknown>>();
   const reports = new Map<string, Record<string, unknown>>();
+  /** Writes the check's reports as they read once it is done. */
+  const finishReports = (check: Record<string, unknown>, options: CheckEnding) => {
+    const checkId = check.id as string;
+    const [documentId, faceId] = check.report_ids as string[];
+    reports.set(documentId!, {
+      id: documentId,
+      name: "document",
+      status: "complete",
+      result: options.documentResult ?? options.result,
+      sub_result: options.result,
+      check_id: checkId,
+      properties: { date_of_birth: options.dob === undefined ? "1990-04-01" : options.dob, first_name: "ADA", last_name: "LOVELACE", document_type: "passport" },
+    });
+    if (options.face === null) {
+      reports.delete(faceId!);
+      check.report_ids = [documentId];
+    } else {
+      reports.set(faceId!, { id: faceId, name: "facial_similarity_photo", status: "complete", result: options.face ?? "clear", check_id: checkId, properties: {} });
+    }
+  };
+  const newCheck = (applicantId: string, status: string, result: string | null) => {
+    const checkId = crypto.randomUUID();
+    const check: Record<string, unknown> = {
+      id: checkId,
+      created_at: new Date().toISOString(),
+      status,
+      result,
+      applicant_id: applicantId,
+      report_ids: [crypto.randomUUID(), crypto.randomUUID()],
+      href: `/v3.6/checks/${checkId}`,
+    };
+    checks.set(checkId, check);
+    return check;
+  };
   const world = {
     requests,
     fail: null as number | "network" | null,
-    /** A completed check with a document and a face report; returns the check id. */
-    completeCheck(applicantId: string, options: { result: "clear" | "consider"; dob?: string | null; documentResult?: string; status?: string }) {
-      const checkId = crypto.randomUUID();
-      const documentId = crypto.randomUUID();
-      const faceId = crypto.randomUUID();
-      checks.set(checkId, {
-        id: checkId,
-        created_at: new Date().toISOString(),
-        status: options.status ?? "complete",
-        result: options.result,
-        applicant_id: applicantId,
-        report_ids: [faceId, documentId],
-        href: `/v3.6/checks/${checkId}`,
-      });
-      reports.set(documentId, {
-        id: documentId,
-        name: "document",
-        status: "complete",
-        result: options.documentResult ?? options.result,
-        sub_result: options.result,
-        check_id: checkId,
-        properties: { date_of_birth: options.dob === undefined ? "1990-04-01" : options.dob, first_name: "ADA", last_name: "LOVELACE", document_type: "passport" },
-      });
-      reports.set(faceId, { id: faceId, name: "facial_similarity_photo", status: "complete", result: "clear", check_id: checkId, properties: {} });
-      return checkId;
+    /** Ids of the checks created through POST /checks, in order. */
+    created: [] as string[],
+    /** A completed check with a document and a face report (unless `face: null`); returns the check id. */
+    completeCheck(applicantId: string, options: CheckEnding) {
+      const check = newCheck(applicantId, options.status ?? "complete", options.result);
+      finishReports(check, options);
+      return check.id as string;
+    },
+    /** Completes a check created through POST /checks, as Onfido does once its reports are done. */
+    finishCheck(checkId: string, options: CheckEnding) {
+      const check = checks.get(checkId);
+      if (!check) throw new Error(`no check ${checkId}`);
+      Object.assign(check, { status: options.status ?? "complete", result: options.result });
+      finishReports(check, options);
     },
   };
   const answer = (request: RecordedRequest): Answer => {
@@ -79,6 +111,14 @@ export function stubOnfido() {
       return { status: 201, body: { id: crypto.randomUUID(), created_at: new Date().toISOString(), first_name: request.body.first_name, last_name: request.body.last_name, dob: request.body.dob, href: "/v3.6/applicants/x" } };
     }
     if (request.method === "POST" && request.path === "/sdk_token") return { status: 200, body: { token: `sdk.${crypto.randomUUID()}` } };
+    if (request.method === "POST" && request.path === "/checks") {
+      if (typeof request.body?.applicant_id !== "string" || !Array.isArray(request.body.report_names)) {
+        return { status: 422, body: { error: { type: "validation_error", message: "There was a validation error on this request", fields: {} } } };
+      }
+      const check = newCheck(request.body.applicant_id, "in_progress", null);
+      world.created.push(check.id as string);
+      return { status: 201, body: check };
+    }
     const check = /^\/checks\/([^/]+)$/.exec(request.path);
     if (request.method === "GET" && check && checks.has(check[1]!)) return { status: 200, body: checks.get(check[1]!) };
     const report = /^\/reports\/([^/]+)$/.exec(request.path);

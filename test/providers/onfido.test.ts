@@ -72,3 +72,35 @@ describe("Onfido adapter", () => {
     expect(await check.verdict()).toEqual({ result: "rejected" });
   });
 });
+
+describe("Onfido adapter: checks", () => {
+  it("creates a check with the document and facial similarity photo reports for the applicant", async () => {
+    const fetchSpy = vi
+      .spyOn(globalThis, "fetch")
+      .mockResolvedValue(answer(201, { id: "chk-1", applicant_id: "app-1", status: "in_progress", result: null, report_ids: ["r1", "r2"] }));
+    const started = await new OnfidoProvider("https://onfido.test/v3.6", "t").createCheck("app-1");
+    expect(started).toEqual({ checkId: "chk-1", complete: false });
+    const request = new Request(fetchSpy.mock.calls[0]![0] as RequestInfo, fetchSpy.mock.calls[0]![1]);
+    expect(request.method).toBe("POST");
+    expect(request.url).toBe("https://onfido.test/v3.6/checks");
+    expect(await request.json()).toEqual({ applicant_id: "app-1", report_names: ["document", "facial_similarity_photo"] });
+  });
+
+  it("accepts any facial similarity variant, but only a clear one", async () => {
+    const check = { id: "chk", applicant_id: "app", status: "complete", result: "clear", report_ids: ["r1", "r2"] };
+    const document = { id: "r1", name: "document", result: "clear", properties: { date_of_birth: "1990-02-28" } };
+    for (const [face, verdict] of [
+      [{ id: "r2", name: "facial_similarity_motion", result: "clear" }, { result: "clear", dateOfBirth: "1990-02-28" }],
+      [{ id: "r2", name: "facial_similarity_photo", result: "consider" }, { result: "rejected" }],
+      [{ id: "r2", name: "watchlist_standard", result: "clear" }, { result: "rejected" }],
+    ] as const) {
+      vi.spyOn(globalThis, "fetch")
+        .mockResolvedValueOnce(answer(200, check))
+        .mockResolvedValueOnce(answer(200, document))
+        .mockResolvedValueOnce(answer(200, face));
+      const read = await new OnfidoProvider("https://onfido.test/v3.6", "t").readCheck("chk");
+      expect(await read.verdict()).toEqual(verdict);
+      vi.restoreAllMocks();
+    }
+  });
+});
