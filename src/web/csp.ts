@@ -15,18 +15,34 @@ const BASE: Record<string, string[]> = {
   "base-uri": ["'none'"],
 };
 
-export const ONFIDO_SDK_URL = "https://sdk.onfido.com/v14";
+/**
+ * The Onfido Web SDK, pinned to an exact release: the floating /v14 URL would run whatever Onfido
+ * publishes next in the origin that holds the user's token. No integrity attribute: the SDK loads more
+ * code from Onfido's hosts at run time, which a hash of the first file would not cover; the pin and the
+ * narrow CSP below are the control. The page injects it only when the Onfido step starts. Update
+ * deliberately: read the release notes, then change this version (it is the npm onfido-sdk-ui release).
+ */
+export const ONFIDO_SDK_VERSION = "14.80.0";
+export const ONFIDO_SDK_URL = `https://sdk.onfido.com/v${ONFIDO_SDK_VERSION}`;
 
-// What the Onfido Web SDK needs: its script and styles, its API and upload endpoints (HTTPS and
-// WebSocket), camera frames as blob: URLs, and its cross-device iframe.
+// Onfido's published minimum for the Web SDK (documentation.onfido.com/sdk/sdk-csp-guide): scripts
+// from sdk. and assets.onfido.com, styles, fonts and the iframe from sdk.onfido.com, API calls to its
+// regional API hosts (the EU one added: it is where ONFIDO_API_URL points in Europe; Onfido's plain-http
+// entry is left out, an https page could not use it anyway). Where Onfido's guide relies on default-src
+// (images, media, workers), its two hosts are listed, plus blob: for the captured frames the SDK
+// previews. No 'unsafe-inline': Onfido asks for it only when the SDK is started from inline code, and
+// here it is started from /assets/verify.js.
+const ONFIDO_SDK = "https://sdk.onfido.com";
+const ONFIDO_ASSETS = "https://assets.onfido.com";
 const ONFIDO: Record<string, string[]> = {
-  "script-src": ["https://sdk.onfido.com"],
-  "style-src": ["https://sdk.onfido.com", "'unsafe-inline'"],
-  "connect-src": ["https://*.onfido.com", "wss://*.onfido.com"],
-  "img-src": ["blob:", "https://*.onfido.com"],
-  "media-src": ["blob:"],
-  "worker-src": ["blob:"],
-  "frame-src": ["https://*.onfido.com"],
+  "script-src": [ONFIDO_SDK, ONFIDO_ASSETS],
+  "style-src": [ONFIDO_SDK],
+  "font-src": [ONFIDO_SDK],
+  "connect-src": ["https://api.onfido.com", "https://api.eu.onfido.com", "https://api.us.onfido.com", "https://api.ca.onfido.com"],
+  "img-src": ["blob:", ONFIDO_SDK, ONFIDO_ASSETS],
+  "media-src": ["blob:", ONFIDO_SDK, ONFIDO_ASSETS],
+  "worker-src": ["'self'", "blob:", ONFIDO_SDK, ONFIDO_ASSETS],
+  "frame-src": [ONFIDO_SDK],
 };
 
 export function contentSecurityPolicy(options: { onfido?: boolean } = {}): string {

@@ -10,8 +10,6 @@ const ICON =
 export type LayoutProps = {
   title: string;
   scripts: AssetName[];
-  /** Third-party scripts allowed by the page's own CSP (the Onfido SDK only). */
-  externalScripts?: string[];
   wide?: boolean;
   children: Child;
 };
@@ -28,9 +26,6 @@ export function Layout(props: LayoutProps) {
           <title>{props.title}</title>
           <link rel="icon" href={ICON} />
           <link rel="stylesheet" href={assetPath("app.css")} />
-          {(props.externalScripts ?? []).map((src) => (
-            <script defer src={src}></script>
-          ))}
           {props.scripts.map((name) => (
             <script defer src={assetPath(name)}></script>
           ))}

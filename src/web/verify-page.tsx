@@ -9,8 +9,10 @@ export type VerifyPageProps = { provider: "sandbox" | "onfido" };
 export function VerifyPage({ provider }: VerifyPageProps) {
   const sandbox = provider !== "onfido";
   return (
-    <Layout title="Confirm your age" scripts={["common.js", "verify.js"]} externalScripts={sandbox ? [] : [ONFIDO_SDK_URL]}>
-      <main id="verify-app" data-provider={provider}>
+    <Layout title="Confirm your age" scripts={["common.js", "verify.js"]}>
+      {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
+          the document check starts, so a verified user (or a failed request) never runs it. */}
+      <main id="verify-app" data-provider={provider} data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL}>
         <div class="topbar">
           <Brand />
           <button type="button" class="btn link" id="switch-account" hidden>

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { contentSecurityPolicy } from "../../src/web/csp";
+import { contentSecurityPolicy, ONFIDO_SDK_URL } from "../../src/web/csp";
 import { call } from "../helpers/http";
 
 const STRICT =
@@ -39,18 +39,55 @@ describe("apps: happy", () => {
     const res = await call("GET", LINK);
     expect(res.text).toContain("Development sandbox");
     expect(res.text).not.toContain("onfido.com");
+    expect(res.text).not.toContain("data-onfido-sdk");
   });
 
-  it("with PROVIDER=onfido the page loads the Onfido SDK, and only its CSP allows Onfido's origins", async () => {
+  it("with PROVIDER=onfido the page carries the pinned SDK URL but loads no SDK, and only its CSP allows Onfido", async () => {
     const app = createApp();
     const page = await app.request(LINK, {}, withProvider("onfido"));
     const html = await page.text();
-    expect(html).toContain('src="https://sdk.onfido.com/v14"');
+    // Injected by verify.js when the document check starts, never with the page itself.
+    expect(html).not.toMatch(/<script[^>]*onfido/);
+    expect(html).toContain(`data-onfido-sdk="${ONFIDO_SDK_URL}"`);
+    expect(ONFIDO_SDK_URL).toMatch(/^https:\/\/sdk\.onfido\.com\/v\d+\.\d+\.\d+$/);
     expect(html).not.toContain("Development sandbox");
     expect(page.headers.get("content-security-policy")).toBe(contentSecurityPolicy({ onfido: true }));
-    expect(page.headers.get("content-security-policy")).toContain("script-src 'self' https://sdk.onfido.com");
     const console = await app.request("/console", {}, withProvider("onfido"));
     expect(console.headers.get("content-security-policy")).toBe(STRICT);
+  });
+
+  it("the Onfido-mode CSP is Onfido's published minimum, without 'unsafe-inline'", () => {
+    const policy = contentSecurityPolicy({ onfido: true });
+    const directives = Object.fromEntries(
+      policy.split("; ").map((directive) => {
+        const [name, ...sources] = directive.split(" ");
+        return [name!, sources];
+      }),
+    );
+    expect(directives["script-src"]).toEqual(["'self'", "https://sdk.onfido.com", "https://assets.onfido.com"]);
+    expect(directives["style-src"]).toEqual(["'self'", "https://sdk.onfido.com"]);
+    expect(directives["font-src"]).toEqual(["https://sdk.onfido.com"]);
+    expect(directives["frame-src"]).toEqual(["https://sdk.onfido.com"]);
+    expect(directives["connect-src"]).toEqual(
+      expect.arrayContaining(["'self'", "https://api.onfido.com", "https://api.eu.onfido.com", "https://api.us.onfido.com", "https://api.ca.onfido.com"]),
+    );
+    for (const name of ["img-src", "media-src", "worker-src"]) expect(directives[name]).toEqual(expect.arrayContaining(["blob:", "https://sdk.onfido.com"]));
+    expect(policy).not.toContain("unsafe-inline");
+    expect(policy).not.toContain("unsafe-eval");
+    expect(policy).not.toMatch(/(?:^|\s)http:/);
+    // The page's own defaults stay: nothing framed it, no base or form target elsewhere.
+    expect(directives["default-src"]).toEqual(["'none'"]);
+    expect(directives["frame-ancestors"]).toEqual(["'none'"]);
+  });
+
+  it("the Onfido step loads the SDK on demand, submits the upload for checking and tears the SDK down", async () => {
+    const app = createApp();
+    const html = await (await app.request(LINK, {}, withProvider("onfido"))).text();
+    const script = assetUrls(html).find((url) => url.includes("verify"))!;
+    const text = await (await app.request(script, {}, withProvider("onfido"))).text();
+    expect(text).toContain('getAttribute("data-onfido-sdk")');
+    expect(text).toContain('"/api/kyc/submit"');
+    expect(text).toContain("tearDown()");
   });
 });
 

@@ -194,12 +194,12 @@ export const VERIFY_SCRIPT = String.raw`
     var sandbox = provider !== "onfido";
     A.show("applicant-form", status === "NOT_STARTED");
     if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
-    else A.show("onfido-panel", status !== "NOT_STARTED");
+    else { A.show("onfido-panel", status !== "NOT_STARTED"); resetOnfido(); }
     if (status === "REJECTED") {
       A.notice("kyc-notice", "We could not verify your identity with that check. You can try again" + (sandbox ? "." : " with a clear photo of a valid document."), "error");
     } else if (status === "PENDING" && !sandbox) {
       A.text("onfido-status", "If you have already taken the photos, the check can take a few minutes. This page updates by itself.");
-      pollKyc(0);
+      startPolling();
     }
     var first = document.querySelector("#step-kyc form:not([hidden]) input, #step-kyc form:not([hidden]) select, #onfido-start");
     if (first && status === "NOT_STARTED") first.focus();
@@ -229,39 +229,106 @@ export const VERIFY_SCRIPT = String.raw`
     return { ok: true };
   }
 
-  // Onfido: the SDK (loaded by the page only in this mode) captures the document and a selfie; the
-  // check's result arrives through the provider webhook, so the page polls the KYC status.
+  // Onfido (classic flow): the SDK captures the document and a selfie and uploads them to Onfido; then
+  // POST /api/kyc/submit has the server create the check, whose result arrives through the provider
+  // webhook, so the page polls the KYC status. The SDK script is injected only here, when the step
+  // starts (never for a verified user), from the pinned URL the page carries in data-onfido-sdk.
+  var onfidoHandle = null;
+  var onfidoScript = null;
+  var pollRun = 0;
+
+  function loadOnfidoSdk() {
+    if (window.Onfido) return Promise.resolve(true);
+    if (!onfidoScript) {
+      onfidoScript = new Promise(function (resolve) {
+        var script = document.createElement("script");
+        script.src = root.getAttribute("data-onfido-sdk");
+        script.onload = function () { resolve(!!window.Onfido); };
+        // A failed load is not cached: the next attempt injects the script again.
+        script.onerror = function () { script.remove(); onfidoScript = null; resolve(false); };
+        document.head.appendChild(script);
+      });
+    }
+    return onfidoScript;
+  }
+
+  // One SDK instance at most: a retry or a new attempt after a rejection starts from a clean mount.
+  function tearDownOnfido() {
+    if (!onfidoHandle) return;
+    var handle = onfidoHandle;
+    onfidoHandle = null;
+    try { handle.tearDown(); } catch (error) { /* already gone */ }
+  }
+  function resetOnfido() {
+    tearDownOnfido();
+    pollRun++;
+    A.text("onfido-status", "");
+    A.show("onfido-start", true);
+  }
+  function onfidoFailed(result, again) {
+    tearDownOnfido();
+    A.text("onfido-status", "");
+    A.show("onfido-start", true);
+    banner(result, again);
+  }
+
   async function startOnfido() {
+    clearBanner();
+    tearDownOnfido();
+    pollRun++;
     A.show("applicant-form", false);
     A.show("onfido-panel", true);
+    A.show("onfido-start", false);
+    A.text("onfido-status", "Loading the document check\u2026");
     var res = await A.api("GET", "/api/kyc/sdk-token", { token: token });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
-      return banner(res, startOnfido);
+      return onfidoFailed(res, startOnfido);
     }
-    if (!window.Onfido) {
-      return banner({ error: "NETWORK" }, startOnfido);
-    }
-    A.show("onfido-start", false);
-    window.Onfido.init({
+    if (!(await loadOnfidoSdk())) return onfidoFailed({ error: "NETWORK" }, startOnfido);
+    if (!timer) return; // the request expired while the SDK loaded
+    A.text("onfido-status", "");
+    onfidoHandle = window.Onfido.init({
       token: res.data.token,
       containerId: "onfido-mount",
-      onComplete: function () {
-        A.text("onfido-status", "Thank you. Your document is being checked; this usually takes a minute or two.");
-        pollKyc(0);
-      },
-      onError: function () { banner({ error: "INTERNAL_ERROR" }, startOnfido); }
+      // The face step takes a photo: the server asks for a facial_similarity_photo report.
+      steps: ["welcome", "document", "face", "complete"],
+      onComplete: function () { submitOnfido(); },
+      // An expired SDK token or a failed upload: a fresh start gets a new token.
+      onError: function () { onfidoFailed({ error: "INTERNAL_ERROR" }, startOnfido); }
     });
   }
   if (A.$("onfido-start")) A.$("onfido-start").addEventListener("click", startOnfido);
 
-  // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload.
-  async function pollKyc(round) {
-    if (!timer) return;
+  // The uploads are at Onfido; asking for the check again after a failure is safe (the server starts
+  // one check at most while one is running).
+  async function submitOnfido() {
+    clearBanner();
+    tearDownOnfido();
+    A.show("onfido-start", false);
+    A.text("onfido-status", "Thank you. Your document is being checked; this usually takes a minute or two.");
+    var res = await A.api("POST", "/api/kyc/submit", { token: token });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      if (res.error === "APPLICANT_REQUIRED") return loadKyc();
+      A.text("onfido-status", "");
+      return banner(res, submitOnfido);
+    }
+    if (res.data.status !== "PENDING") return applyKyc(res.data.status);
+    startPolling();
+  }
+
+  function startPolling() { pollRun++; pollKyc(0, pollRun); }
+
+  // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload. A newer run
+  // (a new attempt, a new status) ends the older one.
+  async function pollKyc(round, run) {
+    if (!timer || run !== pollRun) return;
     if (round >= 120) { A.text("onfido-status", "The check is taking longer than usual. Reload this page later to continue."); return; }
     var res = await A.api("GET", "/api/kyc/status", { token: token });
+    if (run !== pollRun) return;
     if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) return applyKyc(res.data.status);
-    setTimeout(function () { pollKyc(round + 1); }, 5000);
+    setTimeout(function () { pollKyc(round + 1, run); }, 5000);
   }
 
   // --- Decision ---------------------------------------------------------------------------------
