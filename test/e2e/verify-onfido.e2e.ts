@@ -1,0 +1,125 @@
+// The verification page in Onfido mode, in a real browser: the Worker talks to a local Onfido API
+// stand-in, and the Onfido Web SDK is replaced (by routing its pinned URL) with a stand-in that
+// "uploads" on a click and records init/tearDown. Covers: the SDK loaded only when the step starts,
+// submit after onComplete, a rejection with a torn-down SDK and a retry, then VERIFIED and APPROVED.
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
+import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { birthDateYearsAgo, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+import { startOnfidoStandIn, type OnfidoStandIn } from "./onfido-stand-in.mjs";
+
+// The development webhook token of wrangler.toml.
+const WEBHOOK_TOKEN = "dev-onfido-webhook-token";
+
+const FAKE_SDK = `
+window.__onfido = { inits: 0, tornDown: 0 };
+window.Onfido = {
+  init: function (options) {
+    window.__onfido.inits++;
+    var mount = document.getElementById(options.containerId);
+    var button = document.createElement("button");
+    button.type = "button";
+    button.id = "fake-onfido-done";
+    button.textContent = "Stand-in SDK: finish the capture";
+    button.addEventListener("click", function () { options.onComplete({ face: { variant: "standard" } }); });
+    mount.appendChild(button);
+    return { tearDown: function () { window.__onfido.tornDown++; mount.replaceChildren(); } };
+  }
+};`;
+
+let server: DevServer;
+let onfido: OnfidoStandIn;
+let browser: Browser;
+
+beforeAll(async () => {
+  onfido = await startOnfidoStandIn();
+  server = await startDevServer({ vars: { PROVIDER: "onfido", ONFIDO_API_URL: onfido.url } });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await onfido?.close();
+});
+
+async function deliverCheckCompleted(checkId: string) {
+  const body = JSON.stringify({ payload: { resource_type: "check", action: "check.completed", object: { id: checkId, status: "complete" } } });
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(WEBHOOK_TOKEN), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
+  const signature = [...mac].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+  const response = await fetch(`${server.baseUrl}/api/webhooks/provider`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-sha2-signature": signature },
+    body,
+  });
+  expect(response.status).toBe(200);
+}
+
+describe("verification app with PROVIDER=onfido", () => {
+  it("loads the SDK on demand, submits after the upload, retries after a rejection, and ends APPROVED", async () => {
+    const merchant = await merchantWithKey(server.baseUrl);
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    const sdkRequests: string[] = [];
+    await page.route("https://sdk.onfido.com/**", (route) => {
+      sdkRequests.push(route.request().url());
+      return route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_SDK });
+    });
+
+    const response = await page.goto(verifyLink(server.baseUrl, session));
+    const csp = response?.headers()["content-security-policy"] ?? "";
+    expect(csp).toContain("script-src 'self' https://sdk.onfido.com https://assets.onfido.com");
+    expect(csp).not.toContain("unsafe-inline");
+
+    await page.getByLabel("Email").first().fill(uniqueEmail("person"));
+    await page.getByLabel("Password").first().fill("person-password-1");
+    await page.getByRole("button", { name: "Create account and continue" }).click();
+    await page.locator("#step-kyc").waitFor({ state: "visible" });
+    await page.getByLabel("First name").fill("Alex");
+    await page.getByLabel("Last name").fill("Morgan");
+    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(30));
+    expect(sdkRequests).toEqual([]);
+    await page.getByRole("button", { name: "Continue to document check" }).click();
+
+    // The SDK is injected now, from the pinned URL, and started.
+    await page.locator("#fake-onfido-done").waitFor({ state: "visible" });
+    expect(sdkRequests).toHaveLength(1);
+    expect(sdkRequests[0]).toMatch(/^https:\/\/sdk\.onfido\.com\/v\d+\.\d+\.\d+$/);
+    await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-1-sdk.png`, fullPage: true });
+    await page.locator("#fake-onfido-done").click();
+
+    // onComplete: the SDK is torn down and the server created the check.
+    await expect.poll(() => onfido.created.length).toBe(1);
+    await expect(page.locator("#onfido-status").textContent()).resolves.toContain("being checked");
+    expect(await page.evaluate(() => (globalThis as any).__onfido)).toEqual({ inits: 1, tornDown: 1 });
+
+    // Onfido rejects: the page shows it (after its next poll) with the start button back.
+    onfido.finishCheck(onfido.created[0]!, { result: "consider", dob: birthDateYearsAgo(30) });
+    await deliverCheckCompleted(onfido.created[0]!);
+    await page.locator("#kyc-notice").waitFor({ state: "visible", timeout: 15_000 });
+    await expect(page.locator("#kyc-notice").textContent()).resolves.toContain("We could not verify your identity");
+    await page.locator("#onfido-start").waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-2-rejected.png`, fullPage: true });
+
+    // A retry starts one fresh SDK instance; the script is not fetched again.
+    await page.locator("#onfido-start").click();
+    await page.locator("#fake-onfido-done").waitFor({ state: "visible" });
+    expect(await page.locator("#fake-onfido-done").count()).toBe(1);
+    await page.locator("#fake-onfido-done").click();
+    await expect.poll(() => onfido.created.length).toBe(2);
+    expect(sdkRequests).toHaveLength(1);
+    expect(await page.evaluate(() => (globalThis as any).__onfido)).toEqual({ inits: 2, tornDown: 2 });
+
+    onfido.finishCheck(onfido.created[1]!, { result: "clear", dob: birthDateYearsAgo(30) });
+    await deliverCheckCompleted(onfido.created[1]!);
+    await page.locator("#step-decide").waitFor({ state: "visible", timeout: 15_000 });
+    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
+    await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-3-approved.png`, fullPage: true });
+
+    expect(await poll(server.baseUrl, merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", above_age_required: true });
+    expect(problems).toEqual([]);
+  });
+});
