@@ -163,6 +163,19 @@ describe("callback queue consumer", () => {
       expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: 429 })]);
     });
 
+    it("keeps the scheduled wait when Retry-After is shorter, so Retry-After: 0 cannot burn the attempts", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      answer(status(503, { "retry-after": "0" }), status(503, { "retry-after": "0" }));
+      const first = await runCallbacks([message]);
+      expect(first.retried).toEqual([{ msgId: first.batch.messages[0]!.id, delaySeconds: RETRY_SCHEDULE_SECONDS[1] }]);
+      const second = await runCallbacks([message]);
+      const delay = second.retried[0]!.delaySeconds!;
+      expect(delay).toBeGreaterThanOrEqual(RETRY_SCHEDULE_SECONDS[2]);
+      expect(delay).toBeLessThan(RETRY_SCHEDULE_SECONDS[2] * 1.1);
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
     it("stops retrying on 410 Gone and marks the event failed", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
