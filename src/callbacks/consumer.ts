@@ -8,6 +8,7 @@ import { attemptDelivery, type AttemptResult } from "./deliver";
 import type { CallbackMessage } from "./message";
 import {
   decide,
+  internalRetrySeconds,
   MAX_ATTEMPTS,
   MAX_QUEUE_DELAY_SECONDS,
   queueDelaySeconds,
@@ -18,8 +19,11 @@ import { loadSigningSecret } from "./signing-secret";
 
 export const CALLBACK_QUEUE = "callbacks";
 export const DEAD_LETTER_QUEUE = "callbacks-dead-letter";
-/** Back-off when processing itself failed (D1 unavailable, say); the queue's max_retries bounds it. */
-const INTERNAL_RETRY_SECONDS = 60;
+/**
+ * max_retries of both consumers in wrangler.toml (the most Cloudflare allows). Every message.retry() of
+ * ours counts toward it, the scheduled waits included, not only crashes.
+ */
+export const QUEUE_MAX_RETRIES = 100;
 
 /** The Worker's `queue` handler: one entry point, dispatched by queue name. */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -137,8 +141,15 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
     }
   } catch (error) {
     // Only this message is retried; the error's name is logged, never its text (it could quote data).
-    log("error", "callback processing failed", { webhookId, error: error instanceof Error ? error.name : "unknown" });
-    message.retry({ delaySeconds: INTERNAL_RETRY_SECONDS });
+    // After max_retries the queue moves it to the dead-letter queue, whose consumer marks the event failed.
+    const delaySeconds = internalRetrySeconds(message.attempts);
+    log("error", "callback processing failed", {
+      webhookId,
+      error: error instanceof Error ? error.name : "unknown",
+      queueAttempts: message.attempts,
+      retryInSeconds: delaySeconds,
+    });
+    message.retry({ delaySeconds });
   }
 }
 
@@ -175,7 +186,10 @@ async function settleWithoutAttempt(db: Database, webhookId: string, attempt: nu
 
 /**
  * A message lands here when its processing kept failing until the queue gave up on it: the event is
- * marked failed with a record, so nothing disappears silently.
+ * marked failed with a record, so nothing disappears silently. When even that cannot be recorded (D1
+ * still down), the message is retried with the same back-off; only after this queue's own max_retries
+ * (about two more days) is it deleted, and the event stays pending: that last failure is logged at
+ * error level with the webhook-id so an operator can close the event by hand.
  */
 async function processDeadLetter(message: Message<CallbackMessage>, env: Env): Promise<void> {
   const body = message.body;
@@ -197,7 +211,15 @@ async function processDeadLetter(message: Message<CallbackMessage>, env: Env): P
     }
     message.ack();
   } catch (error) {
-    log("error", "dead-letter processing failed", { webhookId, error: error instanceof Error ? error.name : "unknown" });
-    message.retry({ delaySeconds: INTERNAL_RETRY_SECONDS });
+    const lastTry = message.attempts > QUEUE_MAX_RETRIES;
+    const delaySeconds = internalRetrySeconds(message.attempts);
+    log("error", lastTry ? "dead-letter retries used up: callback event left pending" : "dead-letter processing failed", {
+      webhookId,
+      sessionId: body.sessionId,
+      error: error instanceof Error ? error.name : "unknown",
+      queueAttempts: message.attempts,
+      ...(lastTry ? {} : { retryInSeconds: delaySeconds }),
+    });
+    message.retry({ delaySeconds });
   }
 }

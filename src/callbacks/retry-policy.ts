@@ -65,6 +65,23 @@ export function decide(outcome: AttemptOutcome, attempt: number, nowMs: number, 
   return { action: "retry", waitSeconds: scheduled };
 }
 
+/**
+ * Back-off when processing itself failed (D1 unavailable, an undecryptable secret), from the queue's
+ * delivery count of the message (`message.attempts`, 1 on the first delivery): 60 s, 2 min, 4 min, …
+ * doubling up to 30 min. Every retry() counts toward the queue's max_retries (100, the most Cloudflare
+ * allows), and a message still on the queue when its retention period ends (4 days by default) is
+ * deleted without reaching the dead-letter queue. The cap keeps 100 retries within about two days, so
+ * a message that keeps failing does reach the dead-letter queue; it also bounds how long delivery lags
+ * once D1 is back.
+ */
+export const INTERNAL_RETRY_BASE_SECONDS = 60;
+export const MAX_INTERNAL_RETRY_SECONDS = 30 * 60;
+
+export function internalRetrySeconds(queueAttempts: number): number {
+  const exponent = Math.min(Math.max(Math.floor(queueAttempts) - 1, 0), 30);
+  return Math.min(INTERNAL_RETRY_BASE_SECONDS * 2 ** exponent, MAX_INTERNAL_RETRY_SECONDS);
+}
+
 /** The queue delay for one step of a wait, at most the queue's maximum. */
 export const queueDelaySeconds = (waitSeconds: number) => Math.min(Math.max(Math.ceil(waitSeconds), 0), MAX_QUEUE_DELAY_SECONDS);
 

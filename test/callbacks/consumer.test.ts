@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { QUEUE_MAX_RETRIES } from "../../src/callbacks/consumer";
 import type { CallbackMessage } from "../../src/callbacks/message";
 import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS } from "../../src/callbacks/retry-policy";
 import { apiKeys, callbackEvents } from "../../src/db/schema";
@@ -32,6 +33,15 @@ function recordingQueue() {
     sendBatch: async () => undefined,
   } as unknown as Queue;
   return { sends, bindings: { ...env, CALLBACKS: queue } as Env };
+}
+
+/** Bindings whose D1 fails every statement, as during an outage. */
+function withoutD1(): Env {
+  const fail = () => {
+    throw new Error("D1_ERROR: database unavailable");
+  };
+  const DB = { prepare: fail, batch: async () => fail(), exec: async () => fail(), dump: async () => fail() } as unknown as D1Database;
+  return { ...env, DB } as Env;
 }
 
 afterEach(() => {
@@ -295,6 +305,33 @@ describe("callback queue consumer", () => {
       expect(await eventState(broken.webhookId)).toBe("pending");
     });
 
+    it("backs off exponentially, from the queue's delivery count, while processing keeps failing", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      const spy = vi.spyOn(globalThis, "fetch");
+      const delays: (number | undefined)[] = [];
+      for (const attempts of [1, 2, 3, 6, 60]) {
+        const { retried } = await runQueue("callbacks", [message], env, { attempts });
+        delays.push(retried[0]?.delaySeconds);
+      }
+      expect(delays).toEqual([60, 120, 240, 1800, 1800]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(await eventState(message.webhookId)).toBe("pending");
+      expect(await attemptsOf(message.webhookId)).toEqual([]);
+    });
+
+    it("retries with back-off while D1 is unavailable, without losing the event", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = vi.spyOn(globalThis, "fetch");
+      const { result, retried } = await runQueue("callbacks", [message], withoutD1(), { attempts: 4 });
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: 480 })]);
+      expect(result.explicitAcks).toEqual([]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
     it("marks a dead-lettered event failed with a record", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
@@ -306,6 +343,31 @@ describe("callback queue consumer", () => {
       expect(await attemptsOf(message.webhookId)).toEqual([
         expect.objectContaining({ attempt: 1, statusCode: null, error: "dead_lettered" }),
       ]);
+    });
+
+    it("retries a dead-lettered message with back-off while D1 is unavailable, then marks the event failed", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const down = await runQueue("callbacks-dead-letter", [message], withoutD1(), { attempts: 3 });
+      expect(down.retried).toEqual([expect.objectContaining({ delaySeconds: 240 })]);
+      expect(down.result.explicitAcks).toEqual([]);
+      expect(await eventState(message.webhookId)).toBe("pending");
+
+      const back = await runQueue("callbacks-dead-letter", [message], env, { attempts: 4 });
+      expect(back.result.explicitAcks).toHaveLength(1);
+      expect(await eventState(message.webhookId)).toBe("failed");
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ error: "dead_lettered" })]);
+    });
+
+    it("logs by webhook-id an event the dead-letter consumer could not close before its retries ran out", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const lines: string[] = [];
+      vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+      await runQueue("callbacks-dead-letter", [message], withoutD1(), { attempts: QUEUE_MAX_RETRIES + 1 });
+      const output = lines.join("\n");
+      expect(output).toContain("left pending");
+      expect(output).toContain(message.webhookId);
     });
 
     it("leaves a delivered event alone when a duplicate reaches the dead-letter queue", async () => {

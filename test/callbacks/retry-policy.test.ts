@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   decide,
+  internalRetrySeconds,
   MAX_ATTEMPTS,
+  MAX_INTERNAL_RETRY_SECONDS,
   MAX_QUEUE_DELAY_SECONDS,
   parseRetryAfter,
   queueDelaySeconds,
@@ -51,6 +53,20 @@ describe("callback retry policy", () => {
 
     it("stops at once on 410 Gone", () => {
       expect(decide(response(410), 1, NOW, 0)).toEqual({ action: "give_up", reason: "gone" });
+    });
+
+    it("backs off exponentially from the queue's delivery count after an internal failure, up to 30 minutes", () => {
+      expect([1, 2, 3, 4, 5, 6, 7, 100].map(internalRetrySeconds)).toEqual([60, 120, 240, 480, 960, 1800, 1800, 1800]);
+      expect(MAX_INTERNAL_RETRY_SECONDS).toBe(1800);
+    });
+
+    it("lets a message that keeps failing use up the queue's 100 retries within its 4-day retention", () => {
+      // Retention deletes a message without dead-lettering it: the retries must run out well before.
+      let total = 0;
+      for (let attempts = 1; attempts <= 100; attempts++) total += internalRetrySeconds(attempts);
+      const scheduleOnOneMessage = RETRY_SCHEDULE_SECONDS.slice(0, 7).reduce((a, b) => a + b, 0) * 1.1;
+      expect(total).toBeLessThan(2 * 86400 + 3600);
+      expect(total + scheduleOnOneMessage).toBeLessThan(4 * 86400);
     });
 
     it("gives up after the tenth attempt", () => {
