@@ -1,7 +1,18 @@
 // The queue consumers: deliver each callback message on its own (one failure never retries the
 // batch), record every attempt in D1, then ack or schedule the next attempt on the retry policy.
 import { database, type Database } from "../db/client";
-import { countAttempts, findCallbackEvent, recordAttempt, type CallbackState } from "../domain/callback-log";
+import {
+  claimAttempt,
+  countAttempts,
+  findAttempt,
+  findCallbackEvent,
+  IN_PROGRESS,
+  INTERRUPTED,
+  latestAttempt,
+  recordAttempt,
+  recordClaimedAttempt,
+  type CallbackState,
+} from "../domain/callback-log";
 import { log } from "../http/logger";
 import { toIso } from "../lib/time";
 import { attemptDelivery, type AttemptResult } from "./deliver";
@@ -24,6 +35,11 @@ export const DEAD_LETTER_QUEUE = "callbacks-dead-letter";
  * ours counts toward it, the scheduled waits included, not only crashes.
  */
 export const QUEUE_MAX_RETRIES = 100;
+/**
+ * How long a claimed attempt may stay in progress before it counts as interrupted (its consumer
+ * stopped): well over one attempt, the 15 s delivery timeout plus the D1 writes.
+ */
+export const CLAIM_TTL_SECONDS = 60;
 
 /** The Worker's `queue` handler: one entry point, dispatched by queue name. */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -94,6 +110,17 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       return;
     }
 
+    // A copy that stood aside for another holder of an attempt: once that attempt has an outcome, its
+    // holder carries the event on (it acked or scheduled the next attempt), so this copy is dropped.
+    if (body.awaitsAttempt !== undefined) {
+      const awaited = await findAttempt(db, webhookId, body.awaitsAttempt);
+      if (awaited && awaited.error !== IN_PROGRESS && awaited.error !== INTERRUPTED) {
+        log("info", "duplicate callback message dropped", { webhookId, attempt: body.awaitsAttempt });
+        message.ack();
+        return;
+      }
+    }
+
     // D1 is the count of record: a retried queue message carries its original body, unchanged.
     const attempt = (await countAttempts(db, webhookId)) + 1;
     if (attempt > MAX_ATTEMPTS) {
@@ -110,11 +137,25 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       return;
     }
 
+    // Claim the attempt before sending: a second copy of this message processed at the same time finds
+    // it taken and neither delivers nor schedules a second chain of retries.
+    const claimedAt = Date.now();
+    const claimed = await claimAttempt(db, {
+      eventId: webhookId,
+      attempt,
+      at: toIso(claimedAt),
+      freshAfter: toIso(claimedAt - CLAIM_TTL_SECONDS * 1000),
+    });
+    if (!claimed) {
+      await standAside(message, body, db, env);
+      return;
+    }
+
     const result = await attemptDelivery(body, secret);
     const decision = decide(result.outcome, attempt, Date.now(), Math.random());
     const statusCode = result.outcome.kind === "response" ? result.outcome.status : null;
     const error = errorOf(result);
-    await recordAttempt(
+    await recordClaimedAttempt(
       db,
       { eventId: webhookId, attempt, at: result.at, durationMs: result.durationMs, statusCode, error },
       stateAfter(decision),
@@ -154,6 +195,35 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
 }
 
 /**
+ * Another copy of this message holds the attempt. If it is still in progress, this copy comes back
+ * once the claim would have expired, as a new message that names the attempt it waits for (a retried
+ * message keeps its body): dropped then if that attempt has an outcome, taking over if its holder
+ * stopped. If the attempt already has an outcome, or the event is settled, its holder carries on.
+ */
+async function standAside(message: Message<CallbackMessage>, body: CallbackMessage, db: Database, env: Env): Promise<void> {
+  const held = await latestAttempt(db, body.webhookId);
+  if (!held || held.error !== IN_PROGRESS) {
+    log("info", "duplicate callback message dropped", { webhookId: body.webhookId, attempt: held?.attempt ?? null });
+    message.ack();
+    return;
+  }
+  log("info", "callback attempt held by another copy", { webhookId: body.webhookId, attempt: held.attempt });
+  const notBefore = toIso(Date.now() + CLAIM_TTL_SECONDS * 1000);
+  try {
+    await env.CALLBACKS.send({ ...body, awaitsAttempt: held.attempt, notBefore } satisfies CallbackMessage, {
+      delaySeconds: CLAIM_TTL_SECONDS,
+    });
+  } catch (error) {
+    // Without the new message this copy comes back as it is: it may then claim a later attempt, never
+    // the one held now.
+    log("error", "callback stand-aside could not be enqueued", { webhookId: body.webhookId, error: error instanceof Error ? error.name : "unknown" });
+    message.retry({ delaySeconds: CLAIM_TTL_SECONDS });
+    return;
+  }
+  message.ack();
+}
+
+/**
  * A retried queue message keeps its body, so a wait over the queue's maximum delay becomes a new
  * message that carries its due time (`notBefore`), and the current one is acked.
  */
@@ -166,7 +236,8 @@ async function scheduleInSteps(
 ): Promise<void> {
   const notBefore = toIso(Date.now() + waitSeconds * 1000);
   try {
-    await env.CALLBACKS.send({ ...body, attempt: nextAttempt, notBefore } satisfies CallbackMessage, {
+    const { awaitsAttempt: _, ...event } = body;
+    await env.CALLBACKS.send({ ...event, attempt: nextAttempt, notBefore } satisfies CallbackMessage, {
       delaySeconds: MAX_QUEUE_DELAY_SECONDS,
     });
   } catch (error) {

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { QUEUE_MAX_RETRIES } from "../../src/callbacks/consumer";
+import { CLAIM_TTL_SECONDS, QUEUE_MAX_RETRIES } from "../../src/callbacks/consumer";
 import type { CallbackMessage } from "../../src/callbacks/message";
 import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS } from "../../src/callbacks/retry-policy";
-import { apiKeys, callbackEvents } from "../../src/db/schema";
+import { apiKeys, callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { attemptsOf, CALLBACK_URL, eventState, runCallbacks, runQueue, seedResolvedSession } from "../helpers/callbacks";
 import { db, seedMerchant } from "../helpers/seed";
@@ -378,6 +378,124 @@ describe("callback queue consumer", () => {
       await runQueue("callbacks-dead-letter", [message]);
       expect(await eventState(message.webhookId)).toBe("delivered");
       expect(await attemptsOf(message.webhookId)).toHaveLength(1);
+    });
+  });
+
+  describe("duplicate copies of one message", () => {
+    /** A fetch whose answer waits until `release` is called, so a second copy can run meanwhile. */
+    function heldFetch(answerStatus: number) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+        await gate;
+        return new Response("", { status: answerStatus });
+      });
+      return { spy, release };
+    }
+
+    /** Marks attempt 1 of an event as claimed by another consumer, `ageSeconds` ago, without an outcome. */
+    const claimedElsewhere = (webhookId: string, ageSeconds: number) =>
+      db()
+        .insert(callbackAttempts)
+        .values({ eventId: webhookId, attempt: 1, at: new Date(Date.now() - ageSeconds * 1000).toISOString(), durationMs: 0, statusCode: null, error: "in_progress" });
+
+    it("delivers once and schedules one retry when the same message is processed twice at once", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const { sends, bindings } = recordingQueue();
+      vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("down", { status: 500 }));
+
+      const runs = await Promise.all([runCallbacks([message], bindings), runCallbacks([message], bindings)]);
+
+      expect(globalThis.fetch).toHaveBeenCalledTimes(1);
+      expect(runs.flatMap((r) => r.retried)).toEqual([expect.objectContaining({ delaySeconds: RETRY_SCHEDULE_SECONDS[1] })]);
+      expect(runs.flatMap((r) => r.result.explicitAcks)).toHaveLength(1);
+      // The copy that lost either saw the outcome at once or stands aside for attempt 1: never a new chain.
+      expect(sends.every(({ body }) => body.awaitsAttempt === 1)).toBe(true);
+      expect((await attemptsOf(message.webhookId)).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([[1, 500, null]]);
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
+    it("a copy arriving while another delivers stands aside, then is dropped once that attempt has an outcome", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const { sends, bindings } = recordingQueue();
+      const { spy, release } = heldFetch(500);
+
+      const holder = runCallbacks([message], bindings);
+      await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
+      const second = await runCallbacks([message], bindings);
+      release();
+      const first = await holder;
+
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(first.retried).toEqual([expect.objectContaining({ delaySeconds: RETRY_SCHEDULE_SECONDS[1] })]);
+      expect(second.retried).toEqual([]);
+      expect(second.result.explicitAcks).toHaveLength(1);
+      expect(sends).toHaveLength(1);
+      expect(sends[0]!.options).toEqual({ delaySeconds: CLAIM_TTL_SECONDS });
+      expect(sends[0]!.body).toMatchObject({ webhookId: message.webhookId, awaitsAttempt: 1 });
+
+      // The stand-aside message comes back after the claim would have expired: attempt 1 has its outcome.
+      const back = await runCallbacks([{ ...sends[0]!.body, notBefore: undefined }], bindings);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(back.result.explicitAcks).toHaveLength(1);
+      expect(back.retried).toEqual([]);
+      expect((await attemptsOf(message.webhookId)).map((a) => a.attempt)).toEqual([1]);
+    });
+
+    it("takes over an attempt whose holder stopped before recording an outcome, and carries the event on", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await claimedElsewhere(message.webhookId, CLAIM_TTL_SECONDS + 30);
+      const spy = answer(status(500), status(200));
+      const waiting = { ...message, awaitsAttempt: 1 };
+
+      const first = await runCallbacks([waiting]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      // Attempt 2 failed: the third comes 5 minutes later, plus at most 10 % jitter.
+      expect(first.retried[0]!.delaySeconds).toBeGreaterThanOrEqual(RETRY_SCHEDULE_SECONDS[2]);
+      expect(first.retried[0]!.delaySeconds).toBeLessThan(RETRY_SCHEDULE_SECONDS[2] * 1.1);
+      // Its own retry keeps the body it came with: it is not mistaken for a duplicate.
+      const second = await runCallbacks([waiting]);
+      expect(spy).toHaveBeenCalledTimes(2);
+      expect(second.result.explicitAcks).toHaveLength(1);
+
+      expect((await attemptsOf(message.webhookId)).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+        [1, null, "interrupted"],
+        [2, 500, null],
+        [3, 200, null],
+      ]);
+      expect(await eventState(message.webhookId)).toBe("delivered");
+    });
+
+    it("a redelivery finding an attempt claimed moments ago neither delivers nor schedules retries", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await claimedElsewhere(message.webhookId, 1);
+      const { sends, bindings } = recordingQueue();
+      const spy = vi.spyOn(globalThis, "fetch");
+
+      const { result, retried } = await runCallbacks([message], bindings);
+
+      expect(spy).not.toHaveBeenCalled();
+      expect(retried).toEqual([]);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(sends.map((s) => s.body.awaitsAttempt)).toEqual([1]);
+      const wait = (Date.parse(sends[0]!.body.notBefore!) - Date.now()) / 1000;
+      expect(wait).toBeGreaterThan(CLAIM_TTL_SECONDS - 5);
+      expect(wait).toBeLessThanOrEqual(CLAIM_TTL_SECONDS);
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ attempt: 1, error: "in_progress" })]);
+    });
+
+    it("waits on the same message when the stand-aside message cannot be enqueued", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await claimedElsewhere(message.webhookId, 1);
+      const failingQueue = { send: async () => Promise.reject(new Error("queue unavailable")) } as unknown as Queue;
+      const { result, retried } = await runCallbacks([message], { ...env, CALLBACKS: failingQueue } as Env);
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: CLAIM_TTL_SECONDS })]);
+      expect(result.explicitAcks).toEqual([]);
     });
   });
 
