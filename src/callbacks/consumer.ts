@@ -124,6 +124,11 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
     // D1 is the count of record: a retried queue message carries its original body, unchanged.
     const attempt = (await countAttempts(db, webhookId)) + 1;
     if (attempt > MAX_ATTEMPTS) {
+      // The last attempt may still be in flight with another copy: its outcome settles the event.
+      if ((await latestAttempt(db, webhookId))?.error === IN_PROGRESS) {
+        await standAside(message, body, db, env);
+        return;
+      }
       await settleWithoutAttempt(db, webhookId, attempt, "attempts_exhausted");
       message.ack();
       return;

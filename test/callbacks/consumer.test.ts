@@ -488,6 +488,30 @@ describe("callback queue consumer", () => {
       expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ attempt: 1, error: "in_progress" })]);
     });
 
+    it("does not mark an event failed while its last attempt is still being sent by another copy", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const at = new Date().toISOString();
+      await db()
+        .insert(callbackAttempts)
+        .values(
+          Array.from({ length: MAX_ATTEMPTS }, (_, i) => ({
+            eventId: message.webhookId,
+            attempt: i + 1,
+            at,
+            durationMs: 1,
+            statusCode: i + 1 === MAX_ATTEMPTS ? null : 500,
+            error: i + 1 === MAX_ATTEMPTS ? "in_progress" : null,
+          })),
+        );
+      const { sends, bindings } = recordingQueue();
+      const { result } = await runCallbacks([message], bindings);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(sends.map((s) => s.body.awaitsAttempt)).toEqual([MAX_ATTEMPTS]);
+      expect(await eventState(message.webhookId)).toBe("pending");
+      expect(await attemptsOf(message.webhookId)).toHaveLength(MAX_ATTEMPTS);
+    });
+
     it("waits on the same message when the stand-aside message cannot be enqueued", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
