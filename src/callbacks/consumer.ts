@@ -1,13 +1,25 @@
 // The queue consumers: deliver each callback message on its own (one failure never retries the
 // batch), record every attempt in D1, then ack or schedule the next attempt on the retry policy.
 import { database, type Database } from "../db/client";
-import { countAttempts, findCallbackEvent, recordAttempt, type CallbackState } from "../domain/callback-log";
+import {
+  claimAttempt,
+  countAttempts,
+  findAttempt,
+  findCallbackEvent,
+  IN_PROGRESS,
+  INTERRUPTED,
+  latestAttempt,
+  recordAttempt,
+  recordClaimedAttempt,
+  type CallbackState,
+} from "../domain/callback-log";
 import { log } from "../http/logger";
 import { toIso } from "../lib/time";
 import { attemptDelivery, type AttemptResult } from "./deliver";
 import type { CallbackMessage } from "./message";
 import {
   decide,
+  internalRetrySeconds,
   MAX_ATTEMPTS,
   MAX_QUEUE_DELAY_SECONDS,
   queueDelaySeconds,
@@ -18,8 +30,16 @@ import { loadSigningSecret } from "./signing-secret";
 
 export const CALLBACK_QUEUE = "callbacks";
 export const DEAD_LETTER_QUEUE = "callbacks-dead-letter";
-/** Back-off when processing itself failed (D1 unavailable, say); the queue's max_retries bounds it. */
-const INTERNAL_RETRY_SECONDS = 60;
+/**
+ * max_retries of both consumers in wrangler.toml (the most Cloudflare allows). Every message.retry() of
+ * ours counts toward it, the scheduled waits included, not only crashes.
+ */
+export const QUEUE_MAX_RETRIES = 100;
+/**
+ * How long a claimed attempt may stay in progress before it counts as interrupted (its consumer
+ * stopped): well over one attempt, the 15 s delivery timeout plus the D1 writes.
+ */
+export const CLAIM_TTL_SECONDS = 60;
 
 /** The Worker's `queue` handler: one entry point, dispatched by queue name. */
 export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
@@ -90,9 +110,25 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       return;
     }
 
+    // A copy that stood aside for another holder of an attempt: once that attempt has an outcome, its
+    // holder carries the event on (it acked or scheduled the next attempt), so this copy is dropped.
+    if (body.awaitsAttempt !== undefined) {
+      const awaited = await findAttempt(db, webhookId, body.awaitsAttempt);
+      if (awaited && awaited.error !== IN_PROGRESS && awaited.error !== INTERRUPTED) {
+        log("info", "duplicate callback message dropped", { webhookId, attempt: body.awaitsAttempt });
+        message.ack();
+        return;
+      }
+    }
+
     // D1 is the count of record: a retried queue message carries its original body, unchanged.
     const attempt = (await countAttempts(db, webhookId)) + 1;
     if (attempt > MAX_ATTEMPTS) {
+      // The last attempt may still be in flight with another copy: its outcome settles the event.
+      if ((await latestAttempt(db, webhookId))?.error === IN_PROGRESS) {
+        await standAside(message, body, db, env);
+        return;
+      }
       await settleWithoutAttempt(db, webhookId, attempt, "attempts_exhausted");
       message.ack();
       return;
@@ -106,11 +142,25 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       return;
     }
 
+    // Claim the attempt before sending: a second copy of this message processed at the same time finds
+    // it taken and neither delivers nor schedules a second chain of retries.
+    const claimedAt = Date.now();
+    const claimed = await claimAttempt(db, {
+      eventId: webhookId,
+      attempt,
+      at: toIso(claimedAt),
+      freshAfter: toIso(claimedAt - CLAIM_TTL_SECONDS * 1000),
+    });
+    if (!claimed) {
+      await standAside(message, body, db, env);
+      return;
+    }
+
     const result = await attemptDelivery(body, secret);
     const decision = decide(result.outcome, attempt, Date.now(), Math.random());
     const statusCode = result.outcome.kind === "response" ? result.outcome.status : null;
     const error = errorOf(result);
-    await recordAttempt(
+    await recordClaimedAttempt(
       db,
       { eventId: webhookId, attempt, at: result.at, durationMs: result.durationMs, statusCode, error },
       stateAfter(decision),
@@ -137,9 +187,45 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
     }
   } catch (error) {
     // Only this message is retried; the error's name is logged, never its text (it could quote data).
-    log("error", "callback processing failed", { webhookId, error: error instanceof Error ? error.name : "unknown" });
-    message.retry({ delaySeconds: INTERNAL_RETRY_SECONDS });
+    // After max_retries the queue moves it to the dead-letter queue, whose consumer marks the event failed.
+    const delaySeconds = internalRetrySeconds(message.attempts);
+    log("error", "callback processing failed", {
+      webhookId,
+      error: error instanceof Error ? error.name : "unknown",
+      queueAttempts: message.attempts,
+      retryInSeconds: delaySeconds,
+    });
+    message.retry({ delaySeconds });
   }
+}
+
+/**
+ * Another copy of this message holds the attempt. If it is still in progress, this copy comes back
+ * once the claim would have expired, as a new message that names the attempt it waits for (a retried
+ * message keeps its body): dropped then if that attempt has an outcome, taking over if its holder
+ * stopped. If the attempt already has an outcome, or the event is settled, its holder carries on.
+ */
+async function standAside(message: Message<CallbackMessage>, body: CallbackMessage, db: Database, env: Env): Promise<void> {
+  const held = await latestAttempt(db, body.webhookId);
+  if (!held || held.error !== IN_PROGRESS) {
+    log("info", "duplicate callback message dropped", { webhookId: body.webhookId, attempt: held?.attempt ?? null });
+    message.ack();
+    return;
+  }
+  log("info", "callback attempt held by another copy", { webhookId: body.webhookId, attempt: held.attempt });
+  const notBefore = toIso(Date.now() + CLAIM_TTL_SECONDS * 1000);
+  try {
+    await env.CALLBACKS.send({ ...body, awaitsAttempt: held.attempt, notBefore } satisfies CallbackMessage, {
+      delaySeconds: CLAIM_TTL_SECONDS,
+    });
+  } catch (error) {
+    // Without the new message this copy comes back as it is: it may then claim a later attempt, never
+    // the one held now.
+    log("error", "callback stand-aside could not be enqueued", { webhookId: body.webhookId, error: error instanceof Error ? error.name : "unknown" });
+    message.retry({ delaySeconds: CLAIM_TTL_SECONDS });
+    return;
+  }
+  message.ack();
 }
 
 /**
@@ -155,7 +241,8 @@ async function scheduleInSteps(
 ): Promise<void> {
   const notBefore = toIso(Date.now() + waitSeconds * 1000);
   try {
-    await env.CALLBACKS.send({ ...body, attempt: nextAttempt, notBefore } satisfies CallbackMessage, {
+    const { awaitsAttempt: _, ...event } = body;
+    await env.CALLBACKS.send({ ...event, attempt: nextAttempt, notBefore } satisfies CallbackMessage, {
       delaySeconds: MAX_QUEUE_DELAY_SECONDS,
     });
   } catch (error) {
@@ -175,7 +262,10 @@ async function settleWithoutAttempt(db: Database, webhookId: string, attempt: nu
 
 /**
  * A message lands here when its processing kept failing until the queue gave up on it: the event is
- * marked failed with a record, so nothing disappears silently.
+ * marked failed with a record, so nothing disappears silently. When even that cannot be recorded (D1
+ * still down), the message is retried with the same back-off; only after this queue's own max_retries
+ * (about two more days) is it deleted, and the event stays pending: that last failure is logged at
+ * error level with the webhook-id so an operator can close the event by hand.
  */
 async function processDeadLetter(message: Message<CallbackMessage>, env: Env): Promise<void> {
   const body = message.body;
@@ -197,7 +287,15 @@ async function processDeadLetter(message: Message<CallbackMessage>, env: Env): P
     }
     message.ack();
   } catch (error) {
-    log("error", "dead-letter processing failed", { webhookId, error: error instanceof Error ? error.name : "unknown" });
-    message.retry({ delaySeconds: INTERNAL_RETRY_SECONDS });
+    const lastTry = message.attempts > QUEUE_MAX_RETRIES;
+    const delaySeconds = internalRetrySeconds(message.attempts);
+    log("error", lastTry ? "dead-letter retries used up: callback event left pending" : "dead-letter processing failed", {
+      webhookId,
+      sessionId: body.sessionId,
+      error: error instanceof Error ? error.name : "unknown",
+      queueAttempts: message.attempts,
+      ...(lastTry ? {} : { retryInSeconds: delaySeconds }),
+    });
+    message.retry({ delaySeconds });
   }
 }

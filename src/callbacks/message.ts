@@ -28,4 +28,11 @@ export type CallbackMessage = {
    * wait longer than the queue's 12-hour maximum delay, which is then taken in steps.
    */
   notBefore?: string;
+  /**
+   * Set on a message the consumer sends when it could not claim an attempt because another copy held
+   * it: the attempt this copy stands aside for. Once that attempt has an outcome its holder carries the
+   * event on and this copy is dropped; if it is still in progress, its holder stopped and this copy
+   * takes over.
+   */
+  awaitsAttempt?: number;
 };

@@ -10,7 +10,10 @@ export const MAX_ATTEMPTS = RETRY_SCHEDULE_SECONDS.length;
 
 /** A queue message can be delayed by at most 12 hours; a longer wait is taken in steps. */
 export const MAX_QUEUE_DELAY_SECONDS = 12 * 3600;
-/** A receiver's Retry-After is honoured up to the longest scheduled wait, so it cannot park an event for ever. */
+/**
+ * A receiver's Retry-After is honoured as a minimum wait, up to the longest scheduled wait, so it cannot
+ * park an event for ever.
+ */
 export const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
 /** Jitter only ever delays (up to 10 % of the wait): a retry never comes earlier than the schedule says. */
 const JITTER_FRACTION = 0.1;
@@ -51,12 +54,32 @@ export function decide(outcome: AttemptOutcome, attempt: number, nowMs: number, 
   // 410 Gone: the receiver says this endpoint will never accept it.
   if (outcome.kind === "response" && outcome.status === 410) return { action: "give_up", reason: "gone" };
   if (attempt >= MAX_ATTEMPTS) return { action: "give_up", reason: "attempts_exhausted" };
-  if (outcome.kind === "response" && (outcome.status === 429 || outcome.status === 503)) {
-    const retryAfter = parseRetryAfter(outcome.retryAfter, nowMs);
-    if (retryAfter !== null) return { action: "retry", waitSeconds: retryAfter };
-  }
   // Everything else, 3xx included (redirects are not followed), is retried on the schedule.
-  return { action: "retry", waitSeconds: scheduledWaitSeconds(attempt, random) };
+  const scheduled = scheduledWaitSeconds(attempt, random);
+  if (outcome.kind === "response" && (outcome.status === 429 || outcome.status === 503)) {
+    // Retry-After only ever lengthens the wait: a short one (0 during a deploy, say) must not burn the
+    // remaining attempts in seconds. It is capped at 24 h on parsing, so it cannot park an event for ever.
+    const retryAfter = parseRetryAfter(outcome.retryAfter, nowMs);
+    if (retryAfter !== null) return { action: "retry", waitSeconds: Math.max(retryAfter, scheduled) };
+  }
+  return { action: "retry", waitSeconds: scheduled };
+}
+
+/**
+ * Back-off when processing itself failed (D1 unavailable, an undecryptable secret), from the queue's
+ * delivery count of the message (`message.attempts`, 1 on the first delivery): 60 s, 2 min, 4 min, …
+ * doubling up to 30 min. Every retry() counts toward the queue's max_retries (100, the most Cloudflare
+ * allows), and a message still on the queue when its retention period ends (4 days by default) is
+ * deleted without reaching the dead-letter queue. The cap keeps 100 retries within about two days, so
+ * a message that keeps failing does reach the dead-letter queue; it also bounds how long delivery lags
+ * once D1 is back.
+ */
+export const INTERNAL_RETRY_BASE_SECONDS = 60;
+export const MAX_INTERNAL_RETRY_SECONDS = 30 * 60;
+
+export function internalRetrySeconds(queueAttempts: number): number {
+  const exponent = Math.min(Math.max(Math.floor(queueAttempts) - 1, 0), 30);
+  return Math.min(INTERNAL_RETRY_BASE_SECONDS * 2 ** exponent, MAX_INTERNAL_RETRY_SECONDS);
 }
 
 /** The queue delay for one step of a wait, at most the queue's maximum. */

@@ -18,9 +18,11 @@ export const callbackRoutes = new Hono<AppEnv>().get(
     description:
       "Each callback event of the session (Standard Webhooks, one per resolution) with its webhook-id, type, " +
       "state (pending while retries remain, delivered, failed) and every attempt: time, duration, HTTP status " +
-      "or error kind (timeout, network_error, redirect_not_followed, dead_lettered). Attempts follow the " +
-      "schedule immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the previous one, " +
-      "with up to 10 % added jitter; Retry-After on 429/503 is honoured (up to 24 h); 410 stops retrying.",
+      "or error kind (timeout, network_error, redirect_not_followed, dead_lettered; in_progress while an " +
+      "attempt is being sent, interrupted if its sender stopped before recording an outcome). Attempts follow " +
+      "the schedule immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the previous one, " +
+      "with up to 10 % added jitter; Retry-After on 429/503 is honoured as a minimum wait (up to 24 h); " +
+      "410 stops retrying.",
     security: "bearer",
     responses: {
       200: { description: "The session's callback events, oldest first.", data: SessionCallbacks },

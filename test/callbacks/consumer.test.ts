@@ -1,9 +1,10 @@
 import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { CLAIM_TTL_SECONDS, QUEUE_MAX_RETRIES } from "../../src/callbacks/consumer";
 import type { CallbackMessage } from "../../src/callbacks/message";
 import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS } from "../../src/callbacks/retry-policy";
-import { apiKeys, callbackEvents } from "../../src/db/schema";
+import { apiKeys, callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { attemptsOf, CALLBACK_URL, eventState, runCallbacks, runQueue, seedResolvedSession } from "../helpers/callbacks";
 import { db, seedMerchant } from "../helpers/seed";
@@ -32,6 +33,15 @@ function recordingQueue() {
     sendBatch: async () => undefined,
   } as unknown as Queue;
   return { sends, bindings: { ...env, CALLBACKS: queue } as Env };
+}
+
+/** Bindings whose D1 fails every statement, as during an outage. */
+function withoutD1(): Env {
+  const fail = () => {
+    throw new Error("D1_ERROR: database unavailable");
+  };
+  const DB = { prepare: fail, batch: async () => fail(), exec: async () => fail(), dump: async () => fail() } as unknown as D1Database;
+  return { ...env, DB } as Env;
 }
 
 afterEach(() => {
@@ -163,6 +173,19 @@ describe("callback queue consumer", () => {
       expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: 429 })]);
     });
 
+    it("keeps the scheduled wait when Retry-After is shorter, so Retry-After: 0 cannot burn the attempts", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      answer(status(503, { "retry-after": "0" }), status(503, { "retry-after": "0" }));
+      const first = await runCallbacks([message]);
+      expect(first.retried).toEqual([{ msgId: first.batch.messages[0]!.id, delaySeconds: RETRY_SCHEDULE_SECONDS[1] }]);
+      const second = await runCallbacks([message]);
+      const delay = second.retried[0]!.delaySeconds!;
+      expect(delay).toBeGreaterThanOrEqual(RETRY_SCHEDULE_SECONDS[2]);
+      expect(delay).toBeLessThan(RETRY_SCHEDULE_SECONDS[2] * 1.1);
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
     it("stops retrying on 410 Gone and marks the event failed", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
@@ -282,6 +305,33 @@ describe("callback queue consumer", () => {
       expect(await eventState(broken.webhookId)).toBe("pending");
     });
 
+    it("backs off exponentially, from the queue's delivery count, while processing keeps failing", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      const spy = vi.spyOn(globalThis, "fetch");
+      const delays: (number | undefined)[] = [];
+      for (const attempts of [1, 2, 3, 6, 60]) {
+        const { retried } = await runQueue("callbacks", [message], env, { attempts });
+        delays.push(retried[0]?.delaySeconds);
+      }
+      expect(delays).toEqual([60, 120, 240, 1800, 1800]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(await eventState(message.webhookId)).toBe("pending");
+      expect(await attemptsOf(message.webhookId)).toEqual([]);
+    });
+
+    it("retries with back-off while D1 is unavailable, without losing the event", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const spy = vi.spyOn(globalThis, "fetch");
+      const { result, retried } = await runQueue("callbacks", [message], withoutD1(), { attempts: 4 });
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: 480 })]);
+      expect(result.explicitAcks).toEqual([]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
     it("marks a dead-lettered event failed with a record", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
@@ -295,6 +345,31 @@ describe("callback queue consumer", () => {
       ]);
     });
 
+    it("retries a dead-lettered message with back-off while D1 is unavailable, then marks the event failed", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const down = await runQueue("callbacks-dead-letter", [message], withoutD1(), { attempts: 3 });
+      expect(down.retried).toEqual([expect.objectContaining({ delaySeconds: 240 })]);
+      expect(down.result.explicitAcks).toEqual([]);
+      expect(await eventState(message.webhookId)).toBe("pending");
+
+      const back = await runQueue("callbacks-dead-letter", [message], env, { attempts: 4 });
+      expect(back.result.explicitAcks).toHaveLength(1);
+      expect(await eventState(message.webhookId)).toBe("failed");
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ error: "dead_lettered" })]);
+    });
+
+    it("logs by webhook-id an event the dead-letter consumer could not close before its retries ran out", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const lines: string[] = [];
+      vi.spyOn(console, "error").mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+      await runQueue("callbacks-dead-letter", [message], withoutD1(), { attempts: QUEUE_MAX_RETRIES + 1 });
+      const output = lines.join("\n");
+      expect(output).toContain("left pending");
+      expect(output).toContain(message.webhookId);
+    });
+
     it("leaves a delivered event alone when a duplicate reaches the dead-letter queue", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
@@ -303,6 +378,148 @@ describe("callback queue consumer", () => {
       await runQueue("callbacks-dead-letter", [message]);
       expect(await eventState(message.webhookId)).toBe("delivered");
       expect(await attemptsOf(message.webhookId)).toHaveLength(1);
+    });
+  });
+
+  describe("duplicate copies of one message", () => {
+    /** A fetch whose answer waits until `release` is called, so a second copy can run meanwhile. */
+    function heldFetch(answerStatus: number) {
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
+        await gate;
+        return new Response("", { status: answerStatus });
+      });
+      return { spy, release };
+    }
+
+    /** Marks attempt 1 of an event as claimed by another consumer, `ageSeconds` ago, without an outcome. */
+    const claimedElsewhere = (webhookId: string, ageSeconds: number) =>
+      db()
+        .insert(callbackAttempts)
+        .values({ eventId: webhookId, attempt: 1, at: new Date(Date.now() - ageSeconds * 1000).toISOString(), durationMs: 0, statusCode: null, error: "in_progress" });
+
+    it("delivers once and schedules one retry when the same message is processed twice at once", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const { sends, bindings } = recordingQueue();
+      vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response("down", { status: 500 }));
+
+      const runs = await Promise.all([runCallbacks([message], bindings), runCallbacks([message], bindings)]);
+
+      expect(globalThis.fetch).toHaveBeenCalledTimes(1);
+      expect(runs.flatMap((r) => r.retried)).toEqual([expect.objectContaining({ delaySeconds: RETRY_SCHEDULE_SECONDS[1] })]);
+      expect(runs.flatMap((r) => r.result.explicitAcks)).toHaveLength(1);
+      // The copy that lost either saw the outcome at once or stands aside for attempt 1: never a new chain.
+      expect(sends.every(({ body }) => body.awaitsAttempt === 1)).toBe(true);
+      expect((await attemptsOf(message.webhookId)).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([[1, 500, null]]);
+      expect(await eventState(message.webhookId)).toBe("pending");
+    });
+
+    it("a copy arriving while another delivers stands aside, then is dropped once that attempt has an outcome", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const { sends, bindings } = recordingQueue();
+      const { spy, release } = heldFetch(500);
+
+      const holder = runCallbacks([message], bindings);
+      await vi.waitFor(() => expect(spy).toHaveBeenCalledTimes(1));
+      const second = await runCallbacks([message], bindings);
+      release();
+      const first = await holder;
+
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(first.retried).toEqual([expect.objectContaining({ delaySeconds: RETRY_SCHEDULE_SECONDS[1] })]);
+      expect(second.retried).toEqual([]);
+      expect(second.result.explicitAcks).toHaveLength(1);
+      expect(sends).toHaveLength(1);
+      expect(sends[0]!.options).toEqual({ delaySeconds: CLAIM_TTL_SECONDS });
+      expect(sends[0]!.body).toMatchObject({ webhookId: message.webhookId, awaitsAttempt: 1 });
+
+      // The stand-aside message comes back after the claim would have expired: attempt 1 has its outcome.
+      const back = await runCallbacks([{ ...sends[0]!.body, notBefore: undefined }], bindings);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(back.result.explicitAcks).toHaveLength(1);
+      expect(back.retried).toEqual([]);
+      expect((await attemptsOf(message.webhookId)).map((a) => a.attempt)).toEqual([1]);
+    });
+
+    it("takes over an attempt whose holder stopped before recording an outcome, and carries the event on", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await claimedElsewhere(message.webhookId, CLAIM_TTL_SECONDS + 30);
+      const spy = answer(status(500), status(200));
+      const waiting = { ...message, awaitsAttempt: 1 };
+
+      const first = await runCallbacks([waiting]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      // Attempt 2 failed: the third comes 5 minutes later, plus at most 10 % jitter.
+      expect(first.retried[0]!.delaySeconds).toBeGreaterThanOrEqual(RETRY_SCHEDULE_SECONDS[2]);
+      expect(first.retried[0]!.delaySeconds).toBeLessThan(RETRY_SCHEDULE_SECONDS[2] * 1.1);
+      // Its own retry keeps the body it came with: it is not mistaken for a duplicate.
+      const second = await runCallbacks([waiting]);
+      expect(spy).toHaveBeenCalledTimes(2);
+      expect(second.result.explicitAcks).toHaveLength(1);
+
+      expect((await attemptsOf(message.webhookId)).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+        [1, null, "interrupted"],
+        [2, 500, null],
+        [3, 200, null],
+      ]);
+      expect(await eventState(message.webhookId)).toBe("delivered");
+    });
+
+    it("a redelivery finding an attempt claimed moments ago neither delivers nor schedules retries", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await claimedElsewhere(message.webhookId, 1);
+      const { sends, bindings } = recordingQueue();
+      const spy = vi.spyOn(globalThis, "fetch");
+
+      const { result, retried } = await runCallbacks([message], bindings);
+
+      expect(spy).not.toHaveBeenCalled();
+      expect(retried).toEqual([]);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(sends.map((s) => s.body.awaitsAttempt)).toEqual([1]);
+      const wait = (Date.parse(sends[0]!.body.notBefore!) - Date.now()) / 1000;
+      expect(wait).toBeGreaterThan(CLAIM_TTL_SECONDS - 5);
+      expect(wait).toBeLessThanOrEqual(CLAIM_TTL_SECONDS);
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ attempt: 1, error: "in_progress" })]);
+    });
+
+    it("does not mark an event failed while its last attempt is still being sent by another copy", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const at = new Date().toISOString();
+      await db()
+        .insert(callbackAttempts)
+        .values(
+          Array.from({ length: MAX_ATTEMPTS }, (_, i) => ({
+            eventId: message.webhookId,
+            attempt: i + 1,
+            at,
+            durationMs: 1,
+            statusCode: i + 1 === MAX_ATTEMPTS ? null : 500,
+            error: i + 1 === MAX_ATTEMPTS ? "in_progress" : null,
+          })),
+        );
+      const { sends, bindings } = recordingQueue();
+      const { result } = await runCallbacks([message], bindings);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(sends.map((s) => s.body.awaitsAttempt)).toEqual([MAX_ATTEMPTS]);
+      expect(await eventState(message.webhookId)).toBe("pending");
+      expect(await attemptsOf(message.webhookId)).toHaveLength(MAX_ATTEMPTS);
+    });
+
+    it("waits on the same message when the stand-aside message cannot be enqueued", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await claimedElsewhere(message.webhookId, 1);
+      const failingQueue = { send: async () => Promise.reject(new Error("queue unavailable")) } as unknown as Queue;
+      const { result, retried } = await runCallbacks([message], { ...env, CALLBACKS: failingQueue } as Env);
+      expect(retried).toEqual([expect.objectContaining({ delaySeconds: CLAIM_TTL_SECONDS })]);
+      expect(result.explicitAcks).toEqual([]);
     });
   });
 

@@ -69,12 +69,14 @@ let messageCounter = 0;
 
 /**
  * Runs the Worker's own queue handler on one batch. `result` is what the runtime sees (acks, retries);
- * `retried` adds the delay each retry asked for, which getQueueResult does not report.
+ * `retried` adds the delay each retry asked for, which getQueueResult does not report. `attempts` is the
+ * queue's delivery count the messages carry (1 on a first delivery).
  */
-export async function runQueue(queue: string, bodies: CallbackMessage[], bindings: Env = env) {
+export async function runQueue(queue: string, bodies: CallbackMessage[], bindings: Env = env, options: { attempts?: number } = {}) {
+  const attempts = options.attempts ?? 1;
   const batch = createMessageBatch<CallbackMessage>(
     queue,
-    bodies.map((body) => ({ id: `qmsg-${++messageCounter}`, timestamp: new Date(), attempts: 1, body })),
+    bodies.map((body) => ({ id: `qmsg-${++messageCounter}`, timestamp: new Date(), attempts, body })),
   );
   const retried: { msgId: string; delaySeconds: number | undefined }[] = [];
   for (const message of batch.messages) {
