@@ -63,6 +63,17 @@ declare module "node:child_process" {
   ): ChildProcess;
 }
 
+declare module "node:net" {
+  export interface Socket {
+    write(data: string): boolean;
+    end(): void;
+    destroy(): void;
+    on(event: "close" | "error", listener: () => void): this;
+    on(event: "data", listener: (chunk: Uint8Array) => void): this;
+  }
+  export function createConnection(port: number, host: string, onConnect?: () => void): Socket;
+}
+
 declare module "node:fs" {
   export function rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
 }
