@@ -23,13 +23,14 @@ export default defineConfig({
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/node/**"],
+          exclude: ["test/node/**", "test/tools/**"],
           setupFiles: ["./test/apply-migrations.ts", "./test/no-network.ts"],
         },
       },
       {
-        // Tools that need Node (they read files from node_modules): the OpenAPI validator.
-        test: { name: "node", include: ["test/node/**/*.test.ts"], environment: "node" },
+        // Tools that need Node (they read files from node_modules): the OpenAPI validator; and the tests
+        // of the Node-side tools themselves (test/tools, type-checked with their own tsconfig).
+        test: { name: "node", include: ["test/node/**/*.test.ts", "test/tools/**/*.test.ts"], environment: "node" },
       },
     ],
   },

@@ -7,14 +7,14 @@ import { apiKeys, verificationSessions as sessions } from "../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";
 import type { Range } from "./usage-range";
 
-const Counts = z.object({
+export const Counts = z.object({
   total: z.int(),
   approved: z.int(),
   denied: z.int(),
   expired: z.int(),
   pending: z.int(),
 });
-type Counts = z.infer<typeof Counts>;
+export type Counts = z.infer<typeof Counts>;
 
 export const UsageSummary = z.object({ from: z.iso.datetime(), to: z.iso.datetime() }).extend(Counts.shape);
 
@@ -24,16 +24,16 @@ export const UsageByKey = z.object({
   keys: z.array(z.object({ key_id: z.string(), name: z.string(), prefix: z.string() }).extend(Counts.shape)),
 });
 
-const emptyCounts = (): Counts => ({ total: 0, approved: 0, denied: 0, expired: 0, pending: 0 });
+export const emptyCounts = (): Counts => ({ total: 0, approved: 0, denied: 0, expired: 0, pending: 0 });
 
-function add(counts: Counts, status: SessionStatus, n: number) {
+export function addCount(counts: Counts, status: SessionStatus, n: number) {
   counts[status.toLowerCase() as Lowercase<SessionStatus>] += n;
   counts.total += n;
 }
 
 // `status IN (all four)` looks redundant, but it lets SQLite walk (account_id, status, created_at) once
 // per status with the window as a range, instead of every row of the account.
-const windowConditions = (accountId: string, range: Range) =>
+export const windowConditions = (accountId: string, range: Range) =>
   and(
     eq(sessions.accountId, accountId),
     inArray(sessions.status, [...SESSION_STATUSES]),
@@ -57,7 +57,7 @@ export const byKeyQuery = (db: Database, accountId: string, range: Range) =>
 
 export async function usageSummary(db: Database, accountId: string, range: Range): Promise<z.infer<typeof UsageSummary>> {
   const counts = emptyCounts();
-  for (const row of await summaryQuery(db, accountId, range)) add(counts, row.status, row.n);
+  for (const row of await summaryQuery(db, accountId, range)) addCount(counts, row.status, row.n);
   return { ...range, ...counts };
 }
 
@@ -74,7 +74,7 @@ export async function usageByKey(db: Database, accountId: string, range: Range):
   const perKey = new Map(keys.map((key) => [key.id, emptyCounts()]));
   for (const row of rows) {
     const counts = perKey.get(row.keyId);
-    if (counts) add(counts, row.status, row.n);
+    if (counts) addCount(counts, row.status, row.n);
   }
   return {
     ...range,

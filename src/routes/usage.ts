@@ -1,4 +1,5 @@
-// Usage reporting (CONTRACT §8, tag Usage): the session log, its CSV export and counts per status.
+// Usage reporting (CONTRACT §8, tag Usage): the session log, its CSV export and counts per status, per
+// key and per day.
 // Business accounts only; every query is scoped to the signed-in account.
 import { Hono } from "hono";
 import * as z from "zod";
@@ -7,6 +8,7 @@ import { database } from "../db/client";
 import { exportFileName, exportSessionLog, CSV_COLUMNS } from "../domain/usage-export";
 import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../domain/usage-log";
 import { resolveRange } from "../domain/usage-range";
+import { UsageByDay, usageByDay } from "../domain/usage-by-day";
 import { UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage-totals";
 import type { AppEnv } from "../env";
 import { describe } from "../http/openapi-meta";
@@ -109,6 +111,22 @@ export const usageRoutes = new Hono<AppEnv>()
     requireBusiness,
     queryParams(RangeQuery),
     async (c) => ok(c, await usageByKey(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+  )
+  .get(
+    "/by-day",
+    describe({
+      tag: "Usage",
+      summary: "Counts per status for each UTC day of the window",
+      description:
+        "Sessions counted by the UTC day of created_at, with the same window and counts as the summary. " +
+        "Every day the window touches is listed, oldest first, days without sessions as zeros; the first " +
+        "and last day count only the part inside the window. At most 367 days (a window spans at most 366).",
+      responses: { 200: { description: "The window and one entry per UTC day.", data: UsageByDay }, ...BUSINESS_ONLY },
+    }),
+    requireUser,
+    requireBusiness,
+    queryParams(RangeQuery),
+    async (c) => ok(c, await usageByDay(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
   )
   .get(
     "/summary",

@@ -55,7 +55,13 @@ export const verificationRoutes = new Hono<AppEnv>()
     }),
     requireUser,
     queryParams(NonceQuery),
-    async (c) => ok(c, await readSessionRequest(c.env, c.req.param("id"), c.req.valid("query").nonce)),
+    async (c) => {
+      const request = await readSessionRequest(c.env, c.req.param("id"), c.req.valid("query").nonce);
+      // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
+      // header, but local workerd does not, so the answer carries its own.
+      c.header("date", new Date().toUTCString());
+      return ok(c, request);
+    },
   )
   .post(
     "/session/:id/complete",

@@ -40,7 +40,7 @@ export function VerifyPage({ provider }: VerifyPageProps) {
         </section>
 
         <section id="step-intro" class="card accent" hidden aria-labelledby="intro-title">
-          <h1 id="intro-title">Confirm your age</h1>
+          <h1 id="intro-title" tabindex={-1}>Confirm your age</h1>
           <p class="lede">
             A website asks you to confirm that you are old enough. Sign in or create a free account to see who is asking
             and to answer.
@@ -49,7 +49,7 @@ export function VerifyPage({ provider }: VerifyPageProps) {
         </section>
 
         <section id="step-request" class="card accent" hidden aria-labelledby="request-title">
-          <h1 class="request-title" id="request-title"></h1>
+          <h1 class="request-title" id="request-title" tabindex={-1}></h1>
           <p class="muted" id="request-detail"></p>
           <p>
             <span class="countdown" id="countdown" role="timer" aria-live="off"></span>
@@ -109,7 +109,7 @@ export function VerifyPage({ provider }: VerifyPageProps) {
         </section>
 
         <section id="step-kyc" class="card" hidden aria-labelledby="kyc-title">
-          <h2 id="kyc-title">Verify your identity</h2>
+          <h2 id="kyc-title" tabindex={-1}>Verify your identity</h2>
           <p class="muted">
             You do this once. Your date of birth is checked against an identity document; the website that asks never
             sees the document or the date.
@@ -153,7 +153,7 @@ export function VerifyPage({ provider }: VerifyPageProps) {
         </section>
 
         <section id="step-decide" class="card" hidden aria-labelledby="decide-title">
-          <h2 id="decide-title">Your answer</h2>
+          <h2 id="decide-title" tabindex={-1}>Your answer</h2>
           <p id="decide-intro"></p>
           <ul class="shares">
             <li class="yes" id="share-age"></li>

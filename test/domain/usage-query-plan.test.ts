@@ -2,6 +2,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage-log";
+import { byDayQuery } from "../../src/domain/usage-by-day";
 import { byKeyQuery, summaryQuery } from "../../src/domain/usage-totals";
 import { db } from "../helpers/seed";
 
@@ -57,5 +58,12 @@ describe("usage query plans", () => {
 
   it("the per-key breakdown searches an index", async () => {
     expectIndexed(await plan(byKeyQuery(db(), account, range)));
+  });
+
+  it("the per-day breakdown searches an index that covers it, reading no table row", async () => {
+    const details = await plan(byDayQuery(db(), account, range));
+    expectIndexed(details);
+    // Only (account_id, status, created_at) holds every column the query reads.
+    expect(details.join("\n")).toMatch(/USING COVERING INDEX sessions_account_status_created/);
   });
 });

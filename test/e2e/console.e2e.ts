@@ -5,7 +5,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
 import { startDevServer, type DevServer } from "./dev-server.mjs";
-import { api, mailedLink, openSession, uniqueEmail } from "./merchant";
+import { api, mailedLink, merchantWithKey, openSession, uniqueEmail } from "./merchant";
 
 let server: DevServer;
 let browser: Browser;
@@ -104,6 +104,57 @@ describe("merchant console", () => {
     await page.locator("#section-account").waitFor({ state: "visible" });
     await expect(page.locator("#profile-companyName").inputValue()).resolves.toBe("Cellar & Co");
     await page.screenshot({ path: `${ARTIFACTS}/console-8-account.png`, fullPage: true });
+
+    expect(problems).toEqual([]);
+  });
+
+  it("the chart reads per-day counts, Load more keeps the first page's query, and a stale page is dropped", async () => {
+    const merchant = await merchantWithKey(server.baseUrl);
+    for (let i = 0; i < 52; i += 13) await Promise.all(Array.from({ length: 13 }, () => openSession(server.baseUrl, merchant.apiKey, 18)));
+    const { page, problems } = await watchedPage(browser);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const usageCalls: string[] = [];
+    page.on("request", (request) => {
+      const url = new URL(request.url());
+      if (url.pathname.startsWith("/api/usage/")) usageCalls.push(url.pathname + url.search);
+    });
+    // Signed in as the console would be: the token in the tab's sessionStorage, then a reload.
+    await page.goto(`${server.baseUrl}/console#usage`);
+    await page.evaluate((token) => (globalThis as any).sessionStorage.setItem("avs.console.token", token), merchant.token);
+    await page.reload();
+
+    // The chart comes from the server's per-day counts; the CSV export is not downloaded for it.
+    await expect.poll(() => page.locator("#chart").getAttribute("data-sessions")).toBe("52");
+    await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(50);
+    expect(usageCalls.filter((u) => u.startsWith("/api/usage/by-day?"))).toHaveLength(1);
+    expect(usageCalls.some((u) => u.startsWith("/api/usage/export.csv"))).toBe(false);
+
+    // Dates edited but not shown: "Load more" still sends the first page's query with the cursor.
+    const first = usageCalls.find((u) => u.startsWith("/api/usage/sessions?"))!;
+    await page.locator("#range-from").fill("2099-01-01");
+    await page.getByRole("button", { name: "Load more" }).click();
+    await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(52);
+    const more = usageCalls.filter((u) => u.startsWith("/api/usage/sessions?")).at(-1)!;
+    expect(more.startsWith(`${first}&cursor=`)).toBe(true);
+    expect(await page.locator("#load-more").isVisible()).toBe(false);
+
+    // A slow answer for "pending" arrives after the filter moved on to "denied": it is dropped.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/api\/usage\/sessions\?.*status=PENDING/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.locator("#log-status").selectOption("PENDING");
+    await expect.poll(() => usageCalls.some((u) => u.includes("status=PENDING"))).toBe(true);
+    await page.locator("#log-status").selectOption("DENIED");
+    await page.locator("#log-empty").waitFor({ state: "visible" });
+    const answered = page.waitForResponse((r) => r.url().includes("status=PENDING"));
+    release();
+    await answered;
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(await page.locator("#log-table tbody tr").count()).toBe(0);
+    expect(await page.locator("#log-empty").isVisible()).toBe(true);
 
     expect(problems).toEqual([]);
   });

@@ -31,6 +31,8 @@ async function registerAndVerify(page: Page, shot: string, dob: string) {
 
   await page.locator("#step-kyc").waitFor({ state: "visible" });
   await expect(page.locator("#request-title").textContent()).resolves.toBe("Cellar & Co asks you to confirm you are at least 18");
+  // Each new step takes the focus on its heading (the hidden form that had it would drop it to <body>).
+  await expect.poll(() => focusedId(page)).toBe("request-title");
   await expect(page.locator("#countdown").textContent()).resolves.toMatch(/^Expires in \d+:\d\d$/);
   await page.getByLabel("First name").fill("Alex");
   await page.getByLabel("Last name").fill("Morgan");
@@ -39,8 +41,11 @@ async function registerAndVerify(page: Page, shot: string, dob: string) {
   await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
 
   await page.locator("#step-decide").waitFor({ state: "visible" });
+  await expect.poll(() => focusedId(page)).toBe("decide-title");
   await page.screenshot({ path: `${ARTIFACTS}/${shot}-3-decision.png`, fullPage: true });
 }
+
+const focusedId = (page: Page) => page.evaluate(() => ((globalThis as any).document.activeElement?.id as string | undefined) ?? "");
 
 describe("verification app", () => {
   it("an adult registers, verifies with the sandbox, approves, and the merchant's poll shows APPROVED", async () => {
@@ -53,6 +58,7 @@ describe("verification app", () => {
     await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
 
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
+    await expect.poll(() => focusedId(page)).toBe("result-title");
     await expect(page.locator("#result-title").textContent()).resolves.toBe("You are verified");
     await expect(page.locator("#result-receipt").textContent()).resolves.toMatch(/^Receipt rcpt_/);
     await page.screenshot({ path: `${ARTIFACTS}/verify-adult-4-approved.png`, fullPage: true });
@@ -118,5 +124,34 @@ describe("verification app", () => {
     expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("PENDING");
     // The only error is the API's own 404 for the wrong nonce (and chromium's console line about it).
     expect(problems.filter((p) => !p.includes("/request?nonce=") && !p.includes("404"))).toEqual([]);
+  });
+
+  it("a device clock 31 minutes fast still counts down on the server's time, and both answers wait while one is sent", async () => {
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    await page.addInitScript(() => {
+      const fast = 31 * 60 * 1000;
+      const deviceNow = Date.now.bind(Date);
+      Date.now = () => deviceNow() + fast;
+    });
+    await page.goto(verifyLink(server.baseUrl, session));
+    await registerAndVerify(page, "verify-fast-clock", birthDateYearsAgo(30));
+    expect(await page.locator("#step-result").isVisible()).toBe(false);
+    await expect(page.locator("#countdown").textContent()).resolves.toMatch(/^Expires in (29|30):\d\d$/);
+
+    // The answer is held in flight: neither button can send a second one meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/complete$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await expect.poll(() => page.locator("#approve").isDisabled()).toBe(true);
+    expect(await page.locator("#decline").isDisabled()).toBe(true);
+    release();
+    await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
+    expect(await poll(server.baseUrl, merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED" });
+    expect(problems).toEqual([]);
   });
 });

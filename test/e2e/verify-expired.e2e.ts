@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
 import { startDevServer, type DevServer } from "./dev-server.mjs";
-import { merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+import { api, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 
 let server: DevServer;
 let browser: Browser;
@@ -38,6 +38,29 @@ describe("verification app, expired request", () => {
     await expect(page.locator("#result-title").textContent()).resolves.toBe("This request has expired");
     await page.screenshot({ path: `${ARTIFACTS}/verify-expired.png`, fullPage: true });
 
+    expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("EXPIRED");
+    expect(problems).toEqual([]);
+  });
+
+  it("when the countdown reaches zero the page asks the server before it shows the expired screen", async () => {
+    const merchant = await merchantWithKey(server.baseUrl);
+    const person = await api<{ token: string }>(server.baseUrl, "POST", "/api/auth/register", {
+      body: { email: uniqueEmail("waiting"), password: "person-password-1", userType: "PERSONAL" },
+    });
+    const { page, problems } = await watchedPage(browser);
+    const requestReads: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/request?nonce=")) requestReads.push(request.url());
+    });
+    await page.goto(`${server.baseUrl}/console`);
+    await page.evaluate((token) => (globalThis as any).sessionStorage.setItem("avs.verify.token", token), person.body.data.token);
+    const session = await openSession(server.baseUrl, merchant.apiKey, 21);
+    await page.goto(verifyLink(server.baseUrl, session));
+
+    // Signed in already, the request shows with its countdown (5 s), then the expired screen.
+    await page.locator("#countdown").waitFor({ state: "visible" });
+    await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 15_000 });
+    expect(requestReads.length).toBeGreaterThanOrEqual(2);
     expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("EXPIRED");
     expect(problems).toEqual([]);
   });

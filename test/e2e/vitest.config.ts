@@ -1,7 +1,7 @@
 // The browser end-to-end tests: Node-side, against `wrangler dev`, driving Debian's chromium through
 // playwright-core. Not part of `npm test`; `.ci/run` runs them with
-// `npx vitest run --config test/e2e/vitest.config.ts`. One file at a time: each starts its own server
-// on the same port.
+// `npx vitest run --config test/e2e/vitest.config.ts`. Each file starts its own server on free ports;
+// one file at a time, so that a single chromium and workerd share the machine.
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({

@@ -158,6 +158,53 @@ describe("usage reporting", () => {
       }
     });
 
+    it("counts each UTC day like the seeded truth, lists empty days as zeros, and sums to the summary", async () => {
+      const token = merchant.account.token;
+      // The default window ends now; one fixed `to` keeps both answers on the same window.
+      const query = `to=${encodeURIComponent(new Date().toISOString())}`;
+      const summary = await call("GET", `/api/usage/summary?${query}`, { token });
+      const res = await call("GET", `/api/usage/by-day?${query}`, { token });
+      expect(res.status).toBe(200);
+      const { from, to, days } = res.body.data;
+      expect({ from, to }).toEqual({ from: summary.body.data.from, to: summary.body.data.to });
+      // 30 days from a time of day touch 31 calendar days, oldest first, each once.
+      expect(days.map((d: { date: string }) => d.date)).toEqual(
+        Array.from({ length: 31 }, (_, i) => new Date(Date.parse(from.slice(0, 10)) + i * 86_400_000).toISOString().slice(0, 10)),
+      );
+      for (const entry of days) {
+        expect(entry).toEqual({ date: entry.date, ...countsOf(merchant.rows.filter((r) => r.createdAt.startsWith(entry.date))) });
+      }
+      expect(days.some((d: { total: number }) => d.total === 0)).toBe(true);
+      for (const field of ["total", "approved", "denied", "expired", "pending"] as const) {
+        expect(days.reduce((n: number, d: Record<string, number>) => n + d[field]!, 0)).toBe(summary.body.data[field]);
+      }
+    });
+
+    it("counts only the part of the first and last day inside a date-time window, like the summary", async () => {
+      const to = merchant.rows[30]!.createdAt;
+      const from = merchant.rows[200]!.createdAt;
+      const query = `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`;
+      const res = await call("GET", `/api/usage/by-day?${query}`, { token: merchant.account.token });
+      const summary = await call("GET", `/api/usage/summary?${query}`, { token: merchant.account.token });
+      const { days } = res.body.data;
+      expect(days[0].date).toBe(from.slice(0, 10));
+      expect(days.at(-1).date).toBe(to.slice(0, 10));
+      const inside = merchant.rows.filter((r) => r.createdAt >= from && r.createdAt <= to);
+      for (const entry of days) {
+        expect(entry).toEqual({ date: entry.date, ...countsOf(inside.filter((r) => r.createdAt.startsWith(entry.date))) });
+      }
+      expect(days.reduce((n: number, d: { total: number }) => n + d.total, 0)).toBe(summary.body.data.total);
+    });
+
+    it("lists every day of the widest window, 367 calendar days, as zeros when it holds no sessions", async () => {
+      const res = await call("GET", "/api/usage/by-day?from=2001-01-01T12:00:00Z&to=2002-01-02T12:00:00Z", { token: merchant.account.token });
+      expect(res.status).toBe(200);
+      expect(res.body.data.from).toBe("2001-01-01T12:00:00.000Z");
+      expect(res.body.data.days).toHaveLength(367);
+      expect(res.body.data.days[0]).toEqual({ date: "2001-01-01", total: 0, approved: 0, denied: 0, expired: 0, pending: 0 });
+      expect(res.body.data.days.at(-1).date).toBe("2002-01-02");
+    });
+
     it("lists every key with zeros for a window without sessions", async () => {
       const res = await call("GET", "/api/usage/by-key?from=2001-01-01&to=2001-01-31", { token: merchant.account.token });
       expect(res.body.data).toEqual({
@@ -196,7 +243,7 @@ describe("usage reporting", () => {
   });
 
   describe("error", () => {
-    const endpoints = ["/api/usage/sessions", "/api/usage/export.csv", "/api/usage/by-key", "/api/usage/summary"];
+    const endpoints = ["/api/usage/sessions", "/api/usage/export.csv", "/api/usage/by-key", "/api/usage/summary", "/api/usage/by-day"];
 
     it.each(endpoints)("%s needs a Bearer token (401)", async (path) => {
       expectError(await call("GET", path), 401, "UNAUTHORIZED");
@@ -223,7 +270,9 @@ describe("usage reporting", () => {
     it.each(endpoints.flatMap((path) => ["from=2026-11-02&to=2026-11-01", "from=2026-02-30", "to=tomorrow", "from=2024-01-01&to=2025-06-01"].map((q) => [path, q])))(
       "%s refuses the window %s with 422",
       async (path, query) => {
+        const before = await sessionCount();
         const res = await call("GET", `${path}?${query}`, { token: merchant.account.token });
+        expect(await sessionCount()).toBe(before);
         expectError(res, 422, "VALIDATION_FAILED");
         expect(res.body.errors![0]!.path).toMatch(/^(from|to)$/);
       },
@@ -231,7 +280,7 @@ describe("usage reporting", () => {
   });
 
   describe("security", () => {
-    it("another account sees none of these rows, in the log, the export and the counts", async () => {
+    it("another account sees none of these rows, in the log, the export and the counts (per key and per day)", async () => {
       const mine = new Set(merchant.rows.map((r) => r.id));
       const listed = await pageAll(other.account.token, "limit=200");
       expect(listed).toEqual(other.rows.map((r) => r.id));
@@ -242,6 +291,8 @@ describe("usage reporting", () => {
       expect(summary.body.data.total).toBe(other.rows.length);
       const byKey = await call("GET", "/api/usage/by-key", { token: other.account.token });
       expect(byKey.body.data.keys.map((k: { key_id: string }) => k.key_id)).toEqual(other.keys.map((k) => k.id));
+      const byDay = await call("GET", "/api/usage/by-day", { token: other.account.token });
+      expect(byDay.body.data.days.reduce((n: number, d: { total: number }) => n + d.total, 0)).toBe(other.rows.length);
     });
 
     it("refuses another account's cursor with 422", async () => {

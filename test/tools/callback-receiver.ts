@@ -79,7 +79,15 @@ export async function startCallbackReceiver(options: ReceiverOptions): Promise<C
       response.writeHead(405, { allow: "POST" }).end();
       return;
     }
-    const raw = await readBody(request);
+    let raw: string | null;
+    try {
+      raw = await readBody(request);
+    } catch {
+      // The sender went away mid-body (or the socket failed): nothing to record. A handler that
+      // rejected here would be an unhandled rejection, which ends the demo or the bench.
+      response.writeHead(400).end();
+      return;
+    }
     if (raw === null) {
       response.writeHead(413).end();
       return;

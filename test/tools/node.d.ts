@@ -8,7 +8,10 @@ declare const process: {
   exit(code?: number): never;
   kill(pid: number, signal?: string): void;
   cwd(): string;
-  on(event: "SIGINT" | "SIGTERM" | "exit", listener: () => void): void;
+  on(event: "SIGINT" | "SIGTERM", listener: (signal: "SIGINT" | "SIGTERM") => void): void;
+  on(event: "exit", listener: () => void): void;
+  once(event: "exit", listener: () => void): void;
+  removeListener(event: "SIGINT" | "SIGTERM" | "exit", listener: (...args: never[]) => void): void;
   stdout: { write(text: string): boolean; isTTY?: boolean };
 };
 
@@ -46,9 +49,11 @@ declare module "node:child_process" {
   export interface ChildProcess {
     pid?: number;
     exitCode: number | null;
+    signalCode: string | null;
     stdout: { on(event: "data", listener: (chunk: Uint8Array) => void): void } | null;
     stderr: { on(event: "data", listener: (chunk: Uint8Array) => void): void } | null;
     on(event: "exit", listener: (code: number | null) => void): this;
+    on(event: "error", listener: (error: Error) => void): this;
     unref(): void;
   }
   export function spawn(
@@ -56,6 +61,21 @@ declare module "node:child_process" {
     args: string[],
     options?: { cwd?: string; detached?: boolean; stdio?: ("pipe" | "ignore" | "inherit")[]; env?: Record<string, string | undefined> },
   ): ChildProcess;
+}
+
+declare module "node:net" {
+  export interface Socket {
+    write(data: string): boolean;
+    end(): void;
+    destroy(): void;
+    on(event: "close" | "error", listener: () => void): this;
+    on(event: "data", listener: (chunk: Uint8Array) => void): this;
+  }
+  export function createConnection(port: number, host: string, onConnect?: () => void): Socket;
+}
+
+declare module "node:fs" {
+  export function rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
 }
 
 declare module "node:fs/promises" {

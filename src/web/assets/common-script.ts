@@ -41,7 +41,8 @@ export const COMMON_SCRIPT = String.raw`
     if (response.status !== 204) {
       try { body = await response.json(); } catch (e) { body = null; }
     }
-    if (response.ok) return { ok: true, status: response.status, data: body && body.data, message: body && body.message };
+    // date: the server's Date header, for pages that must not trust the device clock.
+    if (response.ok) return { ok: true, status: response.status, data: body && body.data, message: body && body.message, date: response.headers.get("date") };
     return {
       ok: false,
       status: response.status,

@@ -10,6 +10,14 @@ export const CONSOLE_SCRIPT = String.raw`
   var user = null;
   var loaded = {};
   var logCursor = null;
+  // The query of the log's first page: "Load more" repeats it with the cursor, whatever the form says now.
+  var logQuery = "";
+  // The range of the totals on screen: a status change pages the log over that range, not over dates
+  // typed since but not yet shown.
+  var shownRange = "";
+  // Each load takes a number; a response for an older number is stale (the range or status changed).
+  var usageRun = 0;
+  var logRun = 0;
   var STATUSES = ["APPROVED", "DENIED", "EXPIRED", "PENDING"];
   var COLORS = { APPROVED: "#1f8a53", DENIED: "#c4372f", EXPIRED: "#8a90a6", PENDING: "#e0a100" };
   var AREAS = ["console-loading", "console-auth", "console-personal", "console-unverified", "section-keys", "section-usage", "section-account"];
@@ -221,17 +229,25 @@ export const CONSOLE_SCRIPT = String.raw`
 
   A.onSubmit(A.$("range-form"), function () { return loadUsage(); });
   A.$("log-status").addEventListener("change", function () { loadLog(false); });
-  A.$("load-more").addEventListener("click", function () { loadLog(true); });
+  A.$("load-more").addEventListener("click", function (event) {
+    A.busy(event.currentTarget, function () { return loadLog(true); });
+  });
 
+  // One range for every part of one load, read once: edits made while it runs wait for the next "Show".
   async function loadUsage() {
     var form = A.$("range-form");
-    var summary = await call("GET", "/api/usage/summary?" + rangeQuery());
+    var run = ++usageRun;
+    var range = rangeQuery();
+    shownRange = range;
+    var summary = await call("GET", "/api/usage/summary?" + range);
+    if (run !== usageRun) return { ok: true };
     if (!summary.ok) return summary.status === 401 ? { ok: true } : summary;
     loaded.usage = true;
     ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, summary.data[name]); });
-    var byKey = await call("GET", "/api/usage/by-key?" + rangeQuery());
+    var byKey = await call("GET", "/api/usage/by-key?" + range);
+    if (run !== usageRun) return { ok: true };
     if (byKey.ok) renderByKey(byKey.data.keys);
-    await Promise.all([loadChart(), loadLog(false)]);
+    await Promise.all([loadChart(range, run), loadLog(false, range)]);
     A.notice(form.querySelector(".notice"), "", "error");
     return { ok: true };
   }
@@ -249,10 +265,20 @@ export const CONSOLE_SCRIPT = String.raw`
     });
   }
 
-  async function loadLog(more) {
-    var status = A.$("log-status").value;
-    var query = rangeQuery() + "&limit=50" + (status ? "&status=" + status : "") + (more && logCursor ? "&cursor=" + encodeURIComponent(logCursor) : "");
-    var res = await call("GET", "/api/usage/sessions?" + query);
+  // A first page (more = false) starts a new query from the range and the status; "Load more" sends
+  // that same query with the cursor (the API refuses a cursor with other filters). Only the newest
+  // request's answer is shown: a page of an older query never mixes into the table.
+  async function loadLog(more, range) {
+    if (more && !logCursor) return;
+    var run = ++logRun;
+    if (!more) {
+      var status = A.$("log-status").value;
+      logQuery = (range || shownRange || rangeQuery()) + "&limit=50" + (status ? "&status=" + status : "");
+      logCursor = null;
+      A.show("load-more", false);
+    }
+    var res = await call("GET", "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(logCursor) : ""));
+    if (run !== logRun) return;
     if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
     var body = A.$("log-table").querySelector("tbody");
     if (!more) body.textContent = "";
@@ -273,50 +299,22 @@ export const CONSOLE_SCRIPT = String.raw`
     A.show("load-more", !!logCursor);
   }
 
-  // The chart counts the CSV export of the range: one streamed request that holds every session,
-  // not one page of the log.
-  async function exportCsv() {
-    var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
-    return res;
-  }
-
-  function parseCsv(text) {
-    var rows = [], row = [], cell = "", quoted = false;
-    for (var i = 0; i < text.length; i++) {
-      var ch = text[i];
-      if (quoted) {
-        if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; }
-        else if (ch === '"') quoted = false;
-        else cell += ch;
-      } else if (ch === '"') quoted = true;
-      else if (ch === ",") { row.push(cell); cell = ""; }
-      else if (ch === "\n") { row.push(cell.replace(/\r$/, "")); rows.push(row); row = []; cell = ""; }
-      else cell += ch;
-    }
-    if (cell || row.length) { row.push(cell); rows.push(row); }
-    return rows;
-  }
-
-  async function loadChart() {
-    var res = await exportCsv();
+  // The chart reads the server's per-day counts of the range: at most 367 small entries, however many
+  // sessions the range holds.
+  async function loadChart(range, run) {
+    var res = await call("GET", "/api/usage/by-day?" + range);
+    if (run !== usageRun) return;
     var mount = A.$("chart");
     mount.textContent = "";
     if (!res.ok) { if (res.status !== 401) mount.appendChild(A.el("p", { className: "empty", text: A.messageFor(res) })); return; }
-    var rows = parseCsv(await res.response.text());
-    var header = rows.shift() || [];
-    var statusAt = header.indexOf("status"), createdAt = header.indexOf("created_at");
-    var days = [];
-    var counts = {};
-    for (var d = new Date(A.$("range-from").value + "T00:00:00Z"); isoDay(d) <= A.$("range-to").value && days.length < 400; d = new Date(d.getTime() + 86400000)) {
-      days.push(isoDay(d));
-      counts[isoDay(d)] = { APPROVED: 0, DENIED: 0, EXPIRED: 0, PENDING: 0 };
-    }
-    rows.forEach(function (r) {
-      var day = (r[createdAt] || "").slice(0, 10);
-      if (counts[day] && counts[day][r[statusAt]] !== undefined) counts[day][r[statusAt]]++;
+    var days = [], counts = {}, total = 0;
+    res.data.days.forEach(function (entry) {
+      days.push(entry.date);
+      counts[entry.date] = { APPROVED: entry.approved, DENIED: entry.denied, EXPIRED: entry.expired, PENDING: entry.pending };
+      total += entry.total;
     });
-    mount.setAttribute("data-sessions", String(rows.length));
-    drawChart(mount, days, counts, rows.length);
+    mount.setAttribute("data-sessions", String(total));
+    drawChart(mount, days, counts, total);
   }
 
   function svg(tag, attrs, children) {
@@ -363,7 +361,7 @@ export const CONSOLE_SCRIPT = String.raw`
 
   A.$("download-csv").addEventListener("click", async function (event) {
     await A.busy(event.currentTarget, async function () {
-      var res = await exportCsv();
+      var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
       if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
       var disposition = res.response.headers.get("content-disposition") || "";
       var match = /filename="?([^";]+)"?/.exec(disposition);

@@ -14,13 +14,22 @@ export const VERIFY_SCRIPT = String.raw`
   var nonce = params.get("nonce") || "";
   var token = tokens.get();
   var request = null;
+  // Non-zero while the request is open on screen: an interval id, or -1 while the server is asked
+  // whether it has expired.
   var timer = 0;
+  // Server time minus device time, from the Date header: a phone's clock may be minutes off.
+  var clockOffset = 0;
   var retry = null;
   var tabs = A.tabs(document.querySelector("#step-account .tabs"));
 
   var SECTIONS = ["step-loading", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  var HEADINGS = { "step-intro": "intro-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
+  // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
+  // first section that just appeared takes it, and a screen reader reads the new step from its title.
   function showSections(visible) {
+    var appeared = visible.filter(function (id) { return A.$(id).hidden && HEADINGS[id]; });
     SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
+    if (appeared.length) A.$(HEADINGS[appeared[0]]).focus();
   }
   function progress(current) {
     var order = ["account", "identity", "decision"];
@@ -80,19 +89,53 @@ export const VERIFY_SCRIPT = String.raw`
   }
 
   // --- Countdown ------------------------------------------------------------------------------
+  // The countdown runs on the server's clock (device clock + offset from the Date header), and at zero
+  // the server has the last word: only its answer shows the expired screen.
+  function serverNow() { return Date.now() + clockOffset; }
+  function learnClock(res, sentAt) {
+    var date = res.date ? Date.parse(res.date) : NaN;
+    // The header has whole seconds; +500 ms is the middle of that second, the request's middle is ours.
+    if (!isNaN(date)) clockOffset = date + 500 - (sentAt + Date.now()) / 2;
+  }
   function stopCountdown() { if (timer) { clearInterval(timer); timer = 0; } }
   function tick() {
-    var left = Math.max(0, Math.floor((Date.parse(request.expires_at) - Date.now()) / 1000));
+    var left = Math.max(0, Math.ceil((Date.parse(request.expires_at) - serverNow()) / 1000));
     var minutes = Math.floor(left / 60);
     var seconds = left % 60;
     A.text("countdown", "Expires in " + minutes + ":" + (seconds < 10 ? "0" : "") + seconds);
-    if (left === 0) result("expired");
+    if (left === 0) { clearInterval(timer); timer = -1; confirmExpiry(0); }
+  }
+  // The Date header has whole seconds, so the estimate may be early by about one: a PENDING answer
+  // near expiry is asked again each second; the expiry alarm turns it EXPIRED. If the alarm is late,
+  // after 10 s the page says expired anyway: completing past expires_at is refused.
+  async function confirmExpiry(round) {
+    var sentAt = Date.now();
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
+    if (timer !== -1) return; // answered, signed out or left meanwhile
+    if (!res.ok) {
+      if (res.status === 401) { timer = 0; return signedOut(); }
+      if (res.status === 404) return result("invalid");
+      // No answer (network, 5xx): the server-corrected clock is the best word left.
+      return result("expired");
+    }
+    learnClock(res, sentAt);
+    request = res.data;
+    if (request.status === "EXPIRED") return result("expired");
+    if (request.status !== "PENDING") return result("used");
+    if (Date.parse(request.expires_at) - serverNow() > 2000) {
+      // Time is left after all: the device clock was off more than the offset said.
+      timer = setInterval(tick, 1000);
+      return tick();
+    }
+    if (round >= 10) return result("expired");
+    setTimeout(function () { if (timer === -1) confirmExpiry(round + 1); }, 1000);
   }
   function startCountdown() {
     stopCountdown();
     A.text("request-detail", "Request expires at " + new Date(request.expires_at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) + ".");
-    tick();
+    // The interval first: a first tick at zero replaces it with the server check.
     timer = setInterval(tick, 1000);
+    tick();
   }
 
   // --- Account ----------------------------------------------------------------------------------
@@ -157,12 +200,14 @@ export const VERIFY_SCRIPT = String.raw`
   async function loadRequest() {
     clearBanner();
     showSections(["step-loading"]);
+    var sentAt = Date.now();
     var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
       if (res.status === 404 || res.status === 422) return result("invalid");
       return banner(res, loadRequest);
     }
+    learnClock(res, sentAt);
     request = res.data;
     if (request.status === "EXPIRED") return result("expired");
     if (request.status !== "PENDING") return result("used");
@@ -201,8 +246,6 @@ export const VERIFY_SCRIPT = String.raw`
       A.text("onfido-status", "If you have already taken the photos, the check can take a few minutes. This page updates by itself.");
       startPolling();
     }
-    var first = document.querySelector("#step-kyc form:not([hidden]) input, #step-kyc form:not([hidden]) select, #onfido-start");
-    if (first && status === "NOT_STARTED") first.focus();
   }
 
   A.onSubmit(A.$("applicant-form"), async function (values) {
@@ -338,8 +381,15 @@ export const VERIFY_SCRIPT = String.raw`
     A.show("decide-notice", false);
   }
 
+  // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
+  // replace the real result with "already answered".
   async function decide(consent, button) {
     A.show("decide-notice", false);
+    var other = A.$(consent ? "decline" : "approve");
+    other.disabled = true;
+    try { await answer(consent, button); } finally { other.disabled = false; }
+  }
+  async function answer(consent, button) {
     await A.busy(button, async function () {
       var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, body: { nonce: nonce, consent: consent } });
       if (res.ok) {
