@@ -34,7 +34,7 @@ describe("verification app, expired request", () => {
     if (wait > 0) await page.waitForTimeout(Math.min(wait, 6000));
     await page.getByRole("button", { name: "Create account and continue" }).click();
 
-    await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 15_000 });
+    await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 30_000 });
     await expect(page.locator("#result-title").textContent()).resolves.toBe("This request has expired");
     await page.screenshot({ path: `${ARTIFACTS}/verify-expired.png`, fullPage: true });
 
@@ -59,7 +59,7 @@ describe("verification app, expired request", () => {
 
     // Signed in already, the request shows with its countdown (5 s), then the expired screen.
     await page.locator("#countdown").waitFor({ state: "visible" });
-    await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 15_000 });
+    await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 30_000 });
     expect(requestReads.length).toBeGreaterThanOrEqual(2);
     expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("EXPIRED");
     expect(problems).toEqual([]);

@@ -98,7 +98,7 @@ describe("verification app with PROVIDER=onfido", () => {
     // Onfido rejects: the page shows it (after its next poll) with the start button back.
     onfido.finishCheck(onfido.created[0]!, { result: "consider", dob: birthDateYearsAgo(30) });
     await deliverCheckCompleted(onfido.created[0]!);
-    await page.locator("#kyc-notice").waitFor({ state: "visible", timeout: 15_000 });
+    await page.locator("#kyc-notice").waitFor({ state: "visible", timeout: 30_000 });
     await expect(page.locator("#kyc-notice").textContent()).resolves.toContain("We could not verify your identity");
     await page.locator("#onfido-start").waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-2-rejected.png`, fullPage: true });
@@ -114,7 +114,7 @@ describe("verification app with PROVIDER=onfido", () => {
 
     onfido.finishCheck(onfido.created[1]!, { result: "clear", dob: birthDateYearsAgo(30) });
     await deliverCheckCompleted(onfido.created[1]!);
-    await page.locator("#step-decide").waitFor({ state: "visible", timeout: 15_000 });
+    await page.locator("#step-decide").waitFor({ state: "visible", timeout: 30_000 });
     await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-3-approved.png`, fullPage: true });
