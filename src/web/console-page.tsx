@@ -1,6 +1,7 @@
 // GET /console: the merchant console for business accounts. A server-rendered shell with every
 // section hidden; assets/console-script.ts signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "./form-field";
+import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";
 
 const STATUSES = ["APPROVED", "DENIED", "EXPIRED", "PENDING"] as const;
@@ -103,16 +104,7 @@ function AuthSection() {
             Sign in
           </button>
         </form>
-        <details class="mt">
-          <summary>Forgot your password?</summary>
-          <form id="forgot-form" class="mt" novalidate>
-            <FormNotice />
-            <Field form="forgot" name="email" label="Email of your account" type="email" autocomplete="email" required />
-            <button type="submit" class="btn secondary">
-              Email me a reset link
-            </button>
-          </form>
-        </details>
+        <ForgotPasswordForm />
       </div>
       <div id="panel-signup" role="tabpanel" aria-labelledby="tab-signup" hidden>
         <form id="signup-form" novalidate>

@@ -1,6 +1,7 @@
 // GET /verify: the page behind the merchant's QR code or tap link. Server-rendered shell with every
 // step present and hidden; assets/verify-script.ts walks the end user through them with the JSON API.
 import { Field, FormNotice } from "./form-field";
+import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";
 import { ONFIDO_SDK_URL } from "./csp";
 
@@ -95,16 +96,7 @@ export function VerifyPage({ provider }: VerifyPageProps) {
                 Sign in and continue
               </button>
             </form>
-            <details class="mt">
-              <summary>Forgot your password?</summary>
-              <form id="forgot-form" class="mt" novalidate>
-                <FormNotice />
-                <Field form="forgot" name="email" label="Email of your account" type="email" autocomplete="email" required />
-                <button type="submit" class="btn secondary">
-                  Email me a reset link
-                </button>
-              </form>
-            </details>
+            <ForgotPasswordForm />
           </div>
         </section>
 
