@@ -5,6 +5,7 @@ import { openSession } from "../helpers/sessions";
 import { call, expectError } from "../helpers/http";
 import { conformanceProblem, loadDocument } from "./openapi-walk";
 import { snapshot } from "./requests";
+import { callbackUrlProblem } from "../../src/domain/callback-url";
 
 const emptyJson = { rawBody: "", headers: { "content-type": "application/json" } };
 
@@ -63,6 +64,35 @@ describe("regressions found by the generated suites", () => {
       }
       // Nothing happened: the token still works (logout and deletion were not performed).
       expect((await call("GET", "/api/users/me", { token: account.token })).status).toBe(200);
+    });
+  });
+
+  describe("callback URLs the SSRF properties found accepted", () => {
+    it.each([
+      "https://localhost./hook", // trailing dot: the same name as localhost
+      "https://api.localhost../hook",
+      "https://[::ffff:0:0.0.0.0]/", // IPv4-translated ::ffff:0:0/96
+      "https://[::ffff:0:127.0.0.1]/",
+      "https://[::ffff:0:10.1.2.3]/",
+      "https://[2002:0:0:0:0:0:0:0]/", // 6to4, embeds 0.0.0.0
+      "https://[2002:7f00:1::1]/", // 6to4 of 127.0.0.1
+      "https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/", // Teredo
+      "https://[64:ff9b:1::a00:1]/", // local-use NAT64
+      "https://[100::1]/", // discard-only
+      "https://[3fff::1]/", // documentation (RFC 9637)
+      "https://[5f00::1]/", // SRv6
+      "https://192.88.99.1/", // 6to4 relay anycast
+    ])("refuses %s", (url) => {
+      expect(callbackUrlProblem(url, { allowLocalHttp: false })).toEqual(expect.any(String));
+    });
+
+    it("refuses them through the endpoint too, with nothing written", async () => {
+      const merchant = await seedMerchant();
+      const before = await snapshot();
+      const res = await call("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: "https://localhost./hook" } });
+      expectError(res, 422, "VALIDATION_FAILED");
+      expect(res.body.errors).toEqual([{ path: "callback_url", message: expect.any(String) }]);
+      expect(await snapshot()).toBe(before);
     });
   });
 });
