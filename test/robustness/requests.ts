@@ -74,6 +74,18 @@ export async function dispatch(request: Request): Promise<globalThis.Response> {
   return new globalThis.Response(nullBody ? null : bytes, { status: response.status, headers: response.headers });
 }
 
+/** A JSON request through `dispatch`, for fixtures (the suites' own cases go through `send`). */
+export async function request(method: string, path: string, options: { token?: string; apiKey?: string; body?: unknown } = {}) {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.apiKey) headers["x-api-key"] = options.apiKey;
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  const response = await dispatch(new Request(`${BASE}${path}`, { method, headers, body }));
+  const text = await response.text();
+  if (response.status >= 300) throw new Error(`fixture ${method} ${path}: ${response.status} ${text.slice(0, 300)}`);
+  return { status: response.status, body: JSON.parse(text) as { data: any } };
+}
+
 /** Written only by the API key middleware after the response, at most once a minute: not a change the request made. */
 const IGNORED_COLUMNS = new Set(["last_used_at"]);
 
