@@ -10,7 +10,7 @@ import { type Case, type Credentials, send, snapshot } from "./requests";
 import { invalidObject, invalidValue, junkPathSegment, junkValue, validValue, withJunkKeys } from "./schema-arbitraries";
 
 const SEED = 0x10_10;
-const RUNS = 100;
+const RUNS = 80;
 
 const { operations } = await loadDocument();
 

@@ -15,7 +15,7 @@ import { type Case, type Credentials, request, send } from "./requests";
 import { validValue } from "./schema-arbitraries";
 
 const SEED = 0x7a11d;
-const RUNS = 30;
+const RUNS = 20;
 const PASSWORD = "correct horse battery";
 
 const { operations } = await loadDocument();
@@ -35,12 +35,16 @@ afterAll(() => {
 
 type State = { userType: "PERSONAL" | "BUSINESS"; emailVerified: boolean; kyc: "none" | "applicant" | "verified"; useFixtures: boolean };
 
+const mostly = <T>(usual: T, rare: T) => fc.oneof({ weight: 3, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constant(rare) });
+
+// Biased to the usual case (a verified business account), so that every route's success path is reached
+// in a few runs while the 403s and 409s of the other states still come up.
 const state: fc.Arbitrary<State> = fc.record({
-  userType: fc.constantFrom("PERSONAL", "BUSINESS"),
-  emailVerified: fc.boolean(),
+  userType: mostly<State["userType"]>("BUSINESS", "PERSONAL"),
+  emailVerified: mostly(true, false),
   kyc: fc.constantFrom("none", "applicant", "verified"),
   // Mostly the real token, id or nonce; sometimes the generated one, which the route must refuse as documented.
-  useFixtures: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+  useFixtures: mostly(true, false),
 });
 
 /** A fresh account in the generated state, with what the route's success path needs. */
