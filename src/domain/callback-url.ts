@@ -16,6 +16,7 @@ const NON_PUBLIC_V4: Cidr4[] = [
   [ipv4(172, 16, 0, 0), 12], // private
   [ipv4(192, 0, 0, 0), 24], // IETF protocol assignments
   [ipv4(192, 0, 2, 0), 24], // documentation
+  [ipv4(192, 88, 99, 0), 24], // 6to4 relay anycast (deprecated)
   [ipv4(192, 168, 0, 0), 16], // private
   [ipv4(198, 18, 0, 0), 15], // benchmarking
   [ipv4(198, 51, 100, 0), 24], // documentation
@@ -61,7 +62,16 @@ function ipv6IsNonPublic(groups: number[]): boolean {
     if (g5 === 0 && g6 === 0 && (g7 === 0 || g7 === 1)) return true; // :: and ::1
     if (g5 === 0xffff || g5 === 0) return inV4Ranges(embeddedV4); // IPv4-mapped and -compatible
   }
-  if (g0 === 0x64 && g1 === 0xff9b) return inV4Ranges(embeddedV4); // NAT64
+  if (g0 === 0 && g1 === 0 && g2 === 0 && g3 === 0 && g4 === 0xffff && g5 === 0) return inV4Ranges(embeddedV4); // IPv4-translated ::ffff:0:0/96
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 0 && g3 === 0 && g4 === 0 && g5 === 0) return inV4Ranges(embeddedV4); // NAT64
+  if (g0 === 0x64 && g1 === 0xff9b && g2 === 1) return true; // local-use NAT64 64:ff9b:1::/48
+  if (g0 === 0x100 && g1 === 0 && g2 === 0 && g3 === 0) return true; // discard-only 100::/64
+  // 2001::/23 holds Teredo (which embeds an IPv4 address) and other protocol assignments, none a web host;
+  // 6to4 (2002::/16, deprecated) embeds any IPv4 address too: refused whole rather than decoded.
+  if (g0 === 0x2001 && g1 < 0x200) return true;
+  if (g0 === 0x2002) return true;
+  if (g0 === 0x3fff && g1 < 0x1000) return true; // documentation 3fff::/20
+  if (g0 === 0x5f00) return true; // SRv6 SIDs 5f00::/16
   if ((g0 & 0xfe00) === 0xfc00) return true; // unique local fc00::/7
   if ((g0 & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
   if ((g0 & 0xffc0) === 0xfec0) return true; // site-local (deprecated)
@@ -82,10 +92,11 @@ export function callbackUrlProblem(raw: string, options: { allowLocalHttp: boole
     return "Use an absolute https:// URL.";
   }
   if (url.username || url.password) return "The URL must not carry credentials.";
-  const host = url.hostname.toLowerCase();
+  // A fully qualified name may end with a dot ("localhost." resolves like "localhost"), so compare without it.
+  const host = url.hostname.toLowerCase().replace(/\.+$/, "");
   if (options.allowLocalHttp && url.protocol === "http:" && LOCAL_DEV_HOSTS.has(host)) return null;
   if (url.protocol !== "https:") return "Use an absolute https:// URL.";
-  if (host === "localhost" || host.endsWith(".localhost")) return "The callback host must be public.";
+  if (host === "" || host === "localhost" || host.endsWith(".localhost")) return "The callback host must be public.";
   const v4 = parseDottedQuad(host);
   if (v4 !== null) return inV4Ranges(v4) ? "The callback host must be a public address." : null;
   if (host.startsWith("[")) {

@@ -70,22 +70,47 @@ function successBody(doc: ResponseDoc) {
   return { content: { "application/json": { schema: { type: "object", required, properties } } } };
 }
 
-function responses(meta: OperationMeta) {
+/** The codes a status carries on every route where the middleware adds that status (CONTRACT §1). */
+const GENERIC_CODES: Record<number, string[]> = {
+  400: ["MALFORMED_JSON"],
+  401: ["UNAUTHORIZED"],
+  404: ["NOT_FOUND"],
+  413: ["PAYLOAD_TOO_LARGE"],
+  415: ["UNSUPPORTED_MEDIA_TYPE"],
+  422: ["VALIDATION_FAILED"],
+  429: ["RATE_LIMITED"],
+  500: ["INTERNAL_ERROR", "MISCONFIGURED"],
+};
+
+/** Methods whose requests can carry a body, which the body guard reads on every route (400, 413, 415). */
+const BODY_METHODS = new Set(["post", "put", "patch", "delete"]);
+
+function responses(meta: OperationMeta, method: string) {
   const out: Record<string, unknown> = {};
   const statuses = new Set<number>([...Object.keys(meta.responses ?? {}).map(Number), 500]);
-  if (meta.body) [400, 413, 415, 422].forEach((s) => statuses.add(s));
-  if (meta.query) statuses.add(422);
-  if (meta.security === "bearer" || meta.security === "apiKey") statuses.add(401);
+  // Statuses the shared middleware adds; their generic codes apply besides any the route documents.
+  const generic = new Set<number>([500]);
+  if (BODY_METHODS.has(method)) [400, 413, 415].forEach((s) => generic.add(s));
+  if (meta.body) generic.add(422);
+  if (meta.query) generic.add(422);
+  if (meta.security === "bearer" || meta.security === "apiKey") generic.add(401);
+  generic.forEach((s) => statuses.add(s));
   for (const status of [...statuses].sort()) {
     const doc = meta.responses?.[status];
     if (status < 400 && doc) {
       out[status] = { description: doc.description, ...(status === 204 ? {} : successBody(doc)) };
       continue;
     }
-    const codes = doc?.codes?.length ? ` Codes: ${doc.codes.join(", ")}.` : "";
+    const documented = doc?.codes ?? [];
+    const codes = [...new Set([...documented, ...(generic.has(status) || documented.length === 0 ? (GENERIC_CODES[status] ?? []) : [])])];
+    const named = documented.length ? ` Codes: ${documented.join(", ")}.` : "";
+    // The enum makes the codes machine-checkable: a client (and our tests) can validate `error` against it.
+    const schema = codes.length
+      ? { allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { properties: { error: { enum: codes } } }] }
+      : { $ref: "#/components/schemas/ErrorEnvelope" };
     out[status] = {
-      description: `${doc?.description ?? STATUS_TEXT[status] ?? "Error"}${codes}`,
-      content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+      description: `${doc?.description ?? STATUS_TEXT[status] ?? "Error"}${named}`,
+      content: { "application/json": { schema } },
     };
   }
   return out;
@@ -137,7 +162,7 @@ export function buildOpenApiDocument(app: Hono<any>) {
         : {}),
       parameters: [...pathParameters, ...(meta.query ? queryParameters(meta.query) : [])],
       security: meta.security ? [{ [meta.security]: [] }] : [],
-      responses: responses(meta),
+      responses: responses(meta, method),
     };
     if (meta.body) {
       operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(meta.body, "input") } } };

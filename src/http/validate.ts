@@ -1,5 +1,7 @@
 // zValidator with the contract's 422 envelope: one { path, message } item per problem.
 import { zValidator } from "@hono/zod-validator";
+import { every } from "hono/combine";
+import { createMiddleware } from "hono/factory";
 import type { ZodError, ZodType } from "zod";
 import { validationFailed, type FieldError } from "../errors";
 import { withMeta } from "./openapi-meta";
@@ -14,7 +16,25 @@ const hook = (result: { success: boolean; error?: unknown }) => {
   if (!result.success) throw validationFailed(fieldErrors(result.error as ZodError));
 };
 
-export const jsonBody = <S extends ZodType>(schema: S) => withMeta(zValidator("json", schema, hook), { body: schema });
+/**
+ * A zero-byte body is no body (as the body guard already treats it), even under a JSON content type that
+ * many clients send by default: the validator then sees no fields (422, or the defaults) instead of failing
+ * to parse "" with a 400 outside the contract's codes.
+ */
+const emptyBodyIsNoBody = createMiddleware(async (c, next) => {
+  if (c.req.raw.body !== null && (await c.req.arrayBuffer()).byteLength === 0) {
+    const headers = new Headers(c.req.raw.headers);
+    headers.delete("content-type");
+    c.req.raw = new Request(c.req.raw.url, { method: c.req.raw.method, headers });
+  }
+  await next();
+});
+
+export const jsonBody = <S extends ZodType>(schema: S) => {
+  const validate = zValidator("json", schema, hook);
+  // `every` keeps one middleware per route (the OpenAPI metadata rides on it); the cast keeps the validator's input types.
+  return withMeta(every(emptyBodyIsNoBody, validate) as unknown as typeof validate, { body: schema });
+};
 
 export const queryParams = <S extends ZodType>(schema: S) =>
   withMeta(zValidator("query", schema, hook), { query: schema });
