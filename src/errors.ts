@@ -29,11 +29,20 @@ export function errorResponse(c: Context<AppEnv>, error: ApiError) {
   return c.json({ success: false, error: error.code, message: error.message, errors: error.errors }, error.status);
 }
 
+const HTTP_EXCEPTION_CODES: Record<number, string> = {
+  400: "MALFORMED_JSON",
+  401: "UNAUTHORIZED",
+  404: "NOT_FOUND",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
+
 export function handleError(err: Error, c: Context<AppEnv>) {
   if (err instanceof ApiError) return errorResponse(c, err);
   if (err instanceof HTTPException && err.status < 500) {
-    // Hono's own 4xx (for example a body-limit or a parse failure raised inside a middleware).
-    return errorResponse(c, new ApiError("BAD_REQUEST", err.status as ContentfulStatusCode, err.message));
+    // Hono's own 4xx (a parse failure raised inside its validator), under the contract's codes.
+    const code = HTTP_EXCEPTION_CODES[err.status] ?? "BAD_REQUEST";
+    return errorResponse(c, new ApiError(code, err.status as ContentfulStatusCode, err.message));
   }
   const requestId = c.get("requestId") ?? "unknown";
   // Names only: a failed query's message quotes its SQL parameters (emails, hashes, dates of birth), so

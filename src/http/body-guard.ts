@@ -13,7 +13,9 @@ export const limitBody = bodyLimit({
   },
 });
 
-const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
+// The same media types Hono's json validator reads (one optional "+json" suffix): a type the guard let
+// through but the validator ignored would be read as an empty body.
+const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i;
 
 export const requireJsonBody = createMiddleware(async (c, next) => {
   if (c.req.raw.body === null) return next();

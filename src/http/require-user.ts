@@ -13,7 +13,8 @@ import { withMeta } from "./openapi-meta";
 
 /** The account id the presented JWT names, once its signature, issuer, audience and expiry check out. */
 async function verifiedClaims(c: Context<AppEnv>) {
-  const match = /^Bearer ([A-Za-z0-9_.-]{1,2048})$/.exec(c.req.header("authorization") ?? "");
+  // The scheme name is case-insensitive (RFC 9110 §11.1).
+  const match = /^Bearer ([A-Za-z0-9_.-]{1,2048})$/i.exec(c.req.header("authorization") ?? "");
   const claims = match ? await verifyAccountToken(secret(c.env, "JWT_SECRET"), match[1]!) : null;
   if (!claims) throw unauthorized();
   return claims;

@@ -29,6 +29,13 @@ describe("envelope and errors", () => {
     expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
+  it("refuses a media type the JSON validator would not read with 415, rather than reading it as {}", async () => {
+    const res = await call("POST", "/api/auth/login", { rawBody: JSON.stringify({ email: "a@b.co", password: "x" }), headers: { "content-type": "application/a+b+json" } });
+    expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
+    const vendor = await call("POST", "/api/auth/login", { rawBody: JSON.stringify({ email: "nobody@example.test", password: "x" }), headers: { "content-type": "application/vnd.api+json; charset=utf-8" } });
+    expectError(vendor, 401, "INVALID_CREDENTIALS");
+  });
+
   it("refuses malformed JSON with 400", async () => {
     const res = await call("POST", "/api/auth/login", { rawBody: "{\"email\":", headers: { "content-type": "application/json" } });
     expectError(res, 400, "MALFORMED_JSON");

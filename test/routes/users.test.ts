@@ -32,6 +32,11 @@ describe("profile", () => {
     expect((await call("GET", "/api/users/me", { token: account.token })).body.data.user).toEqual(account.user);
   });
 
+  it("takes the Bearer scheme name in any case", async () => {
+    const account = await register();
+    expect((await call("GET", "/api/users/me", { headers: { authorization: `bearer ${account.token}` } })).status).toBe(200);
+  });
+
   it("needs a valid token", async () => {
     expectError(await call("GET", "/api/users/me"), 401, "UNAUTHORIZED");
     expectError(await call("GET", "/api/users/me", { token: "not.a.jwt" }), 401, "UNAUTHORIZED");
