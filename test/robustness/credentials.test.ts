@@ -106,7 +106,8 @@ const badToken: fc.Arbitrary<TokenRecipe> = fc.oneof(
     fc.string({ maxLength: 80 }),
     fc.constantFrom("..", "a.b.c", "e30.e30.", "bnVsbA.bnVsbA.x", "W10.W10.W10", "x".repeat(3000)),
   ).map((raw) => ({ label: "structurally broken", make: async () => raw })),
-  fc.constantFrom("Basic ", "Bearer  ", "Token ", "") // "bearer " is the same scheme: names are case-insensitive.map((scheme) => ({
+  // Not "bearer ": scheme names are case-insensitive, so that is the same scheme.
+  fc.constantFrom("Basic ", "Bearer  ", "Token ", "").map((scheme) => ({
     label: `scheme '${scheme}' with a valid token`,
     make: async () => `\u0000${scheme}`,
   })),
