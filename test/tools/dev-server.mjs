@@ -99,6 +99,7 @@ let interrupted;
 const onSignal = (signal) => {
   interrupted ??= Promise.allSettled([...running].map((server) => server.stop())).then(() => {
     unlisten();
+    interrupted = undefined;
     process.kill(process.pid, signal);
   });
 };
