@@ -10,7 +10,7 @@ import { apiClient, expectStatus } from "../tools/api-client";
 import { startCallbackReceiver } from "../tools/callback-receiver";
 import { measureBundle } from "./bundle-size";
 import { measureCallbackLatency } from "./callback-latency";
-import { startDevServer, type DevServer } from "./dev-server";
+import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { prepare } from "./prepare";
 import { measureFlow, measureHealth, measureOpen, measurePoll, type Load, type Measured } from "./scenarios";
 
@@ -46,7 +46,7 @@ try {
   if (values["base-url"]) log(`Benchmarking ${values["base-url"]}`);
   else {
     log("Starting a throw-away wrangler dev (own ports, own local state)…");
-    server = await startDevServer();
+    server = await startDevServer({ name: "bench" });
     log(`Benchmarking ${server.baseUrl}`);
   }
   const baseUrl = (values["base-url"] ?? server!.baseUrl).replace(/\/$/, "");

@@ -4,14 +4,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
-import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { api, mailedLink, merchantWithKey, openSession, uniqueEmail } from "./merchant";
 
 let server: DevServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startDevServer();
+  server = await startDevServer({ name: "e2e" });
   browser = await launchChromium();
 });
 

@@ -1,6 +1,6 @@
 // A local stand-in for Onfido's API (v3.6) for the Onfido-mode browser test: applicants, SDK tokens,
 // checks created by POST /checks and finished by the test, and their reports. Plain JavaScript for the
-// same reason as dev-server.mjs (Node's http, no @types/node in the project).
+// same reason as test/tools/dev-server.mjs (Node's http, no @types/node in the project).
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
 

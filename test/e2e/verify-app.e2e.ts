@@ -4,7 +4,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
-import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { birthDateYearsAgo, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 
 let server: DevServer;
@@ -12,7 +12,7 @@ let browser: Browser;
 let merchant: Awaited<ReturnType<typeof merchantWithKey>>;
 
 beforeAll(async () => {
-  server = await startDevServer();
+  server = await startDevServer({ name: "e2e" });
   browser = await launchChromium();
   merchant = await merchantWithKey(server.baseUrl);
 });

@@ -3,14 +3,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
-import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { api, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 
 let server: DevServer;
 let browser: Browser;
 
 beforeAll(async () => {
-  server = await startDevServer({ vars: { SESSION_TTL_SECONDS: "5" } });
+  server = await startDevServer({ name: "e2e", vars: { SESSION_TTL_SECONDS: "5" } });
   browser = await launchChromium();
 });
 

@@ -5,7 +5,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
-import { startDevServer, type DevServer } from "./dev-server.mjs";
+import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { birthDateYearsAgo, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 import { startOnfidoStandIn, type OnfidoStandIn } from "./onfido-stand-in.mjs";
 
@@ -34,7 +34,7 @@ let browser: Browser;
 
 beforeAll(async () => {
   onfido = await startOnfidoStandIn();
-  server = await startDevServer({ vars: { PROVIDER: "onfido", ONFIDO_API_URL: onfido.url } });
+  server = await startDevServer({ name: "e2e", vars: { PROVIDER: "onfido", ONFIDO_API_URL: onfido.url } });
   browser = await launchChromium();
 });
 

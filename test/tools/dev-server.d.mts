@@ -1,0 +1,19 @@
+// The types of dev-server.mjs, free of Node's: the browser tests (Workers types) import it too.
+export type DevServer = {
+  /** `http://localhost:PORT`, also given to the Worker as APP_URL. */
+  baseUrl: string;
+  /** Stops the process group (SIGTERM, SIGKILL after 5 s) and removes the state; safe to call twice. */
+  stop(): Promise<void>;
+  /** What wrangler printed so far (its last MiB). */
+  output(): string;
+};
+/**
+ * Starts `wrangler dev` on free ports with a fresh local state in `avs-<name>-…` under the temp folder,
+ * after applying the migrations; `<NAME>_PORT` and `<NAME>_INSPECTOR_PORT` pin the ports when set (e.g.
+ * E2E_PORT). `vars` become `--var NAME:value`. Resolves once /api/health answers (at most 90 s); retries
+ * on other ports when one was taken meanwhile. The server's process group is stopped and its state removed
+ * on a failed start, by stop(), and when the process exits or gets SIGINT/SIGTERM.
+ */
+export function startDevServer(options: { name: string; vars?: Record<string, string> }): Promise<DevServer>;
+/** A port the OS just reported free. */
+export function freePort(): Promise<number>;
