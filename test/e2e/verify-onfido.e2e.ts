@@ -59,6 +59,8 @@ async function deliverCheckCompleted(checkId: string) {
 
 describe("verification app with PROVIDER=onfido", () => {
   it("loads the SDK on demand, submits after the upload, retries after a rejection, and ends APPROVED", async () => {
+    // Checks this run creates: a retried run starts after the previous run's checks in the stand-in.
+    const first = onfido.created.length;
     const merchant = await merchantWithKey(server.baseUrl);
     const session = await openSession(server.baseUrl, merchant.apiKey, 18);
     const { page, problems } = await watchedPage(browser);
@@ -91,13 +93,13 @@ describe("verification app with PROVIDER=onfido", () => {
     await page.locator("#fake-onfido-done").click();
 
     // onComplete: the SDK is torn down and the server created the check.
-    await expect.poll(() => onfido.created.length).toBe(1);
+    await expect.poll(() => onfido.created.length).toBe(first + 1);
     await expect(page.locator("#onfido-status").textContent()).resolves.toContain("being checked");
     expect(await page.evaluate(() => (globalThis as any).__onfido)).toEqual({ inits: 1, tornDown: 1 });
 
     // Onfido rejects: the page shows it (after its next poll) with the start button back.
-    onfido.finishCheck(onfido.created[0]!, { result: "consider", dob: birthDateYearsAgo(30) });
-    await deliverCheckCompleted(onfido.created[0]!);
+    onfido.finishCheck(onfido.created[first]!, { result: "consider", dob: birthDateYearsAgo(30) });
+    await deliverCheckCompleted(onfido.created[first]!);
     await page.locator("#kyc-notice").waitFor({ state: "visible", timeout: 30_000 });
     await expect(page.locator("#kyc-notice").textContent()).resolves.toContain("We could not verify your identity");
     await page.locator("#onfido-start").waitFor({ state: "visible" });
@@ -108,13 +110,23 @@ describe("verification app with PROVIDER=onfido", () => {
     await page.locator("#fake-onfido-done").waitFor({ state: "visible" });
     expect(await page.locator("#fake-onfido-done").count()).toBe(1);
     await page.locator("#fake-onfido-done").click();
-    await expect.poll(() => onfido.created.length).toBe(2);
+    await expect.poll(() => onfido.created.length).toBe(first + 2);
     expect(sdkRequests).toHaveLength(1);
     expect(await page.evaluate(() => (globalThis as any).__onfido)).toEqual({ inits: 2, tornDown: 2 });
 
-    onfido.finishCheck(onfido.created[1]!, { result: "clear", dob: birthDateYearsAgo(30) });
-    await deliverCheckCompleted(onfido.created[1]!);
-    await page.locator("#step-decide").waitFor({ state: "visible", timeout: 30_000 });
+    onfido.finishCheck(onfido.created[first + 1]!, { result: "clear", dob: birthDateYearsAgo(30) });
+    await deliverCheckCompleted(onfido.created[first + 1]!);
+    await page
+      .locator("#step-decide")
+      .waitFor({ state: "visible", timeout: 30_000 })
+      .catch(async (error) => {
+        // What the page and the server believed when the decision did not show, for the next reader.
+        const token = await page.evaluate<string>("Object.values(sessionStorage).find((v) => v.split('.').length === 3) || ''");
+        const status = token ? await (await fetch(`${server.baseUrl}/api/kyc/status`, { headers: { authorization: `Bearer ${token}` } })).text() : "no token";
+        const onfidoStatus = await page.locator("#onfido-status").textContent();
+        console.log("decision did not show:", JSON.stringify({ status, onfidoStatus, checks: onfido.created.slice(first), problems }));
+        throw error;
+      });
     await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-3-approved.png`, fullPage: true });
