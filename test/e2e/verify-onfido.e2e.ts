@@ -125,6 +125,7 @@ describe("verification app with PROVIDER=onfido", () => {
         const status = token ? await (await fetch(`${server.baseUrl}/api/kyc/status`, { headers: { authorization: `Bearer ${token}` } })).text() : "no token";
         const onfidoStatus = await page.locator("#onfido-status").textContent();
         console.log("decision did not show:", JSON.stringify({ status, onfidoStatus, checks: onfido.created.slice(first), problems }));
+        console.log("dev server output (tail):", server.output().slice(-4000));
         throw error;
       });
     await page.getByRole("button", { name: "Share that I am 18 or over" }).click();

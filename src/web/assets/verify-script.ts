@@ -355,7 +355,10 @@ export const VERIFY_SCRIPT = String.raw`
       if (res.status === 401) return signedOut();
       if (res.error === "APPLICANT_REQUIRED") return loadKyc();
       A.text("onfido-status", "");
-      return banner(res, submitOnfido);
+      banner(res, submitOnfido);
+      // The answer failed, not necessarily the check: one may have started at Onfido all the same, and its
+      // webhook will still decide. Watching the status lets the page follow it either way.
+      return startPolling();
     }
     if (res.data.status !== "PENDING") return applyKyc(res.data.status);
     startPolling();
@@ -370,7 +373,10 @@ export const VERIFY_SCRIPT = String.raw`
     if (round >= 120) { A.text("onfido-status", "The check is taking longer than usual. Reload this page later to continue."); return; }
     var res = await A.api("GET", "/api/kyc/status", { token: token });
     if (run !== pollRun) return;
-    if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) return applyKyc(res.data.status);
+    if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
+      clearBanner();
+      return applyKyc(res.data.status);
+    }
     setTimeout(function () { pollKyc(round + 1, run); }, 5000);
   }
 
