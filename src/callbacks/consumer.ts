@@ -214,18 +214,9 @@ async function standAside(message: Message<CallbackMessage>, body: CallbackMessa
   }
   log("info", "callback attempt held by another copy", { webhookId: body.webhookId, attempt: held.attempt });
   const notBefore = toIso(Date.now() + CLAIM_TTL_SECONDS * 1000);
-  try {
-    await env.CALLBACKS.send({ ...body, awaitsAttempt: held.attempt, notBefore } satisfies CallbackMessage, {
-      delaySeconds: CLAIM_TTL_SECONDS,
-    });
-  } catch (error) {
-    // Without the new message this copy comes back as it is: it may then claim a later attempt, never
-    // the one held now.
-    log("error", "callback stand-aside could not be enqueued", { webhookId: body.webhookId, error: error instanceof Error ? error.name : "unknown" });
-    message.retry({ delaySeconds: CLAIM_TTL_SECONDS });
-    return;
-  }
-  message.ack();
+  // If the new message cannot be sent, this copy comes back as it is: it may then claim a later
+  // attempt, never the one held now.
+  await replaceMessage(message, { ...body, awaitsAttempt: held.attempt, notBefore }, CLAIM_TTL_SECONDS, env, "callback stand-aside could not be enqueued");
 }
 
 /**
@@ -240,16 +231,28 @@ async function scheduleInSteps(
   env: Env,
 ): Promise<void> {
   const notBefore = toIso(Date.now() + waitSeconds * 1000);
+  const { awaitsAttempt: _, ...event } = body;
+  // If the new message cannot be sent, this one waits the longest step it can: the next attempt comes a
+  // little early (after 12 h) rather than at once.
+  await replaceMessage(message, { ...event, attempt: nextAttempt, notBefore }, MAX_QUEUE_DELAY_SECONDS, env, "callback step could not be enqueued");
+}
+
+/**
+ * Acks `message` once `next` is on the queue, delivered after `delaySeconds`. If `next` cannot be sent,
+ * the current message is retried after the same delay instead, so the event is never left without one.
+ */
+async function replaceMessage(
+  message: Message<CallbackMessage>,
+  next: CallbackMessage,
+  delaySeconds: number,
+  env: Env,
+  failure: string,
+): Promise<void> {
   try {
-    const { awaitsAttempt: _, ...event } = body;
-    await env.CALLBACKS.send({ ...event, attempt: nextAttempt, notBefore } satisfies CallbackMessage, {
-      delaySeconds: MAX_QUEUE_DELAY_SECONDS,
-    });
+    await env.CALLBACKS.send(next, { delaySeconds });
   } catch (error) {
-    // Without the new message, wait the longest step we can on this one: the next attempt comes a little
-    // early (after 12 h) rather than at once.
-    log("error", "callback step could not be enqueued", { webhookId: body.webhookId, error: error instanceof Error ? error.name : "unknown" });
-    message.retry({ delaySeconds: MAX_QUEUE_DELAY_SECONDS });
+    log("error", failure, { webhookId: next.webhookId, error: error instanceof Error ? error.name : "unknown" });
+    message.retry({ delaySeconds });
     return;
   }
   message.ack();
