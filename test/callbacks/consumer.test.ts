@@ -291,6 +291,21 @@ describe("callback queue consumer", () => {
       expect(retried).toEqual([]);
     });
 
+    it("marks the event failed, without a POST, when its signing key is gone", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await db().delete(apiKeys).where(eq(apiKeys.id, merchant.keyId));
+      const spy = vi.spyOn(globalThis, "fetch");
+      const { result, retried } = await runCallbacks([message]);
+      expect(spy).not.toHaveBeenCalled();
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(retried).toEqual([]);
+      expect(await eventState(message.webhookId)).toBe("failed");
+      expect(await attemptsOf(message.webhookId)).toEqual([
+        expect.objectContaining({ attempt: 1, statusCode: null, error: "signing_key_gone" }),
+      ]);
+    });
+
     it("retries only the message whose processing failed", async () => {
       const merchant = await seedMerchant();
       const good = await seedResolvedSession(merchant);
@@ -319,6 +334,23 @@ describe("callback queue consumer", () => {
       expect(spy).not.toHaveBeenCalled();
       expect(await eventState(message.webhookId)).toBe("pending");
       expect(await attemptsOf(message.webhookId)).toEqual([]);
+    });
+
+    it("gives back an attempt it could not sign, so the retry sends that same attempt", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const [key] = await db().select().from(apiKeys).where(eq(apiKeys.id, merchant.keyId));
+      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      const spy = answer(status(200));
+      const failed = await runCallbacks([message]);
+      expect(failed.retried).toEqual([expect.objectContaining({ delaySeconds: 60 })]);
+      expect(spy).not.toHaveBeenCalled();
+
+      await db().update(apiKeys).set({ signingSecretEnc: key!.signingSecretEnc }).where(eq(apiKeys.id, merchant.keyId));
+      const { result } = await runCallbacks([message]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect((await attemptsOf(message.webhookId)).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([[1, 200, null]]);
     });
 
     it("retries with back-off while D1 is unavailable, without losing the event", async () => {
@@ -510,6 +542,36 @@ describe("callback queue consumer", () => {
       expect(sends.map((s) => s.body.awaitsAttempt)).toEqual([MAX_ATTEMPTS]);
       expect(await eventState(message.webhookId)).toBe("pending");
       expect(await attemptsOf(message.webhookId)).toHaveLength(MAX_ATTEMPTS);
+    });
+
+    it("closes the event failed when the holder of its last attempt stopped, instead of standing aside for ever", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const stale = new Date(Date.now() - (CLAIM_TTL_SECONDS + 30) * 1000).toISOString();
+      await db()
+        .insert(callbackAttempts)
+        .values(
+          Array.from({ length: MAX_ATTEMPTS }, (_, i) => ({
+            eventId: message.webhookId,
+            attempt: i + 1,
+            at: stale,
+            durationMs: 1,
+            statusCode: i + 1 === MAX_ATTEMPTS ? null : 500,
+            error: i + 1 === MAX_ATTEMPTS ? "in_progress" : null,
+          })),
+        );
+      const { sends, bindings } = recordingQueue();
+      const spy = vi.spyOn(globalThis, "fetch");
+      const { result, retried } = await runCallbacks([{ ...message, awaitsAttempt: MAX_ATTEMPTS }], bindings);
+      expect(spy).not.toHaveBeenCalled();
+      expect(sends).toEqual([]);
+      expect(retried).toEqual([]);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(await eventState(message.webhookId)).toBe("failed");
+      expect((await attemptsOf(message.webhookId)).slice(-2).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+        [MAX_ATTEMPTS, null, "interrupted"],
+        [MAX_ATTEMPTS + 1, null, "attempts_exhausted"],
+      ]);
     });
 
     it("waits on the same message when the stand-aside message cannot be enqueued", async () => {
