@@ -8,9 +8,9 @@ import { apiKeys, callbackAttempts, callbackEvents } from "../db/schema";
 export type CallbackState = (typeof callbackEvents.$inferSelect)["state"];
 
 /** The `error` of an attempt claimed by a consumer that has not recorded its outcome yet. */
-export const IN_PROGRESS = "in_progress";
+const IN_PROGRESS = "in_progress";
 /** The `error` of a claimed attempt whose consumer never recorded an outcome (stopped mid-attempt). */
-export const INTERRUPTED = "interrupted";
+const INTERRUPTED = "interrupted";
 
 /** What a claim found: the attempt is this caller's to send, or the reason it is not. */
 export type Claim =
