@@ -1,20 +1,12 @@
-// The queue consumers: deliver each callback message on its own (one failure never retries the
-// batch), record every attempt in D1, then ack or schedule the next attempt on the retry policy.
+// The queue consumers. One delivery, top to bottom: claim the event's next attempt (one D1 round trip),
+// sign and send it, record its outcome with the event's new state (one batch), and let the pure retry
+// policy decide what comes next. Each message is processed on its own: one failure never retries the batch.
 import { database, type Database } from "../db/client";
-import {
-  claimAttempt,
-  countAttempts,
-  findAttempt,
-  findCallbackEvent,
-  IN_PROGRESS,
-  INTERRUPTED,
-  latestAttempt,
-  recordAttempt,
-  recordClaimedAttempt,
-  type CallbackState,
-} from "../domain/callback-log";
+import { signingSecretKeys } from "../domain/api-keys";
 import { log } from "../http/logger";
+import { decryptSecret } from "../lib/crypto";
 import { toIso } from "../lib/time";
+import { claimNextAttempt, failEvent, recordAttempt, releaseAttempt, type CallbackState } from "./attempts";
 import { attemptDelivery, type AttemptResult } from "./deliver";
 import type { CallbackMessage } from "./message";
 import {
@@ -26,7 +18,6 @@ import {
   remainingWaitSeconds,
   type Decision,
 } from "./retry-policy";
-import { loadSigningSecret } from "./signing-secret";
 
 export const CALLBACK_QUEUE = "callbacks";
 export const DEAD_LETTER_QUEUE = "callbacks-dead-letter";
@@ -96,71 +87,47 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       return;
     }
 
+    // 1. Claim the next attempt. D1 is the count of record: a retried queue message carries its
+    //    original body, unchanged.
     const db = database(env.DB);
-    const event = await findCallbackEvent(db, webhookId);
-    if (!event) {
-      // The session and its events went with a deleted account: nothing to deliver, nobody to tell.
-      log("warn", "callback event no longer exists", { webhookId });
-      message.ack();
-      return;
-    }
-    // Already delivered or failed: a redelivered duplicate of a settled event.
-    if (event.state !== "pending") {
-      message.ack();
-      return;
-    }
-
-    // A copy that stood aside for another holder of an attempt: once that attempt has an outcome, its
-    // holder carries the event on (it acked or scheduled the next attempt), so this copy is dropped.
-    if (body.awaitsAttempt !== undefined) {
-      const awaited = await findAttempt(db, webhookId, body.awaitsAttempt);
-      if (awaited && awaited.error !== IN_PROGRESS && awaited.error !== INTERRUPTED) {
-        log("info", "duplicate callback message dropped", { webhookId, attempt: body.awaitsAttempt });
-        message.ack();
-        return;
-      }
-    }
-
-    // D1 is the count of record: a retried queue message carries its original body, unchanged.
-    const attempt = (await countAttempts(db, webhookId)) + 1;
-    if (attempt > MAX_ATTEMPTS) {
-      // The last attempt may still be in flight with another copy: its outcome settles the event.
-      if ((await latestAttempt(db, webhookId))?.error === IN_PROGRESS) {
-        await standAside(message, body, db, env);
-        return;
-      }
-      await settleWithoutAttempt(db, webhookId, attempt, "attempts_exhausted");
-      message.ack();
-      return;
-    }
-
-    const secret = await loadSigningSecret(db, env, body.keyId);
-    if (!secret) {
-      log("warn", "callback signing key no longer exists", { webhookId, keyId: body.keyId });
-      await settleWithoutAttempt(db, webhookId, attempt, "signing_key_gone");
-      message.ack();
-      return;
-    }
-
-    // Claim the attempt before sending: a second copy of this message processed at the same time finds
-    // it taken and neither delivers nor schedules a second chain of retries.
-    const claimedAt = Date.now();
-    const claimed = await claimAttempt(db, {
+    const now = Date.now();
+    const claim = await claimNextAttempt(db, {
       eventId: webhookId,
-      attempt,
-      at: toIso(claimedAt),
-      freshAfter: toIso(claimedAt - CLAIM_TTL_SECONDS * 1000),
+      keyId: body.keyId,
+      awaitsAttempt: body.awaitsAttempt,
+      at: toIso(now),
+      staleBefore: toIso(now - CLAIM_TTL_SECONDS * 1000),
     });
-    if (!claimed) {
-      await standAside(message, body, db, env);
-      return;
+    switch (claim.kind) {
+      case "event_gone":
+        log("warn", "callback event no longer exists", { webhookId });
+        return message.ack();
+      case "settled":
+        return message.ack();
+      case "superseded":
+        log("info", "duplicate callback message dropped", { webhookId, attempt: body.awaitsAttempt ?? null });
+        return message.ack();
+      case "held":
+        return await standAside(message, body, claim.attempt, env);
+    }
+    const { attempt, signingSecretEnc } = claim;
+    if (attempt > MAX_ATTEMPTS || signingSecretEnc === null) {
+      // The last attempts were interrupted, or the key went with its account: the event closes unsent.
+      const reason = attempt > MAX_ATTEMPTS ? "attempts_exhausted" : "signing_key_gone";
+      log("warn", "callback event closed without sending", { webhookId, attempt, reason });
+      const at = toIso(Date.now());
+      await recordAttempt(db, { eventId: webhookId, attempt, at, durationMs: 0, statusCode: null, error: reason }, "failed");
+      return message.ack();
     }
 
-    const result = await attemptDelivery(body, secret);
+    // 2. Sign and send.
+    const result = await signAndSend(db, env, body, attempt, signingSecretEnc);
+
+    // 3. The pure retry policy decides; the outcome and the event's new state are recorded in one batch.
     const decision = decide(result.outcome, attempt, Date.now(), Math.random());
     const statusCode = result.outcome.kind === "response" ? result.outcome.status : null;
     const error = errorOf(result);
-    await recordClaimedAttempt(
+    await recordAttempt(
       db,
       { eventId: webhookId, attempt, at: result.at, durationMs: result.durationMs, statusCode, error },
       stateAfter(decision),
@@ -177,6 +144,7 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       ...(decision.action === "give_up" ? { reason: decision.reason } : {}),
     });
 
+    // 4. Carry the decision out on the queue.
     if (decision.action !== "retry") {
       message.ack();
     } else if (decision.waitSeconds <= MAX_QUEUE_DELAY_SECONDS) {
@@ -200,23 +168,31 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
 }
 
 /**
- * Another copy of this message holds the attempt. If it is still in progress, this copy comes back
- * once the claim would have expired, as a new message that names the attempt it waits for (a retried
- * message keeps its body): dropped then if that attempt has an outcome, taking over if its holder
- * stopped. If the attempt already has an outcome, or the event is settled, its holder carries on.
+ * Decrypts the key's signing secret for this attempt only, then sends. attemptDelivery reports every
+ * failure of the POST itself as an outcome, so a throw here means nothing was sent: the claim is given
+ * back, and the retry after the back-off takes the same attempt.
  */
-async function standAside(message: Message<CallbackMessage>, body: CallbackMessage, db: Database, env: Env): Promise<void> {
-  const held = await latestAttempt(db, body.webhookId);
-  if (!held || held.error !== IN_PROGRESS) {
-    log("info", "duplicate callback message dropped", { webhookId: body.webhookId, attempt: held?.attempt ?? null });
-    message.ack();
-    return;
+async function signAndSend(db: Database, env: Env, body: CallbackMessage, attempt: number, signingSecretEnc: string): Promise<AttemptResult> {
+  try {
+    const secret = await decryptSecret(signingSecretEnc, signingSecretKeys(env));
+    return await attemptDelivery(body, secret);
+  } catch (error) {
+    await releaseAttempt(db, body.webhookId, attempt);
+    throw error;
   }
-  log("info", "callback attempt held by another copy", { webhookId: body.webhookId, attempt: held.attempt });
+}
+
+/**
+ * Another copy of this message is sending attempt `held`. This copy comes back once that claim would
+ * have expired, as a new message that names the attempt it waits for (a retried message keeps its
+ * body): dropped then if that attempt has an outcome, taking over if its holder stopped.
+ */
+async function standAside(message: Message<CallbackMessage>, body: CallbackMessage, held: number, env: Env): Promise<void> {
+  log("info", "callback attempt held by another copy", { webhookId: body.webhookId, attempt: held });
   const notBefore = toIso(Date.now() + CLAIM_TTL_SECONDS * 1000);
   // If the new message cannot be sent, this copy comes back as it is: it may then claim a later
   // attempt, never the one held now.
-  await replaceMessage(message, { ...body, awaitsAttempt: held.attempt, notBefore }, CLAIM_TTL_SECONDS, env, "callback stand-aside could not be enqueued");
+  await replaceMessage(message, { ...body, awaitsAttempt: held, notBefore }, CLAIM_TTL_SECONDS, env, "callback stand-aside could not be enqueued");
 }
 
 /**
@@ -258,11 +234,6 @@ async function replaceMessage(
   message.ack();
 }
 
-/** Closes a pending event without a delivery attempt, with a record saying why. */
-async function settleWithoutAttempt(db: Database, webhookId: string, attempt: number, error: string): Promise<void> {
-  await recordAttempt(db, { eventId: webhookId, attempt, at: toIso(Date.now()), durationMs: 0, statusCode: null, error }, "failed");
-}
-
 /**
  * A message lands here when its processing kept failing until the queue gave up on it: the event is
  * marked failed with a record, so nothing disappears silently. When even that cannot be recorded (D1
@@ -279,14 +250,10 @@ async function processDeadLetter(message: Message<CallbackMessage>, env: Env): P
   }
   const webhookId = body.webhookId;
   try {
-    const db = database(env.DB);
-    const event = await findCallbackEvent(db, webhookId);
-    if (!event) {
-      log("warn", "dead-lettered callback event no longer exists", { webhookId });
-    } else if (event.state === "pending") {
-      const attempt = (await countAttempts(db, webhookId)) + 1;
-      await settleWithoutAttempt(db, webhookId, attempt, "dead_lettered");
+    if (await failEvent(database(env.DB), webhookId, toIso(Date.now()), "dead_lettered")) {
       log("warn", "callback event dead-lettered and marked failed", { webhookId, sessionId: body.sessionId });
+    } else {
+      log("info", "dead-lettered callback event already settled or gone", { webhookId });
     }
     message.ack();
   } catch (error) {

@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { database } from "../db/client";
-import { CallbackEventView, listSessionCallbacks } from "../domain/callback-log";
+import { CallbackEventView, listSessionCallbacks } from "../domain/callback-deliveries";
 import type { AppEnv } from "../env";
 import { describe } from "../http/openapi-meta";
 import { requireBusiness, requireUser } from "../http/require-user";

@@ -280,15 +280,22 @@ describe("callback queue consumer", () => {
       expect(await attemptsOf(message.webhookId)).toHaveLength(1);
     });
 
-    it("acks a message whose event is gone with its account, without a POST", async () => {
+    it("acks without a POST a message whose event is gone, and closes an event whose signing key is gone as failed", async () => {
       const merchant = await seedMerchant();
-      const message = await seedResolvedSession(merchant);
-      await db().delete(callbackEvents).where(eq(callbackEvents.id, message.webhookId));
+      const eventGone = await seedResolvedSession(merchant);
+      await db().delete(callbackEvents).where(eq(callbackEvents.id, eventGone.webhookId));
+      const other = await seedMerchant();
+      const keyGone = await seedResolvedSession(other);
+      await db().delete(apiKeys).where(eq(apiKeys.id, other.keyId));
       const spy = vi.spyOn(globalThis, "fetch");
-      const { result, retried } = await runCallbacks([message]);
+      const { result, retried } = await runCallbacks([eventGone, keyGone]);
       expect(spy).not.toHaveBeenCalled();
-      expect(result.explicitAcks).toHaveLength(1);
+      expect(result.explicitAcks).toHaveLength(2);
       expect(retried).toEqual([]);
+      expect(await eventState(keyGone.webhookId)).toBe("failed");
+      expect(await attemptsOf(keyGone.webhookId)).toEqual([
+        expect.objectContaining({ attempt: 1, statusCode: null, error: "signing_key_gone" }),
+      ]);
     });
 
     it("retries only the message whose processing failed", async () => {
@@ -319,6 +326,23 @@ describe("callback queue consumer", () => {
       expect(spy).not.toHaveBeenCalled();
       expect(await eventState(message.webhookId)).toBe("pending");
       expect(await attemptsOf(message.webhookId)).toEqual([]);
+    });
+
+    it("gives back an attempt it could not sign, so the retry sends that same attempt", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      const [key] = await db().select().from(apiKeys).where(eq(apiKeys.id, merchant.keyId));
+      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      const spy = answer(status(200));
+      const failed = await runCallbacks([message]);
+      expect(failed.retried).toEqual([expect.objectContaining({ delaySeconds: 60 })]);
+      expect(spy).not.toHaveBeenCalled();
+
+      await db().update(apiKeys).set({ signingSecretEnc: key!.signingSecretEnc }).where(eq(apiKeys.id, merchant.keyId));
+      const { result } = await runCallbacks([message]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect((await attemptsOf(message.webhookId)).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([[1, 200, null]]);
     });
 
     it("retries with back-off while D1 is unavailable, without losing the event", async () => {
@@ -393,11 +417,26 @@ describe("callback queue consumer", () => {
       return { spy, release };
     }
 
-    /** Marks attempt 1 of an event as claimed by another consumer, `ageSeconds` ago, without an outcome. */
-    const claimedElsewhere = (webhookId: string, ageSeconds: number) =>
-      db()
+    /**
+     * Marks attempt `attempt` of an event (after as many failed ones) as claimed by another consumer,
+     * `ageSeconds` ago, without an outcome.
+     */
+    const claimedElsewhere = (webhookId: string, ageSeconds: number, attempt = 1) => {
+      const at = new Date(Date.now() - ageSeconds * 1000).toISOString();
+      const held = (n: number) => n === attempt;
+      return db()
         .insert(callbackAttempts)
-        .values({ eventId: webhookId, attempt: 1, at: new Date(Date.now() - ageSeconds * 1000).toISOString(), durationMs: 0, statusCode: null, error: "in_progress" });
+        .values(
+          Array.from({ length: attempt }, (_, i) => ({
+            eventId: webhookId,
+            attempt: i + 1,
+            at,
+            durationMs: held(i + 1) ? 0 : 1,
+            statusCode: held(i + 1) ? null : 500,
+            error: held(i + 1) ? "in_progress" : null,
+          })),
+        );
+    };
 
     it("delivers once and schedules one retry when the same message is processed twice at once", async () => {
       const merchant = await seedMerchant();
@@ -491,25 +530,31 @@ describe("callback queue consumer", () => {
     it("does not mark an event failed while its last attempt is still being sent by another copy", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
-      const at = new Date().toISOString();
-      await db()
-        .insert(callbackAttempts)
-        .values(
-          Array.from({ length: MAX_ATTEMPTS }, (_, i) => ({
-            eventId: message.webhookId,
-            attempt: i + 1,
-            at,
-            durationMs: 1,
-            statusCode: i + 1 === MAX_ATTEMPTS ? null : 500,
-            error: i + 1 === MAX_ATTEMPTS ? "in_progress" : null,
-          })),
-        );
+      await claimedElsewhere(message.webhookId, 1, MAX_ATTEMPTS);
       const { sends, bindings } = recordingQueue();
       const { result } = await runCallbacks([message], bindings);
       expect(result.explicitAcks).toHaveLength(1);
       expect(sends.map((s) => s.body.awaitsAttempt)).toEqual([MAX_ATTEMPTS]);
       expect(await eventState(message.webhookId)).toBe("pending");
       expect(await attemptsOf(message.webhookId)).toHaveLength(MAX_ATTEMPTS);
+    });
+
+    it("closes the event failed when the holder of its last attempt stopped, instead of standing aside for ever", async () => {
+      const merchant = await seedMerchant();
+      const message = await seedResolvedSession(merchant);
+      await claimedElsewhere(message.webhookId, CLAIM_TTL_SECONDS + 30, MAX_ATTEMPTS);
+      const { sends, bindings } = recordingQueue();
+      const spy = vi.spyOn(globalThis, "fetch");
+      const { result, retried } = await runCallbacks([{ ...message, awaitsAttempt: MAX_ATTEMPTS }], bindings);
+      expect(spy).not.toHaveBeenCalled();
+      expect(sends).toEqual([]);
+      expect(retried).toEqual([]);
+      expect(result.explicitAcks).toHaveLength(1);
+      expect(await eventState(message.webhookId)).toBe("failed");
+      expect((await attemptsOf(message.webhookId)).slice(-2).map((a) => [a.attempt, a.statusCode, a.error])).toEqual([
+        [MAX_ATTEMPTS, null, "interrupted"],
+        [MAX_ATTEMPTS + 1, null, "attempts_exhausted"],
+      ]);
     });
 
     it("waits on the same message when the stand-aside message cannot be enqueued", async () => {
