@@ -1,5 +1,4 @@
 // Client code of the account link pages (/assets/account.js).
-export const ACCOUNT_SCRIPT = String.raw`
 (function () {
   "use strict";
   var A = window.AVS;
@@ -47,4 +46,3 @@ export const ACCOUNT_SCRIPT = String.raw`
     });
   }
 })();
-`;

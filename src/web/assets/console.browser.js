@@ -1,7 +1,6 @@
 // Client code of the merchant console (/assets/console.js): sign-in, email verification prompt, API
 // keys, usage (summary, per-day chart, per-key table, session log, CSV) and account settings, all
 // through the public JSON API with the account's Bearer token.
-export const CONSOLE_SCRIPT = String.raw`
 (function () {
   "use strict";
   var A = window.AVS;
@@ -429,4 +428,3 @@ export const CONSOLE_SCRIPT = String.raw`
     else if (res.status !== 401) { only(["console-auth"]); banner(A.messageFor(res)); }
   })();
 })();
-`;

@@ -1,7 +1,6 @@
 // Shared client code of the apps, served as /assets/common.js: the JSON API client, token storage,
 // and form helpers. Plain ES2020 in a string (no build step); no template literals inside, so the
 // TypeScript string stays literal. Everything is written to the page with textContent, never as HTML.
-export const COMMON_SCRIPT = String.raw`
 (function () {
   "use strict";
 
@@ -199,4 +198,3 @@ export const COMMON_SCRIPT = String.raw`
     tabs: tabs, formatDateTime: formatDateTime
   };
 })();
-`;

@@ -2,7 +2,6 @@
 // (read with the nonce), then identity (KYC) if needed, then the decision, then a result screen.
 // Uses only the public JSON API; the nonce is read from the page's own URL and sent in request
 // bodies or the query of the request endpoint, as the API defines.
-export const VERIFY_SCRIPT = String.raw`
 (function () {
   "use strict";
   var A = window.AVS;
@@ -421,4 +420,3 @@ export const VERIFY_SCRIPT = String.raw`
     showAccount();
   }
 })();
-`;
