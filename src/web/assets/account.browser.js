@@ -1,3 +1,4 @@
+// @ts-check
 // Client code of the account link pages (/assets/account.js).
 (function () {
   "use strict";

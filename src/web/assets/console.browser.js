@@ -1,13 +1,23 @@
+// @ts-check
 // Client code of the merchant console (/assets/console.js): sign-in, email verification prompt, API
 // keys, usage (summary, per-day chart, per-key table, session log, CSV) and account settings, all
 // through the public JSON API with the account's Bearer token.
+
+/**
+ * The signed-in account, as GET /api/users/me returns it.
+ * @typedef {{ email: string, emailVerified: boolean, userType: string, companyName?: string | null, firstName?: string | null, lastName?: string | null }} Account
+ */
+
 (function () {
   "use strict";
   var A = window.AVS;
   var tokens = A.tokenStore("avs.console.token");
   var token = tokens.get();
+  /** @type {Account | null} */
   var user = null;
+  /** @type {{ keys?: boolean, usage?: boolean }} */
   var loaded = {};
+  /** @type {string | null} */
   var logCursor = null;
   // The query of the log's first page: "Load more" repeats it with the cursor, whatever the form says now.
   var logQuery = "";
@@ -45,7 +55,7 @@
   }
 
   // --- Sign in / sign up ------------------------------------------------------------------------
-  var authTabs = A.tabs(document.querySelector("#console-auth .tabs"));
+  var authTabs = A.tabs(A.$("console-auth").querySelector(".tabs"));
   var sectionTabs = A.tabs(A.$("console-nav"));
   Array.prototype.forEach.call(A.$("console-nav").querySelectorAll('[role="tab"]'), function (tab) {
     tab.addEventListener("click", function () { openSection(tab.id.replace("tab-", "")); });
@@ -77,12 +87,14 @@
     signOutLocally("You are signed out on every device.");
   });
 
+  /** @param {string} newToken @param {Account} account */
   function begin(newToken, account) {
     token = newToken;
-    tokens.set(token);
+    tokens.set(newToken);
     route(account);
   }
 
+  /** @param {Account} account */
   function route(account) {
     user = account;
     banner("");
@@ -155,6 +167,7 @@
     var body = A.$("keys-table").querySelector("tbody");
     body.textContent = "";
     res.data.keys.forEach(function (key) {
+      /** @type {HTMLElement | null} */
       var revoke = null;
       if (!key.revokedAt) {
         revoke = A.el("button", { type: "button", className: "btn small secondary", text: "Revoke", "aria-label": "Revoke " + key.name });
@@ -242,7 +255,8 @@
     if (run !== usageRun) return { ok: true };
     if (!summary.ok) return summary.status === 401 ? { ok: true } : summary;
     loaded.usage = true;
-    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, summary.data[name]); });
+    var totals = summary.data;
+    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, totals[name]); });
     var byKey = await call("GET", "/api/usage/by-key?" + range);
     if (run !== usageRun) return { ok: true };
     if (byKey.ok) renderByKey(byKey.data.keys);
@@ -276,7 +290,7 @@
       logCursor = null;
       A.show("load-more", false);
     }
-    var res = await call("GET", "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(logCursor) : ""));
+    var res = await call("GET", "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(/** @type {string} */ (logCursor)) : ""));
     if (run !== logRun) return;
     if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
     var body = A.$("log-table").querySelector("tbody");
@@ -362,9 +376,10 @@
     await A.busy(event.currentTarget, async function () {
       var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
       if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
-      var disposition = res.response.headers.get("content-disposition") || "";
+      var response = /** @type {Response} */ (res.response);
+      var disposition = response.headers.get("content-disposition") || "";
       var match = /filename="?([^";]+)"?/.exec(disposition);
-      var url = URL.createObjectURL(await res.response.blob());
+      var url = URL.createObjectURL(await response.blob());
       var link = A.el("a", { href: url, download: match ? match[1] : "sessions.csv" });
       document.body.appendChild(link);
       link.click();
@@ -394,7 +409,7 @@
     var res = await call("POST", "/api/users/change-password", { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
     if (res.ok) {
       token = res.data.token;
-      tokens.set(token);
+      tokens.set(res.data.token);
       form.reset();
       A.notice(form.querySelector(".notice"), "Password changed. Every other device is signed out.", "ok");
     }

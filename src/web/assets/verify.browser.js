@@ -1,10 +1,22 @@
+// @ts-check
 // Client code of the verification page (/assets/verify.js). The flow: account, then the request
 // (read with the nonce), then identity (KYC) if needed, then the decision, then a result screen.
 // Uses only the public JSON API; the nonce is read from the page's own URL and sent in request
 // bodies or the query of the request endpoint, as the API defines.
+
+/**
+ * The request as the end user's endpoints return it (the server's own type).
+ * @typedef {import("../../session/session-view").SessionRequestView} SessionRequest
+ * The part of the Onfido Web SDK this page uses (loaded from ONFIDO_SDK_URL, see src/web/csp.ts).
+ * @typedef {{ tearDown(): void }} OnfidoHandle
+ * @typedef {{ init(options: { token: string, containerId: string, steps: string[], onComplete(): void, onError(): void }): OnfidoHandle }} OnfidoSdk
+ */
+
 (function () {
   "use strict";
   var A = window.AVS;
+  // The SDK's global, once its script has loaded.
+  var sdkWindow = /** @type {Window & { Onfido?: OnfidoSdk }} */ (window);
   var root = A.$("verify-app");
   var provider = root.getAttribute("data-provider");
   var tokens = A.tokenStore("avs.verify.token");
@@ -12,16 +24,19 @@
   var sessionId = params.get("session_id") || "";
   var nonce = params.get("nonce") || "";
   var token = tokens.get();
+  /** @type {SessionRequest | null} */
   var request = null;
   // Non-zero while the request is open on screen: an interval id, or -1 while the server is asked
   // whether it has expired.
   var timer = 0;
   // Server time minus device time, from the Date header: a phone's clock may be minutes off.
   var clockOffset = 0;
+  /** @type {(() => void) | null} */
   var retry = null;
-  var tabs = A.tabs(document.querySelector("#step-account .tabs"));
+  var tabs = A.tabs(A.$("step-account").querySelector(".tabs"));
 
   var SECTIONS = ["step-loading", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  /** @type {Record<string, string>} */
   var HEADINGS = { "step-intro": "intro-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
@@ -98,7 +113,9 @@
   }
   function stopCountdown() { if (timer) { clearInterval(timer); timer = 0; } }
   function tick() {
-    var left = Math.max(0, Math.ceil((Date.parse(request.expires_at) - serverNow()) / 1000));
+    // Only while a request is on screen.
+    var shown = /** @type {SessionRequest} */ (request);
+    var left = Math.max(0, Math.ceil((Date.parse(shown.expires_at) - serverNow()) / 1000));
     var minutes = Math.floor(left / 60);
     var seconds = left % 60;
     A.text("countdown", "Expires in " + minutes + ":" + (seconds < 10 ? "0" : "") + seconds);
@@ -118,7 +135,7 @@
       return result("expired");
     }
     learnClock(res, sentAt);
-    request = res.data;
+    request = /** @type {SessionRequest} */ (res.data);
     if (request.status === "EXPIRED") return result("expired");
     if (request.status !== "PENDING") return result("used");
     if (Date.parse(request.expires_at) - serverNow() > 2000) {
@@ -131,7 +148,8 @@
   }
   function startCountdown() {
     stopCountdown();
-    A.text("request-detail", "Request expires at " + new Date(request.expires_at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) + ".");
+    var shown = /** @type {SessionRequest} */ (request);
+    A.text("request-detail", "Request expires at " + new Date(shown.expires_at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) + ".");
     // The interval first: a first tick at zero replaces it with the server check.
     timer = setInterval(tick, 1000);
     tick();
@@ -146,7 +164,7 @@
 
   function signedIn(data, registered) {
     token = data.token;
-    tokens.set(token);
+    tokens.set(data.token);
     if (registered) {
       A.notice("account-notice", "Account created. We sent a link to " + data.user.email + " to confirm your address; you can confirm it later.", "info");
     }
@@ -207,7 +225,7 @@
       return banner(res, loadRequest);
     }
     learnClock(res, sentAt);
-    request = res.data;
+    request = /** @type {SessionRequest} */ (res.data);
     if (request.status === "EXPIRED") return result("expired");
     if (request.status !== "PENDING") return result("used");
     A.text("request-title", merchant() + " asks you to confirm you are at least " + request.age_required);
@@ -275,17 +293,19 @@
   // POST /api/kyc/submit has the server create the check, whose result arrives through the provider
   // webhook, so the page polls the KYC status. The SDK script is injected only here, when the step
   // starts (never for a verified user), from the pinned URL the page carries in data-onfido-sdk.
+  /** @type {OnfidoHandle | null} */
   var onfidoHandle = null;
+  /** @type {Promise<boolean> | null} */
   var onfidoScript = null;
   var pollRun = 0;
 
   function loadOnfidoSdk() {
-    if (window.Onfido) return Promise.resolve(true);
+    if (sdkWindow.Onfido) return Promise.resolve(true);
     if (!onfidoScript) {
       onfidoScript = new Promise(function (resolve) {
         var script = document.createElement("script");
         script.src = root.getAttribute("data-onfido-sdk");
-        script.onload = function () { resolve(!!window.Onfido); };
+        script.onload = function () { resolve(!!sdkWindow.Onfido); };
         // A failed load is not cached: the next attempt injects the script again.
         script.onerror = function () { script.remove(); onfidoScript = null; resolve(false); };
         document.head.appendChild(script);
@@ -330,7 +350,7 @@
     if (!(await loadOnfidoSdk())) return onfidoFailed({ error: "NETWORK" }, startOnfido);
     if (!timer) return; // the request expired while the SDK loaded
     A.text("onfido-status", "");
-    onfidoHandle = window.Onfido.init({
+    onfidoHandle = /** @type {OnfidoSdk} */ (sdkWindow.Onfido).init({
       token: res.data.token,
       containerId: "onfido-mount",
       // The face step takes a photo: the server asks for a facial_similarity_photo report.
