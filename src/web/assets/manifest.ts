@@ -1,7 +1,8 @@
 // The apps' static assets, served by the Worker itself (no CDN, no build step). The files beside this
-// one are imported as text by the module rules in wrangler.toml (which the tests' pool reads too) and
-// served byte for byte; they are type-checked as JavaScript with tsconfig.json in this folder. Each
-// URL carries a hash of its content, so a deploy never serves a stale script next to a new page.
+// one are imported as their text by the Text module rules in wrangler.toml (which the tests' pool reads
+// too, and `npm run types` declares as string modules) and served byte for byte; they are type-checked
+// as JavaScript with tsconfig.json in this folder. Each URL carries a hash of its content, so a deploy
+// never serves a stale script next to a new page.
 import ACCOUNT_SCRIPT from "./account.browser.js";
 import STYLES from "./app.css";
 import COMMON_SCRIPT from "./common.browser.js";
