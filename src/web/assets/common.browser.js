@@ -87,12 +87,16 @@ var AVS = (function () {
   }
 
   /**
-   * An element of the page's own markup, which the server renders with every id its script uses.
-   * Typed as a form, input, button or dialog where the caller needs their properties.
+   * An element of the page's own markup, which the server renders with every id its script uses
+   * (form and input below name the kind a caller relies on).
    * @param {string} id
-   * @returns {any}
+   * @returns {HTMLElement}
    */
-  function $(id) { return document.getElementById(id); }
+  function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
+  /** @param {string} id */
+  function form(id) { return /** @type {HTMLFormElement} */ ($(id)); }
+  /** A text input (or the like) of the page, for its value. @param {string} id */
+  function input(id) { return /** @type {HTMLInputElement} */ ($(id)); }
   /** @param {Target} target @param {boolean} visible */
   function show(target, visible) {
     var el = typeof target === "string" ? $(target) : target;
@@ -104,9 +108,11 @@ var AVS = (function () {
     if (el) el.textContent = value == null ? "" : String(value);
   }
   /**
-   * @param {string} tag
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
    * @param {Record<string, string>} [attrs] text and className set those properties; the rest are attributes
    * @param {(Node | string | null | undefined)[]} [children]
+   * @returns {HTMLElementTagNameMap[K]}
    */
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -266,7 +272,7 @@ var AVS = (function () {
   }
 
   return {
-    api: api, messageFor: messageFor, tokenStore: tokenStore, $: $, show: show, text: text, el: el, notice: notice,
+    api: api, messageFor: messageFor, tokenStore: tokenStore, $: $, form: form, input: input, show: show, text: text, el: el, notice: notice,
     values: values, onSubmit: onSubmit, showFailure: showFailure, clearFieldErrors: clearFieldErrors, busy: busy,
     tabs: tabs, formatDateTime: formatDateTime
   };
