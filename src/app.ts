@@ -20,7 +20,8 @@ import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
-import { appRoutes } from "./routes/apps";
+import { assetRoutes } from "./routes/assets";
+import { pageRoutes } from "./routes/pages";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -42,7 +43,8 @@ export function createApp() {
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", callbackRoutes);
   app.route("/api/usage", usageRoutes);
-  app.route("/", appRoutes);
+  app.route("/assets", assetRoutes);
+  app.route("/", pageRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get(

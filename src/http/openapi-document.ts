@@ -132,7 +132,7 @@ const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 export function collectOperations(app: Hono<any>) {
   const operations = new Map<string, { method: string; path: string; meta: OperationMeta }>();
   for (const route of app.routes) {
-    // The apps' HTML pages (src/routes/apps.tsx) are not part of the JSON API.
+    // The apps' HTML pages (src/routes/pages.tsx, src/routes/assets.ts) are not part of the JSON API.
     if (route.method === "ALL" || !route.path.startsWith("/api/")) continue;
     const key = `${route.method} ${route.path}`;
     const entry = operations.get(key) ?? { method: route.method.toLowerCase(), path: route.path, meta: {} };

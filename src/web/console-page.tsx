@@ -1,5 +1,5 @@
 // GET /console: the merchant console for business accounts. A server-rendered shell with every
-// section hidden; assets/console-script.ts signs in and fills the sections from the JSON API.
+// section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "./form-field";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";

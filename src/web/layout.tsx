@@ -1,7 +1,7 @@
 // The shared page frame of the apps: head, stylesheet and scripts from this Worker only (see csp.ts).
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
-import { assetPath, type AssetName } from "./assets";
+import { assetPath, type AssetName } from "./assets/manifest";
 
 // A data: icon, so that the browser's favicon request never produces a failed load.
 const ICON =

@@ -1,5 +1,5 @@
 // GET /verify: the page behind the merchant's QR code or tap link. Server-rendered shell with every
-// step present and hidden; assets/verify-script.ts walks the end user through them with the JSON API.
+// step present and hidden; assets/verify.browser.js walks the end user through them with the JSON API.
 import { Field, FormNotice } from "./form-field";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";

@@ -1,10 +1,13 @@
-// The apps' static assets, served by the Worker itself (no CDN, no build step). Each URL carries a
-// hash of its content, so a deploy never serves a stale script next to a new page.
-import { ACCOUNT_SCRIPT } from "./assets/account-script";
-import { COMMON_SCRIPT } from "./assets/common-script";
-import { CONSOLE_SCRIPT } from "./assets/console-script";
-import { STYLES } from "./assets/styles";
-import { VERIFY_SCRIPT } from "./assets/verify-script";
+// The apps' static assets, served by the Worker itself (no CDN, no build step). The files beside this
+// one are imported as their text by the Text module rules in wrangler.toml (which the tests' pool reads
+// too, and `npm run types` declares as string modules) and served byte for byte; they are type-checked
+// as JavaScript with tsconfig.json in this folder. Each URL carries a hash of its content, so a deploy
+// never serves a stale script next to a new page.
+import ACCOUNT_SCRIPT from "./account.browser.js";
+import STYLES from "./app.css";
+import COMMON_SCRIPT from "./common.browser.js";
+import CONSOLE_SCRIPT from "./console.browser.js";
+import VERIFY_SCRIPT from "./verify.browser.js";
 
 const JS = "text/javascript; charset=utf-8";
 

@@ -1,5 +1,5 @@
+// @ts-check
 // Client code of the account link pages (/assets/account.js).
-export const ACCOUNT_SCRIPT = String.raw`
 (function () {
   "use strict";
   var A = window.AVS;
@@ -8,6 +8,11 @@ export const ACCOUNT_SCRIPT = String.raw`
   // The token has done its job in the address bar: keep it out of history and bookmarks.
   if (location.search) history.replaceState(null, "", location.pathname);
 
+  /**
+   * @param {string} message
+   * @param {"error" | "ok"} kindOfNotice
+   * @param {{ userType?: string }} [user]
+   */
   function done(message, kindOfNotice, user) {
     A.show("account-working", false);
     A.notice("account-status", message, kindOfNotice);
@@ -16,12 +21,14 @@ export const ACCOUNT_SCRIPT = String.raw`
     A.$("account-title").focus();
   }
 
+  /** @param {Failure} res */
   function failed(res) {
     done(res.error === "INVALID_TOKEN" || res.error === "VALIDATION_FAILED"
       ? "This link is no longer valid: it was already used, has expired, or is incomplete. Ask for a new one from the app."
       : A.messageFor(res), "error");
   }
 
+  /** @param {string} path @param {(user: { email: string }) => string} success */
   async function confirm(path, success) {
     if (!token) return failed({ error: "INVALID_TOKEN" });
     var res = await A.api("POST", path, { body: { token: token } });
@@ -35,7 +42,7 @@ export const ACCOUNT_SCRIPT = String.raw`
     confirm("/api/auth/confirm-email-change", function (user) { return "Your account email is now " + user.email + ". Sign in again with it on every device."; });
   } else if (kind === "reset-password") {
     if (!token) failed({ error: "INVALID_TOKEN" });
-    A.onSubmit(A.$("reset-form"), async function (values, form) {
+    A.onSubmit(A.form("reset-form"), async function (values, form) {
       var res = await A.api("POST", "/api/auth/reset-password", { body: { token: token, newPassword: values.newPassword } });
       if (res.ok) {
         form.hidden = true;
@@ -47,4 +54,3 @@ export const ACCOUNT_SCRIPT = String.raw`
     });
   }
 })();
-`;

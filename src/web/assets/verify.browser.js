@@ -1,11 +1,22 @@
+// @ts-check
 // Client code of the verification page (/assets/verify.js). The flow: account, then the request
 // (read with the nonce), then identity (KYC) if needed, then the decision, then a result screen.
 // Uses only the public JSON API; the nonce is read from the page's own URL and sent in request
 // bodies or the query of the request endpoint, as the API defines.
-export const VERIFY_SCRIPT = String.raw`
+
+/**
+ * The request as the end user's endpoints return it (the server's own type).
+ * @typedef {import("../../session/session-view").SessionRequestView} SessionRequest
+ * The part of the Onfido Web SDK this page uses (loaded from ONFIDO_SDK_URL, see src/web/csp.ts).
+ * @typedef {{ tearDown(): void }} OnfidoHandle
+ * @typedef {{ init(options: { token: string, containerId: string, steps: string[], onComplete(): void, onError(): void }): OnfidoHandle }} OnfidoSdk
+ */
+
 (function () {
   "use strict";
   var A = window.AVS;
+  // The SDK's global, once its script has loaded.
+  var sdkWindow = /** @type {Window & { Onfido?: OnfidoSdk }} */ (window);
   var root = A.$("verify-app");
   var provider = root.getAttribute("data-provider");
   var tokens = A.tokenStore("avs.verify.token");
@@ -13,30 +24,35 @@ export const VERIFY_SCRIPT = String.raw`
   var sessionId = params.get("session_id") || "";
   var nonce = params.get("nonce") || "";
   var token = tokens.get();
+  /** @type {SessionRequest | null} */
   var request = null;
   // Non-zero while the request is open on screen: an interval id, or -1 while the server is asked
   // whether it has expired.
   var timer = 0;
   // Server time minus device time, from the Date header: a phone's clock may be minutes off.
   var clockOffset = 0;
+  /** @type {(() => void) | null} */
   var retry = null;
-  var tabs = A.tabs(document.querySelector("#step-account .tabs"));
+  var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
   var SECTIONS = ["step-loading", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  /** @type {Record<string, string>} */
   var HEADINGS = { "step-intro": "intro-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
+  /** @param {string[]} visible */
   function showSections(visible) {
     var appeared = visible.filter(function (id) { return A.$(id).hidden && HEADINGS[id]; });
     SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
     if (appeared.length) A.$(HEADINGS[appeared[0]]).focus();
   }
+  /** @param {"account" | "identity" | "decision" | null} current */
   function progress(current) {
     var order = ["account", "identity", "decision"];
     A.show("progress", current !== null);
     order.forEach(function (name, index) {
       var li = A.$("progress-" + name);
-      var at = order.indexOf(current);
+      var at = current === null ? -1 : order.indexOf(current);
       li.className = index < at ? "done" : index === at ? "current" : "";
       if (index === at) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
     });
@@ -44,6 +60,7 @@ export const VERIFY_SCRIPT = String.raw`
   function merchant() { return (request && request.merchant_name) || "The website"; }
 
   // A failure that is not about the user's input: a banner with a retry of the step that failed.
+  /** @param {Failure} result @param {() => void} [again] */
   function banner(result, again) {
     retry = again || null;
     A.text("banner-text", A.messageFor(result));
@@ -57,6 +74,10 @@ export const VERIFY_SCRIPT = String.raw`
     if (again) again();
   });
 
+  /**
+   * @param {"approved" | "declined" | "underage" | "expired" | "used" | "invalid"} kind
+   * @param {{ receipt_id?: string | null }} [extra]
+   */
   function result(kind, extra) {
     stopCountdown();
     progress(null);
@@ -92,6 +113,7 @@ export const VERIFY_SCRIPT = String.raw`
   // The countdown runs on the server's clock (device clock + offset from the Date header), and at zero
   // the server has the last word: only its answer shows the expired screen.
   function serverNow() { return Date.now() + clockOffset; }
+  /** @param {ApiSuccess} res @param {number} sentAt */
   function learnClock(res, sentAt) {
     var date = res.date ? Date.parse(res.date) : NaN;
     // The header has whole seconds; +500 ms is the middle of that second, the request's middle is ours.
@@ -99,7 +121,9 @@ export const VERIFY_SCRIPT = String.raw`
   }
   function stopCountdown() { if (timer) { clearInterval(timer); timer = 0; } }
   function tick() {
-    var left = Math.max(0, Math.ceil((Date.parse(request.expires_at) - serverNow()) / 1000));
+    // Only while a request is on screen.
+    var shown = /** @type {SessionRequest} */ (request);
+    var left = Math.max(0, Math.ceil((Date.parse(shown.expires_at) - serverNow()) / 1000));
     var minutes = Math.floor(left / 60);
     var seconds = left % 60;
     A.text("countdown", "Expires in " + minutes + ":" + (seconds < 10 ? "0" : "") + seconds);
@@ -108,6 +132,7 @@ export const VERIFY_SCRIPT = String.raw`
   // The Date header has whole seconds, so the estimate may be early by about one: a PENDING answer
   // near expiry is asked again each second; the expiry alarm turns it EXPIRED. If the alarm is late,
   // after 10 s the page says expired anyway: completing past expires_at is refused.
+  /** @param {number} round */
   async function confirmExpiry(round) {
     var sentAt = Date.now();
     var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
@@ -119,7 +144,7 @@ export const VERIFY_SCRIPT = String.raw`
       return result("expired");
     }
     learnClock(res, sentAt);
-    request = res.data;
+    request = /** @type {SessionRequest} */ (res.data);
     if (request.status === "EXPIRED") return result("expired");
     if (request.status !== "PENDING") return result("used");
     if (Date.parse(request.expires_at) - serverNow() > 2000) {
@@ -132,7 +157,8 @@ export const VERIFY_SCRIPT = String.raw`
   }
   function startCountdown() {
     stopCountdown();
-    A.text("request-detail", "Request expires at " + new Date(request.expires_at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) + ".");
+    var shown = /** @type {SessionRequest} */ (request);
+    A.text("request-detail", "Request expires at " + new Date(shown.expires_at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) + ".");
     // The interval first: a first tick at zero replaces it with the server check.
     timer = setInterval(tick, 1000);
     tick();
@@ -145,21 +171,22 @@ export const VERIFY_SCRIPT = String.raw`
     showSections(["step-intro", "step-account"]);
   }
 
+  /** @param {{ token: string, user: { email: string } }} data @param {boolean} registered */
   function signedIn(data, registered) {
     token = data.token;
-    tokens.set(token);
+    tokens.set(data.token);
     if (registered) {
       A.notice("account-notice", "Account created. We sent a link to " + data.user.email + " to confirm your address; you can confirm it later.", "info");
     }
     loadRequest();
   }
 
-  A.onSubmit(A.$("register-form"), async function (values) {
+  A.onSubmit(A.form("register-form"), async function (values) {
     var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL" } });
     if (res.ok) { signedIn(res.data, true); return res; }
     if (res.error === "EMAIL_TAKEN") {
       tabs.select("tab-login");
-      A.$("login-email").value = values.email;
+      A.input("login-email").value = values.email;
       A.notice(A.$("login-form").querySelector(".notice"), "You already have an account with this email: sign in instead.", "info");
       A.$("login-password").focus();
       return { ok: true };
@@ -167,13 +194,13 @@ export const VERIFY_SCRIPT = String.raw`
     return res;
   });
 
-  A.onSubmit(A.$("login-form"), async function (values) {
+  A.onSubmit(A.form("login-form"), async function (values) {
     var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
     if (res.ok) signedIn(res.data, false);
     return res;
   });
 
-  A.onSubmit(A.$("forgot-form"), async function (values, form) {
+  A.onSubmit(A.form("forgot-form"), async function (values, form) {
     var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
     if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way. Come back to this page afterwards.", "ok");
     return res;
@@ -208,7 +235,7 @@ export const VERIFY_SCRIPT = String.raw`
       return banner(res, loadRequest);
     }
     learnClock(res, sentAt);
-    request = res.data;
+    request = /** @type {SessionRequest} */ (res.data);
     if (request.status === "EXPIRED") return result("expired");
     if (request.status !== "PENDING") return result("used");
     A.text("request-title", merchant() + " asks you to confirm you are at least " + request.age_required);
@@ -230,6 +257,7 @@ export const VERIFY_SCRIPT = String.raw`
     applyKyc(res.data.status);
   }
 
+  /** @param {string} status */
   function applyKyc(status) {
     if (!timer) return; // the request expired meanwhile
     if (status === "VERIFIED") return showDecision();
@@ -248,7 +276,7 @@ export const VERIFY_SCRIPT = String.raw`
     }
   }
 
-  A.onSubmit(A.$("applicant-form"), async function (values) {
+  A.onSubmit(A.form("applicant-form"), async function (values) {
     var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: values.dob } });
     if (!res.ok && res.error !== "APPLICANT_EXISTS") {
       if (res.status === 401) { signedOut(); return { ok: true }; }
@@ -259,9 +287,10 @@ export const VERIFY_SCRIPT = String.raw`
   });
 
   if (A.$("sandbox-form")) {
-    A.onSubmit(A.$("sandbox-form"), function (values) { return completeSandbox(values.result || "clear"); });
+    A.onSubmit(A.form("sandbox-form"), function (values) { return completeSandbox(values.result || "clear"); });
   }
 
+  /** @param {string} outcome */
   async function completeSandbox(outcome) {
     var res = await A.api("POST", "/api/kyc/sandbox/complete", { token: token, body: { result: outcome } });
     if (!res.ok) {
@@ -276,17 +305,19 @@ export const VERIFY_SCRIPT = String.raw`
   // POST /api/kyc/submit has the server create the check, whose result arrives through the provider
   // webhook, so the page polls the KYC status. The SDK script is injected only here, when the step
   // starts (never for a verified user), from the pinned URL the page carries in data-onfido-sdk.
+  /** @type {OnfidoHandle | null} */
   var onfidoHandle = null;
+  /** @type {Promise<boolean> | null} */
   var onfidoScript = null;
   var pollRun = 0;
 
   function loadOnfidoSdk() {
-    if (window.Onfido) return Promise.resolve(true);
+    if (sdkWindow.Onfido) return Promise.resolve(true);
     if (!onfidoScript) {
       onfidoScript = new Promise(function (resolve) {
         var script = document.createElement("script");
-        script.src = root.getAttribute("data-onfido-sdk");
-        script.onload = function () { resolve(!!window.Onfido); };
+        script.src = /** @type {string} */ (root.getAttribute("data-onfido-sdk"));
+        script.onload = function () { resolve(!!sdkWindow.Onfido); };
         // A failed load is not cached: the next attempt injects the script again.
         script.onerror = function () { script.remove(); onfidoScript = null; resolve(false); };
         document.head.appendChild(script);
@@ -308,6 +339,7 @@ export const VERIFY_SCRIPT = String.raw`
     A.text("onfido-status", "");
     A.show("onfido-start", true);
   }
+  /** @param {Failure} result @param {() => void} again */
   function onfidoFailed(result, again) {
     tearDownOnfido();
     A.text("onfido-status", "");
@@ -331,7 +363,7 @@ export const VERIFY_SCRIPT = String.raw`
     if (!(await loadOnfidoSdk())) return onfidoFailed({ error: "NETWORK" }, startOnfido);
     if (!timer) return; // the request expired while the SDK loaded
     A.text("onfido-status", "");
-    onfidoHandle = window.Onfido.init({
+    onfidoHandle = /** @type {OnfidoSdk} */ (sdkWindow.Onfido).init({
       token: res.data.token,
       containerId: "onfido-mount",
       // The face step takes a photo: the server asks for a facial_similarity_photo report.
@@ -368,6 +400,7 @@ export const VERIFY_SCRIPT = String.raw`
 
   // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload. A newer run
   // (a new attempt, a new status) ends the older one.
+  /** @param {number} round @param {number} run */
   async function pollKyc(round, run) {
     if (!timer || run !== pollRun) return;
     if (round >= 120) { A.text("onfido-status", "The check is taking longer than usual. Reload this page later to continue."); return; }
@@ -389,12 +422,14 @@ export const VERIFY_SCRIPT = String.raw`
 
   // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
   // replace the real result with "already answered".
+  /** @param {boolean} consent @param {HTMLButtonElement} button */
   async function decide(consent, button) {
     A.show("decide-notice", false);
-    var other = A.$(consent ? "decline" : "approve");
+    var other = /** @type {HTMLButtonElement} */ (A.$(consent ? "decline" : "approve"));
     other.disabled = true;
     try { await answer(consent, button); } finally { other.disabled = false; }
   }
+  /** @param {boolean} consent @param {HTMLButtonElement} button */
   async function answer(consent, button) {
     await A.busy(button, async function () {
       var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, body: { nonce: nonce, consent: consent } });
@@ -409,8 +444,8 @@ export const VERIFY_SCRIPT = String.raw`
       A.notice("decide-notice", A.messageFor(res), "error");
     });
   }
-  A.$("approve").addEventListener("click", function (event) { decide(true, event.currentTarget); });
-  A.$("decline").addEventListener("click", function (event) { decide(false, event.currentTarget); });
+  A.$("approve").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(true, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
+  A.$("decline").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(false, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
 
   // --- Start ------------------------------------------------------------------------------------
   if (!/^ses_[A-Za-z0-9_-]{24}$/.test(sessionId) || !nonce) {
@@ -421,4 +456,3 @@ export const VERIFY_SCRIPT = String.raw`
     showAccount();
   }
 })();
-`;

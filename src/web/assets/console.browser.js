@@ -1,14 +1,28 @@
+// @ts-check
 // Client code of the merchant console (/assets/console.js): sign-in, email verification prompt, API
 // keys, usage (summary, per-day chart, per-key table, session log, CSV) and account settings, all
 // through the public JSON API with the account's Bearer token.
-export const CONSOLE_SCRIPT = String.raw`
+
+/**
+ * What the console reads from the JSON API (the fields it uses). A session status is the server's own type.
+ * @typedef {import("../../session/session-view").SessionRequestView["status"]} Status
+ * @typedef {{ email: string, emailVerified: boolean, userType: string, companyName?: string | null, firstName?: string | null, lastName?: string | null }} Account
+ * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }} ApiKey
+ * @typedef {{ name: string, prefix: string, total: number, approved: number, denied: number, expired: number, pending: number }} KeyTotals
+ * @typedef {{ session_id: string, key_id: string, status: Status, age_required: number, created_at: string, resolved_at: string | null }} LogEntry
+ * @typedef {{ date: string, total: number, approved: number, denied: number, expired: number, pending: number }} DayUsage
+ */
+
 (function () {
   "use strict";
   var A = window.AVS;
   var tokens = A.tokenStore("avs.console.token");
   var token = tokens.get();
+  /** @type {Account | null} */
   var user = null;
+  /** @type {{ keys?: boolean, usage?: boolean }} */
   var loaded = {};
+  /** @type {string | null} */
   var logCursor = null;
   // The query of the log's first page: "Load more" repeats it with the cursor, whatever the form says now.
   var logQuery = "";
@@ -18,14 +32,19 @@ export const CONSOLE_SCRIPT = String.raw`
   // Each load takes a number; a response for an older number is stale (the range or status changed).
   var usageRun = 0;
   var logRun = 0;
+  /** @type {Status[]} */
   var STATUSES = ["APPROVED", "DENIED", "EXPIRED", "PENDING"];
+  /** @type {Record<Status, string>} */
   var COLORS = { APPROVED: "#1f8a53", DENIED: "#c4372f", EXPIRED: "#8a90a6", PENDING: "#e0a100" };
   var AREAS = ["console-loading", "console-auth", "console-personal", "console-unverified", "section-keys", "section-usage", "section-account"];
 
+  /** @param {string[]} ids */
   function only(ids) { AREAS.forEach(function (id) { A.show(id, ids.indexOf(id) >= 0); }); }
+  /** @param {string} [message] */
   function banner(message) { A.notice("console-banner", message || "", "error"); }
 
   // Every authenticated call: a 401 means the sign-in ended (expired, or signed out elsewhere).
+  /** @param {string} method @param {string} path @param {ApiOptions} [options] */
   async function call(method, path, options) {
     options = options || {};
     options.token = token;
@@ -34,6 +53,7 @@ export const CONSOLE_SCRIPT = String.raw`
     return res;
   }
 
+  /** @param {string} [message] */
   function signOutLocally(message) {
     tokens.clear();
     token = null;
@@ -46,19 +66,20 @@ export const CONSOLE_SCRIPT = String.raw`
   }
 
   // --- Sign in / sign up ------------------------------------------------------------------------
-  var authTabs = A.tabs(document.querySelector("#console-auth .tabs"));
+  var authTabs = A.tabs(/** @type {HTMLElement} */ (A.$("console-auth").querySelector(".tabs")));
   var sectionTabs = A.tabs(A.$("console-nav"));
   Array.prototype.forEach.call(A.$("console-nav").querySelectorAll('[role="tab"]'), function (tab) {
     tab.addEventListener("click", function () { openSection(tab.id.replace("tab-", "")); });
   });
 
-  A.onSubmit(A.$("signin-form"), async function (values) {
+  A.onSubmit(A.form("signin-form"), async function (values) {
     var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
     if (res.ok) begin(res.data.token, res.data.user);
     return res;
   });
 
-  A.onSubmit(A.$("signup-form"), async function (values) {
+  A.onSubmit(A.form("signup-form"), async function (values) {
+    /** @type {Record<string, string>} */
     var body = { email: values.email, password: values.password, userType: "BUSINESS", companyName: values.companyName };
     if (values.firstName) body.firstName = values.firstName;
     if (values.lastName) body.lastName = values.lastName;
@@ -67,7 +88,7 @@ export const CONSOLE_SCRIPT = String.raw`
     return res;
   });
 
-  A.onSubmit(A.$("forgot-form"), async function (values, form) {
+  A.onSubmit(A.form("forgot-form"), async function (values, form) {
     var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
     if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way.", "ok");
     return res;
@@ -78,12 +99,14 @@ export const CONSOLE_SCRIPT = String.raw`
     signOutLocally("You are signed out on every device.");
   });
 
+  /** @param {string} newToken @param {Account} account */
   function begin(newToken, account) {
     token = newToken;
-    tokens.set(token);
+    tokens.set(newToken);
     route(account);
   }
 
+  /** @param {Account} account */
   function route(account) {
     user = account;
     banner("");
@@ -99,6 +122,7 @@ export const CONSOLE_SCRIPT = String.raw`
     openSection(location.hash === "#usage" ? "usage" : location.hash === "#account" ? "account" : "keys");
   }
 
+  /** @param {string} name */
   function openSection(name) {
     sectionTabs.select("tab-" + name);
     only(["section-" + name]);
@@ -109,16 +133,16 @@ export const CONSOLE_SCRIPT = String.raw`
   }
 
   // --- Email verification -----------------------------------------------------------------------
-  A.$("recheck-email").addEventListener("click", async function (event) {
-    await A.busy(event.currentTarget, async function () {
+  A.$("recheck-email").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
+    await A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
       var res = await call("GET", "/api/users/me");
       if (!res.ok) return;
       if (res.data.user.emailVerified) route(res.data.user);
       else A.notice("unverified-notice", "Not confirmed yet. Open the link in the email we sent, then try again.", "info");
     });
   });
-  A.$("resend-email").addEventListener("click", async function (event) {
-    await A.busy(event.currentTarget, async function () {
+  A.$("resend-email").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
+    await A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
       var res = await call("POST", "/api/auth/resend-verification");
       if (res.ok) A.notice("unverified-notice", "A new link is on its way.", "ok");
       else if (res.error === "ALREADY_VERIFIED") { var me = await call("GET", "/api/users/me"); if (me.ok) route(me.data.user); }
@@ -127,12 +151,18 @@ export const CONSOLE_SCRIPT = String.raw`
   });
 
   // --- Confirmation dialog ----------------------------------------------------------------------
+  /**
+   * Asks in the page's dialog; resolves true only for the confirming button.
+   * @param {string} title @param {string} text @param {string} action
+   * @returns {Promise<boolean>}
+   */
   function confirmAction(title, text, action) {
-    var dialog = A.$("confirm-dialog");
+    var dialog = /** @type {HTMLDialogElement} */ (A.$("confirm-dialog"));
     A.text("confirm-title", title);
     A.text("confirm-text", text);
     A.text("confirm-yes", action);
     return new Promise(function (resolve) {
+      /** @param {boolean} answer */
       function close(answer) {
         A.$("confirm-yes").onclick = null;
         A.$("confirm-no").onclick = null;
@@ -153,13 +183,14 @@ export const CONSOLE_SCRIPT = String.raw`
     var res = await call("GET", "/api/keys");
     if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
     loaded.keys = true;
-    var body = A.$("keys-table").querySelector("tbody");
+    var body = /** @type {HTMLTableSectionElement} */ (A.$("keys-table").querySelector("tbody"));
     body.textContent = "";
-    res.data.keys.forEach(function (key) {
+    res.data.keys.forEach(function (/** @type {ApiKey} */ key) {
+      /** @type {HTMLButtonElement | null} */
       var revoke = null;
       if (!key.revokedAt) {
         revoke = A.el("button", { type: "button", className: "btn small secondary", text: "Revoke", "aria-label": "Revoke " + key.name });
-        revoke.addEventListener("click", function () { revokeKey(key, revoke); });
+        revoke.addEventListener("click", function () { revokeKey(key, /** @type {HTMLButtonElement} */ (revoke)); });
       }
       body.appendChild(A.el("tr", { "data-key-id": key.id }, [
         A.el("td", { text: key.name }),
@@ -174,6 +205,7 @@ export const CONSOLE_SCRIPT = String.raw`
     A.show("keys-empty", res.data.keys.length === 0);
   }
 
+  /** @param {ApiKey} key @param {HTMLButtonElement} button */
   async function revokeKey(key, button) {
     var yes = await confirmAction("Revoke " + key.name + "?", "Requests with this key fail from the very next one. Callbacks of sessions it already opened are still delivered. This cannot be undone.", "Revoke key");
     if (!yes) return button.focus();
@@ -184,12 +216,12 @@ export const CONSOLE_SCRIPT = String.raw`
     });
   }
 
-  A.onSubmit(A.$("create-key-form"), async function (values, form) {
+  A.onSubmit(A.form("create-key-form"), async function (values, form) {
     var res = await call("POST", "/api/keys", { body: { name: values.name } });
     if (!res.ok) return res.status === 401 ? { ok: true } : res;
     form.reset();
-    A.$("new-api-key").value = res.data.apiKey;
-    A.$("new-signing-secret").value = res.data.signingSecret;
+    A.input("new-api-key").value = res.data.apiKey;
+    A.input("new-signing-secret").value = res.data.signingSecret;
     A.show("copy-status", false);
     A.show("new-key", true);
     A.$("new-key-title").focus();
@@ -198,14 +230,14 @@ export const CONSOLE_SCRIPT = String.raw`
   });
 
   A.$("new-key-done").addEventListener("click", function () {
-    A.$("new-api-key").value = "";
-    A.$("new-signing-secret").value = "";
+    A.input("new-api-key").value = "";
+    A.input("new-signing-secret").value = "";
     A.show("new-key", false);
   });
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), function (button) {
     button.addEventListener("click", function () {
-      var input = A.$(button.getAttribute("data-copy"));
+      var input = A.input(button.getAttribute("data-copy"));
       input.select();
       var copied = function () { A.notice("copy-status", "Copied to the clipboard.", "ok"); };
       var manual = function () { A.notice("copy-status", "Selected: press Ctrl+C (or \u2318C) to copy.", "info"); };
@@ -215,22 +247,23 @@ export const CONSOLE_SCRIPT = String.raw`
   });
 
   // --- Usage ------------------------------------------------------------------------------------
+  /** @param {Date} date */
   function isoDay(date) { return date.toISOString().slice(0, 10); }
   (function defaultRange() {
     var to = new Date();
     var from = new Date(to.getTime() - 30 * 86400000);
-    A.$("range-from").value = isoDay(from);
-    A.$("range-to").value = isoDay(to);
+    A.input("range-from").value = isoDay(from);
+    A.input("range-to").value = isoDay(to);
   })();
 
   function rangeQuery() {
-    return "from=" + encodeURIComponent(A.$("range-from").value) + "&to=" + encodeURIComponent(A.$("range-to").value);
+    return "from=" + encodeURIComponent(A.input("range-from").value) + "&to=" + encodeURIComponent(A.input("range-to").value);
   }
 
-  A.onSubmit(A.$("range-form"), function () { return loadUsage(); });
+  A.onSubmit(A.form("range-form"), function () { return loadUsage(); });
   A.$("log-status").addEventListener("change", function () { loadLog(false); });
-  A.$("load-more").addEventListener("click", function (event) {
-    A.busy(event.currentTarget, function () { return loadLog(true); });
+  A.$("load-more").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), function () { return loadLog(true); });
   });
 
   // One range for every part of one load, read once: edits made while it runs wait for the next "Show".
@@ -243,7 +276,8 @@ export const CONSOLE_SCRIPT = String.raw`
     if (run !== usageRun) return { ok: true };
     if (!summary.ok) return summary.status === 401 ? { ok: true } : summary;
     loaded.usage = true;
-    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, summary.data[name]); });
+    var totals = summary.data;
+    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, totals[name]); });
     var byKey = await call("GET", "/api/usage/by-key?" + range);
     if (run !== usageRun) return { ok: true };
     if (byKey.ok) renderByKey(byKey.data.keys);
@@ -252,8 +286,9 @@ export const CONSOLE_SCRIPT = String.raw`
     return { ok: true };
   }
 
+  /** @param {KeyTotals[]} keys */
   function renderByKey(keys) {
-    var body = A.$("by-key-table").querySelector("tbody");
+    var body = /** @type {HTMLTableSectionElement} */ (A.$("by-key-table").querySelector("tbody"));
     body.textContent = "";
     if (!keys.length) body.appendChild(A.el("tr", {}, [A.el("td", { colspan: "7", className: "empty", text: "No keys yet." })]));
     keys.forEach(function (k) {
@@ -268,21 +303,22 @@ export const CONSOLE_SCRIPT = String.raw`
   // A first page (more = false) starts a new query from the range and the status; "Load more" sends
   // that same query with the cursor (the API refuses a cursor with other filters). Only the newest
   // request's answer is shown: a page of an older query never mixes into the table.
+  /** @param {boolean} more @param {string} [range] */
   async function loadLog(more, range) {
     if (more && !logCursor) return;
     var run = ++logRun;
     if (!more) {
-      var status = A.$("log-status").value;
+      var status = /** @type {HTMLSelectElement} */ (A.$("log-status")).value;
       logQuery = (range || shownRange || rangeQuery()) + "&limit=50" + (status ? "&status=" + status : "");
       logCursor = null;
       A.show("load-more", false);
     }
-    var res = await call("GET", "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(logCursor) : ""));
+    var res = await call("GET", "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(/** @type {string} */ (logCursor)) : ""));
     if (run !== logRun) return;
     if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
-    var body = A.$("log-table").querySelector("tbody");
+    var body = /** @type {HTMLTableSectionElement} */ (A.$("log-table").querySelector("tbody"));
     if (!more) body.textContent = "";
-    res.data.items.forEach(function (item) {
+    res.data.items.forEach(function (/** @type {LogEntry} */ item) {
       body.appendChild(A.el("tr", { "data-session-id": item.session_id }, [
         A.el("td", { className: "mono", text: item.session_id }),
         A.el("td", {}, [A.el("span", { className: "pill " + item.status, text: item.status.toLowerCase() })]),
@@ -301,14 +337,19 @@ export const CONSOLE_SCRIPT = String.raw`
 
   // The chart reads the server's per-day counts of the range: at most 367 small entries, however many
   // sessions the range holds.
+  /** @param {string} range @param {number} run */
   async function loadChart(range, run) {
     var res = await call("GET", "/api/usage/by-day?" + range);
     if (run !== usageRun) return;
     var mount = A.$("chart");
     mount.textContent = "";
     if (!res.ok) { if (res.status !== 401) mount.appendChild(A.el("p", { className: "empty", text: A.messageFor(res) })); return; }
-    var days = [], counts = {}, total = 0;
-    res.data.days.forEach(function (entry) {
+    /** @type {string[]} */
+    var days = [];
+    /** @type {Record<string, Record<Status, number>>} */
+    var counts = {};
+    var total = 0;
+    res.data.days.forEach(function (/** @type {DayUsage} */ entry) {
       days.push(entry.date);
       counts[entry.date] = { APPROVED: entry.approved, DENIED: entry.denied, EXPIRED: entry.expired, PENDING: entry.pending };
       total += entry.total;
@@ -317,13 +358,24 @@ export const CONSOLE_SCRIPT = String.raw`
     drawChart(mount, days, counts, total);
   }
 
+  /**
+   * @param {string} tag
+   * @param {Record<string, string | number>} attrs
+   * @param {(Node | string)[]} [children]
+   */
   function svg(tag, attrs, children) {
     var node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    Object.keys(attrs).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    Object.keys(attrs).forEach(function (name) { node.setAttribute(name, String(attrs[name])); });
     (children || []).forEach(function (child) { node.appendChild(typeof child === "string" ? document.createTextNode(child) : child); });
     return node;
   }
 
+  /**
+   * @param {HTMLElement} mount
+   * @param {string[]} days
+   * @param {Record<string, Record<Status, number>>} counts
+   * @param {number} total
+   */
   function drawChart(mount, days, counts, total) {
     if (!total) {
       mount.appendChild(A.el("p", { className: "empty", text: "No sessions in this range yet: open one with your API key, see the quick start in the README." }));
@@ -359,13 +411,14 @@ export const CONSOLE_SCRIPT = String.raw`
     mount.appendChild(chart);
   }
 
-  A.$("download-csv").addEventListener("click", async function (event) {
-    await A.busy(event.currentTarget, async function () {
+  A.$("download-csv").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
+    await A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
       var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
       if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
-      var disposition = res.response.headers.get("content-disposition") || "";
+      var response = /** @type {Response} */ (res.response);
+      var disposition = response.headers.get("content-disposition") || "";
       var match = /filename="?([^";]+)"?/.exec(disposition);
-      var url = URL.createObjectURL(await res.response.blob());
+      var url = URL.createObjectURL(await response.blob());
       var link = A.el("a", { href: url, download: match ? match[1] : "sessions.csv" });
       document.body.appendChild(link);
       link.click();
@@ -378,12 +431,13 @@ export const CONSOLE_SCRIPT = String.raw`
   function fillAccount() {
     if (!user) return;
     A.text("profile-summary", user.email + " \u00b7 business account \u00b7 email " + (user.emailVerified ? "confirmed" : "not confirmed"));
-    A.$("profile-companyName").value = user.companyName || "";
-    A.$("profile-firstName").value = user.firstName || "";
-    A.$("profile-lastName").value = user.lastName || "";
+    A.input("profile-companyName").value = user.companyName || "";
+    A.input("profile-firstName").value = user.firstName || "";
+    A.input("profile-lastName").value = user.lastName || "";
   }
 
-  A.onSubmit(A.$("profile-form"), async function (values, form) {
+  A.onSubmit(A.form("profile-form"), async function (values, form) {
+    /** @type {Record<string, string>} */
     var body = {};
     ["companyName", "firstName", "lastName"].forEach(function (name) { if (values[name]) body[name] = values[name]; });
     var res = await call("PATCH", "/api/users/me", { body: body });
@@ -391,25 +445,25 @@ export const CONSOLE_SCRIPT = String.raw`
     return res;
   });
 
-  A.onSubmit(A.$("password-form"), async function (values, form) {
+  A.onSubmit(A.form("password-form"), async function (values, form) {
     var res = await call("POST", "/api/users/change-password", { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
     if (res.ok) {
       token = res.data.token;
-      tokens.set(token);
+      tokens.set(res.data.token);
       form.reset();
       A.notice(form.querySelector(".notice"), "Password changed. Every other device is signed out.", "ok");
     }
     return res;
   });
 
-  A.onSubmit(A.$("email-form"), async function (values, form) {
+  A.onSubmit(A.form("email-form"), async function (values, form) {
     var res = await call("POST", "/api/users/change-email", { body: { newEmail: values.newEmail, password: values.password } });
     if (res.ok) { form.reset(); A.notice(form.querySelector(".notice"), "Open the link we sent to the new address to finish the change.", "ok"); }
     return res;
   });
 
-  A.$("delete-account").addEventListener("click", async function (event) {
-    var button = event.currentTarget;
+  A.$("delete-account").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
+    var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
     A.show("delete-notice", false);
     var yes = await confirmAction("Delete your account?", "Your usage log is removed, every API key stops working at once and pending sessions expire. This cannot be undone.", "Delete account");
     if (!yes) return button.focus();
@@ -429,4 +483,3 @@ export const CONSOLE_SCRIPT = String.raw`
     else if (res.status !== 401) { only(["console-auth"]); banner(A.messageFor(res)); }
   })();
 })();
-`;

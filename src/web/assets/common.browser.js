@@ -1,10 +1,24 @@
+// @ts-check
 // Shared client code of the apps, served as /assets/common.js: the JSON API client, token storage,
-// and form helpers. Plain ES2020 in a string (no build step); no template literals inside, so the
-// TypeScript string stays literal. Everything is written to the page with textContent, never as HTML.
-export const COMMON_SCRIPT = String.raw`
-(function () {
+// and form helpers. Plain ES2020, served as written and type-checked from its JSDoc (tsconfig.json in
+// this folder). Everything is written to the page with textContent, never as HTML. The top-level AVS
+// is the one global the other scripts read (as window.AVS), its type included.
+
+/**
+ * A problem of a 422 response: the field's path and what is wrong with it.
+ * @typedef {{ path?: string, message: string }} Problem
+ * @typedef {{ ok: true, status: number, data?: any, message?: string, date?: string | null, response?: Response }} ApiSuccess
+ * @typedef {{ ok: false, status: number, error: string, message: string, errors: Problem[] }} ApiFailure
+ * @typedef {ApiSuccess | ApiFailure} ApiResult
+ * @typedef {{ token?: string | null, body?: unknown, accept?: string, raw?: boolean }} ApiOptions
+ * @typedef {{ error?: string, message?: string }} Failure
+ * @typedef {string | HTMLElement | null} Target
+ */
+
+var AVS = (function () {
   "use strict";
 
+  /** @type {Record<string, string>} */
   var MESSAGES = {
     NETWORK: "We could not reach the service. Check your connection and try again.",
     INVALID_CREDENTIALS: "That email and password do not match an account.",
@@ -16,15 +30,24 @@ export const COMMON_SCRIPT = String.raw`
     INVALID_TOKEN: "This link is no longer valid: it was already used or has expired."
   };
 
+  /** @param {Failure} result */
   function messageFor(result) {
-    return MESSAGES[result.error] || result.message || MESSAGES.INTERNAL_ERROR;
+    return (result.error && MESSAGES[result.error]) || result.message || MESSAGES.INTERNAL_ERROR;
   }
 
   // Calls the public JSON API. Never throws: a network failure is { ok: false, error: "NETWORK" }.
+  /**
+   * @param {string} method
+   * @param {string} path
+   * @param {ApiOptions} [options]
+   * @returns {Promise<ApiResult>}
+   */
   async function api(method, path, options) {
     options = options || {};
+    /** @type {Record<string, string>} */
     var headers = { accept: options.accept || "application/json" };
     if (options.token) headers.authorization = "Bearer " + options.token;
+    /** @type {RequestInit} */
     var init = { method: method, headers: headers, credentials: "omit", cache: "no-store", redirect: "error" };
     if (options.body !== undefined) {
       headers["content-type"] = "application/json";
@@ -37,6 +60,7 @@ export const COMMON_SCRIPT = String.raw`
       return { ok: false, status: 0, error: "NETWORK", message: MESSAGES.NETWORK, errors: [] };
     }
     if (options.raw && response.ok) return { ok: true, status: response.status, response: response };
+    /** @type {any} */
     var body = null;
     if (response.status !== 204) {
       try { body = await response.json(); } catch (e) { body = null; }
@@ -53,35 +77,58 @@ export const COMMON_SCRIPT = String.raw`
   }
 
   // The account JWT lives in sessionStorage: gone when the tab closes, never in a URL or a cookie.
+  /** @param {string} key */
   function tokenStore(key) {
     return {
       get: function () { try { return sessionStorage.getItem(key); } catch (e) { return null; } },
-      set: function (value) { try { sessionStorage.setItem(key, value); } catch (e) { /* private mode: memory only */ } },
+      set: function (/** @type {string} */ value) { try { sessionStorage.setItem(key, value); } catch (e) { /* private mode: memory only */ } },
       clear: function () { try { sessionStorage.removeItem(key); } catch (e) { /* nothing stored */ } }
     };
   }
 
-  function $(id) { return document.getElementById(id); }
+  /**
+   * An element of the page's own markup, which the server renders with every id its script uses
+   * (form and input below name the kind a caller relies on).
+   * @param {string} id
+   * @returns {HTMLElement}
+   */
+  function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
+  /** @param {string} id */
+  function form(id) { return /** @type {HTMLFormElement} */ ($(id)); }
+  /** A text input (or the like) of the page, for its value. @param {string} id */
+  function input(id) { return /** @type {HTMLInputElement} */ ($(id)); }
+  /** @param {Target} target @param {boolean} visible */
   function show(target, visible) {
     var el = typeof target === "string" ? $(target) : target;
     if (el) el.hidden = !visible;
   }
+  /** @param {Target} target @param {unknown} value */
   function text(target, value) {
     var el = typeof target === "string" ? $(target) : target;
     if (el) el.textContent = value == null ? "" : String(value);
   }
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {Record<string, string>} [attrs] text and className set those properties; the rest are attributes
+   * @param {(Node | string | null | undefined)[]} [children]
+   * @returns {HTMLElementTagNameMap[K]}
+   */
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (name) {
-      if (name === "text") node.textContent = attrs[name];
-      else if (name === "className") node.className = attrs[name];
-      else node.setAttribute(name, attrs[name]);
+    var attributes = attrs || {};
+    Object.keys(attributes).forEach(function (name) {
+      var value = attributes[name];
+      if (name === "text") node.textContent = value;
+      else if (name === "className") node.className = value;
+      else node.setAttribute(name, value);
     });
     (children || []).forEach(function (child) { if (child != null) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child); });
     return node;
   }
 
   // A notice element: kind is error | info | ok | warn; an empty message hides it.
+  /** @param {Target} target @param {string | null | undefined} message @param {"error" | "info" | "ok" | "warn"} [kind] */
   function notice(target, message, kind) {
     var box = typeof target === "string" ? $(target) : target;
     if (!box) return;
@@ -91,9 +138,15 @@ export const COMMON_SCRIPT = String.raw`
     box.setAttribute("role", kind === "error" ? "alert" : "status");
   }
 
+  /**
+   * The named fields of a form, trimmed (passwords as typed).
+   * @param {HTMLFormElement} form
+   * @returns {Record<string, string>}
+   */
   function values(form) {
+    /** @type {Record<string, string>} */
     var out = {};
-    Array.prototype.forEach.call(form.elements, function (input) {
+    Array.prototype.forEach.call(form.elements, function (/** @type {HTMLInputElement} */ input) {
       if (!input.name || input.type === "submit") return;
       var value = typeof input.value === "string" ? input.value : "";
       out[input.name] = input.type === "password" ? value : value.trim();
@@ -101,41 +154,55 @@ export const COMMON_SCRIPT = String.raw`
     return out;
   }
 
+  /** @param {HTMLFormElement} form */
   function clearFieldErrors(form) {
-    Array.prototype.forEach.call(form.querySelectorAll("[data-error-for]"), function (p) { p.textContent = ""; p.hidden = true; });
-    Array.prototype.forEach.call(form.elements, function (input) { input.removeAttribute("aria-invalid"); });
+    form.querySelectorAll("[data-error-for]").forEach(function (p) { p.textContent = ""; /** @type {HTMLElement} */ (p).hidden = true; });
+    Array.prototype.forEach.call(form.elements, function (/** @type {Element} */ input) { input.removeAttribute("aria-invalid"); });
   }
 
   // Puts each 422 problem under its field (path "address.country" matches name "address.country" or
   // "country"); returns the problems that no field could show.
+  /** @param {HTMLFormElement} form @param {Problem[]} errors */
   function showFieldErrors(form, errors) {
+    /** @type {string[]} */
     var unplaced = [];
     (errors || []).forEach(function (problem) {
       var path = String(problem.path || "");
-      var last = path.split(".").pop();
+      var last = path.split(".").pop() || "";
+      /** @type {HTMLElement | null} */
       var slot = form.querySelector('[data-error-for="' + CSS.escape(path) + '"]') || form.querySelector('[data-error-for="' + CSS.escape(last) + '"]');
       if (!slot) { unplaced.push(problem.message); return; }
       slot.textContent = problem.message;
       slot.hidden = false;
-      var input = form.elements.namedItem(slot.getAttribute("data-error-for"));
-      if (input && input.setAttribute) input.setAttribute("aria-invalid", "true");
+      var input = form.elements.namedItem(slot.getAttribute("data-error-for") || "");
+      if (input && "setAttribute" in input) input.setAttribute("aria-invalid", "true");
     });
+    /** @type {HTMLElement | null} */
     var first = form.querySelector('[aria-invalid="true"]');
     if (first) first.focus();
     return unplaced;
   }
 
   // Shows an API failure on a form: field problems under their fields, the rest in the form's notice.
+  /** @param {HTMLFormElement} form @param {Failure & { errors?: Problem[] }} result */
   function showFailure(form, result) {
+    /** @type {HTMLElement | null} */
     var box = form.querySelector(".notice");
     var message = messageFor(result);
-    if (result.error === "VALIDATION_FAILED" && result.errors.length) {
+    if (result.error === "VALIDATION_FAILED" && result.errors && result.errors.length) {
       var unplaced = showFieldErrors(form, result.errors);
       message = unplaced.join(" ");
     }
     if (box) notice(box, message, "error");
   }
 
+  /**
+   * Runs work with the button disabled and marked busy (aria-busy), restoring its label after.
+   * @template T
+   * @param {HTMLButtonElement | null} button
+   * @param {() => Promise<T>} work
+   * @returns {Promise<T>}
+   */
   async function busy(button, work) {
     if (!button) return work();
     var label = button.textContent;
@@ -149,22 +216,31 @@ export const COMMON_SCRIPT = String.raw`
   }
 
   // Submits a form through handler(values) -> api result; handles busy state and errors.
+  /**
+   * @param {HTMLFormElement} form
+   * @param {(values: Record<string, string>, form: HTMLFormElement) => Promise<{ ok: boolean } | ApiResult | void>} handler
+   */
   function onSubmit(form, handler) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       clearFieldErrors(form);
+      /** @type {HTMLElement | null} */
       var box = form.querySelector(".notice");
       if (box) notice(box, "", "error");
+      /** @type {HTMLButtonElement | null} */
       var button = form.querySelector('[type="submit"]');
       busy(button, async function () {
         var result = await handler(values(form), form);
-        if (result && result.ok === false) showFailure(form, result);
+        if (result && result.ok === false) showFailure(form, /** @type {Failure} */ (result));
       });
     });
   }
 
+  /** @param {HTMLElement} container */
   function tabs(container) {
+    /** @type {HTMLElement[]} */
     var buttons = Array.prototype.slice.call(container.querySelectorAll('[role="tab"]'));
+    /** @param {HTMLElement} button @param {boolean} focus */
     function select(button, focus) {
       buttons.forEach(function (b) {
         var selected = b === button;
@@ -180,12 +256,14 @@ export const COMMON_SCRIPT = String.raw`
         var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
         if (!step) return;
         event.preventDefault();
-        select(buttons[(index + step + buttons.length) % buttons.length], true);
+        var next = buttons[(index + step + buttons.length) % buttons.length];
+        if (next) select(next, true);
       });
     });
-    return { select: function (id) { var b = buttons.find(function (x) { return x.id === id; }); if (b) select(b, false); } };
+    return { select: function (/** @type {string} */ id) { var b = buttons.find(function (x) { return x.id === id; }); if (b) select(b, false); } };
   }
 
+  /** @param {string | null | undefined} iso */
   function formatDateTime(iso) {
     if (!iso) return "";
     var date = new Date(iso);
@@ -193,10 +271,9 @@ export const COMMON_SCRIPT = String.raw`
     return date.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   }
 
-  window.AVS = {
-    api: api, messageFor: messageFor, tokenStore: tokenStore, $: $, show: show, text: text, el: el, notice: notice,
+  return {
+    api: api, messageFor: messageFor, tokenStore: tokenStore, $: $, form: form, input: input, show: show, text: text, el: el, notice: notice,
     values: values, onSubmit: onSubmit, showFailure: showFailure, clearFieldErrors: clearFieldErrors, busy: busy,
     tabs: tabs, formatDateTime: formatDateTime
   };
 })();
-`;

@@ -6,9 +6,7 @@ import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import * as z from "zod";
 import type { AppEnv } from "../env";
-import { notFound } from "../errors";
 import { AccountLinkPage, type AccountLinkKind } from "../web/account-link-page";
-import { ASSETS, isAssetName } from "../web/assets";
 import { ConsolePage } from "../web/console-page";
 import { contentSecurityPolicy, strictPolicy } from "../web/csp";
 import { InvalidLinkPage } from "../web/invalid-link-page";
@@ -30,9 +28,9 @@ const page = createMiddleware<AppEnv>(async (c, next) => {
   c.res.headers.set("Cache-Control", "no-store");
 });
 
-export const appRoutes = new Hono<AppEnv>();
+export const pageRoutes = new Hono<AppEnv>();
 
-appRoutes.get(
+pageRoutes.get(
   "/verify",
   strictPolicy,
   page,
@@ -46,19 +44,8 @@ appRoutes.get(
   },
 );
 
-appRoutes.get("/console", strictPolicy, page, (c) => c.html(<ConsolePage development={c.env.ENVIRONMENT !== "production"} />));
+pageRoutes.get("/console", strictPolicy, page, (c) => c.html(<ConsolePage development={c.env.ENVIRONMENT !== "production"} />));
 
 for (const kind of ACCOUNT_LINKS) {
-  appRoutes.get(`/account/${kind}`, strictPolicy, page, (c) => c.html(<AccountLinkPage kind={kind} />));
+  pageRoutes.get(`/account/${kind}`, strictPolicy, page, (c) => c.html(<AccountLinkPage kind={kind} />));
 }
-
-appRoutes.get("/assets/:name", strictPolicy, (c) => {
-  const name = c.req.param("name");
-  if (!isAssetName(name)) throw notFound("Asset");
-  const asset = ASSETS[name];
-  return c.body(asset.body, 200, {
-    "Content-Type": asset.type,
-    // The URL carries a content hash (assetPath), so the file behind it never changes.
-    "Cache-Control": "public, max-age=31536000, immutable",
-  });
-});
