@@ -13,7 +13,7 @@ import {
   recordClaimedAttempt,
   type CallbackState,
 } from "../domain/callback-log";
-import { log } from "../http/logger";
+import { log } from "../lib/log";
 import { toIso } from "../lib/time";
 import { attemptDelivery, type AttemptResult } from "./deliver";
 import type { CallbackMessage } from "./message";

@@ -145,3 +145,9 @@ export const devOutbox = sqliteTable(
   },
   (t) => [index("dev_outbox_to").on(t.to, t.id)],
 );
+
+// Row types, beside the tables they describe.
+export type UserRow = typeof users.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type KycRecordRow = typeof kycRecords.$inferSelect;
+export type SessionLogRow = typeof verificationSessions.$inferSelect;

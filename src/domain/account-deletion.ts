@@ -6,12 +6,13 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { users, verificationSessions } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import type { Bindings } from "../config";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { sessionStub } from "./verification";
 
 export async function deleteAccount(db: Database, env: Bindings, user: UserRow): Promise<void> {
-  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", 403, "Verify your email address before deleting the account.");
+  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED");
   if (user.userType === "BUSINESS") {
     const pending = await db
       .select({ id: verificationSessions.id })

@@ -4,7 +4,8 @@ import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
-import type { ApiKeyRow, Bindings } from "../env";
+import type { Bindings } from "../config";
+import type { ApiKeyRow } from "../db/schema";
 import { ApiError, notFound } from "../errors";
 import { encryptSecret, randomBytes, sha256Hex } from "../lib/crypto";
 import { toBase64, toBase64Url } from "../lib/encoding";
@@ -51,7 +52,7 @@ export async function createApiKey(db: Database, env: Bindings, userId: string, 
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
   if ((active?.n ?? 0) >= MAX_ACTIVE_KEYS) {
-    throw new ApiError("KEY_LIMIT_REACHED", 409, `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+    throw new ApiError("KEY_LIMIT_REACHED", { message: `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.` });
   }
   const apiKey = API_KEY_PREFIX + toBase64Url(randomBytes(32));
   const signingSecret = SIGNING_SECRET_PREFIX + toBase64(randomBytes(32));

@@ -2,7 +2,8 @@
 import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
-import type { Bindings, UserRow } from "../env";
+import type { Bindings } from "../config";
+import type { UserRow } from "../db/schema";
 import { hashPassword } from "../lib/password";
 import { deliverMail } from "../mail/deliver";
 import { confirmEmailChangeMail } from "../mail/messages";

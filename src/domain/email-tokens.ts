@@ -15,7 +15,7 @@ const LIFETIME_SECONDS: Record<TokenPurpose, number> = {
   change_email: 24 * 60 * 60,
 };
 
-export const invalidToken = () => new ApiError("INVALID_TOKEN", 400, "This link is unknown, already used or expired.");
+export const invalidToken = () => new ApiError("INVALID_TOKEN");
 
 /** A new token for the purpose; earlier unused tokens of the same purpose stop working. */
 export async function issueEmailToken(

@@ -2,7 +2,8 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import type { Bindings } from "../config";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";
@@ -22,7 +23,7 @@ export async function verifyEmail(db: Database, token: string) {
 }
 
 export async function resendVerification(db: Database, env: Bindings, user: UserRow) {
-  if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED", 409, "This email address is already verified.");
+  if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED");
   const token = await issueEmailToken(db, user.id, "verify");
   await deliverMail(env, verifyEmailMail(env, user.email, token), "verify-email");
 }

@@ -6,7 +6,7 @@ import * as z from "zod";
 import type { Database } from "../db/client";
 import { kycRecords } from "../db/schema";
 import { ApiError } from "../errors";
-import { log } from "../http/logger";
+import { log } from "../lib/log";
 import { ALPHA3_COUNTRIES } from "../lib/countries";
 import { isCalendarDate, todayUtc, yearsBefore } from "../lib/calendar-date";
 import { nowIso } from "../lib/time";
@@ -61,7 +61,7 @@ export type KycStatus = z.infer<typeof KycStatus>;
 const findByUser = (db: Database, userId: string) =>
   db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
-const applicantExists = () => new ApiError("APPLICANT_EXISTS", 409, "This account already has an applicant.");
+const applicantExists = () => new ApiError("APPLICANT_EXISTS");
 
 export async function createApplicant(db: Database, provider: IdentityProvider, userId: string, input: CreateApplicantBody) {
   // Checked before calling the provider so that a second request creates nothing there either.
@@ -83,7 +83,7 @@ export async function createApplicant(db: Database, provider: IdentityProvider, 
 
 async function requireApplicant(db: Database, userId: string) {
   const record = await findByUser(db, userId);
-  if (!record) throw new ApiError("APPLICANT_REQUIRED", 409, "Create an applicant first.");
+  if (!record) throw new ApiError("APPLICANT_REQUIRED");
   return record;
 }
 

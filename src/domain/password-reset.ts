@@ -2,7 +2,7 @@
 import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
-import type { Bindings } from "../env";
+import type { Bindings } from "../config";
 import { hashPassword } from "../lib/password";
 import { deliverMail } from "../mail/deliver";
 import { resetPasswordMail } from "../mail/messages";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import * as z from "zod";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 import { validationFailed } from "../errors";
 import { nowIso } from "../lib/time";
 import { NameField, toUser } from "./users";

@@ -3,7 +3,8 @@ import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import type { Bindings } from "../config";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { newId } from "../lib/ids";
 import { hashPassword } from "../lib/password";
@@ -31,7 +32,7 @@ export const RegisterInput = z
   });
 export type RegisterInput = z.infer<typeof RegisterInput>;
 
-export const emailTaken = () => new ApiError("EMAIL_TAKEN", 409, "An account with this email already exists.");
+export const emailTaken = () => new ApiError("EMAIL_TAKEN");
 
 export async function register(db: Database, env: Bindings, input: RegisterInput) {
   if (await findUserByEmail(db, input.email)) throw emailTaken();

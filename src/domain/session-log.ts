@@ -3,10 +3,8 @@
 import { eq } from "drizzle-orm";
 import type { CallbackMessage } from "../callbacks/message";
 import type { Database } from "../db/client";
-import { callbackEvents, verificationSessions } from "../db/schema";
+import { callbackEvents, verificationSessions, type SessionLogRow } from "../db/schema";
 import type { SessionStatus } from "../session/polled-session";
-
-export type SessionLogRow = typeof verificationSessions.$inferSelect;
 
 export const insertOpenedSession = (db: Database, row: SessionLogRow) => db.insert(verificationSessions).values(row);
 

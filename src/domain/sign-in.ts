@@ -4,7 +4,8 @@ import * as z from "zod";
 import { secret } from "../config";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import type { Bindings } from "../config";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../lib/password";
 import { nowIso } from "../lib/time";
@@ -14,7 +15,7 @@ import { EmailField, findUserByEmail, toUser } from "./users";
 
 export const LoginInput = z.object({ email: EmailField, password: z.string().min(1).max(128) });
 
-export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS", 401, "Email or password is wrong.");
+export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS");
 
 /** Checks a password against the account's hash; re-hashes it when the stored parameters are older. */
 export async function checkPassword(db: Database, env: Bindings, user: UserRow, password: string): Promise<boolean> {

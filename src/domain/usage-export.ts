@@ -1,7 +1,7 @@
 // CSV export of the whole filtered log (CONTRACT §8). Rows are read in bounded keyset pages only when
 // the client pulls, so memory stays flat however many sessions match and a slow reader slows the reads.
 import type { Database } from "../db/client";
-import { log } from "../http/logger";
+import { log } from "../lib/log";
 import { csvRow } from "../lib/csv";
 import { utf8 } from "../lib/encoding";
 import { exportPageQuery, toUsageItem, type LogFilter, type UsageItem } from "./usage-log";

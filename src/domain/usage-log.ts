@@ -3,7 +3,7 @@
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import type { Database } from "../db/client";
-import { apiKeys, verificationSessions as sessions } from "../db/schema";
+import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./usage-cursor";
 import { resolveRange, type Range } from "./usage-range";
@@ -31,9 +31,7 @@ export const UsagePage = z.object({
 /** The filters of the log and the export, with the window already resolved. */
 export type LogFilter = Range & { status?: SessionStatus; keyId?: string };
 
-type SessionRow = typeof sessions.$inferSelect;
-
-export const toUsageItem = (row: SessionRow): UsageItem => ({
+export const toUsageItem = (row: SessionLogRow): UsageItem => ({
   session_id: row.id,
   key_id: row.keyId,
   status: row.status,

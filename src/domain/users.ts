@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import * as z from "zod";
 import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 
 export const User = z.object({
   id: z.string(),

@@ -1,7 +1,7 @@
 // Verification sessions, from the routes to the session's Durable Object.
 import * as z from "zod";
 import { isProduction, sessionTtlSeconds } from "../config";
-import type { Bindings } from "../env";
+import type { Bindings } from "../config";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { isIdOf, newId, newToken } from "../lib/ids";
@@ -37,8 +37,8 @@ export function sessionStub(env: Bindings, sessionId: string) {
 
 const FAILURES: Record<SessionFailure, () => ApiError> = {
   NOT_FOUND: () => notFound("Session"),
-  KYC_REQUIRED: () => new ApiError("KYC_REQUIRED", 403, "Verify your identity before answering age requests."),
-  SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING", 409, "This request has already been answered or has expired."),
+  KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
+  SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
 };
 
 function unwrap<T>(result: SessionResult<T>): T {

@@ -9,7 +9,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
 export const limitBody = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
-    throw new ApiError("PAYLOAD_TOO_LARGE", 413, "The request body is larger than 64 KiB.");
+    throw new ApiError("PAYLOAD_TOO_LARGE");
   },
 });
 
@@ -22,12 +22,12 @@ export const requireJsonBody = createMiddleware(async (c, next) => {
   const bytes = await c.req.arrayBuffer();
   if (bytes.byteLength === 0) return next();
   if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", 415, "Send the request body as application/json.");
+    throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
   }
   try {
     JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
   } catch {
-    throw new ApiError("MALFORMED_JSON", 400, "The request body is not valid JSON.");
+    throw new ApiError("MALFORMED_JSON");
   }
   await next();
 });

@@ -4,8 +4,8 @@ import { createMiddleware } from "hono/factory";
 import { database } from "../db/client";
 import { authenticateApiKey, lastUsedIsStale, touchLastUsed } from "../domain/api-key-auth";
 import { unauthorized } from "../errors";
-import type { AppEnv } from "../env";
-import { log } from "./logger";
+import type { AppEnv } from "./app-env";
+import { log } from "../lib/log";
 import { withMeta } from "./openapi-meta";
 
 export const requireApiKey = withMeta(

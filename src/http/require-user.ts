@@ -7,7 +7,8 @@ import { secret } from "../config";
 import { database } from "../db/client";
 import { kycRecords, users } from "../db/schema";
 import { ApiError, unauthorized } from "../errors";
-import type { AppEnv, UserRow } from "../env";
+import type { AppEnv } from "./app-env";
+import type { UserRow } from "../db/schema";
 import { verifyAccountToken } from "../lib/jwt";
 import { withMeta } from "./openapi-meta";
 
@@ -57,14 +58,14 @@ export const requireUserWithVerifiedDob = withMeta(
 
 export const requireBusiness = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.user.userType !== "BUSINESS") {
-    throw new ApiError("BUSINESS_ACCOUNT_REQUIRED", 403, "This needs a business account.");
+    throw new ApiError("BUSINESS_ACCOUNT_REQUIRED");
   }
   await next();
 });
 
 export const requireVerifiedEmail = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.var.user.emailVerified) {
-    throw new ApiError("EMAIL_NOT_VERIFIED", 403, "Verify your email address first.");
+    throw new ApiError("EMAIL_NOT_VERIFIED");
   }
   await next();
 });

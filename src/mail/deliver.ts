@@ -1,7 +1,7 @@
 // Sends account mail without letting a mail failure fail the request: the user can ask again
 // (resend-verification, forgot-password), and the log line names only the kind of mail.
-import type { Bindings } from "../env";
-import { log } from "../http/logger";
+import type { Bindings } from "../config";
+import { log } from "../lib/log";
 import { sendMail, type Mail } from "./mailer";
 
 export async function deliverMail(env: Bindings, mail: Mail, kind: string): Promise<void> {

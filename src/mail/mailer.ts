@@ -3,7 +3,7 @@
 import { isProduction } from "../config";
 import { database } from "../db/client";
 import { devOutbox } from "../db/schema";
-import type { Bindings } from "../env";
+import type { Bindings } from "../config";
 import { buildTextEmail } from "./mime";
 
 export type Mail = { to: string; subject: string; text: string };

@@ -8,7 +8,7 @@ import { toHex, utf8 } from "../lib/encoding";
 export const SIGNATURE_HEADER = "X-SHA2-Signature";
 
 export const invalidSignature = () =>
-  new ApiError("INVALID_SIGNATURE", 401, "The webhook signature is missing or does not match the body.");
+  new ApiError("INVALID_SIGNATURE");
 
 export async function onfidoSignature(rawBody: string | Uint8Array<ArrayBuffer>, webhookToken: string): Promise<string> {
   return toHex(await hmacSha256(utf8(webhookToken), rawBody));

@@ -5,7 +5,7 @@ import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import * as z from "zod";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { notFound } from "../errors";
 import { AccountLinkPage, type AccountLinkKind } from "../web/account-link-page";
 import { ASSETS, isAssetName } from "../web/assets";

@@ -8,7 +8,7 @@ import { ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPassword
 import { register, RegisterInput } from "../domain/registration";
 import { login, LoginInput, signOutEverywhere } from "../domain/sign-in";
 import { User } from "../domain/users";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
 import { enforceLimit, limitPerAddress } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";

@@ -5,7 +5,7 @@ import * as z from "zod";
 import { database } from "../db/client";
 import { devOutbox } from "../db/schema";
 import { EmailField } from "../domain/users";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { developmentOnly } from "../http/guards";
 import { describe } from "../http/openapi-meta";
 import { ok } from "../http/respond";

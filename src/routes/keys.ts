@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { database } from "../db/client";
 import { ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
 import { requireBusiness, requireUser, requireVerifiedEmail } from "../http/require-user";
 import { ok } from "../http/respond";

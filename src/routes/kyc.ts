@@ -13,7 +13,7 @@ import {
   kycStatus,
   submitCheck,
 } from "../domain/kyc";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { notFound } from "../errors";
 import { developmentOnly } from "../http/guards";
 import { describe } from "../http/openapi-meta";

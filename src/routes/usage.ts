@@ -10,7 +10,7 @@ import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../
 import { resolveRange } from "../domain/usage-range";
 import { UsageByDay, usageByDay } from "../domain/usage-by-day";
 import { UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage-totals";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
 import { requireBusiness, requireUser } from "../http/require-user";
 import { ok } from "../http/respond";

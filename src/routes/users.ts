@@ -6,7 +6,7 @@ import { deleteAccount } from "../domain/account-deletion";
 import { ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChange } from "../domain/credential-change";
 import { ProfileInput, updateProfile } from "../domain/profile";
 import { toUser, User } from "../domain/users";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
 import { enforceLimit } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";

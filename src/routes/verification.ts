@@ -11,7 +11,7 @@ import {
   readSessionRequest,
   SessionRequest,
 } from "../domain/verification";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";

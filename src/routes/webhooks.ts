@@ -5,9 +5,9 @@ import * as z from "zod";
 import { secret } from "../config";
 import { database } from "../db/client";
 import { applyCompletedCheck } from "../domain/kyc";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { ApiError, validationFailed } from "../errors";
-import { log } from "../http/logger";
+import { log } from "../lib/log";
 import { describe } from "../http/openapi-meta";
 import { ok } from "../http/respond";
 import { fieldErrors } from "../http/validate";
@@ -40,13 +40,13 @@ export const webhookRoutes = new Hono<AppEnv>().post(
     const raw = new Uint8Array(await c.req.arrayBuffer());
     await verifyOnfidoSignature(raw, c.req.header(SIGNATURE_HEADER), secret(c.env, "ONFIDO_WEBHOOK_TOKEN"));
     if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
-      throw new ApiError("UNSUPPORTED_MEDIA_TYPE", 415, "Send the request body as application/json.");
+      throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
     }
     let json: unknown;
     try {
       json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(raw));
     } catch {
-      throw new ApiError("MALFORMED_JSON", 400, "The request body is not valid JSON.");
+      throw new ApiError("MALFORMED_JSON");
     }
     const parsed = OnfidoWebhookEvent.safeParse(json);
     if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));

@@ -6,7 +6,7 @@ import { DurableObject } from "cloudflare:workers";
 import { eventTypeFor, type CallbackMessage } from "../callbacks/message";
 import { database } from "../db/client";
 import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-log";
-import { log } from "../http/logger";
+import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";

@@ -2,7 +2,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { createApiKey, revokeApiKey } from "../../src/domain/api-keys";
-import type { SessionLogRow } from "../../src/domain/session-log";
+import type { SessionLogRow } from "../../src/db/schema";
 import { EXPORT_PAGE_SIZE } from "../../src/domain/usage-export";
 import { toUsageItem } from "../../src/domain/usage-log";
 import { SESSION_STATUSES } from "../../src/session/polled-session";

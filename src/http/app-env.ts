@@ -1,11 +1,7 @@
 // The one Hono environment type: bindings from wrangler.toml, and what middleware hands to handlers.
-import type { apiKeys, users } from "./db/schema";
-import type { AuthenticatedKey } from "./domain/api-key-auth";
-
-export type Bindings = Env;
-
-export type UserRow = typeof users.$inferSelect;
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+import type { Bindings } from "../config";
+import type { UserRow } from "../db/schema";
+import type { AuthenticatedKey } from "../domain/api-key-auth";
 
 export type AppEnv = {
   Bindings: Bindings;
