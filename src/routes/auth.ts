@@ -9,7 +9,7 @@ import { register, RegisterInput } from "../domain/registration";
 import { login, LoginInput, signOutEverywhere } from "../domain/sign-in";
 import { User } from "../domain/users";
 import type { AppEnv } from "../http/app-env";
-import { describe } from "../http/openapi-meta";
+import { describe, type Responses } from "../http/openapi-meta";
 import { enforceLimit, limitPerAddress } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";
 import { accepted, ok } from "../http/respond";
@@ -18,8 +18,8 @@ import { jsonBody } from "../http/validate";
 const UserAndToken = z.object({ user: User, token: z.string() });
 const UserOnly = z.object({ user: User });
 const tag = "Auth";
-const limited = { 429: { description: "Too many attempts from this address.", codes: ["RATE_LIMITED"] } };
-const badToken = { 400: { description: "The token is unknown, already used or expired.", codes: ["INVALID_TOKEN"] } };
+const limited = { 429: { description: "Too many attempts from this address.", codes: ["RATE_LIMITED"] } } satisfies Responses;
+const badToken = { 400: { description: "The token is unknown, already used or expired.", codes: ["INVALID_TOKEN"] } } satisfies Responses;
 
 export const authRoutes = new Hono<AppEnv>()
   .post(

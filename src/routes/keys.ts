@@ -2,9 +2,9 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { database } from "../db/client";
-import { ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys";
+import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "../domain/api-keys";
 import type { AppEnv } from "../http/app-env";
-import { describe } from "../http/openapi-meta";
+import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser, requireVerifiedEmail } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
@@ -16,7 +16,7 @@ const CreatedKey = z.object({
   apiKey: z.string().describe("svc_sk_…: shown this once; only its hash is stored."),
   signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
 });
-const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } };
+const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } } satisfies Responses;
 
 export const keyRoutes = new Hono<AppEnv>()
   .post(
@@ -24,7 +24,7 @@ export const keyRoutes = new Hono<AppEnv>()
     describe({
       tag,
       summary: "Create a key: the API key and signing secret are shown this once",
-      responses: { 201: { description: "Created", data: CreatedKey }, ...forbidden, 409: { description: "20 active keys already", codes: ["KEY_LIMIT_REACHED"] } },
+      responses: { 201: { description: "Created", data: CreatedKey }, ...forbidden, 409: { description: `${MAX_ACTIVE_KEYS} active keys already`, codes: ["KEY_LIMIT_REACHED"] } },
     }),
     requireUser,
     requireBusiness,

@@ -16,7 +16,7 @@ import {
 import type { AppEnv } from "../http/app-env";
 import { notFound } from "../errors";
 import { developmentOnly } from "../http/guards";
-import { describe } from "../http/openapi-meta";
+import { describe, type ErrorResponseDoc } from "../http/openapi-meta";
 import { requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
@@ -29,7 +29,7 @@ const SandboxCompleteBody = z.object({
   result: z.enum(["clear", "consider"]).default("clear").describe("The check result to simulate; clear by default."),
 });
 
-const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] };
+const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] } satisfies ErrorResponseDoc<502>;
 
 export const kycRoutes = new Hono<AppEnv>()
   .post(

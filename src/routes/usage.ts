@@ -11,7 +11,7 @@ import { resolveRange } from "../domain/usage-range";
 import { UsageByDay, usageByDay } from "../domain/usage-by-day";
 import { UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage-totals";
 import type { AppEnv } from "../http/app-env";
-import { describe } from "../http/openapi-meta";
+import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
 import { queryParams } from "../http/validate";
@@ -48,7 +48,7 @@ const LogQuery = z.object({
   cursor: z.string().min(1).max(512).optional().describe("`next_cursor` of the previous page, with the same filters."),
 });
 
-const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } };
+const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } } satisfies Responses;
 
 // Guards go on each route, not on `use()`: mounted at /api/usage, a `use()` would also wrap the other
 // routes under that prefix that live in their own files.

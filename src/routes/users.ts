@@ -7,7 +7,7 @@ import { ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChan
 import { ProfileInput, updateProfile } from "../domain/profile";
 import { toUser, User } from "../domain/users";
 import type { AppEnv } from "../http/app-env";
-import { describe } from "../http/openapi-meta";
+import { describe, type Responses } from "../http/openapi-meta";
 import { enforceLimit } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";
 import { accepted, ok } from "../http/respond";
@@ -15,7 +15,7 @@ import { jsonBody } from "../http/validate";
 
 const tag = "Users";
 const UserOnly = z.object({ user: User });
-const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } };
+const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } } satisfies Responses;
 
 export const userRoutes = new Hono<AppEnv>()
   .get("/me", describe({ tag, summary: "The signed-in account", responses: { 200: { description: "The account", data: UserOnly } } }), requireUser, (c) =>

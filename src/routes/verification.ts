@@ -12,7 +12,7 @@ import {
   SessionRequest,
 } from "../domain/verification";
 import type { AppEnv } from "../http/app-env";
-import { describe } from "../http/openapi-meta";
+import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
@@ -20,7 +20,7 @@ import { jsonBody, queryParams } from "../http/validate";
 import { PolledSession } from "../session/polled-session";
 
 const tag = "Verification";
-const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } };
+const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
 
 export const verificationRoutes = new Hono<AppEnv>()
   .post(
