@@ -8,6 +8,7 @@ import type { AppEnv } from "./http/app-env";
 import { accessLog } from "./http/access-log";
 import { errorResponse, handleError } from "./http/error-envelope";
 import { limitBody, requireJsonBody } from "./http/body-guard";
+import { provideDomainContext } from "./http/domain-context";
 import { requireConfiguration } from "./http/guards";
 import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
@@ -27,6 +28,7 @@ export function createApp() {
   const app = new Hono<AppEnv>();
 
   app.use(requestId({ headerName: "X-Request-Id" }));
+  app.use(provideDomainContext);
   app.use(accessLog);
   app.use(secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   app.use(requireConfiguration);

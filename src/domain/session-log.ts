@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import type { CallbackMessage } from "../callbacks/message";
 import type { Database } from "../db/client";
+import type { DomainContext } from "./context";
 import { callbackEvents, verificationSessions, type SessionLogRow } from "../db/schema";
 import type { SessionStatus } from "../session/polled-session";
 
@@ -39,7 +40,7 @@ export function resolutionStatements(db: Database, resolution: Resolution, event
   return [update, insertEvent] as const;
 }
 
-export async function sessionLogExists(db: Database, sessionId: string): Promise<boolean> {
+export async function sessionLogExists({ db }: DomainContext, sessionId: string): Promise<boolean> {
   const row = await db.query.verificationSessions.findFirst({ columns: { id: true }, where: eq(verificationSessions.id, sessionId) });
   return row !== undefined;
 }

@@ -2,7 +2,9 @@
 // so that sessions opened while a client pages never shift a page. Every query is scoped to the account.
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
+import { secret } from "../config";
 import type { Database } from "../db/client";
+import type { DomainContext } from "./context";
 import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./usage-cursor";
@@ -80,7 +82,8 @@ const bindingOf = (accountId: string, query: LogQuery): CursorBinding => ({
   to: query.to,
 });
 
-export async function listSessionLog(db: Database, jwtSecret: string, accountId: string, query: LogQuery) {
+export async function listSessionLog({ db, env }: DomainContext, accountId: string, query: LogQuery) {
+  const jwtSecret = secret(env, "JWT_SECRET");
   const binding = bindingOf(accountId, query);
   // A cursor brings the window of the first page with it, so a default `to` = now does not move.
   const { position, range } = query.cursor

@@ -1,7 +1,6 @@
 // The merchant's view of callback delivery for one of its sessions (CONTRACT §8), mounted under /api/usage.
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
 import { CallbackEventView, listSessionCallbacks } from "../domain/callback-log";
 import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
@@ -33,7 +32,7 @@ export const callbackRoutes = new Hono<AppEnv>().get(
   requireUser,
   requireBusiness,
   async (c) => {
-    const events = await listSessionCallbacks(database(c.env.DB), c.var.user.id, c.req.param("id"));
+    const events = await listSessionCallbacks(c.var.ctx.db, c.var.user.id, c.req.param("id"));
     return ok(c, { events });
   },
 );

@@ -1,7 +1,6 @@
 // API keys area (CONTRACT §4): verified BUSINESS accounts manage their merchant keys.
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
 import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "../domain/api-keys";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
@@ -30,7 +29,7 @@ export const keyRoutes = new Hono<AppEnv>()
     requireBusiness,
     requireVerifiedEmail,
     jsonBody(CreateKeyInput),
-    async (c) => ok(c, await createApiKey(database(c.env.DB), c.env, c.var.user.id, c.req.valid("json").name), 201),
+    async (c) => ok(c, await createApiKey(c.var.ctx, c.var.user.id, c.req.valid("json").name), 201),
   )
   .get(
     "/",
@@ -38,7 +37,7 @@ export const keyRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     requireVerifiedEmail,
-    async (c) => ok(c, { keys: await listApiKeys(database(c.env.DB), c.var.user.id) }),
+    async (c) => ok(c, { keys: await listApiKeys(c.var.ctx, c.var.user.id) }),
   )
   .delete(
     "/:id",
@@ -50,5 +49,5 @@ export const keyRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     requireVerifiedEmail,
-    async (c) => ok(c, { key: await revokeApiKey(database(c.env.DB), c.var.user.id, c.req.param("id")) }),
+    async (c) => ok(c, { key: await revokeApiKey(c.var.ctx, c.var.user.id, c.req.param("id")) }),
   );

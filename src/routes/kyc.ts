@@ -3,7 +3,6 @@
 // a check.
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
 import {
   completeSandboxCheck,
   createApplicant,
@@ -14,14 +13,11 @@ import {
   submitCheck,
 } from "../domain/kyc";
 import type { AppEnv } from "../http/app-env";
-import { notFound } from "../errors";
 import { developmentOnly } from "../http/guards";
 import { describe, type ErrorResponseDoc } from "../http/openapi-meta";
 import { requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
-import { providerFor } from "../providers/from-env";
-import { SandboxProvider } from "../providers/sandbox";
 
 const Applicant = z.object({ applicantId: z.string() });
 const SdkToken = z.object({ token: z.string(), applicantId: z.string() });
@@ -50,7 +46,7 @@ export const kycRoutes = new Hono<AppEnv>()
     requireUser,
     jsonBody(CreateApplicantBody),
     async (c) => {
-      const created = await createApplicant(database(c.env.DB), providerFor(c.env), c.var.user.id, c.req.valid("json"));
+      const created = await createApplicant(c.var.ctx, c.var.user.id, c.req.valid("json"));
       return ok(c, created, 201);
     },
   )
@@ -66,7 +62,7 @@ export const kycRoutes = new Hono<AppEnv>()
       },
     }),
     requireUser,
-    async (c) => ok(c, await createSdkToken(database(c.env.DB), providerFor(c.env), c.var.user.id)),
+    async (c) => ok(c, await createSdkToken(c.var.ctx, c.var.user.id)),
   )
   .post(
     "/submit",
@@ -88,7 +84,7 @@ export const kycRoutes = new Hono<AppEnv>()
       },
     }),
     requireUser,
-    async (c) => ok(c, await submitCheck(database(c.env.DB), providerFor(c.env), c.var.user.id), 202),
+    async (c) => ok(c, await submitCheck(c.var.ctx, c.var.user.id), 202),
   )
   .get(
     "/status",
@@ -99,7 +95,7 @@ export const kycRoutes = new Hono<AppEnv>()
       responses: { 200: { description: "The account's KYC status.", data: KycStatus } },
     }),
     requireUser,
-    async (c) => ok(c, await kycStatus(database(c.env.DB), c.var.user.id)),
+    async (c) => ok(c, await kycStatus(c.var.ctx, c.var.user.id)),
   )
   .post(
     "/sandbox/complete",
@@ -120,10 +116,5 @@ export const kycRoutes = new Hono<AppEnv>()
     developmentOnly,
     requireUser,
     jsonBody(SandboxCompleteBody),
-    async (c) => {
-      const provider = providerFor(c.env);
-      // With PROVIDER=onfido the applicant lives at Onfido: there is nothing for a sandbox to complete.
-      if (!(provider instanceof SandboxProvider)) throw notFound("Route");
-      return ok(c, await completeSandboxCheck(database(c.env.DB), provider, c.var.user.id, c.req.valid("json").result));
-    },
+    async (c) => ok(c, await completeSandboxCheck(c.var.ctx, c.var.user.id, c.req.valid("json").result)),
   );

@@ -3,8 +3,6 @@
 // Business accounts only; every query is scoped to the signed-in account.
 import { Hono } from "hono";
 import * as z from "zod";
-import { secret } from "../config";
-import { database } from "../db/client";
 import { exportFileName, exportSessionLog, CSV_COLUMNS } from "../domain/usage-export";
 import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../domain/usage-log";
 import { resolveRange } from "../domain/usage-range";
@@ -68,7 +66,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireBusiness,
     queryParams(LogQuery),
     async (c) => {
-      const page = await listSessionLog(database(c.env.DB), secret(c.env, "JWT_SECRET"), c.var.user.id, c.req.valid("query"));
+      const page = await listSessionLog(c.var.ctx, c.var.user.id, c.req.valid("query"));
       return ok(c, page);
     },
   )
@@ -91,7 +89,7 @@ export const usageRoutes = new Hono<AppEnv>()
     (c) => {
       const query = c.req.valid("query");
       const filter = { ...resolveRange(query), status: query.status, keyId: query.key_id };
-      return new Response(exportSessionLog(database(c.env.DB), c.var.user.id, filter), {
+      return new Response(exportSessionLog(c.var.ctx, c.var.user.id, filter), {
         headers: {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="${exportFileName(filter)}"`,
@@ -110,7 +108,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageByKey(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageByKey(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
   )
   .get(
     "/by-day",
@@ -126,7 +124,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageByDay(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageByDay(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
   )
   .get(
     "/summary",
@@ -138,5 +136,5 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageSummary(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageSummary(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
   );

@@ -34,7 +34,7 @@ export const verificationRoutes = new Hono<AppEnv>()
     }),
     requireApiKey,
     jsonBody(OpenSessionInput),
-    async (c) => ok(c, await openSession(c.env, c.var.apiKey, c.req.valid("json")), 201),
+    async (c) => ok(c, await openSession(c.var.ctx, c.var.apiKey, c.req.valid("json")), 201),
   )
   .get(
     "/session/:id",
@@ -44,7 +44,7 @@ export const verificationRoutes = new Hono<AppEnv>()
       responses: { 200: { description: "The polled session", data: PolledSession }, ...unknownSession },
     }),
     requireApiKey,
-    async (c) => ok(c, await pollSession(c.env, c.var.apiKey.userId, c.req.param("id"))),
+    async (c) => ok(c, await pollSession(c.var.ctx, c.var.apiKey.userId, c.req.param("id"))),
   )
   .get(
     "/session/:id/request",
@@ -56,7 +56,7 @@ export const verificationRoutes = new Hono<AppEnv>()
     requireUser,
     queryParams(NonceQuery),
     async (c) => {
-      const request = await readSessionRequest(c.env, c.req.param("id"), c.req.valid("query").nonce);
+      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), c.req.valid("query").nonce);
       // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());
@@ -77,6 +77,6 @@ export const verificationRoutes = new Hono<AppEnv>()
     }),
     requireUserWithVerifiedDob,
     jsonBody(CompleteInput),
-    async (c) => ok(c, await completeSession(c.env, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
+    async (c) => ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
   );
 

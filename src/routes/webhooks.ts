@@ -3,7 +3,6 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { secret } from "../config";
-import { database } from "../db/client";
 import { applyCompletedCheck } from "../domain/kyc";
 import type { AppEnv } from "../http/app-env";
 import { ApiError, validationFailed } from "../errors";
@@ -11,7 +10,6 @@ import { log } from "../lib/log";
 import { describe } from "../http/openapi-meta";
 import { ok } from "../http/respond";
 import { fieldErrors } from "../http/validate";
-import { providerFor } from "../providers/from-env";
 import { OnfidoWebhookEvent, SIGNATURE_HEADER, verifyOnfidoSignature } from "../providers/onfido-webhook";
 
 const Received = z.object({ received: z.literal(true) });
@@ -52,7 +50,7 @@ export const webhookRoutes = new Hono<AppEnv>().post(
     if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
     const { resource_type, action, object } = parsed.data.payload;
     if (resource_type === "check" && action === "check.completed") {
-      await applyCompletedCheck(database(c.env.DB), providerFor(c.env), object.id);
+      await applyCompletedCheck(c.var.ctx, object.id);
     } else {
       log("info", "provider webhook ignored", { resourceType: resource_type.slice(0, 40), action: action.slice(0, 40) });
     }
