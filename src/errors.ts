@@ -63,3 +63,10 @@ export class ApiError extends Error {
 export const notFound = (what = "Resource") => new ApiError("NOT_FOUND", { message: `${what} not found.` });
 export const unauthorized = () => new ApiError("UNAUTHORIZED");
 export const validationFailed = (errors: FieldError[]) => new ApiError("VALIDATION_FAILED", { errors });
+
+/** One { path, message } item per problem zod found. */
+export const fieldErrors = (error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): FieldError[] =>
+  error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(body)",
+    message: issue.message,
+  }));

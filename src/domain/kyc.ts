@@ -3,7 +3,7 @@
 // provider only; the typed date of birth is never stored as verified (the report's is).
 import { and, eq, isNull, ne, or } from "drizzle-orm";
 import * as z from "zod";
-import { kycRecords } from "../db/schema";
+import { KYC_RECORD_STATUSES, kycRecords } from "../db/schema";
 import { ApiError, notFound } from "../errors";
 import { log } from "../lib/log";
 import { ALPHA3_COUNTRIES } from "../lib/countries";
@@ -54,7 +54,7 @@ export const CreateApplicantBody = z.object({
 });
 export type CreateApplicantBody = z.infer<typeof CreateApplicantBody>;
 
-export const KYC_STATUSES = ["NOT_STARTED", "PENDING", "VERIFIED", "REJECTED"] as const;
+export const KYC_STATUSES = ["NOT_STARTED", ...KYC_RECORD_STATUSES] as const;
 export const KycStatus = z.object({ status: z.enum(KYC_STATUSES), verifiedAt: z.iso.datetime().nullable() });
 export type KycStatus = z.infer<typeof KycStatus>;
 

@@ -1,7 +1,7 @@
 // POST /api/auth/register (spec endpoint 1).
 import * as z from "zod";
 import { secret } from "../config";
-import { users } from "../db/schema";
+import { USER_TYPES, users } from "../db/schema";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { newId } from "../lib/ids";
@@ -21,7 +21,7 @@ export const RegisterInput = z
     password: PasswordField,
     firstName: NameField.optional(),
     lastName: NameField.optional(),
-    userType: z.enum(["PERSONAL", "BUSINESS"]),
+    userType: z.enum(USER_TYPES),
     companyName: NameField.optional(),
   })
   .superRefine((input, ctx) => {

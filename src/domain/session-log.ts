@@ -5,13 +5,13 @@ import type { CallbackMessage } from "../callbacks/message";
 import type { Database } from "../db/client";
 import type { DomainContext } from "./context";
 import { callbackEvents, verificationSessions, type SessionLogRow } from "../db/schema";
-import type { SessionStatus } from "../session/polled-session";
+import type { ResolvedStatus } from "../session/session-status";
 
 export const insertOpenedSession = (db: Database, row: SessionLogRow) => db.insert(verificationSessions).values(row);
 
 export type Resolution = {
   sessionId: string;
-  status: Exclude<SessionStatus, "PENDING">;
+  status: ResolvedStatus;
   aboveAgeRequired: boolean;
   receiptId: string | null;
   resolvedAt: string;

@@ -6,7 +6,7 @@ import { secret } from "../config";
 import type { Database } from "../db/client";
 import type { DomainContext } from "./context";
 import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../db/schema";
-import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";
+import { SESSION_STATUSES, type SessionStatus } from "../session/session-status";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./usage-cursor";
 import { resolveRange, type Range } from "./usage-range";
 

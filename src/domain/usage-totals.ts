@@ -5,7 +5,7 @@ import * as z from "zod";
 import type { Database } from "../db/client";
 import type { DomainContext } from "./context";
 import { apiKeys, verificationSessions as sessions } from "../db/schema";
-import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";
+import { SESSION_STATUSES, type SessionStatus } from "../session/session-status";
 import type { Range } from "./usage-range";
 
 export const Counts = z.object({

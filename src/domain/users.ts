@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import * as z from "zod";
 import { users } from "../db/schema";
-import type { UserRow } from "../db/schema";
+import { USER_TYPES, type UserRow } from "../db/schema";
 import type { DomainContext } from "./context";
 
 export const User = z.object({
@@ -11,7 +11,7 @@ export const User = z.object({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   companyName: z.string().nullable(),
-  userType: z.enum(["PERSONAL", "BUSINESS"]),
+  userType: z.enum(USER_TYPES),
   emailVerified: z.boolean(),
   createdAt: z.iso.datetime(),
 });

@@ -22,13 +22,6 @@ export const OpenedSession = z.object({
 });
 export const CompleteInput = z.object({ nonce: z.string().min(1).max(128), consent: z.boolean() });
 export const NonceQuery = z.object({ nonce: z.string().min(1).max(128) });
-export const SessionRequest = z.object({
-  session_id: z.string(),
-  age_required: z.int(),
-  merchant_name: z.string(),
-  status: z.enum(["PENDING", "APPROVED", "DENIED", "EXPIRED"]),
-  expires_at: z.iso.datetime(),
-});
 
 export function sessionStub({ env }: DomainContext, sessionId: string) {
   const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;

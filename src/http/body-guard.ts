@@ -3,6 +3,7 @@
 import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../errors";
+import { isJsonMediaType, parseJsonBytes } from "../lib/json-body";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -13,21 +14,11 @@ export const limitBody = bodyLimit({
   },
 });
 
-// The same media types Hono's json validator reads (one optional "+json" suffix): a type the guard let
-// through but the validator ignored would be read as an empty body.
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i;
-
 export const requireJsonBody = createMiddleware(async (c, next) => {
   if (c.req.raw.body === null) return next();
   const bytes = await c.req.arrayBuffer();
   if (bytes.byteLength === 0) return next();
-  if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
-  }
-  try {
-    JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
-  } catch {
-    throw new ApiError("MALFORMED_JSON");
-  }
+  if (!isJsonMediaType(c.req.header("content-type"))) throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
+  if (!parseJsonBytes(bytes)) throw new ApiError("MALFORMED_JSON");
   await next();
 });

@@ -13,10 +13,11 @@ import { ConsolePage } from "../web/console-page";
 import { contentSecurityPolicy, strictPolicy } from "../web/csp";
 import { InvalidLinkPage } from "../web/invalid-link-page";
 import { VerifyPage } from "../web/verify-page";
+import { idShape } from "../lib/ids";
 
 // The shape of a link built by a merchant: anything else is a broken link, shown as a page, not JSON.
 const VerifyLink = z.object({
-  session_id: z.string().regex(/^ses_[A-Za-z0-9_-]{24}$/),
+  session_id: z.string().regex(idShape("ses")),
   nonce: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
 });
 

@@ -10,6 +10,7 @@ import {
   CreateApplicantBody,
   KycStatus,
   kycStatus,
+  MAX_AGE_YEARS,
   submitCheck,
 } from "../domain/kyc";
 import type { AppEnv } from "../http/app-env";
@@ -35,7 +36,7 @@ export const kycRoutes = new Hono<AppEnv>()
       summary: "Create the identity-verification applicant of the signed-in account",
       description:
         "One applicant per account. Name and address are sent to the provider and not stored by the service. " +
-        "`dob` must be a real past date, at most 150 years ago; `address` is optional, and when given needs " +
+        `\`dob\` must be a real past date, at most ${MAX_AGE_YEARS} years ago; \`address\` is optional, and when given needs ` +
         "`country` (ISO 3166-1 alpha-3) and `postcode`.",
       responses: {
         201: { description: "Applicant created.", data: Applicant },

@@ -13,7 +13,8 @@ import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
 import { queryParams } from "../http/validate";
-import { SESSION_STATUSES } from "../session/polled-session";
+import { idShape } from "../lib/ids";
+import { SESSION_STATUSES } from "../session/session-status";
 
 const rangeFields = {
   from: z
@@ -32,7 +33,7 @@ const logFilterFields = {
   status: z.enum(SESSION_STATUSES).optional(),
   key_id: z
     .string()
-    .regex(/^key_[A-Za-z0-9_-]{24}$/, "Expected a key id (key_…).")
+    .regex(idShape("key"), "Expected a key id (key_…).")
     .optional()
     .describe("Only sessions opened with this key (revoked keys too)."),
   ...rangeFields,

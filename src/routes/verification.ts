@@ -9,7 +9,6 @@ import {
   OpenSessionInput,
   pollSession,
   readSessionRequest,
-  SessionRequest,
 } from "../domain/verification";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
@@ -17,7 +16,7 @@ import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody, queryParams } from "../http/validate";
-import { PolledSession } from "../session/polled-session";
+import { PolledSession, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;

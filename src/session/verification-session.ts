@@ -10,8 +10,7 @@ import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
-import type { PolledSession } from "./polled-session";
-import { polledView, requestView, type SessionRequestView } from "./session-view";
+import { polledView, requestView, type PolledSession, type SessionRequest } from "./session-view";
 import { transition, type SessionEvent, type SessionState } from "./state-machine";
 
 export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING";
@@ -63,7 +62,7 @@ export class VerificationSession extends DurableObject<Env> {
     return { ok: true, value: polledView(state) };
   }
 
-  async request(nonce: string): Promise<SessionResult<SessionRequestView>> {
+  async request(nonce: string): Promise<SessionResult<SessionRequest>> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
     return { ok: true, value: requestView(state) };

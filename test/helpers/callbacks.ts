@@ -9,7 +9,7 @@ import { insertOpenedSession, resolutionStatements } from "../../src/domain/sess
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, nowIso } from "../../src/lib/time";
-import type { PolledSession } from "../../src/session/polled-session";
+import type { PolledSession } from "../../src/session/session-view";
 import { db } from "./seed";
 
 export const CALLBACK_URL = "https://merchant.example/hooks/age";

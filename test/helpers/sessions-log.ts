@@ -4,7 +4,7 @@ import type { SessionLogRow } from "../../src/db/schema";
 import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-log";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, toIso } from "../../src/lib/time";
-import { SESSION_STATUSES } from "../../src/session/polled-session";
+import { SESSION_STATUSES } from "../../src/session/session-status";
 import { db } from "./seed";
 
 export type SeedOptions = {

@@ -5,7 +5,7 @@ import { createApiKey, revokeApiKey } from "../../src/domain/api-keys";
 import type { SessionLogRow } from "../../src/db/schema";
 import { EXPORT_PAGE_SIZE } from "../../src/domain/usage-export";
 import { toUsageItem } from "../../src/domain/usage-log";
-import { SESSION_STATUSES } from "../../src/session/polled-session";
+import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
 import { db, domain, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
