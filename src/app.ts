@@ -5,7 +5,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { notFound } from "./errors";
 import type { AppEnv } from "./http/app-env";
-import { accessLog } from "./http/access-log";
+import { requestLog } from "./http/request-log";
 import { errorResponse, handleError } from "./http/error-envelope";
 import { limitBody, requireJsonBody } from "./http/body-guard";
 import { provideDomainContext } from "./http/domain-context";
@@ -14,7 +14,6 @@ import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
 import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
-import { callbackRoutes } from "./routes/callbacks";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { userRoutes } from "./routes/users";
@@ -29,7 +28,7 @@ export function createApp() {
 
   app.use(requestId({ headerName: "X-Request-Id" }));
   app.use(provideDomainContext);
-  app.use(accessLog);
+  app.use(requestLog);
   app.use(secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   app.use(requireConfiguration);
   // Provider webhooks verify a signature over the raw body before anything parses it.
@@ -43,7 +42,6 @@ export function createApp() {
   app.route("/api/dev", devRoutes);
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);
-  app.route("/api/usage", callbackRoutes);
   app.route("/api/usage", usageRoutes);
   app.route("/", appRoutes);
 

@@ -4,7 +4,7 @@ import type { DomainContext } from "./context";
 import { log } from "../lib/log";
 import { csvRow } from "../lib/csv";
 import { utf8 } from "../lib/encoding";
-import { exportPageQuery, toUsageItem, type LogFilter, type UsageItem } from "./usage-log";
+import { exportPageQuery, toUsageItem, type LogFilter, type UsageItem } from "./usage-sessions";
 import type { LogPosition } from "./usage-cursor";
 
 /** Rows per D1 query while exporting. */

@@ -5,7 +5,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { eventTypeFor, type CallbackMessage } from "../callbacks/message";
 import { domainContext } from "../domain/context";
-import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-log";
+import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-mirror";
 import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";

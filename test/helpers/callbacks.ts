@@ -5,7 +5,7 @@ import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import { eventTypeFor, type CallbackMessage } from "../../src/callbacks/message";
 import { callbackAttempts, callbackEvents } from "../../src/db/schema";
-import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-log";
+import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-mirror";
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, nowIso } from "../../src/lib/time";

@@ -4,7 +4,7 @@ import { createApp } from "../../src/app";
 import { createApiKey, revokeApiKey } from "../../src/domain/api-keys";
 import type { SessionLogRow } from "../../src/db/schema";
 import { EXPORT_PAGE_SIZE } from "../../src/domain/usage-export";
-import { toUsageItem } from "../../src/domain/usage-log";
+import { toUsageItem } from "../../src/domain/usage-sessions";
 import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";

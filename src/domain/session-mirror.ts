@@ -1,5 +1,5 @@
-// The D1 session log: the merchant-side mirror of each session that usage reports read. Only the
-// session Durable Object writes status changes here; it holds no end-user identity.
+// Mirrors each session into the D1 session log that usage reports read (verification_sessions). Only the
+// session Durable Object writes status changes here; the log holds no end-user identity.
 import { eq } from "drizzle-orm";
 import type { CallbackMessage } from "../callbacks/message";
 import type { Database } from "../db/client";

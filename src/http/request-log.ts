@@ -4,7 +4,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
 
-export const accessLog = createMiddleware<AppEnv>(async (c, next) => {
+export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
   await next();
   log(c.res.status >= 500 ? "error" : "info", "request", {
