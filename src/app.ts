@@ -3,16 +3,17 @@ import { Hono } from "hono";
 import { except } from "hono/combine";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
-import { errorResponse, handleError, notFound } from "./errors";
-import type { AppEnv } from "./env";
-import { accessLog } from "./http/access-log";
+import { notFound } from "./errors";
+import type { AppEnv } from "./http/app-env";
+import { requestLog } from "./http/request-log";
+import { errorResponse, handleError } from "./http/error-envelope";
 import { limitBody, requireJsonBody } from "./http/body-guard";
+import { provideDomainContext } from "./http/domain-context";
 import { requireConfiguration } from "./http/guards";
 import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
 import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
-import { callbackRoutes } from "./routes/callbacks";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { userRoutes } from "./routes/users";
@@ -27,7 +28,8 @@ export function createApp() {
   const app = new Hono<AppEnv>();
 
   app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(accessLog);
+  app.use(provideDomainContext);
+  app.use(requestLog);
   app.use(secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   app.use(requireConfiguration);
   // Provider webhooks verify a signature over the raw body before anything parses it.
@@ -41,7 +43,6 @@ export function createApp() {
   app.route("/api/dev", devRoutes);
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);
-  app.route("/api/usage", callbackRoutes);
   app.route("/api/usage", usageRoutes);
   app.route("/assets", assetRoutes);
   app.route("/", pageRoutes);

@@ -1,13 +1,15 @@
 // Typed access to configuration (CONTRACT §10). Secrets are read here only, never logged.
 import { ApiError } from "./errors";
-import type { Bindings } from "./env";
+
+/** The Worker's bindings as wrangler.toml declares them (the generated global `Env`). */
+export type Bindings = Env;
 
 export type SecretName = "JWT_SECRET" | "PASSWORD_PEPPER" | "SECRETS_KEY" | "ONFIDO_API_TOKEN" | "ONFIDO_WEBHOOK_TOKEN";
 
 export const isProduction = (env: Bindings): boolean => env.ENVIRONMENT === "production";
 
 export const misconfigured = () =>
-  new ApiError("MISCONFIGURED", 500, "The service is not configured to serve requests.");
+  new ApiError("MISCONFIGURED");
 
 /** The secrets this configuration cannot serve without. */
 export function requiredSecrets(env: Bindings): SecretName[] {

@@ -1,61 +1,72 @@
-// One error class and one error shape (CONTRACT §1): routes throw ApiError, onError writes the envelope.
-import type { Context } from "hono";
-import { HTTPException } from "hono/http-exception";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { AppEnv } from "./env";
-import { log } from "./http/logger";
+// The error vocabulary (CONTRACT §1): every machine code the API answers with, its HTTP status and its
+// default message, in one catalogue. ApiError, the route descriptions and the OpenAPI document's error
+// enums all read it, so a code that is not listed here does not compile. No Hono import: the domain
+// throws these, and src/http/error-envelope.ts writes them.
+
+export const ERROR_CATALOGUE = {
+  BAD_REQUEST: { status: 400, message: "The request could not be read." },
+  MALFORMED_JSON: { status: 400, message: "The request body is not valid JSON." },
+  INVALID_TOKEN: { status: 400, message: "This link is unknown, already used or expired." },
+  UNAUTHORIZED: { status: 401, message: "Missing, invalid or expired credential." },
+  INVALID_CREDENTIALS: { status: 401, message: "Email or password is wrong." },
+  INVALID_SIGNATURE: { status: 401, message: "The webhook signature is missing or does not match the body." },
+  BUSINESS_ACCOUNT_REQUIRED: { status: 403, message: "This needs a business account." },
+  EMAIL_NOT_VERIFIED: { status: 403, message: "Verify your email address first." },
+  KYC_REQUIRED: { status: 403, message: "Verify your identity before answering age requests." },
+  NOT_FOUND: { status: 404, message: "Resource not found." },
+  ALREADY_VERIFIED: { status: 409, message: "This email address is already verified." },
+  APPLICANT_EXISTS: { status: 409, message: "This account already has an applicant." },
+  APPLICANT_REQUIRED: { status: 409, message: "Create an applicant first." },
+  EMAIL_TAKEN: { status: 409, message: "An account with this email already exists." },
+  KEY_LIMIT_REACHED: { status: 409, message: "The account has the most active keys it can have; revoke one first." },
+  SESSION_NOT_PENDING: { status: 409, message: "This request has already been answered or has expired." },
+  PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than 64 KiB." },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Send the request body as application/json." },
+  VALIDATION_FAILED: { status: 422, message: "The request did not pass validation." },
+  RATE_LIMITED: { status: 429, message: "Too many attempts; try again in a minute." },
+  INTERNAL_ERROR: { status: 500, message: "Something went wrong on our side." },
+  MISCONFIGURED: { status: 500, message: "The service is not configured to serve requests." },
+  PROVIDER_ERROR: { status: 502, message: "The identity provider could not complete the request. Try again shortly." },
+  UNAVAILABLE: { status: 503, message: "The database does not answer." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CATALOGUE;
+export type ErrorStatus = (typeof ERROR_CATALOGUE)[ErrorCode]["status"];
+/** The codes a status can carry, for a route description: `codes: ["EMAIL_TAKEN"]` must match its status. */
+export type CodeOf<S extends number> = { [C in ErrorCode]: (typeof ERROR_CATALOGUE)[C]["status"] extends S ? C : never }[ErrorCode];
+
+export const ERROR_CODES = Object.keys(ERROR_CATALOGUE) as ErrorCode[];
+
+/** Every code of a status, in catalogue order. */
+export const codesWithStatus = (status: number): ErrorCode[] => ERROR_CODES.filter((code) => ERROR_CATALOGUE[code].status === status);
 
 export type FieldError = { path: string; message: string };
 
+export type ErrorOptions = { message?: string; errors?: FieldError[]; headers?: Record<string, string> };
+
 export class ApiError extends Error {
+  readonly status: ErrorStatus;
+  readonly errors: FieldError[];
+  readonly headers: Record<string, string>;
+
   constructor(
-    readonly code: string,
-    readonly status: ContentfulStatusCode,
-    message: string,
-    readonly errors: FieldError[] = [],
-    readonly headers: Record<string, string> = {},
+    readonly code: ErrorCode,
+    options: ErrorOptions = {},
   ) {
-    super(message);
+    super(options.message ?? ERROR_CATALOGUE[code].message);
+    this.status = ERROR_CATALOGUE[code].status;
+    this.errors = options.errors ?? [];
+    this.headers = options.headers ?? {};
   }
 }
 
-export const notFound = (what = "Resource") => new ApiError("NOT_FOUND", 404, `${what} not found.`);
-export const unauthorized = () => new ApiError("UNAUTHORIZED", 401, "Missing, invalid or expired credential.");
-export const validationFailed = (errors: FieldError[]) =>
-  new ApiError("VALIDATION_FAILED", 422, "The request did not pass validation.", errors);
+export const notFound = (what = "Resource") => new ApiError("NOT_FOUND", { message: `${what} not found.` });
+export const unauthorized = () => new ApiError("UNAUTHORIZED");
+export const validationFailed = (errors: FieldError[]) => new ApiError("VALIDATION_FAILED", { errors });
 
-export function errorResponse(c: Context<AppEnv>, error: ApiError) {
-  for (const [name, value] of Object.entries(error.headers)) c.header(name, value);
-  return c.json({ success: false, error: error.code, message: error.message, errors: error.errors }, error.status);
-}
-
-const HTTP_EXCEPTION_CODES: Record<number, string> = {
-  400: "MALFORMED_JSON",
-  401: "UNAUTHORIZED",
-  404: "NOT_FOUND",
-  413: "PAYLOAD_TOO_LARGE",
-  415: "UNSUPPORTED_MEDIA_TYPE",
-};
-
-export function handleError(err: Error, c: Context<AppEnv>) {
-  if (err instanceof ApiError) return errorResponse(c, err);
-  if (err instanceof HTTPException && err.status < 500) {
-    // Hono's own 4xx (a parse failure raised inside its validator), under the contract's codes.
-    const code = HTTP_EXCEPTION_CODES[err.status] ?? "BAD_REQUEST";
-    return errorResponse(c, new ApiError(code, err.status as ContentfulStatusCode, err.message));
-  }
-  const requestId = c.get("requestId") ?? "unknown";
-  // Names only: a failed query's message quotes its SQL parameters (emails, hashes, dates of birth), so
-  // neither the body nor the log carries a message. The request id joins the two.
-  const cause = (err as { cause?: unknown }).cause;
-  log("error", "unhandled error", {
-    requestId,
-    route: c.req.routePath,
-    error: err.name,
-    cause: cause instanceof Error ? cause.name : undefined,
-  });
-  return errorResponse(
-    c,
-    new ApiError("INTERNAL_ERROR", 500, `Something went wrong on our side. Reference: ${requestId}`),
-  );
-}
+/** One { path, message } item per problem zod found. */
+export const fieldErrors = (error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] }): FieldError[] =>
+  error.issues.map((issue) => ({
+    path: issue.path.map(String).join(".") || "(body)",
+    message: issue.message,
+  }));

@@ -3,7 +3,7 @@
 // policy decide what comes next. Each message is processed on its own: one failure never retries the batch.
 import { database, type Database } from "../db/client";
 import { signingSecretKeys } from "../domain/api-keys";
-import { log } from "../http/logger";
+import { log } from "../lib/log";
 import { decryptSecret } from "../lib/crypto";
 import { toIso } from "../lib/time";
 import { claimNextAttempt, failEvent, recordAttempt, releaseAttempt, type CallbackState } from "./attempts";

@@ -1,13 +1,14 @@
 // What the session Durable Object puts on the callback queue: everything the consumer needs to sign
 // and deliver one event, so delivery never reads the session again.
-import type { PolledSession, SessionStatus } from "../session/polled-session";
+import type { ResolvedStatus } from "../session/session-status";
+import type { PolledSession } from "../session/session-view";
 
 export type CallbackEventType =
   | "age_verification.session.approved"
   | "age_verification.session.denied"
   | "age_verification.session.expired";
 
-export const eventTypeFor = (status: Exclude<SessionStatus, "PENDING">): CallbackEventType =>
+export const eventTypeFor = (status: ResolvedStatus): CallbackEventType =>
   `age_verification.session.${status.toLowerCase() as "approved" | "denied" | "expired"}`;
 
 export type CallbackMessage = {

@@ -3,6 +3,12 @@
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
+// The stored vocabularies. The rest of the code derives its enums from these (src/session/session-status.ts
+// for the session statuses), so a value can only be added in one place.
+export const USER_TYPES = ["PERSONAL", "BUSINESS"] as const;
+export const KYC_RECORD_STATUSES = ["PENDING", "VERIFIED", "REJECTED"] as const;
+export const SESSION_STATUSES = ["PENDING", "APPROVED", "DENIED", "EXPIRED"] as const;
+
 export const users = sqliteTable(
   "users",
   {
@@ -12,7 +18,7 @@ export const users = sqliteTable(
     firstName: text("first_name"),
     lastName: text("last_name"),
     companyName: text("company_name"),
-    userType: text("user_type", { enum: ["PERSONAL", "BUSINESS"] }).notNull(),
+    userType: text("user_type", { enum: USER_TYPES }).notNull(),
     emailVerified: integer("email_verified", { mode: "boolean" }).notNull().default(false),
     // Bumped by password change/reset, email change, logout and deletion: every JWT carries the
     // version it was issued under, so bumping it signs the account out everywhere.
@@ -66,7 +72,7 @@ export const kycRecords = sqliteTable(
       .primaryKey()
       .references(() => users.id, { onDelete: "cascade" }),
     applicantId: text("applicant_id").notNull(),
-    status: text("status", { enum: ["PENDING", "VERIFIED", "REJECTED"] }).notNull(),
+    status: text("status", { enum: KYC_RECORD_STATUSES }).notNull(),
     // Date of birth as the provider verified it (YYYY-MM-DD); null until VERIFIED.
     verifiedDob: text("verified_dob"),
     verifiedAt: text("verified_at"),
@@ -87,7 +93,7 @@ export const verificationSessions = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     keyId: text("key_id").notNull(),
-    status: text("status", { enum: ["PENDING", "APPROVED", "DENIED", "EXPIRED"] }).notNull(),
+    status: text("status", { enum: SESSION_STATUSES }).notNull(),
     ageRequired: integer("age_required").notNull(),
     aboveAgeRequired: integer("above_age_required", { mode: "boolean" }).notNull().default(false),
     receiptId: text("receipt_id"),
@@ -145,3 +151,9 @@ export const devOutbox = sqliteTable(
   },
   (t) => [index("dev_outbox_to").on(t.to, t.id)],
 );
+
+// Row types, beside the tables they describe.
+export type UserRow = typeof users.$inferSelect;
+export type ApiKeyRow = typeof apiKeys.$inferSelect;
+export type KycRecordRow = typeof kycRecords.$inferSelect;
+export type SessionLogRow = typeof verificationSessions.$inferSelect;

@@ -4,20 +4,21 @@
 // reaches a deleted merchant: its signing secrets are gone with its keys. Resolved sessions' objects
 // forget them on their own after the retention period.
 import { and, eq } from "drizzle-orm";
-import type { Database } from "../db/client";
 import { users, verificationSessions } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
+import type { DomainContext } from "./context";
 import { sessionStub } from "./verification";
 
-export async function deleteAccount(db: Database, env: Bindings, user: UserRow): Promise<void> {
-  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED", 403, "Verify your email address before deleting the account.");
+export async function deleteAccount(ctx: DomainContext, user: UserRow): Promise<void> {
+  const { db } = ctx;
+  if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED");
   if (user.userType === "BUSINESS") {
     const pending = await db
       .select({ id: verificationSessions.id })
       .from(verificationSessions)
       .where(and(eq(verificationSessions.accountId, user.id), eq(verificationSessions.status, "PENDING")));
-    await Promise.all(pending.map(({ id }) => sessionStub(env, id).closeForDeletedAccount()));
+    await Promise.all(pending.map(({ id }) => sessionStub(ctx, id).closeForDeletedAccount()));
   }
   await db.delete(users).where(eq(users.id, user.id));
 }

@@ -1,7 +1,8 @@
 // Issues the account JWT for a user at its current token version.
 import { secret } from "../config";
-import type { Bindings, UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 import { signAccountToken } from "../lib/jwt";
+import type { DomainContext } from "./context";
 
-export const issueAccountToken = (env: Bindings, user: Pick<UserRow, "id" | "tokenVersion">) =>
-  signAccountToken(secret(env, "JWT_SECRET"), user.id, user.tokenVersion);
+export const issueAccountToken = (ctx: DomainContext, user: Pick<UserRow, "id" | "tokenVersion">) =>
+  signAccountToken(secret(ctx.env, "JWT_SECRET"), user.id, user.tokenVersion);

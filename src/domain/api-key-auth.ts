@@ -1,9 +1,9 @@
 // X-API-Key authentication: one indexed D1 read by hash. A revoked key, a key of a deleted account
 // (its row is gone with the account) and a malformed key are all the same 401.
 import { and, eq, isNull, lt, or } from "drizzle-orm";
-import type { Database } from "../db/client";
 import { apiKeys, users } from "../db/schema";
 import { API_KEY_PREFIX, hashApiKey } from "./api-keys";
+import type { DomainContext } from "./context";
 
 const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 /** lastUsedAt is a hint for the console, so it is written at most once a minute per key. */
@@ -11,7 +11,7 @@ export const LAST_USED_RESOLUTION_MS = 60_000;
 
 export type AuthenticatedKey = { id: string; userId: string; companyName: string | null; lastUsedAt: string | null };
 
-export async function authenticateApiKey(db: Database, presented: string | undefined): Promise<AuthenticatedKey | null> {
+export async function authenticateApiKey({ db }: DomainContext, presented: string | undefined): Promise<AuthenticatedKey | null> {
   if (!presented || !API_KEY_SHAPE.test(presented)) return null;
   const [row] = await db
     .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, companyName: users.companyName })
@@ -26,7 +26,7 @@ export const lastUsedIsStale = (key: AuthenticatedKey, now: number) =>
   key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS;
 
 /** Conditional, so concurrent requests in the same minute write once. */
-export const touchLastUsed = (db: Database, keyId: string, now: number) =>
+export const touchLastUsed = ({ db }: DomainContext, keyId: string, now: number) =>
   db
     .update(apiKeys)
     .set({ lastUsedAt: new Date(now).toISOString() })

@@ -2,14 +2,15 @@
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import * as z from "zod";
 import { secret } from "../config";
-import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
-import type { ApiKeyRow, Bindings } from "../env";
+import type { Bindings } from "../config";
+import type { ApiKeyRow } from "../db/schema";
 import { ApiError, notFound } from "../errors";
 import { encryptSecret, randomBytes, sha256Hex } from "../lib/crypto";
 import { toBase64, toBase64Url } from "../lib/encoding";
 import { isIdOf, newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
+import type { DomainContext } from "./context";
 
 export const MAX_ACTIVE_KEYS = 20;
 export const API_KEY_PREFIX = "svc_sk_";
@@ -45,13 +46,13 @@ export const signingSecretKeys = (env: Bindings): Record<string, string> => ({
   [SECRETS_KEY_VERSION]: secret(env, "SECRETS_KEY"),
 });
 
-export async function createApiKey(db: Database, env: Bindings, userId: string, name: string) {
+export async function createApiKey({ db, env }: DomainContext, userId: string, name: string) {
   const [active] = await db
     .select({ n: count() })
     .from(apiKeys)
     .where(and(eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)));
   if ((active?.n ?? 0) >= MAX_ACTIVE_KEYS) {
-    throw new ApiError("KEY_LIMIT_REACHED", 409, `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.`);
+    throw new ApiError("KEY_LIMIT_REACHED", { message: `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.` });
   }
   const apiKey = API_KEY_PREFIX + toBase64Url(randomBytes(32));
   const signingSecret = SIGNING_SECRET_PREFIX + toBase64(randomBytes(32));
@@ -70,12 +71,12 @@ export async function createApiKey(db: Database, env: Bindings, userId: string, 
   return { key: toApiKeyRecord(row), apiKey, signingSecret };
 }
 
-export async function listApiKeys(db: Database, userId: string): Promise<ApiKeyRecord[]> {
+export async function listApiKeys({ db }: DomainContext, userId: string): Promise<ApiKeyRecord[]> {
   const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map(toApiKeyRecord);
 }
 
-export async function revokeApiKey(db: Database, userId: string, keyId: string): Promise<ApiKeyRecord> {
+export async function revokeApiKey({ db }: DomainContext, userId: string, keyId: string): Promise<ApiKeyRecord> {
   if (!isIdOf("key", keyId)) throw notFound("Key");
   const revokedAt = nowIso();
   // Revoking twice keeps the first revocation time.

@@ -1,12 +1,12 @@
 // Password change and email change for a signed-in account. Both sign out every earlier token.
 import * as z from "zod";
 import { secret } from "../config";
-import type { Database } from "../db/client";
-import type { Bindings, UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 import { hashPassword } from "../lib/password";
 import { deliverMail } from "../mail/deliver";
 import { confirmEmailChangeMail } from "../mail/messages";
 import { issueAccountToken } from "./account-tokens";
+import type { DomainContext } from "./context";
 import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-tokens";
 import { emailTaken } from "./registration";
 import { checkPassword, invalidCredentials, signOutEverywhere } from "./sign-in";
@@ -18,25 +18,25 @@ export const ChangeEmailInput = z.object({ newEmail: EmailField, password: z.str
 export const TokenInput = z.object({ token: z.string().min(1).max(200) });
 
 /** Returns a fresh token: the caller's old one stops working with every other. */
-export async function changePassword(db: Database, env: Bindings, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {
-  if (!(await checkPassword(db, env, user, input.currentPassword))) throw invalidCredentials();
-  const updated = await signOutEverywhere(db, user.id, { passwordHash: await hashPassword(input.newPassword, secret(env, "PASSWORD_PEPPER")) });
-  return issueAccountToken(env, updated!);
+export async function changePassword(ctx: DomainContext, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {
+  if (!(await checkPassword(ctx, user, input.currentPassword))) throw invalidCredentials();
+  const updated = await signOutEverywhere(ctx, user.id, { passwordHash: await hashPassword(input.newPassword, secret(ctx.env, "PASSWORD_PEPPER")) });
+  return issueAccountToken(ctx, updated!);
 }
 
-export async function requestEmailChange(db: Database, env: Bindings, user: UserRow, input: z.infer<typeof ChangeEmailInput>) {
-  if (!(await checkPassword(db, env, user, input.password))) throw invalidCredentials();
-  if (input.newEmail === user.email || (await findUserByEmail(db, input.newEmail))) throw emailTaken();
-  const token = await issueEmailToken(db, user.id, "change_email", input.newEmail);
-  await deliverMail(env, confirmEmailChangeMail(env, input.newEmail, token), "confirm-email-change");
+export async function requestEmailChange(ctx: DomainContext, user: UserRow, input: z.infer<typeof ChangeEmailInput>) {
+  if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
+  if (input.newEmail === user.email || (await findUserByEmail(ctx, input.newEmail))) throw emailTaken();
+  const token = await issueEmailToken(ctx, user.id, "change_email", input.newEmail);
+  await deliverMail(ctx, confirmEmailChangeMail(ctx.env, input.newEmail, token), "confirm-email-change");
 }
 
 /** The new address is verified by the click itself. */
-export async function confirmEmailChange(db: Database, token: string) {
-  const used = await consumeEmailToken(db, token, "change_email");
+export async function confirmEmailChange(ctx: DomainContext, token: string) {
+  const used = await consumeEmailToken(ctx, token, "change_email");
   if (!used.newEmail) throw invalidToken();
   try {
-    const row = await signOutEverywhere(db, used.userId, { email: used.newEmail, emailVerified: true });
+    const row = await signOutEverywhere(ctx, used.userId, { email: used.newEmail, emailVerified: true });
     if (!row) throw invalidToken();
     return toUser(row);
   } catch (error) {

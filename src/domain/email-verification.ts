@@ -1,18 +1,18 @@
 // Email verification: the token mailed at registration (or on resend) marks the address verified.
 import { eq } from "drizzle-orm";
-import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";
 import { verifyEmailMail } from "../mail/messages";
+import type { DomainContext } from "./context";
 import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-tokens";
 import { toUser } from "./users";
 
-export async function verifyEmail(db: Database, token: string) {
-  const used = await consumeEmailToken(db, token, "verify");
-  const [row] = await db
+export async function verifyEmail(ctx: DomainContext, token: string) {
+  const used = await consumeEmailToken(ctx, token, "verify");
+  const [row] = await ctx.db
     .update(users)
     .set({ emailVerified: true, updatedAt: nowIso() })
     .where(eq(users.id, used.userId))
@@ -21,8 +21,8 @@ export async function verifyEmail(db: Database, token: string) {
   return toUser(row);
 }
 
-export async function resendVerification(db: Database, env: Bindings, user: UserRow) {
-  if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED", 409, "This email address is already verified.");
-  const token = await issueEmailToken(db, user.id, "verify");
-  await deliverMail(env, verifyEmailMail(env, user.email, token), "verify-email");
+export async function resendVerification(ctx: DomainContext, user: UserRow) {
+  if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED");
+  const token = await issueEmailToken(ctx, user.id, "verify");
+  await deliverMail(ctx, verifyEmailMail(ctx.env, user.email, token), "verify-email");
 }

@@ -3,15 +3,15 @@
 // provider only; the typed date of birth is never stored as verified (the report's is).
 import { and, eq, isNull, ne, or } from "drizzle-orm";
 import * as z from "zod";
-import type { Database } from "../db/client";
-import { kycRecords } from "../db/schema";
-import { ApiError } from "../errors";
-import { log } from "../http/logger";
+import { KYC_RECORD_STATUSES, kycRecords } from "../db/schema";
+import { ApiError, notFound } from "../errors";
+import { log } from "../lib/log";
 import { ALPHA3_COUNTRIES } from "../lib/countries";
 import { isCalendarDate, todayUtc, yearsBefore } from "../lib/calendar-date";
 import { nowIso } from "../lib/time";
-import type { IdentityProvider } from "../providers/provider";
-import { sandboxCheckId, type SandboxProvider, type SandboxResult } from "../providers/sandbox";
+import { providerFor } from "../providers/from-env";
+import { SandboxProvider, sandboxCheckId, type SandboxResult } from "../providers/sandbox";
+import type { DomainContext } from "./context";
 
 export const MAX_AGE_YEARS = 150;
 
@@ -54,21 +54,22 @@ export const CreateApplicantBody = z.object({
 });
 export type CreateApplicantBody = z.infer<typeof CreateApplicantBody>;
 
-export const KYC_STATUSES = ["NOT_STARTED", "PENDING", "VERIFIED", "REJECTED"] as const;
+export const KYC_STATUSES = ["NOT_STARTED", ...KYC_RECORD_STATUSES] as const;
 export const KycStatus = z.object({ status: z.enum(KYC_STATUSES), verifiedAt: z.iso.datetime().nullable() });
 export type KycStatus = z.infer<typeof KycStatus>;
 
-const findByUser = (db: Database, userId: string) =>
+const findByUser = ({ db }: DomainContext, userId: string) =>
   db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
-const applicantExists = () => new ApiError("APPLICANT_EXISTS", 409, "This account already has an applicant.");
+const applicantExists = () => new ApiError("APPLICANT_EXISTS");
 
-export async function createApplicant(db: Database, provider: IdentityProvider, userId: string, input: CreateApplicantBody) {
+export async function createApplicant(ctx: DomainContext, userId: string, input: CreateApplicantBody) {
   // Checked before calling the provider so that a second request creates nothing there either.
-  if (await findByUser(db, userId)) throw applicantExists();
+  if (await findByUser(ctx, userId)) throw applicantExists();
+  const provider = providerFor(ctx.env);
   const applicantId = await provider.createApplicant(input);
   const now = nowIso();
-  const inserted = await db
+  const inserted = await ctx.db
     .insert(kycRecords)
     .values({ userId, applicantId, status: "PENDING", createdAt: now, updatedAt: now })
     .onConflictDoNothing()
@@ -81,19 +82,19 @@ export async function createApplicant(db: Database, provider: IdentityProvider, 
   return { applicantId };
 }
 
-async function requireApplicant(db: Database, userId: string) {
-  const record = await findByUser(db, userId);
-  if (!record) throw new ApiError("APPLICANT_REQUIRED", 409, "Create an applicant first.");
+async function requireApplicant(ctx: DomainContext, userId: string) {
+  const record = await findByUser(ctx, userId);
+  if (!record) throw new ApiError("APPLICANT_REQUIRED");
   return record;
 }
 
-export async function createSdkToken(db: Database, provider: IdentityProvider, userId: string) {
-  const { applicantId } = await requireApplicant(db, userId);
-  return { token: await provider.createSdkToken(applicantId), applicantId };
+export async function createSdkToken(ctx: DomainContext, userId: string) {
+  const { applicantId } = await requireApplicant(ctx, userId);
+  return { token: await providerFor(ctx.env).createSdkToken(applicantId), applicantId };
 }
 
-export async function kycStatus(db: Database, userId: string): Promise<KycStatus> {
-  const record = await findByUser(db, userId);
+export async function kycStatus(ctx: DomainContext, userId: string): Promise<KycStatus> {
+  const record = await findByUser(ctx, userId);
   if (!record) return { status: "NOT_STARTED", verifiedAt: null };
   return { status: record.status, verifiedAt: record.status === "VERIFIED" ? record.verifiedAt : null };
 }
@@ -110,8 +111,9 @@ export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "alre
  * checks (an older one redelivered, one that lost a race to be recorded) are ignored: only the running
  * check decides.
  */
-export async function applyCompletedCheck(db: Database, provider: IdentityProvider, checkId: string): Promise<CheckOutcome> {
-  const check = await provider.readCheck(checkId);
+export async function applyCompletedCheck(ctx: DomainContext, checkId: string): Promise<CheckOutcome> {
+  const { db } = ctx;
+  const check = await providerFor(ctx.env).readCheck(checkId);
   const record = await db.query.kycRecords.findFirst({ where: eq(kycRecords.applicantId, check.applicantId) });
   const skipped = (outcome: CheckOutcome) => {
     log("info", "check not applied", { checkId: check.checkId, outcome });
@@ -158,12 +160,13 @@ export async function applyCompletedCheck(db: Database, provider: IdentityProvid
  * is running, or once the account is VERIFIED, nothing new is started and the status is returned.
  * A REJECTED account starts a new check (a retry after new uploads).
  */
-export async function submitCheck(db: Database, provider: IdentityProvider, userId: string): Promise<KycStatus> {
-  const record = await requireApplicant(db, userId);
-  if (record.status === "VERIFIED" || (record.status === "PENDING" && record.checkId)) return kycStatus(db, userId);
+export async function submitCheck(ctx: DomainContext, userId: string): Promise<KycStatus> {
+  const record = await requireApplicant(ctx, userId);
+  if (record.status === "VERIFIED" || (record.status === "PENDING" && record.checkId)) return kycStatus(ctx, userId);
+  const provider = providerFor(ctx.env);
   const started = await provider.createCheck(record.applicantId);
   const now = nowIso();
-  const written = await db
+  const written = await ctx.db
     .update(kycRecords)
     .set({ status: "PENDING", checkId: started.checkId, verifiedDob: null, verifiedAt: null, updatedAt: now })
     // Only over the state read above: a concurrent submission or a webhook that got here first wins, and
@@ -181,14 +184,18 @@ export async function submitCheck(db: Database, provider: IdentityProvider, user
   } else {
     log("info", "check started", { userId, checkId: started.checkId, provider: provider.name });
     // A provider that finishes at once (the sandbox) has no webhook to wait for.
-    if (started.complete) await applyCompletedCheck(db, provider, started.checkId);
+    if (started.complete) await applyCompletedCheck(ctx, started.checkId);
   }
-  return kycStatus(db, userId);
+  return kycStatus(ctx, userId);
 }
 
-/** The sandbox "finishes" a check for the account's applicant, then takes the webhook's path. */
-export async function completeSandboxCheck(db: Database, provider: SandboxProvider, userId: string, result: SandboxResult) {
-  const { applicantId } = await requireApplicant(db, userId);
-  await applyCompletedCheck(db, provider, sandboxCheckId(applicantId, result));
-  return kycStatus(db, userId);
+/**
+ * The sandbox "finishes" a check for the account's applicant, then takes the webhook's path. With
+ * PROVIDER=onfido the applicant lives at Onfido: there is nothing for a sandbox to complete (404).
+ */
+export async function completeSandboxCheck(ctx: DomainContext, userId: string, result: SandboxResult) {
+  if (!(providerFor(ctx.env) instanceof SandboxProvider)) throw notFound("Route");
+  const { applicantId } = await requireApplicant(ctx, userId);
+  await applyCompletedCheck(ctx, sandboxCheckId(applicantId, result));
+  return kycStatus(ctx, userId);
 }

@@ -1,11 +1,11 @@
 // PATCH /api/users/me: names, and the company name of a business account.
 import { eq } from "drizzle-orm";
 import * as z from "zod";
-import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 import { validationFailed } from "../errors";
 import { nowIso } from "../lib/time";
+import type { DomainContext } from "./context";
 import { NameField, toUser } from "./users";
 
 export const ProfileInput = z
@@ -18,7 +18,7 @@ export const ProfileInput = z
     message: "Send at least one of firstName, lastName, companyName.",
   });
 
-export async function updateProfile(db: Database, user: UserRow, input: z.infer<typeof ProfileInput>) {
+export async function updateProfile({ db }: DomainContext, user: UserRow, input: z.infer<typeof ProfileInput>) {
   if (input.companyName !== undefined && user.userType !== "BUSINESS") {
     throw validationFailed([{ path: "companyName", message: "Only a business account has a company name." }]);
   }

@@ -1,9 +1,8 @@
 // POST /api/auth/register (spec endpoint 1).
 import * as z from "zod";
 import { secret } from "../config";
-import type { Database } from "../db/client";
-import { users } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import { USER_TYPES, users } from "../db/schema";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { newId } from "../lib/ids";
 import { hashPassword } from "../lib/password";
@@ -11,6 +10,7 @@ import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";
 import { verifyEmailMail } from "../mail/messages";
 import { issueAccountToken } from "./account-tokens";
+import type { DomainContext } from "./context";
 import { issueEmailToken } from "./email-tokens";
 import { isUniqueViolation } from "./unique-violation";
 import { EmailField, findUserByEmail, NameField, PasswordField, toUser } from "./users";
@@ -21,7 +21,7 @@ export const RegisterInput = z
     password: PasswordField,
     firstName: NameField.optional(),
     lastName: NameField.optional(),
-    userType: z.enum(["PERSONAL", "BUSINESS"]),
+    userType: z.enum(USER_TYPES),
     companyName: NameField.optional(),
   })
   .superRefine((input, ctx) => {
@@ -31,15 +31,15 @@ export const RegisterInput = z
   });
 export type RegisterInput = z.infer<typeof RegisterInput>;
 
-export const emailTaken = () => new ApiError("EMAIL_TAKEN", 409, "An account with this email already exists.");
+export const emailTaken = () => new ApiError("EMAIL_TAKEN");
 
-export async function register(db: Database, env: Bindings, input: RegisterInput) {
-  if (await findUserByEmail(db, input.email)) throw emailTaken();
+export async function register(ctx: DomainContext, input: RegisterInput) {
+  if (await findUserByEmail(ctx, input.email)) throw emailTaken();
   const now = nowIso();
   const row: UserRow = {
     id: newId("usr"),
     email: input.email,
-    passwordHash: await hashPassword(input.password, secret(env, "PASSWORD_PEPPER")),
+    passwordHash: await hashPassword(input.password, secret(ctx.env, "PASSWORD_PEPPER")),
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
     companyName: input.userType === "BUSINESS" ? (input.companyName ?? null) : null,
@@ -50,12 +50,12 @@ export async function register(db: Database, env: Bindings, input: RegisterInput
     updatedAt: now,
   };
   try {
-    await db.insert(users).values(row);
+    await ctx.db.insert(users).values(row);
   } catch (error) {
     if (isUniqueViolation(error)) throw emailTaken(); // lost a race with a concurrent registration
     throw error;
   }
-  const verifyToken = await issueEmailToken(db, row.id, "verify");
-  await deliverMail(env, verifyEmailMail(env, row.email, verifyToken), "verify-email");
-  return { user: toUser(row), token: await issueAccountToken(env, row) };
+  const verifyToken = await issueEmailToken(ctx, row.id, "verify");
+  await deliverMail(ctx, verifyEmailMail(ctx.env, row.email, verifyToken), "verify-email");
+  return { user: toUser(row), token: await issueAccountToken(ctx, row) };
 }

@@ -2,22 +2,22 @@
 import { eq, sql } from "drizzle-orm";
 import * as z from "zod";
 import { secret } from "../config";
-import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { Bindings, UserRow } from "../env";
+import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../lib/password";
 import { nowIso } from "../lib/time";
 import { issueAccountToken } from "./account-tokens";
+import type { DomainContext } from "./context";
 import { revokeEmailTokens } from "./email-tokens";
 import { EmailField, findUserByEmail, toUser } from "./users";
 
 export const LoginInput = z.object({ email: EmailField, password: z.string().min(1).max(128) });
 
-export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS", 401, "Email or password is wrong.");
+export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS");
 
 /** Checks a password against the account's hash; re-hashes it when the stored parameters are older. */
-export async function checkPassword(db: Database, env: Bindings, user: UserRow, password: string): Promise<boolean> {
+export async function checkPassword({ db, env }: DomainContext, user: UserRow, password: string): Promise<boolean> {
   const pepper = secret(env, "PASSWORD_PEPPER");
   const check = await verifyPassword(password, user.passwordHash, pepper);
   if (check.needsRehash) {
@@ -26,22 +26,22 @@ export async function checkPassword(db: Database, env: Bindings, user: UserRow, 
   return check.valid;
 }
 
-export async function login(db: Database, env: Bindings, input: z.infer<typeof LoginInput>) {
-  const user = await findUserByEmail(db, input.email);
+export async function login(ctx: DomainContext, input: z.infer<typeof LoginInput>) {
+  const user = await findUserByEmail(ctx, input.email);
   if (!user) {
     // Same work as a real check, so the answer time does not reveal whether the account exists.
-    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(env, "PASSWORD_PEPPER"));
+    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(ctx.env, "PASSWORD_PEPPER"));
     throw invalidCredentials();
   }
-  if (!(await checkPassword(db, env, user, input.password))) throw invalidCredentials();
-  return { user: toUser(user), token: await issueAccountToken(env, user) };
+  if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
+  return { user: toUser(user), token: await issueAccountToken(ctx, user) };
 }
 
 /**
  * Every JWT and email link issued before stops working: the token version moves on and unused email
  * tokens are spent, in one batch. `changes` are further columns to set in the same update.
  */
-export async function signOutEverywhere(db: Database, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
+export async function signOutEverywhere({ db }: DomainContext, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
   const [updated] = await db.batch([
     db
       .update(users)

@@ -1,10 +1,10 @@
 // CSV export of the whole filtered log (CONTRACT §8). Rows are read in bounded keyset pages only when
 // the client pulls, so memory stays flat however many sessions match and a slow reader slows the reads.
-import type { Database } from "../db/client";
-import { log } from "../http/logger";
+import type { DomainContext } from "./context";
+import { log } from "../lib/log";
 import { csvRow } from "../lib/csv";
 import { utf8 } from "../lib/encoding";
-import { exportPageQuery, toUsageItem, type LogFilter, type UsageItem } from "./usage-log";
+import { exportPageQuery, toUsageItem, type LogFilter, type UsageItem } from "./usage-sessions";
 import type { LogPosition } from "./usage-cursor";
 
 /** Rows per D1 query while exporting. */
@@ -26,7 +26,7 @@ export const CSV_COLUMNS = [...ITEM_COLUMNS, "key_name"] as const;
 /** `sessions-2026-10-23-2026-11-22.csv`: the UTC days of the window (colons do not belong in file names). */
 export const exportFileName = (filter: LogFilter) => `sessions-${filter.from.slice(0, 10)}-${filter.to.slice(0, 10)}.csv`;
 
-export function exportSessionLog(db: Database, accountId: string, filter: LogFilter): ReadableStream<Uint8Array> {
+export function exportSessionLog({ db }: DomainContext, accountId: string, filter: LogFilter): ReadableStream<Uint8Array> {
   let after: LogPosition | undefined;
   let headerSent = false;
   let done = false;

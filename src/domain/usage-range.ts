@@ -1,6 +1,7 @@
 // The reporting window of every usage endpoint (CONTRACT §8). Both ends are inclusive ISO instants with
 // milliseconds, so they compare as text against created_at on the session-log indexes.
 import { validationFailed } from "../errors";
+import { isCalendarDate } from "../lib/calendar-date";
 import { toIso } from "../lib/time";
 
 export const DEFAULT_RANGE_DAYS = 30;
@@ -13,16 +14,10 @@ const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 // ISO 8601 date-time with an explicit zone: Z or ±hh:mm. A time without a zone is ambiguous, so refused.
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
-/** Whether YYYY-MM-DD is a real calendar day: Date.parse rolls 2026-02-30 over to March, or gives NaN. */
-function isCalendarDay(day: string): boolean {
-  const ms = Date.parse(`${day}T00:00:00.000Z`);
-  return !Number.isNaN(ms) && toIso(ms).slice(0, 10) === day;
-}
-
 /** Milliseconds of a valid ISO date or date-time; a date-only `to` means the end of that UTC day. */
 function parseBound(value: string, end: boolean): number | null {
   if (!DATE_ONLY.test(value) && !DATE_TIME.test(value)) return null;
-  if (!isCalendarDay(value.slice(0, 10))) return null;
+  if (!isCalendarDate(value.slice(0, 10))) return null;
   if (DATE_ONLY.test(value)) {
     const ms = Date.parse(`${value}T00:00:00.000Z`);
     return end ? ms + DAY_MS - 1 : ms;

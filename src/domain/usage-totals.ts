@@ -3,8 +3,9 @@
 import { and, asc, count, eq, gte, inArray, lte } from "drizzle-orm";
 import * as z from "zod";
 import type { Database } from "../db/client";
+import type { DomainContext } from "./context";
 import { apiKeys, verificationSessions as sessions } from "../db/schema";
-import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";
+import { SESSION_STATUSES, type SessionStatus } from "../session/session-status";
 import type { Range } from "./usage-range";
 
 export const Counts = z.object({
@@ -55,13 +56,13 @@ export const byKeyQuery = (db: Database, accountId: string, range: Range) =>
     .where(windowConditions(accountId, range))
     .groupBy(sessions.keyId, sessions.status);
 
-export async function usageSummary(db: Database, accountId: string, range: Range): Promise<z.infer<typeof UsageSummary>> {
+export async function usageSummary({ db }: DomainContext, accountId: string, range: Range): Promise<z.infer<typeof UsageSummary>> {
   const counts = emptyCounts();
   for (const row of await summaryQuery(db, accountId, range)) addCount(counts, row.status, row.n);
   return { ...range, ...counts };
 }
 
-export async function usageByKey(db: Database, accountId: string, range: Range): Promise<z.infer<typeof UsageByKey>> {
+export async function usageByKey({ db }: DomainContext, accountId: string, range: Range): Promise<z.infer<typeof UsageByKey>> {
   const [keys, rows] = await db.batch([
     // Oldest first: a stable order that does not move when a key is created or revoked.
     db

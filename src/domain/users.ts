@@ -1,9 +1,9 @@
 // The account as the API shows it (spec "User"), and the field rules shared by every account route.
 import { eq } from "drizzle-orm";
 import * as z from "zod";
-import type { Database } from "../db/client";
 import { users } from "../db/schema";
-import type { UserRow } from "../env";
+import { USER_TYPES, type UserRow } from "../db/schema";
+import type { DomainContext } from "./context";
 
 export const User = z.object({
   id: z.string(),
@@ -11,7 +11,7 @@ export const User = z.object({
   firstName: z.string().nullable(),
   lastName: z.string().nullable(),
   companyName: z.string().nullable(),
-  userType: z.enum(["PERSONAL", "BUSINESS"]),
+  userType: z.enum(USER_TYPES),
   emailVerified: z.boolean(),
   createdAt: z.iso.datetime(),
 });
@@ -33,4 +33,4 @@ export const EmailField = z.string().trim().toLowerCase().max(254).pipe(z.email(
 export const PasswordField = z.string().min(8, "Use at least 8 characters.").max(128, "Use at most 128 characters.");
 export const NameField = z.string().trim().min(1).max(100);
 
-export const findUserByEmail = (db: Database, email: string) => db.query.users.findFirst({ where: eq(users.email, email) });
+export const findUserByEmail = ({ db }: DomainContext, email: string) => db.query.users.findFirst({ where: eq(users.email, email) });

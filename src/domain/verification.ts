@@ -1,13 +1,13 @@
 // Verification sessions, from the routes to the session's Durable Object.
 import * as z from "zod";
 import { isProduction, sessionTtlSeconds } from "../config";
-import type { Bindings } from "../env";
 import { ApiError, notFound, validationFailed } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { isIdOf, newId, newToken } from "../lib/ids";
 import { addSeconds, nowIso } from "../lib/time";
 import type { SessionFailure, SessionResult, VerificationSession } from "../session/verification-session";
 import type { AuthenticatedKey } from "./api-key-auth";
+import type { DomainContext } from "./context";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
 
 export const OpenSessionInput = z.object({
@@ -22,23 +22,16 @@ export const OpenedSession = z.object({
 });
 export const CompleteInput = z.object({ nonce: z.string().min(1).max(128), consent: z.boolean() });
 export const NonceQuery = z.object({ nonce: z.string().min(1).max(128) });
-export const SessionRequest = z.object({
-  session_id: z.string(),
-  age_required: z.int(),
-  merchant_name: z.string(),
-  status: z.enum(["PENDING", "APPROVED", "DENIED", "EXPIRED"]),
-  expires_at: z.iso.datetime(),
-});
 
-export function sessionStub(env: Bindings, sessionId: string) {
+export function sessionStub({ env }: DomainContext, sessionId: string) {
   const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;
   return namespace.get(namespace.idFromName(sessionId));
 }
 
 const FAILURES: Record<SessionFailure, () => ApiError> = {
   NOT_FOUND: () => notFound("Session"),
-  KYC_REQUIRED: () => new ApiError("KYC_REQUIRED", 403, "Verify your identity before answering age requests."),
-  SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING", 409, "This request has already been answered or has expired."),
+  KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
+  SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
 };
 
 function unwrap<T>(result: SessionResult<T>): T {
@@ -52,14 +45,14 @@ function checkedId(sessionId: string): string {
   return sessionId;
 }
 
-export async function openSession(env: Bindings, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>) {
-  const problem = callbackUrlProblem(input.callback_url, { allowLocalHttp: !isProduction(env) });
+export async function openSession(ctx: DomainContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>) {
+  const problem = callbackUrlProblem(input.callback_url, { allowLocalHttp: !isProduction(ctx.env) });
   if (problem) throw validationFailed([{ path: "callback_url", message: problem }]);
   const id = newId("ses");
   const nonce = newToken(32);
   const createdAt = nowIso();
-  const expiresAt = addSeconds(createdAt, sessionTtlSeconds(env));
-  await sessionStub(env, id).open({
+  const expiresAt = addSeconds(createdAt, sessionTtlSeconds(ctx.env));
+  await sessionStub(ctx, id).open({
     id,
     accountId: key.userId,
     keyId: key.id,
@@ -77,14 +70,14 @@ export async function openSession(env: Bindings, key: AuthenticatedKey, input: z
   return { session_id: id, nonce, age_required: input.age_required, expires_at: expiresAt };
 }
 
-export const pollSession = async (env: Bindings, accountId: string, sessionId: string) =>
-  unwrap(await sessionStub(env, checkedId(sessionId)).poll(accountId));
+export const pollSession = async (ctx: DomainContext, accountId: string, sessionId: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).poll(accountId));
 
-export const readSessionRequest = async (env: Bindings, sessionId: string, nonce: string) =>
-  unwrap(await sessionStub(env, checkedId(sessionId)).request(nonce));
+export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
 
 /** `dateOfBirth` is the end user's provider-verified one, or null without a verified identity. */
-export async function completeSession(env: Bindings, dateOfBirth: string | null, sessionId: string, input: z.infer<typeof CompleteInput>) {
-  const stub = sessionStub(env, checkedId(sessionId));
+export async function completeSession(ctx: DomainContext, dateOfBirth: string | null, sessionId: string, input: z.infer<typeof CompleteInput>) {
+  const stub = sessionStub(ctx, checkedId(sessionId));
   return unwrap(await stub.complete({ nonce: input.nonce, consent: input.consent, dateOfBirth }));
 }

@@ -3,31 +3,22 @@
 import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../errors";
+import { isJsonMediaType, parseJsonBytes } from "../lib/json-body";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
 export const limitBody = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
-    throw new ApiError("PAYLOAD_TOO_LARGE", 413, "The request body is larger than 64 KiB.");
+    throw new ApiError("PAYLOAD_TOO_LARGE");
   },
 });
-
-// The same media types Hono's json validator reads (one optional "+json" suffix): a type the guard let
-// through but the validator ignored would be read as an empty body.
-const JSON_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;.*)?$/i;
 
 export const requireJsonBody = createMiddleware(async (c, next) => {
   if (c.req.raw.body === null) return next();
   const bytes = await c.req.arrayBuffer();
   if (bytes.byteLength === 0) return next();
-  if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
-    throw new ApiError("UNSUPPORTED_MEDIA_TYPE", 415, "Send the request body as application/json.");
-  }
-  try {
-    JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes));
-  } catch {
-    throw new ApiError("MALFORMED_JSON", 400, "The request body is not valid JSON.");
-  }
+  if (!isJsonMediaType(c.req.header("content-type"))) throw new ApiError("UNSUPPORTED_MEDIA_TYPE");
+  if (!parseJsonBytes(bytes)) throw new ApiError("MALFORMED_JSON");
   await next();
 });

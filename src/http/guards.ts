@@ -3,8 +3,8 @@
 import { createMiddleware } from "hono/factory";
 import { isProduction, misconfigured, missingSecrets } from "../config";
 import { notFound } from "../errors";
-import type { AppEnv } from "../env";
-import { log } from "./logger";
+import type { AppEnv } from "./app-env";
+import { log } from "../lib/log";
 
 export const requireConfiguration = createMiddleware<AppEnv>(async (c, next) => {
   if (isProduction(c.env)) {

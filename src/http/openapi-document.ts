@@ -2,6 +2,7 @@
 import type { Hono } from "hono";
 import type { ZodType } from "zod";
 import * as z from "zod";
+import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../errors";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
 
 export const API_VERSION = "1.0.0";
@@ -22,7 +23,7 @@ const ERROR_ENVELOPE = {
   required: ["success", "error", "message", "errors"],
   properties: {
     success: { const: false },
-    error: { type: "string", description: "Stable UPPER_SNAKE machine code." },
+    error: { type: "string", enum: ERROR_CODES, description: "Stable UPPER_SNAKE machine code." },
     message: { type: "string", description: "For people; may change." },
     errors: {
       type: "array",
@@ -46,15 +47,16 @@ const SECURITY_SCHEMES = {
   },
 };
 
-const STATUS_TEXT: Record<number, string> = {
-  400: "Malformed JSON (MALFORMED_JSON) or invalid token",
-  401: "Missing, invalid or expired credential (UNAUTHORIZED)",
-  404: "Not found (NOT_FOUND)",
-  413: "Body over 64 KiB (PAYLOAD_TOO_LARGE)",
-  415: "Body is not application/json (UNSUPPORTED_MEDIA_TYPE)",
-  422: "Validation failed (VALIDATION_FAILED), one item per problem in errors",
-  429: "Rate limited (RATE_LIMITED); see Retry-After",
-  500: "Internal error (INTERNAL_ERROR) or missing configuration (MISCONFIGURED)",
+/** What a status means when a route does not say more; the codes it names come from GENERIC_CODES. */
+const STATUS_TEXT: Partial<Record<ErrorStatus, string>> = {
+  400: "Malformed JSON or invalid token",
+  401: "Missing, invalid or expired credential",
+  404: "Not found",
+  413: "Body over 64 KiB",
+  415: "Body is not application/json",
+  422: "Validation failed, one item per problem in errors",
+  429: "Rate limited; see Retry-After",
+  500: "Internal error or missing configuration",
 };
 
 function jsonSchema(schema: ZodType, io: "input" | "output"): Record<string, unknown> {
@@ -71,7 +73,7 @@ function successBody(doc: ResponseDoc) {
 }
 
 /** The codes a status carries on every route where the middleware adds that status (CONTRACT §1). */
-const GENERIC_CODES: Record<number, string[]> = {
+const GENERIC_CODES: { [S in ErrorStatus]?: readonly CodeOf<S>[] } = {
   400: ["MALFORMED_JSON"],
   401: ["UNAUTHORIZED"],
   404: ["NOT_FOUND"],
@@ -81,6 +83,16 @@ const GENERIC_CODES: Record<number, string[]> = {
   429: ["RATE_LIMITED"],
   500: ["INTERNAL_ERROR", "MISCONFIGURED"],
 };
+
+const genericCodes = (status: number): readonly ErrorCode[] => GENERIC_CODES[status as ErrorStatus] ?? [];
+
+/** The text of a status no route describes: its meaning and the generic codes it carries. */
+function statusText(status: number): string {
+  const text = STATUS_TEXT[status as ErrorStatus];
+  if (!text) return "Error";
+  const codes = genericCodes(status);
+  return codes.length ? `${text} (${codes.join(", ")})` : text;
+}
 
 /** Methods whose requests can carry a body, which the body guard reads on every route (400, 413, 415). */
 const BODY_METHODS = new Set(["post", "put", "patch", "delete"]);
@@ -96,20 +108,21 @@ function responses(meta: OperationMeta, method: string) {
   if (meta.security === "bearer" || meta.security === "apiKey") generic.add(401);
   generic.forEach((s) => statuses.add(s));
   for (const status of [...statuses].sort()) {
-    const doc = meta.responses?.[status];
+    const responses = meta.responses as Record<number, (ResponseDoc & { codes?: readonly ErrorCode[] }) | undefined> | undefined;
+    const doc = responses?.[status];
     if (status < 400 && doc) {
       out[status] = { description: doc.description, ...(status === 204 ? {} : successBody(doc)) };
       continue;
     }
     const documented = doc?.codes ?? [];
-    const codes = [...new Set([...documented, ...(generic.has(status) || documented.length === 0 ? (GENERIC_CODES[status] ?? []) : [])])];
+    const codes = [...new Set([...documented, ...(generic.has(status) || documented.length === 0 ? genericCodes(status) : [])])];
     const named = documented.length ? ` Codes: ${documented.join(", ")}.` : "";
     // The enum makes the codes machine-checkable: a client (and our tests) can validate `error` against it.
     const schema = codes.length
       ? { allOf: [{ $ref: "#/components/schemas/ErrorEnvelope" }, { properties: { error: { enum: codes } } }] }
       : { $ref: "#/components/schemas/ErrorEnvelope" };
     out[status] = {
-      description: `${doc?.description ?? STATUS_TEXT[status] ?? "Error"}${named}`,
+      description: `${doc?.description ?? statusText(status)}${named}`,
       content: { "application/json": { schema } },
     };
   }

@@ -2,6 +2,7 @@
 // security they enforce, so the document is generated from exactly what validates requests.
 import type { MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
+import type { CodeOf, ErrorStatus } from "../errors";
 
 export const OPENAPI = Symbol.for("age-verification.openapi");
 
@@ -13,9 +14,15 @@ export type ResponseDoc = {
   data?: ZodType;
   /** A body that is not the JSON envelope (for example text/csv). */
   content?: { type: string; schema: Record<string, unknown> };
-  /** For error responses: the machine codes this status can carry. */
-  codes?: string[];
 };
+
+/** An error response: its codes come from the catalogue, and only codes of that status compile. */
+export type ErrorResponseDoc<S extends ErrorStatus> = { description: string; codes?: readonly CodeOf<S>[] };
+
+export type SuccessStatus = 200 | 201 | 202 | 204;
+
+/** Responses by status. Route files declare shared entries with `satisfies Responses`. */
+export type Responses = { [S in SuccessStatus]?: ResponseDoc } & { [S in ErrorStatus]?: ErrorResponseDoc<S> };
 
 export type OperationMeta = {
   tag?: string;
@@ -24,7 +31,7 @@ export type OperationMeta = {
   security?: Security;
   body?: ZodType;
   query?: ZodType;
-  responses?: Record<number, ResponseDoc>;
+  responses?: Responses;
   /** Development-only routes are documented as such. */
   devOnly?: boolean;
 };

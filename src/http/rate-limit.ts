@@ -2,13 +2,13 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../errors";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "./app-env";
 
 /** Both limiters count over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
 const WINDOW_SECONDS = 60;
 
 export const rateLimited = () =>
-  new ApiError("RATE_LIMITED", 429, "Too many attempts; try again in a minute.", [], { "Retry-After": String(WINDOW_SECONDS) });
+  new ApiError("RATE_LIMITED", { headers: { "Retry-After": String(WINDOW_SECONDS) } });
 
 export const clientAddress = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
 

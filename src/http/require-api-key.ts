@@ -1,23 +1,21 @@
 // The merchant credential for the Verification routes. No cache: revocation counts on the very next
 // request. The lastUsedAt write happens after the response (waitUntil), off the request's path.
 import { createMiddleware } from "hono/factory";
-import { database } from "../db/client";
 import { authenticateApiKey, lastUsedIsStale, touchLastUsed } from "../domain/api-key-auth";
 import { unauthorized } from "../errors";
-import type { AppEnv } from "../env";
-import { log } from "./logger";
+import type { AppEnv } from "./app-env";
+import { log } from "../lib/log";
 import { withMeta } from "./openapi-meta";
 
 export const requireApiKey = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
-    const db = database(c.env.DB);
-    const key = await authenticateApiKey(db, c.req.header("x-api-key"));
+    const key = await authenticateApiKey(c.var.ctx, c.req.header("x-api-key"));
     if (!key) throw unauthorized();
     c.set("apiKey", key);
     const now = Date.now();
     if (lastUsedIsStale(key, now)) {
       c.executionCtx.waitUntil(
-        touchLastUsed(db, key.id, now).then(
+        touchLastUsed(c.var.ctx, key.id, now).then(
           () => undefined,
           () => log("warn", "lastUsedAt not written", { keyId: key.id }),
         ),

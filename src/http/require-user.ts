@@ -4,10 +4,10 @@ import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { secret } from "../config";
-import { database } from "../db/client";
 import { kycRecords, users } from "../db/schema";
 import { ApiError, unauthorized } from "../errors";
-import type { AppEnv, UserRow } from "../env";
+import type { AppEnv } from "./app-env";
+import type { UserRow } from "../db/schema";
 import { verifyAccountToken } from "../lib/jwt";
 import { withMeta } from "./openapi-meta";
 
@@ -28,7 +28,7 @@ function acceptUser(c: Context<AppEnv>, user: UserRow | undefined, tokenVersion:
 export const requireUser = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
-    const user = await database(c.env.DB).query.users.findFirst({ where: eq(users.id, claims.sub) });
+    const user = await c.var.ctx.db.query.users.findFirst({ where: eq(users.id, claims.sub) });
     acceptUser(c, user, claims.ver);
     await next();
   }),
@@ -42,7 +42,7 @@ export const requireUser = withMeta(
 export const requireUserWithVerifiedDob = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
-    const [row] = await database(c.env.DB)
+    const [row] = await c.var.ctx.db
       .select({ user: getTableColumns(users), verifiedDob: kycRecords.verifiedDob })
       .from(users)
       .leftJoin(kycRecords, and(eq(kycRecords.userId, users.id), eq(kycRecords.status, "VERIFIED")))
@@ -57,14 +57,14 @@ export const requireUserWithVerifiedDob = withMeta(
 
 export const requireBusiness = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.user.userType !== "BUSINESS") {
-    throw new ApiError("BUSINESS_ACCOUNT_REQUIRED", 403, "This needs a business account.");
+    throw new ApiError("BUSINESS_ACCOUNT_REQUIRED");
   }
   await next();
 });
 
 export const requireVerifiedEmail = createMiddleware<AppEnv>(async (c, next) => {
   if (!c.var.user.emailVerified) {
-    throw new ApiError("EMAIL_NOT_VERIFIED", 403, "Verify your email address first.");
+    throw new ApiError("EMAIL_NOT_VERIFIED");
   }
   await next();
 });

@@ -3,14 +3,8 @@ import { zValidator } from "@hono/zod-validator";
 import { every } from "hono/combine";
 import { createMiddleware } from "hono/factory";
 import type { ZodError, ZodType } from "zod";
-import { validationFailed, type FieldError } from "../errors";
+import { fieldErrors, validationFailed } from "../errors";
 import { withMeta } from "./openapi-meta";
-
-export const fieldErrors = (error: ZodError): FieldError[] =>
-  error.issues.map((issue) => ({
-    path: issue.path.map(String).join(".") || "(body)",
-    message: issue.message,
-  }));
 
 const hook = (result: { success: boolean; error?: unknown }) => {
   if (!result.success) throw validationFailed(fieldErrors(result.error as ZodError));

@@ -1,7 +1,10 @@
 // Calendar dates (YYYY-MM-DD, no time zone), as dates of birth are given and verified.
 const SHAPE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** True for a date that exists in the calendar: "2001-02-29" is false, "2000-02-29" is true. */
+/**
+ * True for a date that exists in the calendar: "2001-02-29" is false, "2000-02-29" is true. Years before
+ * 0100 are refused too (Date.UTC reads them as 19xx): no date of birth or report window lies there.
+ */
 export function isCalendarDate(value: string): boolean {
   const match = SHAPE.exec(value);
   if (!match) return false;

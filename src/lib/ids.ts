@@ -6,9 +6,11 @@ export type IdPrefix = "usr" | "key" | "ses" | "rcpt" | "msg" | "app";
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${toBase64Url(randomBytes(18))}`;
 
-/** The shape every id of that prefix has; anything else is answered like an unknown id (404). */
-export const isIdOf = (prefix: IdPrefix, value: string): boolean =>
-  new RegExp(`^${prefix}_[A-Za-z0-9_-]{24}$`).test(value);
+/** The shape every id of that prefix has: the prefix, then 18 bytes in base64url (24 characters). */
+export const idShape = (prefix: IdPrefix): RegExp => new RegExp(`^${prefix}_[A-Za-z0-9_-]{24}$`);
+
+/** Whether `value` has the shape of an id of that prefix; anything else is answered like an unknown id (404). */
+export const isIdOf = (prefix: IdPrefix, value: string): boolean => idShape(prefix).test(value);
 
 /** A random secret token, base64url, for nonces and email links. */
 export const newToken = (bytes = 32): string => toBase64Url(randomBytes(bytes));

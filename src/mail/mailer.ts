@@ -1,16 +1,15 @@
 // The mailer port: development writes to the D1 outbox (GET /api/dev/outbox), production sends
 // through the Workers send_email binding.
 import { isProduction } from "../config";
-import { database } from "../db/client";
 import { devOutbox } from "../db/schema";
-import type { Bindings } from "../env";
+import type { DomainContext } from "../domain/context";
 import { buildTextEmail } from "./mime";
 
 export type Mail = { to: string; subject: string; text: string };
 
-export async function sendMail(env: Bindings, mail: Mail): Promise<void> {
+export async function sendMail({ db, env }: DomainContext, mail: Mail): Promise<void> {
   if (!isProduction(env)) {
-    await database(env.DB).insert(devOutbox).values({ ...mail, createdAt: new Date().toISOString() });
+    await db.insert(devOutbox).values({ ...mail, createdAt: new Date().toISOString() });
     return;
   }
   // Loaded only in production: the module exists in workerd alone.

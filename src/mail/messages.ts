@@ -1,5 +1,5 @@
 // The account mails. Each carries its action link with the token as ?token=<token> (CONTRACT §10).
-import type { Bindings } from "../env";
+import type { Bindings } from "../config";
 import type { Mail } from "./mailer";
 
 const link = (env: Bindings, path: string, token: string) =>

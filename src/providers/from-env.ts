@@ -1,6 +1,6 @@
 // Picks the provider adapter from configuration (CONTRACT §10: PROVIDER = sandbox | onfido).
 import { misconfigured, secret } from "../config";
-import type { Bindings } from "../env";
+import type { Bindings } from "../config";
 import { OnfidoProvider } from "./onfido";
 import type { IdentityProvider } from "./provider";
 import { SandboxProvider } from "./sandbox";

@@ -2,7 +2,7 @@
 // timeout, non-2xx, unexpected body) becomes 502 PROVIDER_ERROR; Onfido's body is never passed on,
 // since it can echo personal data back.
 import * as z from "zod";
-import { log } from "../http/logger";
+import { log } from "../lib/log";
 import { isCalendarDate } from "../lib/calendar-date";
 import {
   providerError,

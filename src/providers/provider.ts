@@ -47,4 +47,4 @@ export interface IdentityProvider {
 
 /** Any provider failure: the provider's own status and body stay in our logs' codes, never in a response. */
 export const providerError = () =>
-  new ApiError("PROVIDER_ERROR", 502, "The identity provider could not complete the request. Try again shortly.");
+  new ApiError("PROVIDER_ERROR");

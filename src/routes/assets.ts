@@ -1,6 +1,6 @@
 // The apps' scripts and stylesheet (src/web/assets), served by this Worker under /assets.
 import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { notFound } from "../errors";
 import { ASSETS, isAssetName } from "../web/assets/manifest";
 import { strictPolicy } from "../web/csp";

@@ -1,15 +1,14 @@
 // Auth area (CONTRACT §2): no credential except where requireUser says so.
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
 import { confirmEmailChange, TokenInput } from "../domain/credential-change";
 import { resendVerification, verifyEmail } from "../domain/email-verification";
 import { ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPasswordInput } from "../domain/password-reset";
 import { register, RegisterInput } from "../domain/registration";
 import { login, LoginInput, signOutEverywhere } from "../domain/sign-in";
 import { User } from "../domain/users";
-import type { AppEnv } from "../env";
-import { describe } from "../http/openapi-meta";
+import type { AppEnv } from "../http/app-env";
+import { describe, type Responses } from "../http/openapi-meta";
 import { enforceLimit, limitPerAddress } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";
 import { accepted, ok } from "../http/respond";
@@ -18,8 +17,8 @@ import { jsonBody } from "../http/validate";
 const UserAndToken = z.object({ user: User, token: z.string() });
 const UserOnly = z.object({ user: User });
 const tag = "Auth";
-const limited = { 429: { description: "Too many attempts from this address.", codes: ["RATE_LIMITED"] } };
-const badToken = { 400: { description: "The token is unknown, already used or expired.", codes: ["INVALID_TOKEN"] } };
+const limited = { 429: { description: "Too many attempts from this address.", codes: ["RATE_LIMITED"] } } satisfies Responses;
+const badToken = { 400: { description: "The token is unknown, already used or expired.", codes: ["INVALID_TOKEN"] } } satisfies Responses;
 
 export const authRoutes = new Hono<AppEnv>()
   .post(
@@ -32,7 +31,7 @@ export const authRoutes = new Hono<AppEnv>()
     }),
     limitPerAddress("register"),
     jsonBody(RegisterInput),
-    async (c) => ok(c, await register(database(c.env.DB), c.env, c.req.valid("json")), 201),
+    async (c) => ok(c, await register(c.var.ctx, c.req.valid("json")), 201),
   )
   .post(
     "/login",
@@ -49,14 +48,14 @@ export const authRoutes = new Hono<AppEnv>()
     async (c) => {
       const input = c.req.valid("json");
       await enforceLimit(c.env.LOGIN_LIMITER, `login:${input.email}`);
-      return ok(c, await login(database(c.env.DB), c.env, input));
+      return ok(c, await login(c.var.ctx, input));
     },
   )
   .post(
     "/verify-email",
     describe({ tag, summary: "Confirm the email address with the mailed token", responses: { 200: { description: "Verified", data: UserOnly }, ...badToken } }),
     jsonBody(TokenInput),
-    async (c) => ok(c, { user: await verifyEmail(database(c.env.DB), c.req.valid("json").token) }),
+    async (c) => ok(c, { user: await verifyEmail(c.var.ctx, c.req.valid("json").token) }),
   )
   .post(
     "/resend-verification",
@@ -68,7 +67,7 @@ export const authRoutes = new Hono<AppEnv>()
     requireUser,
     async (c) => {
       await enforceLimit(c.env.LOGIN_LIMITER, `mail:${c.var.user.id}`);
-      await resendVerification(database(c.env.DB), c.env, c.var.user);
+      await resendVerification(c.var.ctx, c.var.user);
       return accepted(c, "A new verification link is on its way.");
     },
   )
@@ -86,7 +85,7 @@ export const authRoutes = new Hono<AppEnv>()
       const { email } = c.req.valid("json");
       // Per address above, and per email here, so that no one can flood one mailbox from many addresses.
       await enforceLimit(c.env.LOGIN_LIMITER, `forgot:${email}`);
-      await requestPasswordReset(database(c.env.DB), c.env, email);
+      await requestPasswordReset(c.var.ctx, email);
       return accepted(c, "If an account uses this address, a reset link is on its way.");
     },
   )
@@ -100,7 +99,7 @@ export const authRoutes = new Hono<AppEnv>()
     limitPerAddress("reset-password"),
     jsonBody(ResetPasswordInput),
     async (c) => {
-      await resetPassword(database(c.env.DB), c.env, c.req.valid("json"));
+      await resetPassword(c.var.ctx, c.req.valid("json"));
       return c.json({ success: true, message: "Password changed. Sign in with the new password." });
     },
   )
@@ -112,14 +111,14 @@ export const authRoutes = new Hono<AppEnv>()
       responses: { 200: { description: "Email changed", data: UserOnly }, ...badToken, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
     }),
     jsonBody(TokenInput),
-    async (c) => ok(c, { user: await confirmEmailChange(database(c.env.DB), c.req.valid("json").token) }),
+    async (c) => ok(c, { user: await confirmEmailChange(c.var.ctx, c.req.valid("json").token) }),
   )
   .post(
     "/logout",
     describe({ tag, summary: "Sign out everywhere: every token issued so far stops working", responses: { 204: { description: "Signed out" } } }),
     requireUser,
     async (c) => {
-      await signOutEverywhere(database(c.env.DB), c.var.user.id);
+      await signOutEverywhere(c.var.ctx, c.var.user.id);
       return c.body(null, 204);
     },
   );

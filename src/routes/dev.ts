@@ -2,10 +2,9 @@
 import { desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
 import { devOutbox } from "../db/schema";
 import { EmailField } from "../domain/users";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { developmentOnly } from "../http/guards";
 import { describe } from "../http/openapi-meta";
 import { ok } from "../http/respond";
@@ -24,7 +23,7 @@ export const devRoutes = new Hono<AppEnv>().get(
   developmentOnly,
   queryParams(z.object({ to: EmailField })),
   async (c) => {
-    const rows = await database(c.env.DB)
+    const rows = await c.var.ctx.db
       .select({ to: devOutbox.to, subject: devOutbox.subject, text: devOutbox.text, createdAt: devOutbox.createdAt })
       .from(devOutbox)
       .where(eq(devOutbox.to, c.req.valid("query").to))

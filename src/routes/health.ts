@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { ApiError } from "../errors";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
 import { API_VERSION } from "../http/openapi-document";
 import { ok } from "../http/respond";
@@ -22,7 +22,7 @@ export const healthRoutes = new Hono<AppEnv>().get(
     try {
       await c.env.DB.prepare("SELECT 1").first();
     } catch {
-      throw new ApiError("UNAVAILABLE", 503, "The database does not answer.");
+      throw new ApiError("UNAVAILABLE");
     }
     return ok(c, { status: "ok" as const, version: API_VERSION });
   },

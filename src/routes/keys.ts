@@ -1,10 +1,9 @@
 // API keys area (CONTRACT §4): verified BUSINESS accounts manage their merchant keys.
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
-import { ApiKeyRecord, createApiKey, listApiKeys, revokeApiKey } from "../domain/api-keys";
-import type { AppEnv } from "../env";
-import { describe } from "../http/openapi-meta";
+import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "../domain/api-keys";
+import type { AppEnv } from "../http/app-env";
+import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser, requireVerifiedEmail } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
@@ -16,7 +15,7 @@ const CreatedKey = z.object({
   apiKey: z.string().describe("svc_sk_…: shown this once; only its hash is stored."),
   signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
 });
-const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } };
+const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } } satisfies Responses;
 
 export const keyRoutes = new Hono<AppEnv>()
   .post(
@@ -24,13 +23,13 @@ export const keyRoutes = new Hono<AppEnv>()
     describe({
       tag,
       summary: "Create a key: the API key and signing secret are shown this once",
-      responses: { 201: { description: "Created", data: CreatedKey }, ...forbidden, 409: { description: "20 active keys already", codes: ["KEY_LIMIT_REACHED"] } },
+      responses: { 201: { description: "Created", data: CreatedKey }, ...forbidden, 409: { description: `${MAX_ACTIVE_KEYS} active keys already`, codes: ["KEY_LIMIT_REACHED"] } },
     }),
     requireUser,
     requireBusiness,
     requireVerifiedEmail,
     jsonBody(CreateKeyInput),
-    async (c) => ok(c, await createApiKey(database(c.env.DB), c.env, c.var.user.id, c.req.valid("json").name), 201),
+    async (c) => ok(c, await createApiKey(c.var.ctx, c.var.user.id, c.req.valid("json").name), 201),
   )
   .get(
     "/",
@@ -38,7 +37,7 @@ export const keyRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     requireVerifiedEmail,
-    async (c) => ok(c, { keys: await listApiKeys(database(c.env.DB), c.var.user.id) }),
+    async (c) => ok(c, { keys: await listApiKeys(c.var.ctx, c.var.user.id) }),
   )
   .delete(
     "/:id",
@@ -50,5 +49,5 @@ export const keyRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     requireVerifiedEmail,
-    async (c) => ok(c, { key: await revokeApiKey(database(c.env.DB), c.var.user.id, c.req.param("id")) }),
+    async (c) => ok(c, { key: await revokeApiKey(c.var.ctx, c.var.user.id, c.req.param("id")) }),
   );

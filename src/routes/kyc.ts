@@ -3,7 +3,6 @@
 // a check.
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
 import {
   completeSandboxCheck,
   createApplicant,
@@ -11,17 +10,15 @@ import {
   CreateApplicantBody,
   KycStatus,
   kycStatus,
+  MAX_AGE_YEARS,
   submitCheck,
 } from "../domain/kyc";
-import type { AppEnv } from "../env";
-import { notFound } from "../errors";
+import type { AppEnv } from "../http/app-env";
 import { developmentOnly } from "../http/guards";
-import { describe } from "../http/openapi-meta";
+import { describe, type ErrorResponseDoc } from "../http/openapi-meta";
 import { requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
-import { providerFor } from "../providers/from-env";
-import { SandboxProvider } from "../providers/sandbox";
 
 const Applicant = z.object({ applicantId: z.string() });
 const SdkToken = z.object({ token: z.string(), applicantId: z.string() });
@@ -29,7 +26,7 @@ const SandboxCompleteBody = z.object({
   result: z.enum(["clear", "consider"]).default("clear").describe("The check result to simulate; clear by default."),
 });
 
-const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] };
+const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] } satisfies ErrorResponseDoc<502>;
 
 export const kycRoutes = new Hono<AppEnv>()
   .post(
@@ -39,7 +36,7 @@ export const kycRoutes = new Hono<AppEnv>()
       summary: "Create the identity-verification applicant of the signed-in account",
       description:
         "One applicant per account. Name and address are sent to the provider and not stored by the service. " +
-        "`dob` must be a real past date, at most 150 years ago; `address` is optional, and when given needs " +
+        `\`dob\` must be a real past date, at most ${MAX_AGE_YEARS} years ago; \`address\` is optional, and when given needs ` +
         "`country` (ISO 3166-1 alpha-3) and `postcode`.",
       responses: {
         201: { description: "Applicant created.", data: Applicant },
@@ -50,7 +47,7 @@ export const kycRoutes = new Hono<AppEnv>()
     requireUser,
     jsonBody(CreateApplicantBody),
     async (c) => {
-      const created = await createApplicant(database(c.env.DB), providerFor(c.env), c.var.user.id, c.req.valid("json"));
+      const created = await createApplicant(c.var.ctx, c.var.user.id, c.req.valid("json"));
       return ok(c, created, 201);
     },
   )
@@ -66,7 +63,7 @@ export const kycRoutes = new Hono<AppEnv>()
       },
     }),
     requireUser,
-    async (c) => ok(c, await createSdkToken(database(c.env.DB), providerFor(c.env), c.var.user.id)),
+    async (c) => ok(c, await createSdkToken(c.var.ctx, c.var.user.id)),
   )
   .post(
     "/submit",
@@ -88,7 +85,7 @@ export const kycRoutes = new Hono<AppEnv>()
       },
     }),
     requireUser,
-    async (c) => ok(c, await submitCheck(database(c.env.DB), providerFor(c.env), c.var.user.id), 202),
+    async (c) => ok(c, await submitCheck(c.var.ctx, c.var.user.id), 202),
   )
   .get(
     "/status",
@@ -99,7 +96,7 @@ export const kycRoutes = new Hono<AppEnv>()
       responses: { 200: { description: "The account's KYC status.", data: KycStatus } },
     }),
     requireUser,
-    async (c) => ok(c, await kycStatus(database(c.env.DB), c.var.user.id)),
+    async (c) => ok(c, await kycStatus(c.var.ctx, c.var.user.id)),
   )
   .post(
     "/sandbox/complete",
@@ -120,10 +117,5 @@ export const kycRoutes = new Hono<AppEnv>()
     developmentOnly,
     requireUser,
     jsonBody(SandboxCompleteBody),
-    async (c) => {
-      const provider = providerFor(c.env);
-      // With PROVIDER=onfido the applicant lives at Onfido: there is nothing for a sandbox to complete.
-      if (!(provider instanceof SandboxProvider)) throw notFound("Route");
-      return ok(c, await completeSandboxCheck(database(c.env.DB), provider, c.var.user.id, c.req.valid("json").result));
-    },
+    async (c) => ok(c, await completeSandboxCheck(c.var.ctx, c.var.user.id, c.req.valid("json").result)),
   );

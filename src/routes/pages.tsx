@@ -5,16 +5,17 @@ import { zValidator } from "@hono/zod-validator";
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import * as z from "zod";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 import { AccountLinkPage, type AccountLinkKind } from "../web/account-link-page";
 import { ConsolePage } from "../web/console-page";
 import { contentSecurityPolicy, strictPolicy } from "../web/csp";
 import { InvalidLinkPage } from "../web/invalid-link-page";
 import { VerifyPage } from "../web/verify-page";
+import { idShape } from "../lib/ids";
 
 // The shape of a link built by a merchant: anything else is a broken link, shown as a page, not JSON.
 const VerifyLink = z.object({
-  session_id: z.string().regex(/^ses_[A-Za-z0-9_-]{24}$/),
+  session_id: z.string().regex(idShape("ses")),
   nonce: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
 });
 

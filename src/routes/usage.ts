@@ -1,21 +1,23 @@
-// Usage reporting (CONTRACT §8, tag Usage): the session log, its CSV export and counts per status, per
-// key and per day.
+// Usage reporting (CONTRACT §8, tag Usage): the session log, its CSV export, counts per status, per
+// key and per day, and the callback delivery log of one session.
 // Business accounts only; every query is scoped to the signed-in account.
 import { Hono } from "hono";
 import * as z from "zod";
-import { secret } from "../config";
-import { database } from "../db/client";
+import { MAX_RETRY_AFTER_SECONDS, RETRY_SCHEDULE_SECONDS } from "../callbacks/retry-policy";
+import { CallbackEventView, listSessionCallbacks } from "../domain/callback-deliveries";
 import { exportFileName, exportSessionLog, CSV_COLUMNS } from "../domain/usage-export";
-import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../domain/usage-log";
+import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../domain/usage-sessions";
 import { resolveRange } from "../domain/usage-range";
 import { UsageByDay, usageByDay } from "../domain/usage-by-day";
 import { UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage-totals";
-import type { AppEnv } from "../env";
-import { describe } from "../http/openapi-meta";
+import type { AppEnv } from "../http/app-env";
+import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
 import { queryParams } from "../http/validate";
-import { SESSION_STATUSES } from "../session/polled-session";
+import { idShape } from "../lib/ids";
+import { formatWait } from "../lib/time";
+import { SESSION_STATUSES } from "../session/session-status";
 
 const rangeFields = {
   from: z
@@ -34,7 +36,7 @@ const logFilterFields = {
   status: z.enum(SESSION_STATUSES).optional(),
   key_id: z
     .string()
-    .regex(/^key_[A-Za-z0-9_-]{24}$/, "Expected a key id (key_…).")
+    .regex(idShape("key"), "Expected a key id (key_…).")
     .optional()
     .describe("Only sessions opened with this key (revoked keys too)."),
   ...rangeFields,
@@ -48,10 +50,12 @@ const LogQuery = z.object({
   cursor: z.string().min(1).max(512).optional().describe("`next_cursor` of the previous page, with the same filters."),
 });
 
-const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } };
+const SessionCallbacks = z.object({ events: z.array(CallbackEventView) });
 
-// Guards go on each route, not on `use()`: mounted at /api/usage, a `use()` would also wrap the other
-// routes under that prefix that live in their own files.
+const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } } satisfies Responses;
+
+// Guards go on each route, not on `use()`, as in every area: the OpenAPI document reads each route's
+// middleware for its security and responses.
 export const usageRoutes = new Hono<AppEnv>()
   .get(
     "/sessions",
@@ -68,7 +72,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireBusiness,
     queryParams(LogQuery),
     async (c) => {
-      const page = await listSessionLog(database(c.env.DB), secret(c.env, "JWT_SECRET"), c.var.user.id, c.req.valid("query"));
+      const page = await listSessionLog(c.var.ctx, c.var.user.id, c.req.valid("query"));
       return ok(c, page);
     },
   )
@@ -91,7 +95,7 @@ export const usageRoutes = new Hono<AppEnv>()
     (c) => {
       const query = c.req.valid("query");
       const filter = { ...resolveRange(query), status: query.status, keyId: query.key_id };
-      return new Response(exportSessionLog(database(c.env.DB), c.var.user.id, filter), {
+      return new Response(exportSessionLog(c.var.ctx, c.var.user.id, filter), {
         headers: {
           "content-type": "text/csv; charset=utf-8",
           "content-disposition": `attachment; filename="${exportFileName(filter)}"`,
@@ -110,7 +114,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageByKey(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageByKey(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
   )
   .get(
     "/by-day",
@@ -126,7 +130,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageByDay(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageByDay(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
   )
   .get(
     "/summary",
@@ -138,5 +142,32 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageSummary(database(c.env.DB), c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageSummary(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
+  )
+  .get(
+    "/sessions/:id/callbacks",
+    describe({
+      tag: "Usage",
+      summary: "Callback delivery log of one of your sessions",
+      description:
+        "Each callback event of the session (Standard Webhooks, one per resolution) with its webhook-id, type, " +
+        "state (pending while retries remain, delivered, failed) and every attempt: time, duration, HTTP status " +
+        "or error kind (timeout, network_error, redirect_not_followed, dead_lettered; in_progress while an " +
+        "attempt is being sent, interrupted if its sender stopped before recording an outcome). Attempts follow " +
+        `the schedule ${RETRY_SCHEDULE_SECONDS.map(formatWait).join(", ")} after the previous one, ` +
+        `with up to 10 % added jitter; Retry-After on 429/503 is honoured as a minimum wait (up to ${formatWait(MAX_RETRY_AFTER_SECONDS)}); ` +
+        "410 stops retrying.",
+      security: "bearer",
+      responses: {
+        200: { description: "The session's callback events, oldest first.", data: SessionCallbacks },
+        ...BUSINESS_ONLY,
+        404: { description: "No such session among your own.", codes: ["NOT_FOUND"] },
+      },
+    }),
+    requireUser,
+    requireBusiness,
+    async (c) => {
+      const events = await listSessionCallbacks(c.var.ctx.db, c.var.user.id, c.req.param("id"));
+      return ok(c, { events });
+    },
   );

@@ -1,13 +1,12 @@
 // Users area (CONTRACT §3), Bearer.
 import { Hono } from "hono";
 import * as z from "zod";
-import { database } from "../db/client";
 import { deleteAccount } from "../domain/account-deletion";
 import { ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChange } from "../domain/credential-change";
 import { ProfileInput, updateProfile } from "../domain/profile";
 import { toUser, User } from "../domain/users";
-import type { AppEnv } from "../env";
-import { describe } from "../http/openapi-meta";
+import type { AppEnv } from "../http/app-env";
+import { describe, type Responses } from "../http/openapi-meta";
 import { enforceLimit } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";
 import { accepted, ok } from "../http/respond";
@@ -15,7 +14,7 @@ import { jsonBody } from "../http/validate";
 
 const tag = "Users";
 const UserOnly = z.object({ user: User });
-const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } };
+const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } } satisfies Responses;
 
 export const userRoutes = new Hono<AppEnv>()
   .get("/me", describe({ tag, summary: "The signed-in account", responses: { 200: { description: "The account", data: UserOnly } } }), requireUser, (c) =>
@@ -26,7 +25,7 @@ export const userRoutes = new Hono<AppEnv>()
     describe({ tag, summary: "Update names, or the company name of a business account", responses: { 200: { description: "Updated", data: UserOnly } } }),
     requireUser,
     jsonBody(ProfileInput),
-    async (c) => ok(c, { user: await updateProfile(database(c.env.DB), c.var.user, c.req.valid("json")) }),
+    async (c) => ok(c, { user: await updateProfile(c.var.ctx, c.var.user, c.req.valid("json")) }),
   )
   .post(
     "/change-password",
@@ -37,7 +36,7 @@ export const userRoutes = new Hono<AppEnv>()
     }),
     requireUser,
     jsonBody(ChangePasswordInput),
-    async (c) => ok(c, { token: await changePassword(database(c.env.DB), c.env, c.var.user, c.req.valid("json")) }),
+    async (c) => ok(c, { token: await changePassword(c.var.ctx, c.var.user, c.req.valid("json")) }),
   )
   .post(
     "/change-email",
@@ -55,7 +54,7 @@ export const userRoutes = new Hono<AppEnv>()
     jsonBody(ChangeEmailInput),
     async (c) => {
       await enforceLimit(c.env.LOGIN_LIMITER, `mail:${c.var.user.id}`);
-      await requestEmailChange(database(c.env.DB), c.env, c.var.user, c.req.valid("json"));
+      await requestEmailChange(c.var.ctx, c.var.user, c.req.valid("json"));
       return accepted(c, "Confirm the change with the link sent to the new address.");
     },
   )
@@ -69,7 +68,7 @@ export const userRoutes = new Hono<AppEnv>()
     }),
     requireUser,
     async (c) => {
-      await deleteAccount(database(c.env.DB), c.env, c.var.user);
+      await deleteAccount(c.var.ctx, c.var.user);
       return c.json({ success: true, message: "Deleted" });
     },
   );

@@ -9,18 +9,17 @@ import {
   OpenSessionInput,
   pollSession,
   readSessionRequest,
-  SessionRequest,
 } from "../domain/verification";
-import type { AppEnv } from "../env";
-import { describe } from "../http/openapi-meta";
+import type { AppEnv } from "../http/app-env";
+import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody, queryParams } from "../http/validate";
-import { PolledSession } from "../session/polled-session";
+import { PolledSession, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
-const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } };
+const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
 
 export const verificationRoutes = new Hono<AppEnv>()
   .post(
@@ -34,7 +33,7 @@ export const verificationRoutes = new Hono<AppEnv>()
     }),
     requireApiKey,
     jsonBody(OpenSessionInput),
-    async (c) => ok(c, await openSession(c.env, c.var.apiKey, c.req.valid("json")), 201),
+    async (c) => ok(c, await openSession(c.var.ctx, c.var.apiKey, c.req.valid("json")), 201),
   )
   .get(
     "/session/:id",
@@ -44,7 +43,7 @@ export const verificationRoutes = new Hono<AppEnv>()
       responses: { 200: { description: "The polled session", data: PolledSession }, ...unknownSession },
     }),
     requireApiKey,
-    async (c) => ok(c, await pollSession(c.env, c.var.apiKey.userId, c.req.param("id"))),
+    async (c) => ok(c, await pollSession(c.var.ctx, c.var.apiKey.userId, c.req.param("id"))),
   )
   .get(
     "/session/:id/request",
@@ -56,7 +55,7 @@ export const verificationRoutes = new Hono<AppEnv>()
     requireUser,
     queryParams(NonceQuery),
     async (c) => {
-      const request = await readSessionRequest(c.env, c.req.param("id"), c.req.valid("query").nonce);
+      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), c.req.valid("query").nonce);
       // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());
@@ -77,6 +76,6 @@ export const verificationRoutes = new Hono<AppEnv>()
     }),
     requireUserWithVerifiedDob,
     jsonBody(CompleteInput),
-    async (c) => ok(c, await completeSession(c.env, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
+    async (c) => ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
   );
 

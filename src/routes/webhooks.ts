@@ -1,21 +1,17 @@
-// Inbound provider webhooks (CONTRACT §7, tag Webhooks). The signature is verified over the raw bytes
-// before anything parses them; the app's JSON body guard is skipped for this path for that reason.
+// Inbound provider webhooks (CONTRACT §7, tag Webhooks). The provider adapter verifies and parses the
+// delivery; the app's JSON body guard is skipped for this path because the signature must be checked
+// over the raw bytes first.
 import { Hono } from "hono";
 import * as z from "zod";
 import { secret } from "../config";
-import { database } from "../db/client";
 import { applyCompletedCheck } from "../domain/kyc";
-import type { AppEnv } from "../env";
-import { ApiError, validationFailed } from "../errors";
-import { log } from "../http/logger";
+import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
 import { ok } from "../http/respond";
-import { fieldErrors } from "../http/validate";
-import { providerFor } from "../providers/from-env";
-import { OnfidoWebhookEvent, SIGNATURE_HEADER, verifyOnfidoSignature } from "../providers/onfido-webhook";
+import { log } from "../lib/log";
+import { completedCheckId, OnfidoWebhookEvent, readOnfidoWebhook, SIGNATURE_HEADER } from "../providers/onfido-webhook";
 
 const Received = z.object({ received: z.literal(true) });
-const JSON_TYPE = /^application\/json\s*(?:;.*)?$/i;
 
 export const webhookRoutes = new Hono<AppEnv>().post(
   "/provider",
@@ -36,26 +32,13 @@ export const webhookRoutes = new Hono<AppEnv>().post(
     },
   }),
   async (c) => {
-    // The signature covers the exact bytes received: verify them before decoding anything.
-    const raw = new Uint8Array(await c.req.arrayBuffer());
-    await verifyOnfidoSignature(raw, c.req.header(SIGNATURE_HEADER), secret(c.env, "ONFIDO_WEBHOOK_TOKEN"));
-    if (!JSON_TYPE.test(c.req.header("content-type") ?? "")) {
-      throw new ApiError("UNSUPPORTED_MEDIA_TYPE", 415, "Send the request body as application/json.");
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(raw));
-    } catch {
-      throw new ApiError("MALFORMED_JSON", 400, "The request body is not valid JSON.");
-    }
-    const parsed = OnfidoWebhookEvent.safeParse(json);
-    if (!parsed.success) throw validationFailed(fieldErrors(parsed.error));
-    const { resource_type, action, object } = parsed.data.payload;
-    if (resource_type === "check" && action === "check.completed") {
-      await applyCompletedCheck(database(c.env.DB), providerFor(c.env), object.id);
-    } else {
-      log("info", "provider webhook ignored", { resourceType: resource_type.slice(0, 40), action: action.slice(0, 40) });
-    }
+    const event = await readOnfidoWebhook(
+      { body: new Uint8Array(await c.req.arrayBuffer()), signature: c.req.header(SIGNATURE_HEADER), contentType: c.req.header("content-type") },
+      secret(c.env, "ONFIDO_WEBHOOK_TOKEN"),
+    );
+    const checkId = completedCheckId(event);
+    if (checkId) await applyCompletedCheck(c.var.ctx, checkId);
+    else log("info", "provider webhook ignored", { resourceType: event.payload.resource_type.slice(0, 40), action: event.payload.action.slice(0, 40) });
     return ok(c, { received: true as const });
   },
 );

@@ -1,6 +1,6 @@
 // The verification session's rules, as a pure function: no storage, no clock, no I/O.
 import { fullYearsOn } from "./age";
-import type { SessionStatus } from "./polled-session";
+import type { SessionStatus } from "./session-status";
 
 export type SessionState = {
   id: string;

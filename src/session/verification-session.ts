@@ -4,14 +4,13 @@
 // retried by the alarm instead of being lost.
 import { DurableObject } from "cloudflare:workers";
 import { eventTypeFor, type CallbackMessage } from "../callbacks/message";
-import { database } from "../db/client";
-import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-log";
-import { log } from "../http/logger";
+import { domainContext } from "../domain/context";
+import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-mirror";
+import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
-import type { PolledSession } from "./polled-session";
-import { polledView, requestView, type SessionRequestView } from "./session-view";
+import { polledView, requestView, type PolledSession, type SessionRequest } from "./session-view";
 import { transition, type SessionEvent, type SessionState } from "./state-machine";
 
 export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING";
@@ -25,7 +24,8 @@ export const RESOLVED_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const fail = (error: SessionFailure) => ({ ok: false, error }) as const;
 
 export class VerificationSession extends DurableObject<Env> {
-  private readonly db = database(this.env.DB);
+  /** Built once per object instance; `this.ctx` is the Durable Object's own state. */
+  private readonly domain = domainContext(this.env);
 
   private load(): Promise<SessionState | undefined> {
     return this.ctx.storage.get<SessionState>("state");
@@ -35,7 +35,7 @@ export class VerificationSession extends DurableObject<Env> {
   async open(state: SessionState): Promise<void> {
     await this.ctx.blockConcurrencyWhile(async () => {
       if (await this.load()) throw new Error("session already open");
-      await insertOpenedSession(this.db, {
+      await insertOpenedSession(this.domain.db, {
         id: state.id,
         accountId: state.accountId,
         keyId: state.keyId,
@@ -62,7 +62,7 @@ export class VerificationSession extends DurableObject<Env> {
     return { ok: true, value: polledView(state) };
   }
 
-  async request(nonce: string): Promise<SessionResult<SessionRequestView>> {
+  async request(nonce: string): Promise<SessionResult<SessionRequest>> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
     return { ok: true, value: requestView(state) };
@@ -163,9 +163,9 @@ export class VerificationSession extends DurableObject<Env> {
     if (!outbox) return;
     const { message } = outbox;
     try {
-      await this.db.batch(
+      await this.domain.db.batch(
         resolutionStatements(
-          this.db,
+          this.domain.db,
           {
             sessionId: message.sessionId,
             status: message.data.status as "APPROVED" | "DENIED" | "EXPIRED",
@@ -179,7 +179,7 @@ export class VerificationSession extends DurableObject<Env> {
       await this.env.CALLBACKS.send(message);
       await this.ctx.storage.delete("outbox");
     } catch (error) {
-      if (!(await sessionLogExists(this.db, message.sessionId).catch(() => true))) {
+      if (!(await sessionLogExists(this.domain, message.sessionId).catch(() => true))) {
         // The merchant's account was deleted with its log: there is no one left to tell.
         await this.ctx.storage.delete("outbox");
         return;

@@ -2,9 +2,11 @@
 // section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "./form-field";
 import { ForgotPasswordForm } from "./forgot-password-form";
+import { SESSION_STATUSES } from "../session/session-status";
 import { Brand, Layout, NoScript } from "./layout";
 
-const STATUSES = ["APPROVED", "DENIED", "EXPIRED", "PENDING"] as const;
+/** Alphabetical, as the filters and the totals list them. */
+const STATUSES = [...SESSION_STATUSES].sort();
 
 export function ConsolePage({ development }: { development: boolean }) {
   return (

@@ -2,7 +2,7 @@
 // exception is the Onfido capture SDK, allowed on the verification page alone and only when the
 // provider is Onfido, so a sandbox or console page can never load third-party code.
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
+import type { AppEnv } from "../http/app-env";
 
 const BASE: Record<string, string[]> = {
   "default-src": ["'none'"],

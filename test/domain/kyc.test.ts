@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { CreateApplicantBody, applyCompletedCheck } from "../../src/domain/kyc";
 import { todayUtc, yearsBefore } from "../../src/lib/calendar-date";
-import { SandboxProvider, sandboxCheckId } from "../../src/providers/sandbox";
+import { sandboxCheckId } from "../../src/providers/sandbox";
 import { verifiedDateOfBirth, verifyKycViaSandbox } from "../helpers/kyc";
 import { call } from "../helpers/http";
-import { db, seedAccount } from "../helpers/seed";
+import { domain, seedAccount } from "../helpers/seed";
 
 describe("verifiedDateOfBirth", () => {
   it("is the verified date of birth of a VERIFIED account", async () => {
@@ -30,7 +30,7 @@ describe("applyCompletedCheck", () => {
     const account = await seedAccount({ userType: "PERSONAL" });
     const created = await call("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "A", lastName: "B", dob: "1990-01-01" } });
     const checkId = sandboxCheckId(created.body.data.applicantId, "consider");
-    const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(db(), new SandboxProvider(), checkId)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(domain(), checkId)));
     expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(2);
   });

@@ -5,11 +5,11 @@ import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import { eventTypeFor, type CallbackMessage } from "../../src/callbacks/message";
 import { callbackAttempts, callbackEvents } from "../../src/db/schema";
-import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-log";
+import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-mirror";
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, nowIso } from "../../src/lib/time";
-import type { PolledSession } from "../../src/session/polled-session";
+import type { PolledSession } from "../../src/session/session-view";
 import { db } from "./seed";
 
 export const CALLBACK_URL = "https://merchant.example/hooks/age";

@@ -3,12 +3,15 @@ import { env } from "cloudflare:test";
 import { database } from "../../src/db/client";
 import { users } from "../../src/db/schema";
 import { createApiKey } from "../../src/domain/api-keys";
+import { domainContext } from "../../src/domain/context";
 import { newId } from "../../src/lib/ids";
 import { signAccountToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
 import { verifyKycViaSandbox } from "./kyc";
 
 export const db = () => database(env.DB);
+/** The context domain functions take, as a request would have it. */
+export const domain = () => domainContext(env);
 
 let counter = 0;
 export const uniqueEmail = (label = "user") => `${label}-${Date.now()}-${++counter}@example.test`;
@@ -46,7 +49,7 @@ export async function seedAccount(
 /** A merchant (verified BUSINESS account) with one API key, created by the key domain function. */
 export async function seedMerchant(name = "default key") {
   const account = await seedAccount({ userType: "BUSINESS" });
-  const created = await createApiKey(db(), env, account.id, name);
+  const created = await createApiKey(domain(), account.id, name);
   return { account, keyId: created.key.id, apiKey: created.apiKey, signingSecret: created.signingSecret };
 }
 

@@ -1,9 +1,10 @@
 // Seeds the session log through its domain functions (the same inserts and resolution statements the
 // session Durable Object uses), and keeps the truth for the assertions.
-import { insertOpenedSession, resolutionStatements, type SessionLogRow } from "../../src/domain/session-log";
+import type { SessionLogRow } from "../../src/db/schema";
+import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-mirror";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, toIso } from "../../src/lib/time";
-import { SESSION_STATUSES } from "../../src/session/polled-session";
+import { SESSION_STATUSES } from "../../src/session/session-status";
 import { db } from "./seed";
 
 export type SeedOptions = {

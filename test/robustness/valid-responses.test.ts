@@ -8,7 +8,7 @@ import { createApiKey } from "../../src/domain/api-keys";
 import { issueEmailToken } from "../../src/domain/email-tokens";
 import { hashPassword } from "../../src/lib/password";
 import { sandboxCheckId } from "../../src/providers/sandbox";
-import { db, seedAccount } from "../helpers/seed";
+import { domain, seedAccount } from "../helpers/seed";
 import { hintsFor } from "./hints";
 import { caseCounts, conformanceProblem, countCase, loadDocument, printCaseCounts, type Operation } from "./openapi-walk";
 import { type Case, type Credentials, request, send } from "./requests";
@@ -62,7 +62,7 @@ async function prepare(op: Operation, s: State) {
   const needsMerchant = op.security === "apiKey" || op.path.includes("{id}") || op.path.startsWith("/api/usage");
   if (needsMerchant) {
     // The sessions belong to this account's key, so the merchant-side id routes find them.
-    const key = await createApiKey(db(), env, account.id, "generated");
+    const key = await createApiKey(domain(), account.id, "generated");
     credentials.apiKey = key.apiKey;
     const opened = await request("POST", "/api/age-verification/session", { apiKey: key.apiKey, body: { age_required: 18, callback_url: "https://merchant.example.com/cb" } });
     const session = opened.body.data as { session_id: string; nonce: string };
@@ -75,13 +75,13 @@ async function prepare(op: Operation, s: State) {
       fixtures.body = { email: account.email, password: PASSWORD };
       break;
     case "POST /api/auth/verify-email":
-      fixtures.body = { token: await issueEmailToken(db(), account.id, "verify") };
+      fixtures.body = { token: await issueEmailToken(domain(), account.id, "verify") };
       break;
     case "POST /api/auth/reset-password":
-      fixtures.body = { token: await issueEmailToken(db(), account.id, "reset") };
+      fixtures.body = { token: await issueEmailToken(domain(), account.id, "reset") };
       break;
     case "POST /api/auth/confirm-email-change":
-      fixtures.body = { token: await issueEmailToken(db(), account.id, "change_email", `changed.${account.id.slice(4).toLowerCase()}@example.test`) };
+      fixtures.body = { token: await issueEmailToken(domain(), account.id, "change_email", `changed.${account.id.slice(4).toLowerCase()}@example.test`) };
       break;
     case "POST /api/users/change-password":
       fixtures.body = { currentPassword: PASSWORD };

@@ -2,13 +2,13 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { createApiKey, revokeApiKey } from "../../src/domain/api-keys";
-import type { SessionLogRow } from "../../src/domain/session-log";
+import type { SessionLogRow } from "../../src/db/schema";
 import { EXPORT_PAGE_SIZE } from "../../src/domain/usage-export";
-import { toUsageItem } from "../../src/domain/usage-log";
-import { SESSION_STATUSES } from "../../src/session/polled-session";
+import { toUsageItem } from "../../src/domain/usage-sessions";
+import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
-import { db, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { db, domain, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { recordingD1, seedSessions } from "../helpers/sessions-log";
 
 // A key name a spreadsheet would run as a formula, with a comma and a quote for the CSV quoting.
@@ -19,7 +19,7 @@ type Merchant = { account: SeededAccount; keys: { id: string; name: string; pref
 
 async function merchantWithSessions(count: number, options: { newest?: number; stepMs?: number } = {}): Promise<Merchant> {
   const { account, keyId } = await seedMerchant("Web shop");
-  const second = await createApiKey(db(), env, account.id, TRICKY_NAME);
+  const second = await createApiKey(domain(), account.id, TRICKY_NAME);
   const firstRecord = (await db().query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.id, keyId) }))!;
   const rows = await seedSessions({ accountId: account.id, keyIds: [keyId, second.key.id], count, ...options });
   return {
@@ -68,7 +68,7 @@ describe("usage reporting", () => {
   beforeAll(async () => {
     merchant = await merchantWithSessions(300);
     // Revoked keys stay in the reports.
-    await revokeApiKey(db(), merchant.account.id, merchant.keys[1]!.id);
+    await revokeApiKey(domain(), merchant.account.id, merchant.keys[1]!.id);
     other = await merchantWithSessions(24);
     personal = await seedAccount({ userType: "PERSONAL" });
   });

@@ -5,7 +5,7 @@
 
 /**
  * What the console reads from the JSON API (the fields it uses). A session status is the server's own type.
- * @typedef {import("../../session/session-view").SessionRequestView["status"]} Status
+ * @typedef {import("../../session/session-status").SessionStatus} Status
  * @typedef {{ email: string, emailVerified: boolean, userType: string, companyName?: string | null, firstName?: string | null, lastName?: string | null }} Account
  * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }} ApiKey
  * @typedef {{ name: string, prefix: string, total: number, approved: number, denied: number, expired: number, pending: number }} KeyTotals

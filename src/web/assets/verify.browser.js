@@ -6,7 +6,7 @@
 
 /**
  * The request as the end user's endpoints return it (the server's own type).
- * @typedef {import("../../session/session-view").SessionRequestView} SessionRequest
+ * @typedef {import("../../session/session-view").SessionRequest} SessionRequest
  * The part of the Onfido Web SDK this page uses (loaded from ONFIDO_SDK_URL, see src/web/csp.ts).
  * @typedef {{ tearDown(): void }} OnfidoHandle
  * @typedef {{ init(options: { token: string, containerId: string, steps: string[], onComplete(): void, onError(): void }): OnfidoHandle }} OnfidoSdk

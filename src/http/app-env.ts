@@ -1,16 +1,15 @@
 // The one Hono environment type: bindings from wrangler.toml, and what middleware hands to handlers.
-import type { apiKeys, users } from "./db/schema";
-import type { AuthenticatedKey } from "./domain/api-key-auth";
-
-export type Bindings = Env;
-
-export type UserRow = typeof users.$inferSelect;
-export type ApiKeyRow = typeof apiKeys.$inferSelect;
+import type { Bindings } from "../config";
+import type { UserRow } from "../db/schema";
+import type { AuthenticatedKey } from "../domain/api-key-auth";
+import type { DomainContext } from "../domain/context";
 
 export type AppEnv = {
   Bindings: Bindings;
   Variables: {
     requestId: string;
+    /** Set first for every request: the database handle and configuration domain functions take. */
+    ctx: DomainContext;
     /** Set by the Bearer middleware: the signed-in account, loaded once per request. */
     user: UserRow;
     /** Set by the X-API-Key middleware: the merchant key with its account's company name. */

@@ -2,9 +2,11 @@
 // so that sessions opened while a client pages never shift a page. Every query is scoped to the account.
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
+import { secret } from "../config";
 import type { Database } from "../db/client";
-import { apiKeys, verificationSessions as sessions } from "../db/schema";
-import { SESSION_STATUSES, type SessionStatus } from "../session/polled-session";
+import type { DomainContext } from "./context";
+import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../db/schema";
+import { SESSION_STATUSES, type SessionStatus } from "../session/session-status";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./usage-cursor";
 import { resolveRange, type Range } from "./usage-range";
 
@@ -31,9 +33,7 @@ export const UsagePage = z.object({
 /** The filters of the log and the export, with the window already resolved. */
 export type LogFilter = Range & { status?: SessionStatus; keyId?: string };
 
-type SessionRow = typeof sessions.$inferSelect;
-
-export const toUsageItem = (row: SessionRow): UsageItem => ({
+export const toUsageItem = (row: SessionLogRow): UsageItem => ({
   session_id: row.id,
   key_id: row.keyId,
   status: row.status,
@@ -82,7 +82,8 @@ const bindingOf = (accountId: string, query: LogQuery): CursorBinding => ({
   to: query.to,
 });
 
-export async function listSessionLog(db: Database, jwtSecret: string, accountId: string, query: LogQuery) {
+export async function listSessionLog({ db, env }: DomainContext, accountId: string, query: LogQuery) {
+  const jwtSecret = secret(env, "JWT_SECRET");
   const binding = bindingOf(accountId, query);
   // A cursor brings the window of the first page with it, so a default `to` = now does not move.
   const { position, range } = query.cursor

@@ -1,18 +1,17 @@
-// The D1 session log: the merchant-side mirror of each session that usage reports read. Only the
-// session Durable Object writes status changes here; it holds no end-user identity.
+// Mirrors each session into the D1 session log that usage reports read (verification_sessions). Only the
+// session Durable Object writes status changes here; the log holds no end-user identity.
 import { eq } from "drizzle-orm";
 import type { CallbackMessage } from "../callbacks/message";
 import type { Database } from "../db/client";
-import { callbackEvents, verificationSessions } from "../db/schema";
-import type { SessionStatus } from "../session/polled-session";
-
-export type SessionLogRow = typeof verificationSessions.$inferSelect;
+import type { DomainContext } from "./context";
+import { callbackEvents, verificationSessions, type SessionLogRow } from "../db/schema";
+import type { ResolvedStatus } from "../session/session-status";
 
 export const insertOpenedSession = (db: Database, row: SessionLogRow) => db.insert(verificationSessions).values(row);
 
 export type Resolution = {
   sessionId: string;
-  status: Exclude<SessionStatus, "PENDING">;
+  status: ResolvedStatus;
   aboveAgeRequired: boolean;
   receiptId: string | null;
   resolvedAt: string;
@@ -41,7 +40,7 @@ export function resolutionStatements(db: Database, resolution: Resolution, event
   return [update, insertEvent] as const;
 }
 
-export async function sessionLogExists(db: Database, sessionId: string): Promise<boolean> {
+export async function sessionLogExists({ db }: DomainContext, sessionId: string): Promise<boolean> {
   const row = await db.query.verificationSessions.findFirst({ columns: { id: true }, where: eq(verificationSessions.id, sessionId) });
   return row !== undefined;
 }
