@@ -3,8 +3,8 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiKeys } from "../db/schema";
-import { signingSecretKeys } from "../domain/api-keys";
-import { decryptSecret } from "../lib/crypto";
+import { openSecret } from "../lib/sealed-secret";
+import { secretsKeys } from "../secret-versions";
 
 /**
  * null when the key no longer exists (its account was deleted). A revoked key still signs the
@@ -13,5 +13,5 @@ import { decryptSecret } from "../lib/crypto";
 export async function loadSigningSecret(db: Database, env: Env, keyId: string): Promise<string | null> {
   const row = await db.query.apiKeys.findFirst({ columns: { signingSecretEnc: true }, where: eq(apiKeys.id, keyId) });
   if (!row) return null;
-  return decryptSecret(row.signingSecretEnc, signingSecretKeys(env));
+  return openSecret(row.signingSecretEnc, secretsKeys(env), keyId);
 }
