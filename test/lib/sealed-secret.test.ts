@@ -1,21 +1,13 @@
 // Signing secrets at rest: sealed under the newest SECRETS_KEY, bound to their row, opened by the key
 // their tag names; the legacy "v1." rows still open.
 import { describe, expect, it } from "vitest";
-import { fromBase64Url, toBase64Url, utf8 } from "../../src/lib/encoding";
+import { toBase64Url } from "../../src/lib/encoding";
 import { keyId } from "../../src/lib/key-id";
+import { legacySeal } from "../helpers/legacy-seal";
 import { LEGACY_TAG, openSecret, sealSecret, sealedKeyId } from "../../src/lib/sealed-secret";
 
 const OLD = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 const NEW = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
-
-/** A row sealed the way 1.0.0 did: tag "v1", additional data "v1" only, no row binding. */
-async function legacySeal(plaintext: string, secret: string): Promise<string> {
-  const raw = await crypto.subtle.digest("SHA-256", fromBase64Url(secret));
-  const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]);
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ciphertext = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: utf8("v1") }, key, utf8(plaintext));
-  return `v1.${toBase64Url(iv)}.${toBase64Url(ciphertext)}`;
-}
 
 describe("sealed secrets", () => {
   it("names the key that sealed it and opens with it", async () => {

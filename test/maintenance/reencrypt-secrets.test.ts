@@ -5,8 +5,9 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { loadSigningSecret } from "../../src/callbacks/signing-secret";
 import { apiKeys } from "../../src/db/schema";
-import { fromBase64Url, toBase64, toBase64Url, utf8 } from "../../src/lib/encoding";
+import { toBase64 } from "../../src/lib/encoding";
 import { keyId } from "../../src/lib/key-id";
+import { legacySeal } from "../helpers/legacy-seal";
 import { openSecret } from "../../src/lib/sealed-secret";
 import { reencryptSigningSecrets } from "../../src/maintenance/reencrypt-secrets";
 import { db, seedMerchant } from "../helpers/seed";
@@ -15,15 +16,6 @@ import { runScheduled } from "./helpers";
 afterEach(() => vi.restoreAllMocks());
 
 const NEW_KEY = toBase64(crypto.getRandomValues(new Uint8Array(32)));
-
-/** What 1.0.0 stored: tag "v1", additional data "v1" only. */
-async function legacySeal(plaintext: string, secret: string): Promise<string> {
-  const raw = await crypto.subtle.digest("SHA-256", fromBase64Url(secret));
-  const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt"]);
-  const iv = crypto.getRandomValues(new Uint8Array(12));
-  const ciphertext = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: utf8("v1") }, key, utf8(plaintext));
-  return `v1.${toBase64Url(iv)}.${toBase64Url(ciphertext)}`;
-}
 
 const sealedOf = async (id: string) => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }))!.signingSecretEnc;
 
