@@ -29,7 +29,7 @@ export default defineConfig({
             miniflare: {
               bindings: { TEST_MIGRATIONS: migrations },
               // Deliver queued callbacks at once in tests instead of after max_batch_timeout.
-              queueConsumers: { callbacks: { maxBatchTimeout: 0 } },
+              queueConsumers: { callbacks: { maxBatchTimeout: 0 }, mail: { maxBatchTimeout: 0 } },
             },
           }),
         ],

@@ -4,25 +4,25 @@ import { ApiError } from "./errors";
 /** The Worker's bindings as wrangler.toml declares them (the generated global `Env`). */
 export type Bindings = Env;
 
-export type SecretName = "JWT_SECRET" | "PASSWORD_PEPPER" | "SECRETS_KEY" | "ONFIDO_API_TOKEN" | "ONFIDO_WEBHOOK_TOKEN";
+export type SecretName =
+  | "JWT_SECRET"
+  | "PASSWORD_PEPPER"
+  | "SECRETS_KEY"
+  | "ONFIDO_API_TOKEN"
+  | "ONFIDO_WEBHOOK_TOKEN";
 
 export const isProduction = (env: Bindings): boolean => env.ENVIRONMENT === "production";
 
-export const misconfigured = () =>
-  new ApiError("MISCONFIGURED");
-
-/** The secrets this configuration cannot serve without. */
-export function requiredSecrets(env: Bindings): SecretName[] {
-  const names: SecretName[] = ["JWT_SECRET", "PASSWORD_PEPPER", "SECRETS_KEY"];
-  if (env.PROVIDER === "onfido") names.push("ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN");
-  return names;
-}
-
-export const missingSecrets = (env: Bindings): SecretName[] => requiredSecrets(env).filter((name) => !env[name]);
+/** 503: the deployment, not the request, is at fault; the body names settings, never their values. */
+export const misconfigured = (problems: { setting: string; problem: string }[] = []) =>
+  new ApiError("MISCONFIGURED", {
+    message: `The service is not configured to serve requests${problems.length ? `: ${problems.map((p) => p.setting).join(", ")}` : ""}.`,
+    errors: problems.map((p) => ({ path: p.setting, message: p.problem })),
+  });
 
 export function secret(env: Bindings, name: SecretName): string {
   const value = env[name];
-  if (!value) throw misconfigured();
+  if (!value) throw misconfigured([{ setting: name, problem: "is missing" }]);
   return value;
 }
 

@@ -25,7 +25,7 @@ export const ERROR_CATALOGUE = {
   VALIDATION_FAILED: { status: 422, message: "The request did not pass validation." },
   RATE_LIMITED: { status: 429, message: "Too many attempts; try again in a minute." },
   INTERNAL_ERROR: { status: 500, message: "Something went wrong on our side." },
-  MISCONFIGURED: { status: 500, message: "The service is not configured to serve requests." },
+  MISCONFIGURED: { status: 503, message: "The service is not configured to serve requests." },
   PROVIDER_ERROR: { status: 502, message: "The identity provider could not complete the request. Try again shortly." },
   UNAVAILABLE: { status: 503, message: "The database does not answer." },
 } as const satisfies Record<string, { status: number; message: string }>;

@@ -1,6 +1,8 @@
-// Worker entry: the HTTP app, the queue consumers, and the Durable Object class the runtime instantiates.
+// Worker entry: the HTTP app, the queue consumers, the scheduled maintenance, and the Durable Object
+// class the runtime instantiates.
 import { createApp } from "./app";
-import { handleQueue } from "./callbacks/consumer";
+import { runMaintenance } from "./maintenance/run";
+import { dispatchQueue } from "./queue-dispatch";
 
 export { VerificationSession } from "./session/verification-session";
 
@@ -8,5 +10,8 @@ const app = createApp();
 
 export default {
   fetch: app.fetch,
-  queue: handleQueue,
+  queue: dispatchQueue,
+  scheduled: async (controller, env) => {
+    await runMaintenance(controller, env);
+  },
 } satisfies ExportedHandler<Env>;

@@ -8,7 +8,7 @@ import { apiKeys, callbackAttempts, callbackEvents } from "../db/schema";
 export type CallbackState = (typeof callbackEvents.$inferSelect)["state"];
 
 /** The `error` of an attempt claimed by a consumer that has not recorded its outcome yet. */
-const IN_PROGRESS = "in_progress";
+export const IN_PROGRESS = "in_progress";
 /** The `error` of a claimed attempt whose consumer never recorded an outcome (stopped mid-attempt). */
 const INTERRUPTED = "interrupted";
 

@@ -2,9 +2,9 @@
 // sign and send it, record its outcome with the event's new state (one batch), and let the pure retry
 // policy decide what comes next. Each message is processed on its own: one failure never retries the batch.
 import { database, type Database } from "../db/client";
-import { signingSecretKeys } from "../domain/api-keys";
 import { log } from "../lib/log";
-import { decryptSecret } from "../lib/crypto";
+import { openSecret } from "../lib/sealed-secret";
+import { secretsKeys } from "../secret-versions";
 import { toIso } from "../lib/time";
 import { claimNextAttempt, failEvent, recordAttempt, releaseAttempt, type CallbackState } from "./attempts";
 import { attemptDelivery, type AttemptResult } from "./deliver";
@@ -174,7 +174,7 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
  */
 async function signAndSend(db: Database, env: Env, body: CallbackMessage, attempt: number, signingSecretEnc: string): Promise<AttemptResult> {
   try {
-    const secret = await decryptSecret(signingSecretEnc, signingSecretKeys(env));
+    const secret = await openSecret(signingSecretEnc, secretsKeys(env), body.keyId);
     return await attemptDelivery(body, secret);
   } catch (error) {
     await releaseAttempt(db, body.webhookId, attempt);

@@ -42,7 +42,12 @@ export const emailTokens = sqliteTable(
     usedAt: text("used_at"),
     createdAt: text("created_at").notNull(),
   },
-  (t) => [index("email_tokens_user").on(t.userId, t.purpose)],
+  (t) => [
+    index("email_tokens_user").on(t.userId, t.purpose),
+    // The scheduled clean-up (src/maintenance/email-tokens.ts).
+    index("email_tokens_expires").on(t.expiresAt),
+    index("email_tokens_used").on(t.usedAt),
+  ],
 );
 
 export const apiKeys = sqliteTable(
@@ -105,6 +110,8 @@ export const verificationSessions = sqliteTable(
     index("sessions_account_created").on(t.accountId, t.createdAt, t.id),
     index("sessions_key_created").on(t.keyId, t.createdAt, t.id),
     index("sessions_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
+    // Retention (src/maintenance/session-log.ts).
+    index("sessions_created").on(t.createdAt),
   ],
 );
 
@@ -120,7 +127,11 @@ export const callbackEvents = sqliteTable(
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [index("callback_events_session").on(t.sessionId, t.createdAt)],
+  (t) => [
+    index("callback_events_session").on(t.sessionId, t.createdAt),
+    // Pending events whose queue message was lost (src/maintenance/stalled-callbacks.ts).
+    index("callback_events_state_updated").on(t.state, t.updatedAt),
+  ],
 );
 
 export const callbackAttempts = sqliteTable(
@@ -136,7 +147,11 @@ export const callbackAttempts = sqliteTable(
     statusCode: integer("status_code"),
     error: text("error"),
   },
-  (t) => [uniqueIndex("callback_attempts_event_attempt").on(t.eventId, t.attempt)],
+  (t) => [
+    uniqueIndex("callback_attempts_event_attempt").on(t.eventId, t.attempt),
+    // Retention (src/maintenance/callback-attempts.ts).
+    index("callback_attempts_at").on(t.at),
+  ],
 );
 
 // Development mail outbox (GET /api/dev/outbox); production sends through the send_email binding.
@@ -149,7 +164,23 @@ export const devOutbox = sqliteTable(
     text: text("text").notNull(),
     createdAt: text("created_at").notNull().default(sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`),
   },
-  (t) => [index("dev_outbox_to").on(t.to, t.id)],
+  (t) => [index("dev_outbox_to").on(t.to, t.id), index("dev_outbox_created").on(t.createdAt)],
+);
+
+// Account mail that could not be sent after its last retry (src/mail/consumer.ts): for the operator.
+// The recipient only as a hash (to answer "did my mail fail?"), never the mail or its link.
+export const mailFailures = sqliteTable(
+  "mail_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // SHA-256 hex of the lower-cased address.
+    recipientHash: text("recipient_hash").notNull(),
+    purpose: text("purpose").notNull(),
+    error: text("error").notNull(),
+    attempts: integer("attempts").notNull(),
+    failedAt: text("failed_at").notNull(),
+  },
+  (t) => [index("mail_failures_failed_at").on(t.failedAt)],
 );
 
 // Row types, beside the tables they describe.

@@ -3,12 +3,12 @@ import { and, count, desc, eq, isNull } from "drizzle-orm";
 import * as z from "zod";
 import { secret } from "../config";
 import { apiKeys } from "../db/schema";
-import type { Bindings } from "../config";
 import type { ApiKeyRow } from "../db/schema";
 import { ApiError, notFound } from "../errors";
-import { encryptSecret, randomBytes, sha256Hex } from "../lib/crypto";
+import { randomBytes, sha256Hex } from "../lib/crypto";
 import { toBase64, toBase64Url } from "../lib/encoding";
 import { isIdOf, newId } from "../lib/ids";
+import { sealSecret } from "../lib/sealed-secret";
 import { nowIso } from "../lib/time";
 import type { DomainContext } from "./context";
 
@@ -17,8 +17,6 @@ export const API_KEY_PREFIX = "svc_sk_";
 export const SIGNING_SECRET_PREFIX = "whsec_";
 /** Shown in lists so a merchant can recognise a key without it being recoverable. */
 const VISIBLE_PREFIX_LENGTH = 12;
-/** Key version of SECRETS_KEY used for new records; older versions stay readable while they rotate. */
-export const SECRETS_KEY_VERSION = "v1";
 
 export const ApiKeyRecord = z.object({
   id: z.string(),
@@ -41,11 +39,6 @@ export const toApiKeyRecord = (row: ApiKeyRow): ApiKeyRecord => ({
 
 export const hashApiKey = (apiKey: string) => sha256Hex(apiKey);
 
-/** The master keys by version, for decrypting signing secrets. */
-export const signingSecretKeys = (env: Bindings): Record<string, string> => ({
-  [SECRETS_KEY_VERSION]: secret(env, "SECRETS_KEY"),
-});
-
 export async function createApiKey({ db, env }: DomainContext, userId: string, name: string) {
   const [active] = await db
     .select({ n: count() })
@@ -56,13 +49,15 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
   }
   const apiKey = API_KEY_PREFIX + toBase64Url(randomBytes(32));
   const signingSecret = SIGNING_SECRET_PREFIX + toBase64(randomBytes(32));
+  const id = newId("key");
   const row: ApiKeyRow = {
-    id: newId("key"),
+    id,
     userId,
     name,
     prefix: apiKey.slice(0, VISIBLE_PREFIX_LENGTH),
     keyHash: await hashApiKey(apiKey),
-    signingSecretEnc: await encryptSecret(signingSecret, secret(env, "SECRETS_KEY"), SECRETS_KEY_VERSION),
+    // Sealed under the newest SECRETS_KEY and bound to this row (src/lib/sealed-secret.ts).
+    signingSecretEnc: await sealSecret(signingSecret, secret(env, "SECRETS_KEY"), id),
     createdAt: nowIso(),
     lastUsedAt: null,
     revokedAt: null,

@@ -7,6 +7,7 @@ import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../lib/password";
 import { nowIso } from "../lib/time";
+import { passwordPeppers } from "../secret-versions";
 import { issueAccountToken } from "./account-tokens";
 import type { DomainContext } from "./context";
 import { revokeEmailTokens } from "./email-tokens";
@@ -16,12 +17,12 @@ export const LoginInput = z.object({ email: EmailField, password: z.string().min
 
 export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS");
 
-/** Checks a password against the account's hash; re-hashes it when the stored parameters are older. */
+/** Checks a password against the account's hash; re-hashes it when the stored parameters or pepper are older. */
 export async function checkPassword({ db, env }: DomainContext, user: UserRow, password: string): Promise<boolean> {
-  const pepper = secret(env, "PASSWORD_PEPPER");
-  const check = await verifyPassword(password, user.passwordHash, pepper);
+  const peppers = passwordPeppers(env);
+  const check = await verifyPassword(password, user.passwordHash, peppers);
   if (check.needsRehash) {
-    await db.update(users).set({ passwordHash: await hashPassword(password, pepper) }).where(eq(users.id, user.id));
+    await db.update(users).set({ passwordHash: await hashPassword(password, peppers[0]!) }).where(eq(users.id, user.id));
   }
   return check.valid;
 }

@@ -1,19 +1,18 @@
-// Configuration guards: production refuses to serve without its secrets; development-only routes
+// Configuration guards: a configuration that breaks a rule of src/config-check.ts refuses to serve; development-only routes
 // do not exist in production.
 import { createMiddleware } from "hono/factory";
-import { isProduction, misconfigured, missingSecrets } from "../config";
+import { isProduction, misconfigured } from "../config";
+import { configurationProblems } from "../config-check";
 import { notFound } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
 
 export const requireConfiguration = createMiddleware<AppEnv>(async (c, next) => {
-  if (isProduction(c.env)) {
-    const missing = missingSecrets(c.env);
-    if (missing.length > 0) {
-      // Names only, never values.
-      log("error", "missing required secrets", { requestId: c.get("requestId"), missing });
-      throw misconfigured();
-    }
+  const problems = configurationProblems(c.env);
+  if (problems.length > 0) {
+    // Names and rules only, never values.
+    log("error", "misconfigured: refusing to serve", { requestId: c.get("requestId"), problems });
+    throw misconfigured(problems);
   }
   await next();
 });

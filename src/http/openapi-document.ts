@@ -56,7 +56,8 @@ const STATUS_TEXT: Partial<Record<ErrorStatus, string>> = {
   415: "Body is not application/json",
   422: "Validation failed, one item per problem in errors",
   429: "Rate limited; see Retry-After",
-  500: "Internal error or missing configuration",
+  500: "Internal error",
+  503: "The deployment is misconfigured: errors names each setting and its rule, never a value",
 };
 
 function jsonSchema(schema: ZodType, io: "input" | "output"): Record<string, unknown> {
@@ -81,7 +82,8 @@ const GENERIC_CODES: { [S in ErrorStatus]?: readonly CodeOf<S>[] } = {
   415: ["UNSUPPORTED_MEDIA_TYPE"],
   422: ["VALIDATION_FAILED"],
   429: ["RATE_LIMITED"],
-  500: ["INTERNAL_ERROR", "MISCONFIGURED"],
+  500: ["INTERNAL_ERROR"],
+  503: ["MISCONFIGURED"],
 };
 
 const genericCodes = (status: number): readonly ErrorCode[] => GENERIC_CODES[status as ErrorStatus] ?? [];
@@ -99,9 +101,9 @@ const BODY_METHODS = new Set(["post", "put", "patch", "delete"]);
 
 function responses(meta: OperationMeta, method: string) {
   const out: Record<string, unknown> = {};
-  const statuses = new Set<number>([...Object.keys(meta.responses ?? {}).map(Number), 500]);
+  const statuses = new Set<number>([...Object.keys(meta.responses ?? {}).map(Number), 500, 503]);
   // Statuses the shared middleware adds; their generic codes apply besides any the route documents.
-  const generic = new Set<number>([500]);
+  const generic = new Set<number>([500, 503]);
   if (BODY_METHODS.has(method)) [400, 413, 415].forEach((s) => generic.add(s));
   if (meta.body) generic.add(422);
   if (meta.query) generic.add(422);

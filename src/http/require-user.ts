@@ -3,19 +3,18 @@
 import { and, eq, getTableColumns } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { secret } from "../config";
 import { kycRecords, users } from "../db/schema";
 import { ApiError, unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import type { UserRow } from "../db/schema";
-import { verifyAccountToken } from "../lib/jwt";
+import { verifyAccountTokenAnyVersion } from "../secret-versions";
 import { withMeta } from "./openapi-meta";
 
 /** The account id the presented JWT names, once its signature, issuer, audience and expiry check out. */
 async function verifiedClaims(c: Context<AppEnv>) {
   // The scheme name is case-insensitive (RFC 9110 §11.1).
   const match = /^Bearer ([A-Za-z0-9_.-]{1,2048})$/i.exec(c.req.header("authorization") ?? "");
-  const claims = match ? await verifyAccountToken(secret(c.env, "JWT_SECRET"), match[1]!) : null;
+  const claims = match ? await verifyAccountTokenAnyVersion(c.env, match[1]!) : null;
   if (!claims) throw unauthorized();
   return claims;
 }

@@ -1,12 +1,18 @@
-// Sends account mail without letting a mail failure fail the request: the user can ask again
-// (resend-verification, forgot-password), and the log line names only the kind of mail.
+// Hands account mail on without letting a mail failure fail the request: development writes the outbox
+// at once (GET /api/dev/outbox, as the tests and the demo read it); production enqueues on the mail
+// queue and does not wait for delivery, which the consumer retries (src/mail/consumer.ts). If even the
+// enqueue fails the user can ask again (resend-verification, forgot-password); the log line names only
+// the kind of mail.
+import { isProduction } from "../config";
 import type { DomainContext } from "../domain/context";
 import { log } from "../lib/log";
 import { sendMail, type Mail } from "./mailer";
+import type { MailMessage, MailPurpose } from "./queue";
 
-export async function deliverMail(ctx: DomainContext, mail: Mail, kind: string): Promise<void> {
+export async function deliverMail(ctx: DomainContext, mail: Mail, kind: MailPurpose): Promise<void> {
   try {
-    await sendMail(ctx, mail);
+    if (isProduction(ctx.env)) await ctx.env.MAIL.send({ purpose: kind, ...mail } satisfies MailMessage);
+    else await sendMail(ctx, mail);
   } catch (error) {
     log("error", "mail not sent", { kind, error: error instanceof Error ? error.name : "unknown" });
   }

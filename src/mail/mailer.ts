@@ -1,9 +1,9 @@
 // The mailer port: development writes to the D1 outbox (GET /api/dev/outbox), production sends
-// through the Workers send_email binding.
+// through Cloudflare Email Service (called by the mail queue consumer, src/mail/consumer.ts).
 import { isProduction } from "../config";
 import { devOutbox } from "../db/schema";
 import type { DomainContext } from "../domain/context";
-import { buildTextEmail } from "./mime";
+import { sendThroughEmailService } from "./email-service";
 
 export type Mail = { to: string; subject: string; text: string };
 
@@ -12,8 +12,5 @@ export async function sendMail({ db, env }: DomainContext, mail: Mail): Promise<
     await db.insert(devOutbox).values({ ...mail, createdAt: new Date().toISOString() });
     return;
   }
-  // Loaded only in production: the module exists in workerd alone.
-  const { EmailMessage } = await import("cloudflare:email");
-  const from = env.MAIL_FROM;
-  await env.MAILER.send(new EmailMessage(from, mail.to, buildTextEmail({ from, ...mail })));
+  await sendThroughEmailService(env.MAILER, env.MAIL_FROM, mail);
 }

@@ -3,13 +3,14 @@
 // enqueues the callback. Changes leave through a stored outbox, so a failed D1 or queue write is
 // retried by the alarm instead of being lost.
 import { DurableObject } from "cloudflare:workers";
-import { eventTypeFor, type CallbackMessage } from "../callbacks/message";
+import type { CallbackMessage } from "../callbacks/message";
 import { domainContext } from "../domain/context";
 import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-mirror";
 import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
+import { callbackMessage } from "./callback-message";
 import { polledView, requestView, type PolledSession, type SessionRequest } from "./session-view";
 import { transition, type SessionEvent, type SessionState } from "./state-machine";
 
@@ -93,6 +94,18 @@ export class VerificationSession extends DurableObject<Env> {
     await this.forget();
   }
 
+  /**
+   * Enqueues this resolved session's callback again, under the webhook-id of an event whose queue
+   * message was lost (src/maintenance/stalled-callbacks.ts), through the same queue as the resolution.
+   * False when the object no longer holds a resolved session (forgotten after its retention).
+   */
+  async resendCallback(webhookId: string, attempt: number): Promise<boolean> {
+    const state = await this.load();
+    if (!state || state.status === "PENDING") return false;
+    await this.env.CALLBACKS.send(callbackMessage(state, webhookId, attempt));
+    return true;
+  }
+
   /** One alarm serves three purposes: retry a pending outbox, expire when due, forget when retained long enough. */
   override async alarm(): Promise<void> {
     await this.flushOutbox();
@@ -140,16 +153,7 @@ export class VerificationSession extends DurableObject<Env> {
       next = result.state;
       const changed = result.outcome === "changed" || (result.outcome === "not_pending" && result.changed);
       if (!changed || next.status === "PENDING") return;
-      const message: CallbackMessage = {
-        webhookId: newId("msg"),
-        type: eventTypeFor(next.status),
-        timestamp: next.resolvedAt ?? nowIso(),
-        sessionId: next.id,
-        keyId: next.keyId,
-        callbackUrl: next.callbackUrl,
-        data: polledView(next),
-        attempt: 1,
-      };
+      const message = callbackMessage(next, newId("msg"), 1);
       await this.ctx.storage.put<unknown>({ state: next, outbox: { message } satisfies Outbox });
       await this.flushOutbox();
       await this.scheduleAlarm(next);

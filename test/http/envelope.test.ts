@@ -2,8 +2,9 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { call, expectError } from "../helpers/http";
+import { productionEnv } from "../helpers/production-env";
 
-const production = (overrides: Partial<Env> = {}): Env => ({ ...env, ENVIRONMENT: "production", ...overrides });
+const production = (overrides: Partial<Env> = {}): Env => productionEnv(overrides);
 
 describe("envelope and errors", () => {
   it("answers an unknown path with a JSON 404 envelope", async () => {
@@ -77,8 +78,8 @@ describe("configuration", () => {
       production({ JWT_SECRET: undefined }),
       createExecutionContext(),
     );
-    expect(res.status).toBe(500);
-    expect(await res.json()).toMatchObject({ success: false, error: "MISCONFIGURED" });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ success: false, error: "MISCONFIGURED", errors: [{ path: "JWT_SECRET", message: "is missing" }] });
   });
 
   it("development-only routes answer 404 in production", async () => {

@@ -10,7 +10,7 @@ describe("password hashing", () => {
   it("stores the algorithm and parameters with a random salt", async () => {
     const a = await hashPassword("s3cret-password", "pepper");
     const b = await hashPassword("s3cret-password", "pepper");
-    expect(a).toMatch(/^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}$/);
+    expect(a).toMatch(/^pbkdf2-sha256\$100000\$[\w-]{22}\$[\w-]{43}\$k[0-9a-f]{8}$/);
     expect(a).not.toBe(b);
   });
 

@@ -2,8 +2,9 @@ import { env } from "cloudflare:test";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../src/db/schema";
-import { MAX_ACTIVE_KEYS, signingSecretKeys } from "../../src/domain/api-keys";
-import { decryptSecret } from "../../src/lib/crypto";
+import { MAX_ACTIVE_KEYS } from "../../src/domain/api-keys";
+import { keyId } from "../../src/lib/key-id";
+import { openSecret } from "../../src/lib/sealed-secret";
 import { register, registerBusiness } from "../helpers/accounts";
 import { call, expectError } from "../helpers/http";
 import { db, seedAccount } from "../helpers/seed";
@@ -51,9 +52,9 @@ describe("API keys: happy paths", () => {
     expect(stored).not.toContain(created.body.data.apiKey.slice(7));
     expect(stored).not.toContain(created.body.data.signingSecret);
     expect(stored).not.toContain(created.body.data.signingSecret.slice(6));
-    expect(row!.signingSecretEnc).toMatch(/^v1\./);
-    expect(await decryptSecret(row!.signingSecretEnc, signingSecretKeys(env))).toBe(created.body.data.signingSecret);
-    await expect(decryptSecret(row!.signingSecretEnc, { v1: "another-master-key" })).rejects.toThrow();
+    expect(row!.signingSecretEnc.startsWith(`${await keyId(env.SECRETS_KEY!)}.`)).toBe(true);
+    expect(await openSecret(row!.signingSecretEnc, [env.SECRETS_KEY!], row!.id)).toBe(created.body.data.signingSecret);
+    await expect(openSecret(row!.signingSecretEnc, ["another-master-key"], row!.id)).rejects.toThrow();
   });
 
   it("stamps lastUsedAt when the key is used", async () => {

@@ -1,0 +1,15 @@
+// The maintenance settings (wrangler.toml [vars]; production refuses malformed values, src/config-check.ts).
+export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
+export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 400;
+export const DEFAULT_CALLBACK_STALL_SECONDS = 900;
+
+const positive = (value: string | undefined, fallback: number) => {
+  const parsed = Number(value);
+  return Number.isInteger(parsed) && parsed > 0 ? parsed : fallback;
+};
+
+export const callbackLogRetentionDays = (env: Env) => positive(env.CALLBACK_LOG_RETENTION_DAYS, DEFAULT_CALLBACK_LOG_RETENTION_DAYS);
+export const sessionLogRetentionDays = (env: Env) => positive(env.SESSION_LOG_RETENTION_DAYS, DEFAULT_SESSION_LOG_RETENTION_DAYS);
+export const callbackStallSeconds = (env: Env) => positive(env.CALLBACK_STALL_SECONDS, DEFAULT_CALLBACK_STALL_SECONDS);
+
+export const DAY_MS = 24 * 60 * 60 * 1000;

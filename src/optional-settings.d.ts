@@ -1,0 +1,11 @@
+// Settings the code reads that wrangler.toml does not declare (so `npm run types` cannot list them):
+// the previous secrets an operator sets only during a rotation (docs/operations.md).
+declare namespace Cloudflare {
+  interface Env {
+    SECRETS_KEY_PREVIOUS?: string;
+    JWT_SECRET_PREVIOUS?: string;
+    /** ISO time JWT_SECRET was rotated: JWT_SECRET_PREVIOUS is accepted until one token lifetime after it. */
+    JWT_SECRET_ROTATED_AT?: string;
+    PASSWORD_PEPPER_PREVIOUS?: string;
+  }
+}

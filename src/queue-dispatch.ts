@@ -1,0 +1,21 @@
+// The Worker's `queue` handler: each batch to its consumer by the role of its queue. Staging's queues
+// are production's names with a "staging-" prefix (a queue has one consumer, so staging cannot share
+// production's; wrangler.toml [env.staging]): the role is the name without it.
+import { CALLBACK_QUEUE, DEAD_LETTER_QUEUE, handleCallbackBatch, handleDeadLetterBatch, handleQueue } from "./callbacks/consumer";
+import type { CallbackMessage } from "./callbacks/message";
+import { handleMailBatch, handleMailDeadLetterBatch } from "./mail/consumer";
+
+export const STAGING_QUEUE_PREFIX = "staging-";
+export const MAIL_QUEUE = "mail";
+export const MAIL_DEAD_LETTER_QUEUE = "mail-dead-letter";
+
+export const queueRole = (name: string): string => (name.startsWith(STAGING_QUEUE_PREFIX) ? name.slice(STAGING_QUEUE_PREFIX.length) : name);
+
+export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const role = queueRole(batch.queue);
+  if (role === MAIL_QUEUE) return handleMailBatch(batch, env);
+  if (role === MAIL_DEAD_LETTER_QUEUE) return handleMailDeadLetterBatch(batch, env);
+  if (role === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, env);
+  if (role === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, env);
+  return handleQueue(batch, env); // logs the unknown queue and retries the batch
+}

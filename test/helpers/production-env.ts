@@ -1,0 +1,26 @@
+// A production configuration that passes every fail-closed rule (src/config-check.ts): fresh random
+// secrets, https on a real-looking domain, Onfido settings. Tests override one setting at a time.
+import { env } from "cloudflare:test";
+import { toBase64 } from "../../src/lib/encoding";
+
+const random32 = () => toBase64(crypto.getRandomValues(new Uint8Array(32)));
+
+export const productionSecrets = {
+  JWT_SECRET: random32(),
+  PASSWORD_PEPPER: random32(),
+  SECRETS_KEY: random32(),
+};
+
+export const productionEnv = (overrides: Record<string, unknown> = {}): Env =>
+  ({
+    ...env,
+    ENVIRONMENT: "production",
+    PROVIDER: "onfido",
+    ONFIDO_API_URL: "https://api.eu.onfido.com/v3.6",
+    ONFIDO_API_TOKEN: "api_live.production-token",
+    ONFIDO_WEBHOOK_TOKEN: "production-webhook-token",
+    APP_URL: "https://age.merchant-verify.eu",
+    MAIL_FROM: "no-reply@merchant-verify.eu",
+    ...productionSecrets,
+    ...overrides,
+  }) as Env;

@@ -1,0 +1,130 @@
+// Production refuses to serve (503 MISCONFIGURED, naming the setting, never its value) for each rule of
+// src/config-check.ts; a complete production configuration serves.
+import { createExecutionContext, env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../src/app";
+import { configurationProblems, DEVELOPMENT_VALUES } from "../../src/config-check";
+import { productionEnv } from "../helpers/production-env";
+
+async function health(appEnv: Env) {
+  const res = await createApp().fetch(new Request("https://avs.test/api/health"), appEnv, createExecutionContext());
+  return { status: res.status, text: await res.text() };
+}
+
+async function expectRefused(appEnv: Env, setting: string, value?: unknown) {
+  const res = await health(appEnv);
+  expect(res.status, res.text).toBe(503);
+  const body = JSON.parse(res.text) as { error: string; message: string; errors: { path: string; message: string }[] };
+  expect(body.error).toBe("MISCONFIGURED");
+  expect(body.message).toContain(setting);
+  expect(body.errors.map((e) => e.path)).toContain(setting);
+  if (typeof value === "string" && value.length > 0) expect(res.text).not.toContain(value);
+}
+
+const short = btoa("sixteen-bytes-ok");
+
+describe("fail closed in production", () => {
+  it("a complete production configuration serves", async () => {
+    expect((await health(productionEnv())).status).toBe(200);
+  });
+
+  it("the development configuration serves", async () => {
+    expect((await health(env)).status).toBe(200);
+  });
+
+  it("PROVIDER=sandbox refuses", async () => {
+    await expectRefused(productionEnv({ PROVIDER: "sandbox" }), "PROVIDER");
+  });
+
+  it("an unknown PROVIDER refuses", async () => {
+    await expectRefused(productionEnv({ PROVIDER: "onfido-eu" }), "PROVIDER");
+  });
+
+  for (const name of ["JWT_SECRET", "PASSWORD_PEPPER", "SECRETS_KEY"]) {
+    it(`a missing ${name} refuses`, async () => {
+      await expectRefused(productionEnv({ [name]: undefined }), name);
+      await expectRefused(productionEnv({ [name]: "" }), name);
+    });
+
+    it(`${name} set to a committed development value refuses, without echoing it`, async () => {
+      const devValue = (env as unknown as Record<string, string>)[name]!;
+      expect(DEVELOPMENT_VALUES).toContain(devValue);
+      await expectRefused(productionEnv({ [name]: devValue }), name, devValue);
+    });
+
+    it(`${name} shorter than 32 bytes refuses, without echoing it`, async () => {
+      await expectRefused(productionEnv({ [name]: short }), name, short);
+      await expectRefused(productionEnv({ [name]: "not base64 at all!" }), name);
+    });
+  }
+
+  it("SECRETS_KEY must decode to exactly 32 bytes (an AES-256 key), the HMAC secrets to at least 32", async () => {
+    const longer = btoa("x".repeat(48));
+    await expectRefused(productionEnv({ SECRETS_KEY: longer }), "SECRETS_KEY");
+    expect((await health(productionEnv({ JWT_SECRET: longer, PASSWORD_PEPPER: longer }))).status).toBe(200);
+  });
+
+  it("a previous secret kept for a rotation is held to the same rules", async () => {
+    await expectRefused(productionEnv({ SECRETS_KEY_PREVIOUS: short }), "SECRETS_KEY_PREVIOUS");
+    await expectRefused(productionEnv({ PASSWORD_PEPPER_PREVIOUS: DEVELOPMENT_VALUES[1] }), "PASSWORD_PEPPER_PREVIOUS");
+    // JWT_SECRET_PREVIOUS needs the time of the rotation, which bounds how long it is accepted.
+    const previous = btoa("p".repeat(32));
+    await expectRefused(productionEnv({ JWT_SECRET_PREVIOUS: previous }), "JWT_SECRET_ROTATED_AT", previous);
+    const ok = await health(productionEnv({ JWT_SECRET_PREVIOUS: previous, JWT_SECRET_ROTATED_AT: "2026-11-01T00:00:00Z" }));
+    expect(ok.status).toBe(200);
+  });
+
+  for (const url of ["https://age-verification.example.com", "https://example.org", "https://avs.test", "https://localhost", "https://api.invalid"]) {
+    it(`APP_URL on a placeholder domain refuses (${url})`, async () => {
+      await expectRefused(productionEnv({ APP_URL: url }), "APP_URL");
+    });
+  }
+
+  it("APP_URL that is not https refuses", async () => {
+    await expectRefused(productionEnv({ APP_URL: "http://age.merchant-verify.eu" }), "APP_URL");
+    await expectRefused(productionEnv({ APP_URL: "age.merchant-verify.eu" }), "APP_URL");
+    await expectRefused(productionEnv({ APP_URL: undefined }), "APP_URL");
+  });
+
+  for (const from of ["no-reply@example.com", "no-reply@mail.example.net", "no-reply@localhost", "not-an-address"]) {
+    it(`MAIL_FROM that is a placeholder or no address refuses (${from})`, async () => {
+      await expectRefused(productionEnv({ MAIL_FROM: from }), "MAIL_FROM");
+    });
+  }
+
+  for (const name of ["ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN"]) {
+    it(`PROVIDER=onfido without ${name} refuses, and with its development value too`, async () => {
+      await expectRefused(productionEnv({ [name]: undefined }), name);
+      const devValue = (env as unknown as Record<string, string>)[name]!;
+      await expectRefused(productionEnv({ [name]: devValue }), name, devValue);
+    });
+  }
+
+  it("PROVIDER=onfido without an https ONFIDO_API_URL refuses", async () => {
+    await expectRefused(productionEnv({ ONFIDO_API_URL: undefined }), "ONFIDO_API_URL");
+    await expectRefused(productionEnv({ ONFIDO_API_URL: "http://api.eu.onfido.com/v3.6" }), "ONFIDO_API_URL");
+  });
+
+  for (const value of ["Production", "prod", "staging", "", undefined]) {
+    it(`ENVIRONMENT=${JSON.stringify(value)} refuses instead of falling back to development`, async () => {
+      await expectRefused({ ...env, ENVIRONMENT: value } as unknown as Env, "ENVIRONMENT");
+    });
+  }
+
+  it("a malformed retention or threshold setting refuses", async () => {
+    await expectRefused(productionEnv({ SESSION_LOG_RETENTION_DAYS: "400 days" }), "SESSION_LOG_RETENTION_DAYS");
+    await expectRefused(productionEnv({ CALLBACK_STALL_SECONDS: "0" }), "CALLBACK_STALL_SECONDS");
+  });
+
+  it("lists every broken rule at once, so an operator fixes them in one deploy", async () => {
+    const res = await health(productionEnv({ PROVIDER: "sandbox", APP_URL: "http://x.example.com", JWT_SECRET: undefined }));
+    const body = JSON.parse(res.text) as { errors: { path: string }[] };
+    expect(body.errors.map((e) => e.path).sort()).toEqual(["APP_URL", "JWT_SECRET", "PROVIDER"]);
+  });
+
+  it("checks a configuration once per isolate, not per request", () => {
+    const appEnv = productionEnv({ PROVIDER: "sandbox" });
+    const first = configurationProblems(appEnv);
+    expect(configurationProblems(appEnv)).toBe(first);
+  });
+});

@@ -1,0 +1,99 @@
+// The scheduled handler's clean-up jobs on seeded rows: what is past its time goes, the rest stays,
+// a second run changes nothing, and each run is bounded.
+import { env } from "cloudflare:test";
+import { eq, inArray } from "drizzle-orm";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { callbackAttempts, callbackEvents, devOutbox, emailTokens, verificationSessions } from "../../src/db/schema";
+import { deleteInBatches } from "../../src/maintenance/batch-delete";
+import { seedResolvedSession } from "../helpers/callbacks";
+import { db, seedAccount, seedMerchant } from "../helpers/seed";
+import { daysAgo, runScheduled } from "./helpers";
+
+afterEach(() => vi.restoreAllMocks());
+
+const token = (userId: string, name: string, expiresAt: string, usedAt: string | null) => ({
+  tokenHash: `${name}-${userId}`,
+  userId,
+  purpose: "verify" as const,
+  newEmail: null,
+  expiresAt,
+  usedAt,
+  createdAt: daysAgo(2),
+});
+
+describe("scheduled clean-up", () => {
+  it("deletes expired and used email tokens, keeps usable ones; a second run changes nothing", async () => {
+    const { id } = await seedAccount();
+    await db().insert(emailTokens).values([
+      token(id, "expired", daysAgo(1), null),
+      token(id, "used", daysAgo(-1), daysAgo(0.5)),
+      token(id, "usable", daysAgo(-1), null),
+    ]);
+    const left = async () => (await db().select().from(emailTokens).where(eq(emailTokens.userId, id))).map((t) => t.tokenHash.split("-")[0]);
+    await runScheduled();
+    expect(await left()).toEqual(["usable"]);
+    await runScheduled();
+    expect(await left()).toEqual(["usable"]);
+  });
+
+  it("deletes development outbox rows older than a day", async () => {
+    const to = `outbox-${Date.now()}@example.test`;
+    await db().insert(devOutbox).values([
+      { to, subject: "old", text: "old", createdAt: daysAgo(1.1) },
+      { to, subject: "new", text: "new", createdAt: daysAgo(0.9) },
+    ]);
+    await runScheduled();
+    expect((await db().select().from(devOutbox).where(eq(devOutbox.to, to))).map((r) => r.subject)).toEqual(["new"]);
+  });
+
+  it("prunes callback attempts older than CALLBACK_LOG_RETENTION_DAYS of settled events, never a pending event's", async () => {
+    const merchant = await seedMerchant();
+    const settled = await seedResolvedSession(merchant);
+    const pending = await seedResolvedSession(merchant);
+    const attempt = (eventId: string, n: number, at: string) => ({ eventId, attempt: n, at, durationMs: 5, statusCode: 500, error: null });
+    await db().insert(callbackAttempts).values([
+      attempt(settled.webhookId, 1, daysAgo(31)),
+      attempt(settled.webhookId, 2, daysAgo(29)),
+      attempt(pending.webhookId, 1, daysAgo(31)),
+    ]);
+    await db().update(callbackEvents).set({ state: "failed" }).where(eq(callbackEvents.id, settled.webhookId));
+    await runScheduled();
+    const rows = await db().select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [settled.webhookId, pending.webhookId]));
+    expect(rows.map((r) => `${r.eventId === settled.webhookId ? "settled" : "pending"}#${r.attempt}`).sort()).toEqual(["pending#1", "settled#2"]);
+    // A shorter retention setting is honoured.
+    await runScheduled({ ...env, CALLBACK_LOG_RETENTION_DAYS: "10" });
+    expect((await db().select().from(callbackAttempts).where(eq(callbackAttempts.eventId, settled.webhookId))).length).toBe(0);
+  });
+
+  it("prunes session log rows older than SESSION_LOG_RETENTION_DAYS, with their events and attempts", async () => {
+    const merchant = await seedMerchant();
+    const old = await seedResolvedSession(merchant);
+    const recent = await seedResolvedSession(merchant);
+    await db().update(verificationSessions).set({ createdAt: daysAgo(401) }).where(eq(verificationSessions.id, old.sessionId));
+    await db().update(verificationSessions).set({ createdAt: daysAgo(399) }).where(eq(verificationSessions.id, recent.sessionId));
+    await db().update(callbackEvents).set({ state: "delivered" }).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
+    await runScheduled();
+    const sessions = await db().select().from(verificationSessions).where(inArray(verificationSessions.id, [old.sessionId, recent.sessionId]));
+    expect(sessions.map((s) => s.id)).toEqual([recent.sessionId]);
+    const events = await db().select().from(callbackEvents).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
+    expect(events.map((e) => e.id)).toEqual([recent.webhookId]);
+  });
+
+  it("deletes in bounded batches: what is left goes in the next run", async () => {
+    const to = `batch-${Date.now()}@example.test`;
+    await db().insert(devOutbox).values(Array.from({ length: 5 }, (_, i) => ({ to, subject: `m${i}`, text: "x", createdAt: daysAgo(3) })));
+    const first = await deleteInBatches(env.DB, "dev_outbox", '"to" = ?', [to], { rows: 2, batches: 2 });
+    expect(first).toEqual({ deleted: 4, more: true });
+    const second = await deleteInBatches(env.DB, "dev_outbox", '"to" = ?', [to], { rows: 2, batches: 2 });
+    expect(second).toEqual({ deleted: 1, more: false });
+  });
+
+  it("a misconfigured deployment runs no job", async () => {
+    const to = `misconfigured-${Date.now()}@example.test`;
+    await db().insert(devOutbox).values({ to, subject: "old", text: "old", createdAt: daysAgo(2) });
+    const errors = vi.spyOn(console, "error");
+    await runScheduled({ ...env, ENVIRONMENT: "prod" });
+    expect((await db().select().from(devOutbox).where(eq(devOutbox.to, to))).length).toBe(1);
+    expect(errors.mock.calls.flat().join("\n")).toContain("scheduled maintenance skipped");
+  });
+});
