@@ -5,7 +5,9 @@ import { devOutbox } from "../db/schema";
 import type { DomainContext } from "../domain/context";
 import { sendThroughEmailService } from "./email-service";
 
-export type Mail = { to: string; subject: string; text: string };
+import type { Mail } from "./mail";
+
+export type { Mail };
 
 export async function sendMail({ db, env }: DomainContext, mail: Mail): Promise<void> {
   if (!isProduction(env)) {
