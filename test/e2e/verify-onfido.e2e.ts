@@ -107,9 +107,9 @@ describe("verification app with PROVIDER=onfido", () => {
     expect(sdkRequests).toHaveLength(1);
     expect(sdkRequests[0]).toMatch(/^https:\/\/sdk\.onfido\.com\/v\d+\.\d+\.\d+$/);
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-1-sdk.png`, fullPage: true });
-    // The first status read after the upload is lost: it never answers, as a request sent on a keep-alive
-    // connection that the server closes at that moment can (this test's old flake: the page polls every
-    // 5 s, the dev server closes connections idle for 5 s). The page must give it up and keep polling.
+    // The first status read after the upload is lost: it never answers. That was this test's old flake
+    // (about 1 run in 10): one of the page's 5-second reads went out, was never answered, never failed and
+    // never reached the server's log, and the page, awaiting it, stopped polling. It must give it up.
     const lost: Route[] = [];
     await page.route("**/api/kyc/status", (route) => (lost.length === 0 ? void lost.push(route) : route.continue()));
     await page.locator("#fake-onfido-done").click();

@@ -368,8 +368,8 @@ export const VERIFY_SCRIPT = String.raw`
 
   // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload. A newer run
   // (a new attempt, a new status) ends the older one. A read that has not answered in 10 s is given up
-  // (its late answer ignored) and the next round starts: fetch has no timeout of its own, and one lost
-  // request (a keep-alive connection the server closed as the read went out on it) must not end the polling.
+  // (its late answer ignored) and the next round starts: fetch has no timeout of its own, and one request
+  // lost on the way (sent, never answered, never failed) must not stop the page for good.
   async function pollKyc(round, run) {
     if (!timer || run !== pollRun) return;
     if (round >= 120) { A.text("onfido-status", "The check is taking longer than usual. Reload this page later to continue."); return; }
