@@ -2,28 +2,8 @@ import { describe, expect, it } from "vitest";
 import { CreateApplicantBody, applyCompletedCheck } from "../../src/domain/kyc";
 import { todayUtc, yearsBefore } from "../../src/lib/calendar-date";
 import { sandboxCheckId } from "../../src/providers/sandbox";
-import { verifiedDateOfBirth, verifyKycViaSandbox } from "../helpers/kyc";
 import { call } from "../helpers/http";
 import { domain, seedAccount } from "../helpers/seed";
-
-describe("verifiedDateOfBirth", () => {
-  it("is the verified date of birth of a VERIFIED account", async () => {
-    const account = await seedAccount({ userType: "PERSONAL" });
-    await verifyKycViaSandbox(account.token, "2004-03-01");
-    expect(await verifiedDateOfBirth(account.id)).toBe("2004-03-01");
-  });
-
-  it("is null without KYC, while PENDING, and after a rejection", async () => {
-    const none = await seedAccount({ userType: "PERSONAL" });
-    expect(await verifiedDateOfBirth(none.id)).toBeNull();
-    const pending = await seedAccount({ userType: "PERSONAL" });
-    await call("POST", "/api/kyc/create-applicant", { token: pending.token, body: { firstName: "A", lastName: "B", dob: "1990-01-01" } });
-    expect(await verifiedDateOfBirth(pending.id)).toBeNull();
-    const rejected = await seedAccount({ userType: "PERSONAL" });
-    await verifyKycViaSandbox(rejected.token, "1990-01-01", "consider");
-    expect(await verifiedDateOfBirth(rejected.id)).toBeNull();
-  });
-});
 
 describe("applyCompletedCheck", () => {
   it("applies a check once, however often it arrives", async () => {

@@ -11,8 +11,6 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 120_000,
-    // A browser, workerd and alarms on a loaded 2-core machine: a wait can run out once under load.
-    // A test that fails twice in a row still fails the run; its console-error checks never retry away.
-    retry: 1,
+    // No retry: a test that fails once is a bug to find (in the page, the server or the test), not noise.
   },
 });

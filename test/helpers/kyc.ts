@@ -2,11 +2,7 @@
 // Onfido stand-in answers the adapter's outbound calls like Onfido's published v3.6 API does.
 import { createExecutionContext, env } from "cloudflare:test";
 import { expect, vi } from "vitest";
-import { and, eq } from "drizzle-orm";
 import { createApp } from "../../src/app";
-import { database } from "../../src/db/client";
-import { kycRecords } from "../../src/db/schema";
-import { onfidoSignature } from "../../src/providers/onfido-webhook";
 import { buildRequest, call, readResponse, type CallOptions } from "./http";
 
 /** Creates an applicant with `dob` and completes the sandbox check: the account ends VERIFIED (or REJECTED). */
@@ -158,15 +154,30 @@ export const checkCompletedEvent = (checkId: string, action = "check.completed")
   },
 });
 
-/** Headers Onfido would send with `rawBody`. */
-export async function signedHeaders(rawBody: string, webhookToken = env.ONFIDO_WEBHOOK_TOKEN!) {
-  return { "content-type": "application/json", "x-sha2-signature": await onfidoSignature(rawBody, webhookToken) };
+/**
+ * Onfido's X-SHA2-Signature, computed here as Onfido documents it (hex HMAC-SHA256 of the raw body
+ * bytes under the webhook token) with Web Crypto directly, not with the product's function: a wrong
+ * algorithm or encoding in the product then fails the tests instead of agreeing with itself.
+ */
+export async function onfidoSignatureOf(rawBody: string | Uint8Array, webhookToken = env.ONFIDO_WEBHOOK_TOKEN!) {
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(webhookToken), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const bytes = typeof rawBody === "string" ? new TextEncoder().encode(rawBody) : rawBody;
+  const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, bytes));
+  return Array.from(mac, (byte) => byte.toString(16).padStart(2, "0")).join("");
 }
 
-/** The account's provider-verified date of birth as stored, or null when it is not VERIFIED. */
-export async function verifiedDateOfBirth(userId: string): Promise<string | null> {
-  const row = await database(env.DB).query.kycRecords.findFirst({
-    where: and(eq(kycRecords.userId, userId), eq(kycRecords.status, "VERIFIED")),
-  });
-  return row?.verifiedDob ?? null;
+/** Headers Onfido would send with `rawBody`. */
+export async function signedHeaders(rawBody: string | Uint8Array, webhookToken = env.ONFIDO_WEBHOOK_TOKEN!) {
+  return { "content-type": "application/json", "x-sha2-signature": await onfidoSignatureOf(rawBody, webhookToken) };
+}
+
+/**
+ * The account's KYC row as stored (status and verified date of birth), read with plain SQL. Whether
+ * that date answers a session is the product's query (requireUserWithVerifiedDob), tested through the
+ * completion route in test/routes/kyc-to-session.test.ts.
+ */
+export async function storedKyc(userId: string) {
+  return env.DB.prepare("SELECT status, verified_dob AS verifiedDob FROM kyc_records WHERE user_id = ?")
+    .bind(userId)
+    .first<{ status: string; verifiedDob: string | null }>();
 }

@@ -127,13 +127,39 @@ describe("callback URL SSRF properties", () => {
     );
   });
 
-  it("refuses generated junk without throwing", () => {
+  // Junk, judged without the product: whatever the platform's URL parser cannot read as an absolute
+  // https URL must be refused with a reason (and nothing may throw).
+  const isHttpsUrl = (raw: string) => URL.canParse(raw) && new URL(raw).protocol === "https:";
+
+  it("refuses generated junk that is not an absolute https URL, without throwing", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.webUrl(), fc.string({ unit: "grapheme" })), (raw) => {
-        const problem = callbackUrlProblem(raw, production);
-        expect(problem === null || typeof problem === "string").toBe(true);
+      fc.property(fc.oneof(fc.string(), fc.string({ unit: "grapheme" }), fc.webPath(), fc.webSegment()), (raw) => {
+        fc.pre(!isHttpsUrl(raw));
+        expect(callbackUrlProblem(raw, production), JSON.stringify(raw)).toBe("Use an absolute https:// URL.");
       }),
       { seed: SEED, numRuns: RUNS },
     );
+  });
+
+  it("refuses every other scheme, and plain http even for a public host", () => {
+    const otherScheme = fc.webUrl({ validSchemes: ["http", "ftp", "ws", "wss", "file", "data", "javascript", "gopher"], withQueryParameters: true, withFragments: true });
+    fc.assert(
+      fc.property(otherScheme, (url) => {
+        expect(callbackUrlProblem(url, production), url).toBe("Use an absolute https:// URL.");
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it("refuses an otherwise acceptable URL over 2048 characters, and accepts one of exactly 2048", () => {
+    const base = "https://merchant.example.com/";
+    fc.assert(
+      fc.property(fc.integer({ min: 2049, max: 8192 }), (length) => {
+        const url = base + "a".repeat(length - base.length);
+        expect(callbackUrlProblem(url, production)).toBe("Use at most 2048 characters.");
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+    expect(callbackUrlProblem(base + "a".repeat(2048 - base.length), production)).toBeNull();
   });
 });

@@ -4,6 +4,7 @@
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
+import { createApp } from "../../src/app";
 import { call } from "../helpers/http";
 
 export type Schema = Record<string, any>;
@@ -95,6 +96,30 @@ export async function expectConforms(op: Operation, res: Response) {
 }
 
 /** Counts of generated cases per route, printed by the suites so the closing note can quote them. */
+/**
+ * The JSON API routes the app serves, read from its router rather than from the document
+ * ("GET /api/keys/{id}"), so a route the document lost, or a walk that ran nothing, is noticed.
+ */
+export function servedApiRoutes(): string[] {
+  const keys = createApp()
+    .routes.filter((route) => route.method !== "ALL" && route.path.startsWith("/api/"))
+    .map((route) => `${route.method} ${route.path.replace(/:(\w+)/g, "{$1}")}`);
+  return [...new Set(keys)].sort();
+}
+
+/**
+ * The closing check of a walk: every served route is in the document, and each was run at least `runs`
+ * times. Fails (rather than passing on an empty map) if it runs before the routes' tests or without them.
+ */
+export function expectEveryRouteExercised(operations: Operation[], runs: number) {
+  const served = servedApiRoutes();
+  // The API has had 35 routes since 1.0.0; fewer means the router (or this reading of it) lost some.
+  expect(served.length).toBeGreaterThanOrEqual(35);
+  expect(operations.map((op) => op.key).sort()).toEqual(served);
+  expect([...caseCounts.keys()].sort()).toEqual(served);
+  for (const key of served) expect(caseCounts.get(key), key).toBeGreaterThanOrEqual(runs);
+}
+
 export const caseCounts = new Map<string, number>();
 export const countCase = (label: string) => caseCounts.set(label, (caseCounts.get(label) ?? 0) + 1);
 export function printCaseCounts(title: string) {

@@ -2,7 +2,7 @@
 // snapshot of every D1 table to prove that a refused request wrote nothing.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import worker from "../../src/index";
-import { onfidoSignature } from "../../src/providers/onfido-webhook";
+import { onfidoSignatureOf } from "../helpers/kyc";
 import { BASE } from "../helpers/http";
 import type { Operation, Response } from "./openapi-walk";
 
@@ -47,7 +47,7 @@ export async function send(op: Operation, c: Case, credentials: Credentials): Pr
   }
   // The provider webhook is signed over the raw body, so a case reaches its parser and validator.
   if (op.security === "webhookSignature" && typeof body === "string") {
-    headers["x-sha2-signature"] ??= await onfidoSignature(body, env.ONFIDO_WEBHOOK_TOKEN!);
+    headers["x-sha2-signature"] ??= await onfidoSignatureOf(body);
   }
   const response = await dispatch(new Request(buildUrl(op, c), { method: op.method, headers, body }));
   const text = await response.text();

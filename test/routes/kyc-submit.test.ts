@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
-import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido, verifiedDateOfBirth, verifyKycViaSandbox } from "../helpers/kyc";
+import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido, storedKyc, verifyKycViaSandbox } from "../helpers/kyc";
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, openSession } from "../helpers/sessions";
 
@@ -118,7 +118,7 @@ describe("KYC submit (Onfido): happy paths", () => {
     const res = await call("POST", "/api/kyc/submit", { token });
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ status: "VERIFIED", verifiedAt: expect.any(String) });
-    expect(await verifiedDateOfBirth(id)).toBe("2001-03-03");
+    expect(await storedKyc(id)).toEqual({ status: "VERIFIED", verifiedDob: "2001-03-03" });
     // Only a merchant callback queued by an earlier test in this isolate may be on its way out.
     expect(fetchSpy.mock.calls.map(([input]) => String(input)).filter((url) => !url.startsWith(CALLBACK_URL))).toEqual([]);
   });
@@ -127,7 +127,7 @@ describe("KYC submit (Onfido): happy paths", () => {
     const { id, token } = await seedAccount({ userType: "PERSONAL" });
     await verifyKycViaSandbox(token, "1970-10-10", "consider");
     expect((await call("POST", "/api/kyc/submit", { token })).body.data.status).toBe("VERIFIED");
-    expect(await verifiedDateOfBirth(id)).toBe("1970-10-10");
+    expect(await storedKyc(id)).toEqual({ status: "VERIFIED", verifiedDob: "1970-10-10" });
   });
 });
 

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
-import { callWith, onfidoEnv, verifyKycViaSandbox, verifiedDateOfBirth } from "../helpers/kyc";
+import { callWith, onfidoEnv, verifyKycViaSandbox, storedKyc } from "../helpers/kyc";
 import { db, seedAccount } from "../helpers/seed";
 import { productionEnv } from "../helpers/production-env";
 
@@ -57,18 +57,18 @@ describe("KYC (sandbox provider): happy paths", () => {
     await verifyKycViaSandbox(token, "2000-02-29");
     const status = await call("GET", "/api/kyc/status", { token });
     expect(status.body.data).toEqual({ status: "VERIFIED", verifiedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
-    expect(await verifiedDateOfBirth(id)).toBe("2000-02-29");
+    expect(await storedKyc(id)).toEqual({ status: "VERIFIED", verifiedDob: "2000-02-29" });
     expect(fetchSpy).not.toHaveBeenCalled();
   });
 
   it("a rejected account can try again and then be verified", async () => {
     const { id, token } = await seedAccount({ userType: "PERSONAL" });
     await verifyKycViaSandbox(token, "1985-01-31", "consider");
-    expect(await verifiedDateOfBirth(id)).toBeNull();
+    expect(await storedKyc(id)).toEqual({ status: "REJECTED", verifiedDob: null });
     expect((await call("GET", "/api/kyc/status", { token })).body.data).toEqual({ status: "REJECTED", verifiedAt: null });
     const again = await call("POST", "/api/kyc/sandbox/complete", { token });
     expect(again.body.data.status).toBe("VERIFIED");
-    expect(await verifiedDateOfBirth(id)).toBe("1985-01-31");
+    expect(await storedKyc(id)).toEqual({ status: "VERIFIED", verifiedDob: "1985-01-31" });
   });
 
   it("a verified account stays verified: a later check changes nothing", async () => {
@@ -150,7 +150,7 @@ describe("KYC: security", () => {
     await call("POST", "/api/kyc/create-applicant", { token: second.token, body: applicant });
     await verifyKycViaSandbox(first.token, "1990-01-01");
     expect((await call("GET", "/api/kyc/status", { token: second.token })).body.data.status).toBe("PENDING");
-    expect(await verifiedDateOfBirth(second.id)).toBeNull();
+    expect(await storedKyc(second.id)).toEqual({ status: "PENDING", verifiedDob: null });
   });
 
   it("sandbox completion does not exist in the production configuration", async () => {

@@ -4,7 +4,6 @@ import { createApp } from "../../src/app";
 import { createApiKey, revokeApiKey } from "../../src/domain/api-keys";
 import type { SessionLogRow } from "../../src/db/schema";
 import { EXPORT_PAGE_SIZE } from "../../src/domain/usage-export";
-import { toUsageItem } from "../../src/domain/usage-sessions";
 import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
@@ -47,6 +46,18 @@ async function pageAll(token: string, query: string, between?: (page: number) =>
   throw new Error("pagination did not end");
 }
 
+/** The documented item of a stored row, written out field by field (not with the product's mapper). */
+const itemOf = (row: SessionLogRow) => ({
+  session_id: row.id,
+  key_id: row.keyId,
+  status: row.status,
+  age_required: row.ageRequired,
+  above_age_required: row.aboveAgeRequired,
+  created_at: row.createdAt,
+  resolved_at: row.resolvedAt,
+  expires_at: row.expiresAt,
+});
+
 const countsOf = (rows: SessionLogRow[]) => ({
   total: rows.length,
   approved: rows.filter((r) => r.status === "APPROVED").length,
@@ -81,8 +92,38 @@ describe("usage reporting", () => {
 
     it("returns the item fields exactly, with no end-user identity", async () => {
       const res = await call("GET", "/api/usage/sessions?limit=8", { token: merchant.account.token });
-      expect(res.body.data.items).toEqual(merchant.rows.slice(0, 8).map(toUsageItem));
+      expect(res.body.data.items).toEqual(merchant.rows.slice(0, 8).map(itemOf));
       expect(Object.keys(res.body.data.items[0]).sort()).toEqual(COLUMNS.slice(0, 8).sort());
+    });
+
+    it("answers each field with its own stored value (literal rows: every time and flag differs)", async () => {
+      const { account, keyId } = await seedMerchant("Literal shop");
+      // Two sessions opened 2026-03-01T12:00:00.000Z: PENDING (age 13) and APPROVED (age 14, resolved after 60 s).
+      const rows = await seedSessions({ accountId: account.id, keyIds: [keyId], count: 2, newest: Date.parse("2026-03-01T12:00:00.000Z") });
+      const res = await call("GET", "/api/usage/sessions?from=2026-03-01&to=2026-03-01", { token: account.token });
+      const byStatus = Object.fromEntries(res.body.data.items.map((item: { status: string }) => [item.status, item]));
+      expect(byStatus).toEqual({
+        PENDING: {
+          session_id: rows.find((r) => r.status === "PENDING")!.id,
+          key_id: keyId,
+          status: "PENDING",
+          age_required: 13,
+          above_age_required: false,
+          created_at: "2026-03-01T12:00:00.000Z",
+          resolved_at: null,
+          expires_at: "2026-03-01T12:30:00.000Z",
+        },
+        APPROVED: {
+          session_id: rows.find((r) => r.status === "APPROVED")!.id,
+          key_id: keyId,
+          status: "APPROVED",
+          age_required: 14,
+          above_age_required: true,
+          created_at: "2026-03-01T12:00:00.000Z",
+          resolved_at: "2026-03-01T12:01:00.000Z",
+          expires_at: "2026-03-01T12:30:00.000Z",
+        },
+      });
     });
 
     it("defaults to 50 rows a page and ends with next_cursor null", async () => {
@@ -225,7 +266,7 @@ describe("usage reporting", () => {
       const names = new Map(merchant.keys.map((k) => [k.id, k.name]));
       expect(lines).toEqual(
         merchant.rows.map((row) => {
-          const item = toUsageItem(row);
+          const item = itemOf(row);
           return [...COLUMNS.slice(0, 8).map((c) => String(item[c as keyof typeof item] ?? "")), names.get(row.keyId)!.replace(/^=/, "'=")];
         }),
       );

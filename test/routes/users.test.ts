@@ -1,7 +1,9 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../src/db/schema";
+import { env } from "cloudflare:test";
 import { PASSWORD, register, registerVerified } from "../helpers/accounts";
+import { verifyKycViaSandbox } from "../helpers/kyc";
 import { call, expectError } from "../helpers/http";
 import { db } from "../helpers/seed";
 
@@ -86,5 +88,20 @@ describe("account deletion", () => {
     expectError(await call("GET", "/api/users/me", { token: account.token }), 401, "UNAUTHORIZED");
     expectError(await call("POST", "/api/auth/login", { body: { email: account.email, password: PASSWORD } }), 401, "INVALID_CREDENTIALS");
     await register({ email: account.email });
+  });
+
+  it("removes the account's KYC record (applicant and verified date of birth), and no one else's", async () => {
+    const kycRows = (column: "user_id" | "applicant_id", value: string) =>
+      env.DB.prepare(`SELECT count(*) AS n FROM kyc_records WHERE ${column} = ?`).bind(value).first<{ n: number }>();
+    const account = await registerVerified();
+    const other = await registerVerified();
+    const { applicantId } = await verifyKycViaSandbox(account.token, "1990-01-01");
+    await verifyKycViaSandbox(other.token, "1991-02-02");
+    expect(await kycRows("user_id", account.user.id)).toEqual({ n: 1 });
+
+    expect((await call("DELETE", "/api/users/account", { token: account.token })).status).toBe(200);
+    expect(await kycRows("user_id", account.user.id)).toEqual({ n: 0 });
+    expect(await kycRows("applicant_id", applicantId)).toEqual({ n: 0 });
+    expect((await call("GET", "/api/kyc/status", { token: other.token })).body.data).toEqual({ status: "VERIFIED", verifiedAt: expect.any(String) });
   });
 });

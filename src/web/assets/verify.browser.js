@@ -399,12 +399,17 @@
   function startPolling() { pollRun++; pollKyc(0, pollRun); }
 
   // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload. A newer run
-  // (a new attempt, a new status) ends the older one.
+  // (a new attempt, a new status) ends the older one. A read that has not answered in 10 s is given up
+  // (its late answer ignored) and the next round starts: fetch has no timeout of its own, and one request
+  // lost on the way (sent, never answered, never failed) must not stop the page for good.
   /** @param {number} round @param {number} run */
   async function pollKyc(round, run) {
     if (!timer || run !== pollRun) return;
     if (round >= 120) { A.text("onfido-status", "The check is taking longer than usual. Reload this page later to continue."); return; }
-    var res = await A.api("GET", "/api/kyc/status", { token: token });
+    var res = await Promise.race([
+      A.api("GET", "/api/kyc/status", { token: token }),
+      new Promise(function (resolve) { setTimeout(function () { resolve({ ok: false, error: "NETWORK" }); }, 10000); })
+    ]);
     if (run !== pollRun) return;
     if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
       clearBanner();
