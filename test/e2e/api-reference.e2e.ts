@@ -44,10 +44,10 @@ describe("API reference", () => {
     await expect.poll(() => page.locator("#postApiAgeVerificationSession").isVisible()).toBe(true);
 
     // Readable on a 390 px screen: the page itself never scrolls sideways (wide tables and examples scroll in their own box).
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate<number>("document.documentElement.scrollWidth - document.documentElement.clientWidth");
     expect(overflow).toBeLessThanOrEqual(0);
     // The stylesheet applied (the operations are cards).
-    expect(await page.locator("section.operation").first().evaluate((el) => getComputedStyle(el).borderRadius)).not.toBe("0px");
+    expect(await page.evaluate<string>("getComputedStyle(document.querySelector('section.operation')).borderRadius")).not.toBe("0px");
     expect(requested.every((url) => url.startsWith(server.baseUrl))).toBe(true);
     await page.screenshot({ path: `${ARTIFACTS}/api-reference.png` });
     expect(problems).toEqual([]);
