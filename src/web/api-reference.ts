@@ -2,7 +2,9 @@
 // every operation with its parameters, body, responses, error codes and an example of each body.
 // Plain data, so that the page (api-reference-page.tsx) renders it and a test validates each example
 // against the schema it was built from.
-import { exampleOf, type JsonSchema } from "./schema-example";
+import { exampleOf, resolve as resolveIn, type JsonSchema } from "./schema-example";
+
+const resolve = (schema: JsonSchema, document: ReferenceDocument) => resolveIn(schema, document);
 
 export type ReferenceDocument = {
   info: { title: string; version: string; description?: string };
@@ -40,12 +42,6 @@ export type ReferenceOperation = {
   requestBody?: ReferenceBody;
   responses: ReferenceResponse[];
 };
-
-function resolve(schema: JsonSchema, document: ReferenceDocument): JsonSchema {
-  const ref = schema.$ref;
-  if (typeof ref !== "string") return schema;
-  return resolve(document.components?.schemas?.[ref.replace("#/components/schemas/", "")] ?? {}, document);
-}
 
 /** A short type label: "string", "integer 1–150", "one of A, B", "string | null". */
 export function typeLabel(input: JsonSchema, document: ReferenceDocument): string {
@@ -88,7 +84,7 @@ function body(content: Record<string, { schema: JsonSchema }> | undefined, docum
   const [mediaType, media] = Object.entries(content ?? {})[0] ?? [];
   if (!mediaType || !media) return undefined;
   const json = mediaType === "application/json";
-  return { mediaType, schema: media.schema, fields: json ? fields(media.schema, document) : [], example: json ? exampleOf(media.schema, document as never) : undefined };
+  return { mediaType, schema: media.schema, fields: json ? fields(media.schema, document) : [], example: json ? exampleOf(media.schema, document) : undefined };
 }
 
 /** The error codes a response names in its `error` enum. */

@@ -27,7 +27,8 @@ function exampleString(schema: JsonSchema, name: string): string {
   return text.padEnd(minLength, "x");
 }
 
-function resolve(schema: JsonSchema, document: Document): JsonSchema {
+/** The schema a `$ref` (into #/components/schemas) points to, or the schema itself. */
+export function resolve(schema: JsonSchema, document: Document): JsonSchema {
   const ref = schema.$ref;
   if (typeof ref !== "string") return schema;
   const name = ref.replace("#/components/schemas/", "");
