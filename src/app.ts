@@ -23,6 +23,7 @@ import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
 import { assetRoutes } from "./routes/assets";
 import { pageRoutes } from "./routes/pages";
+import { apiReferenceRoute } from "./routes/api-reference";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -53,6 +54,8 @@ export function createApp() {
     describe({ tag: "Health", summary: "This OpenAPI 3.1 document", responses: { 200: { description: "The document", content: { type: "application/json", schema: { type: "object" } } } } }),
     (c) => c.json((document ??= buildOpenApiDocument(app))),
   );
+  // The API reference, rendered from the same document (built once per isolate).
+  app.route("/docs", apiReferenceRoute(() => (document ??= buildOpenApiDocument(app))));
 
   app.notFound((c) => errorResponse(c, notFound("Route")));
   app.onError(handleError);

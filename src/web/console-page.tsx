@@ -14,9 +14,12 @@ export function ConsolePage({ development }: { development: boolean }) {
       <main id="console-app" data-development={development ? "true" : "false"}>
         <div class="topbar">
           <Brand subtitle="Merchant console" />
-          <button type="button" class="btn small secondary" id="sign-out" hidden>
-            Sign out
-          </button>
+          <span class="topbar-links">
+            <a href="/docs">API reference</a>
+            <button type="button" class="btn small secondary" id="sign-out" hidden>
+              Sign out
+            </button>
+          </span>
         </div>
         <NoScript />
         <nav class="tabs sections" id="console-nav" role="tablist" aria-label="Console sections" hidden>
