@@ -22,12 +22,15 @@ export const UpdateKeyInput = z.object({
     ),
 });
 
+/** scheme://authority with at most a trailing slash: no path, query or fragment. */
+const ORIGIN_ONLY = /^[a-z][a-z0-9+.-]*:\/\/[^/?#\s]+\/?$/i;
+
 /** The origin of `raw` as the browser writes it ("https://host[:port]", default port dropped), or the problem. */
 function parseOrigin(raw: string, allowLocalHttp: boolean): { origin: string } | { problem: string } {
   const problem = callbackUrlProblem(raw, { allowLocalHttp });
   if (problem) return { problem };
   const url = new URL(raw);
-  if (url.pathname !== "/" || url.search || url.hash || raw.replace(/\/$/, "").length !== url.origin.length) {
+  if (!ORIGIN_ONLY.test(raw) || url.pathname !== "/") {
     return { problem: "Give an origin only: scheme://host[:port], no path, query or fragment." };
   }
   return { origin: url.origin };
