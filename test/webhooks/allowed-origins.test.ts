@@ -25,7 +25,7 @@ describe("allowed callback origins", () => {
     for (const elsewhere of ["https://attacker.example/cb", "https://merchant.example/cb", "https://hooks.merchant.example.attacker.example/", "https://hooks.merchant.example:8443/"]) {
       const refused = await open(merchant.apiKey, elsewhere);
       expectError(refused, 422, "CALLBACK_ORIGIN_NOT_ALLOWED");
-      expect(refused.body.errors[0].path).toBe("callback_url");
+      expect(refused.body.errors![0]!.path).toBe("callback_url");
     }
     expect(await sessionsOf(merchant.account.id)).toBe(2);
 
