@@ -1,32 +1,24 @@
 // The console's webhook tools in a real browser (issue 19): a key's test event, signing-secret
 // rotation (new secret shown once) and allowed origins; a resolved session's callback attempts and
 // Redeliver. Callbacks go to a local receiver, which verifies each with the reference library.
-import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
+import { startCallbackReceiver, type CallbackReceiver } from "./callback-receiver.mjs";
 import { api, birthDateYearsAgo, merchantWithKey, uniqueEmail } from "./merchant";
 
 let server: DevServer;
 let browser: Browser;
-let receiver: Server;
+let receiver: CallbackReceiver;
 let hookUrl: string;
-const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+let received: CallbackReceiver["received"];
 
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk) => (body += chunk));
-    req.on("end", () => {
-      received.push({ headers: req.headers, body });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks/age`;
+  receiver = await startCallbackReceiver();
+  hookUrl = receiver.url;
+  received = receiver.received;
   server = await startDevServer({ name: "e2e-webhooks" });
   browser = await launchChromium();
 });
@@ -34,10 +26,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await receiver?.close();
 });
 
-const headersOf = (h: IncomingHttpHeaders) => ({
+const headersOf = (h: Record<string, string>) => ({
   "webhook-id": String(h["webhook-id"]),
   "webhook-timestamp": String(h["webhook-timestamp"]),
   "webhook-signature": String(h["webhook-signature"]),
