@@ -14,8 +14,11 @@ const INTERRUPTED = "interrupted";
 
 /** What a claim found: the attempt is this caller's to send, or the reason it is not. */
 export type Claim =
-  /** `signingSecretEnc` is null when the key is gone (its account was deleted). */
-  | { kind: "claimed"; attempt: number; signingSecretEnc: string | null }
+  /**
+   * `signingSecretEnc` is null when the key is gone (its account was deleted); `previousSecretEnc` is
+   * the secret a rotation replaced, while its grace lasts at the claim's time (null otherwise).
+   */
+  | { kind: "claimed"; attempt: number; signingSecretEnc: string | null; previousSecretEnc: string | null }
   /** The event went with its session's account: nothing to deliver, nobody to tell. */
   | { kind: "event_gone" }
   /** Already delivered or failed: a redelivered duplicate of a settled event. */
@@ -69,7 +72,8 @@ const unfinished = (error: string | null) => error === IN_PROGRESS || error === 
  * processed at once cannot both deliver. In one batch: an attempt left in progress since `staleBefore`
  * is marked interrupted; the next attempt row (marked in progress) is inserted only while the event is
  * pending, no other attempt is in progress and, for a copy that stood aside, the attempt it awaits has
- * no outcome; then the event, its attempts and the key's encrypted signing secret are read back, to
+ * no outcome; then the event, its attempts and the key's encrypted signing secret (and the previous one, during a
+ * rotation's grace) are read back, to
  * tell the caller why when the claim did not happen. Numbers run past MAX_ATTEMPTS when the last
  * attempts were interrupted: the caller closes the event with that one.
  */
@@ -103,7 +107,12 @@ export async function claimNextAttempt(db: Database, request: ClaimRequest): Pro
       ),
     ).returning({ attempt: callbackAttempts.attempt }),
     db
-      .select({ state: callbackEvents.state, signingSecretEnc: apiKeys.signingSecretEnc })
+      .select({
+        state: callbackEvents.state,
+        signingSecretEnc: apiKeys.signingSecretEnc,
+        previousSecretEnc: apiKeys.previousSigningSecretEnc,
+        previousSecretExpiresAt: apiKeys.previousSecretExpiresAt,
+      })
       .from(callbackEvents)
       .leftJoin(apiKeys, eq(apiKeys.id, keyId))
       .where(eq(callbackEvents.id, eventId)),
@@ -111,7 +120,15 @@ export async function claimNextAttempt(db: Database, request: ClaimRequest): Pro
   ]);
 
   const mine = claimed[0];
-  if (mine) return { kind: "claimed", attempt: mine.attempt, signingSecretEnc: event?.signingSecretEnc ?? null };
+  if (mine) {
+    const inGrace = event?.previousSecretExpiresAt != null && event.previousSecretExpiresAt > at;
+    return {
+      kind: "claimed",
+      attempt: mine.attempt,
+      signingSecretEnc: event?.signingSecretEnc ?? null,
+      previousSecretEnc: inGrace ? (event?.previousSecretEnc ?? null) : null,
+    };
+  }
   if (!event) return { kind: "event_gone" };
   if (event.state !== "pending") return { kind: "settled" };
   // Otherwise another copy holds an attempt, or the one this copy awaited has its outcome (checked

@@ -2,6 +2,7 @@
 // sign and send it, record its outcome with the event's new state (one batch), and let the pure retry
 // policy decide what comes next. Each message is processed on its own: one failure never retries the batch.
 import { database, type Database } from "../db/client";
+import { previousSecretRowId } from "../domain/api-keys";
 import { log } from "../lib/log";
 import { openSecret } from "../lib/sealed-secret";
 import { secretsKeys } from "../secret-versions";
@@ -11,6 +12,7 @@ import { attemptDelivery, type AttemptResult } from "./deliver";
 import type { CallbackMessage } from "./message";
 import {
   decide,
+  decideSingleAttempt,
   internalRetrySeconds,
   MAX_ATTEMPTS,
   MAX_QUEUE_DELAY_SECONDS,
@@ -110,10 +112,12 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       case "held":
         return await standAside(message, body, claim.attempt, env);
     }
-    const { attempt, signingSecretEnc } = claim;
-    if (attempt > MAX_ATTEMPTS || signingSecretEnc === null) {
+    const { attempt, signingSecretEnc, previousSecretEnc } = claim;
+    // A redelivery is one attempt past the schedule: its number may exceed MAX_ATTEMPTS.
+    const exhausted = attempt > MAX_ATTEMPTS && !body.redelivery;
+    if (exhausted || signingSecretEnc === null) {
       // The last attempts were interrupted, or the key went with its account: the event closes unsent.
-      const reason = attempt > MAX_ATTEMPTS ? "attempts_exhausted" : "signing_key_gone";
+      const reason = exhausted ? "attempts_exhausted" : "signing_key_gone";
       log("warn", "callback event closed without sending", { webhookId, attempt, reason });
       const at = toIso(Date.now());
       await recordAttempt(db, { eventId: webhookId, attempt, at, durationMs: 0, statusCode: null, error: reason }, "failed");
@@ -121,10 +125,10 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
     }
 
     // 2. Sign and send.
-    const result = await signAndSend(db, env, body, attempt, signingSecretEnc);
+    const result = await signAndSend(db, env, body, attempt, { current: signingSecretEnc, previous: previousSecretEnc });
 
     // 3. The pure retry policy decides; the outcome and the event's new state are recorded in one batch.
-    const decision = decide(result.outcome, attempt, Date.now(), Math.random());
+    const decision = body.redelivery ? decideSingleAttempt(result.outcome) : decide(result.outcome, attempt, Date.now(), Math.random());
     const statusCode = result.outcome.kind === "response" ? result.outcome.status : null;
     const error = errorOf(result);
     await recordAttempt(
@@ -168,14 +172,23 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
 }
 
 /**
- * Decrypts the key's signing secret for this attempt only, then sends. attemptDelivery reports every
- * failure of the POST itself as an outcome, so a throw here means nothing was sent: the claim is given
- * back, and the retry after the back-off takes the same attempt.
+ * Decrypts the key's signing secrets for this attempt only (the previous one too during a rotation's
+ * grace, opened under its own slot's binding), then sends. attemptDelivery reports every failure of the
+ * POST itself as an outcome, so a throw here means nothing was sent: the claim is given back, and the
+ * retry after the back-off takes the same attempt.
  */
-async function signAndSend(db: Database, env: Env, body: CallbackMessage, attempt: number, signingSecretEnc: string): Promise<AttemptResult> {
+async function signAndSend(
+  db: Database,
+  env: Env,
+  body: CallbackMessage,
+  attempt: number,
+  sealed: { current: string; previous: string | null },
+): Promise<AttemptResult> {
   try {
-    const secret = await openSecret(signingSecretEnc, secretsKeys(env), body.keyId);
-    return await attemptDelivery(body, secret);
+    const keys = secretsKeys(env);
+    const secrets = [await openSecret(sealed.current, keys, body.keyId)];
+    if (sealed.previous) secrets.push(await openSecret(sealed.previous, keys, previousSecretRowId(body.keyId)));
+    return await attemptDelivery(body, secrets);
   } catch (error) {
     await releaseAttempt(db, body.webhookId, attempt);
     throw error;

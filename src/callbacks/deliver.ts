@@ -1,7 +1,6 @@
 // One outbound attempt: a signed POST to the merchant's callback_url, bounded in time and in what
 // is read back, never following a redirect.
 import { toIso } from "../lib/time";
-import type { CallbackMessage } from "./message";
 import type { AttemptOutcome } from "./retry-policy";
 import { webhookHeaders } from "./sign";
 
@@ -11,8 +10,11 @@ const USER_AGENT = "age-verification-callbacks/1.0";
 
 export type AttemptResult = { at: string; durationMs: number; outcome: AttemptOutcome };
 
+/** What one signed POST needs: a queued event (CallbackMessage) or a test event (src/domain/test-callback.ts). */
+export type OutboundEvent = { webhookId: string; callbackUrl: string; type: string; timestamp: string; data: unknown };
+
 /** The body every attempt of an event sends, byte for byte: `{type, timestamp, data}`. */
-export const callbackBody = (message: CallbackMessage): string =>
+export const callbackBody = (message: Pick<OutboundEvent, "type" | "timestamp" | "data">): string =>
   JSON.stringify({ type: message.type, timestamp: message.timestamp, data: message.data });
 
 /**
@@ -38,10 +40,14 @@ async function drain(response: Response): Promise<void> {
 const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 
-export async function attemptDelivery(message: CallbackMessage, signingSecret: string): Promise<AttemptResult> {
+/** `signingSecrets`: the key's live secrets, newest first (two during a rotation's grace). */
+export async function attemptDelivery(
+  message: OutboundEvent,
+  signingSecrets: readonly string[],
+): Promise<AttemptResult> {
   const startedAt = Date.now();
   const body = callbackBody(message);
-  const signed = await webhookHeaders(signingSecret, message.webhookId, Math.floor(startedAt / 1000), body);
+  const signed = await webhookHeaders(signingSecrets, message.webhookId, Math.floor(startedAt / 1000), body);
   const finish = (outcome: AttemptOutcome): AttemptResult => ({
     at: toIso(startedAt),
     durationMs: Math.max(Date.now() - startedAt, 0),

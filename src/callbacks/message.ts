@@ -36,4 +36,9 @@ export type CallbackMessage = {
    * takes over.
    */
   awaitsAttempt?: number;
+  /**
+   * Set on a merchant's redelivery (POST /api/usage/sessions/{id}/callbacks/redeliver): one attempt of
+   * the same event, now, off the retry schedule (src/callbacks/retry-policy.ts, decideSingleAttempt).
+   */
+  redelivery?: true;
 };

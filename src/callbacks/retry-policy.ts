@@ -27,7 +27,7 @@ export type AttemptOutcome =
 export type Decision =
   | { action: "delivered" }
   | { action: "retry"; waitSeconds: number }
-  | { action: "give_up"; reason: "gone" | "attempts_exhausted" };
+  | { action: "give_up"; reason: "gone" | "attempts_exhausted" | "single_attempt" };
 
 /** The jittered wait after failed attempt `attempt` (1-based); `random` is in [0, 1). */
 export function scheduledWaitSeconds(attempt: number, random: number): number {
@@ -48,6 +48,14 @@ export function parseRetryAfter(value: string | null | undefined, nowMs: number)
 }
 
 export const isSuccess = (status: number) => status >= 200 && status < 300;
+
+/**
+ * A merchant's redelivery (POST …/callbacks/redeliver) is one attempt, sent now, off the schedule: it
+ * succeeds or the event is failed again, to be redelivered again if the merchant wants (as Stripe's
+ * resend). Retrying it for another day would hide the answer the merchant asked for.
+ */
+export const decideSingleAttempt = (outcome: AttemptOutcome): Decision =>
+  outcome.kind === "response" && isSuccess(outcome.status) ? { action: "delivered" } : { action: "give_up", reason: "single_attempt" };
 
 export function decide(outcome: AttemptOutcome, attempt: number, nowMs: number, random: number): Decision {
   if (outcome.kind === "response" && isSuccess(outcome.status)) return { action: "delivered" };

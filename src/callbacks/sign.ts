@@ -21,16 +21,21 @@ export async function signPayload(secret: string, webhookId: string, timestampSe
   return `v1,${toBase64(mac)}`;
 }
 
-/** The three headers of one attempt; the timestamp is the attempt's own, the id the event's. */
+/**
+ * The three headers of one attempt; the timestamp is the attempt's own, the id the event's. One `v1,`
+ * signature per live secret, newest first, space-separated (a rotation's grace, CONTRACT §12): a
+ * receiver holding either secret verifies.
+ */
 export async function webhookHeaders(
-  secret: string,
+  secrets: string | readonly string[],
   webhookId: string,
   timestampSeconds: number,
   body: string,
 ): Promise<WebhookHeaders> {
+  const signatures = await Promise.all([secrets].flat().map((secret) => signPayload(secret, webhookId, timestampSeconds, body)));
   return {
     "webhook-id": webhookId,
     "webhook-timestamp": String(timestampSeconds),
-    "webhook-signature": await signPayload(secret, webhookId, timestampSeconds, body),
+    "webhook-signature": signatures.join(" "),
   };
 }

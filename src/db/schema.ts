@@ -63,6 +63,13 @@ export const apiKeys = sqliteTable(
     keyHash: text("key_hash").notNull(),
     // AES-GCM ciphertext of the signing secret: "<keyVersion>.<iv>.<ciphertext>", base64url parts.
     signingSecretEnc: text("signing_secret_enc").notNull(),
+    // During a rotation's grace (src/domain/signing-secret-rotation.ts): the secret it replaced, sealed
+    // like the current one but bound to "<row id>:previous", and when it stops signing.
+    previousSigningSecretEnc: text("previous_signing_secret_enc"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
+    secretRotatedAt: text("secret_rotated_at"),
+    // JSON array of allowed callback origins ("https://host[:port]"); null = any allowed URL.
+    allowedCallbackOrigins: text("allowed_callback_origins", { mode: "json" }).$type<string[]>(),
     createdAt: text("created_at").notNull(),
     lastUsedAt: text("last_used_at"),
     revokedAt: text("revoked_at"),

@@ -9,12 +9,19 @@ const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
 /** lastUsedAt is a hint for the console, so it is written at most once a minute per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-export type AuthenticatedKey = { id: string; userId: string; companyName: string | null; lastUsedAt: string | null };
+export type AuthenticatedKey = {
+  id: string;
+  userId: string;
+  companyName: string | null;
+  lastUsedAt: string | null;
+  /** Read in the same query: the open path checks callback_url against it (src/domain/callback-origins.ts). */
+  allowedCallbackOrigins: string[] | null;
+};
 
 export async function authenticateApiKey({ db }: DomainContext, presented: string | undefined): Promise<AuthenticatedKey | null> {
   if (!presented || !API_KEY_SHAPE.test(presented)) return null;
   const [row] = await db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, companyName: users.companyName })
+    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, allowedCallbackOrigins: apiKeys.allowedCallbackOrigins, companyName: users.companyName })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, await hashApiKey(presented)), isNull(apiKeys.revokedAt)))

@@ -25,17 +25,47 @@ export const ApiKeyRecord = z.object({
   createdAt: z.iso.datetime(),
   lastUsedAt: z.iso.datetime().nullable(),
   revokedAt: z.iso.datetime().nullable(),
+  signingSecret: z
+    .object({
+      rotatedAt: z.iso.datetime().nullable().describe("When the current signing secret replaced the previous one; null if never rotated."),
+      previousExpiresAt: z.iso
+        .datetime()
+        .nullable()
+        .describe("While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs."),
+    })
+    .describe("The states of the key's signing secrets (never the secrets themselves)."),
+  allowedCallbackOrigins: z
+    .array(z.string())
+    .nullable()
+    .describe("Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules."),
 });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
 
-export const toApiKeyRecord = (row: ApiKeyRow): ApiKeyRecord => ({
+/** The previous secret signs until its expiry; `now` decides, so a listing never shows an ended grace. */
+export const previousSecretLive = (row: { previousSecretExpiresAt: string | null }, now: string) =>
+  row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now;
+
+/**
+ * The additional-data row of the previous signing secret: bound to its key AND its slot, so the current
+ * and previous ciphertexts of one row cannot be swapped (src/lib/sealed-secret.ts).
+ */
+export const previousSecretRowId = (keyId: string) => `${keyId}:previous`;
+
+export const toApiKeyRecord = (row: ApiKeyRow, now = nowIso()): ApiKeyRecord => ({
   id: row.id,
   name: row.name,
   prefix: row.prefix,
   createdAt: row.createdAt,
   lastUsedAt: row.lastUsedAt,
   revokedAt: row.revokedAt,
+  signingSecret: {
+    rotatedAt: row.secretRotatedAt,
+    previousExpiresAt: previousSecretLive(row, now) ? row.previousSecretExpiresAt : null,
+  },
+  allowedCallbackOrigins: row.allowedCallbackOrigins,
 });
+
+export const newSigningSecret = () => SIGNING_SECRET_PREFIX + toBase64(randomBytes(32));
 
 export const hashApiKey = (apiKey: string) => sha256Hex(apiKey);
 
@@ -48,7 +78,7 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
     throw new ApiError("KEY_LIMIT_REACHED", { message: `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.` });
   }
   const apiKey = API_KEY_PREFIX + toBase64Url(randomBytes(32));
-  const signingSecret = SIGNING_SECRET_PREFIX + toBase64(randomBytes(32));
+  const signingSecret = newSigningSecret();
   const id = newId("key");
   const row: ApiKeyRow = {
     id,
@@ -61,6 +91,10 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
     createdAt: nowIso(),
     lastUsedAt: null,
     revokedAt: null,
+    previousSigningSecretEnc: null,
+    previousSecretExpiresAt: null,
+    secretRotatedAt: null,
+    allowedCallbackOrigins: null,
   };
   await db.insert(apiKeys).values(row);
   return { key: toApiKeyRecord(row), apiKey, signingSecret };
@@ -68,7 +102,7 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
 
 export async function listApiKeys({ db }: DomainContext, userId: string): Promise<ApiKeyRecord[]> {
   const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(toApiKeyRecord);
+  return rows.map((row) => toApiKeyRecord(row));
 }
 
 export async function revokeApiKey({ db }: DomainContext, userId: string, keyId: string): Promise<ApiKeyRecord> {

@@ -8,6 +8,7 @@ import { addSeconds, nowIso } from "../lib/time";
 import type { SessionFailure, SessionResult, VerificationSession } from "../session/verification-session";
 import type { AuthenticatedKey } from "./api-key-auth";
 import type { DomainContext } from "./context";
+import { assertCallbackOriginAllowed } from "./callback-origins";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
 
 export const OpenSessionInput = z.object({
@@ -48,6 +49,7 @@ function checkedId(sessionId: string): string {
 export async function openSession(ctx: DomainContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>) {
   const problem = callbackUrlProblem(input.callback_url, { allowLocalHttp: !isProduction(ctx.env) });
   if (problem) throw validationFailed([{ path: "callback_url", message: problem }]);
+  assertCallbackOriginAllowed(key.allowedCallbackOrigins, input.callback_url);
   const id = newId("ses");
   const nonce = newToken(32);
   const createdAt = nowIso();

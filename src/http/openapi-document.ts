@@ -3,6 +3,7 @@ import type { Hono } from "hono";
 import type { ZodType } from "zod";
 import * as z from "zod";
 import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../errors";
+import { webhooksSection } from "./openapi-webhooks";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
 
 export const API_VERSION = "1.0.0";
@@ -196,6 +197,7 @@ export function buildOpenApiDocument(app: Hono<any>) {
     servers: [{ url: "/", description: "This deployment" }],
     tags: TAGS,
     paths,
+    webhooks: webhooksSection(),
     components: { schemas: { ErrorEnvelope: ERROR_ENVELOPE }, securitySchemes: SECURITY_SCHEMES },
   };
 }

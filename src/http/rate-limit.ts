@@ -10,6 +10,12 @@ const WINDOW_SECONDS = 60;
 export const rateLimited = () =>
   new ApiError("RATE_LIMITED", { headers: { "Retry-After": String(WINDOW_SECONDS) } });
 
+/**
+ * CALLBACK_LIMITER's limit per account and minute (wrangler.toml), shared by redelivery and test events:
+ * each sends an outbound request for the caller, so neither can be turned into a request flood.
+ */
+export const CALLBACK_TOOL_LIMIT = 10;
+
 export const clientAddress = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
 
 export async function enforceLimit(limiter: RateLimit, key: string): Promise<void> {

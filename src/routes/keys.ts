@@ -2,7 +2,11 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "../domain/api-keys";
+import { UpdateKeyInput, updateAllowedOrigins } from "../domain/callback-origins";
+import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, RotateInput, rotateSigningSecret } from "../domain/signing-secret-rotation";
+import { sendTestCallback, TestCallbackInput, TestCallbackResult } from "../domain/test-callback";
 import type { AppEnv } from "../http/app-env";
+import { CALLBACK_TOOL_LIMIT, enforceLimit } from "../http/rate-limit";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser, requireVerifiedEmail } from "../http/require-user";
 import { ok } from "../http/respond";
@@ -15,6 +19,7 @@ const CreatedKey = z.object({
   apiKey: z.string().describe("svc_sk_…: shown this once; only its hash is stored."),
   signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
 });
+const notFoundDoc = { description: "No such key on this account", codes: ["NOT_FOUND"] } as const;
 const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } } satisfies Responses;
 
 export const keyRoutes = new Hono<AppEnv>()
@@ -38,6 +43,68 @@ export const keyRoutes = new Hono<AppEnv>()
     requireBusiness,
     requireVerifiedEmail,
     async (c) => ok(c, { keys: await listApiKeys(c.var.ctx, c.var.user.id) }),
+  )
+  .patch(
+    "/:id",
+    describe({
+      tag,
+      summary: "Update a key's allowed callback origins",
+      description:
+        "When a key carries allowed origins, a session it opens with a callback_url on any other origin is 422 CALLBACK_ORIGIN_NOT_ALLOWED, " +
+        "so a leaked key cannot point callbacks at an arbitrary host. Origins are normalised (lower-case host, default port dropped) and de-duplicated.",
+      responses: { 200: { description: "Updated", data: z.object({ key: ApiKeyRecord }) }, ...forbidden, 404: notFoundDoc },
+    }),
+    requireUser,
+    requireBusiness,
+    requireVerifiedEmail,
+    jsonBody(UpdateKeyInput),
+    async (c) => ok(c, { key: await updateAllowedOrigins(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json")) }),
+  )
+  .post(
+    "/:id/rotate-signing-secret",
+    describe({
+      tag,
+      summary: "Rotate the key's signing secret: the new one is shown this once",
+      description:
+        `For the grace period (graceHours, default ${DEFAULT_GRACE_HOURS}, at most ${MAX_GRACE_HOURS}) every callback carries two signatures, ` +
+        "`v1,<new> v1,<old>`, so the receiver can switch to the new secret at any moment inside it; then only the new one signs. " +
+        "A second rotation inside the window ends the oldest secret. Both secrets are stored encrypted; the listing shows when the old one stops.",
+      responses: {
+        200: { description: "Rotated", data: CreatedKey.omit({ apiKey: true }) },
+        ...forbidden,
+        404: notFoundDoc,
+        409: { description: "Rotated by a concurrent request", codes: ["ROTATION_CONFLICT"] },
+      },
+    }),
+    requireUser,
+    requireBusiness,
+    requireVerifiedEmail,
+    jsonBody(RotateInput),
+    async (c) => ok(c, await rotateSigningSecret(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json").graceHours)),
+  )
+  .post(
+    "/:id/test-callback",
+    describe({
+      tag,
+      summary: "Send a signed age_verification.test event to a URL and report the receiver's answer",
+      description:
+        "Signed like every callback (both signatures during a rotation's grace). Sent once, now, never retried; nothing is written to the usage or callback log. " +
+        `The url follows the callback_url rules. Limited to ${CALLBACK_TOOL_LIMIT} test events and redeliveries per account per minute.`,
+      responses: {
+        200: { description: "The receiver's answer (a failure to reach it is an answer too)", data: TestCallbackResult },
+        ...forbidden,
+        404: notFoundDoc,
+        429: { description: "Too many test events and redeliveries from this account this minute", codes: ["RATE_LIMITED"] },
+      },
+    }),
+    requireUser,
+    requireBusiness,
+    requireVerifiedEmail,
+    jsonBody(TestCallbackInput),
+    async (c) => {
+      await enforceLimit(c.env.CALLBACK_LIMITER, `callback-tools:${c.var.user.id}`);
+      return ok(c, await sendTestCallback(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json").url));
+    },
   )
   .delete(
     "/:id",

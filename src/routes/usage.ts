@@ -5,6 +5,8 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { MAX_RETRY_AFTER_SECONDS, RETRY_SCHEDULE_SECONDS } from "../callbacks/retry-policy";
 import { CallbackEventView, listSessionCallbacks } from "../domain/callback-deliveries";
+import { redeliverLatestCallback } from "../domain/callback-redelivery";
+import { CALLBACK_TOOL_LIMIT, enforceLimit } from "../http/rate-limit";
 import { exportFileName, exportSessionLog, CSV_COLUMNS } from "../domain/usage-export";
 import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../domain/usage-sessions";
 import { resolveRange } from "../domain/usage-range";
@@ -169,5 +171,31 @@ export const usageRoutes = new Hono<AppEnv>()
     async (c) => {
       const events = await listSessionCallbacks(c.var.ctx.db, c.var.user.id, c.req.param("id"));
       return ok(c, { events });
+    },
+  )
+  .post(
+    "/sessions/:id/callbacks/redeliver",
+    describe({
+      tag: "Usage",
+      summary: "Send the session's latest callback event again, now",
+      description:
+        "A new attempt of the same event (same webhook-id, so receivers de-duplicate), whether it was delivered or failed. " +
+        "A delivered or failed event gets one attempt, off the retry schedule: its state becomes delivered or failed by that attempt. " +
+        "A pending event keeps its schedule; this attempt only comes sooner. " +
+        `Limited to ${CALLBACK_TOOL_LIMIT} redeliveries and test events per account per minute.`,
+      security: "bearer",
+      responses: {
+        202: { description: "Queued: the attempt shows in the delivery log within seconds.", data: z.object({ webhook_id: z.string(), type: z.string(), state: z.literal("pending") }) },
+        ...BUSINESS_ONLY,
+        404: { description: "No such session among your own.", codes: ["NOT_FOUND"] },
+        409: { description: "Not resolved yet, or past its retention.", codes: ["NOTHING_TO_REDELIVER"] },
+        429: { description: "Too many redeliveries and test events from this account this minute.", codes: ["RATE_LIMITED"] },
+      },
+    }),
+    requireUser,
+    requireBusiness,
+    async (c) => {
+      await enforceLimit(c.env.CALLBACK_LIMITER, `callback-tools:${c.var.user.id}`);
+      return ok(c, await redeliverLatestCallback(c.var.ctx, c.var.user.id, c.req.param("id")), 202);
     },
   );

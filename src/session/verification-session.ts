@@ -96,13 +96,15 @@ export class VerificationSession extends DurableObject<Env> {
 
   /**
    * Enqueues this resolved session's callback again, under the webhook-id of an event whose queue
-   * message was lost (src/maintenance/stalled-callbacks.ts), through the same queue as the resolution.
+   * message was lost (src/maintenance/stalled-callbacks.ts), or that its merchant redelivers
+   * (src/domain/callback-redelivery.ts), through the same queue as the resolution.
    * False when the object no longer holds a resolved session (forgotten after its retention).
    */
-  async resendCallback(webhookId: string, attempt: number): Promise<boolean> {
+  async resendCallback(webhookId: string, attempt: number, options: { redelivery?: boolean } = {}): Promise<boolean> {
     const state = await this.load();
     if (!state || state.status === "PENDING") return false;
-    await this.env.CALLBACKS.send(callbackMessage(state, webhookId, attempt));
+    const message = callbackMessage(state, webhookId, attempt);
+    await this.env.CALLBACKS.send(options.redelivery ? { ...message, redelivery: true } : message);
     return true;
   }
 

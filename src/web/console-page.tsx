@@ -1,6 +1,7 @@
 // GET /console: the merchant console for business accounts. A server-rendered shell with every
 // section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "./form-field";
+import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-webhooks";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { SESSION_STATUSES } from "../session/session-status";
 import { Brand, Layout, NoScript } from "./layout";
@@ -182,6 +183,7 @@ function KeysSection() {
               </p>
             </div>
           </div>
+          <KeyWebhooksPanel />
         </div>
         <aside class="card" aria-labelledby="rotate-title">
           <h2 id="rotate-title">Rotating a key</h2>
@@ -296,11 +298,15 @@ function UsageSection() {
                 <th scope="col">Key</th>
                 <th scope="col">Created</th>
                 <th scope="col">Resolved</th>
+                <th scope="col">
+                  <span class="sr-only">Callbacks</span>
+                </th>
               </tr>
             </thead>
             <tbody></tbody>
           </table>
         </div>
+        <SessionCallbacksPanel />
         <p id="log-empty" class="empty" hidden>
           No sessions yet: open one with your API key (<code>POST /api/age-verification/session</code>), see the quick start in
           the README.

@@ -7,7 +7,9 @@
  * What the console reads from the JSON API (the fields it uses). A session status is the server's own type.
  * @typedef {import("../../session/session-status").SessionStatus} Status
  * @typedef {{ email: string, emailVerified: boolean, userType: string, companyName?: string | null, firstName?: string | null, lastName?: string | null }} Account
- * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null }} ApiKey
+ * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, signingSecret?: { rotatedAt: string | null, previousExpiresAt: string | null }, allowedCallbackOrigins?: string[] | null }} ApiKey
+ * @typedef {{ at: string, duration_ms: number, status_code: number | null, error: string | null }} CallbackAttempt
+ * @typedef {{ webhook_id: string, type: string, state: string, attempts: CallbackAttempt[] }} CallbackEvent
  * @typedef {{ name: string, prefix: string, total: number, approved: number, denied: number, expired: number, pending: number }} KeyTotals
  * @typedef {{ session_id: string, key_id: string, status: Status, age_required: number, created_at: string, resolved_at: string | null }} LogEntry
  * @typedef {{ date: string, total: number, approved: number, denied: number, expired: number, pending: number }} DayUsage
@@ -188,7 +190,11 @@
     res.data.keys.forEach(function (/** @type {ApiKey} */ key) {
       /** @type {HTMLButtonElement | null} */
       var revoke = null;
+      /** @type {HTMLButtonElement | null} */
+      var webhooks = null;
       if (!key.revokedAt) {
+        webhooks = A.el("button", { type: "button", className: "btn small secondary", text: "Webhooks", "aria-label": "Webhooks of " + key.name });
+        webhooks.addEventListener("click", function () { openKeyWebhooks(key); });
         revoke = A.el("button", { type: "button", className: "btn small secondary", text: "Revoke", "aria-label": "Revoke " + key.name });
         revoke.addEventListener("click", function () { revokeKey(key, /** @type {HTMLButtonElement} */ (revoke)); });
       }
@@ -198,7 +204,7 @@
         A.el("td", { text: A.formatDateTime(key.createdAt) }),
         A.el("td", { text: key.lastUsedAt ? A.formatDateTime(key.lastUsedAt) : "Never" }),
         A.el("td", {}, [A.el("span", { className: "pill " + (key.revokedAt ? "revoked" : "active"), text: key.revokedAt ? "Revoked " + A.formatDateTime(key.revokedAt) : "Active" })]),
-        A.el("td", {}, [revoke])
+        A.el("td", {}, [webhooks, revoke])
       ]));
     });
     A.show("keys-table", res.data.keys.length > 0);
@@ -215,6 +221,135 @@
       await loadKeys();
     });
   }
+
+  // ---- Webhook tools of a key: rotate the signing secret, send a test event, allowed origins ----
+  /** @type {ApiKey | null} */
+  var webhooksKey = null;
+
+  /** @param {ApiKey} key */
+  function showSecretState(key) {
+    var state = key.signingSecret;
+    A.text("secret-state", state && state.previousExpiresAt
+      ? "Two secrets sign callbacks until " + A.formatDateTime(state.previousExpiresAt) + "; then only the newest."
+      : state && state.rotatedAt ? "One secret signs callbacks (rotated " + A.formatDateTime(state.rotatedAt) + ")." : "One secret signs callbacks.");
+  }
+
+  /** @param {ApiKey} key */
+  function openKeyWebhooks(key) {
+    webhooksKey = key;
+    A.text("key-webhooks-name", key.name);
+    showSecretState(key);
+    /** @type {HTMLTextAreaElement} */ (A.$("origins")).value = (key.allowedCallbackOrigins || []).join("\n");
+    A.show("rotated", false);
+    A.show("test-result", false);
+    A.show("origins-status", false);
+    A.show("key-webhooks", true);
+    A.$("key-webhooks-title").focus();
+  }
+
+  A.$("key-webhooks-close").addEventListener("click", function () {
+    A.input("rotated-secret").value = "";
+    A.show("key-webhooks", false);
+    webhooksKey = null;
+  });
+
+  A.onSubmit(A.form("rotate-form"), async function (values) {
+    if (!webhooksKey) return { ok: true };
+    var key = webhooksKey;
+    var yes = await confirmAction("Rotate the signing secret of " + key.name + "?", "A new secret is shown once. The current one keeps signing beside it for the grace period, then stops.", "Rotate secret");
+    if (!yes) return { ok: true };
+    var res = await call("POST", "/api/keys/" + encodeURIComponent(key.id) + "/rotate-signing-secret", { body: { graceHours: Number(values.graceHours) } });
+    if (!res.ok) return res.status === 401 ? { ok: true } : res;
+    A.input("rotated-secret").value = res.data.signingSecret;
+    A.show("rotated", true);
+    webhooksKey = res.data.key;
+    showSecretState(res.data.key);
+    loadKeys();
+    return res;
+  });
+
+  A.onSubmit(A.form("test-event-form"), async function (values) {
+    if (!webhooksKey) return { ok: true };
+    var res = await call("POST", "/api/keys/" + encodeURIComponent(webhooksKey.id) + "/test-callback", { body: { url: values.url } });
+    if (!res.ok) return res.status === 401 ? { ok: true } : res;
+    var r = res.data;
+    A.notice("test-result", (r.delivered ? "Delivered: " : "Not delivered: ") + (r.status_code !== null ? "HTTP " + r.status_code : r.error) + " in " + r.duration_ms + " ms (" + r.signatures + (r.signatures === 1 ? " signature)." : " signatures)."), r.delivered ? "ok" : "warn");
+    return res;
+  });
+
+  A.onSubmit(A.form("origins-form"), async function () {
+    if (!webhooksKey) return { ok: true };
+    var lines = /** @type {HTMLTextAreaElement} */ (A.$("origins")).value.split(/\s+/).filter(Boolean);
+    var res = await call("PATCH", "/api/keys/" + encodeURIComponent(webhooksKey.id), { body: { allowedCallbackOrigins: lines.length ? lines : null } });
+    if (!res.ok) return res.status === 401 ? { ok: true } : res;
+    webhooksKey = res.data.key;
+    /** @type {HTMLTextAreaElement} */ (A.$("origins")).value = (res.data.key.allowedCallbackOrigins || []).join("\n");
+    A.notice("origins-status", "Saved.", "ok");
+    loadKeys();
+    return res;
+  });
+
+  // ---- A session's callback attempts, with Redeliver ----
+  /** @type {string | null} */
+  var callbacksSession = null;
+
+  /** @param {string} sessionId */
+  function callbacksButton(sessionId) {
+    var button = A.el("button", { type: "button", className: "btn small secondary", text: "Callbacks", "aria-label": "Callbacks of " + sessionId });
+    button.addEventListener("click", function () { openSessionCallbacks(sessionId); });
+    return button;
+  }
+
+  /** @param {string} sessionId */
+  async function openSessionCallbacks(sessionId) {
+    callbacksSession = sessionId;
+    A.text("session-callbacks-id", sessionId);
+    A.show("redeliver-status", false);
+    await renderCallbacks();
+    A.show("session-callbacks", true);
+    A.$("session-callbacks-title").focus();
+  }
+
+  async function renderCallbacks() {
+    if (!callbacksSession) return;
+    var res = await call("GET", "/api/usage/sessions/" + encodeURIComponent(callbacksSession) + "/callbacks");
+    if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+    /** @type {CallbackEvent | undefined} */
+    var event = res.data.events[res.data.events.length - 1];
+    A.text("session-callbacks-event", event ? event.type + " \u00b7 " + event.webhook_id + " \u00b7 " + event.state : "No callback event yet.");
+    var body = /** @type {HTMLTableSectionElement} */ (A.$("attempts-table").querySelector("tbody"));
+    body.textContent = "";
+    (event ? event.attempts : []).forEach(function (/** @type {CallbackAttempt} */ attempt) {
+      body.appendChild(A.el("tr", {}, [
+        A.el("td", { text: A.formatDateTime(attempt.at) }),
+        A.el("td", { text: attempt.status_code === null ? "\u2013" : String(attempt.status_code) }),
+        A.el("td", { text: attempt.duration_ms + " ms" }),
+        A.el("td", { text: attempt.error || "\u2013" })
+      ]));
+    });
+    A.show("redeliver", !!event);
+  }
+
+  A.$("redeliver").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
+    var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+    if (!callbacksSession) return;
+    var sessionId = callbacksSession;
+    await A.busy(button, async function () {
+      var res = await call("POST", "/api/usage/sessions/" + encodeURIComponent(sessionId) + "/callbacks/redeliver");
+      if (!res.ok) { if (res.status !== 401) A.notice("redeliver-status", A.messageFor(res), "error"); return; }
+      A.notice("redeliver-status", "Redelivery queued: the new attempt appears below within seconds.", "ok");
+      // The attempt is sent by the queue consumer: look again shortly.
+      for (var i = 0; i < 10; i++) {
+        await new Promise(function (resolve) { setTimeout(resolve, 500); });
+        await renderCallbacks();
+      }
+    });
+  });
+
+  A.$("session-callbacks-close").addEventListener("click", function () {
+    A.show("session-callbacks", false);
+    callbacksSession = null;
+  });
 
   A.onSubmit(A.form("create-key-form"), async function (values, form) {
     var res = await call("POST", "/api/keys", { body: { name: values.name } });
@@ -325,7 +460,8 @@
         A.el("td", { text: String(item.age_required) }),
         A.el("td", { className: "mono", text: item.key_id }),
         A.el("td", { text: A.formatDateTime(item.created_at) }),
-        A.el("td", { text: item.resolved_at ? A.formatDateTime(item.resolved_at) : "\u2013" })
+        A.el("td", { text: item.resolved_at ? A.formatDateTime(item.resolved_at) : "\u2013" }),
+        A.el("td", {}, [item.status === "PENDING" ? null : callbacksButton(item.session_id)])
       ]));
     });
     logCursor = res.data.next_cursor;

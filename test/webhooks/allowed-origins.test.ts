@@ -1,0 +1,48 @@
+// Allowed callback origins per key: set through PATCH /api/keys/{id}, enforced when a session is opened.
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { apiKeys, verificationSessions } from "../../src/db/schema";
+import { call, expectError } from "../helpers/http";
+import { db, seedMerchant } from "../helpers/seed";
+
+const setOrigins = (token: string, keyId: string, allowedCallbackOrigins: unknown) =>
+  call("PATCH", `/api/keys/${keyId}`, { token, body: { allowedCallbackOrigins } });
+const open = (apiKey: string, callback_url: string) => call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url } });
+const sessionsOf = async (accountId: string) => (await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
+
+describe("allowed callback origins", () => {
+  it("a key with origins opens sessions only with a callback_url on one of them: elsewhere is 422 CALLBACK_ORIGIN_NOT_ALLOWED and opens nothing", async () => {
+    const merchant = await seedMerchant();
+    const set = await setOrigins(merchant.account.token, merchant.keyId, ["https://Hooks.Merchant.example:443", "https://merchant.example:8443/", "https://hooks.merchant.example"]);
+    expect(set.status).toBe(200);
+    // Normalised as the URL standard writes an origin, de-duplicated.
+    expect(set.body.data.key.allowedCallbackOrigins).toEqual(["https://hooks.merchant.example", "https://merchant.example:8443"]);
+    const listed = await call("GET", "/api/keys", { token: merchant.account.token });
+    expect(listed.body.data.keys[0].allowedCallbackOrigins).toEqual(["https://hooks.merchant.example", "https://merchant.example:8443"]);
+
+    expect((await open(merchant.apiKey, "https://hooks.merchant.example/age?x=1")).status).toBe(201);
+    expect((await open(merchant.apiKey, "https://merchant.example:8443/cb")).status).toBe(201);
+    for (const elsewhere of ["https://attacker.example/cb", "https://merchant.example/cb", "https://hooks.merchant.example.attacker.example/", "https://hooks.merchant.example:8443/"]) {
+      const refused = await open(merchant.apiKey, elsewhere);
+      expectError(refused, 422, "CALLBACK_ORIGIN_NOT_ALLOWED");
+      expect(refused.body.errors![0]!.path).toBe("callback_url");
+    }
+    expect(await sessionsOf(merchant.account.id)).toBe(2);
+
+    // null (or []) lifts the restriction.
+    expect((await setOrigins(merchant.account.token, merchant.keyId, null)).body.data.key.allowedCallbackOrigins).toBeNull();
+    expect((await open(merchant.apiKey, "https://anywhere.example/cb")).status).toBe(201);
+  });
+
+  it("an origin with a path, a private host, plain http or too many is 422; another account's key is 404; nothing changes", async () => {
+    const merchant = await seedMerchant();
+    const other = await seedMerchant();
+    await setOrigins(merchant.account.token, merchant.keyId, ["https://ok.example"]);
+    for (const bad of [["https://ok.example/path"], ["https://10.1.2.3"], ["http://ok.example"], ["ok.example"], ["https://ok.example?q=1"], Array.from({ length: 21 }, (_, i) => `https://h${i}.example`), "https://ok.example", [42]]) {
+      expectError(await setOrigins(merchant.account.token, merchant.keyId, bad), 422, "VALIDATION_FAILED");
+    }
+    expectError(await setOrigins(other.account.token, merchant.keyId, ["https://evil.example"]), 404, "NOT_FOUND");
+    const row = await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) });
+    expect(row!.allowedCallbackOrigins).toEqual(["https://ok.example"]);
+  });
+});
