@@ -76,6 +76,14 @@ function mailFromProblem(value: string | undefined): string | null {
   return null;
 }
 
+export const ACCOUNT_LIMIT_SETTINGS = [
+  "COMPLETIONS_PER_HOUR",
+  "COMPLETIONS_PER_DAY",
+  "KYC_SDK_TOKENS_PER_HOUR",
+  "KYC_CHECKS_PER_DAY",
+  "PASSWORD_CHANGES_PER_HOUR",
+] as const;
+
 const positiveInteger = (value: string | undefined) => value === undefined || /^[1-9]\d*$/.test(value);
 
 /** Every rule a configuration breaks; empty when it may serve. Development needs only a known ENVIRONMENT. */
@@ -122,7 +130,14 @@ export function configProblems(env: Settings): ConfigProblem[] {
     }
   }
 
-  for (const name of ["SESSION_TTL_SECONDS", "CALLBACK_LOG_RETENTION_DAYS", "SESSION_LOG_RETENTION_DAYS", "CALLBACK_STALL_SECONDS"]) {
+  for (const name of [
+    "SESSION_TTL_SECONDS",
+    "CALLBACK_LOG_RETENTION_DAYS",
+    "SESSION_LOG_RETENTION_DAYS",
+    "CALLBACK_STALL_SECONDS",
+    // The per-account limits (src/domain/account-limits.ts; a test keeps this list in step with it).
+    ...ACCOUNT_LIMIT_SETTINGS,
+  ]) {
     if (!positiveInteger(text(env, name))) add(name, "must be a positive whole number");
   }
   return problems;

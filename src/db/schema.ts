@@ -183,6 +183,20 @@ export const mailFailures = sqliteTable(
   (t) => [index("mail_failures_failed_at").on(t.failedAt)],
 );
 
+// Fixed-window counters of what an account may do a limited number of times (src/domain/account-limits.ts):
+// only a hash of (limit, account, window) and a count, nothing about what was done (CONTRACT §5).
+export const accountCounters = sqliteTable(
+  "account_counters",
+  {
+    // SHA-256 hex of "limit:account id:window start".
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    // End of the window: the row is dead after it, and the scheduled maintenance deletes it.
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("account_counters_expires").on(t.expiresAt)],
+);
+
 // Row types, beside the tables they describe.
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

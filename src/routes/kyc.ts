@@ -13,6 +13,7 @@ import {
   MAX_AGE_YEARS,
   submitCheck,
 } from "../domain/kyc";
+import { countAccountUse } from "../domain/account-limits";
 import type { AppEnv } from "../http/app-env";
 import { developmentOnly } from "../http/guards";
 import { describe, type ErrorResponseDoc } from "../http/openapi-meta";
@@ -59,11 +60,15 @@ export const kycRoutes = new Hono<AppEnv>()
       responses: {
         200: { description: "A short-lived SDK token and the applicant it is for.", data: SdkToken },
         409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+        429: { description: "Too many tokens for this account (production: 10 an hour); Retry-After says when the window ends.", codes: ["RATE_LIMITED"] },
         502: PROVIDER_ERROR,
       },
     }),
     requireUser,
-    async (c) => ok(c, await createSdkToken(c.var.ctx, c.var.user.id)),
+    async (c) => {
+      await countAccountUse(c.var.ctx, "sdkToken", c.var.user.id);
+      return ok(c, await createSdkToken(c.var.ctx, c.var.user.id));
+    },
   )
   .post(
     "/submit",
@@ -81,11 +86,15 @@ export const kycRoutes = new Hono<AppEnv>()
       responses: {
         202: { description: "The check is running (or the account is already verified).", data: KycStatus },
         409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+        429: { description: "Too many submissions for this account (production: 3 a day); Retry-After says when the window ends.", codes: ["RATE_LIMITED"] },
         502: PROVIDER_ERROR,
       },
     }),
     requireUser,
-    async (c) => ok(c, await submitCheck(c.var.ctx, c.var.user.id), 202),
+    async (c) => {
+      await countAccountUse(c.var.ctx, "kycCheck", c.var.user.id);
+      return ok(c, await submitCheck(c.var.ctx, c.var.user.id), 202);
+    },
   )
   .get(
     "/status",

@@ -10,6 +10,7 @@ import {
   pollSession,
   readSessionRequest,
 } from "../domain/verification";
+import { countAccountUse } from "../domain/account-limits";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
@@ -72,10 +73,18 @@ export const verificationRoutes = new Hono<AppEnv>()
         403: { description: "No verified identity yet", codes: ["KYC_REQUIRED"] },
         409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
         ...unknownSession,
+        429: {
+          description:
+            "The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends.",
+          codes: ["RATE_LIMITED"],
+        },
       },
     }),
     requireUserWithVerifiedDob,
     jsonBody(CompleteInput),
-    async (c) => ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
+    async (c) => {
+      await countAccountUse(c.var.ctx, "completion", c.var.user.id);
+      return ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), c.req.valid("json")));
+    },
   );
 
