@@ -1,8 +1,8 @@
 // @ts-check
 // Client code of the verification page (/assets/verify.js). The flow: account, then the request
 // (read with the nonce), then identity (KYC) if needed, then the decision, then a result screen.
-// Uses only the public JSON API; the nonce is read from the page's own URL and sent in request
-// bodies or the query of the request endpoint, as the API defines.
+// Uses only the public JSON API; the nonce is read from the page's own URL and sent in the
+// X-Session-Nonce header, so it appears in no API URL.
 
 /**
  * The request as the end user's endpoints return it (the server's own type).
@@ -135,7 +135,7 @@
   /** @param {number} round */
   async function confirmExpiry(round) {
     var sentAt = Date.now();
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request", { token: token, nonce: nonce });
     if (timer !== -1) return; // answered, signed out or left meanwhile
     if (!res.ok) {
       if (res.status === 401) { timer = 0; return signedOut(); }
@@ -228,7 +228,7 @@
     clearBanner();
     showSections(["step-loading"]);
     var sentAt = Date.now();
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request", { token: token, nonce: nonce });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
       if (res.status === 404 || res.status === 422) return result("invalid");
@@ -432,7 +432,7 @@
   /** @param {boolean} consent @param {HTMLButtonElement} button */
   async function answer(consent, button) {
     await A.busy(button, async function () {
-      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, body: { nonce: nonce, consent: consent } });
+      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, nonce: nonce, body: { consent: consent } });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);
