@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../errors";
+import { addressKey } from "../lib/address-key";
 import type { AppEnv } from "./app-env";
 
 /** Both limiters count over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
@@ -10,7 +11,8 @@ const WINDOW_SECONDS = 60;
 export const rateLimited = () =>
   new ApiError("RATE_LIMITED", { headers: { "Retry-After": String(WINDOW_SECONDS) } });
 
-export const clientAddress = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
+/** The client's address as limits count it: IPv6 by its /64 (src/lib/address-key.ts). */
+export const clientAddress = (c: Context) => addressKey(c.req.header("cf-connecting-ip") ?? "unknown");
 
 export async function enforceLimit(limiter: RateLimit, key: string): Promise<void> {
   const { success } = await limiter.limit({ key });
