@@ -5,3 +5,7 @@ CREATE TABLE `account_counters` (
 );
 --> statement-breakpoint
 CREATE INDEX `account_counters_expires` ON `account_counters` (`expires_at`);
+--> statement-breakpoint
+ALTER TABLE `kyc_records` ADD `identity_fingerprint` text;--> statement-breakpoint
+ALTER TABLE `kyc_records` ADD `rejection_reason` text;--> statement-breakpoint
+CREATE UNIQUE INDEX `kyc_records_fingerprint_unique` ON `kyc_records` (`identity_fingerprint`);

@@ -13,6 +13,7 @@ export const DEVELOPMENT_VALUES: readonly string[] = [
   "dev-jwt-secret-not-for-production-0123456789abcdef",
   "dev-password-pepper-not-for-production",
   "ZGV2LXNlY3JldHMta2V5LW5vdC1mb3ItcHJvZHVjdGlvbg",
+  "dev-identity-fingerprint-key-not-for-production",
   "dev-onfido-token",
   "dev-onfido-webhook-token",
 ];
@@ -107,6 +108,8 @@ export function configProblems(env: Settings): ConfigProblem[] {
   add("JWT_SECRET", secretProblem(text(env, "JWT_SECRET"), false));
   add("PASSWORD_PEPPER", secretProblem(text(env, "PASSWORD_PEPPER"), false));
   add("SECRETS_KEY", secretProblem(text(env, "SECRETS_KEY"), true));
+  // Never rotated: a new key would change every fingerprint and free every document (docs/limits.md).
+  add("IDENTITY_FINGERPRINT_KEY", secretProblem(text(env, "IDENTITY_FINGERPRINT_KEY"), false));
   // A previous secret (kept during a rotation) is held to the same rules as the current one.
   for (const [name, exact] of [["JWT_SECRET_PREVIOUS", false], ["PASSWORD_PEPPER_PREVIOUS", false], ["SECRETS_KEY_PREVIOUS", true]] as const) {
     if (text(env, name) !== undefined) add(name, secretProblem(text(env, name), exact));

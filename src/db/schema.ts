@@ -83,10 +83,15 @@ export const kycRecords = sqliteTable(
     verifiedAt: text("verified_at"),
     // Provider check id that produced the current status: a redelivered webhook changes nothing.
     checkId: text("check_id"),
+    // Keyed HMAC of the verified document's issuing country and number (src/domain/identity-fingerprint.ts),
+    // only while VERIFIED: one document verifies one live account. Nothing else about the document is kept.
+    identityFingerprint: text("identity_fingerprint"),
+    // Why a REJECTED record was rejected, when the service (not the provider) decided it.
+    rejectionReason: text("rejection_reason", { enum: ["IDENTITY_ALREADY_VERIFIED"] }),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("kyc_records_applicant_unique").on(t.applicantId)],
+  (t) => [uniqueIndex("kyc_records_applicant_unique").on(t.applicantId), uniqueIndex("kyc_records_fingerprint_unique").on(t.identityFingerprint)],
 );
 
 // The merchant-side session log: what usage reports read. It holds no end-user identity.

@@ -19,12 +19,18 @@ import { developmentOnly } from "../http/guards";
 import { describe, type ErrorResponseDoc } from "../http/openapi-meta";
 import { requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
+import { SANDBOX_DOCUMENT_NUMBER } from "../providers/sandbox";
 import { jsonBody } from "../http/validate";
 
 const Applicant = z.object({ applicantId: z.string() });
 const SdkToken = z.object({ token: z.string(), applicantId: z.string() });
 const SandboxCompleteBody = z.object({
   result: z.enum(["clear", "consider"]).default("clear").describe("The check result to simulate; clear by default."),
+  document_number: z
+    .string()
+    .regex(SANDBOX_DOCUMENT_NUMBER)
+    .optional()
+    .describe("The document number the simulated check reads (A-Z, 0-9, up to 20); by default one of this applicant's own. Give the same number to two accounts to simulate a reused document."),
 });
 
 const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] } satisfies ErrorResponseDoc<502>;
@@ -126,5 +132,8 @@ export const kycRoutes = new Hono<AppEnv>()
     developmentOnly,
     requireUser,
     jsonBody(SandboxCompleteBody),
-    async (c) => ok(c, await completeSandboxCheck(c.var.ctx, c.var.user.id, c.req.valid("json").result)),
+    async (c) => {
+      const { result, document_number } = c.req.valid("json");
+      return ok(c, await completeSandboxCheck(c.var.ctx, c.var.user.id, result, document_number));
+    },
   );

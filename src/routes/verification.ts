@@ -74,7 +74,10 @@ export const verificationRoutes = new Hono<AppEnv>()
       responses: {
         200: { description: "Resolved", data: PolledSession },
         403: { description: "No verified identity yet", codes: ["KYC_REQUIRED"] },
-        409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+        409: {
+          description: "Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED)",
+          codes: ["SESSION_NOT_PENDING", "IDENTITY_ALREADY_VERIFIED"],
+        },
         ...unknownSession,
         429: {
           description:

@@ -254,11 +254,11 @@
       if (res.status === 401) return signedOut();
       return banner(res, loadKyc);
     }
-    applyKyc(res.data.status);
+    applyKyc(res.data.status, res.data.reason);
   }
 
-  /** @param {string} status */
-  function applyKyc(status) {
+  /** @param {string} status @param {string} [reason] */
+  function applyKyc(status, reason) {
     if (!timer) return; // the request expired meanwhile
     if (status === "VERIFIED") return showDecision();
     progress("identity");
@@ -268,7 +268,9 @@
     A.show("applicant-form", status === "NOT_STARTED");
     if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
     else { A.show("onfido-panel", status !== "NOT_STARTED"); resetOnfido(); }
-    if (status === "REJECTED") {
+    if (status === "REJECTED" && reason === "IDENTITY_ALREADY_VERIFIED") {
+      A.notice("kyc-notice", "This identity document already verifies another account. One document verifies one account: sign in to that account, or delete it first to use the document here.", "error");
+    } else if (status === "REJECTED") {
       A.notice("kyc-notice", "We could not verify your identity with that check. You can try again" + (sandbox ? "." : " with a clear photo of a valid document."), "error");
     } else if (status === "PENDING" && !sandbox) {
       A.text("onfido-status", "If you have already taken the photos, the check can take a few minutes. This page updates by itself.");
@@ -297,7 +299,7 @@
       if (res.status === 401) { signedOut(); return { ok: true }; }
       return res;
     }
-    applyKyc(res.data.status);
+    applyKyc(res.data.status, res.data.reason);
     return { ok: true };
   }
 
@@ -392,7 +394,7 @@
       // webhook will still decide. Watching the status lets the page follow it either way.
       return startPolling();
     }
-    if (res.data.status !== "PENDING") return applyKyc(res.data.status);
+    if (res.data.status !== "PENDING") return applyKyc(res.data.status, res.data.reason);
     startPolling();
   }
 
@@ -408,7 +410,7 @@
     if (run !== pollRun) return;
     if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
       clearBanner();
-      return applyKyc(res.data.status);
+      return applyKyc(res.data.status, res.data.reason);
     }
     setTimeout(function () { pollKyc(round + 1, run); }, 5000);
   }
