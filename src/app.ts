@@ -8,6 +8,7 @@ import type { AppEnv } from "./http/app-env";
 import { requestLog } from "./http/request-log";
 import { errorResponse, handleError } from "./http/error-envelope";
 import { limitBody, requireJsonBody } from "./http/body-guard";
+import { noStoreJson } from "./http/no-store";
 import { provideDomainContext } from "./http/domain-context";
 import { requireConfiguration } from "./http/guards";
 import { describe } from "./http/openapi-meta";
@@ -32,6 +33,7 @@ export function createApp() {
   app.use(provideDomainContext);
   app.use(requestLog);
   app.use(secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
+  app.use(noStoreJson);
   app.use(requireConfiguration);
   // Provider webhooks verify a signature over the raw body before anything parses it.
   app.use("/api/*", limitBody, except("/api/webhooks/*", requireJsonBody));

@@ -13,6 +13,7 @@ export const DEVELOPMENT_VALUES: readonly string[] = [
   "dev-jwt-secret-not-for-production-0123456789abcdef",
   "dev-password-pepper-not-for-production",
   "ZGV2LXNlY3JldHMta2V5LW5vdC1mb3ItcHJvZHVjdGlvbg",
+  "dev-identity-fingerprint-key-not-for-production",
   "dev-onfido-token",
   "dev-onfido-webhook-token",
 ];
@@ -76,6 +77,14 @@ function mailFromProblem(value: string | undefined): string | null {
   return null;
 }
 
+export const ACCOUNT_LIMIT_SETTINGS = [
+  "COMPLETIONS_PER_HOUR",
+  "COMPLETIONS_PER_DAY",
+  "KYC_SDK_TOKENS_PER_HOUR",
+  "KYC_CHECKS_PER_DAY",
+  "PASSWORD_CHANGES_PER_HOUR",
+] as const;
+
 const positiveInteger = (value: string | undefined) => value === undefined || /^[1-9]\d*$/.test(value);
 
 /** Every rule a configuration breaks; empty when it may serve. Development needs only a known ENVIRONMENT. */
@@ -99,6 +108,8 @@ export function configProblems(env: Settings): ConfigProblem[] {
   add("JWT_SECRET", secretProblem(text(env, "JWT_SECRET"), false));
   add("PASSWORD_PEPPER", secretProblem(text(env, "PASSWORD_PEPPER"), false));
   add("SECRETS_KEY", secretProblem(text(env, "SECRETS_KEY"), true));
+  // Never rotated: a new key would change every fingerprint and free every document (docs/limits.md).
+  add("IDENTITY_FINGERPRINT_KEY", secretProblem(text(env, "IDENTITY_FINGERPRINT_KEY"), false));
   // A previous secret (kept during a rotation) is held to the same rules as the current one.
   for (const [name, exact] of [["JWT_SECRET_PREVIOUS", false], ["PASSWORD_PEPPER_PREVIOUS", false], ["SECRETS_KEY_PREVIOUS", true]] as const) {
     if (text(env, name) !== undefined) add(name, secretProblem(text(env, name), exact));
@@ -122,7 +133,14 @@ export function configProblems(env: Settings): ConfigProblem[] {
     }
   }
 
-  for (const name of ["SESSION_TTL_SECONDS", "CALLBACK_LOG_RETENTION_DAYS", "SESSION_LOG_RETENTION_DAYS", "CALLBACK_STALL_SECONDS"]) {
+  for (const name of [
+    "SESSION_TTL_SECONDS",
+    "CALLBACK_LOG_RETENTION_DAYS",
+    "SESSION_LOG_RETENTION_DAYS",
+    "CALLBACK_STALL_SECONDS",
+    // The per-account limits (src/domain/account-limits.ts; a test keeps this list in step with it).
+    ...ACCOUNT_LIMIT_SETTINGS,
+  ]) {
     if (!positiveInteger(text(env, name))) add(name, "must be a positive whole number");
   }
   return problems;

@@ -9,7 +9,8 @@ export type SecretName =
   | "PASSWORD_PEPPER"
   | "SECRETS_KEY"
   | "ONFIDO_API_TOKEN"
-  | "ONFIDO_WEBHOOK_TOKEN";
+  | "ONFIDO_WEBHOOK_TOKEN"
+  | "IDENTITY_FINGERPRINT_KEY";
 
 export const isProduction = (env: Bindings): boolean => env.ENVIRONMENT === "production";
 

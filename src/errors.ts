@@ -17,6 +17,10 @@ export const ERROR_CATALOGUE = {
   ALREADY_VERIFIED: { status: 409, message: "This email address is already verified." },
   APPLICANT_EXISTS: { status: 409, message: "This account already has an applicant." },
   APPLICANT_REQUIRED: { status: 409, message: "Create an applicant first." },
+  IDENTITY_ALREADY_VERIFIED: {
+    status: 409,
+    message: "This identity document already verifies another account. One document verifies one account; deleting that account frees it.",
+  },
   EMAIL_TAKEN: { status: 409, message: "An account with this email already exists." },
   KEY_LIMIT_REACHED: { status: 409, message: "The account has the most active keys it can have; revoke one first." },
   ROTATION_CONFLICT: { status: 409, message: "The signing secret was rotated by another request at the same moment; list the key and try again." },

@@ -90,10 +90,15 @@ export const kycRecords = sqliteTable(
     verifiedAt: text("verified_at"),
     // Provider check id that produced the current status: a redelivered webhook changes nothing.
     checkId: text("check_id"),
+    // Keyed HMAC of the verified document's issuing country and number (src/domain/identity-fingerprint.ts),
+    // only while VERIFIED: one document verifies one live account. Nothing else about the document is kept.
+    identityFingerprint: text("identity_fingerprint"),
+    // Why a REJECTED record was rejected, when the service (not the provider) decided it.
+    rejectionReason: text("rejection_reason", { enum: ["IDENTITY_ALREADY_VERIFIED"] }),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },
-  (t) => [uniqueIndex("kyc_records_applicant_unique").on(t.applicantId)],
+  (t) => [uniqueIndex("kyc_records_applicant_unique").on(t.applicantId), uniqueIndex("kyc_records_fingerprint_unique").on(t.identityFingerprint)],
 );
 
 // The merchant-side session log: what usage reports read. It holds no end-user identity.
@@ -188,6 +193,20 @@ export const mailFailures = sqliteTable(
     failedAt: text("failed_at").notNull(),
   },
   (t) => [index("mail_failures_failed_at").on(t.failedAt)],
+);
+
+// Fixed-window counters of what an account may do a limited number of times (src/domain/account-limits.ts):
+// only a hash of (limit, account, window) and a count, nothing about what was done (CONTRACT §5).
+export const accountCounters = sqliteTable(
+  "account_counters",
+  {
+    // SHA-256 hex of "limit:account id:window start".
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    // End of the window: the row is dead after it, and the scheduled maintenance deletes it.
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("account_counters_expires").on(t.expiresAt)],
 );
 
 // Row types, beside the tables they describe.

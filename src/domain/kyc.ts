@@ -5,6 +5,7 @@ import { and, eq, isNull, ne, or } from "drizzle-orm";
 import * as z from "zod";
 import { KYC_RECORD_STATUSES, kycRecords } from "../db/schema";
 import { ApiError, notFound } from "../errors";
+import { sha256Hex } from "../lib/crypto";
 import { log } from "../lib/log";
 import { ALPHA3_COUNTRIES } from "../lib/countries";
 import { isCalendarDate, todayUtc, yearsBefore } from "../lib/calendar-date";
@@ -12,6 +13,8 @@ import { nowIso } from "../lib/time";
 import { providerFor } from "../providers/from-env";
 import { SandboxProvider, sandboxCheckId, type SandboxResult } from "../providers/sandbox";
 import type { DomainContext } from "./context";
+import { identityFingerprint } from "./identity-fingerprint";
+import { isUniqueViolation } from "./unique-violation";
 
 export const MAX_AGE_YEARS = 150;
 
@@ -55,13 +58,27 @@ export const CreateApplicantBody = z.object({
 export type CreateApplicantBody = z.infer<typeof CreateApplicantBody>;
 
 export const KYC_STATUSES = ["NOT_STARTED", ...KYC_RECORD_STATUSES] as const;
-export const KycStatus = z.object({ status: z.enum(KYC_STATUSES), verifiedAt: z.iso.datetime().nullable() });
+export const KycStatus = z.object({
+  status: z.enum(KYC_STATUSES),
+  verifiedAt: z.iso.datetime().nullable(),
+  reason: z
+    .enum(["IDENTITY_ALREADY_VERIFIED"])
+    .optional()
+    .describe("Only on REJECTED, when the service refused a clear check: the document already verifies another account."),
+});
 export type KycStatus = z.infer<typeof KycStatus>;
 
 const findByUser = ({ db }: DomainContext, userId: string) =>
   db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
 const applicantExists = () => new ApiError("APPLICANT_EXISTS");
+
+/** Another account whose VERIFIED record carries this document fingerprint. */
+const fingerprintHolder = ({ db }: DomainContext, fingerprint: string, exceptUserId: string) =>
+  db.query.kycRecords.findFirst({
+    columns: { userId: true },
+    where: and(eq(kycRecords.identityFingerprint, fingerprint), ne(kycRecords.userId, exceptUserId)),
+  });
 
 export async function createApplicant(ctx: DomainContext, userId: string, input: CreateApplicantBody) {
   // Checked before calling the provider so that a second request creates nothing there either.
@@ -96,7 +113,11 @@ export async function createSdkToken(ctx: DomainContext, userId: string) {
 export async function kycStatus(ctx: DomainContext, userId: string): Promise<KycStatus> {
   const record = await findByUser(ctx, userId);
   if (!record) return { status: "NOT_STARTED", verifiedAt: null };
-  return { status: record.status, verifiedAt: record.status === "VERIFIED" ? record.verifiedAt : null };
+  return {
+    status: record.status,
+    verifiedAt: record.status === "VERIFIED" ? record.verifiedAt : null,
+    ...(record.status === "REJECTED" && record.rejectionReason ? { reason: record.rejectionReason } : {}),
+  };
 }
 
 export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "already_verified" | "incomplete" | "superseded";
@@ -127,30 +148,51 @@ export async function applyCompletedCheck(ctx: DomainContext, checkId: string): 
   if (!check.complete) return skipped("incomplete");
   const verdict = await check.verdict();
   const now = nowIso();
-  const verified = verdict.result === "clear";
-  const written = await db
-    .update(kycRecords)
-    .set({
-      status: verified ? "VERIFIED" : "REJECTED",
-      verifiedDob: verdict.result === "clear" ? verdict.dateOfBirth : null,
-      verifiedAt: verified ? now : null,
-      checkId: check.checkId,
-      updatedAt: now,
-    })
-    // Repeats the guards in the write itself, so that two deliveries racing each other (or a delivery
-    // racing a new submission) apply once.
-    .where(
-      and(
-        eq(kycRecords.userId, record.userId),
-        or(
-          and(eq(kycRecords.status, "PENDING"), or(isNull(kycRecords.checkId), eq(kycRecords.checkId, check.checkId))),
-          and(eq(kycRecords.status, "REJECTED"), or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId))),
+  // One document verifies one live account: a document that already verifies another account rejects
+  // this one (the first keeps working; deleting it deletes its record and frees the document).
+  const fingerprint = verdict.result === "clear" && verdict.document ? await identityFingerprint(ctx.env, verdict.document) : null;
+  const taken = async () => fingerprint !== null && (await fingerprintHolder(ctx, fingerprint, record.userId)) !== undefined;
+  const write = (verified: boolean) =>
+    db
+      .update(kycRecords)
+      .set({
+        status: verified ? "VERIFIED" : "REJECTED",
+        verifiedDob: verified && verdict.result === "clear" ? verdict.dateOfBirth : null,
+        verifiedAt: verified ? now : null,
+        identityFingerprint: verified ? fingerprint : null,
+        rejectionReason: verdict.result === "clear" && !verified ? "IDENTITY_ALREADY_VERIFIED" : null,
+        checkId: check.checkId,
+        updatedAt: now,
+      })
+      // Repeats the guards in the write itself, so that two deliveries racing each other (or a delivery
+      // racing a new submission) apply once.
+      .where(
+        and(
+          eq(kycRecords.userId, record.userId),
+          or(
+            and(eq(kycRecords.status, "PENDING"), or(isNull(kycRecords.checkId), eq(kycRecords.checkId, check.checkId))),
+            and(eq(kycRecords.status, "REJECTED"), or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId))),
+          ),
         ),
-      ),
-    )
-    .returning({ userId: kycRecords.userId });
+      )
+      .returning({ userId: kycRecords.userId });
+  let verified = verdict.result === "clear" && !(await taken());
+  let written;
+  try {
+    written = await write(verified);
+  } catch (error) {
+    // Two accounts verifying one document at the same moment: the unique index lets one through.
+    if (!verified || !isUniqueViolation(error)) throw error;
+    verified = false;
+    written = await write(false);
+  }
   if (written.length === 0) return skipped("duplicate");
-  log("info", "check applied", { checkId: check.checkId, userId: record.userId, status: verified ? "VERIFIED" : "REJECTED" });
+  log("info", "check applied", {
+    checkId: check.checkId,
+    userId: record.userId,
+    status: verified ? "VERIFIED" : "REJECTED",
+    ...(verdict.result === "clear" && !verified ? { reason: "IDENTITY_ALREADY_VERIFIED" } : {}),
+  });
   return "applied";
 }
 
@@ -168,7 +210,7 @@ export async function submitCheck(ctx: DomainContext, userId: string): Promise<K
   const now = nowIso();
   const written = await ctx.db
     .update(kycRecords)
-    .set({ status: "PENDING", checkId: started.checkId, verifiedDob: null, verifiedAt: null, updatedAt: now })
+    .set({ status: "PENDING", checkId: started.checkId, verifiedDob: null, verifiedAt: null, rejectionReason: null, updatedAt: now })
     // Only over the state read above: a concurrent submission or a webhook that got here first wins, and
     // this check's result is then ignored as superseded (or is the one that already decided).
     .where(
@@ -193,9 +235,11 @@ export async function submitCheck(ctx: DomainContext, userId: string): Promise<K
  * The sandbox "finishes" a check for the account's applicant, then takes the webhook's path. With
  * PROVIDER=onfido the applicant lives at Onfido: there is nothing for a sandbox to complete (404).
  */
-export async function completeSandboxCheck(ctx: DomainContext, userId: string, result: SandboxResult) {
+export async function completeSandboxCheck(ctx: DomainContext, userId: string, result: SandboxResult, documentNumber?: string) {
   if (!(providerFor(ctx.env) instanceof SandboxProvider)) throw notFound("Route");
   const { applicantId } = await requireApplicant(ctx, userId);
-  await applyCompletedCheck(ctx, sandboxCheckId(applicantId, result));
+  // The check id is stored (kyc_records.check_id): it carries a digest of the simulated number, not the number.
+  const documentDigest = documentNumber === undefined ? undefined : (await sha256Hex(documentNumber)).slice(0, 20).toUpperCase();
+  await applyCompletedCheck(ctx, sandboxCheckId(applicantId, result, documentDigest));
   return kycStatus(ctx, userId);
 }

@@ -21,8 +21,14 @@ export const OpenedSession = z.object({
   age_required: z.int(),
   expires_at: z.iso.datetime(),
 });
-export const CompleteInput = z.object({ nonce: z.string().min(1).max(128), consent: z.boolean() });
-export const NonceQuery = z.object({ nonce: z.string().min(1).max(128) });
+// The nonce may come in the X-Session-Nonce header instead (src/http/session-nonce.ts); one of them is required.
+export const CompleteInput = z.object({
+  nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header."),
+  consent: z.boolean(),
+});
+export const NonceQuery = z.object({
+  nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)."),
+});
 
 export function sessionStub({ env }: DomainContext, sessionId: string) {
   const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;
@@ -79,7 +85,7 @@ export const readSessionRequest = async (ctx: DomainContext, sessionId: string, 
   unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
 
 /** `dateOfBirth` is the end user's provider-verified one, or null without a verified identity. */
-export async function completeSession(ctx: DomainContext, dateOfBirth: string | null, sessionId: string, input: z.infer<typeof CompleteInput>) {
+export async function completeSession(ctx: DomainContext, dateOfBirth: string | null, sessionId: string, input: { nonce: string; consent: boolean }) {
   const stub = sessionStub(ctx, checkedId(sessionId));
   return unwrap(await stub.complete({ nonce: input.nonce, consent: input.consent, dateOfBirth }));
 }

@@ -107,7 +107,7 @@ function responses(meta: OperationMeta, method: string) {
   const generic = new Set<number>([500, 503]);
   if (BODY_METHODS.has(method)) [400, 413, 415].forEach((s) => generic.add(s));
   if (meta.body) generic.add(422);
-  if (meta.query) generic.add(422);
+  if (meta.query || meta.headers) generic.add(422);
   if (meta.security === "bearer" || meta.security === "apiKey") generic.add(401);
   generic.forEach((s) => statuses.add(s));
   for (const status of [...statuses].sort()) {
@@ -132,11 +132,11 @@ function responses(meta: OperationMeta, method: string) {
   return out;
 }
 
-function queryParameters(schema: ZodType) {
+function queryParameters(schema: ZodType, where: "query" | "header" = "query") {
   const json = jsonSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,
-    in: "query",
+    in: where,
     required: json.required?.includes(name) ?? false,
     schema: property,
   }));
@@ -176,7 +176,11 @@ export function buildOpenApiDocument(app: Hono<any>) {
       ...(meta.description || meta.devOnly
         ? { description: [meta.description, meta.devOnly ? "Development configuration only; 404 in production." : ""].filter(Boolean).join(" ") }
         : {}),
-      parameters: [...pathParameters, ...(meta.query ? queryParameters(meta.query) : [])],
+      parameters: [
+        ...pathParameters,
+        ...(meta.query ? queryParameters(meta.query) : []),
+        ...(meta.headers ? queryParameters(meta.headers, "header") : []),
+      ],
       security: meta.security ? [{ [meta.security]: [] }] : [],
       responses: responses(meta, method),
     };

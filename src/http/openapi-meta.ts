@@ -31,6 +31,8 @@ export type OperationMeta = {
   security?: Security;
   body?: ZodType;
   query?: ZodType;
+  /** Request headers the route reads (besides the credential headers of its security scheme). */
+  headers?: ZodType;
   responses?: Responses;
   /** Development-only routes are documented as such. */
   devOnly?: boolean;

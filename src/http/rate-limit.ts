@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { ApiError } from "../errors";
+import { addressKey } from "../lib/address-key";
 import type { AppEnv } from "./app-env";
 
 /** Both limiters count over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
@@ -16,7 +17,8 @@ export const rateLimited = () =>
  */
 export const CALLBACK_TOOL_LIMIT = 10;
 
-export const clientAddress = (c: Context) => c.req.header("cf-connecting-ip") ?? "unknown";
+/** The client's address as limits count it: IPv6 by its /64 (src/lib/address-key.ts). */
+export const clientAddress = (c: Context) => addressKey(c.req.header("cf-connecting-ip") ?? "unknown");
 
 export async function enforceLimit(limiter: RateLimit, key: string): Promise<void> {
   const { success } = await limiter.limit({ key });

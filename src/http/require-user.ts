@@ -1,6 +1,6 @@
 // Bearer authentication: one JWT verification and one D1 read per request; the token version in the
 // JWT must match the account's, so sign-out-everywhere is immediate.
-import { and, eq, getTableColumns } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { kycRecords, users } from "../db/schema";
@@ -42,12 +42,15 @@ export const requireUserWithVerifiedDob = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
     const [row] = await c.var.ctx.db
-      .select({ user: getTableColumns(users), verifiedDob: kycRecords.verifiedDob })
+      .select({ user: getTableColumns(users), verifiedDob: kycRecords.verifiedDob, rejectionReason: kycRecords.rejectionReason })
       .from(users)
-      .leftJoin(kycRecords, and(eq(kycRecords.userId, users.id), eq(kycRecords.status, "VERIFIED")))
+      .leftJoin(kycRecords, and(eq(kycRecords.userId, users.id), inArray(kycRecords.status, ["VERIFIED", "REJECTED"])))
       .where(eq(users.id, claims.sub))
       .limit(1);
     acceptUser(c, row?.user, claims.ver);
+    // An account refused because its document verifies another account gets that reason, not KYC_REQUIRED.
+    if (row?.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
+    // verifiedDob is set only while VERIFIED (src/domain/kyc.ts), so a REJECTED record reads as null.
     c.set("verifiedDob", row?.verifiedDob ?? null);
     await next();
   }),

@@ -32,3 +32,7 @@ export const jsonBody = <S extends ZodType>(schema: S) => {
 
 export const queryParams = <S extends ZodType>(schema: S) =>
   withMeta(zValidator("query", schema, hook), { query: schema });
+
+/** Request headers, validated like the rest of the input; the schema's keys are lower-case header names. */
+export const requestHeaders = <S extends ZodType>(schema: S) =>
+  withMeta(zValidator("header", schema, hook), { headers: schema });

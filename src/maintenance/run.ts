@@ -3,6 +3,7 @@
 // runs nothing (it fails closed like the HTTP app).
 import { configurationProblems } from "../config-check";
 import { log } from "../lib/log";
+import { pruneAccountCounters } from "./account-counters";
 import { pruneCallbackAttempts } from "./callback-attempts";
 import { pruneDevOutbox } from "./dev-outbox";
 import { pruneEmailTokens } from "./email-tokens";
@@ -27,6 +28,7 @@ export async function runMaintenance(controller: ScheduledController, env: Env):
     ["sessionLog", () => pruneSessionLog(env.DB, now, sessionLogRetentionDays(env))],
     ["stalledCallbacks", () => resendStalledCallbacks(env, now, callbackStallSeconds(env))],
     ["signingSecrets", () => reencryptSigningSecrets(env)],
+    ["accountCounters", () => pruneAccountCounters(env.DB, now)],
   ];
   const report: MaintenanceReport = {};
   for (const [name, job] of jobs) {

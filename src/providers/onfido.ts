@@ -32,7 +32,14 @@ const Report = z.object({
   name: z.string(),
   status: z.string().optional(),
   result: z.string().nullish(),
-  properties: z.object({ date_of_birth: z.string().nullish() }).loose().nullish(),
+  properties: z
+    .object({
+      date_of_birth: z.string().nullish(),
+      issuing_country: z.string().nullish(),
+      document_numbers: z.array(z.object({ type: z.string().nullish(), value: z.string().nullish() }).loose()).nullish(),
+    })
+    .loose()
+    .nullish(),
 });
 
 type Operation = "create_applicant" | "sdk_token" | "create_check" | "read_check" | "read_report";
@@ -111,7 +118,11 @@ export class OnfidoProvider implements IdentityProvider {
       log("warn", "clear check without a clear facial similarity report", { checkId: check.id });
       return { result: "rejected" };
     }
-    return { result: "clear", dateOfBirth };
+    // The document number and issuing country become the identity fingerprint (one document, one account).
+    const number = document.properties?.document_numbers?.find((entry) => entry.type === "document_number")?.value;
+    const issuingCountry = document.properties?.issuing_country;
+    if (!number || !issuingCountry) log("warn", "clear document report without a document number or issuing country", { checkId: check.id });
+    return { result: "clear", dateOfBirth, document: number && issuingCountry ? { number, issuingCountry } : null };
   }
 
   private async request<S extends z.ZodType>(

@@ -14,7 +14,11 @@ export type ApplicantInput = {
 export type StartedCheck = { checkId: string; complete: boolean };
 
 /** What a completed check decided, reduced to what age verification needs. */
-export type Verdict = { result: "clear"; dateOfBirth: string } | { result: "rejected" };
+/** The identity document behind a clear verdict: only ever turned into a keyed fingerprint, never stored. */
+export type IdentityDocument = { number: string; issuingCountry: string };
+
+/** What a completed check decided, reduced to what age verification needs. `document` is null when the provider did not read a number. */
+export type Verdict = { result: "clear"; dateOfBirth: string; document: IdentityDocument | null } | { result: "rejected" };
 
 /**
  * A check as the provider reports it. `complete` is false for a check that has not finished (a stale

@@ -15,13 +15,17 @@ import {
 export type SandboxResult = "clear" | "consider";
 
 const APPLICANT = /^sbxapp_[0-9a-f]{18}_(\d{4})(\d{2})(\d{2})$/;
-const CHECK = /^sbxchk_[0-9a-f]{18}_(clear|consider)_(sbxapp_[0-9a-f]{18}_\d{8})$/;
+const CHECK = /^sbxchk_[0-9a-f]{18}_(clear|consider)_(sbxapp_([0-9a-f]{18})_\d{8})(?:_doc_([A-Z0-9]{1,20}))?$/;
+/** The shape of a sandbox document number (what `sandbox/complete` accepts to simulate a reused document). */
+export const SANDBOX_DOCUMENT_NUMBER = /^[A-Z0-9]{1,20}$/;
+/** The sandbox's documents are all from one country; the number alone tells them apart. */
+export const SANDBOX_ISSUING_COUNTRY = "GBR";
 
 const randomPart = () => toHex(randomBytes(9));
 
 /** A check id for the sandbox to "complete": what `POST /api/kyc/sandbox/complete` hands to the webhook path. */
-export const sandboxCheckId = (applicantId: string, result: SandboxResult): string =>
-  `sbxchk_${randomPart()}_${result}_${applicantId}`;
+export const sandboxCheckId = (applicantId: string, result: SandboxResult, documentNumber?: string): string =>
+  `sbxchk_${randomPart()}_${result}_${applicantId}${documentNumber ? `_doc_${documentNumber}` : ""}`;
 
 export class SandboxProvider implements IdentityProvider {
   readonly name = "sandbox" as const;
@@ -46,8 +50,10 @@ export class SandboxProvider implements IdentityProvider {
     const applicant = check ? APPLICANT.exec(check[2]!) : null;
     // An id the sandbox never issued is what a real provider answers with 404.
     if (!check || !applicant) throw providerError();
+    // Without a number given, each applicant holds a document of its own (its random part).
+    const document = { number: check[4] ?? check[3]!.toUpperCase(), issuingCountry: SANDBOX_ISSUING_COUNTRY };
     const verdict: Verdict =
-      check[1] === "clear" ? { result: "clear", dateOfBirth: `${applicant[1]}-${applicant[2]}-${applicant[3]}` } : { result: "rejected" };
+      check[1] === "clear" ? { result: "clear", dateOfBirth: `${applicant[1]}-${applicant[2]}-${applicant[3]}`, document } : { result: "rejected" };
     return { checkId, applicantId: check[2]!, complete: true, verdict: async () => verdict };
   }
 }

@@ -9,7 +9,7 @@ import { login, LoginInput, signOutEverywhere } from "../domain/sign-in";
 import { User } from "../domain/users";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
-import { enforceLimit, limitPerAddress } from "../http/rate-limit";
+import { clientAddress, enforceLimit, limitPerAddress } from "../http/rate-limit";
 import { requireUser } from "../http/require-user";
 import { accepted, ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
@@ -41,13 +41,22 @@ export const authRoutes = new Hono<AppEnv>()
       responses: {
         200: { description: "Signed in", data: UserAndToken },
         401: { description: "Unknown email or wrong password (one answer for both)", codes: ["INVALID_CREDENTIALS"] },
-        429: { description: "Too many attempts for this email.", codes: ["RATE_LIMITED"] },
+        429: {
+          description:
+            "Too many attempts from this address (20 a minute, any emails), or for this email from this address (5 a minute). " +
+            "Keyed by the pair, a stranger's attempts elsewhere cannot lock the owner out from their own address.",
+          codes: ["RATE_LIMITED"],
+        },
       },
     }),
     jsonBody(LoginInput),
     async (c) => {
       const input = c.req.valid("json");
-      await enforceLimit(c.env.LOGIN_LIMITER, `login:${input.email}`);
+      const address = clientAddress(c);
+      // Per address: one client trying many emails (credential stuffing). Per (email, address): guessing
+      // one account's password, without letting someone else's attempts lock its owner out.
+      await enforceLimit(c.env.LOGIN_ADDRESS_LIMITER, `login:${address}`);
+      await enforceLimit(c.env.LOGIN_LIMITER, `login:${input.email}:${address}`);
       return ok(c, await login(c.var.ctx, input));
     },
   )

@@ -13,17 +13,24 @@ import {
   MAX_AGE_YEARS,
   submitCheck,
 } from "../domain/kyc";
+import { countAccountUse } from "../domain/account-limits";
 import type { AppEnv } from "../http/app-env";
 import { developmentOnly } from "../http/guards";
 import { describe, type ErrorResponseDoc } from "../http/openapi-meta";
 import { requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
+import { SANDBOX_DOCUMENT_NUMBER } from "../providers/sandbox";
 import { jsonBody } from "../http/validate";
 
 const Applicant = z.object({ applicantId: z.string() });
 const SdkToken = z.object({ token: z.string(), applicantId: z.string() });
 const SandboxCompleteBody = z.object({
   result: z.enum(["clear", "consider"]).default("clear").describe("The check result to simulate; clear by default."),
+  document_number: z
+    .string()
+    .regex(SANDBOX_DOCUMENT_NUMBER)
+    .optional()
+    .describe("The document number the simulated check reads (A-Z, 0-9, up to 20); by default one of this applicant's own. Give the same number to two accounts to simulate a reused document."),
 });
 
 const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] } satisfies ErrorResponseDoc<502>;
@@ -59,11 +66,15 @@ export const kycRoutes = new Hono<AppEnv>()
       responses: {
         200: { description: "A short-lived SDK token and the applicant it is for.", data: SdkToken },
         409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+        429: { description: "Too many tokens for this account (production: 10 an hour); Retry-After says when the window ends.", codes: ["RATE_LIMITED"] },
         502: PROVIDER_ERROR,
       },
     }),
     requireUser,
-    async (c) => ok(c, await createSdkToken(c.var.ctx, c.var.user.id)),
+    async (c) => {
+      await countAccountUse(c.var.ctx, "sdkToken", c.var.user.id);
+      return ok(c, await createSdkToken(c.var.ctx, c.var.user.id));
+    },
   )
   .post(
     "/submit",
@@ -81,11 +92,15 @@ export const kycRoutes = new Hono<AppEnv>()
       responses: {
         202: { description: "The check is running (or the account is already verified).", data: KycStatus },
         409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+        429: { description: "Too many submissions for this account (production: 3 a day); Retry-After says when the window ends.", codes: ["RATE_LIMITED"] },
         502: PROVIDER_ERROR,
       },
     }),
     requireUser,
-    async (c) => ok(c, await submitCheck(c.var.ctx, c.var.user.id), 202),
+    async (c) => {
+      await countAccountUse(c.var.ctx, "kycCheck", c.var.user.id);
+      return ok(c, await submitCheck(c.var.ctx, c.var.user.id), 202);
+    },
   )
   .get(
     "/status",
@@ -117,5 +132,8 @@ export const kycRoutes = new Hono<AppEnv>()
     developmentOnly,
     requireUser,
     jsonBody(SandboxCompleteBody),
-    async (c) => ok(c, await completeSandboxCheck(c.var.ctx, c.var.user.id, c.req.valid("json").result)),
+    async (c) => {
+      const { result, document_number } = c.req.valid("json");
+      return ok(c, await completeSandboxCheck(c.var.ctx, c.var.user.id, result, document_number));
+    },
   );

@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { deleteAccount } from "../domain/account-deletion";
+import { countAccountUse } from "../domain/account-limits";
 import { ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChange } from "../domain/credential-change";
 import { ProfileInput, updateProfile } from "../domain/profile";
 import { toUser, User } from "../domain/users";
@@ -32,11 +33,19 @@ export const userRoutes = new Hono<AppEnv>()
     describe({
       tag,
       summary: "Change the password (spec endpoint 6); returns a fresh token, every earlier one stops working",
-      responses: { 200: { description: "Changed", data: z.object({ token: z.string() }) }, ...wrongPassword },
+      responses: {
+        200: { description: "Changed", data: z.object({ token: z.string() }) },
+        ...wrongPassword,
+        429: { description: "Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends.", codes: ["RATE_LIMITED"] },
+      },
     }),
     requireUser,
     jsonBody(ChangePasswordInput),
-    async (c) => ok(c, { token: await changePassword(c.var.ctx, c.var.user, c.req.valid("json")) }),
+    async (c) => {
+      // Before the password check: a stolen token must not be able to guess the current password without end.
+      await countAccountUse(c.var.ctx, "passwordChange", c.var.user.id);
+      return ok(c, { token: await changePassword(c.var.ctx, c.var.user, c.req.valid("json")) });
+    },
   )
   .post(
     "/change-email",

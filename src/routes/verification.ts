@@ -10,11 +10,13 @@ import {
   pollSession,
   readSessionRequest,
 } from "../domain/verification";
+import { countAccountUse } from "../domain/account-limits";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
+import { sessionNonce, sessionNonceHeader } from "../http/session-nonce";
 import { jsonBody, queryParams } from "../http/validate";
 import { PolledSession, SessionRequest } from "../session/session-view";
 
@@ -53,9 +55,11 @@ export const verificationRoutes = new Hono<AppEnv>()
       responses: { 200: { description: "The request", data: SessionRequest }, ...unknownSession },
     }),
     requireUser,
+    sessionNonceHeader,
     queryParams(NonceQuery),
     async (c) => {
-      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), c.req.valid("query").nonce);
+      const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("query").nonce, "nonce");
+      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
       // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());
@@ -70,12 +74,26 @@ export const verificationRoutes = new Hono<AppEnv>()
       responses: {
         200: { description: "Resolved", data: PolledSession },
         403: { description: "No verified identity yet", codes: ["KYC_REQUIRED"] },
-        409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+        409: {
+          description: "Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED)",
+          codes: ["SESSION_NOT_PENDING", "IDENTITY_ALREADY_VERIFIED"],
+        },
         ...unknownSession,
+        429: {
+          description:
+            "The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends.",
+          codes: ["RATE_LIMITED"],
+        },
       },
     }),
     requireUserWithVerifiedDob,
+    sessionNonceHeader,
     jsonBody(CompleteInput),
-    async (c) => ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
+    async (c) => {
+      const { consent, nonce: bodyNonce } = c.req.valid("json");
+      const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], bodyNonce, "nonce");
+      await countAccountUse(c.var.ctx, "completion", c.var.user.id);
+      return ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), { nonce, consent }));
+    },
   );
 

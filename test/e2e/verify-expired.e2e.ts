@@ -52,7 +52,8 @@ describe("verification app, expired request", () => {
     const { page, problems } = await watchedPage(browser);
     const requestReads: string[] = [];
     page.on("request", (request) => {
-      if (request.url().includes("/request?nonce=")) requestReads.push(request.url());
+      // The page sends the nonce in the X-Session-Nonce header, never in the URL (issue 17).
+      if (/\/request$/.test(request.url()) && request.headers()["x-session-nonce"] === session.nonce) requestReads.push(request.url());
     });
     await page.goto(`${server.baseUrl}/console`);
     await page.evaluate((token) => (globalThis as any).sessionStorage.setItem("avs.verify.token", token), person.body.data.token);

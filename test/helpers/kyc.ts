@@ -60,7 +60,15 @@ export function stubOnfido() {
       result: options.documentResult ?? options.result,
       sub_result: options.result,
       check_id: checkId,
-      properties: { date_of_birth: options.dob === undefined ? "1990-04-01" : options.dob, first_name: "ADA", last_name: "LOVELACE", document_type: "passport" },
+      properties: {
+        date_of_birth: options.dob === undefined ? "1990-04-01" : options.dob,
+        first_name: "ADA",
+        last_name: "LOVELACE",
+        document_type: "passport",
+        issuing_country: "GBR",
+        // One passport per check, so that stand-in accounts never share a document by accident.
+        document_numbers: [{ type: "document_number", value: `P${checkId}` }],
+      },
     });
     if (options.face === null) {
       reports.delete(faceId!);

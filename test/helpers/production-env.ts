@@ -9,6 +9,7 @@ export const productionSecrets = {
   JWT_SECRET: random32(),
   PASSWORD_PEPPER: random32(),
   SECRETS_KEY: random32(),
+  IDENTITY_FINGERPRINT_KEY: random32(),
 };
 
 export const productionEnv = (overrides: Record<string, unknown> = {}): Env =>

@@ -116,6 +116,17 @@ describe("fail closed in production", () => {
     await expectRefused(productionEnv({ CALLBACK_STALL_SECONDS: "0" }), "CALLBACK_STALL_SECONDS");
   });
 
+  it("IDENTITY_FINGERPRINT_KEY is required, and not the committed development value", async () => {
+    await expectRefused(productionEnv({ IDENTITY_FINGERPRINT_KEY: undefined }), "IDENTITY_FINGERPRINT_KEY");
+    await expectRefused(productionEnv({ IDENTITY_FINGERPRINT_KEY: env.IDENTITY_FINGERPRINT_KEY }), "IDENTITY_FINGERPRINT_KEY");
+    await expectRefused(productionEnv({ IDENTITY_FINGERPRINT_KEY: "short" }), "IDENTITY_FINGERPRINT_KEY");
+  });
+
+  it("a malformed per-account limit refuses instead of silently falling back", async () => {
+    await expectRefused(productionEnv({ COMPLETIONS_PER_HOUR: "ten" }), "COMPLETIONS_PER_HOUR");
+    await expectRefused(productionEnv({ KYC_CHECKS_PER_DAY: "-1" }), "KYC_CHECKS_PER_DAY");
+  });
+
   it("lists every broken rule at once, so an operator fixes them in one deploy", async () => {
     const res = await health(productionEnv({ PROVIDER: "sandbox", APP_URL: "http://x.example.com", JWT_SECRET: undefined }));
     const body = JSON.parse(res.text) as { errors: { path: string }[] };

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { callbackAttempts, callbackEvents, devOutbox, emailTokens, verificationSessions } from "../../src/db/schema";
+import { accountCounters, callbackAttempts, callbackEvents, devOutbox, emailTokens, verificationSessions } from "../../src/db/schema";
 import { deleteInBatches } from "../../src/maintenance/batch-delete";
 import { seedResolvedSession } from "../helpers/callbacks";
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
@@ -34,6 +34,17 @@ describe("scheduled clean-up", () => {
     expect(await left()).toEqual(["usable"]);
     await runScheduled();
     expect(await left()).toEqual(["usable"]);
+  });
+
+  it("deletes per-account limit counters whose window has ended, keeps the current ones", async () => {
+    const tag = `counter-${Date.now()}`;
+    await db().insert(accountCounters).values([
+      { key: `${tag}-ended`, count: 3, expiresAt: daysAgo(0.01) },
+      { key: `${tag}-current`, count: 3, expiresAt: daysAgo(-0.01) },
+    ]);
+    await runScheduled();
+    const left = (await db().select().from(accountCounters)).map((r) => r.key).filter((key) => key.startsWith(tag));
+    expect(left).toEqual([`${tag}-current`]);
   });
 
   it("deletes development outbox rows older than a day", async () => {

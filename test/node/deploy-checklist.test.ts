@@ -69,9 +69,15 @@ describe("docs/deploy.md", () => {
 });
 
 describe("committed development secrets", () => {
+  it("the platform's invocation logs (full URLs, query strings included) are off, in every environment", () => {
+    expect(wranglerToml).toMatch(/\n\[observability\.logs\]\nenabled = true\ninvocation_logs = false\n/);
+    // Environments inherit [observability] unless they declare their own, which would have to say the same.
+    expect(wranglerToml).not.toMatch(/^\s*observability\s*=/m);
+  });
+
   it("every secret committed in wrangler.toml [vars] is one production refuses", () => {
     const topLevel = /\n\[vars\]\n([\s\S]*?)\n\[/.exec(wranglerToml)![1]!;
-    const committed = ["JWT_SECRET", "PASSWORD_PEPPER", "SECRETS_KEY", "ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN"].map(
+    const committed = ["JWT_SECRET", "PASSWORD_PEPPER", "SECRETS_KEY", "IDENTITY_FINGERPRINT_KEY", "ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN"].map(
       (name) => new RegExp(`^${name}\\s*=\\s*"([^"]+)"`, "m").exec(topLevel)?.[1],
     );
     expect(committed.every((value) => value !== undefined)).toBe(true);

@@ -86,11 +86,28 @@ describe("Onfido adapter: checks", () => {
     expect(await request.json()).toEqual({ applicant_id: "app-1", report_names: ["document", "facial_similarity_photo"] });
   });
 
+  it("reads the document number and issuing country for the identity fingerprint; without them the document is null", async () => {
+    const check = { id: "chk", applicant_id: "app", status: "complete", result: "clear", report_ids: ["r1", "r2"] };
+    const face = { id: "r2", name: "facial_similarity_photo", result: "clear" };
+    vi.spyOn(globalThis, "fetch")
+      .mockResolvedValueOnce(answer(200, check))
+      .mockResolvedValueOnce(answer(200, { id: "r1", name: "document", result: "clear", properties: { date_of_birth: "1990-02-28", issuing_country: "GBR" } }))
+      .mockResolvedValueOnce(answer(200, face));
+    const read = await new OnfidoProvider("https://onfido.test/v3.6", "t").readCheck("chk");
+    expect(await read.verdict()).toEqual({ result: "clear", dateOfBirth: "1990-02-28", document: null });
+    vi.restoreAllMocks();
+  });
+
   it("accepts any facial similarity variant, but only a clear one", async () => {
     const check = { id: "chk", applicant_id: "app", status: "complete", result: "clear", report_ids: ["r1", "r2"] };
-    const document = { id: "r1", name: "document", result: "clear", properties: { date_of_birth: "1990-02-28" } };
+    const document = {
+      id: "r1",
+      name: "document",
+      result: "clear",
+      properties: { date_of_birth: "1990-02-28", issuing_country: "FRA", document_numbers: [{ type: "document_number", value: "12AB34567" }] },
+    };
     for (const [face, verdict] of [
-      [{ id: "r2", name: "facial_similarity_motion", result: "clear" }, { result: "clear", dateOfBirth: "1990-02-28" }],
+      [{ id: "r2", name: "facial_similarity_motion", result: "clear" }, { result: "clear", dateOfBirth: "1990-02-28", document: { number: "12AB34567", issuingCountry: "FRA" } }],
       [{ id: "r2", name: "facial_similarity_photo", result: "consider" }, { result: "rejected" }],
       [{ id: "r2", name: "watchlist_standard", result: "clear" }, { result: "rejected" }],
     ] as const) {

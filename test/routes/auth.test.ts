@@ -97,13 +97,14 @@ describe("login", () => {
     expect(unknown.body).toEqual(wrong.body);
   });
 
-  it("limits attempts per email: over 5 in a minute is 429 with Retry-After, even with the right password", async () => {
+  it("limits attempts per email from one address: over 5 in a minute is 429 with Retry-After, even with the right password", async () => {
     const account = await register();
+    const address = freshAddress();
     // Fixed one-minute windows: allowing for one boundary, a refusal must come within 11 attempts.
     const statuses: number[] = [];
     let limited: Awaited<ReturnType<typeof call>> | undefined;
     while (!limited && statuses.length < 11) {
-      const res = await call("POST", "/api/auth/login", { body: { email: account.email, password: statuses.length < 5 ? "wrong password" : PASSWORD } });
+      const res = await call("POST", "/api/auth/login", { headers: address, body: { email: account.email, password: statuses.length < 5 ? "wrong password" : PASSWORD } });
       statuses.push(res.status);
       if (res.status === 429) limited = res;
     }
@@ -112,6 +113,42 @@ describe("login", () => {
     expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
     expectError(limited!, 429, "RATE_LIMITED");
     expect(limited!.headers.get("retry-after")).toBe("60");
+    // A stranger's attempts from that address do not lock the owner out from their own address.
+    expect((await call("POST", "/api/auth/login", { headers: freshAddress(), body: { email: account.email, password: PASSWORD } })).status).toBe(200);
+  });
+
+  it("limits login attempts per client address across emails: over 20 in a minute is 429, other addresses unaffected", async () => {
+    const account = await register();
+    const address = freshAddress();
+    // Credential stuffing: one address, a new email each time. Allowing one window boundary, within 41.
+    const statuses: number[] = [];
+    let limited: Awaited<ReturnType<typeof call>> | undefined;
+    while (!limited && statuses.length < 41) {
+      const res = await call("POST", "/api/auth/login", { headers: address, body: { email: uniqueEmail("stuffed"), password: "wrong password" } });
+      statuses.push(res.status);
+      if (res.status === 429) limited = res;
+    }
+    expect(limited, `statuses: ${statuses.join(",")}`).toBeDefined();
+    expect(statuses.length).toBeGreaterThanOrEqual(21);
+    expectError(limited!, 429, "RATE_LIMITED");
+    expect(limited!.headers.get("retry-after")).toBe("60");
+    // The account's owner, from another address, signs in at once.
+    expect((await call("POST", "/api/auth/login", { headers: freshAddress(), body: { email: account.email, password: PASSWORD } })).status).toBe(200);
+  });
+
+  it("an IPv6 client is one client across its /64: changing the low 64 bits does not reset the login limit", async () => {
+    const account = await register();
+    const prefix = `2001:db8:${(Date.now() % 0xffff).toString(16)}:${Math.floor(Math.random() * 0xffff).toString(16)}`;
+    const statuses: number[] = [];
+    let limited = false;
+    while (!limited && statuses.length < 11) {
+      const headers = { "cf-connecting-ip": `${prefix}:${statuses.length + 1}::1` };
+      const res = await call("POST", "/api/auth/login", { headers, body: { email: account.email, password: "wrong password" } });
+      statuses.push(res.status);
+      limited = res.status === 429;
+    }
+    expect(limited, `statuses: ${statuses.join(",")}`).toBe(true);
+    expect(statuses.length).toBeGreaterThanOrEqual(6);
   });
 
   it("re-hashes a password stored with older parameters", async () => {

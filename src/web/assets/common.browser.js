@@ -10,7 +10,7 @@
  * @typedef {{ ok: true, status: number, data?: any, message?: string, date?: string | null, response?: Response }} ApiSuccess
  * @typedef {{ ok: false, status: number, error: string, message: string, errors: Problem[] }} ApiFailure
  * @typedef {ApiSuccess | ApiFailure} ApiResult
- * @typedef {{ token?: string | null, body?: unknown, accept?: string, raw?: boolean }} ApiOptions
+ * @typedef {{ token?: string | null, body?: unknown, accept?: string, raw?: boolean, nonce?: string }} ApiOptions
  * @typedef {{ error?: string, message?: string }} Failure
  * @typedef {string | HTMLElement | null} Target
  */
@@ -47,6 +47,8 @@ var AVS = (function () {
     /** @type {Record<string, string>} */
     var headers = { accept: options.accept || "application/json" };
     if (options.token) headers.authorization = "Bearer " + options.token;
+    // A session nonce travels in a header, never in the URL (which access logs record).
+    if (options.nonce) headers["x-session-nonce"] = options.nonce;
     /** @type {RequestInit} */
     var init = { method: method, headers: headers, credentials: "omit", cache: "no-store", redirect: "error" };
     if (options.body !== undefined) {

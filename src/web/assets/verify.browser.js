@@ -1,8 +1,8 @@
 // @ts-check
 // Client code of the verification page (/assets/verify.js). The flow: account, then the request
 // (read with the nonce), then identity (KYC) if needed, then the decision, then a result screen.
-// Uses only the public JSON API; the nonce is read from the page's own URL and sent in request
-// bodies or the query of the request endpoint, as the API defines.
+// Uses only the public JSON API; the nonce is read from the page's own URL and sent in the
+// X-Session-Nonce header, so it appears in no API URL.
 
 /**
  * The request as the end user's endpoints return it (the server's own type).
@@ -135,7 +135,7 @@
   /** @param {number} round */
   async function confirmExpiry(round) {
     var sentAt = Date.now();
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request", { token: token, nonce: nonce });
     if (timer !== -1) return; // answered, signed out or left meanwhile
     if (!res.ok) {
       if (res.status === 401) { timer = 0; return signedOut(); }
@@ -228,7 +228,7 @@
     clearBanner();
     showSections(["step-loading"]);
     var sentAt = Date.now();
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request?nonce=" + encodeURIComponent(nonce), { token: token });
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request", { token: token, nonce: nonce });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
       if (res.status === 404 || res.status === 422) return result("invalid");
@@ -254,11 +254,11 @@
       if (res.status === 401) return signedOut();
       return banner(res, loadKyc);
     }
-    applyKyc(res.data.status);
+    applyKyc(res.data.status, res.data.reason);
   }
 
-  /** @param {string} status */
-  function applyKyc(status) {
+  /** @param {string} status @param {string} [reason] */
+  function applyKyc(status, reason) {
     if (!timer) return; // the request expired meanwhile
     if (status === "VERIFIED") return showDecision();
     progress("identity");
@@ -268,7 +268,9 @@
     A.show("applicant-form", status === "NOT_STARTED");
     if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
     else { A.show("onfido-panel", status !== "NOT_STARTED"); resetOnfido(); }
-    if (status === "REJECTED") {
+    if (status === "REJECTED" && reason === "IDENTITY_ALREADY_VERIFIED") {
+      A.notice("kyc-notice", "This identity document already verifies another account. One document verifies one account: sign in to that account, or delete it first to use the document here.", "error");
+    } else if (status === "REJECTED") {
       A.notice("kyc-notice", "We could not verify your identity with that check. You can try again" + (sandbox ? "." : " with a clear photo of a valid document."), "error");
     } else if (status === "PENDING" && !sandbox) {
       A.text("onfido-status", "If you have already taken the photos, the check can take a few minutes. This page updates by itself.");
@@ -297,7 +299,7 @@
       if (res.status === 401) { signedOut(); return { ok: true }; }
       return res;
     }
-    applyKyc(res.data.status);
+    applyKyc(res.data.status, res.data.reason);
     return { ok: true };
   }
 
@@ -392,7 +394,7 @@
       // webhook will still decide. Watching the status lets the page follow it either way.
       return startPolling();
     }
-    if (res.data.status !== "PENDING") return applyKyc(res.data.status);
+    if (res.data.status !== "PENDING") return applyKyc(res.data.status, res.data.reason);
     startPolling();
   }
 
@@ -413,7 +415,7 @@
     if (run !== pollRun) return;
     if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
       clearBanner();
-      return applyKyc(res.data.status);
+      return applyKyc(res.data.status, res.data.reason);
     }
     setTimeout(function () { pollKyc(round + 1, run); }, 5000);
   }
@@ -437,7 +439,7 @@
   /** @param {boolean} consent @param {HTMLButtonElement} button */
   async function answer(consent, button) {
     await A.busy(button, async function () {
-      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, body: { nonce: nonce, consent: consent } });
+      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, nonce: nonce, body: { consent: consent } });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);

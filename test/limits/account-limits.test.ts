@@ -1,0 +1,117 @@
+// Per-account limits (src/domain/account-limits.ts, docs/limits.md): each one is hit, answers 429
+// RATE_LIMITED with an honest Retry-After and changes nothing; the ordinary user and other accounts are
+// not affected; and the counters store nothing that names a session.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { accountCounters } from "../../src/db/schema";
+import { PASSWORD, registerVerified } from "../helpers/accounts";
+import { expectError } from "../helpers/http";
+import { callWith } from "../helpers/kyc";
+import { db, seedAccount, seedEndUser, seedMerchant } from "../helpers/seed";
+import { openSession, storedStatus } from "../helpers/sessions";
+
+/** The configuration with the per-account limits at their production values (the code's fallbacks). */
+const productionLimits = (overrides: Partial<Env> = {}): Env =>
+  ({
+    ...env,
+    COMPLETIONS_PER_HOUR: undefined,
+    COMPLETIONS_PER_DAY: undefined,
+    KYC_SDK_TOKENS_PER_HOUR: undefined,
+    KYC_CHECKS_PER_DAY: undefined,
+    PASSWORD_CHANGES_PER_HOUR: undefined,
+    ...overrides,
+  }) as unknown as Env;
+
+const completeWith = (appEnv: Env, token: string, session: { session_id: string; nonce: string }, consent = true) =>
+  callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token, body: { nonce: session.nonce, consent } });
+
+const secondsToNextBoundary = (windowSeconds: number) => windowSeconds - (Math.floor(Date.now() / 1000) % windowSeconds);
+
+function expectRateLimited(res: Awaited<ReturnType<typeof callWith>>, windowSeconds: number) {
+  expectError(res, 429, "RATE_LIMITED");
+  const retryAfter = Number(res.headers.get("retry-after"));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(secondsToNextBoundary(windowSeconds) + 1);
+}
+
+describe("completions per account", () => {
+  it("an ordinary user answers 10 requests in an hour; the 11th is refused with Retry-After and the session stays pending", async () => {
+    const appEnv = productionLimits();
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    for (let i = 0; i < 10; i++) {
+      const res = await completeWith(appEnv, user.token, await openSession(merchant.apiKey), i % 2 === 0);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+    }
+    const eleventh = await openSession(merchant.apiKey);
+    expectRateLimited(await completeWith(appEnv, user.token, eleventh), 3600);
+    expect(await storedStatus(eleventh.session_id)).toBe("PENDING");
+
+    // Another adult is not affected by the first one's counter.
+    const other = await seedEndUser("1985-05-05");
+    expect((await completeWith(appEnv, other.token, eleventh)).status).toBe(200);
+  });
+
+  it("the daily limit applies across hours: with 2 a day the third answer of the day is refused until the day ends", async () => {
+    const appEnv = productionLimits({ COMPLETIONS_PER_DAY: "2" });
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    for (let i = 0; i < 2; i++) expect((await completeWith(appEnv, user.token, await openSession(merchant.apiKey))).status).toBe(200);
+    const res = await completeWith(appEnv, user.token, await openSession(merchant.apiKey));
+    expectRateLimited(res, 86_400);
+    // The day window, not the hour one, is what the client must wait for.
+    expect(Math.abs(Number(res.headers.get("retry-after")) - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
+  });
+
+  it("the counters hold only hashes and counts: no session id, account id or nonce is stored", async () => {
+    const appEnv = productionLimits();
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const session = await openSession(merchant.apiKey);
+    expect((await completeWith(appEnv, user.token, session)).status).toBe(200);
+    const stored = JSON.stringify(await db().select().from(accountCounters));
+    expect(stored).toContain('"count"');
+    for (const secret of [session.session_id, session.nonce, user.id, user.email]) expect(stored).not.toContain(secret);
+  });
+});
+
+describe("KYC provider calls per account", () => {
+  it("SDK tokens: 10 an hour, the 11th refused; another account still gets one", async () => {
+    const appEnv = productionLimits();
+    const user = await seedEndUser("1990-01-01");
+    for (let i = 0; i < 10; i++) expect((await callWith(appEnv, "GET", "/api/kyc/sdk-token", { token: user.token })).status).toBe(200);
+    expectRateLimited(await callWith(appEnv, "GET", "/api/kyc/sdk-token", { token: user.token }), 3600);
+    const other = await seedEndUser("1990-01-01");
+    expect((await callWith(appEnv, "GET", "/api/kyc/sdk-token", { token: other.token })).status).toBe(200);
+  });
+
+  it("check submissions: 3 a day, the 4th refused before the provider is called", async () => {
+    const appEnv = productionLimits();
+    const account = await seedAccount({ userType: "PERSONAL" });
+    const created = await callWith(appEnv, "POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
+    expect(created.status).toBe(201);
+    for (let i = 0; i < 3; i++) expect((await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token })).status).toBe(202);
+    expectRateLimited(await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token }), 86_400);
+  });
+});
+
+describe("change-password per account", () => {
+  it("10 attempts an hour: after 10 wrong guesses even the right password is refused; the password is unchanged", async () => {
+    const appEnv = productionLimits();
+    const account = await registerVerified();
+    for (let i = 0; i < 10; i++) {
+      const res = await callWith(appEnv, "POST", "/api/users/change-password", { token: account.token, body: { currentPassword: `guess-${i}-wrong`, newPassword: "a brand new password" } });
+      expectError(res, 401, "INVALID_CREDENTIALS");
+    }
+    const refused = await callWith(appEnv, "POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "a brand new password" } });
+    expectRateLimited(refused, 3600);
+    // The old token still works: nothing was changed.
+    expect((await callWith(appEnv, "GET", "/api/users/me", { token: account.token })).status).toBe(200);
+  });
+
+  it("an ordinary user changes the password at the first try", async () => {
+    const account = await registerVerified();
+    const res = await callWith(productionLimits(), "POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "a brand new password" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+});
