@@ -180,7 +180,11 @@ try {
       `(${callbacks.received}/${callbacks.sessions} received, ${callbacks.unverified} unverified)`,
   );
   log(`cold start (startup CPU, local): service ${fmt(startup.service.cpuMs)} ms, floor ${fmt(startup.floor.cpuMs)} ms`);
-  if (bundle) log(`bundle: ${fmt(kib(bundle.rawBytes))} KiB minified, ${fmt(kib(bundle.gzipBytes))} KiB gzip (${bundle.files.join(", ")})`);
+  if (bundle) {
+    const counted = bundle.wranglerKiB ? `wrangler: ${fmt(bundle.wranglerKiB.total, 2)} KiB, gzip ${fmt(bundle.wranglerKiB.gzip, 2)} KiB; ` : "";
+    log(`bundle (every uploaded module, minified): ${counted}summed here ${fmt(kib(bundle.rawBytes))} KiB, ${fmt(kib(bundle.gzipBytes))} KiB gzip (${bundle.files.length} modules)`);
+  }
+  const bundleGzipKiB = bundle ? (bundle.wranglerKiB?.gzip ?? kib(bundle.gzipBytes)) : NaN;
 
   const targets = [
     ...["health", "poll", "open"].map((name) => {
@@ -195,7 +199,7 @@ try {
       met: summary.every((s) => s.errors === 0) && callbacks.unverified === 0 && callbacks.received === callbacks.sessions,
     },
     { target: `callback p50 < ${TARGETS.callbackP50Ms} ms`, value: `${fmt(callbacks.p50, 0)} ms`, met: callbacks.p50 < TARGETS.callbackP50Ms },
-    ...(bundle ? [{ target: `bundle < ${TARGETS.bundleGzipKiB} KiB gzip`, value: `${fmt(kib(bundle.gzipBytes))} KiB`, met: kib(bundle.gzipBytes) < TARGETS.bundleGzipKiB }] : []),
+    ...(bundle ? [{ target: `bundle < ${TARGETS.bundleGzipKiB} KiB gzip`, value: `${fmt(bundleGzipKiB)} KiB`, met: bundleGzipKiB < TARGETS.bundleGzipKiB }] : []),
   ];
   log("");
   log(table([["target", "measured", ""], ...targets.map((t) => [t.target, t.value, t.met ? "met" : "MISSED"])]));
@@ -213,7 +217,7 @@ try {
     measured,
     callbackLatencyMs: callbacks,
     startupCpuMs: { service: startup.service.cpuMs, floor: startup.floor.cpuMs },
-    bundle: bundle ? { files: bundle.files, rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes } : null,
+    bundle: bundle ? { files: bundle.files, rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes, wranglerKiB: bundle.wranglerKiB } : null,
     targets,
   };
   const file = join(process.cwd(), "test", "bench", "results.json");

@@ -5,7 +5,8 @@
 // `// path` comment, so a frame's line number names its file. Prints, per scenario, the share of busy
 // CPU per module group and the inclusive share of each middleware (docs/performance.md).
 // Needs Node's WebSocket: the npm script runs tsx with --experimental-websocket.
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { apiClient, expectStatus } from "../tools/api-client";
@@ -37,8 +38,9 @@ async function devtools(inspectorPort: number) {
   socket.onmessage = (event) => {
     const message = JSON.parse(String(event.data));
     if (message.id === undefined) return;
-    // wrangler's proxy may renumber replies: an unknown id answers the oldest request still waiting.
-    const id = waiting.has(message.id) ? message.id : Math.min(...waiting.keys());
+    // wrangler's proxy may renumber replies: the profile answers the newest request (Profiler.stop),
+    // another unknown id the oldest still waiting.
+    const id = waiting.has(message.id) ? message.id : message.result?.profile ? Math.max(...waiting.keys()) : Math.min(...waiting.keys());
     waiting.get(id)?.(message.result ?? message.error);
     waiting.delete(id);
   };
@@ -51,16 +53,18 @@ async function devtools(inspectorPort: number) {
   return { send, close: () => socket.close() };
 }
 
-/** The module each line of a bundle belongs to, from esbuild's `// path` markers. */
-async function moduleMap(bundleUrl: string): Promise<(line: number) => string> {
-  // The profile names the bundle without its leading slash (`work/…/index.js`).
-  const path = bundleUrl.replace(/^file:\/\//, "").replace(/^(?!\/)/, "/");
-  let lines: string[];
-  try {
-    lines = new TextDecoder().decode(await readFile(path)).split("\n");
-  } catch {
-    return () => "(unknown)";
+/**
+ * The module each line of the bundle belongs to, from esbuild's `// path` markers. The profile names the
+ * script `index.js`; wrangler dev keeps it in a dev- folder under .wrangler/tmp while it runs.
+ */
+async function moduleMap(): Promise<(line: number) => string> {
+  let lines: string[] = [];
+  const tmp = join(".wrangler", "tmp");
+  for (const dir of (await readdir(tmp).catch(() => [])).filter((name) => name.startsWith("dev-"))) {
+    const text = await readFile(join(tmp, dir, "index.js")).then((bytes) => new TextDecoder().decode(bytes)).catch(() => "");
+    if (text) lines = text.split("\n");
   }
+  if (lines.length === 0) return () => "(unknown)";
   const owner: string[] = [];
   let current = "(bundle)";
   for (const line of lines) {
@@ -93,10 +97,10 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
   const frames = new Map<string, number>();
   for (const node of profile.nodes) if (/\.js$/.test(node.callFrame.url) && !/^(cloudflare|node)-internal|^__mf/.test(node.callFrame.url)) frames.set(node.callFrame.url, (frames.get(node.callFrame.url) ?? 0) + 1);
   const bundle = [...frames].sort((a, b) => b[1] - a[1])[0]?.[0];
-  if (process.env.PROFILE_DEBUG) console.log("bundle:", bundle, [...frames].slice(0, 5));
-  const moduleOf = bundle ? await moduleMap(bundle) : () => "(unknown)";
+  const moduleOf = bundle ? await moduleMap() : () => "(unknown)";
 
   const self = new Map<string, number>();
+  const selfByFile = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let busy = 0;
   profile.samples.forEach((id, i) => {
@@ -107,6 +111,10 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
     const frame = leaf.callFrame;
     const key = frame.url === bundle ? group(moduleOf(frame.lineNumber)) : frame.functionName === "(garbage collector)" ? "(gc)" : frame.url || `(native) ${frame.functionName}`;
     self.set(key, (self.get(key) ?? 0) + micros);
+    if (frame.url === bundle) {
+      const file = moduleOf(frame.lineNumber).replace(/^.*?node_modules\//, "").replace(/^.*?src\//, "src/");
+      selfByFile.set(file, (selfByFile.get(file) ?? 0) + micros);
+    }
     const seen = new Set<string>();
     for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
       const f = byId.get(n)!.callFrame;
@@ -122,6 +130,8 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
   console.log(`\n${name}: ${(busy / 1000).toFixed(0)} ms busy CPU sampled`);
   console.log("  self time by module group:");
   for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${pct(micros)}  ${key}`);
+  console.log("  self time by file of the bundle:");
+  for (const [key, micros] of [...selfByFile].sort((a, b) => b[1] - a[1]).slice(0, 16)) console.log(`  ${pct(micros)}  ${key}`);
   console.log("  inclusive time of our modules (stack contains a frame of the module):");
   for (const [key, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 16)) console.log(`  ${pct(micros)}  ${key.replace(/^.*?src\//, "src/")}`);
 }
