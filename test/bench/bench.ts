@@ -1,11 +1,12 @@
-// `npm run bench [-- --base-url URL --floor-url URL] [--connections 10] [--duration 7] [--rounds 3]
+// `npm run bench [-- --base-url URL --floor-url URL] [--connections 10] [--duration 4] [--rounds 5]
 // [--callback-sessions 50]`: what a merchant pays per call, measured against a bare floor Worker
 // (test/bench/floor: the same D1 and Durable Object calls and nothing else) started beside the service on
 // the same machine. Each round runs every scenario on both, back to back, alternating which goes first;
 // the figures are the medians over the rounds of the per-round ratios, because a shared machine makes
 // absolute figures noisy while two runs seconds apart see the same noise. Also reported: each ratio to
 // GET /api/health, p99 ÷ p50, callback latency, startup CPU (cold start) and the bundle. Prints tables and
-// writes test/bench/results.json.
+// writes test/bench/results.json. Many short rounds beat few long ones here: a pair of runs 4 s apart
+// shares the machine's load more closely than a pair 7 s apart.
 import { writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
 import { join } from "node:path";
@@ -24,8 +25,8 @@ const { values } = parseArgs({
     "base-url": { type: "string" },
     "floor-url": { type: "string" },
     connections: { type: "string", default: "10" },
-    duration: { type: "string", default: "7" },
-    rounds: { type: "string", default: "3" },
+    duration: { type: "string", default: "4" },
+    rounds: { type: "string", default: "5" },
     "callback-sessions": { type: "string", default: "50" },
     "callback-interval-ms": { type: "string", default: "200" },
     "skip-bundle": { type: "boolean", default: false },
