@@ -1,13 +1,12 @@
 // The Hono app, built the same way by the Worker entry and by the tests.
 import { Hono } from "hono";
-import { except } from "hono/combine";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import { notFound } from "./errors";
 import type { AppEnv } from "./http/app-env";
 import { requestLog } from "./http/request-log";
 import { errorResponse, handleError } from "./http/error-envelope";
-import { limitBody, requireJsonBody } from "./http/body-guard";
+import { limitBody, requireJsonBodyOutsideWebhooks } from "./http/body-guard";
 import { noStoreJson } from "./http/no-store";
 import { provideDomainContext } from "./http/domain-context";
 import { requireConfiguration } from "./http/guards";
@@ -35,8 +34,7 @@ export function createApp() {
   app.use(secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
   app.use(noStoreJson);
   app.use(requireConfiguration);
-  // Provider webhooks verify a signature over the raw body before anything parses it.
-  app.use("/api/*", limitBody, except("/api/webhooks/*", requireJsonBody));
+  app.use("/api/*", limitBody, requireJsonBodyOutsideWebhooks);
 
   app.route("/api", healthRoutes);
   app.route("/api/auth", authRoutes);

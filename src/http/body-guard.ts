@@ -22,3 +22,14 @@ export const requireJsonBody = createMiddleware(async (c, next) => {
   if (!parseJsonBytes(bytes)) throw new ApiError("MALFORMED_JSON");
   await next();
 });
+
+/**
+ * The JSON rule for every API route but the provider webhooks, which verify a signature over the raw body
+ * before anything parses it. A prefix test rather than `except()` from hono/combine, which composes a new
+ * middleware chain for every request (docs/performance.md).
+ */
+export const requireJsonBodyOutsideWebhooks = createMiddleware(async (c, next) => {
+  const path = c.req.path;
+  if (path === "/api/webhooks" || path.startsWith("/api/webhooks/")) return next();
+  return requireJsonBody(c, next);
+});

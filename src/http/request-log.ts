@@ -1,5 +1,7 @@
-// One structured line per request: the route pattern (never the raw path or query string, which can
-// carry nonces and tokens), status and duration.
+// One structured line per request that went wrong (status 400 and above): the route pattern (never the raw
+// path or query string, which can carry nonces and tokens), status and duration. A request that succeeded
+// writes nothing: measured, the line was the largest fixed cost of a poll (docs/performance.md), and the
+// Workers metrics already count every request by status with its duration. Errors keep their own lines.
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
@@ -7,11 +9,13 @@ import { log } from "../lib/log";
 export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
   const started = Date.now();
   await next();
-  log(c.res.status >= 500 ? "error" : "info", "request", {
+  const status = c.res.status;
+  if (status < 400) return;
+  log(status >= 500 ? "error" : "info", "request", {
     requestId: c.get("requestId"),
     method: c.req.method,
     route: c.req.routePath,
-    status: c.res.status,
+    status,
     durationMs: Date.now() - started,
   });
 });

@@ -2,6 +2,8 @@
 export type DevServer = {
   /** `http://localhost:PORT`, also given to the Worker as APP_URL. */
   baseUrl: string;
+  /** wrangler's DevTools inspector (the bench's CPU profile, test/bench/profile.ts). */
+  inspectorPort: number;
   /** Stops the process group (SIGTERM, SIGKILL after 5 s) and removes the state; safe to call twice. */
   stop(): Promise<void>;
   /** What wrangler printed so far (its last MiB). */
@@ -11,9 +13,11 @@ export type DevServer = {
  * Starts `wrangler dev` on free ports with a fresh local state in `avs-<name>-…` under the temp folder,
  * after applying the migrations; `<NAME>_PORT` and `<NAME>_INSPECTOR_PORT` pin the ports when set (e.g.
  * E2E_PORT). `vars` become `--var NAME:value`. Resolves once /api/health answers (at most 90 s); retries
- * on other ports when one was taken meanwhile. The server's process group is stopped and its state removed
+ * on other ports when one was taken meanwhile. `config` names another wrangler configuration (the bench's
+ * floor Worker, test/bench/floor/wrangler.toml); it must answer GET /api/health too. `args` go to `wrangler dev`
+ * as they are (the profile's `--minify=false`). The server's process group is stopped and its state removed
  * on a failed start, by stop(), and when the process exits or gets SIGINT/SIGTERM.
  */
-export function startDevServer(options: { name: string; vars?: Record<string, string> }): Promise<DevServer>;
+export function startDevServer(options: { name: string; vars?: Record<string, string>; config?: string; args?: string[] }): Promise<DevServer>;
 /** A port the OS just reported free. */
 export function freePort(): Promise<number>;

@@ -125,12 +125,12 @@ const untrack = (server) => {
 };
 
 /**
- * @param {{ name: string; vars: Record<string, string> }} options
+ * @param {{ name: string; vars: Record<string, string>; config: string | undefined; args: string[] }} options
  * @param {number} port
  * @param {number} inspectorPort
  * @returns {Promise<DevServer>}
  */
-async function startOnce({ name, vars }, port, inspectorPort) {
+async function startOnce({ name, vars, config, args: extraArgs }, port, inspectorPort) {
   const baseUrl = `http://localhost:${port}`;
   if (await healthy(baseUrl)) throw new Error(`port ${port} is already serving: stop that server first`);
 
@@ -165,10 +165,11 @@ async function startOnce({ name, vars }, port, inspectorPort) {
 
   let output = "";
   try {
-    await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state]);
+    const configArgs = config ? ["--config", config] : [];
+    await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state, ...configArgs]);
     const varArgs = Object.entries({ APP_URL: baseUrl, ...vars }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
     // Its own process group (detached), so that stopping it takes wrangler and workerd, and nothing else.
-    const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state];
+    const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, ...configArgs, ...extraArgs];
     child = spawn(wrangler(), [...args, "--show-interactive-dev-session=false", ...varArgs], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
     child.on("error", (error) => (spawnError = error));
     const decoder = new TextDecoder();
@@ -193,7 +194,7 @@ async function startOnce({ name, vars }, port, inspectorPort) {
     await server.stop();
     throw error;
   }
-  return { baseUrl, stop: server.stop, output: () => output.slice(-OUTPUT_LIMIT) };
+  return { baseUrl, inspectorPort, stop: server.stop, output: () => output.slice(-OUTPUT_LIMIT) };
 }
 
 // Typed by the declarations the importers see (a self-import resolves to dev-server.d.mts), so the two agree.
@@ -202,14 +203,14 @@ async function startOnce({ name, vars }, port, inspectorPort) {
  * @param {Parameters<typeof import("./dev-server.mjs").startDevServer>[0]} options
  * @returns {Promise<DevServer>}
  */
-export async function startDevServer({ name, vars = {} }) {
+export async function startDevServer({ name, vars = {}, config, args = [] }) {
   const pinned = process.env[`${name.toUpperCase()}_PORT`];
   const pinnedInspector = process.env[`${name.toUpperCase()}_INSPECTOR_PORT`];
   for (let attempt = 1; ; attempt++) {
     const port = Number(pinned || (await freePort()));
     const inspectorPort = Number(pinnedInspector || (await freePort()));
     try {
-      return await startOnce({ name, vars }, port, inspectorPort);
+      return await startOnce({ name, vars, config, args }, port, inspectorPort);
     } catch (error) {
       // A free port taken between the check and wrangler's bind: try other ports.
       const retry = error instanceof Error && "retry" in error && error.retry;

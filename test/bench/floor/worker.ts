@@ -1,0 +1,140 @@
+// The bench's floor: per route, exactly the storage calls the service makes, and nothing else: no
+// framework, no middleware, no validation, no hashing, no logging. Whatever the service measures above
+// this Worker on the same machine is its own fixed cost (docs/performance.md).
+//   health: one D1 read.
+//   poll:   one D1 read (the key row, joined to its account) + one Durable Object call that reads its state.
+//   open:   one D1 read (the key), then one Durable Object call that writes the D1 session log row, its
+//           state and its alarm (the service's open, call for call).
+//   complete: one D1 read (the account with its KYC record) + one Durable Object call that stores state and
+//           outbox, writes the D1 batch (log update + callback event), enqueues the callback, sets its alarm.
+// The key is looked up by the header's text as its hash (the floor does no crypto); POST /floor/seed makes
+// the one key and account that lookups find, so every read returns a row as the service's do.
+import { DurableObject } from "cloudflare:workers";
+
+type Env = { DB: D1Database; SESSIONS: DurableObjectNamespace<FloorSession>; CALLBACKS: Queue };
+type State = { id: string; accountId: string; keyId: string; status: string; expiresAt: string; createdAt: string; resolvedAt: string | null };
+
+const FLOOR_KEY = "floor-key";
+const FLOOR_USER = "usr_floor";
+const SESSION_PATH = "/api/age-verification/session";
+const TTL_MS = 30 * 60 * 1000;
+
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+export class FloorSession extends DurableObject<Env> {
+  async open(state: State): Promise<void> {
+    await this.ctx.blockConcurrencyWhile(async () => {
+      if (await this.ctx.storage.get("state")) throw new Error("session already open");
+      await this.env.DB.prepare(
+        "insert into verification_sessions (id, account_id, key_id, status, age_required, above_age_required, receipt_id, created_at, expires_at, resolved_at) values (?, ?, ?, 'PENDING', 18, 0, null, ?, ?, null)",
+      )
+        .bind(state.id, state.accountId, state.keyId, state.createdAt, state.expiresAt)
+        .run();
+      await this.ctx.storage.put("state", state);
+      await this.ctx.storage.get("outbox");
+      await this.ctx.storage.setAlarm(Date.parse(state.expiresAt));
+    });
+  }
+
+  async poll(): Promise<State | undefined> {
+    return this.ctx.storage.get<State>("state");
+  }
+
+  async complete(): Promise<State | undefined> {
+    let next: State | undefined;
+    await this.ctx.blockConcurrencyWhile(async () => {
+      const current = await this.ctx.storage.get<State>("state");
+      if (!current || current.status !== "PENDING") return;
+      const at = new Date().toISOString();
+      next = { ...current, status: "APPROVED", resolvedAt: at };
+      const message = { type: "age_verification.completed", sessionId: current.id, at };
+      await this.ctx.storage.put<unknown>({ state: next, outbox: { message } });
+      await this.ctx.storage.get("outbox");
+      await this.env.DB.batch([
+        this.env.DB.prepare("update verification_sessions set status = 'APPROVED', above_age_required = 1, resolved_at = ? where id = ?").bind(at, current.id),
+        this.env.DB.prepare("insert into callback_events (id, session_id, type, state, created_at, updated_at) values (?, ?, ?, 'pending', ?, ?) on conflict do nothing").bind(
+          crypto.randomUUID(),
+          current.id,
+          message.type,
+          at,
+          at,
+        ),
+      ]);
+      await this.env.CALLBACKS.send(message);
+      await this.ctx.storage.delete("outbox");
+      await this.ctx.storage.get("outbox");
+      await this.ctx.storage.setAlarm(Date.now() + TTL_MS);
+    });
+    return next;
+  }
+
+  override async alarm(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+  }
+}
+
+const stub = (env: Env, id: string) => env.SESSIONS.get(env.SESSIONS.idFromName(id));
+const readKey = (env: Env, request: Request) =>
+  env.DB.prepare("select k.id, k.user_id, k.last_used_at, u.company_name from api_keys k join users u on u.id = k.user_id where k.key_hash = ? and k.revoked_at is null limit 1")
+    .bind(request.headers.get("x-api-key") ?? "")
+    .first<{ id: string; user_id: string }>();
+
+async function seed(env: Env): Promise<Response> {
+  const now = new Date().toISOString();
+  await env.DB.batch([
+    env.DB.prepare(
+      "insert or ignore into users (id, email, password_hash, company_name, user_type, email_verified, created_at, updated_at) values (?, 'floor@example.com', 'x', 'Floor Ltd', 'BUSINESS', 1, ?, ?)",
+    ).bind(FLOOR_USER, now, now),
+    env.DB.prepare("insert or ignore into api_keys (id, user_id, name, prefix, key_hash, signing_secret_enc, created_at) values ('key_floor', ?, 'floor', 'floor', ?, 'x', ?)").bind(
+      FLOOR_USER,
+      FLOOR_KEY,
+      now,
+    ),
+    env.DB.prepare("insert or ignore into kyc_records (user_id, applicant_id, status, verified_dob, created_at, updated_at) values (?, 'app_floor', 'VERIFIED', '1990-01-01', ?, ?)").bind(
+      FLOOR_USER,
+      now,
+      now,
+    ),
+  ]);
+  return json(201, { apiKey: FLOOR_KEY });
+}
+
+async function handle(request: Request, env: Env): Promise<Response> {
+  const { pathname } = new URL(request.url);
+  if (request.method === "GET" && pathname === "/api/health") {
+    await env.DB.prepare("SELECT 1").first();
+    return json(200, { success: true, data: { status: "ok" } });
+  }
+  if (request.method === "POST" && pathname === "/floor/seed") return seed(env);
+  if (request.method === "POST" && pathname === SESSION_PATH) {
+    const key = await readKey(env, request);
+    if (!key) return json(401, { success: false });
+    const now = Date.now();
+    const id = `ses_${crypto.randomUUID().replaceAll("-", "")}`;
+    const state: State = { id, accountId: key.user_id, keyId: key.id, status: "PENDING", createdAt: new Date(now).toISOString(), expiresAt: new Date(now + TTL_MS).toISOString(), resolvedAt: null };
+    await stub(env, id).open(state);
+    return json(201, { success: true, data: { session_id: id, nonce: id } });
+  }
+  const match = /^\/api\/age-verification\/session\/([^/]+)(\/complete)?$/.exec(pathname);
+  if (match && request.method === "GET" && !match[2]) {
+    const key = await readKey(env, request);
+    if (!key) return json(401, { success: false });
+    const state = await stub(env, match[1]!).poll();
+    return state ? json(200, { success: true, data: state }) : json(404, { success: false });
+  }
+  if (match && request.method === "POST" && match[2]) {
+    const account = await env.DB.prepare("select u.id, u.token_version, k.verified_dob from users u left join kyc_records k on k.user_id = u.id where u.id = ?").bind(FLOOR_USER).first();
+    if (!account) return json(401, { success: false });
+    const state = await stub(env, match[1]!).complete();
+    return state ? json(200, { success: true, data: state }) : json(409, { success: false });
+  }
+  return json(404, { success: false });
+}
+
+export default {
+  fetch: handle,
+  // The callbacks the floor's completions enqueue: acknowledged, so none piles up.
+  async queue(batch: MessageBatch) {
+    batch.ackAll();
+  },
+} satisfies ExportedHandler<Env>;
