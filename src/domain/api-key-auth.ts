@@ -2,19 +2,20 @@
 // (its row is gone with the account) and a malformed key are all the same 401.
 import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { apiKeys, users } from "../db/schema";
-import { API_KEY_PREFIX, hashApiKey } from "./api-keys";
+import { API_KEY_PREFIX, hashApiKey, type KeyMode } from "./api-keys";
 import type { DomainContext } from "./context";
 
-const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
+// svc_sk_live_…, svc_sk_test_… or a 1.0.0 svc_sk_…; the mode is read from the key's row, not its text.
+const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}(live_|test_)?[A-Za-z0-9_-]{43}$`);
 /** lastUsedAt is a hint for the console, so it is written at most once a minute per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-export type AuthenticatedKey = { id: string; userId: string; companyName: string | null; lastUsedAt: string | null };
+export type AuthenticatedKey = { id: string; userId: string; companyName: string | null; lastUsedAt: string | null; mode: KeyMode };
 
 export async function authenticateApiKey({ db }: DomainContext, presented: string | undefined): Promise<AuthenticatedKey | null> {
   if (!presented || !API_KEY_SHAPE.test(presented)) return null;
   const [row] = await db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, companyName: users.companyName })
+    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, mode: apiKeys.mode, companyName: users.companyName })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, await hashApiKey(presented)), isNull(apiKeys.revokedAt)))

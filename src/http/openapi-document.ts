@@ -175,7 +175,11 @@ export function buildOpenApiDocument(app: Hono<any>) {
       ...(meta.description || meta.devOnly
         ? { description: [meta.description, meta.devOnly ? "Development configuration only; 404 in production." : ""].filter(Boolean).join(" ") }
         : {}),
-      parameters: [...pathParameters, ...(meta.query ? queryParameters(meta.query) : [])],
+      parameters: [
+        ...pathParameters,
+        ...(meta.query ? queryParameters(meta.query) : []),
+        ...(meta.headers ?? []).map((header) => ({ in: "header", required: false, ...header })),
+      ],
       security: meta.security ? [{ [meta.security]: [] }] : [],
       responses: responses(meta, method),
     };

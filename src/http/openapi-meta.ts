@@ -31,6 +31,8 @@ export type OperationMeta = {
   security?: Security;
   body?: ZodType;
   query?: ZodType;
+  /** Request headers the route reads (beyond its credential), documented as header parameters. */
+  headers?: { name: string; description: string; schema: Record<string, unknown> }[];
   responses?: Responses;
   /** Development-only routes are documented as such. */
   devOnly?: boolean;

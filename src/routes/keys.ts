@@ -2,6 +2,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "../domain/api-keys";
+import { KEY_MODES } from "../db/schema";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser, requireVerifiedEmail } from "../http/require-user";
@@ -9,10 +10,16 @@ import { ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
 
 const tag = "API keys";
-const CreateKeyInput = z.object({ name: z.string().trim().min(1).max(64) });
+const CreateKeyInput = z.object({
+  name: z.string().trim().min(1).max(64),
+  mode: z
+    .enum(KEY_MODES)
+    .default("live")
+    .describe("live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check."),
+});
 const CreatedKey = z.object({
   key: ApiKeyRecord,
-  apiKey: z.string().describe("svc_sk_…: shown this once; only its hash is stored."),
+  apiKey: z.string().describe("svc_sk_live_… or svc_sk_test_…: shown this once; only its hash is stored."),
   signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
 });
 const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } } satisfies Responses;
@@ -29,7 +36,10 @@ export const keyRoutes = new Hono<AppEnv>()
     requireBusiness,
     requireVerifiedEmail,
     jsonBody(CreateKeyInput),
-    async (c) => ok(c, await createApiKey(c.var.ctx, c.var.user.id, c.req.valid("json").name), 201),
+    async (c) => {
+      const { name, mode } = c.req.valid("json");
+      return ok(c, await createApiKey(c.var.ctx, c.var.user.id, name, mode), 201);
+    },
   )
   .get(
     "/",

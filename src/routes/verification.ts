@@ -9,7 +9,12 @@ import {
   OpenSessionInput,
   pollSession,
   readSessionRequest,
+  answerTestSession,
+  TestOutcomeInput,
 } from "../domain/verification";
+import { authenticateApiKey } from "../domain/api-key-auth";
+import { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/idempotency";
+import { unauthorized } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
@@ -28,12 +33,34 @@ export const verificationRoutes = new Hono<AppEnv>()
       tag,
       summary: "Open a verification session (spec endpoint 4); server-side only",
       description:
-        "Hand only session_id and nonce to the browser. callback_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1).",
-      responses: { 201: { description: "Opened", data: OpenedSession } },
+        "Hand only session_id and nonce (or verification_url) to the browser. callback_url and return_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1). " +
+        "A test key (svc_sk_test_…) opens a test session (livemode false). Every resolved session carries a receipt: a JWS verifiable with the keys at /.well-known/jwks.json (docs/receipts.md). " +
+        "With Idempotency-Key, a retry with the same body within 24 hours answers the first response again (header Idempotent-Replayed: true) and opens nothing.",
+      headers: [
+        {
+          name: "Idempotency-Key",
+          description: `Up to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters, unique per request (a UUID): scoped to your account, kept 24 hours. Same key and other body: 422 IDEMPOTENCY_KEY_REUSED; first request still running: 409 IDEMPOTENCY_IN_PROGRESS.`,
+          schema: { type: "string", maxLength: MAX_IDEMPOTENCY_KEY_LENGTH },
+        },
+      ],
+      responses: {
+        201: { description: "Opened", data: OpenedSession },
+        409: { description: "The first request with this Idempotency-Key is still in flight", codes: ["IDEMPOTENCY_IN_PROGRESS"] },
+        422: { description: "Invalid body, or an Idempotency-Key reused with another body", codes: ["VALIDATION_FAILED", "IDEMPOTENCY_KEY_REUSED"] },
+      },
     }),
     requireApiKey,
     jsonBody(OpenSessionInput),
-    async (c) => ok(c, await openSession(c.var.ctx, c.var.apiKey, c.req.valid("json")), 201),
+    async (c) => {
+      const input = c.req.valid("json");
+      const key = parseIdempotencyKey(c.req.header("idempotency-key"));
+      const open = async () => ({ status: 201, body: await openSession(c.var.ctx, c.var.apiKey, input) });
+      if (key === undefined) return ok(c, (await open()).body, 201);
+      // Costs two D1 round trips (claim, then store the answer), only when the header is sent.
+      const answer = await idempotently(c.var.ctx, c.var.apiKey.userId, key, await requestFingerprint(input), open);
+      if (answer.replayed) c.header("Idempotent-Replayed", "true");
+      return ok(c, answer.body, answer.status as 201);
+    },
   )
   .get(
     "/session/:id",
@@ -60,6 +87,30 @@ export const verificationRoutes = new Hono<AppEnv>()
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());
       return ok(c, request);
+    },
+  )
+  .post(
+    "/session/:id/test-outcome",
+    describe({
+      tag,
+      summary: "Test mode: answer a test session with a chosen outcome, without a browser or an identity check",
+      description:
+        "With a test key (X-API-Key svc_sk_test_…) for your own test sessions, or with the session's nonce in the body (the /verify page's test chooser, no account). " +
+        "A live session, a live key, another account's session or a wrong nonce: 404. The callback and poll then carry the outcome with livemode false, holder_binding null and a receipt for APPROVED and DENIED.",
+      security: "apiKey",
+      responses: {
+        200: { description: "Resolved", data: PolledSession },
+        401: { description: "An X-API-Key that is not a valid key", codes: ["UNAUTHORIZED"] },
+        409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+        404: { description: "No test session with this id for this key or nonce", codes: ["NOT_FOUND"] },
+      },
+    }),
+    jsonBody(TestOutcomeInput),
+    async (c) => {
+      const presented = c.req.header("x-api-key");
+      const key = presented === undefined ? null : await authenticateApiKey(c.var.ctx, presented);
+      if (presented !== undefined && !key) throw unauthorized();
+      return ok(c, await answerTestSession(c.var.ctx, key, c.req.param("id"), c.req.valid("json")));
     },
   )
   .post(
