@@ -140,6 +140,9 @@ export async function answerTestSession(ctx: DomainContext, key: AuthenticatedKe
 export const pollSession = async (ctx: DomainContext, accountId: string, sessionId: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).poll(accountId));
 
+export const previewSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
+
 export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
 

@@ -1,5 +1,6 @@
 // Verification area (CONTRACT §5): the merchant side with X-API-Key, the end-user side with Bearer.
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import {
   CompleteInput,
   completeSession,
@@ -10,18 +11,19 @@ import {
   pollSession,
   readSessionRequest,
   answerTestSession,
+  previewSession,
   TestOutcomeInput,
 } from "../domain/verification";
 import { authenticateApiKey } from "../domain/api-key-auth";
 import { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/idempotency";
-import { unauthorized } from "../errors";
+import { notFound, unauthorized } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody, queryParams } from "../http/validate";
-import { PolledSession, SessionRequest } from "../session/session-view";
+import { PolledSession, SessionPreview, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
@@ -73,6 +75,21 @@ export const verificationRoutes = new Hono<AppEnv>()
     async (c) => ok(c, await pollSession(c.var.ctx, c.var.apiKey.userId, c.req.param("id"))),
   )
   .get(
+    "/session/:id/preview",
+    describe({
+      tag,
+      summary: "The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)",
+      description: "Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.",
+      headers: [{ name: "X-Session-Nonce", description: "The session's nonce.", schema: { type: "string", maxLength: 128 } }],
+      responses: { 200: { description: "The preview", data: SessionPreview }, ...unknownSession },
+    }),
+    async (c) => {
+      const nonce = c.req.header("x-session-nonce") ?? c.req.query("nonce") ?? "";
+      if (nonce.length === 0 || nonce.length > 128) throw notFound("Session");
+      return ok(c, await previewSession(c.var.ctx, c.req.param("id"), nonce));
+    },
+  )
+  .get(
     "/session/:id/request",
     describe({
       tag,
@@ -105,11 +122,19 @@ export const verificationRoutes = new Hono<AppEnv>()
         404: { description: "No test session with this id for this key or nonce", codes: ["NOT_FOUND"] },
       },
     }),
+    // The key, when one is sent, is checked before the body: a bad key is 401 whatever the body holds.
+    createMiddleware<AppEnv>(async (c, next) => {
+      const presented = c.req.header("x-api-key");
+      if (presented !== undefined) {
+        const key = await authenticateApiKey(c.var.ctx, presented);
+        if (!key) throw unauthorized();
+        c.set("apiKey", key);
+      }
+      await next();
+    }),
     jsonBody(TestOutcomeInput),
     async (c) => {
-      const presented = c.req.header("x-api-key");
-      const key = presented === undefined ? null : await authenticateApiKey(c.var.ctx, presented);
-      if (presented !== undefined && !key) throw unauthorized();
+      const key = c.req.header("x-api-key") === undefined ? null : c.var.apiKey;
       return ok(c, await answerTestSession(c.var.ctx, key, c.req.param("id"), c.req.valid("json")));
     },
   )

@@ -42,6 +42,28 @@ export const SessionRequest = z.object({
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
+/** The nonce-gated first screen, no account needed (CONTRACT §12 "preview"): what is asked, and by whom. */
+export const SessionPreview = z.object({
+  merchant_name: z.string(),
+  age_required: z.int(),
+  status: z.enum(SESSION_STATUSES),
+  expires_at: z.iso.datetime(),
+  livemode: z.boolean(),
+  locale: z.enum(LOCALES).nullable(),
+  return_url: z.string().nullable(),
+});
+export type SessionPreview = z.infer<typeof SessionPreview>;
+
+export const previewView = (state: SessionState): SessionPreview => ({
+  merchant_name: state.merchantName,
+  age_required: state.ageRequired,
+  status: state.status,
+  expires_at: state.expiresAt,
+  livemode: state.livemode ?? true,
+  locale: state.locale ?? null,
+  return_url: state.returnUrl ?? null,
+});
+
 export const polledView = (state: SessionState): PolledSession => ({
   session_id: state.id,
   status: state.status,

@@ -11,7 +11,7 @@ import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
 import { callbackMessage } from "./callback-message";
-import { polledView, requestView, type PolledSession, type SessionRequest } from "./session-view";
+import { polledView, previewView, requestView, type PolledSession, type SessionPreview, type SessionRequest } from "./session-view";
 import { transition, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "../domain/receipts";
 
@@ -71,6 +71,12 @@ export class VerificationSession extends DurableObject<Env> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
     return { ok: true, value: requestView(state) };
+  }
+
+  async preview(nonce: string): Promise<SessionResult<SessionPreview>> {
+    const state = await this.load();
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    return { ok: true, value: previewView(state) };
   }
 
   /**
