@@ -33,8 +33,17 @@ export const OpenSessionInput = z.object({
     .optional()
     .describe("Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data."),
   metadata: z
-    .record(z.string().min(1).max(40), z.string().max(500))
-    .refine((value) => Object.keys(value).length <= MAX_METADATA_PAIRS, `At most ${MAX_METADATA_PAIRS} pairs.`)
+    .object({})
+    .catchall(z.string().max(500))
+    // Key lengths and the pair count are checked here rather than in the record's key schema, which
+    // the OpenAPI document would render as propertyNames.
+    .superRefine((value, ctx) => {
+      const keys = Object.keys(value);
+      if (keys.length > MAX_METADATA_PAIRS) ctx.addIssue({ code: "custom", message: `At most ${MAX_METADATA_PAIRS} pairs.` });
+      for (const key of keys) {
+        if (key.length < 1 || key.length > 40) ctx.addIssue({ code: "custom", path: [key], message: "Keys are 1 to 40 characters." });
+      }
+    })
     .optional()
     .describe("Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data."),
   locale: z.enum(LOCALES).optional().describe("The language the end user's pages open in."),
@@ -56,6 +65,7 @@ export const TestOutcomeInput = z.object({
 });
 export const CompleteInput = z.object({ nonce: z.string().min(1).max(128), consent: z.boolean() });
 export const NonceQuery = z.object({ nonce: z.string().min(1).max(128) });
+export const OptionalNonceQuery = z.object({ nonce: z.string().min(1).max(128).optional().describe("The nonce, when not sent as X-Session-Nonce.") });
 
 export function sessionStub({ env }: DomainContext, sessionId: string) {
   const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;
@@ -133,7 +143,7 @@ export async function openSession(ctx: DomainContext, key: AuthenticatedKey, inp
  */
 export async function answerTestSession(ctx: DomainContext, key: AuthenticatedKey | null, sessionId: string, input: z.infer<typeof TestOutcomeInput>) {
   const auth = key ? (key.mode === "test" ? { accountId: key.userId } : null) : input.nonce ? { nonce: input.nonce } : null;
-  if (!auth) throw notFound("Test session");
+  if (!auth) throw notFound("Session");
   return unwrap(await sessionStub(ctx, checkedId(sessionId)).testAnswer(auth, input.outcome));
 }
 

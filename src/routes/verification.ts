@@ -12,6 +12,7 @@ import {
   readSessionRequest,
   answerTestSession,
   previewSession,
+  OptionalNonceQuery,
   TestOutcomeInput,
 } from "../domain/verification";
 import { authenticateApiKey } from "../domain/api-key-auth";
@@ -81,10 +82,16 @@ export const verificationRoutes = new Hono<AppEnv>()
       summary: "The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)",
       description: "Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.",
       headers: [{ name: "X-Session-Nonce", description: "The session's nonce.", schema: { type: "string", maxLength: 128 } }],
-      responses: { 200: { description: "The preview", data: SessionPreview }, ...unknownSession },
+      responses: {
+        200: { description: "The preview", data: SessionPreview },
+        // No credential is needed here; an id of "." is resolved by URL rules onto the merchant's poll route.
+        401: { description: "Only for an id that URL normalisation turns into another route", codes: ["UNAUTHORIZED"] },
+        ...unknownSession,
+      },
     }),
+    queryParams(OptionalNonceQuery),
     async (c) => {
-      const nonce = c.req.header("x-session-nonce") ?? c.req.query("nonce") ?? "";
+      const nonce = c.req.header("x-session-nonce") ?? c.req.valid("query").nonce ?? "";
       if (nonce.length === 0 || nonce.length > 128) throw notFound("Session");
       return ok(c, await previewSession(c.var.ctx, c.req.param("id"), nonce));
     },
