@@ -24,6 +24,7 @@ import { usageRoutes } from "./routes/usage";
 import { assetRoutes } from "./routes/assets";
 import { pageRoutes } from "./routes/pages";
 import { apiReferenceRoute } from "./routes/api-reference";
+import { jwksRoutes } from "./routes/jwks";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -46,6 +47,7 @@ export function createApp() {
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", usageRoutes);
   app.route("/assets", assetRoutes);
+  app.route("/.well-known", jwksRoutes);
   app.route("/", pageRoutes);
 
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;

@@ -2,6 +2,8 @@
 // (the bindings do not change while it lives), and reported by setting name with the rule it breaks,
 // never with the value.
 
+import { receiptKeyProblem } from "./domain/receipts";
+
 export type ConfigProblem = { setting: string; problem: string };
 
 /**
@@ -16,7 +18,11 @@ export const DEVELOPMENT_VALUES: readonly string[] = [
   "dev-identity-fingerprint-key-not-for-production",
   "dev-onfido-token",
   "dev-onfido-webhook-token",
+  '{"kty":"OKP","crv":"Ed25519","x":"T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY","d":"tzXOkEwDTt5SFLnBNJwKz9ggw_ARjgwySSaXGUOHWP8","kid":"dev-receipts-1"}',
 ];
+
+/** The development receipt key's public half: a production key set must not publish it. */
+const DEVELOPMENT_RECEIPT_X = "T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY";
 
 /** 32 random bytes: the AES-256 key itself for SECRETS_KEY, and the least entropy for the HMAC secrets. */
 export const SECRET_BYTES = 32;
@@ -119,6 +125,16 @@ export function configProblems(env: Settings): ConfigProblem[] {
     if (rotatedAt === undefined || Number.isNaN(Date.parse(rotatedAt))) {
       add("JWT_SECRET_ROTATED_AT", "must be the ISO time of the rotation while JWT_SECRET_PREVIOUS is set");
     }
+  }
+
+  for (const name of ["RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_PREVIOUS"] as const) {
+    const value = text(env, name);
+    if (value === undefined) {
+      if (name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
+      continue;
+    }
+    const problem = receiptKeyProblem(value, name === "RECEIPT_SIGNING_KEY");
+    add(name, problem ?? (value.includes(DEVELOPMENT_RECEIPT_X) ? "is the committed development key" : null));
   }
 
   add("APP_URL", urlProblem(text(env, "APP_URL")));

@@ -1,13 +1,14 @@
 // D1 tables. Times are ISO 8601 UTC strings with milliseconds: they sort as text, which keeps
 // the keyset pagination and range filters on plain indexes.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 // The stored vocabularies. The rest of the code derives its enums from these (src/session/session-status.ts
 // for the session statuses), so a value can only be added in one place.
 export const USER_TYPES = ["PERSONAL", "BUSINESS"] as const;
 export const KYC_RECORD_STATUSES = ["PENDING", "VERIFIED", "REJECTED"] as const;
 export const SESSION_STATUSES = ["PENDING", "APPROVED", "DENIED", "EXPIRED"] as const;
+export const KEY_MODES = ["live", "test"] as const;
 
 export const users = sqliteTable(
   "users",
@@ -73,6 +74,8 @@ export const apiKeys = sqliteTable(
     createdAt: text("created_at").notNull(),
     lastUsedAt: text("last_used_at"),
     revokedAt: text("revoked_at"),
+    // Test keys open test sessions (livemode false), answered without an identity check.
+    mode: text("mode", { enum: KEY_MODES }).notNull().default("live"),
   },
   (t) => [uniqueIndex("api_keys_hash_unique").on(t.keyHash), index("api_keys_user_created").on(t.userId, t.createdAt)],
 );
@@ -117,11 +120,16 @@ export const verificationSessions = sqliteTable(
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
     resolvedAt: text("resolved_at"),
+    livemode: integer("livemode", { mode: "boolean" }).notNull().default(true),
+    // The merchant's own reference and metadata (JSON object of strings): never shown to the end user.
+    reference: text("reference"),
+    metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
   },
   (t) => [
     index("sessions_account_created").on(t.accountId, t.createdAt, t.id),
     index("sessions_key_created").on(t.keyId, t.createdAt, t.id),
-    index("sessions_account_status_created").on(t.accountId, t.status, t.createdAt, t.id),
+    // livemode last: the counts filter on it and still read this index alone (covering).
+    index("sessions_account_status_created").on(t.accountId, t.status, t.createdAt, t.id, t.livemode),
     // Retention (src/maintenance/session-log.ts).
     index("sessions_created").on(t.createdAt),
   ],
@@ -207,6 +215,25 @@ export const accountCounters = sqliteTable(
     expiresAt: text("expires_at").notNull(),
   },
   (t) => [index("account_counters_expires").on(t.expiresAt)],
+);
+
+// Idempotency-Key records of session opens (src/domain/idempotency.ts), per account, for 24 hours; a row
+// without a status is a request still in flight. Pruned by src/maintenance/idempotency-keys.ts.
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    // SHA-256 hex of the request body as validated.
+    requestHash: text("request_hash").notNull(),
+    statusCode: integer("status_code"),
+    responseBody: text("response_body"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)],
 );
 
 // Row types, beside the tables they describe.

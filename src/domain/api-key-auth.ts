@@ -3,10 +3,11 @@
 import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { apiKeys, users } from "../db/schema";
-import { API_KEY_PREFIX, hashApiKey } from "./api-keys";
+import { API_KEY_PREFIX, hashApiKey, type KeyMode } from "./api-keys";
 import type { DomainContext } from "./context";
 
-const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}[A-Za-z0-9_-]{43}$`);
+// svc_sk_live_…, svc_sk_test_… or a 1.0.0 svc_sk_…; the mode is read from the key's row, not its text.
+const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}(live_|test_)?[A-Za-z0-9_-]{43}$`);
 /** lastUsedAt is a hint for the console, so it is written at most once a minute per key. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
@@ -15,13 +16,15 @@ export type AuthenticatedKey = {
   userId: string;
   companyName: string | null;
   lastUsedAt: string | null;
+  /** live or test: read from the key's row, never from its text. */
+  mode: KeyMode;
   /** Read in the same query: the open path checks callback_url against it (src/domain/callback-origins.ts). */
   allowedCallbackOrigins: string[] | null;
 };
 
 const keyByHash = (db: Database) =>
   db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, allowedCallbackOrigins: apiKeys.allowedCallbackOrigins, companyName: users.companyName })
+    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, allowedCallbackOrigins: apiKeys.allowedCallbackOrigins, mode: apiKeys.mode, companyName: users.companyName })
     .from(apiKeys)
     .innerJoin(users, eq(users.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))

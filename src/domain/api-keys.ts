@@ -4,6 +4,9 @@ import * as z from "zod";
 import { secret } from "../config";
 import { apiKeys } from "../db/schema";
 import type { ApiKeyRow } from "../db/schema";
+import { KEY_MODES } from "../db/schema";
+
+export type KeyMode = (typeof KEY_MODES)[number];
 import { ApiError, notFound } from "../errors";
 import { randomBytes, sha256Hex } from "../lib/crypto";
 import { toBase64, toBase64Url } from "../lib/encoding";
@@ -14,9 +17,11 @@ import type { DomainContext } from "./context";
 
 export const MAX_ACTIVE_KEYS = 20;
 export const API_KEY_PREFIX = "svc_sk_";
+/** New keys name their mode (CONTRACT §12); a 1.0.0 key (svc_sk_ and 43 characters) is live. */
+export const KEY_PREFIXES = { live: "svc_sk_live_", test: "svc_sk_test_" } as const satisfies Record<KeyMode, string>;
 export const SIGNING_SECRET_PREFIX = "whsec_";
-/** Shown in lists so a merchant can recognise a key without it being recoverable. */
-const VISIBLE_PREFIX_LENGTH = 12;
+/** Shown in lists so a merchant can recognise a key without it being recoverable: the mode prefix and 4 characters. */
+const VISIBLE_PREFIX_LENGTH = 16;
 
 export const ApiKeyRecord = z.object({
   id: z.string(),
@@ -38,6 +43,7 @@ export const ApiKeyRecord = z.object({
     .array(z.string())
     .nullable()
     .describe("Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules."),
+  mode: z.enum(KEY_MODES).describe("test: sessions are livemode false and answered without an identity check."),
 });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
 
@@ -63,13 +69,14 @@ export const toApiKeyRecord = (row: ApiKeyRow, now = nowIso()): ApiKeyRecord => 
     previousExpiresAt: previousSecretLive(row, now) ? row.previousSecretExpiresAt : null,
   },
   allowedCallbackOrigins: row.allowedCallbackOrigins,
+  mode: row.mode,
 });
 
 export const newSigningSecret = () => SIGNING_SECRET_PREFIX + toBase64(randomBytes(32));
 
 export const hashApiKey = (apiKey: string) => sha256Hex(apiKey);
 
-export async function createApiKey({ db, env }: DomainContext, userId: string, name: string) {
+export async function createApiKey({ db, env }: DomainContext, userId: string, name: string, mode: KeyMode = "live") {
   const [active] = await db
     .select({ n: count() })
     .from(apiKeys)
@@ -77,7 +84,7 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
   if ((active?.n ?? 0) >= MAX_ACTIVE_KEYS) {
     throw new ApiError("KEY_LIMIT_REACHED", { message: `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.` });
   }
-  const apiKey = API_KEY_PREFIX + toBase64Url(randomBytes(32));
+  const apiKey = KEY_PREFIXES[mode] + toBase64Url(randomBytes(32));
   const signingSecret = newSigningSecret();
   const id = newId("key");
   const row: ApiKeyRow = {
@@ -95,6 +102,7 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
     previousSecretExpiresAt: null,
     secretRotatedAt: null,
     allowedCallbackOrigins: null,
+    mode,
   };
   await db.insert(apiKeys).values(row);
   return { key: toApiKeyRecord(row), apiKey, signingSecret };

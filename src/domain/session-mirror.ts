@@ -4,10 +4,10 @@ import { eq } from "drizzle-orm";
 import type { CallbackMessage } from "../callbacks/message";
 import type { Database } from "../db/client";
 import type { DomainContext } from "./context";
-import { callbackEvents, verificationSessions, type SessionLogRow } from "../db/schema";
+import { callbackEvents, verificationSessions } from "../db/schema";
 import type { ResolvedStatus } from "../session/session-status";
 
-export const insertOpenedSession = (db: Database, row: SessionLogRow) => db.insert(verificationSessions).values(row);
+export const insertOpenedSession = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
 
 export type Resolution = {
   sessionId: string;

@@ -6,7 +6,7 @@ import type { Database } from "../db/client";
 import type { DomainContext } from "./context";
 import { verificationSessions as sessions } from "../db/schema";
 import { toIso } from "../lib/time";
-import { addCount, Counts, emptyCounts, windowConditions } from "./usage-totals";
+import { addCount, Counts, emptyCounts, windowConditions, type CountedRange } from "./usage-totals";
 import type { Range } from "./usage-range";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -22,7 +22,7 @@ const day = sql<string>`substr(${sessions.createdAt}, 1, 10)`;
 
 // The summary's window conditions, so the two always agree; with them SQLite reads the window's
 // entries of (account_id, status, created_at) alone, a covering index: no table row is fetched.
-export const byDayQuery = (db: Database, accountId: string, range: Range) =>
+export const byDayQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
   db
     .select({ day, status: sessions.status, n: count() })
     .from(sessions)
@@ -41,11 +41,11 @@ export function daysOf(range: Range): string[] {
 }
 
 /** Days without sessions are listed with zeros, so a chart or a spreadsheet needs no gap filling. */
-export async function usageByDay({ db }: DomainContext, accountId: string, range: Range): Promise<z.infer<typeof UsageByDay>> {
+export async function usageByDay({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageByDay>> {
   const perDay = new Map(daysOf(range).map((date) => [date, emptyCounts()]));
   for (const row of await byDayQuery(db, accountId, range)) {
     const counts = perDay.get(row.day);
     if (counts) addCount(counts, row.status, row.n);
   }
-  return { ...range, days: [...perDay].map(([date, counts]) => ({ date, ...counts })) };
+  return { from: range.from, to: range.to, days: [...perDay].map(([date, counts]) => ({ date, ...counts })) };
 }

@@ -19,6 +19,9 @@ const ITEM_COLUMNS = [
   "created_at",
   "resolved_at",
   "expires_at",
+  "livemode",
+  "reference",
+  "metadata",
 ] as const satisfies readonly (keyof UsageItem)[];
 
 export const CSV_COLUMNS = [...ITEM_COLUMNS, "key_name"] as const;
@@ -45,7 +48,8 @@ export function exportSessionLog({ db }: DomainContext, accountId: string, filte
             const text = rows
               .map(({ session, keyName }) => {
                 const item = toUsageItem(session);
-                return csvRow([...ITEM_COLUMNS.map((column) => item[column]), keyName]);
+                // metadata as its JSON text: one cell, parseable back.
+                return csvRow([...ITEM_COLUMNS.map((column) => (column === "metadata" ? (item.metadata ? JSON.stringify(item.metadata) : null) : item[column])), keyName]);
               })
               .join("");
             controller.enqueue(utf8(text));

@@ -22,6 +22,9 @@ export const UsageItem = z.object({
   created_at: z.iso.datetime(),
   resolved_at: z.iso.datetime().nullable(),
   expires_at: z.iso.datetime(),
+  livemode: z.boolean().describe("false for a session opened with a test key."),
+  reference: z.string().nullable().describe("The merchant's reference from the open request."),
+  metadata: z.record(z.string(), z.string()).nullable().describe("The merchant's metadata from the open request."),
 });
 export type UsageItem = z.infer<typeof UsageItem>;
 
@@ -42,6 +45,9 @@ export const toUsageItem = (row: SessionLogRow): UsageItem => ({
   created_at: row.createdAt,
   resolved_at: row.resolvedAt,
   expires_at: row.expiresAt,
+  livemode: row.livemode,
+  reference: row.reference,
+  metadata: row.metadata,
 });
 
 function logConditions(accountId: string, filter: LogFilter, after?: LogPosition): SQL | undefined {

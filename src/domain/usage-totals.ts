@@ -8,6 +8,9 @@ import { apiKeys, verificationSessions as sessions } from "../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../session/session-status";
 import type { Range } from "./usage-range";
 
+/** Counts are per mode: live sessions by default, test sessions (opened with a test key) apart with mode=test. */
+export type CountedRange = Range & { livemode: boolean };
+
 export const Counts = z.object({
   total: z.int(),
   approved: z.int(),
@@ -34,35 +37,36 @@ export function addCount(counts: Counts, status: SessionStatus, n: number) {
 
 // `status IN (all four)` looks redundant, but it lets SQLite walk (account_id, status, created_at) once
 // per status with the window as a range, instead of every row of the account.
-export const windowConditions = (accountId: string, range: Range) =>
+export const windowConditions = (accountId: string, range: Range & { livemode?: boolean }) =>
   and(
     eq(sessions.accountId, accountId),
     inArray(sessions.status, [...SESSION_STATUSES]),
     gte(sessions.createdAt, range.from),
     lte(sessions.createdAt, range.to),
+    eq(sessions.livemode, range.livemode ?? true),
   );
 
-export const summaryQuery = (db: Database, accountId: string, range: Range) =>
+export const summaryQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
   db
     .select({ status: sessions.status, n: count() })
     .from(sessions)
     .where(windowConditions(accountId, range))
     .groupBy(sessions.status);
 
-export const byKeyQuery = (db: Database, accountId: string, range: Range) =>
+export const byKeyQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
   db
     .select({ keyId: sessions.keyId, status: sessions.status, n: count() })
     .from(sessions)
     .where(windowConditions(accountId, range))
     .groupBy(sessions.keyId, sessions.status);
 
-export async function usageSummary({ db }: DomainContext, accountId: string, range: Range): Promise<z.infer<typeof UsageSummary>> {
+export async function usageSummary({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageSummary>> {
   const counts = emptyCounts();
   for (const row of await summaryQuery(db, accountId, range)) addCount(counts, row.status, row.n);
-  return { ...range, ...counts };
+  return { from: range.from, to: range.to, ...counts };
 }
 
-export async function usageByKey({ db }: DomainContext, accountId: string, range: Range): Promise<z.infer<typeof UsageByKey>> {
+export async function usageByKey({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageByKey>> {
   const [keys, rows] = await db.batch([
     // Oldest first: a stable order that does not move when a key is created or revoked.
     db
@@ -78,7 +82,8 @@ export async function usageByKey({ db }: DomainContext, accountId: string, range
     if (counts) addCount(counts, row.status, row.n);
   }
   return {
-    ...range,
+    from: range.from,
+    to: range.to,
     keys: keys.map((key) => ({ key_id: key.id, name: key.name, prefix: key.prefix, ...perKey.get(key.id)! })),
   };
 }

@@ -5,21 +5,64 @@ import { ApiError, notFound, validationFailed } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { isIdOf, newId, newToken } from "../lib/ids";
 import { addSeconds, nowIso } from "../lib/time";
+import { LOCALES, TEST_OUTCOMES } from "../session/state-machine";
 import type { SessionFailure, SessionResult, VerificationSession } from "../session/verification-session";
 import type { AuthenticatedKey } from "./api-key-auth";
 import type { DomainContext } from "./context";
 import { assertCallbackOriginAllowed } from "./callback-origins";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
 
+export const MAX_REFERENCE_LENGTH = 128;
+export const MAX_METADATA_PAIRS = 20;
+
 export const OpenSessionInput = z.object({
   age_required: z.int().min(1).max(150),
   callback_url: z.string().max(MAX_CALLBACK_URL_LENGTH),
+  return_url: z
+    .string()
+    .max(MAX_CALLBACK_URL_LENGTH)
+    .optional()
+    .describe(
+      "Where the end user's result screen offers to go back to, with session_id appended. Same rules as callback_url. " +
+        "Act only on the callback or your own poll, never on the return itself.",
+    ),
+  reference: z
+    .string()
+    .min(1)
+    .max(MAX_REFERENCE_LENGTH)
+    .regex(/^[\x20-\x7E]+$/, "Printable ASCII characters only.")
+    .optional()
+    .describe("Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data."),
+  metadata: z
+    .object({})
+    .catchall(z.string().max(500))
+    // Key lengths and the pair count are checked here rather than in the record's key schema, which
+    // the OpenAPI document would render as propertyNames.
+    .superRefine((value, ctx) => {
+      const keys = Object.keys(value);
+      if (keys.length > MAX_METADATA_PAIRS) ctx.addIssue({ code: "custom", message: `At most ${MAX_METADATA_PAIRS} pairs.` });
+      for (const key of keys) {
+        if (key.length < 1 || key.length > 40) ctx.addIssue({ code: "custom", path: [key], message: "Keys are 1 to 40 characters." });
+      }
+    })
+    .optional()
+    .describe("Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data."),
+  locale: z.enum(LOCALES).optional().describe("The language the end user's pages open in."),
 });
 export const OpenedSession = z.object({
   session_id: z.string(),
   nonce: z.string(),
   age_required: z.int(),
   expires_at: z.iso.datetime(),
+  verification_url: z.string().describe("The service's /verify page for this session, nonce included: redirect, link or QR code."),
+  livemode: z.boolean().describe("false when opened with a test key."),
+});
+export type OpenedSession = z.infer<typeof OpenedSession>;
+export const TestOutcomeInput = z.object({
+  outcome: z
+    .enum(TEST_OUTCOMES)
+    .describe("APPROVED: over age; DENIED_UNDER_AGE: under age; DENIED_REFUSED: the end user declined; EXPIRED: let it expire now."),
+  nonce: z.string().min(1).max(128).optional().describe("The page's way in (no API key): the session's nonce."),
 });
 // The nonce may come in the X-Session-Nonce header instead (src/http/session-nonce.ts); one of them is required.
 export const CompleteInput = z.object({
@@ -29,6 +72,8 @@ export const CompleteInput = z.object({
 export const NonceQuery = z.object({
   nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)."),
 });
+/** The test-outcome call's optional nonce: the same rule as NonceQuery. */
+export const OptionalNonceQuery = NonceQuery;
 
 export function sessionStub({ env }: DomainContext, sessionId: string) {
   const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;
@@ -52,9 +97,18 @@ function checkedId(sessionId: string): string {
   return sessionId;
 }
 
-export async function openSession(ctx: DomainContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>) {
-  const problem = callbackUrlProblem(input.callback_url, { allowLocalHttp: !isProduction(ctx.env) });
-  if (problem) throw validationFailed([{ path: "callback_url", message: problem }]);
+/** The end user's page for a session, built from APP_URL (never from the request's Host). */
+export const verificationUrl = (appUrl: string, sessionId: string, nonce: string) =>
+  `${appUrl.replace(/\/$/, "")}/verify?session_id=${encodeURIComponent(sessionId)}&nonce=${encodeURIComponent(nonce)}`;
+
+export async function openSession(ctx: DomainContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>): Promise<OpenedSession> {
+  const allowLocalHttp = !isProduction(ctx.env);
+  const problems = (["callback_url", "return_url"] as const).flatMap((path) => {
+    const url = input[path];
+    const problem = url === undefined ? null : callbackUrlProblem(url, { allowLocalHttp });
+    return problem ? [{ path, message: problem }] : [];
+  });
+  if (problems.length > 0) throw validationFailed(problems);
   assertCallbackOriginAllowed(key.allowedCallbackOrigins, input.callback_url);
   const id = newId("ses");
   const nonce = newToken(32);
@@ -74,12 +128,39 @@ export async function openSession(ctx: DomainContext, key: AuthenticatedKey, inp
     resolvedAt: null,
     aboveAgeRequired: false,
     receiptId: null,
+    livemode: key.mode !== "test",
+    returnUrl: input.return_url ?? null,
+    reference: input.reference ?? null,
+    metadata: input.metadata ?? null,
+    locale: input.locale ?? null,
+    holderBinding: null,
+    receipt: null,
   });
-  return { session_id: id, nonce, age_required: input.age_required, expires_at: expiresAt };
+  return {
+    session_id: id,
+    nonce,
+    age_required: input.age_required,
+    expires_at: expiresAt,
+    verification_url: verificationUrl(ctx.env.APP_URL, id, nonce),
+    livemode: key.mode !== "test",
+  };
+}
+
+/**
+ * Test mode: answers a test session with a chosen outcome, from the merchant's test key or from the
+ * page with the nonce. A live key, a live session, another account's session and a wrong nonce are all 404.
+ */
+export async function answerTestSession(ctx: DomainContext, key: AuthenticatedKey | null, sessionId: string, input: z.infer<typeof TestOutcomeInput>) {
+  const auth = key ? (key.mode === "test" ? { accountId: key.userId } : null) : input.nonce ? { nonce: input.nonce } : null;
+  if (!auth) throw notFound("Session");
+  return unwrap(await sessionStub(ctx, checkedId(sessionId)).testAnswer(auth, input.outcome));
 }
 
 export const pollSession = async (ctx: DomainContext, accountId: string, sessionId: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).poll(accountId));
+
+export const previewSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
 
 export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));

@@ -7,6 +7,7 @@ import { pruneAccountCounters } from "./account-counters";
 import { pruneCallbackAttempts } from "./callback-attempts";
 import { pruneDevOutbox } from "./dev-outbox";
 import { pruneEmailTokens } from "./email-tokens";
+import { pruneIdempotencyKeys } from "./idempotency-keys";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./session-log";
 import { callbackLogRetentionDays, callbackStallSeconds, sessionLogRetentionDays } from "./settings";
@@ -24,6 +25,7 @@ export async function runMaintenance(controller: ScheduledController, env: Env):
   const jobs: [string, () => Promise<unknown>][] = [
     ["emailTokens", () => pruneEmailTokens(env.DB, now)],
     ["devOutbox", () => pruneDevOutbox(env.DB, now)],
+    ["idempotencyKeys", () => pruneIdempotencyKeys(env.DB, now)],
     ["callbackAttempts", () => pruneCallbackAttempts(env.DB, now, callbackLogRetentionDays(env))],
     ["sessionLog", () => pruneSessionLog(env.DB, now, sessionLogRetentionDays(env))],
     ["stalledCallbacks", () => resendStalledCallbacks(env, now, callbackStallSeconds(env))],

@@ -5,6 +5,7 @@ import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey 
 import { UpdateKeyInput, updateAllowedOrigins } from "../domain/callback-origins";
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, RotateInput, rotateSigningSecret } from "../domain/signing-secret-rotation";
 import { sendTestCallback, TestCallbackInput, TestCallbackResult } from "../domain/test-callback";
+import { KEY_MODES } from "../db/schema";
 import type { AppEnv } from "../http/app-env";
 import { CALLBACK_TOOL_LIMIT, enforceLimit } from "../http/rate-limit";
 import { describe, type Responses } from "../http/openapi-meta";
@@ -13,10 +14,16 @@ import { ok } from "../http/respond";
 import { jsonBody } from "../http/validate";
 
 const tag = "API keys";
-const CreateKeyInput = z.object({ name: z.string().trim().min(1).max(64) });
+const CreateKeyInput = z.object({
+  name: z.string().trim().min(1).max(64),
+  mode: z
+    .enum(KEY_MODES)
+    .default("live")
+    .describe("live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check."),
+});
 const CreatedKey = z.object({
   key: ApiKeyRecord,
-  apiKey: z.string().describe("svc_sk_…: shown this once; only its hash is stored."),
+  apiKey: z.string().describe("svc_sk_live_… or svc_sk_test_…: shown this once; only its hash is stored."),
   signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
 });
 const notFoundDoc = { description: "No such key on this account", codes: ["NOT_FOUND"] } as const;
@@ -34,7 +41,10 @@ export const keyRoutes = new Hono<AppEnv>()
     requireBusiness,
     requireVerifiedEmail,
     jsonBody(CreateKeyInput),
-    async (c) => ok(c, await createApiKey(c.var.ctx, c.var.user.id, c.req.valid("json").name), 201),
+    async (c) => {
+      const { name, mode } = c.req.valid("json");
+      return ok(c, await createApiKey(c.var.ctx, c.var.user.id, name, mode), 201);
+    },
   )
   .get(
     "/",

@@ -12,6 +12,7 @@ import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../
 import { resolveRange } from "../domain/usage-range";
 import { UsageByDay, usageByDay } from "../domain/usage-by-day";
 import { UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage-totals";
+import { KEY_MODES } from "../db/schema";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireBusiness, requireUser } from "../http/require-user";
@@ -44,7 +45,14 @@ const logFilterFields = {
   ...rangeFields,
 };
 
-const RangeQuery = z.object(rangeFields);
+const RangeQuery = z.object({
+  ...rangeFields,
+  mode: z
+    .enum(KEY_MODES)
+    .default("live")
+    .describe("live (default): sessions opened with live keys; test: those opened with test keys, counted apart."),
+});
+const countedRange = (query: z.infer<typeof RangeQuery>) => ({ ...resolveRange(query), livemode: query.mode === "live" });
 const ExportQuery = z.object(logFilterFields);
 const LogQuery = z.object({
   ...logFilterFields,
@@ -116,7 +124,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageByKey(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageByKey(c.var.ctx, c.var.user.id, countedRange(c.req.valid("query")))),
   )
   .get(
     "/by-day",
@@ -132,7 +140,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageByDay(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageByDay(c.var.ctx, c.var.user.id, countedRange(c.req.valid("query")))),
   )
   .get(
     "/summary",
@@ -144,7 +152,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     queryParams(RangeQuery),
-    async (c) => ok(c, await usageSummary(c.var.ctx, c.var.user.id, resolveRange(c.req.valid("query")))),
+    async (c) => ok(c, await usageSummary(c.var.ctx, c.var.user.id, countedRange(c.req.valid("query")))),
   )
   .get(
     "/sessions/:id/callbacks",

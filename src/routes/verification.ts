@@ -1,5 +1,6 @@
 // Verification area (CONTRACT §5): the merchant side with X-API-Key, the end-user side with Bearer.
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
 import {
   CompleteInput,
   completeSession,
@@ -9,16 +10,23 @@ import {
   OpenSessionInput,
   pollSession,
   readSessionRequest,
+  answerTestSession,
+  previewSession,
+  OptionalNonceQuery,
+  TestOutcomeInput,
 } from "../domain/verification";
 import { countAccountUse } from "../domain/account-limits";
+import { authenticateApiKey } from "../domain/api-key-auth";
+import { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/idempotency";
+import { notFound, unauthorized } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
-import { sessionNonce, sessionNonceHeader } from "../http/session-nonce";
+import { SessionNonceHeader, sessionNonce, sessionNonceHeader } from "../http/session-nonce";
 import { jsonBody, queryParams } from "../http/validate";
-import { PolledSession, SessionRequest } from "../session/session-view";
+import { PolledSession, SessionPreview, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
@@ -30,12 +38,36 @@ export const verificationRoutes = new Hono<AppEnv>()
       tag,
       summary: "Open a verification session (spec endpoint 4); server-side only",
       description:
-        "Hand only session_id and nonce to the browser. callback_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1).",
-      responses: { 201: { description: "Opened", data: OpenedSession } },
+        "Hand only session_id and nonce (or verification_url) to the browser. callback_url and return_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1). " +
+        "A test key (svc_sk_test_…) opens a test session (livemode false). Every resolved session carries a receipt: a JWS verifiable with the keys at /.well-known/jwks.json (docs/receipts.md). " +
+        "With Idempotency-Key, a retry with the same body within 24 hours answers the first response again (header Idempotent-Replayed: true) and opens nothing.",
+      headers: z.object({
+        "Idempotency-Key": z
+          .string()
+          .max(MAX_IDEMPOTENCY_KEY_LENGTH)
+          .optional()
+          .describe(
+            `Up to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters, unique per request (a UUID): scoped to your account, kept 24 hours. Same key and other body: 422 IDEMPOTENCY_KEY_REUSED; first request still running: 409 IDEMPOTENCY_IN_PROGRESS.`,
+          ),
+      }),
+      responses: {
+        201: { description: "Opened", data: OpenedSession },
+        409: { description: "The first request with this Idempotency-Key is still in flight", codes: ["IDEMPOTENCY_IN_PROGRESS"] },
+        422: { description: "Invalid body, or an Idempotency-Key reused with another body", codes: ["VALIDATION_FAILED", "IDEMPOTENCY_KEY_REUSED"] },
+      },
     }),
     requireApiKey,
     jsonBody(OpenSessionInput),
-    async (c) => ok(c, await openSession(c.var.ctx, c.var.apiKey, c.req.valid("json")), 201),
+    async (c) => {
+      const input = c.req.valid("json");
+      const key = parseIdempotencyKey(c.req.header("idempotency-key"));
+      const open = async () => ({ status: 201, body: await openSession(c.var.ctx, c.var.apiKey, input) });
+      if (key === undefined) return ok(c, (await open()).body, 201);
+      // Costs two D1 round trips (claim, then store the answer), only when the header is sent.
+      const answer = await idempotently(c.var.ctx, c.var.apiKey.userId, key, await requestFingerprint(input), open);
+      if (answer.replayed) c.header("Idempotent-Replayed", "true");
+      return ok(c, answer.body, answer.status as 201);
+    },
   )
   .get(
     "/session/:id",
@@ -46,6 +78,27 @@ export const verificationRoutes = new Hono<AppEnv>()
     }),
     requireApiKey,
     async (c) => ok(c, await pollSession(c.var.ctx, c.var.apiKey.userId, c.req.param("id"))),
+  )
+  .get(
+    "/session/:id/preview",
+    describe({
+      tag,
+      summary: "The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)",
+      description: "Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.",
+      headers: SessionNonceHeader,
+      responses: {
+        200: { description: "The preview", data: SessionPreview },
+        // No credential is needed here; an id of "." is resolved by URL rules onto the merchant's poll route.
+        401: { description: "Only for an id that URL normalisation turns into another route", codes: ["UNAUTHORIZED"] },
+        ...unknownSession,
+      },
+    }),
+    queryParams(OptionalNonceQuery),
+    async (c) => {
+      const nonce = c.req.header("x-session-nonce") ?? c.req.valid("query").nonce ?? "";
+      if (nonce.length === 0 || nonce.length > 128) throw notFound("Session");
+      return ok(c, await previewSession(c.var.ctx, c.req.param("id"), nonce));
+    },
   )
   .get(
     "/session/:id/request",
@@ -64,6 +117,38 @@ export const verificationRoutes = new Hono<AppEnv>()
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());
       return ok(c, request);
+    },
+  )
+  .post(
+    "/session/:id/test-outcome",
+    describe({
+      tag,
+      summary: "Test mode: answer a test session with a chosen outcome, without a browser or an identity check",
+      description:
+        "With a test key (X-API-Key svc_sk_test_…) for your own test sessions, or with the session's nonce in the body (the /verify page's test chooser, no account). " +
+        "A live session, a live key, another account's session or a wrong nonce: 404. The callback and poll then carry the outcome with livemode false, holder_binding null and a receipt for APPROVED and DENIED.",
+      security: "apiKey",
+      responses: {
+        200: { description: "Resolved", data: PolledSession },
+        401: { description: "An X-API-Key that is not a valid key", codes: ["UNAUTHORIZED"] },
+        409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+        404: { description: "No test session with this id for this key or nonce", codes: ["NOT_FOUND"] },
+      },
+    }),
+    // The key, when one is sent, is checked before the body: a bad key is 401 whatever the body holds.
+    createMiddleware<AppEnv>(async (c, next) => {
+      const presented = c.req.header("x-api-key");
+      if (presented !== undefined) {
+        const key = await authenticateApiKey(c.var.ctx, presented);
+        if (!key) throw unauthorized();
+        c.set("apiKey", key);
+      }
+      await next();
+    }),
+    jsonBody(TestOutcomeInput),
+    async (c) => {
+      const key = c.req.header("x-api-key") === undefined ? null : c.var.apiKey;
+      return ok(c, await answerTestSession(c.var.ctx, key, c.req.param("id"), c.req.valid("json")));
     },
   )
   .post(

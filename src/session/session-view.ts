@@ -3,7 +3,9 @@
 // callback so the two can never disagree, and the end user's request.
 import * as z from "zod";
 import { SESSION_STATUSES } from "./session-status";
-import type { SessionState } from "./state-machine";
+import { LOCALES, type SessionState } from "./state-machine";
+
+const Metadata = z.record(z.string(), z.string());
 
 export const PolledSession = z.object({
   session_id: z.string(),
@@ -14,6 +16,17 @@ export const PolledSession = z.object({
   age_required: z.int(),
   expires_at: z.iso.datetime(),
   resolved_at: z.iso.datetime().nullable(),
+  reference: z.string().nullable().describe("The merchant's own reference from the open request, or null."),
+  metadata: Metadata.nullable().describe("The merchant's metadata from the open request, or null."),
+  livemode: z.boolean().describe("false for a session opened with a test key (svc_sk_test_…)."),
+  holder_binding: z
+    .enum(["PASSWORD", "PASSKEY"])
+    .nullable()
+    .describe("How the answering holder proved control of the verified account: null while unresolved, for refusals, expiry and test-mode answers."),
+  receipt: z
+    .string()
+    .nullable()
+    .describe("Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED."),
 });
 export type PolledSession = z.infer<typeof PolledSession>;
 
@@ -23,8 +36,33 @@ export const SessionRequest = z.object({
   merchant_name: z.string(),
   status: z.enum(SESSION_STATUSES),
   expires_at: z.iso.datetime(),
+  livemode: z.boolean().describe("false: a test session, answered with a chosen outcome and no identity check."),
+  locale: z.enum(LOCALES).nullable().describe("The language the merchant asked the pages to open in, or null."),
+  return_url: z.string().nullable().describe("Where the result screen's button leads back to (with session_id appended), or null."),
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
+
+/** The nonce-gated first screen, no account needed (CONTRACT §12 "preview"): what is asked, and by whom. */
+export const SessionPreview = z.object({
+  merchant_name: z.string(),
+  age_required: z.int(),
+  status: z.enum(SESSION_STATUSES),
+  expires_at: z.iso.datetime(),
+  livemode: z.boolean(),
+  locale: z.enum(LOCALES).nullable(),
+  return_url: z.string().nullable(),
+});
+export type SessionPreview = z.infer<typeof SessionPreview>;
+
+export const previewView = (state: SessionState): SessionPreview => ({
+  merchant_name: state.merchantName,
+  age_required: state.ageRequired,
+  status: state.status,
+  expires_at: state.expiresAt,
+  livemode: state.livemode ?? true,
+  locale: state.locale ?? null,
+  return_url: state.returnUrl ?? null,
+});
 
 export const polledView = (state: SessionState): PolledSession => ({
   session_id: state.id,
@@ -35,6 +73,11 @@ export const polledView = (state: SessionState): PolledSession => ({
   age_required: state.ageRequired,
   expires_at: state.expiresAt,
   resolved_at: state.resolvedAt,
+  reference: state.reference ?? null,
+  metadata: state.metadata ?? null,
+  livemode: state.livemode ?? true,
+  holder_binding: state.holderBinding ?? null,
+  receipt: state.receipt ?? null,
 });
 
 export const requestView = (state: SessionState): SessionRequest => ({
@@ -43,4 +86,7 @@ export const requestView = (state: SessionState): SessionRequest => ({
   merchant_name: state.merchantName,
   status: state.status,
   expires_at: state.expiresAt,
+  livemode: state.livemode ?? true,
+  locale: state.locale ?? null,
+  return_url: state.returnUrl ?? null,
 });

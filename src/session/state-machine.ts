@@ -2,6 +2,14 @@
 import { fullYearsOn } from "./age";
 import type { SessionStatus } from "./session-status";
 
+export const LOCALES = ["en", "fr", "de", "es", "it"] as const;
+export type Locale = (typeof LOCALES)[number];
+/** How the end user who answered was bound to the verified identity (CONTRACT §12); #20 adds PASSKEY. */
+export type HolderBinding = "PASSWORD" | "PASSKEY" | null;
+/** The outcomes a test session can be given without an identity check (test mode, CONTRACT §12). */
+export const TEST_OUTCOMES = ["APPROVED", "DENIED_UNDER_AGE", "DENIED_REFUSED", "EXPIRED"] as const;
+export type TestOutcome = (typeof TEST_OUTCOMES)[number];
+
 export type SessionState = {
   id: string;
   accountId: string;
@@ -17,10 +25,21 @@ export type SessionState = {
   resolvedAt: string | null;
   aboveAgeRequired: boolean;
   receiptId: string | null;
+  /** Added in 1.1.0: a state stored before reads these as absent (see session-view.ts for the defaults). */
+  livemode?: boolean;
+  returnUrl?: string | null;
+  reference?: string | null;
+  metadata?: Record<string, string> | null;
+  locale?: Locale | null;
+  holderBinding?: HolderBinding;
+  /** The compact JWS over the resolution (src/domain/receipts.ts), signed by the object when it resolves. */
+  receipt?: string | null;
 };
 
 export type SessionEvent =
-  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string }
+  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: "PASSWORD" | "PASSKEY" }
+  /** Test mode: the tester picks the outcome; never applies to a live session. */
+  | { type: "test_answer"; at: string; outcome: TestOutcome; receiptId: string }
   /** The alarm (or a poll) past expiry; `force` expires early, as account deletion does. */
   | { type: "expire"; at: string; force?: boolean };
 
@@ -34,20 +53,37 @@ const isDue = (state: SessionState, at: string) => Date.parse(at) >= Date.parse(
 
 function expired(state: SessionState, at: string): SessionState {
   const resolvedAt = isDue(state, at) ? state.expiresAt : at;
-  return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null };
+  return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null, holderBinding: null, receipt: null };
 }
 
 export function transition(state: SessionState, event: SessionEvent): TransitionResult {
   if (state.status !== "PENDING") {
-    return event.type === "complete" ? { outcome: "not_pending", state, changed: false } : { outcome: "unchanged", state };
+    return event.type === "expire" ? { outcome: "unchanged", state } : { outcome: "not_pending", state, changed: false };
   }
   if (event.type === "expire") {
     return event.force || isDue(state, event.at) ? { outcome: "changed", state: expired(state, event.at) } : { outcome: "unchanged", state };
   }
   if (isDue(state, event.at)) return { outcome: "not_pending", state: expired(state, event.at), changed: true };
+  if (event.type === "test_answer") {
+    if (state.livemode !== false) return { outcome: "not_pending", state, changed: false };
+    if (event.outcome === "EXPIRED") return { outcome: "changed", state: expired(state, event.at) };
+    const above = event.outcome === "APPROVED";
+    return {
+      outcome: "changed",
+      state: { ...state, status: above ? "APPROVED" : "DENIED", aboveAgeRequired: above, resolvedAt: event.at, receiptId: event.receiptId, holderBinding: null },
+    };
+  }
   const above = event.consent && fullYearsOn(event.dateOfBirth, event.at) >= state.ageRequired;
   return {
     outcome: "changed",
-    state: { ...state, status: above ? "APPROVED" : "DENIED", aboveAgeRequired: above, resolvedAt: event.at, receiptId: event.receiptId },
+    state: {
+      ...state,
+      status: above ? "APPROVED" : "DENIED",
+      aboveAgeRequired: above,
+      resolvedAt: event.at,
+      receiptId: event.receiptId,
+      // A refusal proves nothing about the holder; an answer with consent was made by the signed-in holder.
+      holderBinding: event.consent ? (event.holderBinding ?? "PASSWORD") : null,
+    },
   };
 }

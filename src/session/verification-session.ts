@@ -11,8 +11,9 @@ import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
 import { callbackMessage } from "./callback-message";
-import { polledView, requestView, type PolledSession, type SessionRequest } from "./session-view";
-import { transition, type SessionEvent, type SessionState } from "./state-machine";
+import { polledView, previewView, requestView, type PolledSession, type SessionPreview, type SessionRequest } from "./session-view";
+import { transition, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
+import { signReceipt } from "../domain/receipts";
 
 export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING";
 export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionFailure };
@@ -47,6 +48,9 @@ export class VerificationSession extends DurableObject<Env> {
         createdAt: state.createdAt,
         expiresAt: state.expiresAt,
         resolvedAt: null,
+        livemode: state.livemode ?? true,
+        reference: state.reference ?? null,
+        metadata: state.metadata ?? null,
       });
       await this.ctx.storage.put("state", state);
       await this.scheduleAlarm(state);
@@ -69,6 +73,12 @@ export class VerificationSession extends DurableObject<Env> {
     return { ok: true, value: requestView(state) };
   }
 
+  async preview(nonce: string): Promise<SessionResult<SessionPreview>> {
+    const state = await this.load();
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    return { ok: true, value: previewView(state) };
+  }
+
   /**
    * The end user's decision. The date of birth is used for the decision and then forgotten: nothing
    * here records who completed the session.
@@ -80,6 +90,25 @@ export class VerificationSession extends DurableObject<Env> {
     let refused = false;
     const after = await this.apply(
       { type: "complete", at: nowIso(), consent: input.consent, dateOfBirth: input.dateOfBirth, receiptId: newId("rcpt") },
+      (result) => (refused = result.outcome === "not_pending"),
+    );
+    return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
+  }
+
+  /**
+   * Test mode: answers a test session with the outcome the tester picked, through the merchant's test
+   * key (its account) or the page (the nonce). A live session is NOT_FOUND here, whoever asks.
+   */
+  async testAnswer(
+    auth: { accountId: string } | { nonce: string },
+    outcome: TestOutcome,
+  ): Promise<SessionResult<PolledSession>> {
+    const state = await this.load();
+    if (!state || state.livemode !== false) return fail("NOT_FOUND");
+    if ("accountId" in auth ? state.accountId !== auth.accountId : !(await this.nonceMatches(state, auth.nonce))) return fail("NOT_FOUND");
+    let refused = false;
+    const after = await this.apply(
+      { type: "test_answer", at: nowIso(), outcome, receiptId: newId("rcpt") },
       (result) => (refused = result.outcome === "not_pending"),
     );
     return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
@@ -155,12 +184,30 @@ export class VerificationSession extends DurableObject<Env> {
       next = result.state;
       const changed = result.outcome === "changed" || (result.outcome === "not_pending" && result.changed);
       if (!changed || next.status === "PENDING") return;
+      if (next.status === "APPROVED" || next.status === "DENIED") next = { ...next, receipt: await this.signedReceipt(next, next.status) };
       const message = callbackMessage(next, newId("msg"), 1);
       await this.ctx.storage.put<unknown>({ state: next, outbox: { message } satisfies Outbox });
       await this.flushOutbox();
       await this.scheduleAlarm(next);
     });
     return next!;
+  }
+
+  /** The resolution's receipt, signed once here so that the poll and every callback carry the same one. */
+  private signedReceipt(state: SessionState, outcome: "APPROVED" | "DENIED"): Promise<string> {
+    return signReceipt(this.env, {
+      receipt_id: state.receiptId!,
+      session_id: state.id,
+      merchant_id: state.accountId,
+      age_required: state.ageRequired,
+      outcome,
+      assurance: "KYC_VERIFIED",
+      holder_binding: state.holderBinding ?? null,
+      resolved_at: state.resolvedAt!,
+      livemode: state.livemode ?? true,
+      iat: Math.floor(Date.parse(state.resolvedAt!) / 1000),
+      iss: this.env.APP_URL,
+    });
   }
 
   /** Mirrors the resolution to D1 and enqueues its callback; on failure the alarm tries again. */

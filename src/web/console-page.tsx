@@ -157,6 +157,13 @@ function KeysSection() {
               <FormNotice />
               <div class="row">
                 <Field form="create-key" name="name" label="Key name" required maxLength={64} hint="For example: production server." />
+                <div class="field">
+                  <label for="create-key-mode">Mode</label>
+                  <select id="create-key-mode" name="mode">
+                    <option value="live">Live: real identity checks</option>
+                    <option value="test">Test: sessions answered without a check</option>
+                  </select>
+                </div>
               </div>
               <button type="submit" class="btn">
                 Create key
@@ -225,6 +232,14 @@ function UsageSection() {
           <div class="row">
             <Field form="range" name="from" label="From" type="date" required />
             <Field form="range" name="to" label="To" type="date" required />
+            <div class="field">
+              <label for="range-mode">Sessions</label>
+              {/* Test sessions are counted apart from live ones (GET /api/usage/summary?mode=test). */}
+              <select id="range-mode" name="mode">
+                <option value="live">Live</option>
+                <option value="test">Test</option>
+              </select>
+            </div>
           </div>
           <div class="actions">
             <button type="submit" class="btn">

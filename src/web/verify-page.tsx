@@ -40,6 +40,22 @@ export function VerifyPage({ provider }: VerifyPageProps) {
           <p class="muted center">Loading the request…</p>
         </section>
 
+        {/* Test mode (a session opened with a test key): no account and no identity check; the tester picks the outcome. */}
+        <section id="step-test" class="card" hidden aria-labelledby="test-title">
+          <p class="notice warn">
+            <span class="sandbox-badge">Test mode</span> This is a test request: no identity is checked and no real
+            answer is shared. Choose the outcome the website should receive.
+          </p>
+          <h1 id="test-title" tabindex={-1}>Choose the test outcome</h1>
+          <div id="test-notice" class="notice error" hidden></div>
+          <div class="actions">
+            <button type="button" class="btn block" data-test-outcome="APPROVED">Approve as over age</button>
+            <button type="button" class="btn block secondary" data-test-outcome="DENIED_UNDER_AGE">Approve as under age</button>
+            <button type="button" class="btn block secondary" data-test-outcome="DENIED_REFUSED">Refuse</button>
+            <button type="button" class="btn block secondary" data-test-outcome="EXPIRED">Let it expire</button>
+          </div>
+        </section>
+
         <section id="step-intro" class="card accent" hidden aria-labelledby="intro-title">
           <h1 id="intro-title" tabindex={-1}>Confirm your age</h1>
           <p class="lede">
@@ -166,6 +182,10 @@ export function VerifyPage({ provider }: VerifyPageProps) {
           <h1 id="result-title" tabindex={-1}></h1>
           <p id="result-text"></p>
           <p class="muted mono" id="result-receipt"></p>
+          {/* The merchant's return_url with session_id appended; shown only when the merchant gave one. */}
+          <a class="btn block" id="result-return" hidden rel="noreferrer">
+            Return to the website
+          </a>
         </section>
 
         <p class="footer">

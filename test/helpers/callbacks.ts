@@ -48,6 +48,11 @@ export async function seedResolvedSession(
     age_required: 18,
     expires_at: expiresAt,
     resolved_at: resolvedAt,
+    reference: null,
+    metadata: null,
+    livemode: true,
+    holder_binding: status === "EXPIRED" ? null : "PASSWORD",
+    receipt: null,
   };
   const message: CallbackMessage = {
     webhookId: newId("msg"),

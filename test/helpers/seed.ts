@@ -47,9 +47,9 @@ export async function seedAccount(
 }
 
 /** A merchant (verified BUSINESS account) with one API key, created by the key domain function. */
-export async function seedMerchant(name = "default key") {
+export async function seedMerchant(name = "default key", mode: "live" | "test" = "live") {
   const account = await seedAccount({ userType: "BUSINESS" });
-  const created = await createApiKey(domain(), account.id, name);
+  const created = await createApiKey(domain(), account.id, name, mode);
   return { account, keyId: created.key.id, apiKey: created.apiKey, signingSecret: created.signingSecret };
 }
 

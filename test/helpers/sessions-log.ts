@@ -42,6 +42,9 @@ export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[
       createdAt,
       expiresAt,
       resolvedAt,
+      livemode: true,
+      reference: null,
+      metadata: null,
     });
   }
   await writeSessions(rows);

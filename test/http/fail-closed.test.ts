@@ -4,7 +4,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { configurationProblems, DEVELOPMENT_VALUES } from "../../src/config-check";
-import { productionEnv } from "../helpers/production-env";
+import { productionEnv, productionSecrets } from "../helpers/production-env";
 
 async function health(appEnv: Env) {
   const res = await createApp().fetch(new Request("https://avs.test/api/health"), appEnv, createExecutionContext());
@@ -110,6 +110,23 @@ describe("fail closed in production", () => {
       await expectRefused({ ...env, ENVIRONMENT: value } as unknown as Env, "ENVIRONMENT");
     });
   }
+
+  it("RECEIPT_SIGNING_KEY must be an Ed25519 private JWK with a kid, and not the development key", async () => {
+    const devKey = (env as unknown as Record<string, string>).RECEIPT_SIGNING_KEY!;
+    expect(DEVELOPMENT_VALUES).toContain(devKey);
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY: undefined }), "RECEIPT_SIGNING_KEY");
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY: devKey }), "RECEIPT_SIGNING_KEY", devKey);
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY: "not json" }), "RECEIPT_SIGNING_KEY");
+    const current = JSON.parse(productionSecrets.RECEIPT_SIGNING_KEY) as Record<string, string>;
+    const { d: _d, ...publicOnly } = current;
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY: JSON.stringify(publicOnly) }), "RECEIPT_SIGNING_KEY");
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY: JSON.stringify({ ...current, kid: undefined }) }), "RECEIPT_SIGNING_KEY");
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY: JSON.stringify({ ...current, crv: "P-256" }) }), "RECEIPT_SIGNING_KEY");
+    // The previous key (published during a rotation) may be public only, but must be a key.
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY_PREVIOUS: "{}" }), "RECEIPT_SIGNING_KEY_PREVIOUS");
+    await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY_PREVIOUS: devKey }), "RECEIPT_SIGNING_KEY_PREVIOUS", devKey);
+    expect((await health(productionEnv({ RECEIPT_SIGNING_KEY_PREVIOUS: JSON.stringify({ ...publicOnly, kid: "old-1" }) }))).status).toBe(200);
+  });
 
   it("a malformed retention or threshold setting refuses", async () => {
     await expectRefused(productionEnv({ SESSION_LOG_RETENTION_DAYS: "400 days" }), "SESSION_LOG_RETENTION_DAYS");

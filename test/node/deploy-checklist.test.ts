@@ -77,9 +77,11 @@ describe("committed development secrets", () => {
 
   it("every secret committed in wrangler.toml [vars] is one production refuses", () => {
     const topLevel = /\n\[vars\]\n([\s\S]*?)\n\[/.exec(wranglerToml)![1]!;
-    const committed = ["JWT_SECRET", "PASSWORD_PEPPER", "SECRETS_KEY", "IDENTITY_FINGERPRINT_KEY", "ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN"].map(
-      (name) => new RegExp(`^${name}\\s*=\\s*"([^"]+)"`, "m").exec(topLevel)?.[1],
-    );
+    const committed = ["JWT_SECRET", "PASSWORD_PEPPER", "SECRETS_KEY", "IDENTITY_FINGERPRINT_KEY", "ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN", "RECEIPT_SIGNING_KEY"].map((name) => {
+      // A basic string ("…") or, for the JSON of the receipt key, a literal string ('…').
+      const match = new RegExp(`^${name}\\s*=\\s*(?:"([^"]+)"|'([^']+)')`, "m").exec(topLevel);
+      return match?.[1] ?? match?.[2];
+    });
     expect(committed.every((value) => value !== undefined)).toBe(true);
     expect([...DEVELOPMENT_VALUES].sort()).toEqual([...committed].sort());
   });

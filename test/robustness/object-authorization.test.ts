@@ -3,7 +3,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import { seedAccount, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { createApiKey } from "../../src/domain/api-keys";
+import { domain, seedAccount, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { birthdayToday, openSession } from "../helpers/sessions";
 import { loadDocument, type Operation } from "./openapi-walk";
 import { type Case, type Credentials, send, snapshot } from "./requests";
@@ -13,7 +14,7 @@ const RUNS = 100;
 
 type Merchant = Awaited<ReturnType<typeof seedMerchant>>;
 type Session = { session_id: string; nonce: string };
-type Party = { merchant: Merchant; sessions: Session[]; endUser: SeededAccount };
+type Party = { merchant: Merchant; sessions: Session[]; endUser: SeededAccount; testKey: string; testSessions: Session[] };
 
 /** How the owner and the other party reach each id route: the case and credentials for one object. */
 type Access = {
@@ -37,6 +38,15 @@ const MATRIX: Record<string, Access> = {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
     request: (target, caller, own) => ({ c: { params: { id: target.id }, body: { json: { nonce: own.nonce!, consent: true } } }, credentials: { token: caller.endUser.token } }),
   },
+  "GET /api/age-verification/session/{id}/preview": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: {} }),
+  },
+  // Test mode: another account's test key, on a test session of the owner.
+  "POST /api/age-verification/session/{id}/test-outcome": {
+    id: (owner) => pick(owner.testSessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { outcome: "APPROVED" } } }, credentials: { apiKey: caller.testKey } }),
+  },
   "DELETE /api/keys/{id}": {
     id: (owner) => fc.constant({ id: owner.merchant.keyId }),
     request: (target, caller) => ({ c: { params: { id: target.id } }, credentials: { token: caller.merchant.account.token } }),
@@ -51,7 +61,9 @@ async function party(): Promise<Party> {
   const merchant = await seedMerchant();
   const sessions = [];
   for (let i = 0; i < 3; i++) sessions.push(await openSession(merchant.apiKey, 13 + i * 5));
-  return { merchant, sessions, endUser: await seedEndUser(birthdayToday(40)) };
+  const testKey = (await createApiKey(domain(), merchant.account.id, "test", "test")).apiKey;
+  const testSessions = [await openSession(testKey), await openSession(testKey)];
+  return { merchant, sessions, endUser: await seedEndUser(birthdayToday(40)), testKey, testSessions };
 }
 
 const { operations } = await loadDocument();
@@ -95,13 +107,17 @@ describe("object-level authorization matrix", () => {
   });
 
   it("the owner reaches the same objects (the 404s above are not a broken fixture)", async () => {
-    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete"))) {
+    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("test-outcome"))) {
       const access = MATRIX[key]!;
       const own = { nonce: owner.sessions[0]!.nonce };
       const mine = access.request({ id: owner.sessions[0]!.session_id, nonce: own.nonce }, owner, own);
       const res = await send(opFor(key), mine.c, mine.credentials);
       expect(res.status, `${key}: ${res.text}`).toBe(200);
     }
+    // Test mode: the owner's test key answers the owner's test session.
+    const testOutcome = "POST /api/age-verification/session/{id}/test-outcome";
+    const answered = MATRIX[testOutcome]!.request({ id: owner.testSessions[0]!.session_id }, owner, {});
+    expect((await send(opFor(testOutcome), answered.c, answered.credentials)).status).toBe(200);
     // The key is still active: it authenticates, and its owner can revoke it.
     const poll = await send(opFor("GET /api/age-verification/session/{id}"), { params: { id: owner.sessions[0]!.session_id } }, { apiKey: owner.merchant.apiKey });
     expect(poll.status).toBe(200);

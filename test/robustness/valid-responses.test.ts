@@ -62,7 +62,8 @@ async function prepare(op: Operation, s: State) {
   const needsMerchant = op.security === "apiKey" || op.path.includes("{id}") || op.path.startsWith("/api/usage");
   if (needsMerchant) {
     // The sessions belong to this account's key, so the merchant-side id routes find them.
-    const key = await createApiKey(domain(), account.id, "generated");
+    // The test-outcome route answers only test sessions, opened with a test key.
+    const key = await createApiKey(domain(), account.id, "generated", op.key.endsWith("/test-outcome") ? "test" : "live");
     credentials.apiKey = key.apiKey;
     const opened = await request("POST", "/api/age-verification/session", { apiKey: key.apiKey, body: { age_required: 18, callback_url: "https://merchant.example.com/cb" } });
     const session = opened.body.data as { session_id: string; nonce: string };

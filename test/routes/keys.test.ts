@@ -19,15 +19,15 @@ describe("API keys: happy paths", () => {
     const first = await createKey(merchant.token, "web shop");
     const second = await createKey(merchant.token, "kiosk");
     expect(first.status).toBe(201);
-    expect(first.body.data.apiKey).toMatch(/^svc_sk_[\w-]{43}$/);
+    expect(first.body.data.apiKey).toMatch(/^svc_sk_live_[\w-]{43}$/);
     expect(first.body.data.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(first.body.data.key).toMatchObject({ name: "web shop", prefix: first.body.data.apiKey.slice(0, 12), lastUsedAt: null, revokedAt: null });
+    expect(first.body.data.key).toMatchObject({ name: "web shop", prefix: first.body.data.apiKey.slice(0, 16), lastUsedAt: null, revokedAt: null, mode: "live" });
     expect(first.body.data.key.id).toMatch(/^key_/);
 
     const listed = await call("GET", "/api/keys", { token: merchant.token });
     expect(listed.status).toBe(200);
     expect(listed.body.data.keys.map((k: { name: string }) => k.name)).toEqual(["kiosk", "web shop"]);
-    expect(listed.body.data.keys.map((k: { prefix: string }) => k.prefix)).toEqual([second.body.data.apiKey.slice(0, 12), first.body.data.apiKey.slice(0, 12)]);
+    expect(listed.body.data.keys.map((k: { prefix: string }) => k.prefix)).toEqual([second.body.data.apiKey.slice(0, 16), first.body.data.apiKey.slice(0, 16)]);
     const text = JSON.stringify(listed.body);
     for (const secret of [first.body.data.apiKey, first.body.data.signingSecret, second.body.data.apiKey, second.body.data.signingSecret]) {
       expect(text).not.toContain(secret);

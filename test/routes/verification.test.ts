@@ -30,6 +30,11 @@ describe("open and poll", () => {
       age_required: 21,
       expires_at: opened.expires_at,
       resolved_at: null,
+      reference: null,
+      metadata: null,
+      livemode: true,
+      holder_binding: null,
+      receipt: null,
     });
     const row = await db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
     expect(row).toMatchObject({ accountId: merchant.account.id, keyId: merchant.keyId, status: "PENDING", ageRequired: 21 });
@@ -103,6 +108,9 @@ describe("end-user request and completion", () => {
       merchant_name: merchant.account.companyName,
       status: "PENDING",
       expires_at: opened.expires_at,
+      livemode: true,
+      locale: null,
+      return_url: null,
     });
     // The verification page takes the server's time from it for the countdown.
     expect(Math.abs(Date.parse(res.headers.get("date")!) - Date.now())).toBeLessThan(5_000);

@@ -62,3 +62,32 @@ describe("session transitions", () => {
     expect(transition(approved, { type: "expire", at: "2026-11-22T11:00:00.000Z", force: true })).toEqual({ outcome: "unchanged", state: approved });
   });
 });
+
+describe("test mode and holder binding", () => {
+  const testAnswer = (outcome: "APPROVED" | "DENIED_UNDER_AGE" | "DENIED_REFUSED" | "EXPIRED", at = "2026-11-22T10:05:00.000Z") =>
+    ({ type: "test_answer", at, outcome, receiptId: "rcpt_t" }) as const;
+
+  it("never answers a live session (or one stored before 1.1.0, without livemode) through the test path", () => {
+    for (const state of [pending, { ...pending, livemode: true }]) {
+      const result = transition(state, testAnswer("APPROVED"));
+      expect(result).toMatchObject({ outcome: "not_pending", changed: false, state: { status: "PENDING" } });
+    }
+  });
+
+  it("answers a test session with the chosen outcome, holder_binding null, and only once", () => {
+    const test = { ...pending, livemode: false };
+    expect(transition(test, testAnswer("APPROVED")).state).toMatchObject({ status: "APPROVED", aboveAgeRequired: true, receiptId: "rcpt_t", holderBinding: null });
+    expect(transition(test, testAnswer("DENIED_UNDER_AGE")).state).toMatchObject({ status: "DENIED", aboveAgeRequired: false });
+    expect(transition(test, testAnswer("DENIED_REFUSED")).state).toMatchObject({ status: "DENIED", aboveAgeRequired: false });
+    expect(transition(test, testAnswer("EXPIRED")).state).toMatchObject({ status: "EXPIRED", resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: null });
+    const answered = transition(test, testAnswer("APPROVED")).state;
+    expect(transition(answered, testAnswer("DENIED_REFUSED"))).toMatchObject({ outcome: "not_pending", changed: false, state: answered });
+  });
+
+  it("binds PASSWORD to an answer with consent, whatever the age, and nothing to a refusal or an expiry", () => {
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01")).state.holderBinding).toBe("PASSWORD");
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "2015-01-01")).state.holderBinding).toBe("PASSWORD");
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01", false)).state.holderBinding).toBeNull();
+    expect(transition(pending, { type: "expire", at: "2026-11-22T11:00:00.000Z" }).state.holderBinding).toBeNull();
+  });
+});

@@ -1,6 +1,7 @@
 // `npm run demo [-- --base-url http://localhost:8787]`: the whole flow through the public API, one line per
 // step, against a running development server (`npm run dev`). Exit code 0 only when every step passed.
 import { parseArgs } from "node:util";
+import { createLocalJWKSet, jwtVerify } from "jose";
 import { apiClient, expectStatus } from "./api-client";
 import { startCallbackReceiver, type CallbackReceiver } from "./callback-receiver";
 import { mask } from "./mask";
@@ -79,16 +80,19 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
   const session = await steps.run("POST /api/age-verification/session", async () => {
     const res = await api("POST", "/api/age-verification/session", {
       apiKey: key.apiKey,
-      body: { age_required: 18, callback_url: `${receiver.url}/callbacks` },
+      body: { age_required: 18, callback_url: `${receiver.url}/callbacks`, reference: `demo-${unique}` },
+      headers: { "idempotency-key": `demo-open-${unique}` },
     });
     expectStatus(res, 201);
     const data = res.body.data;
+    if (typeof data.verification_url !== "string" || !data.verification_url.includes(data.session_id)) throw new Error(`→ 201 but verification_url=${data.verification_url}`);
     return {
-      line: `→ 201 session_id=${data.session_id} nonce=${mask(data.nonce, 4)} age_required=${data.age_required} expires_at=${data.expires_at}`,
-      value: { id: data.session_id as string, nonce: data.nonce as string },
+      line: `→ 201 session_id=${data.session_id} nonce=${mask(data.nonce, 4)} age_required=${data.age_required} livemode=${data.livemode} expires_at=${data.expires_at}`,
+      value: { id: data.session_id as string, nonce: data.nonce as string, url: data.verification_url as string },
     };
   });
-  console.log("            (the browser gets session_id and nonce only; the API key stays on the server)");
+  console.log(`            verification_url=${session.url.replace(session.nonce, mask(session.nonce, 4))}`);
+  console.log("            (the browser gets verification_url only; the API key stays on the server)");
 
   // The end user: a personal account whose date of birth is verified once (sandbox KYC).
   const userToken = await steps.run("POST /api/auth/register (end user)", async () => {
@@ -129,8 +133,19 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
     if (data.status !== "APPROVED" || data.above_age_required !== true) throw new Error(`→ 200 but status=${data.status}`);
     return {
       line: `→ 200 status=${data.status} above_age_required=${data.above_age_required} assurance=${data.assurance} receipt_id=${data.receipt_id}`,
-      value: { receiptId: data.receipt_id as string },
+      value: { receiptId: data.receipt_id as string, receipt: data.receipt as string },
     };
+  });
+
+  await steps.run("receipt verified against /.well-known/jwks.json (jose)", async () => {
+    const res = await fetch(new URL("/.well-known/jwks.json", baseUrl));
+    if (res.status !== 200) throw new Error(`GET /.well-known/jwks.json → ${res.status}`);
+    const keys = createLocalJWKSet((await res.json()) as Parameters<typeof createLocalJWKSet>[0]);
+    const { payload, protectedHeader } = await jwtVerify(approved.receipt, keys, { algorithms: ["EdDSA"] });
+    if (payload.session_id !== session.id || payload.outcome !== "APPROVED" || payload.receipt_id !== approved.receiptId) {
+      throw new Error(`signature valid, but session_id=${payload.session_id} outcome=${payload.outcome}`);
+    }
+    return line(`kid=${protectedHeader.kid} alg=${protectedHeader.alg} outcome=${payload.outcome} age_required=${payload.age_required} livemode=${payload.livemode} holder_binding=${payload.holder_binding}`);
   });
 
   await steps.run("callback received and verified (standardwebhooks)", async () => {

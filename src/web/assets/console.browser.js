@@ -7,7 +7,7 @@
  * What the console reads from the JSON API (the fields it uses). A session status is the server's own type.
  * @typedef {import("../../session/session-status").SessionStatus} Status
  * @typedef {{ email: string, emailVerified: boolean, userType: string, companyName?: string | null, firstName?: string | null, lastName?: string | null }} Account
- * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, signingSecret?: { rotatedAt: string | null, previousExpiresAt: string | null }, allowedCallbackOrigins?: string[] | null }} ApiKey
+ * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, signingSecret?: { rotatedAt: string | null, previousExpiresAt: string | null }, allowedCallbackOrigins?: string[] | null, mode?: "live" | "test" }} ApiKey
  * @typedef {{ at: string, duration_ms: number, status_code: number | null, error: string | null }} CallbackAttempt
  * @typedef {{ webhook_id: string, type: string, state: string, attempts: CallbackAttempt[] }} CallbackEvent
  * @typedef {{ name: string, prefix: string, total: number, approved: number, denied: number, expired: number, pending: number }} KeyTotals
@@ -199,7 +199,7 @@
         revoke.addEventListener("click", function () { revokeKey(key, /** @type {HTMLButtonElement} */ (revoke)); });
       }
       body.appendChild(A.el("tr", { "data-key-id": key.id }, [
-        A.el("td", { text: key.name }),
+        A.el("td", {}, [key.name + " ", A.el("span", { className: "pill " + (key.mode === "test" ? "test" : "live"), text: key.mode === "test" ? "Test" : "Live" })]),
         A.el("td", { className: "mono", text: key.prefix + "\u2026" }),
         A.el("td", { text: A.formatDateTime(key.createdAt) }),
         A.el("td", { text: key.lastUsedAt ? A.formatDateTime(key.lastUsedAt) : "Never" }),
@@ -352,7 +352,7 @@
   });
 
   A.onSubmit(A.form("create-key-form"), async function (values, form) {
-    var res = await call("POST", "/api/keys", { body: { name: values.name } });
+    var res = await call("POST", "/api/keys", { body: { name: values.name, mode: values.mode === "test" ? "test" : "live" } });
     if (!res.ok) return res.status === 401 ? { ok: true } : res;
     form.reset();
     A.input("new-api-key").value = res.data.apiKey;
@@ -392,7 +392,8 @@
   })();
 
   function rangeQuery() {
-    return "from=" + encodeURIComponent(A.input("range-from").value) + "&to=" + encodeURIComponent(A.input("range-to").value);
+    var mode = /** @type {HTMLSelectElement} */ (A.$("range-mode")).value === "test" ? "test" : "live";
+    return "from=" + encodeURIComponent(A.input("range-from").value) + "&to=" + encodeURIComponent(A.input("range-to").value) + "&mode=" + mode;
   }
 
   A.onSubmit(A.form("range-form"), function () { return loadUsage(); });

@@ -35,9 +35,12 @@
   var retry = null;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  // The merchant's return_url (from the preview or the request): the result screen's way back.
+  /** @type {string | null} */
+  var returnUrl = null;
   /** @type {Record<string, string>} */
-  var HEADINGS = { "step-intro": "intro-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
+  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
   /** @param {string[]} visible */
@@ -103,11 +106,54 @@
     A.text("result-title", screen[2]);
     A.text("result-text", screen[3]);
     A.text("result-receipt", extra && extra.receipt_id ? "Receipt " + extra.receipt_id : "");
+    showReturn(kind !== "invalid");
     A.show("account-notice", false);
     showSections(["step-result"]);
     A.$("step-result").setAttribute("data-result", kind);
     A.$("result-title").focus();
   }
+
+  // The way back to the merchant: its return_url with session_id appended (never the outcome: the
+  // merchant learns that from its callback or poll).
+  /** @param {boolean} offered */
+  function showReturn(offered) {
+    var link = /** @type {HTMLAnchorElement} */ (A.$("result-return"));
+    var url = null;
+    try { url = offered && returnUrl ? new URL(returnUrl) : null; } catch (error) { url = null; }
+    if (url && (url.protocol === "https:" || url.protocol === "http:")) {
+      url.searchParams.set("session_id", sessionId);
+      link.href = url.toString();
+      A.show(link, true);
+    } else {
+      link.removeAttribute("href");
+      A.show(link, false);
+    }
+  }
+
+  // --- Test mode ---------------------------------------------------------------------------
+  /** @param {{ merchant_name: string, age_required: number, status: string, expires_at: string }} preview */
+  function showTestMode(preview) {
+    request = { session_id: sessionId, age_required: preview.age_required, merchant_name: preview.merchant_name, status: "PENDING", expires_at: preview.expires_at, livemode: false, locale: null, return_url: returnUrl };
+    progress(null);
+    A.show("switch-account", false);
+    showSections(["step-test"]);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("[data-test-outcome]"), function (/** @type {HTMLButtonElement} */ button) {
+    button.addEventListener("click", function () {
+      A.show("test-notice", false);
+      A.busy(button, async function () {
+        var outcome = button.getAttribute("data-test-outcome");
+        var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/test-outcome", { body: { nonce: nonce, outcome: outcome } });
+        if (res.ok) {
+          if (res.data.status === "EXPIRED") return result("expired");
+          return result(outcome === "APPROVED" ? "approved" : outcome === "DENIED_REFUSED" ? "declined" : "underage", res.data);
+        }
+        if (res.status === 404) return result("invalid");
+        if (res.error === "SESSION_NOT_PENDING") return result("used");
+        A.notice("test-notice", A.messageFor(res), "error");
+      });
+    });
+  });
 
   // --- Countdown ------------------------------------------------------------------------------
   // The countdown runs on the server's clock (device clock + offset from the Date header), and at zero
@@ -236,6 +282,7 @@
     }
     learnClock(res, sentAt);
     request = /** @type {SessionRequest} */ (res.data);
+    returnUrl = request.return_url || null;
     if (request.status === "EXPIRED") return result("expired");
     if (request.status !== "PENDING") return result("used");
     A.text("request-title", merchant() + " asks you to confirm you are at least " + request.age_required);
@@ -455,11 +502,26 @@
   A.$("decline").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(false, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
 
   // --- Start ------------------------------------------------------------------------------------
+  // The preview (no account) says whether this is a test session, and where the way back leads.
+  async function start() {
+    showSections(["step-loading"]);
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/preview?nonce=" + encodeURIComponent(nonce), {});
+    if (!res.ok && res.status === 404) return result("invalid");
+    if (res.ok) {
+      returnUrl = res.data.return_url || null;
+      if (res.data.livemode === false) {
+        if (res.data.status === "EXPIRED") return result("expired");
+        if (res.data.status !== "PENDING") return result("used");
+        return showTestMode(res.data);
+      }
+    }
+    if (token) loadRequest();
+    else showAccount();
+  }
+
   if (!/^ses_[A-Za-z0-9_-]{24}$/.test(sessionId) || !nonce) {
     result("invalid");
-  } else if (token) {
-    loadRequest();
   } else {
-    showAccount();
+    start();
   }
 })();

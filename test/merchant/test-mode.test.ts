@@ -1,0 +1,124 @@
+// Issue 18, test mode: test keys open livemode:false sessions, answered through the test-outcome route
+// (test key or nonce) without an identity check; a live session can never be answered that way.
+import { eq } from "drizzle-orm";
+import fc from "fast-check";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { callbackEvents, verificationSessions } from "../../src/db/schema";
+import { eventState } from "../helpers/callbacks";
+import { call, expectError } from "../helpers/http";
+import { db, seedMerchant } from "../helpers/seed";
+import { CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const open = async (apiKey: string, body: Record<string, unknown> = {}) => {
+  const res = await call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as { session_id: string; nonce: string; livemode: boolean };
+};
+const answer = (sessionId: string, body: Record<string, unknown>, apiKey?: string) =>
+  call("POST", `/api/age-verification/session/${sessionId}/test-outcome`, { apiKey, body });
+
+async function merchantWithBothKeys() {
+  const live = await seedMerchant("live");
+  const created = await call("POST", "/api/keys", { token: live.account.token, body: { name: "test", mode: "test" } });
+  return { ...live, liveKey: live.apiKey, testKey: created.body.data.apiKey as string };
+}
+
+describe("test mode", () => {
+  it.each([
+    ["APPROVED", { status: "APPROVED", above_age_required: true }],
+    ["DENIED_UNDER_AGE", { status: "DENIED", above_age_required: false }],
+    ["DENIED_REFUSED", { status: "DENIED", above_age_required: false }],
+    ["EXPIRED", { status: "EXPIRED", above_age_required: false, receipt: null, receipt_id: null }],
+  ])("a test key answers its test session %s, livemode false, holder_binding null, with a callback", async (outcome, expected) => {
+    const merchant = await merchantWithBothKeys();
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const opened = await open(merchant.testKey, { reference: "ci-run-1" });
+    expect(opened.livemode).toBe(false);
+    const res = await answer(opened.session_id, { outcome }, merchant.testKey);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ ...expected, livemode: false, holder_binding: null, reference: "ci-run-1" });
+    if (expected.status !== "EXPIRED") expect(res.body.data.receipt).toEqual(expect.any(String));
+    expect((await poll(merchant.testKey, opened.session_id)).body.data).toEqual(res.body.data);
+    const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+    await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"));
+    const body = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
+    expect(body.data).toEqual(res.body.data);
+    // Answered once: a second answer is refused and changes nothing.
+    expectError(await answer(opened.session_id, { outcome: "APPROVED" }, merchant.testKey), 409, "SESSION_NOT_PENDING");
+    expect((await poll(merchant.testKey, opened.session_id)).body.data).toEqual(res.body.data);
+  });
+
+  it("the page answers a test session with its nonce and no account; a wrong nonce is 404", async () => {
+    const merchant = await merchantWithBothKeys();
+    const opened = await open(merchant.testKey);
+    expectError(await answer(opened.session_id, { outcome: "APPROVED", nonce: "wrong" }), 404, "NOT_FOUND");
+    expectError(await answer(opened.session_id, { outcome: "APPROVED" }), 404, "NOT_FOUND");
+    const res = await answer(opened.session_id, { outcome: "APPROVED", nonce: opened.nonce });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "APPROVED", livemode: false });
+  });
+
+  it("a live session can never be answered through the test path: not with the live key, a test key of the same account, nor the nonce", async () => {
+    const merchant = await merchantWithBothKeys();
+    const opened = await open(merchant.liveKey);
+    expect(opened.livemode).toBe(true);
+    for (const outcome of ["APPROVED", "DENIED_UNDER_AGE", "DENIED_REFUSED", "EXPIRED"]) {
+      expectError(await answer(opened.session_id, { outcome }, merchant.liveKey), 404, "NOT_FOUND");
+      expectError(await answer(opened.session_id, { outcome }, merchant.testKey), 404, "NOT_FOUND");
+      expectError(await answer(opened.session_id, { outcome, nonce: opened.nonce }), 404, "NOT_FOUND");
+    }
+    expect(await storedStatus(opened.session_id)).toBe("PENDING");
+    expect((await poll(merchant.liveKey, opened.session_id)).body.data).toMatchObject({ status: "PENDING", livemode: true });
+  });
+
+  it("another account's test key cannot answer a test session; a bad key is 401; a bad outcome is 422", async () => {
+    const merchant = await merchantWithBothKeys();
+    const other = await merchantWithBothKeys();
+    const opened = await open(merchant.testKey);
+    expectError(await answer(opened.session_id, { outcome: "APPROVED" }, other.testKey), 404, "NOT_FOUND");
+    expectError(await answer(opened.session_id, { outcome: "APPROVED" }, `svc_sk_test_${"A".repeat(43)}`), 401, "UNAUTHORIZED");
+    expectError(await answer(opened.session_id, { outcome: "MAYBE" }, merchant.testKey), 422, "VALIDATION_FAILED");
+    expect(await storedStatus(opened.session_id)).toBe("PENDING");
+  });
+
+  it("a test key can never produce livemode true, whatever the open request holds", async () => {
+    const merchant = await merchantWithBothKeys();
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          {
+            age_required: fc.integer({ min: 1, max: 150 }),
+            reference: fc.stringMatching(/^[ -~]{1,20}$/),
+            metadata: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.string({ maxLength: 10 }), { maxKeys: 3 }),
+            locale: fc.constantFrom("en", "fr", "de", "es", "it"),
+            livemode: fc.boolean(),
+          },
+          { requiredKeys: ["age_required"] },
+        ),
+        async (body) => {
+          const opened = await open(merchant.testKey, body);
+          expect(opened.livemode).toBe(false);
+          expect((await poll(merchant.testKey, opened.session_id)).body.data.livemode).toBe(false);
+          const [row] = await db().select().from(verificationSessions).where(eq(verificationSessions.id, opened.session_id));
+          expect(row!.livemode).toBe(false);
+        },
+      ),
+      { numRuns: 8 },
+    );
+  });
+
+  it("old svc_sk_ keys (1.0.0) stay live keys", async () => {
+    const merchant = await seedMerchant();
+    // A 1.0.0 key: svc_sk_ and 43 characters, stored by hash like every key.
+    const legacy = `svc_sk_${"L".repeat(43)}`;
+    const { sha256Hex } = await import("../../src/lib/crypto");
+    const { apiKeys } = await import("../../src/db/schema");
+    await db().update(apiKeys).set({ keyHash: await sha256Hex(legacy) }).where(eq(apiKeys.id, merchant.keyId));
+    const opened = await open(legacy);
+    expect(opened.livemode).toBe(true);
+  });
+});
