@@ -1,6 +1,7 @@
 // Verification area (CONTRACT §5): the merchant side with X-API-Key, the end-user side with Bearer.
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
+import * as z from "zod";
 import {
   CompleteInput,
   completeSession,
