@@ -9,10 +9,16 @@ import type { SessionFailure, SessionResult, VerificationSession } from "../sess
 import type { AuthenticatedKey } from "./api-key-auth";
 import type { DomainContext } from "./context";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
+import { approvalOptions, verifyApproval } from "./passkeys";
+import { AssertionCredential } from "./webauthn";
 
 export const OpenSessionInput = z.object({
   age_required: z.int().min(1).max(150),
   callback_url: z.string().max(MAX_CALLBACK_URL_LENGTH),
+  require_passkey: z
+    .boolean()
+    .optional()
+    .describe("Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false."),
 });
 export const OpenedSession = z.object({
   session_id: z.string(),
@@ -20,7 +26,13 @@ export const OpenedSession = z.object({
   age_required: z.int(),
   expires_at: z.iso.datetime(),
 });
-export const CompleteInput = z.object({ nonce: z.string().min(1).max(128), consent: z.boolean() });
+export const CompleteInput = z.object({
+  nonce: z.string().min(1).max(128),
+  consent: z.boolean(),
+  assertion: AssertionCredential.optional().describe(
+    "With consent: the passkey assertion (PublicKeyCredential.toJSON()) over the challenge from POST /session/{id}/passkey-options. Required when the account has a passkey or the session requires one.",
+  ),
+});
 export const NonceQuery = z.object({ nonce: z.string().min(1).max(128) });
 
 export function sessionStub({ env }: DomainContext, sessionId: string) {
@@ -31,6 +43,7 @@ export function sessionStub({ env }: DomainContext, sessionId: string) {
 const FAILURES: Record<SessionFailure, () => ApiError> = {
   NOT_FOUND: () => notFound("Session"),
   KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
+  PASSKEY_REQUIRED: () => new ApiError("PASSKEY_REQUIRED"),
   SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
 };
 
@@ -66,6 +79,8 @@ export async function openSession(ctx: DomainContext, key: AuthenticatedKey, inp
     resolvedAt: null,
     aboveAgeRequired: false,
     receiptId: null,
+    requirePasskey: input.require_passkey ?? false,
+    holderBinding: null,
   });
   return { session_id: id, nonce, age_required: input.age_required, expires_at: expiresAt };
 }
@@ -76,8 +91,31 @@ export const pollSession = async (ctx: DomainContext, accountId: string, session
 export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
 
-/** `dateOfBirth` is the end user's provider-verified one, or null without a verified identity. */
-export async function completeSession(ctx: DomainContext, dateOfBirth: string | null, sessionId: string, input: z.infer<typeof CompleteInput>) {
+/** The end user answering: the account, its provider-verified date of birth (or null), whether it holds a passkey. */
+export type Answerer = { userId: string; dateOfBirth: string | null; hasPasskey: boolean };
+
+/**
+ * A consent with an assertion is verified against the session's own challenge first (PASSKEY); a
+ * consent without one is a PASSWORD approval, which the session refuses when the account has a
+ * passkey or the merchant required one. The assertion is ignored for a refusal.
+ */
+export async function completeSession(ctx: DomainContext, answerer: Answerer, sessionId: string, input: z.infer<typeof CompleteInput>) {
   const stub = sessionStub(ctx, checkedId(sessionId));
-  return unwrap(await stub.complete({ nonce: input.nonce, consent: input.consent, dateOfBirth }));
+  const withPasskey = input.consent && input.assertion !== undefined;
+  if (withPasskey) await verifyApproval(ctx, answerer.userId, sessionId, input.nonce, input.assertion!);
+  return unwrap(
+    await stub.complete({
+      nonce: input.nonce,
+      consent: input.consent,
+      dateOfBirth: answerer.dateOfBirth,
+      holderBinding: withPasskey ? "PASSKEY" : "PASSWORD",
+      accountHasPasskey: answerer.hasPasskey,
+    }),
+  );
+}
+
+/** Assertion options for approving one session, once its id and nonce check out. */
+export async function sessionPasskeyOptions(ctx: DomainContext, userId: string, sessionId: string, nonce: string) {
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
+  return approvalOptions(ctx, userId, sessionId, nonce);
 }

@@ -6,6 +6,7 @@ import { log } from "../lib/log";
 import { pruneCallbackAttempts } from "./callback-attempts";
 import { pruneDevOutbox } from "./dev-outbox";
 import { pruneEmailTokens } from "./email-tokens";
+import { prunePasskeyChallenges } from "./passkey-challenges";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./session-log";
 import { callbackLogRetentionDays, callbackStallSeconds, sessionLogRetentionDays } from "./settings";
@@ -23,6 +24,7 @@ export async function runMaintenance(controller: ScheduledController, env: Env):
   const jobs: [string, () => Promise<unknown>][] = [
     ["emailTokens", () => pruneEmailTokens(env.DB, now)],
     ["devOutbox", () => pruneDevOutbox(env.DB, now)],
+    ["passkeyChallenges", () => prunePasskeyChallenges(env.DB, now)],
     ["callbackAttempts", () => pruneCallbackAttempts(env.DB, now, callbackLogRetentionDays(env))],
     ["sessionLog", () => pruneSessionLog(env.DB, now, sessionLogRetentionDays(env))],
     ["stalledCallbacks", () => resendStalledCallbacks(env, now, callbackStallSeconds(env))],

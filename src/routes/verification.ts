@@ -1,5 +1,6 @@
 // Verification area (CONTRACT §5): the merchant side with X-API-Key, the end-user side with Bearer.
 import { Hono } from "hono";
+import * as z from "zod";
 import {
   CompleteInput,
   completeSession,
@@ -9,7 +10,9 @@ import {
   OpenSessionInput,
   pollSession,
   readSessionRequest,
+  sessionPasskeyOptions,
 } from "../domain/verification";
+import { enforceLimit } from "../http/rate-limit";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
@@ -19,6 +22,13 @@ import { jsonBody, queryParams } from "../http/validate";
 import { PolledSession, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
+const PasskeyRequestOptions = z.object({
+  challenge: z.string(),
+  rpId: z.string(),
+  allowCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
+  userVerification: z.literal("required"),
+  timeout: z.int(),
+});
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
 
 export const verificationRoutes = new Hono<AppEnv>()
@@ -69,13 +79,41 @@ export const verificationRoutes = new Hono<AppEnv>()
       summary: "Answer a session as the end user: consent shares whether you are old enough, nothing else",
       responses: {
         200: { description: "Resolved", data: PolledSession },
-        403: { description: "No verified identity yet", codes: ["KYC_REQUIRED"] },
+        400: { description: "The passkey assertion did not verify; the message says which check failed", codes: ["PASSKEY_INVALID"] },
+        403: {
+          description: "No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one",
+          codes: ["KYC_REQUIRED", "PASSKEY_REQUIRED"],
+        },
         409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
         ...unknownSession,
       },
     }),
     requireUserWithVerifiedDob,
     jsonBody(CompleteInput),
-    async (c) => ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), c.req.valid("json"))),
+    async (c) =>
+      ok(
+        c,
+        await completeSession(c.var.ctx, { userId: c.var.user.id, dateOfBirth: c.var.verifiedDob, hasPasskey: c.var.hasPasskey }, c.req.param("id"), c.req.valid("json")),
+      ),
+  )
+  .post(
+    "/session/:id/passkey-options",
+    describe({
+      tag,
+      summary: "Options for navigator.credentials.get() to approve this session with a passkey",
+      description:
+        "The challenge is single use, valid 5 minutes and bound to this session (its id and nonce) and this account; send the resulting assertion with consent: true to /complete.",
+      responses: {
+        200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
+        ...unknownSession,
+        429: { description: "More than 10 option requests a minute for this account", codes: ["RATE_LIMITED"] },
+      },
+    }),
+    requireUser,
+    jsonBody(NonceQuery),
+    async (c) => {
+      await enforceLimit(c.env.ADDRESS_LIMITER, `passkey-options:${c.var.user.id}`);
+      return ok(c, await sessionPasskeyOptions(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json").nonce));
+    },
   );
 

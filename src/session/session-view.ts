@@ -14,6 +14,10 @@ export const PolledSession = z.object({
   age_required: z.int(),
   expires_at: z.iso.datetime(),
   resolved_at: z.iso.datetime().nullable(),
+  holder_binding: z
+    .enum(["PASSKEY", "PASSWORD"])
+    .nullable()
+    .describe("How the approval was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while pending, for refusals and for expiry."),
 });
 export type PolledSession = z.infer<typeof PolledSession>;
 
@@ -23,6 +27,7 @@ export const SessionRequest = z.object({
   merchant_name: z.string(),
   status: z.enum(SESSION_STATUSES),
   expires_at: z.iso.datetime(),
+  require_passkey: z.boolean().describe("The merchant accepts only a passkey approval."),
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
@@ -35,6 +40,7 @@ export const polledView = (state: SessionState): PolledSession => ({
   age_required: state.ageRequired,
   expires_at: state.expiresAt,
   resolved_at: state.resolvedAt,
+  holder_binding: state.holderBinding ?? null,
 });
 
 export const requestView = (state: SessionState): SessionRequest => ({
@@ -43,4 +49,5 @@ export const requestView = (state: SessionState): SessionRequest => ({
   merchant_name: state.merchantName,
   status: state.status,
   expires_at: state.expiresAt,
+  require_passkey: state.requirePasskey ?? false,
 });

@@ -17,10 +17,16 @@ export type SessionState = {
   resolvedAt: string | null;
   aboveAgeRequired: boolean;
   receiptId: string | null;
+  /** The merchant asked that only a passkey may approve (absent in states stored before 1.1.0). */
+  requirePasskey?: boolean;
+  /** How the answer was bound to the account holder: PASSKEY or PASSWORD for a consent, else null. */
+  holderBinding?: HolderBinding | null;
 };
 
+export type HolderBinding = "PASSWORD" | "PASSKEY";
+
 export type SessionEvent =
-  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string }
+  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: HolderBinding }
   /** The alarm (or a poll) past expiry; `force` expires early, as account deletion does. */
   | { type: "expire"; at: string; force?: boolean };
 
@@ -34,7 +40,7 @@ const isDue = (state: SessionState, at: string) => Date.parse(at) >= Date.parse(
 
 function expired(state: SessionState, at: string): SessionState {
   const resolvedAt = isDue(state, at) ? state.expiresAt : at;
-  return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null };
+  return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null, holderBinding: null };
 }
 
 export function transition(state: SessionState, event: SessionEvent): TransitionResult {
@@ -48,6 +54,6 @@ export function transition(state: SessionState, event: SessionEvent): Transition
   const above = event.consent && fullYearsOn(event.dateOfBirth, event.at) >= state.ageRequired;
   return {
     outcome: "changed",
-    state: { ...state, status: above ? "APPROVED" : "DENIED", aboveAgeRequired: above, resolvedAt: event.at, receiptId: event.receiptId },
+    state: { ...state, status: above ? "APPROVED" : "DENIED", aboveAgeRequired: above, resolvedAt: event.at, receiptId: event.receiptId, holderBinding: event.consent ? (event.holderBinding ?? "PASSWORD") : null },
   };
 }

@@ -48,6 +48,7 @@ export async function seedResolvedSession(
     age_required: 18,
     expires_at: expiresAt,
     resolved_at: resolvedAt,
+    holder_binding: status === "EXPIRED" ? null : "PASSWORD",
   };
   const message: CallbackMessage = {
     webhookId: newId("msg"),
