@@ -207,7 +207,8 @@ export const passkeys = sqliteTable(
   (t) => [uniqueIndex("passkeys_credential_unique").on(t.credentialId), index("passkeys_user").on(t.userId)],
 );
 
-export const PASSKEY_CHALLENGE_PURPOSES = ["register", "approve"] as const;
+/** register: a new passkey; approve: one session's approval; confirm: a passkey holder confirming a change to their passkeys. */
+export const PASSKEY_CHALLENGE_PURPOSES = ["register", "approve", "confirm"] as const;
 
 // Single-use WebAuthn challenges, stored hashed and deleted on use; the scheduled maintenance deletes
 // expired ones. An approval challenge is bound to one session (its id and the nonce's hash), and is the

@@ -39,8 +39,10 @@ const view = (row: PasskeyRow): PasskeyView => ({ id: row.id, name: row.name, cr
 
 const rpOf = (ctx: DomainContext) => relyingParty(ctx.env.APP_URL);
 
+type Binding = { purpose: "register" | "confirm" } | { purpose: "approve"; sessionId: string; nonce: string };
+
 /** Stores a fresh challenge and returns it, base64url; only its hash is kept. */
-async function issueChallenge(ctx: DomainContext, userId: string, binding: { purpose: "register" } | { purpose: "approve"; sessionId: string; nonce: string }) {
+async function issueChallenge(ctx: DomainContext, userId: string, binding: Binding) {
   const challenge = newToken(32);
   await ctx.db.insert(passkeyChallenges).values({
     challengeHash: await sha256Hex(challenge),
@@ -57,7 +59,7 @@ async function issueChallenge(ctx: DomainContext, userId: string, binding: { pur
  * Takes the challenge the browser signed out of storage (deleted whatever happens next: single use),
  * and refuses it unless it is this account's, for this purpose (and session), and not expired.
  */
-async function spendChallenge(ctx: DomainContext, userId: string, clientDataJSON: string, expected: { purpose: "register" } | { purpose: "approve"; sessionId: string; nonce: string }) {
+async function spendChallenge(ctx: DomainContext, userId: string, clientDataJSON: string, expected: Binding) {
   const { challengeText } = clientData(clientDataJSON);
   const [row] = await ctx.db
     .delete(passkeyChallenges)
@@ -98,8 +100,32 @@ export async function registrationOptions(ctx: DomainContext, user: UserRow) {
   };
 }
 
-export async function enrolPasskey(ctx: DomainContext, userId: string, input: { name?: string | undefined; credential: RegistrationCredential }): Promise<PasskeyView> {
+/**
+ * Changing the passkeys of an account that has one (adding another, removing one) needs an assertion
+ * by one of them over a "confirm" challenge: otherwise someone who knows only the password could add
+ * their own passkey, or remove the owner's, and approve in their place.
+ */
+async function confirmHolder(ctx: DomainContext, userId: string, confirmation: AssertionCredential | undefined): Promise<void> {
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+  if (total === 0) return;
+  if (!confirmation) throw new ApiError("PASSKEY_REQUIRED", { message: "Confirm this change with one of your passkeys." });
+  await verifyOwnAssertion(ctx, userId, confirmation, { purpose: "confirm" });
+}
+
+/** Request options for confirming a change to the account's passkeys (see confirmHolder). */
+export async function confirmationOptions(ctx: DomainContext, userId: string) {
+  const rows = await listRows(ctx, userId);
+  if (rows.length === 0) throw notFound("Passkey");
+  return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "confirm" }));
+}
+
+export async function enrolPasskey(
+  ctx: DomainContext,
+  userId: string,
+  input: { name?: string | undefined; credential: RegistrationCredential; confirmation?: AssertionCredential | undefined },
+): Promise<PasskeyView> {
   await spendChallenge(ctx, userId, input.credential.response.clientDataJSON, { purpose: "register" });
+  await confirmHolder(ctx, userId, input.confirmation);
   const verified = verifyRegistration(input.credential, rpOf(ctx));
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));
   if (total >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
@@ -134,30 +160,36 @@ export async function renamePasskey(ctx: DomainContext, userId: string, passkeyI
   return view({ ...row, name });
 }
 
-export async function removePasskey(ctx: DomainContext, userId: string, passkeyId: string): Promise<void> {
+export async function removePasskey(ctx: DomainContext, userId: string, passkeyId: string, confirmation: AssertionCredential | undefined): Promise<void> {
   const row = await ownPasskey(ctx, userId, passkeyId);
+  await confirmHolder(ctx, userId, confirmation);
   await ctx.db.delete(passkeys).where(eq(passkeys.id, row.id));
 }
 
 /** PublicKeyCredentialRequestOptionsJSON for approving one session: the challenge is bound to its id and nonce. */
 export async function approvalOptions(ctx: DomainContext, userId: string, sessionId: string, nonce: string) {
   const rows = await listRows(ctx, userId);
-  return {
-    challenge: await issueChallenge(ctx, userId, { purpose: "approve", sessionId, nonce }),
-    rpId: rpOf(ctx).id,
-    allowCredentials: rows.map((row) => ({ type: "public-key" as const, id: row.credentialId })),
-    userVerification: "required" as const,
-    timeout: TIMEOUT_MS,
-  };
+  return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "approve", sessionId, nonce }));
 }
+
+const requestOptions = (ctx: DomainContext, rows: PasskeyRow[], challenge: string) => ({
+  challenge,
+  rpId: rpOf(ctx).id,
+  allowCredentials: rows.map((row) => ({ type: "public-key" as const, id: row.credentialId })),
+  userVerification: "required" as const,
+  timeout: TIMEOUT_MS,
+});
 
 /**
  * Verifies an approval's assertion: the session's own unspent challenge, one of this account's
  * passkeys, and the WebAuthn checks; then moves the passkey's counter forward. Any refusal leaves the
  * passkey as it was (the challenge is spent either way).
  */
-export async function verifyApproval(ctx: DomainContext, userId: string, sessionId: string, nonce: string, assertion: AssertionCredential): Promise<void> {
-  await spendChallenge(ctx, userId, assertion.response.clientDataJSON, { purpose: "approve", sessionId, nonce });
+export const verifyApproval = (ctx: DomainContext, userId: string, sessionId: string, nonce: string, assertion: AssertionCredential) =>
+  verifyOwnAssertion(ctx, userId, assertion, { purpose: "approve", sessionId, nonce });
+
+async function verifyOwnAssertion(ctx: DomainContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {
+  await spendChallenge(ctx, userId, assertion.response.clientDataJSON, expected);
   const row = await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId)) });
   if (!row) throw invalidPasskey("This passkey is not registered to your account.");
   const signCount = await verifyAssertion(assertion, row, rpOf(ctx));

@@ -9,7 +9,7 @@ import type { SessionFailure, SessionResult, VerificationSession } from "../sess
 import type { AuthenticatedKey } from "./api-key-auth";
 import type { DomainContext } from "./context";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
-import { approvalOptions, verifyApproval } from "./passkeys";
+import { verifyApproval } from "./passkeys";
 import { AssertionCredential } from "./webauthn";
 
 export const OpenSessionInput = z.object({
@@ -114,8 +114,3 @@ export async function completeSession(ctx: DomainContext, answerer: Answerer, se
   );
 }
 
-/** Assertion options for approving one session, once its id and nonce check out. */
-export async function sessionPasskeyOptions(ctx: DomainContext, userId: string, sessionId: string, nonce: string) {
-  unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
-  return approvalOptions(ctx, userId, sessionId, nonce);
-}

@@ -2,7 +2,6 @@
 // assertion), over @oslojs/webauthn's parsers: the structures are decoded by the library, and every
 // decision (type, challenge, origin, RP id, flags, algorithm, counter, signature) is made here, each
 // refusal with its own message. No storage: src/domain/passkeys.ts finds the challenge and the key.
-import { decodePKIXECDSASignature, p256 } from "@oslojs/crypto/ecdsa";
 import {
   ClientDataType,
   COSEKeyType,
@@ -113,9 +112,32 @@ async function signatureValid(credential: AssertionCredential, publicKey: string
   const message = new Uint8Array(authenticatorData.length + clientDataHash.length);
   message.set(authenticatorData);
   message.set(clientDataHash, authenticatorData.length);
-  const signature = decoded(() => decodePKIXECDSASignature(fromBase64Url(credential.response.signature)).encodeIEEEP1363(p256), "signature");
+  const signature = decoded(() => p1363FromDer(fromBase64Url(credential.response.signature)), "signature");
   const key = await crypto.subtle.importKey("raw", fromBase64Url(publicKey), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
   return crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, new Uint8Array(signature), message);
+}
+
+/**
+ * An ES256 assertion signature is DER, SEQUENCE { INTEGER r, INTEGER s } (WebAuthn §6.5.6); Web Crypto
+ * wants r || s, 32 bytes each. Strict: any other shape is refused rather than guessed at.
+ */
+function p1363FromDer(der: Uint8Array): Uint8Array {
+  const out = new Uint8Array(64);
+  if (der[0] !== 0x30 || der[1] !== der.length - 2) throw new Error("not a DER sequence");
+  let at = 2;
+  for (const offset of [0, 32]) {
+    const length = der[at + 1]!;
+    if (der[at] !== 0x02 || length < 1 || length > 33 || at + 2 + length > der.length) throw new Error("not a DER integer");
+    let value = der.subarray(at + 2, at + 2 + length);
+    if (value.length === 33) {
+      if (value[0] !== 0) throw new Error("integer too long");
+      value = value.subarray(1);
+    }
+    out.set(value, offset + 32 - value.length);
+    at += 2 + length;
+  }
+  if (at !== der.length) throw new Error("trailing bytes");
+  return out;
 }
 
 function sec1Uncompressed(x: bigint, y: bigint): Uint8Array {

@@ -10,8 +10,8 @@ import {
   OpenSessionInput,
   pollSession,
   readSessionRequest,
-  sessionPasskeyOptions,
 } from "../domain/verification";
+import { approvalOptions } from "../domain/passkeys";
 import { enforceLimit } from "../http/rate-limit";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
@@ -112,8 +112,11 @@ export const verificationRoutes = new Hono<AppEnv>()
     requireUser,
     jsonBody(NonceQuery),
     async (c) => {
+      const { nonce } = c.req.valid("json");
+      // The session and nonce first (404, writing nothing); only a challenge that will be stored counts against the limit.
+      await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
       await enforceLimit(c.env.ADDRESS_LIMITER, `passkey-options:${c.var.user.id}`);
-      return ok(c, await sessionPasskeyOptions(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json").nonce));
+      return ok(c, await approvalOptions(c.var.ctx, c.var.user.id, c.req.param("id"), nonce));
     },
   );
 

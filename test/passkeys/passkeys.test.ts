@@ -30,6 +30,13 @@ async function enrolled(user: SeededAccount) {
   return authenticator;
 }
 
+/** An assertion by `authenticator` over a fresh confirmation challenge of the account. */
+async function confirmation(user: SeededAccount, authenticator: SoftwareAuthenticator) {
+  const res = await call("POST", `${base}/confirmation-options`, { token: user.token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return authenticator.assert(res.body.data);
+}
+
 async function open(apiKey: string, body: Record<string, unknown> = {}) {
   const res = await call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -91,8 +98,34 @@ describe("enrolment", () => {
     expect((await call("POST", `${base}/registration-options`, { token: user.token })).body.data.excludeCredentials).toEqual([
       { type: "public-key", id: authenticator.id },
     ]);
-    expect((await call("DELETE", `${base}/${passkey.id}`, { token: user.token })).status).toBe(200);
+    const removed = await call("DELETE", `${base}/${passkey.id}`, { token: user.token, body: { confirmation: await confirmation(user, authenticator) } });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect(await storedPasskeys(user.id)).toEqual([]);
+  });
+
+  it("a known password alone cannot add a passkey to, or remove one from, an account that has one", async () => {
+    const { user } = await setup();
+    const owner = await enrolled(user);
+    const [ownerRow] = await storedPasskeys(user.id);
+    const intruder = await SoftwareAuthenticator.create();
+    const added = await enrol(user, intruder);
+    expectError(added, 403, "PASSKEY_REQUIRED");
+    expectError(await call("DELETE", `${base}/${ownerRow!.id}`, { token: user.token }), 403, "PASSKEY_REQUIRED");
+    // A confirmation by a passkey of another account does not count either.
+    const stranger = await seedEndUser(birthdayToday(30));
+    const strangers = await enrolled(stranger);
+    const options = await call("POST", `${base}/confirmation-options`, { token: user.token });
+    const forged = await call("DELETE", `${base}/${ownerRow!.id}`, { token: user.token, body: { confirmation: await strangers.assert(options.body.data) } });
+    expectError(forged, 400, "PASSKEY_INVALID");
+    expect(await storedPasskeys(user.id)).toEqual([ownerRow]);
+    // Confirmed by the owner's passkey, a second one is added.
+    const second = await SoftwareAuthenticator.create();
+    const confirmed = await call("POST", base, {
+      token: user.token,
+      body: { credential: await second.register(await registrationOptions(user)), confirmation: await confirmation(user, owner) },
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    expect((await storedPasskeys(user.id)).map((row) => row.credentialId).sort()).toEqual([owner.id, second.id].sort());
   });
 
   it("answers 404 for another account's passkey and changes nothing", async () => {
@@ -101,7 +134,7 @@ describe("enrolment", () => {
     await enrolled(user);
     const [row] = await storedPasskeys(user.id);
     expectError(await call("PATCH", `${base}/${row!.id}`, { token: other.token, body: { name: "Mine now" } }), 404, "NOT_FOUND");
-    expectError(await call("DELETE", `${base}/${row!.id}`, { token: other.token }), 404, "NOT_FOUND");
+    expectError(await call("DELETE", `${base}/${row!.id}`, { token: other.token, body: {} }), 404, "NOT_FOUND");
     expect(await storedPasskeys(user.id)).toEqual([row]);
     expect((await call("GET", base, { token: other.token })).body.data.passkeys).toEqual([]);
   });

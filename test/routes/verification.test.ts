@@ -30,6 +30,7 @@ describe("open and poll", () => {
       age_required: 21,
       expires_at: opened.expires_at,
       resolved_at: null,
+      holder_binding: null,
     });
     const row = await db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
     expect(row).toMatchObject({ accountId: merchant.account.id, keyId: merchant.keyId, status: "PENDING", ageRequired: 21 });
@@ -103,6 +104,7 @@ describe("end-user request and completion", () => {
       merchant_name: merchant.account.companyName,
       status: "PENDING",
       expires_at: opened.expires_at,
+      require_passkey: false,
     });
     // The verification page takes the server's time from it for the countdown.
     expect(Math.abs(Date.parse(res.headers.get("date")!) - Date.now())).toBeLessThan(5_000);

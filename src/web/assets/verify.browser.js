@@ -15,6 +15,7 @@
 (function () {
   "use strict";
   var A = window.AVS;
+  var P = window.AVS_PASSKEYS;
   // The SDK's global, once its script has loaded.
   var sdkWindow = /** @type {Window & { Onfido?: OnfidoSdk }} */ (window);
   var root = A.$("verify-app");
@@ -35,7 +36,7 @@
   var retry = null;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  var SECTIONS = ["step-loading", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
   /** @type {Record<string, string>} */
   var HEADINGS = { "step-intro": "intro-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
@@ -418,6 +419,8 @@
     progress("decision");
     showSections(["step-request", "step-decide"]);
     A.show("decide-notice", false);
+    // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
+    P.refresh(token, !!(request && request.require_passkey));
   }
 
   // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
@@ -432,7 +435,18 @@
   /** @param {boolean} consent @param {HTMLButtonElement} button */
   async function answer(consent, button) {
     await A.busy(button, async function () {
-      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, body: { nonce: nonce, consent: consent } });
+      /** @type {{ nonce: string, consent: boolean, assertion?: unknown }} */
+      var body = { nonce: nonce, consent: consent };
+      // An approval from an account with a passkey, or for a merchant that requires one, carries an assertion.
+      if (consent && P.needed()) {
+        var signed = await P.assertion(sessionId, nonce);
+        if (!signed.ok) {
+          if (signed.error === "NOT_FOUND") return result("invalid");
+          return A.notice("decide-notice", A.messageFor(signed), "error");
+        }
+        body.assertion = signed.assertion;
+      }
+      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, body: body });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);
@@ -441,6 +455,7 @@
       if (res.status === 404) return result("invalid");
       if (res.error === "KYC_REQUIRED") return loadKyc();
       if (res.error === "SESSION_NOT_PENDING") return loadRequest();
+      if (res.error === "PASSKEY_REQUIRED") await P.refresh(token, !!(request && request.require_passkey));
       A.notice("decide-notice", A.messageFor(res), "error");
     });
   }
