@@ -88,11 +88,17 @@ describe("passkeys on /verify", () => {
     await page.screenshot({ path: `${ARTIFACTS}/passkey-2-approved.png`, fullPage: true });
     expect(await polled(first.session_id)).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
     expect((await cdp.send("WebAuthn.getCredentials", { authenticatorId })).credentials[0]!.signCount).toBeGreaterThan(0);
-    expect(problems).toEqual([]);
+    // Chromium advises offering RS256 too; the service accepts ES256 only (docs/passkeys.md), which every
+    // platform authenticator supports.
+    expect(problems.filter((p) => !p.includes("pubKeyCredParams is missing at least one of the default algorithm"))).toEqual([]);
 
-    // A second browser without the passkey, signed in with the password: the approval is refused.
+    // A second browser without the passkey (one without WebAuthn), signed in with the password: the
+    // approval is refused by the server and the page says why.
     const second = await open();
     const other = await watchedPage(browser);
+    await other.page.addInitScript(() => {
+      delete (globalThis as any).PublicKeyCredential;
+    });
     await other.page.goto(verifyLink(server.baseUrl, second));
     await signIn(other.page, email);
     await other.page.getByRole("button", { name: "Share that I am 18 or over" }).click();

@@ -437,8 +437,9 @@
     await A.busy(button, async function () {
       /** @type {{ nonce: string, consent: boolean, assertion?: unknown }} */
       var body = { nonce: nonce, consent: consent };
-      // An approval from an account with a passkey, or for a merchant that requires one, carries an assertion.
-      if (consent && P.needed()) {
+      // An approval from an account with a passkey carries an assertion; a browser that cannot make one
+      // sends the plain answer, which the server refuses with PASSKEY_REQUIRED (explained below).
+      if (consent && P.needed() && P.supported()) {
         var signed = await P.assertion(sessionId, nonce);
         if (!signed.ok) {
           if (signed.error === "NOT_FOUND") return result("invalid");
