@@ -17,6 +17,7 @@ import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
 import { keyRoutes } from "./routes/keys";
 import { userRoutes } from "./routes/users";
+import { passkeyRoutes } from "./routes/passkeys";
 import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
@@ -39,6 +40,7 @@ export function createApp() {
 
   app.route("/api", healthRoutes);
   app.route("/api/auth", authRoutes);
+  app.route("/api/users/me/passkeys", passkeyRoutes);
   app.route("/api/users", userRoutes);
   app.route("/api/keys", keyRoutes);
   app.route("/api/age-verification", verificationRoutes);

@@ -6,6 +6,7 @@
 export const ERROR_CATALOGUE = {
   BAD_REQUEST: { status: 400, message: "The request could not be read." },
   MALFORMED_JSON: { status: 400, message: "The request body is not valid JSON." },
+  PASSKEY_INVALID: { status: 400, message: "The passkey response did not verify." },
   INVALID_TOKEN: { status: 400, message: "This link is unknown, already used or expired." },
   UNAUTHORIZED: { status: 401, message: "Missing, invalid or expired credential." },
   INVALID_CREDENTIALS: { status: 401, message: "Email or password is wrong." },
@@ -13,6 +14,7 @@ export const ERROR_CATALOGUE = {
   BUSINESS_ACCOUNT_REQUIRED: { status: 403, message: "This needs a business account." },
   EMAIL_NOT_VERIFIED: { status: 403, message: "Verify your email address first." },
   KYC_REQUIRED: { status: 403, message: "Verify your identity before answering age requests." },
+  PASSKEY_REQUIRED: { status: 403, message: "Approving this request needs your passkey." },
   NOT_FOUND: { status: 404, message: "Resource not found." },
   ALREADY_VERIFIED: { status: 409, message: "This email address is already verified." },
   APPLICANT_EXISTS: { status: 409, message: "This account already has an applicant." },
@@ -25,6 +27,7 @@ export const ERROR_CATALOGUE = {
   KEY_LIMIT_REACHED: { status: 409, message: "The account has the most active keys it can have; revoke one first." },
   ROTATION_CONFLICT: { status: 409, message: "The signing secret was rotated by another request at the same moment; list the key and try again." },
   NOTHING_TO_REDELIVER: { status: 409, message: "This session has no callback event that can be sent again." },
+  PASSKEY_LIMIT_REACHED: { status: 409, message: "The account has the most passkeys it can have; remove one first." },
   SESSION_NOT_PENDING: { status: 409, message: "This request has already been answered or has expired." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: "A request with this Idempotency-Key is still being processed; retry shortly." },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than 64 KiB." },

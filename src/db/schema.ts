@@ -237,7 +237,52 @@ export const idempotencyKeys = sqliteTable(
 );
 
 // Row types, beside the tables they describe.
+// Passkeys (WebAuthn, docs/passkeys.md): the public key and credential id with the account, nothing
+// about the device. The signature counter catches a cloned authenticator.
+export const passkeys = sqliteTable(
+  "passkeys",
+  {
+    id: text("id").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** base64url, as the browser reports it. */
+    credentialId: text("credential_id").notNull(),
+    /** base64url of the uncompressed P-256 point (SEC1). */
+    publicKey: text("public_key").notNull(),
+    /** COSE algorithm identifier: -7 (ES256). */
+    algorithm: integer("algorithm").notNull(),
+    signCount: integer("sign_count").notNull(),
+    name: text("name").notNull(),
+    createdAt: text("created_at").notNull(),
+    lastUsedAt: text("last_used_at"),
+  },
+  (t) => [uniqueIndex("passkeys_credential_unique").on(t.credentialId), index("passkeys_user").on(t.userId)],
+);
+
+/** register: a new passkey; approve: one session's approval; confirm: a passkey holder confirming a change to their passkeys. */
+export const PASSKEY_CHALLENGE_PURPOSES = ["register", "approve", "confirm"] as const;
+
+// Single-use WebAuthn challenges, stored hashed and deleted on use; the scheduled maintenance deletes
+// expired ones. An approval challenge is bound to one session (its id and the nonce's hash), and is the
+// only record linking an account to a session, for the few minutes it lives.
+export const passkeyChallenges = sqliteTable(
+  "passkey_challenges",
+  {
+    challengeHash: text("challenge_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose", { enum: PASSKEY_CHALLENGE_PURPOSES }).notNull(),
+    sessionId: text("session_id"),
+    nonceHash: text("nonce_hash"),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("passkey_challenges_expires").on(t.expiresAt)],
+);
+
 export type UserRow = typeof users.$inferSelect;
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type KycRecordRow = typeof kycRecords.$inferSelect;
 export type SessionLogRow = typeof verificationSessions.$inferSelect;
+export type PasskeyRow = typeof passkeys.$inferSelect;

@@ -11,6 +11,8 @@ import type { AuthenticatedKey } from "./api-key-auth";
 import type { DomainContext } from "./context";
 import { assertCallbackOriginAllowed } from "./callback-origins";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
+import { verifyApproval } from "./passkeys";
+import { AssertionCredential } from "./webauthn";
 
 export const MAX_REFERENCE_LENGTH = 128;
 export const MAX_METADATA_PAIRS = 20;
@@ -48,6 +50,10 @@ export const OpenSessionInput = z.object({
     .optional()
     .describe("Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data."),
   locale: z.enum(LOCALES).optional().describe("The language the end user's pages open in."),
+  require_passkey: z
+    .boolean()
+    .optional()
+    .describe("Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false."),
 });
 export const OpenedSession = z.object({
   session_id: z.string(),
@@ -68,6 +74,9 @@ export const TestOutcomeInput = z.object({
 export const CompleteInput = z.object({
   nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header."),
   consent: z.boolean(),
+  assertion: AssertionCredential.optional().describe(
+    "With consent: the passkey assertion (PublicKeyCredential.toJSON()) over the challenge from POST /session/{id}/passkey-options. Required when the account has a passkey or the session requires one.",
+  ),
 });
 export const NonceQuery = z.object({
   nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)."),
@@ -83,6 +92,7 @@ export function sessionStub({ env }: DomainContext, sessionId: string) {
 const FAILURES: Record<SessionFailure, () => ApiError> = {
   NOT_FOUND: () => notFound("Session"),
   KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
+  PASSKEY_REQUIRED: () => new ApiError("PASSKEY_REQUIRED"),
   SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
 };
 
@@ -135,6 +145,7 @@ export async function openSession(ctx: DomainContext, key: AuthenticatedKey, inp
     locale: input.locale ?? null,
     holderBinding: null,
     receipt: null,
+    requirePasskey: input.require_passkey ?? false,
   });
   return {
     session_id: id,
@@ -165,8 +176,32 @@ export const previewSession = async (ctx: DomainContext, sessionId: string, nonc
 export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
 
-/** `dateOfBirth` is the end user's provider-verified one, or null without a verified identity. */
-export async function completeSession(ctx: DomainContext, dateOfBirth: string | null, sessionId: string, input: { nonce: string; consent: boolean }) {
+/** The end user answering: the account, its provider-verified date of birth (or null), whether it holds a passkey. */
+export type Answerer = { userId: string; dateOfBirth: string | null; hasPasskey: boolean };
+
+/**
+ * A consent with an assertion is verified against the session's own challenge first (PASSKEY); a
+ * consent without one is a PASSWORD approval, which the session refuses when the account has a
+ * passkey or the merchant required one. The assertion is ignored for a refusal. The nonce comes from
+ * the X-Session-Nonce header or the body (src/http/session-nonce.ts).
+ */
+export async function completeSession(
+  ctx: DomainContext,
+  answerer: Answerer,
+  sessionId: string,
+  input: Omit<z.infer<typeof CompleteInput>, "nonce"> & { nonce: string },
+) {
   const stub = sessionStub(ctx, checkedId(sessionId));
-  return unwrap(await stub.complete({ nonce: input.nonce, consent: input.consent, dateOfBirth }));
+  const withPasskey = input.consent && input.assertion !== undefined;
+  if (withPasskey) await verifyApproval(ctx, answerer.userId, sessionId, input.nonce, input.assertion!);
+  return unwrap(
+    await stub.complete({
+      nonce: input.nonce,
+      consent: input.consent,
+      dateOfBirth: answerer.dateOfBirth,
+      holderBinding: withPasskey ? "PASSKEY" : "PASSWORD",
+      accountHasPasskey: answerer.hasPasskey,
+    }),
+  );
 }
+

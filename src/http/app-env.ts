@@ -16,5 +16,7 @@ export type AppEnv = {
     apiKey: AuthenticatedKey;
     /** Set by requireUserWithVerifiedDob: the provider-verified date of birth, or null. */
     verifiedDob: string | null;
+    /** Set by requireUserWithVerifiedDob: whether the account holds a passkey (its approvals need one). */
+    hasPasskey: boolean;
   };
 };

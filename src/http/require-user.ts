@@ -1,9 +1,9 @@
 // Bearer authentication: one JWT verification and one D1 read per request; the token version in the
 // JWT must match the account's, so sign-out-everywhere is immediate.
-import { and, eq, getTableColumns, inArray } from "drizzle-orm";
+import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { kycRecords, users } from "../db/schema";
+import { kycRecords, passkeys, users } from "../db/schema";
 import { ApiError, unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import type { UserRow } from "../db/schema";
@@ -35,14 +35,19 @@ export const requireUser = withMeta(
 );
 
 /**
- * requireUser for the end user's completion: the account and its provider-verified date of birth in
- * the same D1 read, so answering a session costs one query and one Durable Object call.
+ * requireUser for the end user's completion: the account, its provider-verified date of birth and
+ * whether it holds a passkey in the same D1 read, so answering a session costs one query and one Durable Object call.
  */
 export const requireUserWithVerifiedDob = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
     const [row] = await c.var.ctx.db
-      .select({ user: getTableColumns(users), verifiedDob: kycRecords.verifiedDob, rejectionReason: kycRecords.rejectionReason })
+      .select({
+        user: getTableColumns(users),
+        verifiedDob: kycRecords.verifiedDob,
+        rejectionReason: kycRecords.rejectionReason,
+        hasPasskey: sql<number>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.id})`,
+      })
       .from(users)
       .leftJoin(kycRecords, and(eq(kycRecords.userId, users.id), inArray(kycRecords.status, ["VERIFIED", "REJECTED"])))
       .where(eq(users.id, claims.sub))
@@ -52,6 +57,7 @@ export const requireUserWithVerifiedDob = withMeta(
     if (row?.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
     // verifiedDob is set only while VERIFIED (src/domain/kyc.ts), so a REJECTED record reads as null.
     c.set("verifiedDob", row?.verifiedDob ?? null);
+    c.set("hasPasskey", Boolean(row?.hasPasskey));
     await next();
   }),
   { security: "bearer" },

@@ -2,7 +2,7 @@
 import { randomBytes } from "./crypto";
 import { toBase64Url } from "./encoding";
 
-export type IdPrefix = "usr" | "key" | "ses" | "rcpt" | "msg" | "app";
+export type IdPrefix = "usr" | "key" | "ses" | "rcpt" | "msg" | "app" | "psk";
 
 export const newId = (prefix: IdPrefix): string => `${prefix}_${toBase64Url(randomBytes(18))}`;
 

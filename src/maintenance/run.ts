@@ -8,6 +8,7 @@ import { pruneCallbackAttempts } from "./callback-attempts";
 import { pruneDevOutbox } from "./dev-outbox";
 import { pruneEmailTokens } from "./email-tokens";
 import { pruneIdempotencyKeys } from "./idempotency-keys";
+import { prunePasskeyChallenges } from "./passkey-challenges";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./session-log";
 import { callbackLogRetentionDays, callbackStallSeconds, sessionLogRetentionDays } from "./settings";
@@ -26,6 +27,7 @@ export async function runMaintenance(controller: ScheduledController, env: Env):
     ["emailTokens", () => pruneEmailTokens(env.DB, now)],
     ["devOutbox", () => pruneDevOutbox(env.DB, now)],
     ["idempotencyKeys", () => pruneIdempotencyKeys(env.DB, now)],
+    ["passkeyChallenges", () => prunePasskeyChallenges(env.DB, now)],
     ["callbackAttempts", () => pruneCallbackAttempts(env.DB, now, callbackLogRetentionDays(env))],
     ["sessionLog", () => pruneSessionLog(env.DB, now, sessionLogRetentionDays(env))],
     ["stalledCallbacks", () => resendStalledCallbacks(env, now, callbackStallSeconds(env))],

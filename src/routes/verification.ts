@@ -20,6 +20,8 @@ import { countAccountUse } from "../domain/account-limits";
 import { authenticateApiKey } from "../domain/api-key-auth";
 import { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/idempotency";
 import { notFound, unauthorized } from "../errors";
+import { approvalOptions } from "../domain/passkeys";
+import { enforceLimit } from "../http/rate-limit";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
@@ -30,6 +32,13 @@ import { jsonBody, queryParams } from "../http/validate";
 import { PolledSession, SessionPreview, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
+const PasskeyRequestOptions = z.object({
+  challenge: z.string(),
+  rpId: z.string(),
+  allowCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
+  userVerification: z.literal("required"),
+  timeout: z.int(),
+});
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
 
 export const verificationRoutes = new Hono<AppEnv>()
@@ -159,7 +168,11 @@ export const verificationRoutes = new Hono<AppEnv>()
       summary: "Answer a session as the end user: consent shares whether you are old enough, nothing else",
       responses: {
         200: { description: "Resolved", data: PolledSession },
-        403: { description: "No verified identity yet", codes: ["KYC_REQUIRED"] },
+        400: { description: "The passkey assertion did not verify; the message says which check failed", codes: ["PASSKEY_INVALID"] },
+        403: {
+          description: "No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one",
+          codes: ["KYC_REQUIRED", "PASSKEY_REQUIRED"],
+        },
         409: {
           description: "Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED)",
           codes: ["SESSION_NOT_PENDING", "IDENTITY_ALREADY_VERIFIED"],
@@ -176,10 +189,35 @@ export const verificationRoutes = new Hono<AppEnv>()
     sessionNonceHeader,
     jsonBody(CompleteInput),
     async (c) => {
-      const { consent, nonce: bodyNonce } = c.req.valid("json");
+      const { nonce: bodyNonce, ...answer } = c.req.valid("json");
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], bodyNonce, "nonce");
       await countAccountUse(c.var.ctx, "completion", c.var.user.id);
-      return ok(c, await completeSession(c.var.ctx, c.var.verifiedDob, c.req.param("id"), { nonce, consent }));
+      const answerer = { userId: c.var.user.id, dateOfBirth: c.var.verifiedDob, hasPasskey: c.var.hasPasskey };
+      return ok(c, await completeSession(c.var.ctx, answerer, c.req.param("id"), { ...answer, nonce }));
+    },
+  )
+  .post(
+    "/session/:id/passkey-options",
+    describe({
+      tag,
+      summary: "Options for navigator.credentials.get() to approve this session with a passkey",
+      description:
+        "The challenge is single use, valid 5 minutes and bound to this session (its id and nonce) and this account; send the resulting assertion with consent: true to /complete.",
+      responses: {
+        200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
+        ...unknownSession,
+        429: { description: "More than 10 option requests a minute for this account", codes: ["RATE_LIMITED"] },
+      },
+    }),
+    requireUser,
+    sessionNonceHeader,
+    jsonBody(NonceQuery),
+    async (c) => {
+      const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("json").nonce, "nonce");
+      // The session and nonce first (404, writing nothing); only a challenge that will be stored counts against the limit.
+      await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
+      await enforceLimit(c.env.ADDRESS_LIMITER, `passkey-options:${c.var.user.id}`);
+      return ok(c, await approvalOptions(c.var.ctx, c.var.user.id, c.req.param("id"), nonce));
     },
   );
 

@@ -22,7 +22,7 @@ export const PolledSession = z.object({
   holder_binding: z
     .enum(["PASSWORD", "PASSKEY"])
     .nullable()
-    .describe("How the answering holder proved control of the verified account: null while unresolved, for refusals, expiry and test-mode answers."),
+    .describe("How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers."),
   receipt: z
     .string()
     .nullable()
@@ -39,6 +39,7 @@ export const SessionRequest = z.object({
   livemode: z.boolean().describe("false: a test session, answered with a chosen outcome and no identity check."),
   locale: z.enum(LOCALES).nullable().describe("The language the merchant asked the pages to open in, or null."),
   return_url: z.string().nullable().describe("Where the result screen's button leads back to (with session_id appended), or null."),
+  require_passkey: z.boolean().describe("The merchant accepts only a passkey approval."),
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
@@ -89,4 +90,5 @@ export const requestView = (state: SessionState): SessionRequest => ({
   livemode: state.livemode ?? true,
   locale: state.locale ?? null,
   return_url: state.returnUrl ?? null,
+  require_passkey: state.requirePasskey ?? false,
 });

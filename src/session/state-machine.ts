@@ -34,10 +34,12 @@ export type SessionState = {
   holderBinding?: HolderBinding;
   /** The compact JWS over the resolution (src/domain/receipts.ts), signed by the object when it resolves. */
   receipt?: string | null;
+  /** The merchant asked that only a passkey may approve (absent in states stored before 1.1.0). */
+  requirePasskey?: boolean;
 };
 
 export type SessionEvent =
-  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: "PASSWORD" | "PASSKEY" }
+  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: NonNullable<HolderBinding> }
   /** Test mode: the tester picks the outcome; never applies to a live session. */
   | { type: "test_answer"; at: string; outcome: TestOutcome; receiptId: string }
   /** The alarm (or a poll) past expiry; `force` expires early, as account deletion does. */

@@ -12,10 +12,10 @@ import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
 import { callbackMessage } from "./callback-message";
 import { polledView, previewView, requestView, type PolledSession, type SessionPreview, type SessionRequest } from "./session-view";
-import { transition, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
+import { transition, type HolderBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "../domain/receipts";
 
-export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING";
+export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING" | "PASSKEY_REQUIRED";
 export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionFailure };
 
 type Outbox = { message: CallbackMessage };
@@ -83,13 +83,22 @@ export class VerificationSession extends DurableObject<Env> {
    * The end user's decision. The date of birth is used for the decision and then forgotten: nothing
    * here records who completed the session.
    */
-  async complete(input: { nonce: string; consent: boolean; dateOfBirth: string | null }): Promise<SessionResult<PolledSession>> {
+  async complete(input: {
+    nonce: string;
+    consent: boolean;
+    dateOfBirth: string | null;
+    holderBinding: NonNullable<HolderBinding>;
+    accountHasPasskey: boolean;
+  }): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, input.nonce))) return fail("NOT_FOUND");
     if (input.dateOfBirth === null) return fail("KYC_REQUIRED");
+    // A consent from an account with a passkey, or for a merchant that asked for one, needs an
+    // assertion: the password alone cannot approve. Refusing needs nothing more.
+    if (input.consent && input.holderBinding !== "PASSKEY" && (input.accountHasPasskey || state.requirePasskey)) return fail("PASSKEY_REQUIRED");
     let refused = false;
     const after = await this.apply(
-      { type: "complete", at: nowIso(), consent: input.consent, dateOfBirth: input.dateOfBirth, receiptId: newId("rcpt") },
+      { type: "complete", at: nowIso(), consent: input.consent, dateOfBirth: input.dateOfBirth, receiptId: newId("rcpt"), holderBinding: input.holderBinding },
       (result) => (refused = result.outcome === "not_pending"),
     );
     return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };

@@ -4,13 +4,14 @@ import { Field, FormNotice } from "./form-field";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";
 import { ONFIDO_SDK_URL } from "./csp";
+import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
 
 export type VerifyPageProps = { provider: "sandbox" | "onfido" };
 
 export function VerifyPage({ provider }: VerifyPageProps) {
   const sandbox = provider !== "onfido";
   return (
-    <Layout title="Confirm your age" scripts={["common.js", "verify.js"]}>
+    <Layout title="Confirm your age" scripts={["common.js", "passkeys.js", "verify.js"]}>
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}
       <main id="verify-app" data-provider={provider} data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL}>
@@ -168,6 +169,7 @@ export function VerifyPage({ provider }: VerifyPageProps) {
             <li class="yes">That this was checked against a verified identity document</li>
             <li class="no">Not your name, your date of birth, your email or your documents</li>
           </ul>
+          <PasskeyRequired />
           <div id="decide-notice" class="notice error" hidden></div>
           <div class="actions">
             <button type="button" class="btn block" id="approve"></button>
@@ -176,6 +178,9 @@ export function VerifyPage({ provider }: VerifyPageProps) {
             </button>
           </div>
         </section>
+
+        <PasskeyOffer />
+        <PasskeySettings />
 
         <section id="step-result" class="card result" hidden aria-live="polite">
           <div class="result-icon" id="result-icon" aria-hidden="true"></div>

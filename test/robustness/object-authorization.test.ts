@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { createApiKey } from "../../src/domain/api-keys";
 import { domain, seedAccount, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { enrolPasskeyFor } from "../helpers/passkeys";
 import { birthdayToday, openSession } from "../helpers/sessions";
 import { loadDocument, type Operation } from "./openapi-walk";
 import { type Case, type Credentials, send, snapshot } from "./requests";
@@ -14,7 +15,7 @@ const RUNS = 100;
 
 type Merchant = Awaited<ReturnType<typeof seedMerchant>>;
 type Session = { session_id: string; nonce: string };
-type Party = { merchant: Merchant; sessions: Session[]; endUser: SeededAccount; testKey: string; testSessions: Session[] };
+type Party = { merchant: Merchant; sessions: Session[]; endUser: SeededAccount; testKey: string; testSessions: Session[]; passkeyId: string };
 
 /** How the owner and the other party reach each id route: the case and credentials for one object. */
 type Access = {
@@ -47,6 +48,18 @@ const MATRIX: Record<string, Access> = {
     id: (owner) => pick(owner.testSessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
     request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { outcome: "APPROVED" } } }, credentials: { apiKey: caller.testKey } }),
   },
+  "POST /api/age-verification/session/{id}/passkey-options": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, caller, own) => ({ c: { params: { id: target.id }, body: { json: { nonce: own.nonce! } } }, credentials: { token: caller.endUser.token } }),
+  },
+  "PATCH /api/users/me/passkeys/{id}": {
+    id: (owner) => fc.constant({ id: owner.passkeyId }),
+    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { name: "Not yours" } } }, credentials: { token: caller.endUser.token } }),
+  },
+  "DELETE /api/users/me/passkeys/{id}": {
+    id: (owner) => fc.constant({ id: owner.passkeyId }),
+    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: {} } }, credentials: { token: caller.endUser.token } }),
+  },
   "DELETE /api/keys/{id}": {
     id: (owner) => fc.constant({ id: owner.merchant.keyId }),
     request: (target, caller) => ({ c: { params: { id: target.id } }, credentials: { token: caller.merchant.account.token } }),
@@ -63,7 +76,8 @@ async function party(): Promise<Party> {
   for (let i = 0; i < 3; i++) sessions.push(await openSession(merchant.apiKey, 13 + i * 5));
   const testKey = (await createApiKey(domain(), merchant.account.id, "test", "test")).apiKey;
   const testSessions = [await openSession(testKey), await openSession(testKey)];
-  return { merchant, sessions, endUser: await seedEndUser(birthdayToday(40)), testKey, testSessions };
+  const endUser = await seedEndUser(birthdayToday(40));
+  return { merchant, sessions, endUser, testKey, testSessions, passkeyId: await enrolPasskeyFor(endUser) };
 }
 
 const { operations } = await loadDocument();
@@ -98,7 +112,7 @@ describe("object-level authorization matrix", () => {
         expect(res.body).toMatchObject({ success: false, error: "NOT_FOUND", errors: [] });
         expect(await snapshot(), `${key} changed the database`).toBe(before);
         // The same answer as for an id that does not exist: nothing tells the caller the object is there.
-        const unknown = access.request({ ...target, id: newId(target.id.startsWith("key_") ? "key" : "ses") }, other, own);
+        const unknown = access.request({ ...target, id: newId(target.id.startsWith("key_") ? "key" : target.id.startsWith("psk_") ? "psk" : "ses") }, other, own);
         const unknownRes = await send(op, unknown.c, unknown.credentials);
         expect({ status: unknownRes.status, body: unknownRes.body }).toEqual({ status: res.status, body: res.body });
       }),
@@ -110,7 +124,8 @@ describe("object-level authorization matrix", () => {
     for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("test-outcome"))) {
       const access = MATRIX[key]!;
       const own = { nonce: owner.sessions[0]!.nonce };
-      const mine = access.request({ id: owner.sessions[0]!.session_id, nonce: own.nonce }, owner, own);
+      const id = key.includes("/passkeys/") ? owner.passkeyId : owner.sessions[0]!.session_id;
+      const mine = access.request({ id, nonce: own.nonce }, owner, own);
       const res = await send(opFor(key), mine.c, mine.credentials);
       expect(res.status, `${key}: ${res.text}`).toBe(200);
     }

@@ -9,6 +9,8 @@ import { issueEmailToken } from "../../src/domain/email-tokens";
 import { hashPassword } from "../../src/lib/password";
 import { sandboxCheckId } from "../../src/providers/sandbox";
 import { domain, seedAccount } from "../helpers/seed";
+import { SoftwareAuthenticator } from "../helpers/authenticator";
+import { enrolPasskeyFor } from "../helpers/passkeys";
 import { hintsFor } from "./hints";
 import { caseCounts, conformanceProblem, countCase, expectEveryRouteExercised, loadDocument, printCaseCounts, type Operation } from "./openapi-walk";
 import { type Case, type Credentials, request, send } from "./requests";
@@ -93,6 +95,24 @@ async function prepare(op: Operation, s: State) {
     case "GET /api/dev/outbox":
       fixtures.query = { to: account.email };
       break;
+    case "POST /api/users/me/passkeys": {
+      const options = await request("POST", "/api/users/me/passkeys/registration-options", { token: account.token });
+      if (options.status === 200) fixtures.body = { credential: await (await SoftwareAuthenticator.create()).register(options.body.data) };
+      break;
+    }
+    case "POST /api/users/me/passkeys/confirmation-options":
+      await enrolPasskeyFor(account);
+      break;
+    case "PATCH /api/users/me/passkeys/{id}":
+      fixtures.params.id = await enrolPasskeyFor(account);
+      break;
+    case "DELETE /api/users/me/passkeys/{id}": {
+      const authenticator = await SoftwareAuthenticator.create();
+      fixtures.params.id = await enrolPasskeyFor(account, authenticator);
+      const options = await request("POST", "/api/users/me/passkeys/confirmation-options", { token: account.token });
+      fixtures.body = { confirmation: await authenticator.assert(options.body.data) };
+      break;
+    }
     case "POST /api/webhooks/provider":
       if (applicantId) fixtures.body = { payload: { resource_type: "check", action: "check.completed", object: { id: sandboxCheckId(applicantId, "clear") } } };
       break;

@@ -111,6 +111,7 @@ describe("end-user request and completion", () => {
       livemode: true,
       locale: null,
       return_url: null,
+      require_passkey: false,
     });
     // The verification page takes the server's time from it for the countdown.
     expect(Math.abs(Date.parse(res.headers.get("date")!) - Date.now())).toBeLessThan(5_000);

@@ -7,6 +7,7 @@ import ACCOUNT_SCRIPT from "./account.browser.js";
 import STYLES from "./app.css";
 import COMMON_SCRIPT from "./common.browser.js";
 import CONSOLE_SCRIPT from "./console.browser.js";
+import PASSKEYS_SCRIPT from "./passkeys.browser.js";
 import VERIFY_SCRIPT from "./verify.browser.js";
 
 const JS = "text/javascript; charset=utf-8";
@@ -15,6 +16,7 @@ export const ASSETS = {
   "app.css": { type: "text/css; charset=utf-8", body: STYLES },
   "common.js": { type: JS, body: COMMON_SCRIPT },
   "verify.js": { type: JS, body: VERIFY_SCRIPT },
+  "passkeys.js": { type: JS, body: PASSKEYS_SCRIPT },
   "console.js": { type: JS, body: CONSOLE_SCRIPT },
   "account.js": { type: JS, body: ACCOUNT_SCRIPT },
 } as const;

@@ -15,6 +15,7 @@
 (function () {
   "use strict";
   var A = window.AVS;
+  var P = window.AVS_PASSKEYS;
   // The SDK's global, once its script has loaded.
   var sdkWindow = /** @type {Window & { Onfido?: OnfidoSdk }} */ (window);
   var root = A.$("verify-app");
@@ -35,7 +36,7 @@
   var retry = null;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result"];
+  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
   // The merchant's return_url (from the preview or the request): the result screen's way back.
   /** @type {string | null} */
   var returnUrl = null;
@@ -133,7 +134,7 @@
   // --- Test mode ---------------------------------------------------------------------------
   /** @param {{ merchant_name: string, age_required: number, status: string, expires_at: string }} preview */
   function showTestMode(preview) {
-    request = { session_id: sessionId, age_required: preview.age_required, merchant_name: preview.merchant_name, status: "PENDING", expires_at: preview.expires_at, livemode: false, locale: null, return_url: returnUrl };
+    request = { session_id: sessionId, age_required: preview.age_required, merchant_name: preview.merchant_name, status: "PENDING", expires_at: preview.expires_at, livemode: false, locale: null, return_url: returnUrl, require_passkey: false };
     progress(null);
     A.show("switch-account", false);
     showSections(["step-test"]);
@@ -472,6 +473,8 @@
     progress("decision");
     showSections(["step-request", "step-decide"]);
     A.show("decide-notice", false);
+    // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
+    P.refresh(token, !!(request && request.require_passkey));
   }
 
   // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
@@ -486,7 +489,19 @@
   /** @param {boolean} consent @param {HTMLButtonElement} button */
   async function answer(consent, button) {
     await A.busy(button, async function () {
-      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, nonce: nonce, body: { consent: consent } });
+      /** @type {{ consent: boolean, assertion?: unknown }} */
+      var body = { consent: consent };
+      // An approval from an account with a passkey carries an assertion; a browser that cannot make one
+      // sends the plain answer, which the server refuses with PASSKEY_REQUIRED (explained below).
+      if (consent && P.needed() && P.supported()) {
+        var signed = await P.assertion(sessionId, nonce);
+        if (!signed.ok) {
+          if (signed.error === "NOT_FOUND") return result("invalid");
+          return A.notice("decide-notice", A.messageFor(signed), "error");
+        }
+        body.assertion = signed.assertion;
+      }
+      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, nonce: nonce, body: body });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);
@@ -495,6 +510,7 @@
       if (res.status === 404) return result("invalid");
       if (res.error === "KYC_REQUIRED") return loadKyc();
       if (res.error === "SESSION_NOT_PENDING") return loadRequest();
+      if (res.error === "PASSKEY_REQUIRED") await P.refresh(token, !!(request && request.require_passkey));
       A.notice("decide-notice", A.messageFor(res), "error");
     });
   }

@@ -1,0 +1,347 @@
+// Passkeys end to end in workerd: enrolment and approval through the real routes, with a software
+// authenticator (test/helpers/authenticator.ts) producing the WebAuthn structures. Every forged or
+// stale response is refused with its own message and changes nothing: no passkey stored, the counter
+// as it was, the session still PENDING.
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { passkeyChallenges, passkeys } from "../../src/db/schema";
+import { SoftwareAuthenticator, type Forgery } from "../helpers/authenticator";
+import { call, expectError } from "../helpers/http";
+import { db, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { birthdayToday, CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
+
+const base = "/api/users/me/passkeys";
+
+async function registrationOptions(user: SeededAccount) {
+  const res = await call("POST", `${base}/registration-options`, { token: user.token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+async function enrol(user: SeededAccount, authenticator: SoftwareAuthenticator, forgery: Forgery = {}, name?: string) {
+  const options = await registrationOptions(user);
+  return call("POST", base, { token: user.token, body: { name, credential: await authenticator.register(options, forgery) } });
+}
+
+async function enrolled(user: SeededAccount) {
+  const authenticator = await SoftwareAuthenticator.create();
+  const res = await enrol(user, authenticator);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return authenticator;
+}
+
+/** An assertion by `authenticator` over a fresh confirmation challenge of the account. */
+async function confirmation(user: SeededAccount, authenticator: SoftwareAuthenticator) {
+  const res = await call("POST", `${base}/confirmation-options`, { token: user.token });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return authenticator.assert(res.body.data);
+}
+
+async function open(apiKey: string, body: Record<string, unknown> = {}) {
+  const res = await call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.data as { session_id: string; nonce: string };
+}
+
+async function approvalOptions(user: SeededAccount, session: { session_id: string; nonce: string }) {
+  const res = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.data;
+}
+
+const answer = (user: SeededAccount, session: { session_id: string; nonce: string }, body: Record<string, unknown>) =>
+  call("POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, ...body } });
+
+const storedPasskeys = (userId: string) => db().select().from(passkeys).where(eq(passkeys.userId, userId));
+
+async function setup() {
+  const merchant = await seedMerchant();
+  const user = await seedEndUser(birthdayToday(30));
+  return { merchant, user };
+}
+
+describe("enrolment", () => {
+  it("offers creation options with a single-use challenge: resident key, user verification, no attestation, RP from APP_URL", async () => {
+    const { user } = await setup();
+    const options = await registrationOptions(user);
+    expect(options).toMatchObject({
+      rp: { id: "localhost" },
+      pubKeyCredParams: [{ type: "public-key", alg: -7 }],
+      attestation: "none",
+      authenticatorSelection: { residentKey: "required", userVerification: "required" },
+      excludeCredentials: [],
+    });
+    expect(options.challenge).toMatch(/^[\w-]{43}$/);
+    const stored = await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id));
+    expect(stored).toHaveLength(1);
+    // Only the challenge's hash is kept.
+    expect(stored[0]!.challengeHash).not.toBe(options.challenge);
+    expect(Date.parse(stored[0]!.expiresAt) - Date.now()).toBeLessThanOrEqual(300_000);
+    expect(Date.parse(stored[0]!.expiresAt) - Date.now()).toBeGreaterThan(290_000);
+  });
+
+  it("enrols, lists, renames and removes a passkey; the challenge is gone after use", async () => {
+    const { user } = await setup();
+    const authenticator = await SoftwareAuthenticator.create();
+    const res = await enrol(user, authenticator, {}, "My phone");
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const passkey = res.body.data.passkey;
+    expect(passkey).toEqual({ id: expect.stringMatching(/^psk_/), name: "My phone", created_at: expect.any(String), last_used_at: null });
+    const [row] = await storedPasskeys(user.id);
+    expect(row).toMatchObject({ credentialId: authenticator.id, algorithm: -7, signCount: 0 });
+    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+
+    const listed = await call("GET", base, { token: user.token });
+    expect(listed.body.data.passkeys).toEqual([passkey]);
+    const renamed = await call("PATCH", `${base}/${passkey.id}`, { token: user.token, body: { name: "Laptop" } });
+    expect(renamed.body.data.passkey.name).toBe("Laptop");
+    expect((await call("POST", `${base}/registration-options`, { token: user.token })).body.data.excludeCredentials).toEqual([
+      { type: "public-key", id: authenticator.id },
+    ]);
+    const removed = await call("DELETE", `${base}/${passkey.id}`, { token: user.token, body: { confirmation: await confirmation(user, authenticator) } });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    expect(await storedPasskeys(user.id)).toEqual([]);
+  });
+
+  it("a known password alone cannot add a passkey to, or remove one from, an account that has one", async () => {
+    const { user } = await setup();
+    const owner = await enrolled(user);
+    const [ownerRow] = await storedPasskeys(user.id);
+    const intruder = await SoftwareAuthenticator.create();
+    const added = await enrol(user, intruder);
+    expectError(added, 403, "PASSKEY_REQUIRED");
+    expectError(await call("DELETE", `${base}/${ownerRow!.id}`, { token: user.token }), 403, "PASSKEY_REQUIRED");
+    // A confirmation by a passkey of another account does not count either.
+    const stranger = await seedEndUser(birthdayToday(30));
+    const strangers = await enrolled(stranger);
+    const options = await call("POST", `${base}/confirmation-options`, { token: user.token });
+    const forged = await call("DELETE", `${base}/${ownerRow!.id}`, { token: user.token, body: { confirmation: await strangers.assert(options.body.data) } });
+    expectError(forged, 400, "PASSKEY_INVALID");
+    expect(await storedPasskeys(user.id)).toEqual([ownerRow]);
+    // Confirmed by the owner's passkey, a second one is added.
+    const second = await SoftwareAuthenticator.create();
+    const confirmed = await call("POST", base, {
+      token: user.token,
+      body: { credential: await second.register(await registrationOptions(user)), confirmation: await confirmation(user, owner) },
+    });
+    expect(confirmed.status, JSON.stringify(confirmed.body)).toBe(201);
+    expect((await storedPasskeys(user.id)).map((row) => row.credentialId).sort()).toEqual([owner.id, second.id].sort());
+  });
+
+  it("answers 404 for another account's passkey and changes nothing", async () => {
+    const { user } = await setup();
+    const other = await seedEndUser(birthdayToday(30));
+    await enrolled(user);
+    const [row] = await storedPasskeys(user.id);
+    expectError(await call("PATCH", `${base}/${row!.id}`, { token: other.token, body: { name: "Mine now" } }), 404, "NOT_FOUND");
+    expectError(await call("DELETE", `${base}/${row!.id}`, { token: other.token, body: {} }), 404, "NOT_FOUND");
+    expect(await storedPasskeys(user.id)).toEqual([row]);
+    expect((await call("GET", base, { token: other.token })).body.data.passkeys).toEqual([]);
+  });
+
+  it.each<[string, Forgery, RegExp]>([
+    ["a wrong origin", { origin: "https://evil.example" }, /another origin/],
+    ["a wrong RP id", { rpId: "evil.example" }, /relying party/],
+    ["a missing user-verification flag", { userVerified: false }, /did not verify the user/],
+    ["a missing user-presence flag", { userPresent: false }, /presence/],
+    ["a sign-in instead of a registration", { type: "webauthn.get" }, /not a registration/],
+  ])("refuses a registration with %s and stores nothing", async (_label, forgery, message) => {
+    const { user } = await setup();
+    const res = await enrol(user, await SoftwareAuthenticator.create(), forgery);
+    expectError(res, 400, "PASSKEY_INVALID");
+    expect(res.body.message).toMatch(message);
+    expect(await storedPasskeys(user.id)).toEqual([]);
+  });
+
+  it("refuses a replayed registration challenge and another account's challenge", async () => {
+    const { user } = await setup();
+    const other = await seedEndUser(birthdayToday(30));
+    const options = await registrationOptions(user);
+    const authenticator = await SoftwareAuthenticator.create();
+    const credential = await authenticator.register(options);
+    const foreign = await call("POST", base, { token: other.token, body: { credential } });
+    expectError(foreign, 400, "PASSKEY_INVALID");
+    expect(foreign.body.message).toMatch(/unknown or already used/);
+    // The challenge was spent by that attempt: the rightful owner must ask again.
+    const replay = await call("POST", base, { token: user.token, body: { credential } });
+    expectError(replay, 400, "PASSKEY_INVALID");
+    expect(await storedPasskeys(user.id)).toEqual([]);
+    expect(await storedPasskeys(other.id)).toEqual([]);
+  });
+
+  it("refuses an expired registration challenge", async () => {
+    const { user } = await setup();
+    const options = await registrationOptions(user);
+    await db().update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
+    const res = await call("POST", base, { token: user.token, body: { credential: await (await SoftwareAuthenticator.create()).register(options) } });
+    expectError(res, 400, "PASSKEY_INVALID");
+    expect(res.body.message).toMatch(/expired/);
+    expect(await storedPasskeys(user.id)).toEqual([]);
+  });
+
+  it("refuses a registration whose credential id does not match its authenticator data", async () => {
+    const { user } = await setup();
+    const options = await registrationOptions(user);
+    const credential = await (await SoftwareAuthenticator.create()).register(options);
+    const res = await call("POST", base, { token: user.token, body: { credential: { ...credential, id: "AAAAAAAAAAAAAAAAAAAAAA" } } });
+    expectError(res, 400, "PASSKEY_INVALID");
+    expect(await storedPasskeys(user.id)).toEqual([]);
+  });
+});
+
+describe("approving with a passkey", () => {
+  it("approves with a fresh assertion bound to the session: holder_binding PASSKEY, counter moved, challenge gone", async () => {
+    const { merchant, user } = await setup();
+    const authenticator = await enrolled(user);
+    const session = await open(merchant.apiKey);
+    const options = await approvalOptions(user, session);
+    expect(options).toMatchObject({ rpId: "localhost", userVerification: "required", allowCredentials: [{ type: "public-key", id: authenticator.id }] });
+    const res = await answer(user, session, { consent: true, assertion: await authenticator.assert(options) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
+    expect((await poll(merchant.apiKey, session.session_id)).body.data.holder_binding).toBe("PASSKEY");
+    const [row] = await storedPasskeys(user.id);
+    expect(row!.signCount).toBe(1);
+    expect(row!.lastUsedAt).not.toBeNull();
+    // Nothing links the account to the session once it is answered.
+    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+  });
+
+  it("answers 403 PASSKEY_REQUIRED to a password-only consent from an account with a passkey", async () => {
+    const { merchant, user } = await setup();
+    await enrolled(user);
+    const session = await open(merchant.apiKey);
+    expectError(await answer(user, session, { consent: true }), 403, "PASSKEY_REQUIRED");
+    expect(await storedStatus(session.session_id)).toBe("PENDING");
+  });
+
+  it("lets an account with a passkey refuse without one: DENIED, holder_binding null", async () => {
+    const { merchant, user } = await setup();
+    await enrolled(user);
+    const session = await open(merchant.apiKey);
+    const res = await answer(user, session, { consent: false });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "DENIED", holder_binding: null });
+  });
+
+  it("lets an account without a passkey approve with its sign-in: holder_binding PASSWORD (the 1.0.0 body)", async () => {
+    const { merchant, user } = await setup();
+    const session = await open(merchant.apiKey);
+    const res = await answer(user, session, { consent: true });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSWORD" });
+  });
+
+  it("refuses the password path of a require_passkey session, and shows the requirement to the end user", async () => {
+    const { merchant, user } = await setup();
+    const session = await open(merchant.apiKey, { require_passkey: true });
+    const request = await call("GET", `/api/age-verification/session/${session.session_id}/request?nonce=${session.nonce}`, { token: user.token });
+    expect(request.body.data.require_passkey).toBe(true);
+    expectError(await answer(user, session, { consent: true }), 403, "PASSKEY_REQUIRED");
+    expect(await storedStatus(session.session_id)).toBe("PENDING");
+    // Refusing stays possible, and a passkey approves.
+    const authenticator = await enrolled(user);
+    const res = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session)) });
+    expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
+  });
+
+  it("refuses a require_passkey session's consent even with the password of an account that has a passkey elsewhere", async () => {
+    const { merchant, user } = await setup();
+    const session = await open(merchant.apiKey, { require_passkey: true });
+    const res = await answer(user, session, { consent: false });
+    expect(res.body.data).toMatchObject({ status: "DENIED", holder_binding: null });
+  });
+
+  describe("each bad assertion is refused with a clear error and changes nothing", () => {
+    async function attempt(prepare: (context: Awaited<ReturnType<typeof prepared>>) => Promise<Record<string, unknown>>, message: RegExp) {
+      const context = await prepared();
+      const assertion = await prepare(context);
+      const before = await storedPasskeys(context.user.id);
+      const res = await answer(context.user, context.session, { consent: true, assertion });
+      expectError(res, 400, "PASSKEY_INVALID");
+      expect(res.body.message).toMatch(message);
+      expect(await storedStatus(context.session.session_id)).toBe("PENDING");
+      expect(await storedPasskeys(context.user.id)).toEqual(before);
+      expect((await poll(context.merchant.apiKey, context.session.session_id)).body.data).toMatchObject({ status: "PENDING", holder_binding: null });
+    }
+
+    async function prepared() {
+      const { merchant, user } = await setup();
+      const authenticator = await enrolled(user);
+      const session = await open(merchant.apiKey);
+      return { merchant, user, authenticator, session };
+    }
+
+    it("a wrong origin", () =>
+      attempt(async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { origin: "https://evil.example" }), /another origin/));
+
+    it("a wrong RP id", () =>
+      attempt(async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { rpId: "evil.example" }), /relying party/));
+
+    it("a missing user-verification flag", () =>
+      attempt(async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { userVerified: false }), /did not verify the user/));
+
+    it("a replayed challenge", async () => {
+      let replayed: Record<string, unknown> = {};
+      await attempt(async ({ merchant, user, authenticator }) => {
+        // The assertion approves one session; sent again for another session (same account), its challenge is spent.
+        const first = await open(merchant.apiKey);
+        replayed = await authenticator.assert(await approvalOptions(user, first));
+        expect((await answer(user, first, { consent: true, assertion: replayed })).status).toBe(200);
+        return replayed;
+      }, /unknown or already used/);
+    });
+
+    it("a replayed assertion on its own session, after a refused completion", async () => {
+      const context = await prepared();
+      const assertion = await context.authenticator.assert(await approvalOptions(context.user, context.session));
+      const first = await answer(context.user, context.session, { consent: true, assertion: { ...assertion, response: { ...assertion.response, signature: assertion.response.signature.slice(0, -4) + "AAAA" } } });
+      expectError(first, 400, "PASSKEY_INVALID");
+      const again = await answer(context.user, context.session, { consent: true, assertion });
+      expectError(again, 400, "PASSKEY_INVALID");
+      expect(again.body.message).toMatch(/unknown or already used/);
+      expect(await storedStatus(context.session.session_id)).toBe("PENDING");
+    });
+
+    it("an expired challenge", () =>
+      attempt(async ({ user, session, authenticator }) => {
+        const options = await approvalOptions(user, session);
+        await db().update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
+        return authenticator.assert(options);
+      }, /expired/));
+
+    it("another session's challenge", () =>
+      attempt(async ({ merchant, user, authenticator }) => {
+        const other = await open(merchant.apiKey);
+        return authenticator.assert(await approvalOptions(user, other));
+      }, /another request/));
+
+    it("another account's credential", () =>
+      attempt(async ({ user, session }) => {
+        const stranger = await seedEndUser(birthdayToday(30));
+        const strangers = await enrolled(stranger);
+        return strangers.assert(await approvalOptions(user, session));
+      }, /not registered to your account/));
+
+    it("a counter that went backwards", () =>
+      attempt(async ({ user, session, authenticator }) => {
+        await db().update(passkeys).set({ signCount: 7 }).where(eq(passkeys.userId, user.id));
+        return authenticator.assert(await approvalOptions(user, session), { counter: 5 });
+      }, /counter went backwards/));
+
+    it("a signature by another key", () =>
+      attempt(async ({ user, session, authenticator }) => {
+        const impostor = await SoftwareAuthenticator.create();
+        const assertion = await impostor.assert(await approvalOptions(user, session));
+        return { ...assertion, id: authenticator.id, rawId: authenticator.id };
+      }, /signature does not verify/));
+  });
+
+  it("answers 404 for the options of an unknown session or a wrong nonce, and stores no challenge", async () => {
+    const { merchant, user } = await setup();
+    const session = await open(merchant.apiKey);
+    const res = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: "wrong" } });
+    expectError(res, 404, "NOT_FOUND");
+    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+  });
+});
