@@ -8,7 +8,7 @@ import { createApiKey } from "../../src/domain/api-keys";
 import { issueEmailToken } from "../../src/domain/email-tokens";
 import { hashPassword } from "../../src/lib/password";
 import { sandboxCheckId } from "../../src/providers/sandbox";
-import { domain, seedAccount } from "../helpers/seed";
+import { domain, seedAccount, seedEndUser } from "../helpers/seed";
 import { hintsFor } from "./hints";
 import { caseCounts, conformanceProblem, countCase, loadDocument, printCaseCounts, type Operation } from "./openapi-walk";
 import { type Case, type Credentials, request, send } from "./requests";
@@ -92,6 +92,12 @@ async function prepare(op: Operation, s: State) {
     case "GET /api/dev/outbox":
       fixtures.query = { to: account.email };
       break;
+    case "POST /api/usage/sessions/{id}/callbacks/redeliver": {
+      // A resolved session has a callback event to send again.
+      const adult = await seedEndUser("1980-01-01");
+      await request("POST", `/api/age-verification/session/${fixtures.params.id}/complete`, { token: adult.token, body: { nonce: fixtures.body.nonce, consent: true } });
+      break;
+    }
     case "POST /api/webhooks/provider":
       if (applicantId) fixtures.body = { payload: { resource_type: "check", action: "check.completed", object: { id: sandboxCheckId(applicantId, "clear") } } };
       break;
