@@ -11,7 +11,8 @@ import { sessionStub } from "./verification";
 
 export type Redelivery = { webhook_id: string; type: string; state: "pending" };
 
-export async function redeliverLatestCallback(ctx: DomainContext, accountId: string, sessionId: string): Promise<Redelivery> {
+/** `admit` is the caller's rate limit: taken once the event is found, before anything changes. */
+export async function redeliverLatestCallback(ctx: DomainContext, accountId: string, sessionId: string, admit: () => Promise<void>): Promise<Redelivery> {
   if (!isIdOf("ses", sessionId)) throw notFound("Session");
   // One read: the session (only the account's own), its latest event and that event's attempt count.
   const [row] = await ctx.db
@@ -30,6 +31,7 @@ export async function redeliverLatestCallback(ctx: DomainContext, accountId: str
   if (!row.eventId || !row.state || !row.type) {
     throw new ApiError("NOTHING_TO_REDELIVER", { message: "This session is not resolved yet: it has no callback event to send again." });
   }
+  await admit();
   const at = nowIso();
   // Pending first, so the consumer can claim the new attempt. A settled event is sent once, off the
   // schedule; a pending one keeps its schedule, this attempt only comes sooner.

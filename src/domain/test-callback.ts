@@ -32,12 +32,20 @@ export const TestCallbackResult = z.object({
 });
 export type TestCallbackResult = z.infer<typeof TestCallbackResult>;
 
-export async function sendTestCallback(ctx: DomainContext, userId: string, keyId: string, url: string): Promise<TestCallbackResult> {
+/** `admit` is the caller's rate limit: taken once the key is found and the URL accepted, before sending. */
+export async function sendTestCallback(
+  ctx: DomainContext,
+  userId: string,
+  keyId: string,
+  url: string,
+  admit: () => Promise<void>,
+): Promise<TestCallbackResult> {
   if (!isIdOf("key", keyId)) throw notFound("Key");
   const row = await ctx.db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
   if (!row) throw notFound("Key");
   const problem = callbackUrlProblem(url, { allowLocalHttp: !isProduction(ctx.env) });
   if (problem) throw validationFailed([{ path: "url", message: problem }]);
+  await admit();
 
   const keys = secretsKeys(ctx.env);
   const now = nowIso();

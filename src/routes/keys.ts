@@ -112,8 +112,8 @@ export const keyRoutes = new Hono<AppEnv>()
     requireVerifiedEmail,
     jsonBody(TestCallbackInput),
     async (c) => {
-      await enforceLimit(c.env.CALLBACK_LIMITER, `callback-tools:${c.var.user.id}`);
-      return ok(c, await sendTestCallback(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json").url));
+      const admit = () => enforceLimit(c.env.CALLBACK_LIMITER, `callback-tools:${c.var.user.id}`);
+      return ok(c, await sendTestCallback(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json").url, admit));
     },
   )
   .delete(

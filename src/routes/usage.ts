@@ -203,7 +203,7 @@ export const usageRoutes = new Hono<AppEnv>()
     requireUser,
     requireBusiness,
     async (c) => {
-      await enforceLimit(c.env.CALLBACK_LIMITER, `callback-tools:${c.var.user.id}`);
-      return ok(c, await redeliverLatestCallback(c.var.ctx, c.var.user.id, c.req.param("id")), 202);
+      const admit = () => enforceLimit(c.env.CALLBACK_LIMITER, `callback-tools:${c.var.user.id}`);
+      return ok(c, await redeliverLatestCallback(c.var.ctx, c.var.user.id, c.req.param("id"), admit), 202);
     },
   );

@@ -25,7 +25,7 @@ const rangeBound = fc.oneof(recentInstant.map((d) => d.toISOString().slice(0, 10
 const names = fc.constantFrom("Ada", "Grace", "José", "Zoë", "李", "O'Brien", "Anne-Marie");
 
 export function hintsFor(operationKey: string): Hints {
-  const common: Hints = { email, newEmail: email, callback_url: publicCallbackUrl, return_url: publicCallbackUrl, dob: pastDate, country: fc.constantFrom("GBR", "fra", "DEU", "USA") };
+  const common: Hints = { email, newEmail: email, callback_url: publicCallbackUrl, return_url: publicCallbackUrl, url: publicCallbackUrl, dob: pastDate, country: fc.constantFrom("GBR", "fra", "DEU", "USA") };
   if (operationKey === "GET /api/dev/outbox") return { ...common, to: email };
   if (operationKey === "POST /api/kyc/create-applicant") return { ...common, firstName: names, lastName: names };
   if (operationKey.startsWith("GET /api/usage/")) return { ...common, from: rangeBound, to: rangeBound };

@@ -64,6 +64,23 @@ const MATRIX: Record<string, Access> = {
     id: (owner) => fc.constant({ id: owner.merchant.keyId }),
     request: (target, caller) => ({ c: { params: { id: target.id } }, credentials: { token: caller.merchant.account.token } }),
   },
+  "PATCH /api/keys/{id}": {
+    id: (owner) => fc.constant({ id: owner.merchant.keyId }),
+    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { allowedCallbackOrigins: null } } }, credentials: { token: caller.merchant.account.token } }),
+  },
+  "POST /api/keys/{id}/rotate-signing-secret": {
+    id: (owner) => fc.constant({ id: owner.merchant.keyId }),
+    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: {} } }, credentials: { token: caller.merchant.account.token } }),
+  },
+  "POST /api/keys/{id}/test-callback": {
+    id: (owner) => fc.constant({ id: owner.merchant.keyId }),
+    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { url: "https://merchant.example.com/hook" } } }, credentials: { token: caller.merchant.account.token } }),
+  },
+  // Redelivery needs a resolved session (the owner's sessions here are pending: 409, not 404).
+  "POST /api/usage/sessions/{id}/callbacks/redeliver": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id })),
+    request: (target, caller) => ({ c: { params: { id: target.id } }, credentials: { token: caller.merchant.account.token } }),
+  },
   "GET /api/usage/sessions/{id}/callbacks": {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id })),
     request: (target, caller) => ({ c: { params: { id: target.id } }, credentials: { token: caller.merchant.account.token } }),
@@ -121,7 +138,7 @@ describe("object-level authorization matrix", () => {
   });
 
   it("the owner reaches the same objects (the 404s above are not a broken fixture)", async () => {
-    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("test-outcome"))) {
+    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("test-outcome") && !k.includes("redeliver") && !k.includes("/api/keys/"))) {
       const access = MATRIX[key]!;
       const own = { nonce: owner.sessions[0]!.nonce };
       const id = key.includes("/passkeys/") ? owner.passkeyId : owner.sessions[0]!.session_id;

@@ -8,7 +8,7 @@ import { createApiKey } from "../../src/domain/api-keys";
 import { issueEmailToken } from "../../src/domain/email-tokens";
 import { hashPassword } from "../../src/lib/password";
 import { sandboxCheckId } from "../../src/providers/sandbox";
-import { domain, seedAccount } from "../helpers/seed";
+import { domain, seedAccount, seedEndUser } from "../helpers/seed";
 import { SoftwareAuthenticator } from "../helpers/authenticator";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { hintsFor } from "./hints";
@@ -111,6 +111,12 @@ async function prepare(op: Operation, s: State) {
       fixtures.params.id = await enrolPasskeyFor(account, authenticator);
       const options = await request("POST", "/api/users/me/passkeys/confirmation-options", { token: account.token });
       fixtures.body = { confirmation: await authenticator.assert(options.body.data) };
+      break;
+    }
+    case "POST /api/usage/sessions/{id}/callbacks/redeliver": {
+      // A resolved session has a callback event to send again.
+      const adult = await seedEndUser("1980-01-01");
+      await request("POST", `/api/age-verification/session/${fixtures.params.id}/complete`, { token: adult.token, body: { nonce: fixtures.body.nonce, consent: true } });
       break;
     }
     case "POST /api/webhooks/provider":
