@@ -88,6 +88,10 @@ export async function request(method: string, path: string, options: { token?: s
 
 /** Written only by the API key middleware after the response, at most once a minute: not a change the request made. */
 const IGNORED_COLUMNS = new Set(["last_used_at"]);
+// The per-account limit counters (docs/limits.md) count every attempt on purpose, refused ones included,
+// so that hammering a limited route past its limit does not shorten the wait: a counted attempt is not a
+// write of the request's own.
+const IGNORED_TABLES = new Set(["account_counters"]);
 
 let tableNames: string[] | undefined;
 
@@ -97,7 +101,9 @@ export async function snapshot(): Promise<string> {
     await env.DB.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name",
     ).all<{ name: string }>()
-  ).results.map((r) => r.name);
+  ).results
+    .map((r) => r.name)
+    .filter((name) => !IGNORED_TABLES.has(name));
   const results = await env.DB.batch(tableNames.map((name) => env.DB.prepare(`SELECT * FROM "${name}" ORDER BY rowid`)));
   return JSON.stringify(
     results.map((r, i) => [
