@@ -44,7 +44,8 @@ export const requireUserWithVerifiedDob = withMeta(
     const [row] = await c.var.ctx.db
       .select({
         user: getTableColumns(users),
-        verifiedDob: kycRecords.verifiedDob,
+        // Only a VERIFIED record answers with its date; the join also reads REJECTED ones for their reason.
+        verifiedDob: sql<string | null>`case when ${kycRecords.status} = 'VERIFIED' then ${kycRecords.verifiedDob} end`,
         rejectionReason: kycRecords.rejectionReason,
         hasPasskey: sql<number>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.id})`,
       })
@@ -55,7 +56,7 @@ export const requireUserWithVerifiedDob = withMeta(
     acceptUser(c, row?.user, claims.ver);
     // An account refused because its document verifies another account gets that reason, not KYC_REQUIRED.
     if (row?.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
-    // verifiedDob is set only while VERIFIED (src/domain/kyc.ts), so a REJECTED record reads as null.
+    // verifiedDob is read only from a VERIFIED record (the select above), so a REJECTED one reads as null.
     c.set("verifiedDob", row?.verifiedDob ?? null);
     c.set("hasPasskey", Boolean(row?.hasPasskey));
     await next();
