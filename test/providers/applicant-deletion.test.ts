@@ -94,9 +94,10 @@ describe("applicant deletion at the provider (happy)", () => {
   it("Onfido: an applicant already gone (404, a retry after a lost answer) counts as deleted", async () => {
     const applicantId = crypto.randomUUID();
     onfidoDeletes(404);
-    const { result, retried } = await runDeletion({ type: "delete-applicant", provider: "onfido", applicantId }, 2, onfidoEnv());
+    const { result, retried } = await runDeletion({ type: "delete-applicant", provider: "onfido", applicantId }, MAIL_MAX_ATTEMPTS, onfidoEnv());
     expect(result.explicitAcks).toHaveLength(1);
     expect(retried).toEqual([]);
+    expect(await failuresFor(applicantId)).toEqual([]);
   });
 });
 
