@@ -3,7 +3,8 @@
 // production's; wrangler.toml [env.staging]): the role is the name without it.
 import { CALLBACK_QUEUE, DEAD_LETTER_QUEUE, handleCallbackBatch, handleDeadLetterBatch, handleQueue } from "./callbacks/consumer";
 import type { CallbackMessage } from "./callbacks/message";
-import { handleMailBatch, handleMailDeadLetterBatch } from "./mail/consumer";
+import { handleDeadLetteredMail, handleMailMessage } from "./mail/consumer";
+import { handleApplicantDeletion, handleDeadLetteredApplicantDeletion, isApplicantDeletionMessage } from "./providers/applicant-deletion";
 
 export const STAGING_QUEUE_PREFIX = "staging-";
 export const MAIL_QUEUE = "mail";
@@ -13,8 +14,15 @@ export const queueRole = (name: string): string => (name.startsWith(STAGING_QUEU
 
 export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const role = queueRole(batch.queue);
-  if (role === MAIL_QUEUE) return handleMailBatch(batch, env);
-  if (role === MAIL_DEAD_LETTER_QUEUE) return handleMailDeadLetterBatch(batch, env);
+  // The mail queue also carries applicant deletions (src/providers/applicant-deletion.ts); each message on its own.
+  if (role === MAIL_QUEUE) {
+    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleApplicantDeletion(m, env) : handleMailMessage(m, env))));
+    return;
+  }
+  if (role === MAIL_DEAD_LETTER_QUEUE) {
+    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleDeadLetteredApplicantDeletion(m, env) : handleDeadLetteredMail(m, env))));
+    return;
+  }
   if (role === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, env);
   if (role === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, env);
   return handleQueue(batch, env); // logs the unknown queue and retries the batch

@@ -203,6 +203,30 @@ export const mailFailures = sqliteTable(
   (t) => [index("mail_failures_failed_at").on(t.failedAt)],
 );
 
+// Applicants a deleted account left at the identity provider that could not be deleted there after the
+// last retry (src/providers/applicant-deletion.ts): for the operator to delete by hand. The provider's
+// opaque applicant id is all that is kept: no name, address, user id or anything else that links it to
+// a person on our side (the account is already gone).
+export const applicantDeletionFailures = sqliteTable(
+  "applicant_deletion_failures",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    provider: text("provider").notNull(),
+    applicantId: text("applicant_id").notNull(),
+    error: text("error").notNull(),
+    attempts: integer("attempts").notNull(),
+    failedAt: text("failed_at").notNull(),
+  },
+  (t) => [index("applicant_deletion_failures_failed_at").on(t.failedAt)],
+);
+
+// The sandbox provider's record of the applicants it was asked to delete (development only), so that
+// tests and the demo can see a deleted account's applicant go, as Onfido's would.
+export const sandboxDeletedApplicants = sqliteTable("sandbox_deleted_applicants", {
+  applicantId: text("applicant_id").primaryKey(),
+  deletedAt: text("deleted_at").notNull(),
+});
+
 // Fixed-window counters of what an account may do a limited number of times (src/domain/account-limits.ts):
 // only a hash of (limit, account, window) and a count, nothing about what was done (CONTRACT §5).
 export const accountCounters = sqliteTable(

@@ -2,11 +2,14 @@
 // them; then the user row goes, and D1 cascades remove its email tokens, KYC record, API keys (so they
 // stop authenticating at once) and, for a business, its session log and callback events. No callback
 // reaches a deleted merchant: its signing secrets are gone with its keys. Resolved sessions' objects
-// forget them on their own after the retention period.
+// forget them on their own after the retention period. The KYC record's applicant is then deleted at
+// the identity provider through the queue (src/providers/applicant-deletion.ts): our deletion never
+// waits for the provider.
 import { and, eq } from "drizzle-orm";
-import { users, verificationSessions } from "../db/schema";
+import { kycRecords, users, verificationSessions } from "../db/schema";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
+import { enqueueApplicantDeletion } from "../providers/applicant-deletion";
 import type { DomainContext } from "./context";
 import { sessionStub } from "./verification";
 
@@ -20,5 +23,7 @@ export async function deleteAccount(ctx: DomainContext, user: UserRow): Promise<
       .where(and(eq(verificationSessions.accountId, user.id), eq(verificationSessions.status, "PENDING")));
     await Promise.all(pending.map(({ id }) => sessionStub(ctx, id).closeForDeletedAccount()));
   }
+  const kyc = await db.select({ applicantId: kycRecords.applicantId }).from(kycRecords).where(eq(kycRecords.userId, user.id)).get();
   await db.delete(users).where(eq(users.id, user.id));
+  if (kyc) await enqueueApplicantDeletion(ctx, kyc.applicantId);
 }

@@ -20,10 +20,10 @@ const MAX_DELAY_SECONDS = 15 * 60;
 export const mailRetryDelaySeconds = (attempt: number) => Math.min(BASE_DELAY_SECONDS * 2 ** Math.max(attempt - 1, 0), MAX_DELAY_SECONDS);
 
 export async function handleMailBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  await Promise.all(batch.messages.map((message) => sendOne(message, env)));
+  await Promise.all(batch.messages.map((message) => handleMailMessage(message, env)));
 }
 
-async function sendOne(message: Message<unknown>, env: Env): Promise<void> {
+export async function handleMailMessage(message: Message<unknown>, env: Env): Promise<void> {
   const body = message.body;
   if (!isMailMessage(body)) {
     log("error", "mail message without the expected shape", { messageId: message.id });
@@ -59,14 +59,14 @@ async function giveUp(message: Message<unknown>, body: MailMessage, env: Env, er
 }
 
 export async function handleMailDeadLetterBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  await Promise.all(
-    batch.messages.map(async (message) => {
-      const body = message.body;
-      if (!isMailMessage(body)) {
-        message.ack();
-        return;
-      }
-      await giveUp(message, body, env, "dead_lettered");
-    }),
-  );
+  await Promise.all(batch.messages.map((message) => handleDeadLetteredMail(message, env)));
+}
+
+export async function handleDeadLetteredMail(message: Message<unknown>, env: Env): Promise<void> {
+  const body = message.body;
+  if (!isMailMessage(body)) {
+    message.ack();
+    return;
+  }
+  await giveUp(message, body, env, "dead_lettered");
 }

@@ -7,6 +7,6 @@ import { SandboxProvider } from "./sandbox";
 
 export function providerFor(env: Bindings): IdentityProvider {
   if (env.PROVIDER === "onfido") return new OnfidoProvider(env.ONFIDO_API_URL, secret(env, "ONFIDO_API_TOKEN"));
-  if (env.PROVIDER === "sandbox") return new SandboxProvider();
+  if (env.PROVIDER === "sandbox") return new SandboxProvider(env.DB);
   throw misconfigured();
 }

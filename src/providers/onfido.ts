@@ -42,7 +42,7 @@ const Report = z.object({
     .nullish(),
 });
 
-type Operation = "create_applicant" | "sdk_token" | "create_check" | "read_check" | "read_report";
+type Operation = "create_applicant" | "sdk_token" | "create_check" | "read_check" | "read_report" | "delete_applicant";
 
 /**
  * The reports a check runs (classic flow, API v3.6): the document gives the date of birth, the face
@@ -98,6 +98,15 @@ export class OnfidoProvider implements IdentityProvider {
     };
   }
 
+  async deleteApplicant(applicantId: string): Promise<void> {
+    // 204 when deleted; 404 when it already is (a retry after a lost answer): both are done.
+    const response = await this.call("delete_applicant", "DELETE", `/applicants/${encodeURIComponent(applicantId)}`);
+    await response.body?.cancel();
+    if (response.ok || response.status === 404) return;
+    log("warn", "provider answered with an error", { provider: this.name, operation: "delete_applicant", status: response.status });
+    throw providerError();
+  }
+
   private async verdict(check: z.infer<typeof Check>): Promise<Verdict> {
     // Only a clear check needs its report: the date of birth is taken from the document, not the applicant.
     if (check.result !== "clear") return { result: "rejected" };
@@ -132,9 +141,25 @@ export class OnfidoProvider implements IdentityProvider {
     schema: S,
     body?: unknown,
   ): Promise<z.infer<S>> {
-    let response: Response;
+    const response = await this.call(operation, method, path, body);
+    if (!response.ok) {
+      // Drain the body without reading it into a log: Onfido error bodies can quote the applicant's data.
+      await response.body?.cancel();
+      log("warn", "provider answered with an error", { provider: this.name, operation, status: response.status });
+      throw providerError();
+    }
+    const parsed = schema.safeParse(await response.json().catch(() => undefined));
+    if (!parsed.success) {
+      log("warn", "provider answer has an unexpected shape", { provider: this.name, operation });
+      throw providerError();
+    }
+    return parsed.data;
+  }
+
+  /** The HTTP call itself; a network failure or timeout is a provider error, any answer is the caller's to read. */
+  private async call(operation: Operation, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<Response> {
     try {
-      response = await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
+      return await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
         method,
         headers: {
           authorization: `Token token=${this.apiToken}`,
@@ -150,17 +175,5 @@ export class OnfidoProvider implements IdentityProvider {
       log("warn", "provider call failed", { provider: this.name, operation, error: (error as Error).name });
       throw providerError();
     }
-    if (!response.ok) {
-      // Drain the body without reading it into a log: Onfido error bodies can quote the applicant's data.
-      await response.body?.cancel();
-      log("warn", "provider answered with an error", { provider: this.name, operation, status: response.status });
-      throw providerError();
-    }
-    const parsed = schema.safeParse(await response.json().catch(() => undefined));
-    if (!parsed.success) {
-      log("warn", "provider answer has an unexpected shape", { provider: this.name, operation });
-      throw providerError();
-    }
-    return parsed.data;
   }
 }

@@ -47,6 +47,8 @@ export interface IdentityProvider {
    */
   createCheck(applicantId: string): Promise<StartedCheck>;
   readCheck(checkId: string): Promise<ProviderCheck>;
+  /** Deletes the applicant and what the provider holds about it; an applicant already gone counts as deleted. */
+  deleteApplicant(applicantId: string): Promise<void>;
 }
 
 /** Any provider failure: the provider's own status and body stay in our logs' codes, never in a response. */

@@ -30,6 +30,9 @@ export const sandboxCheckId = (applicantId: string, result: SandboxResult, docum
 export class SandboxProvider implements IdentityProvider {
   readonly name = "sandbox" as const;
 
+  /** `db` is where the sandbox records the applicants it deletes (sandbox_deleted_applicants). */
+  constructor(private readonly db?: D1Database) {}
+
   async createApplicant(input: ApplicantInput): Promise<string> {
     return `sbxapp_${randomPart()}_${input.dob.replaceAll("-", "")}`;
   }
@@ -43,6 +46,15 @@ export class SandboxProvider implements IdentityProvider {
   async createCheck(applicantId: string): Promise<StartedCheck> {
     if (!APPLICANT.test(applicantId)) throw providerError();
     return { checkId: sandboxCheckId(applicantId, "clear"), complete: true };
+  }
+
+  /** Records the deletion, as Onfido would forget the applicant; deleting twice is one record. */
+  async deleteApplicant(applicantId: string): Promise<void> {
+    if (!APPLICANT.test(applicantId) || !this.db) throw providerError();
+    await this.db
+      .prepare("INSERT INTO sandbox_deleted_applicants (applicant_id, deleted_at) VALUES (?, ?) ON CONFLICT (applicant_id) DO NOTHING")
+      .bind(applicantId, new Date().toISOString())
+      .run();
   }
 
   async readCheck(checkId: string): Promise<ProviderCheck> {

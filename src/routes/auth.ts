@@ -85,7 +85,7 @@ export const authRoutes = new Hono<AppEnv>()
     describe({
       tag,
       summary: "Mail a password-reset link",
-      description: "Always 202, whether or not the address has an account.",
+      description: "Always 202 with the same body, whether or not the address has an account; the lookup and the mail happen after the answer, so its timing does not tell either.",
       responses: { 202: { description: "Accepted" }, ...limited },
     }),
     limitPerAddress("forgot-password"),
@@ -94,7 +94,9 @@ export const authRoutes = new Hono<AppEnv>()
       const { email } = c.req.valid("json");
       // Per address above, and per email here, so that no one can flood one mailbox from many addresses.
       await enforceLimit(c.env.LOGIN_LIMITER, `forgot:${email}`);
-      await requestPasswordReset(c.var.ctx, email);
+      // The lookup, token and mail run after the answer (waitUntil), so an unknown address answers in
+      // the same time as a known one and the timing cannot tell which addresses have accounts.
+      c.executionCtx.waitUntil(requestPasswordReset(c.var.ctx, email));
       return accepted(c, "If an account uses this address, a reset link is on its way.");
     },
   )

@@ -1,5 +1,6 @@
 // Request helpers over the Worker's own fetch handler (the same app the runtime serves).
-import { SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
+import worker from "../../src/index";
 
 export const BASE = "https://avs.test";
 
@@ -51,6 +52,19 @@ export async function readResponse<T = any>(response: Response) {
 /** A request to the Worker as deployed: its own fetch handler, with the configured bindings. */
 export async function call<T = any>(method: string, path: string, options: CallOptions = {}) {
   return readResponse<T>(await SELF.fetch(buildRequest(method, path, options)));
+}
+
+/**
+ * Like call, through the Worker's fetch handler with an execution context of the test's own, and only
+ * once the work the handler deferred past its answer (waitUntil) has settled: for routes that mail in
+ * the background (forgot-password), so the outbox is read after the mail is written, not raced.
+ */
+export async function callSettled<T = any>(method: string, path: string, options: CallOptions = {}) {
+  const context = createExecutionContext();
+  const response = await worker.fetch(buildRequest(method, path, options), env, context);
+  const result = await readResponse<T>(response);
+  await waitOnExecutionContext(context);
+  return result;
 }
 
 export function expectError(

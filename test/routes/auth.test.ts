@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { emailTokens, users } from "../../src/db/schema";
 import { sha256Hex } from "../../src/lib/crypto";
 import { freshAddress, mailedToken, PASSWORD, register, registerVerified } from "../helpers/accounts";
-import { call, expectError } from "../helpers/http";
+import { call, callSettled, expectError } from "../helpers/http";
 import { db, uniqueEmail } from "../helpers/seed";
 
 const userCount = async () => (await db().select({ n: count() }).from(users))[0]!.n;
@@ -207,7 +207,7 @@ describe("email verification", () => {
 describe("password reset", () => {
   it("answers 202 for any address, and mails only an existing account", async () => {
     const ghost = uniqueEmail("ghost");
-    const res = await call("POST", "/api/auth/forgot-password", { body: { email: ghost }, headers: freshAddress() });
+    const res = await callSettled("POST", "/api/auth/forgot-password", { body: { email: ghost }, headers: freshAddress() });
     expect(res.status).toBe(202);
     const outbox = await call("GET", `/api/dev/outbox?to=${ghost}`);
     expect(outbox.body.data.messages).toEqual([]);
@@ -215,7 +215,7 @@ describe("password reset", () => {
 
   it("sets a new password with the token, once; every earlier token stops working", async () => {
     const account = await register();
-    await call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
+    await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
     const res = await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() });
     expect(res.status).toBe(200);
@@ -233,7 +233,7 @@ describe("password reset", () => {
       400,
       "INVALID_TOKEN",
     );
-    await call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
+    await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
     await db().update(emailTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(emailTokens.tokenHash, await sha256Hex(token)));
     expectError(
@@ -246,7 +246,7 @@ describe("password reset", () => {
 
   it("refuses a short new password with 422 and keeps the token usable", async () => {
     const account = await register();
-    await call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
+    await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
     const res = await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "short" }, headers: freshAddress() });
     expectError(res, 422, "VALIDATION_FAILED");
@@ -308,7 +308,7 @@ describe("signing out everywhere also spends email links", () => {
     await call("POST", "/api/users/change-email", { token: victim.token, body: { newEmail: attackerEmail, password: PASSWORD } });
     const changeToken = await mailedToken(attackerEmail);
     // ...the owner notices and resets the password...
-    await call("POST", "/api/auth/forgot-password", { body: { email: victim.email }, headers: freshAddress() });
+    await callSettled("POST", "/api/auth/forgot-password", { body: { email: victim.email }, headers: freshAddress() });
     const resetToken = await mailedToken(victim.email);
     expect((await call("POST", "/api/auth/reset-password", { body: { token: resetToken, newPassword: "the owner's new secret" }, headers: freshAddress() })).status).toBe(200);
     // ...and the pending change no longer works.
@@ -318,7 +318,7 @@ describe("signing out everywhere also spends email links", () => {
 
   it("an email change spends reset links mailed to the old address, and logout spends every link", async () => {
     const account = await registerVerified();
-    await call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
+    await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const oldReset = await mailedToken(account.email);
     const newEmail = uniqueEmail("new-home");
     await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail, password: PASSWORD } });
