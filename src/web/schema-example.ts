@@ -23,9 +23,15 @@ function exampleString(schema: JsonSchema, name: string): string {
   if (name === "nonce") return "n0nce-from-the-open-response";
   if (name === "receipt_id") return "rcpt_Qm4v2TsN8cW1bYx0LpR6aZ3k";
   const minLength = typeof schema.minLength === "number" ? schema.minLength : 0;
-  const text = name === "password" || name.endsWith("Password") ? "correct-horse-battery" : "text";
-  return text.padEnd(minLength, "x");
+  const text = (name === "password" || name.endsWith("Password") ? "correct-horse-battery" : "text").padEnd(minLength, "x");
+  if (!pattern) return text;
+  // Any other pattern (a document number's ^[A-Z0-9]{1,20}$, …): the first sample it accepts.
+  const accepts = new RegExp(pattern, "u");
+  return [text, ...PATTERN_SAMPLES.map((sample) => sample.padEnd(minLength, sample.at(-1)))].find((sample) => accepts.test(sample)) ?? text;
 }
+
+/** Plain samples tried, in order, against a pattern the named cases above do not know. */
+const PATTERN_SAMPLES = ["P1234567", "p1234567", "12345678", "ABCDEFGH", "abcdefgh"];
 
 /** The schema a `$ref` (into #/components/schemas) points to, or the schema itself. */
 export function resolve(schema: JsonSchema, document: Document): JsonSchema {

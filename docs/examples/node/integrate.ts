@@ -4,9 +4,10 @@
 //
 //   AGE_API_KEY=svc_sk_… npx tsx docs/examples/node/integrate.ts [--base-url http://localhost:8787]
 //
-// It opens a session, prints the link to send the user to, polls the session once and prints it. In
-// your shop, keep session_id with the order, send the user to the link, and act on the signed callback
-// (verifyCallback below) or, as a fallback, on your own poll.
+// It opens a session (retried safely with an Idempotency-Key), prints the verification_url to send the
+// user to, polls the session once and prints it. In your shop, keep session_id with the order, send the
+// user to verification_url, and act on the signed callback (verifyCallback below) or, as a fallback, on
+// your own poll.
 import createClient from "openapi-fetch";
 import { Webhook } from "standardwebhooks";
 import type { paths } from "./api-types";
@@ -19,23 +20,34 @@ if (!apiKey) throw new Error("set AGE_API_KEY to your API key (svc_sk_…)");
 // The API key authenticates your server: never send it to a browser.
 const api = createClient<paths>({ baseUrl, headers: { "x-api-key": apiKey } });
 
-// 1. Open a session for the order.
-const opened = await api.POST("/api/age-verification/session", {
-  body: { age_required: 18, callback_url: "https://shop.example.com/webhooks/age" },
-});
+// 1. Open a session for the order. One Idempotency-Key per logical request: a retry after a timeout
+//    sends the same key and body and gets the same session back (Idempotent-Replayed: true).
+const order = { id: `order-${Date.now()}`, idempotencyKey: crypto.randomUUID() };
+const open = () =>
+  api.POST("/api/age-verification/session", {
+    params: { header: { "Idempotency-Key": order.idempotencyKey } },
+    // reference and metadata come back in the poll, the callbacks and the usage log: no personal data.
+    body: { age_required: 18, callback_url: "https://shop.example.com/webhooks/age", reference: order.id, metadata: { channel: "web" } },
+  });
+const opened = await open();
 if (!opened.data) throw new Error(`open: ${opened.response.status} ${opened.error?.error} ${JSON.stringify(opened.error?.errors)}`);
 const session = opened.data.data;
+const retried = await open();
+if (retried.data?.data.session_id !== session.session_id || retried.response.headers.get("idempotent-replayed") !== "true") {
+  throw new Error(`a retry with the same Idempotency-Key should answer the same session, got ${retried.response.status}`);
+}
 
-// 2. The link (or QR code) for the user: session_id and nonce only.
-const link = `${baseUrl}/verify?session_id=${encodeURIComponent(session.session_id)}&nonce=${encodeURIComponent(session.nonce)}`;
-console.log(`opened ${session.session_id}, expires ${session.expires_at}\nsend the user to ${link}`);
+// 2. Send the user to verification_url (a redirect, a link or a QR code): nothing else reaches the browser.
+console.log(`opened ${session.session_id} (livemode ${session.livemode}), expires ${session.expires_at}\nsend the user to ${session.verification_url}`);
+console.log(`retried with the same Idempotency-Key: the same session, Idempotent-Replayed: true`);
 
 // 3. Poll (the fallback when a callback is late): the same object as a callback's data.
 const polled = await api.GET("/api/age-verification/session/{id}", { params: { path: { id: session.session_id } } });
 if (!polled.data) throw new Error(`poll: ${polled.response.status} ${polled.error?.error}`);
 const status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED" = polled.data.data.status;
-console.log(`polled: status=${status} above_age_required=${polled.data.data.above_age_required}`);
+console.log(`polled: status=${status} above_age_required=${polled.data.data.above_age_required} reference=${polled.data.data.reference}`);
 if (status !== "PENDING") throw new Error(`a session nobody answered should be PENDING, got ${status}`);
+if (polled.data.data.reference !== order.id) throw new Error(`the poll should carry the reference ${order.id}`);
 
 // 4. An unknown session is the same 404 as another merchant's: typed as the error envelope.
 const unknown = await api.GET("/api/age-verification/session/{id}", { params: { path: { id: "ses_000000000000000000000000" } } });
@@ -47,9 +59,19 @@ type PolledSession = paths["/api/age-verification/session/{id}"]["get"]["respons
 type CallbackEvent = { type: `age_verification.session.${"approved" | "denied" | "expired"}`; timestamp: string; data: PolledSession };
 
 /**
- * Verifies one callback on its raw body (before parsing it) with the key's signing secret and returns
- * the event; throws on a forged or stale one. Answer 2xx within 15 s and de-duplicate on webhook-id.
+ * Verifies one callback on its raw body (before parsing it) and returns the event; throws on a forged or
+ * stale one. Pass every signing secret you currently hold (the new one and the old one while you roll a
+ * rotation out): during a rotation's grace the service signs with both, so either one verifies. Answer
+ * 2xx within 15 s and de-duplicate on webhook-id.
  */
-export function verifyCallback(rawBody: string, headers: Record<string, string>, signingSecret: string): CallbackEvent {
-  return new Webhook(signingSecret).verify(rawBody, headers) as CallbackEvent;
+export function verifyCallback(rawBody: string, headers: Record<string, string>, signingSecrets: readonly string[]): CallbackEvent {
+  let failure: unknown = new Error("no signing secret given");
+  for (const secret of signingSecrets) {
+    try {
+      return new Webhook(secret).verify(rawBody, headers) as CallbackEvent;
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw failure;
 }
