@@ -32,7 +32,7 @@ export type paths = {
   "/api/auth/forgot-password": {
     /**
      * Mail a password-reset link
-     * @description Always 202, whether or not the address has an account.
+     * @description Always 202 with the same body, whether or not the address has an account; the lookup and the mail happen after the answer, so its timing does not tell either.
      */
     post: operations["postApiAuthForgotPassword"];
   };
@@ -772,7 +772,7 @@ export type operations = {
   };
   /**
    * Mail a password-reset link
-   * @description Always 202, whether or not the address has an account.
+   * @description Always 202 with the same body, whether or not the address has an account; the lookup and the mail happen after the answer, so its timing does not tell either.
    */
   postApiAuthForgotPassword: {
     requestBody: {
