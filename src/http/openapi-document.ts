@@ -6,7 +6,7 @@ import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../e
 import { webhooksSection } from "./openapi-webhooks";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
 
-export const API_VERSION = "1.0.0";
+export const API_VERSION = "1.1.0";
 
 const TAGS = [
   { name: "Health", description: "Liveness and the API description." },

@@ -3,12 +3,12 @@ import { createApp } from "../../src/app";
 import { call } from "../helpers/http";
 
 describe("OpenAPI document", () => {
-  it("is served as OpenAPI 3.1 with version 1.0.0, the spec's tags and both security schemes", async () => {
+  it("is served as OpenAPI 3.1 with version 1.1.0, the spec's tags and both security schemes", async () => {
     const res = await call("GET", "/api/openapi.json");
     expect(res.status).toBe(200);
     const doc = res.body as any;
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.0.0");
+    expect(doc.info.version).toBe("1.1.0");
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(
       expect.arrayContaining(["Health", "Auth", "Users", "KYC", "Verification", "API keys", "Usage", "Webhooks"]),
     );
