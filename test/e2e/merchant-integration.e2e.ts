@@ -48,12 +48,18 @@ const poll = async (apiKey: string, sessionId: string) =>
 
 /** Opens a test session's link and picks an outcome on the test chooser; resolves on the result screen. */
 async function chooseTestOutcome(page: Page, session: Opened, outcome: string, result: string) {
+  // The page sends the nonce in the X-Session-Nonce header or the body, never in an API address (CONTRACT §12).
+  const leaks: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/api/") && request.url().includes(session.nonce)) leaks.push(request.url());
+  });
   const response = await page.goto(session.verification_url);
   expect(response?.headers()["content-security-policy"]).toBe(STRICT_CSP);
   await page.locator("#step-test").waitFor({ state: "visible" });
   await expect(page.locator("#step-test").textContent()).resolves.toMatch(/test request/i);
   await page.locator(`[data-test-outcome="${outcome}"]`).click();
   await page.locator(`#step-result[data-result="${result}"]`).waitFor({ state: "visible" });
+  expect(leaks).toEqual([]);
 }
 
 describe("test mode on /verify", () => {
