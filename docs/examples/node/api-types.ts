@@ -48,6 +48,35 @@ export type paths = {
     /** Sign out everywhere: every token issued so far stops working */
     post: operations["postApiAuthLogout"];
   };
+  "/api/users/me/passkeys": {
+    /** The account's passkeys */
+    get: operations["getApiUsersMePasskeys"];
+    /**
+     * Enrol a passkey: the credential navigator.credentials.create() returned (PublicKeyCredential.toJSON())
+     * @description Verified against its challenge (single use), APP_URL's origin and RP id, user presence and verification. The service keeps the credential id and public key, nothing about the device.
+     */
+    post: operations["postApiUsersMePasskeys"];
+  };
+  "/api/users/me/passkeys/registration-options": {
+    /**
+     * Options for navigator.credentials.create(): a single-use challenge valid 5 minutes
+     * @description A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON().
+     */
+    post: operations["postApiUsersMePasskeysRegistrationOptions"];
+  };
+  "/api/users/me/passkeys/confirmation-options": {
+    /**
+     * Options for navigator.credentials.get() confirming a change to the account's passkeys (adding or removing one)
+     * @description A single-use challenge valid 5 minutes, for this account's passkeys only.
+     */
+    post: operations["postApiUsersMePasskeysConfirmationOptions"];
+  };
+  "/api/users/me/passkeys/{id}": {
+    /** Remove a passkey, confirmed with one of the account's passkeys; with none left, approvals fall back to the password sign-in */
+    delete: operations["deleteApiUsersMePasskeysId"];
+    /** Rename a passkey */
+    patch: operations["patchApiUsersMePasskeysId"];
+  };
   "/api/users/me": {
     /** The signed-in account */
     get: operations["getApiUsersMe"];
@@ -78,11 +107,30 @@ export type paths = {
   "/api/keys/{id}": {
     /** Revoke a key: it stops authenticating on the very next request */
     delete: operations["deleteApiKeysId"];
+    /**
+     * Update a key's allowed callback origins
+     * @description When a key carries allowed origins, a session it opens with a callback_url on any other origin is 422 CALLBACK_ORIGIN_NOT_ALLOWED, so a leaked key cannot point callbacks at an arbitrary host. Origins are normalised (lower-case host, default port dropped) and de-duplicated.
+     */
+    patch: operations["patchApiKeysId"];
+  };
+  "/api/keys/{id}/rotate-signing-secret": {
+    /**
+     * Rotate the key's signing secret: the new one is shown this once
+     * @description For the grace period (graceHours, default 24, at most 168) every callback carries two signatures, `v1,<new> v1,<old>`, so the receiver can switch to the new secret at any moment inside it; then only the new one signs. A second rotation inside the window ends the oldest secret. Both secrets are stored encrypted; the listing shows when the old one stops.
+     */
+    post: operations["postApiKeysIdRotateSigningSecret"];
+  };
+  "/api/keys/{id}/test-callback": {
+    /**
+     * Send a signed age_verification.test event to a URL and report the receiver's answer
+     * @description Signed like every callback (both signatures during a rotation's grace). Sent once, now, never retried; nothing is written to the usage or callback log. The url follows the callback_url rules. Limited to 10 test events and redeliveries per account per minute.
+     */
+    post: operations["postApiKeysIdTestCallback"];
   };
   "/api/age-verification/session": {
     /**
      * Open a verification session (spec endpoint 4); server-side only
-     * @description Hand only session_id and nonce to the browser. callback_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1).
+     * @description Hand only session_id and nonce (or verification_url) to the browser. callback_url and return_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1). A test key (svc_sk_test_…) opens a test session (livemode false). Every resolved session carries a receipt: a JWS verifiable with the keys at /.well-known/jwks.json (docs/receipts.md). With Idempotency-Key, a retry with the same body within 24 hours answers the first response again (header Idempotent-Replayed: true) and opens nothing.
      */
     post: operations["postApiAgeVerificationSession"];
   };
@@ -90,13 +138,34 @@ export type paths = {
     /** Poll a session (spec endpoint 5): the fallback when a callback was missed */
     get: operations["getApiAgeVerificationSessionId"];
   };
+  "/api/age-verification/session/{id}/preview": {
+    /**
+     * The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)
+     * @description Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.
+     */
+    get: operations["getApiAgeVerificationSessionIdPreview"];
+  };
   "/api/age-verification/session/{id}/request": {
     /** What a session asks, for the end user's app (needs the nonce) */
     get: operations["getApiAgeVerificationSessionIdRequest"];
   };
+  "/api/age-verification/session/{id}/test-outcome": {
+    /**
+     * Test mode: answer a test session with a chosen outcome, without a browser or an identity check
+     * @description With a test key (X-API-Key svc_sk_test_…) for your own test sessions, or with the session's nonce in the body (the /verify page's test chooser, no account). A live session, a live key, another account's session or a wrong nonce: 404. The callback and poll then carry the outcome with livemode false, holder_binding null and a receipt for APPROVED and DENIED.
+     */
+    post: operations["postApiAgeVerificationSessionIdTestOutcome"];
+  };
   "/api/age-verification/session/{id}/complete": {
     /** Answer a session as the end user: consent shares whether you are old enough, nothing else */
     post: operations["postApiAgeVerificationSessionIdComplete"];
+  };
+  "/api/age-verification/session/{id}/passkey-options": {
+    /**
+     * Options for navigator.credentials.get() to approve this session with a passkey
+     * @description The challenge is single use, valid 5 minutes and bound to this session (its id and nonce) and this account; send the resulting assertion with consent: true to /complete.
+     */
+    post: operations["postApiAgeVerificationSessionIdPasskeyOptions"];
   };
   "/api/dev/outbox": {
     /**
@@ -154,7 +223,7 @@ export type paths = {
   "/api/usage/export.csv": {
     /**
      * Every session matching the filters, as CSV
-     * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, key_name. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
+     * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
      */
     get: operations["getApiUsageExportCsv"];
   };
@@ -180,13 +249,49 @@ export type paths = {
      */
     get: operations["getApiUsageSessionsIdCallbacks"];
   };
+  "/api/usage/sessions/{id}/callbacks/redeliver": {
+    /**
+     * Send the session's latest callback event again, now
+     * @description A new attempt of the same event (same webhook-id, so receivers de-duplicate), whether it was delivered or failed. A delivered or failed event gets one attempt, off the retry schedule: its state becomes delivered or failed by that attempt. A pending event keeps its schedule; this attempt only comes sooner. Limited to 10 redeliveries and test events per account per minute.
+     */
+    post: operations["postApiUsageSessionsIdCallbacksRedeliver"];
+  };
   "/api/openapi.json": {
     /** This OpenAPI 3.1 document */
     get: operations["getApiOpenapiJson"];
   };
 };
 
-export type webhooks = Record<string, never>;
+export type webhooks = {
+  "age_verification.session.approved": {
+    /**
+     * age_verification.session.approved
+     * @description Sent when the end user approved and is at least the required age. `data` is the polled session. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+     */
+    post: operations["callback_age_verification_session_approved"];
+  };
+  "age_verification.session.denied": {
+    /**
+     * age_verification.session.denied
+     * @description Sent when the end user refused, or is under the required age. `data` is the polled session. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+     */
+    post: operations["callback_age_verification_session_denied"];
+  };
+  "age_verification.session.expired": {
+    /**
+     * age_verification.session.expired
+     * @description Sent when the session expired unanswered. `data` is the polled session. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+     */
+    post: operations["callback_age_verification_session_expired"];
+  };
+  "age_verification.test": {
+    /**
+     * age_verification.test
+     * @description Sent only by POST /api/keys/{id}/test-callback, to the URL given there: checks an endpoint and its secret. Never retried, never in the usage log. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+     */
+    post: operations["callback_age_verification_test"];
+  };
+};
 
 export type components = {
   schemas: {
@@ -197,7 +302,7 @@ export type components = {
        * @description Stable UPPER_SNAKE machine code.
        * @enum {string}
        */
-      error: "BAD_REQUEST" | "MALFORMED_JSON" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "SESSION_NOT_PENDING" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
+      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
       /** @description For people; may change. */
       message: string;
       errors: {
@@ -458,7 +563,7 @@ export type operations = {
           };
         };
       };
-      /** @description Too many attempts for this email. Codes: RATE_LIMITED. */
+      /** @description Too many attempts from this address (20 a minute, any emails), or for this email from this address (5 a minute). Keyed by the pair, a stranger's attempts elsewhere cannot lock the owner out from their own address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -1002,6 +1107,642 @@ export type operations = {
       };
     };
   };
+  /** The account's passkeys */
+  getApiUsersMePasskeys: {
+    responses: {
+      /** @description The passkeys, oldest first */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              passkeys: ({
+                  id: string;
+                  name: string;
+                  /** Format: date-time */
+                  created_at: string;
+                  last_used_at: string | null;
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Enrol a passkey: the credential navigator.credentials.create() returned (PublicKeyCredential.toJSON())
+   * @description Verified against its challenge (single use), APP_URL's origin and RP id, user presence and verification. The service keeps the credential id and public key, nothing about the device.
+   */
+  postApiUsersMePasskeys: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name?: string;
+          credential: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              attestationObject: string;
+            };
+          };
+          /** @description Required when the account already has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED), so a known password cannot add or remove passkeys. */
+          confirmation?: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Enrolled */
+      201: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              passkey: {
+                id: string;
+                name: string;
+                /** Format: date-time */
+                created_at: string;
+                last_used_at: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description The registration (or the confirmation) did not verify; the message says which check failed Codes: PASSKEY_INVALID. */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "PASSKEY_INVALID" | "MALFORMED_JSON";
+          });
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description The account has a passkey and the change was not confirmed with one Codes: PASSKEY_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PASSKEY_REQUIRED";
+          };
+        };
+      };
+      /** @description The account holds 10 passkeys Codes: PASSKEY_LIMIT_REACHED. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PASSKEY_LIMIT_REACHED";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Options for navigator.credentials.create(): a single-use challenge valid 5 minutes
+   * @description A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON().
+   */
+  postApiUsersMePasskeysRegistrationOptions: {
+    responses: {
+      /** @description Creation options (PublicKeyCredentialCreationOptionsJSON) */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              challenge: string;
+              rp: {
+                id: string;
+                name: string;
+              };
+              user: {
+                id: string;
+                name: string;
+                displayName: string;
+              };
+              pubKeyCredParams: {
+                  /** @constant */
+                  type: "public-key";
+                  alg: number;
+                }[];
+              timeout: number;
+              /** @constant */
+              attestation: "none";
+              authenticatorSelection: {
+                /** @constant */
+                residentKey: "required";
+                requireResidentKey: boolean;
+                /** @constant */
+                userVerification: "required";
+              };
+              excludeCredentials: {
+                  /** @constant */
+                  type: "public-key";
+                  id: string;
+                }[];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description The account holds 10 passkeys Codes: PASSKEY_LIMIT_REACHED. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PASSKEY_LIMIT_REACHED";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description More than 10 option requests a minute for this account Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Options for navigator.credentials.get() confirming a change to the account's passkeys (adding or removing one)
+   * @description A single-use challenge valid 5 minutes, for this account's passkeys only.
+   */
+  postApiUsersMePasskeysConfirmationOptions: {
+    responses: {
+      /** @description Request options (PublicKeyCredentialRequestOptionsJSON) */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              challenge: string;
+              rpId: string;
+              allowCredentials: {
+                  /** @constant */
+                  type: "public-key";
+                  id: string;
+                }[];
+              /** @constant */
+              userVerification: "required";
+              timeout: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description The account has no passkey: nothing to confirm with Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description More than 10 option requests a minute for this account Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /** Remove a passkey, confirmed with one of the account's passkeys; with none left, approvals fall back to the password sign-in */
+  deleteApiUsersMePasskeysId: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Required when the account already has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED), so a known password cannot add or remove passkeys. */
+          confirmation?: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Removed */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+          };
+        };
+      };
+      /** @description The confirmation did not verify Codes: PASSKEY_INVALID. */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "PASSKEY_INVALID" | "MALFORMED_JSON";
+          });
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description The account has a passkey and the change was not confirmed with one Codes: PASSKEY_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PASSKEY_REQUIRED";
+          };
+        };
+      };
+      /** @description Unknown passkey, or another account's Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /** Rename a passkey */
+  patchApiUsersMePasskeysId: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Renamed */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              passkey: {
+                id: string;
+                name: string;
+                /** Format: date-time */
+                created_at: string;
+                last_used_at: string | null;
+              };
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Unknown passkey, or another account's Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
   /** The signed-in account */
   getApiUsersMe: {
     responses: {
@@ -1230,6 +1971,15 @@ export type operations = {
           };
         };
       };
+      /** @description Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
       /** @description Internal error (INTERNAL_ERROR) */
       500: {
         content: {
@@ -1454,6 +2204,20 @@ export type operations = {
                   createdAt: string;
                   lastUsedAt: string | null;
                   revokedAt: string | null;
+                  /** @description The states of the key's signing secrets (never the secrets themselves). */
+                  signingSecret: {
+                    /** @description When the current signing secret replaced the previous one; null if never rotated. */
+                    rotatedAt: string | null;
+                    /** @description While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs. */
+                    previousExpiresAt: string | null;
+                  };
+                  /** @description Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules. */
+                  allowedCallbackOrigins: string[] | null;
+                  /**
+                   * @description test: sessions are livemode false and answered without an identity check.
+                   * @enum {string}
+                   */
+                  mode: "live" | "test";
                 })[];
             };
           };
@@ -1503,6 +2267,12 @@ export type operations = {
       content: {
         "application/json": {
           name: string;
+          /**
+           * @description live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check.
+           * @default live
+           * @enum {string}
+           */
+          mode?: "live" | "test";
         };
       };
     };
@@ -1523,8 +2293,22 @@ export type operations = {
                 createdAt: string;
                 lastUsedAt: string | null;
                 revokedAt: string | null;
+                /** @description The states of the key's signing secrets (never the secrets themselves). */
+                signingSecret: {
+                  /** @description When the current signing secret replaced the previous one; null if never rotated. */
+                  rotatedAt: string | null;
+                  /** @description While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs. */
+                  previousExpiresAt: string | null;
+                };
+                /** @description Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules. */
+                allowedCallbackOrigins: string[] | null;
+                /**
+                 * @description test: sessions are livemode false and answered without an identity check.
+                 * @enum {string}
+                 */
+                mode: "live" | "test";
               };
-              /** @description svc_sk_…: shown this once; only its hash is stored. */
+              /** @description svc_sk_live_… or svc_sk_test_…: shown this once; only its hash is stored. */
               apiKey: string;
               /** @description whsec_…: shown this once; signs this key's callbacks. */
               signingSecret: string;
@@ -1639,6 +2423,20 @@ export type operations = {
                 createdAt: string;
                 lastUsedAt: string | null;
                 revokedAt: string | null;
+                /** @description The states of the key's signing secrets (never the secrets themselves). */
+                signingSecret: {
+                  /** @description When the current signing secret replaced the previous one; null if never rotated. */
+                  rotatedAt: string | null;
+                  /** @description While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs. */
+                  previousExpiresAt: string | null;
+                };
+                /** @description Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules. */
+                allowedCallbackOrigins: string[] | null;
+                /**
+                 * @description test: sessions are livemode false and answered without an identity check.
+                 * @enum {string}
+                 */
+                mode: "live" | "test";
               };
             };
           };
@@ -1719,32 +2517,55 @@ export type operations = {
     };
   };
   /**
-   * Open a verification session (spec endpoint 4); server-side only
-   * @description Hand only session_id and nonce to the browser. callback_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1).
+   * Update a key's allowed callback origins
+   * @description When a key carries allowed origins, a session it opens with a callback_url on any other origin is 422 CALLBACK_ORIGIN_NOT_ALLOWED, so a leaked key cannot point callbacks at an arbitrary host. Origins are normalised (lower-case host, default port dropped) and de-duplicated.
    */
-  postApiAgeVerificationSession: {
+  patchApiKeysId: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
     requestBody: {
       content: {
         "application/json": {
-          age_required: number;
-          callback_url: string;
+          /** @description Up to 20 origins, scheme://host[:port] without a path (https; http://localhost or 127.0.0.1 in development only). null or [] removes the restriction. */
+          allowedCallbackOrigins: string[] | null;
         };
       };
     };
     responses: {
-      /** @description Opened */
-      201: {
+      /** @description Updated */
+      200: {
         content: {
           "application/json": {
             /** @constant */
             success: true;
             message?: string;
             data: {
-              session_id: string;
-              nonce: string;
-              age_required: number;
-              /** Format: date-time */
-              expires_at: string;
+              key: {
+                id: string;
+                name: string;
+                prefix: string;
+                /** Format: date-time */
+                createdAt: string;
+                lastUsedAt: string | null;
+                revokedAt: string | null;
+                /** @description The states of the key's signing secrets (never the secrets themselves). */
+                signingSecret: {
+                  /** @description When the current signing secret replaced the previous one; null if never rotated. */
+                  rotatedAt: string | null;
+                  /** @description While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs. */
+                  previousExpiresAt: string | null;
+                };
+                /** @description Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules. */
+                allowedCallbackOrigins: string[] | null;
+                /**
+                 * @description test: sessions are livemode false and answered without an identity check.
+                 * @enum {string}
+                 */
+                mode: "live" | "test";
+              };
             };
           };
         };
@@ -1764,6 +2585,24 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Not a verified business account Codes: BUSINESS_ACCOUNT_REQUIRED, EMAIL_NOT_VERIFIED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED";
+          });
+        };
+      };
+      /** @description No such key on this account Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
           };
         };
       };
@@ -1792,6 +2631,422 @@ export type operations = {
             /** @enum {unknown} */
             error?: "VALIDATION_FAILED";
           };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Rotate the key's signing secret: the new one is shown this once
+   * @description For the grace period (graceHours, default 24, at most 168) every callback carries two signatures, `v1,<new> v1,<old>`, so the receiver can switch to the new secret at any moment inside it; then only the new one signs. A second rotation inside the window ends the oldest secret. Both secrets are stored encrypted; the listing shows when the old one stops.
+   */
+  postApiKeysIdRotateSigningSecret: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * @description Hours the previous secret keeps signing beside the new one (default 24, at most 7 days). 0 ends it at once (a leaked secret).
+           * @default 24
+           */
+          graceHours?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Rotated */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              key: {
+                id: string;
+                name: string;
+                prefix: string;
+                /** Format: date-time */
+                createdAt: string;
+                lastUsedAt: string | null;
+                revokedAt: string | null;
+                /** @description The states of the key's signing secrets (never the secrets themselves). */
+                signingSecret: {
+                  /** @description When the current signing secret replaced the previous one; null if never rotated. */
+                  rotatedAt: string | null;
+                  /** @description While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs. */
+                  previousExpiresAt: string | null;
+                };
+                /** @description Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules. */
+                allowedCallbackOrigins: string[] | null;
+                /**
+                 * @description test: sessions are livemode false and answered without an identity check.
+                 * @enum {string}
+                 */
+                mode: "live" | "test";
+              };
+              /** @description whsec_…: shown this once; signs this key's callbacks. */
+              signingSecret: string;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Not a verified business account Codes: BUSINESS_ACCOUNT_REQUIRED, EMAIL_NOT_VERIFIED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED";
+          });
+        };
+      };
+      /** @description No such key on this account Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Rotated by a concurrent request Codes: ROTATION_CONFLICT. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "ROTATION_CONFLICT";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Send a signed age_verification.test event to a URL and report the receiver's answer
+   * @description Signed like every callback (both signatures during a rotation's grace). Sent once, now, never retried; nothing is written to the usage or callback log. The url follows the callback_url rules. Limited to 10 test events and redeliveries per account per minute.
+   */
+  postApiKeysIdTestCallback: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Where to send the test event: the same rules as a session's callback_url. */
+          url: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The receiver's answer (a failure to reach it is an answer too) */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              /** @description msg_… of this test event. */
+              webhook_id: string;
+              /** @constant */
+              type: "age_verification.test";
+              /** @description True when the receiver answered 2xx within 15 s. */
+              delivered: boolean;
+              /** @description The receiver's status; null when it did not answer. */
+              status_code: number | null;
+              /** @description timeout, network_error or redirect_not_followed; null otherwise. */
+              error: string | null;
+              duration_ms: number;
+              /** @description How many v1 signatures webhook-signature carried (2 during a rotation's grace). */
+              signatures: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Not a verified business account Codes: BUSINESS_ACCOUNT_REQUIRED, EMAIL_NOT_VERIFIED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED";
+          });
+        };
+      };
+      /** @description No such key on this account Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Too many test events and redeliveries from this account this minute Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Open a verification session (spec endpoint 4); server-side only
+   * @description Hand only session_id and nonce (or verification_url) to the browser. callback_url and return_url: absolute https, at most 2048 characters, no credentials, not a private, loopback or link-local IP literal (development also allows http://localhost and http://127.0.0.1). A test key (svc_sk_test_…) opens a test session (livemode false). Every resolved session carries a receipt: a JWS verifiable with the keys at /.well-known/jwks.json (docs/receipts.md). With Idempotency-Key, a retry with the same body within 24 hours answers the first response again (header Idempotent-Replayed: true) and opens nothing.
+   */
+  postApiAgeVerificationSession: {
+    parameters: {
+      header?: {
+        "Idempotency-Key"?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          age_required: number;
+          callback_url: string;
+          /** @description Where the end user's result screen offers to go back to, with session_id appended. Same rules as callback_url. Act only on the callback or your own poll, never on the return itself. */
+          return_url?: string;
+          /** @description Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data. */
+          reference?: string;
+          /** @description Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data. */
+          metadata?: {
+            [key: string]: string;
+          };
+          /**
+           * @description The language the end user's pages open in.
+           * @enum {string}
+           */
+          locale?: "en" | "fr" | "de" | "es" | "it";
+          /** @description Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false. */
+          require_passkey?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Opened */
+      201: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              session_id: string;
+              nonce: string;
+              age_required: number;
+              /** Format: date-time */
+              expires_at: string;
+              /** @description The service's /verify page for this session, nonce included: redirect, link or QR code. */
+              verification_url: string;
+              /** @description false when opened with a test key. */
+              livemode: boolean;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description The first request with this Idempotency-Key is still in flight Codes: IDEMPOTENCY_IN_PROGRESS. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "IDEMPOTENCY_IN_PROGRESS";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Invalid body, or an Idempotency-Key reused with another body Codes: VALIDATION_FAILED, IDEMPOTENCY_KEY_REUSED. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED";
+          });
         };
       };
       /** @description Internal error (INTERNAL_ERROR) */
@@ -1840,6 +3095,18 @@ export type operations = {
               /** Format: date-time */
               expires_at: string;
               resolved_at: string | null;
+              /** @description The merchant's own reference from the open request, or null. */
+              reference: string | null;
+              /** @description The merchant's metadata from the open request, or null. */
+              metadata: {
+                [key: string]: string;
+              } | null;
+              /** @description false for a session opened with a test key (svc_sk_test_…). */
+              livemode: boolean;
+              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+              receipt: string | null;
             };
           };
         };
@@ -1882,11 +3149,99 @@ export type operations = {
       };
     };
   };
+  /**
+   * The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)
+   * @description Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.
+   */
+  getApiAgeVerificationSessionIdPreview: {
+    parameters: {
+      query?: {
+        nonce?: string;
+      };
+      header?: {
+        "x-session-nonce"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The preview */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              merchant_name: string;
+              age_required: number;
+              /** @enum {string} */
+              status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+              /** Format: date-time */
+              expires_at: string;
+              livemode: boolean;
+              locale: ("en" | "fr" | "de" | "es" | "it") | null;
+              return_url: string | null;
+            };
+          };
+        };
+      };
+      /** @description Only for an id that URL normalisation turns into another route Codes: UNAUTHORIZED. */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
   /** What a session asks, for the end user's app (needs the nonce) */
   getApiAgeVerificationSessionIdRequest: {
     parameters: {
-      query: {
-        nonce: string;
+      query?: {
+        nonce?: string;
+      };
+      header?: {
+        "x-session-nonce"?: string;
       };
       path: {
         id: string;
@@ -1908,6 +3263,14 @@ export type operations = {
               status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
               /** Format: date-time */
               expires_at: string;
+              /** @description false: a test session, answered with a chosen outcome and no identity check. */
+              livemode: boolean;
+              /** @description The language the merchant asked the pages to open in, or null. */
+              locale: ("en" | "fr" | "de" | "es" | "it") | null;
+              /** @description Where the result screen's button leads back to (with session_id appended), or null. */
+              return_url: string | null;
+              /** @description The merchant accepts only a passkey approval. */
+              require_passkey: boolean;
             };
           };
         };
@@ -1959,8 +3322,11 @@ export type operations = {
       };
     };
   };
-  /** Answer a session as the end user: consent shares whether you are old enough, nothing else */
-  postApiAgeVerificationSessionIdComplete: {
+  /**
+   * Test mode: answer a test session with a chosen outcome, without a browser or an identity check
+   * @description With a test key (X-API-Key svc_sk_test_…) for your own test sessions, or with the session's nonce in the body (the /verify page's test chooser, no account). A live session, a live key, another account's session or a wrong nonce: 404. The callback and poll then carry the outcome with livemode false, holder_binding null and a receipt for APPROVED and DENIED.
+   */
+  postApiAgeVerificationSessionIdTestOutcome: {
     parameters: {
       path: {
         id: string;
@@ -1969,8 +3335,13 @@ export type operations = {
     requestBody: {
       content: {
         "application/json": {
-          nonce: string;
-          consent: boolean;
+          /**
+           * @description APPROVED: over age; DENIED_UNDER_AGE: under age; DENIED_REFUSED: the end user declined; EXPIRED: let it expire now.
+           * @enum {string}
+           */
+          outcome: "APPROVED" | "DENIED_UNDER_AGE" | "DENIED_REFUSED" | "EXPIRED";
+          /** @description The page's way in (no API key): the session's nonce. */
+          nonce?: string;
         };
       };
     };
@@ -1993,6 +3364,18 @@ export type operations = {
               /** Format: date-time */
               expires_at: string;
               resolved_at: string | null;
+              /** @description The merchant's own reference from the open request, or null. */
+              reference: string | null;
+              /** @description The merchant's metadata from the open request, or null. */
+              metadata: {
+                [key: string]: string;
+              } | null;
+              /** @description false for a session opened with a test key (svc_sk_test_…). */
+              livemode: boolean;
+              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+              receipt: string | null;
             };
           };
         };
@@ -2006,7 +3389,7 @@ export type operations = {
           };
         };
       };
-      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      /** @description An X-API-Key that is not a valid key Codes: UNAUTHORIZED. */
       401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -2015,16 +3398,7 @@ export type operations = {
           };
         };
       };
-      /** @description No verified identity yet Codes: KYC_REQUIRED. */
-      403: {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
-            /** @enum {unknown} */
-            error?: "KYC_REQUIRED";
-          };
-        };
-      };
-      /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
+      /** @description No test session with this id for this key or nonce Codes: NOT_FOUND. */
       404: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -2066,6 +3440,299 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /** Answer a session as the end user: consent shares whether you are old enough, nothing else */
+  postApiAgeVerificationSessionIdComplete: {
+    parameters: {
+      header?: {
+        "x-session-nonce"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The session's nonce, unless sent in the X-Session-Nonce header. */
+          nonce?: string;
+          consent: boolean;
+          /** @description With consent: the passkey assertion (PublicKeyCredential.toJSON()) over the challenge from POST /session/{id}/passkey-options. Required when the account has a passkey or the session requires one. */
+          assertion?: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Resolved */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              session_id: string;
+              /** @enum {string} */
+              status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+              above_age_required: boolean;
+              assurance: "KYC_VERIFIED" | null;
+              receipt_id: string | null;
+              age_required: number;
+              /** Format: date-time */
+              expires_at: string;
+              resolved_at: string | null;
+              /** @description The merchant's own reference from the open request, or null. */
+              reference: string | null;
+              /** @description The merchant's metadata from the open request, or null. */
+              metadata: {
+                [key: string]: string;
+              } | null;
+              /** @description false for a session opened with a test key (svc_sk_test_…). */
+              livemode: boolean;
+              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+              receipt: string | null;
+            };
+          };
+        };
+      };
+      /** @description The passkey assertion did not verify; the message says which check failed Codes: PASSKEY_INVALID. */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "PASSKEY_INVALID" | "MALFORMED_JSON";
+          });
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one Codes: KYC_REQUIRED, PASSKEY_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "KYC_REQUIRED" | "PASSKEY_REQUIRED";
+          });
+        };
+      };
+      /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED) Codes: SESSION_NOT_PENDING, IDENTITY_ALREADY_VERIFIED. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "SESSION_NOT_PENDING" | "IDENTITY_ALREADY_VERIFIED";
+          });
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Options for navigator.credentials.get() to approve this session with a passkey
+   * @description The challenge is single use, valid 5 minutes and bound to this session (its id and nonce) and this account; send the resulting assertion with consent: true to /complete.
+   */
+  postApiAgeVerificationSessionIdPasskeyOptions: {
+    parameters: {
+      header?: {
+        "x-session-nonce"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs). */
+          nonce?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Request options (PublicKeyCredentialRequestOptionsJSON) */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              challenge: string;
+              rpId: string;
+              allowCredentials: {
+                  /** @constant */
+                  type: "public-key";
+                  id: string;
+                }[];
+              /** @constant */
+              userVerification: "required";
+              timeout: number;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description More than 10 option requests a minute for this account Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
           };
         };
       };
@@ -2299,6 +3966,15 @@ export type operations = {
           };
         };
       };
+      /** @description Too many tokens for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
       /** @description Internal error (INTERNAL_ERROR) */
       500: {
         content: {
@@ -2345,6 +4021,11 @@ export type operations = {
               /** @enum {string} */
               status: "NOT_STARTED" | "PENDING" | "VERIFIED" | "REJECTED";
               verifiedAt: string | null;
+              /**
+               * @description Only on REJECTED, when the service refused a clear check: the document already verifies another account.
+               * @enum {string}
+               */
+              reason?: "IDENTITY_ALREADY_VERIFIED";
             };
           };
         };
@@ -2394,6 +4075,15 @@ export type operations = {
           };
         };
       };
+      /** @description Too many submissions for this account (production: 3 a day); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
       /** @description Internal error (INTERNAL_ERROR) */
       500: {
         content: {
@@ -2440,6 +4130,11 @@ export type operations = {
               /** @enum {string} */
               status: "NOT_STARTED" | "PENDING" | "VERIFIED" | "REJECTED";
               verifiedAt: string | null;
+              /**
+               * @description Only on REJECTED, when the service refused a clear check: the document already verifies another account.
+               * @enum {string}
+               */
+              reason?: "IDENTITY_ALREADY_VERIFIED";
             };
           };
         };
@@ -2487,6 +4182,8 @@ export type operations = {
            * @enum {string}
            */
           result?: "clear" | "consider";
+          /** @description The document number the simulated check reads (A-Z, 0-9, up to 20); by default one of this applicant's own. Give the same number to two accounts to simulate a reused document. */
+          document_number?: string;
         };
       };
     };
@@ -2502,6 +4199,11 @@ export type operations = {
               /** @enum {string} */
               status: "NOT_STARTED" | "PENDING" | "VERIFIED" | "REJECTED";
               verifiedAt: string | null;
+              /**
+               * @description Only on REJECTED, when the service refused a clear check: the document already verifies another account.
+               * @enum {string}
+               */
+              reason?: "IDENTITY_ALREADY_VERIFIED";
             };
           };
         };
@@ -2736,6 +4438,14 @@ export type operations = {
                   resolved_at: string | null;
                   /** Format: date-time */
                   expires_at: string;
+                  /** @description false for a session opened with a test key. */
+                  livemode: boolean;
+                  /** @description The merchant's reference from the open request. */
+                  reference: string | null;
+                  /** @description The merchant's metadata from the open request. */
+                  metadata: {
+                    [key: string]: string;
+                  } | null;
                 })[];
               /** @description Opaque; pass it back as `cursor` with the same filters. null on the last page. */
               next_cursor: string | null;
@@ -2792,7 +4502,7 @@ export type operations = {
   };
   /**
    * Every session matching the filters, as CSV
-   * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, key_name. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
+   * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
    */
   getApiUsageExportCsv: {
     parameters: {
@@ -2863,6 +4573,7 @@ export type operations = {
       query?: {
         from?: string;
         to?: string;
+        mode?: "live" | "test";
       };
     };
     responses: {
@@ -2948,6 +4659,7 @@ export type operations = {
       query?: {
         from?: string;
         to?: string;
+        mode?: "live" | "test";
       };
     };
     responses: {
@@ -3029,6 +4741,7 @@ export type operations = {
       query?: {
         from?: string;
         to?: string;
+        mode?: "live" | "test";
       };
     };
     responses: {
@@ -3183,6 +4896,125 @@ export type operations = {
       };
     };
   };
+  /**
+   * Send the session's latest callback event again, now
+   * @description A new attempt of the same event (same webhook-id, so receivers de-duplicate), whether it was delivered or failed. A delivered or failed event gets one attempt, off the retry schedule: its state becomes delivered or failed by that attempt. A pending event keeps its schedule; this attempt only comes sooner. Limited to 10 redeliveries and test events per account per minute.
+   */
+  postApiUsageSessionsIdCallbacksRedeliver: {
+    parameters: {
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Queued: the attempt shows in the delivery log within seconds. */
+      202: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              webhook_id: string;
+              type: string;
+              /** @constant */
+              state: "pending";
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description Not a business account. Codes: BUSINESS_ACCOUNT_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "BUSINESS_ACCOUNT_REQUIRED";
+          };
+        };
+      };
+      /** @description No such session among your own. Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Not resolved yet, or past its retention. Codes: NOTHING_TO_REDELIVER. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOTHING_TO_REDELIVER";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Too many redeliveries and test events from this account this minute. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
   /** This OpenAPI 3.1 document */
   getApiOpenapiJson: {
     responses: {
@@ -3209,6 +5041,239 @@ export type operations = {
             error?: "MISCONFIGURED";
           };
         };
+      };
+    };
+  };
+  /**
+   * age_verification.session.approved
+   * @description Sent when the end user approved and is at least the required age. `data` is the polled session. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+   */
+  callback_age_verification_session_approved: {
+    parameters: {
+      header: {
+        /** @description msg_…: the same on every attempt and redelivery of one event; de-duplicate on it. */
+        "webhook-id": string;
+        /** @description Unix seconds of this attempt. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`, one per live signing secret, newest first (two during a rotation's grace). */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "age_verification.session.approved";
+          /**
+           * Format: date-time
+           * @description When the event happened (the session's resolution; the send time of a test event).
+           */
+          timestamp: string;
+          data: {
+            session_id: string;
+            /** @constant */
+            status: "APPROVED";
+            above_age_required: boolean;
+            assurance: "KYC_VERIFIED" | null;
+            receipt_id: string | null;
+            age_required: number;
+            /** Format: date-time */
+            expires_at: string;
+            resolved_at: string | null;
+            /** @description The merchant's own reference from the open request, or null. */
+            reference: string | null;
+            /** @description The merchant's metadata from the open request, or null. */
+            metadata: {
+              [key: string]: string;
+            } | null;
+            /** @description false for a session opened with a test key (svc_sk_test_…). */
+            livemode: boolean;
+            /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+            holder_binding: ("PASSWORD" | "PASSKEY") | null;
+            /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+            receipt: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: retries stop. */
+      410: {
+        content: never;
+      };
+      /** @description Received: no further attempt. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * age_verification.session.denied
+   * @description Sent when the end user refused, or is under the required age. `data` is the polled session. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+   */
+  callback_age_verification_session_denied: {
+    parameters: {
+      header: {
+        /** @description msg_…: the same on every attempt and redelivery of one event; de-duplicate on it. */
+        "webhook-id": string;
+        /** @description Unix seconds of this attempt. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`, one per live signing secret, newest first (two during a rotation's grace). */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "age_verification.session.denied";
+          /**
+           * Format: date-time
+           * @description When the event happened (the session's resolution; the send time of a test event).
+           */
+          timestamp: string;
+          data: {
+            session_id: string;
+            /** @constant */
+            status: "DENIED";
+            above_age_required: boolean;
+            assurance: "KYC_VERIFIED" | null;
+            receipt_id: string | null;
+            age_required: number;
+            /** Format: date-time */
+            expires_at: string;
+            resolved_at: string | null;
+            /** @description The merchant's own reference from the open request, or null. */
+            reference: string | null;
+            /** @description The merchant's metadata from the open request, or null. */
+            metadata: {
+              [key: string]: string;
+            } | null;
+            /** @description false for a session opened with a test key (svc_sk_test_…). */
+            livemode: boolean;
+            /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+            holder_binding: ("PASSWORD" | "PASSKEY") | null;
+            /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+            receipt: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: retries stop. */
+      410: {
+        content: never;
+      };
+      /** @description Received: no further attempt. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * age_verification.session.expired
+   * @description Sent when the session expired unanswered. `data` is the polled session. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+   */
+  callback_age_verification_session_expired: {
+    parameters: {
+      header: {
+        /** @description msg_…: the same on every attempt and redelivery of one event; de-duplicate on it. */
+        "webhook-id": string;
+        /** @description Unix seconds of this attempt. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`, one per live signing secret, newest first (two during a rotation's grace). */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "age_verification.session.expired";
+          /**
+           * Format: date-time
+           * @description When the event happened (the session's resolution; the send time of a test event).
+           */
+          timestamp: string;
+          data: {
+            session_id: string;
+            /** @constant */
+            status: "EXPIRED";
+            above_age_required: boolean;
+            assurance: "KYC_VERIFIED" | null;
+            receipt_id: string | null;
+            age_required: number;
+            /** Format: date-time */
+            expires_at: string;
+            resolved_at: string | null;
+            /** @description The merchant's own reference from the open request, or null. */
+            reference: string | null;
+            /** @description The merchant's metadata from the open request, or null. */
+            metadata: {
+              [key: string]: string;
+            } | null;
+            /** @description false for a session opened with a test key (svc_sk_test_…). */
+            livemode: boolean;
+            /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+            holder_binding: ("PASSWORD" | "PASSKEY") | null;
+            /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+            receipt: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: retries stop. */
+      410: {
+        content: never;
+      };
+      /** @description Received: no further attempt. */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * age_verification.test
+   * @description Sent only by POST /api/keys/{id}/test-callback, to the URL given there: checks an endpoint and its secret. Never retried, never in the usage log. Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to 10 attempts over about three days (410 stops retrying); see docs/callbacks.md.
+   */
+  callback_age_verification_test: {
+    parameters: {
+      header: {
+        /** @description msg_…: the same on every attempt and redelivery of one event; de-duplicate on it. */
+        "webhook-id": string;
+        /** @description Unix seconds of this attempt. */
+        "webhook-timestamp": string;
+        /** @description Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`, one per live signing secret, newest first (two during a rotation's grace). */
+        "webhook-signature": string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @constant */
+          type: "age_verification.test";
+          /**
+           * Format: date-time
+           * @description When the event happened (the session's resolution; the send time of a test event).
+           */
+          timestamp: string;
+          data: {
+            /** @description The key whose signing secret(s) signed this test event. */
+            key_id: string;
+            message: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Gone: retries stop. */
+      410: {
+        content: never;
+      };
+      /** @description Received: no further attempt. */
+      "2XX": {
+        content: never;
       };
     };
   };

@@ -26,9 +26,10 @@ const opened = await api.POST("/api/age-verification/session", {
 if (!opened.data) throw new Error(`open: ${opened.response.status} ${opened.error?.error} ${JSON.stringify(opened.error?.errors)}`);
 const session = opened.data.data;
 
-// 2. The link (or QR code) for the user: session_id and nonce only.
-const link = `${baseUrl}/verify?session_id=${encodeURIComponent(session.session_id)}&nonce=${encodeURIComponent(session.nonce)}`;
-console.log(`opened ${session.session_id}, expires ${session.expires_at}\nsend the user to ${link}`);
+// 2. The link (or QR code) for the user: the service's own page for this session (session_id and nonce
+//    only), ready for a redirect.
+console.log(`opened ${session.session_id} (livemode ${session.livemode}), expires ${session.expires_at}\nsend the user to ${session.verification_url}`);
+if (!session.verification_url.includes(`session_id=${session.session_id}`)) throw new Error("verification_url should name the session");
 
 // 3. Poll (the fallback when a callback is late): the same object as a callback's data.
 const polled = await api.GET("/api/age-verification/session/{id}", { params: { path: { id: session.session_id } } });

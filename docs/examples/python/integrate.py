@@ -14,7 +14,6 @@ import os
 import sys
 import time
 import urllib.error
-import urllib.parse
 import urllib.request
 
 BASE_URL = sys.argv[sys.argv.index("--base-url") + 1] if "--base-url" in sys.argv else os.environ.get("BASE_URL", "http://localhost:8787")
@@ -42,9 +41,11 @@ if status != 201:
     sys.exit(f"open: {status} {opened.get('error')} {opened.get('errors')}")
 session = opened["data"]
 
-# 2. The link (or QR code) for the user: session_id and nonce only.
-query = urllib.parse.urlencode({"session_id": session["session_id"], "nonce": session["nonce"]})
-print(f"opened {session['session_id']}, expires {session['expires_at']}\nsend the user to {BASE_URL}/verify?{query}")
+# 2. The link (or QR code) for the user: the service's own page for this session (session_id and nonce
+#    only), ready for a redirect.
+print(f"opened {session['session_id']} (livemode {str(session['livemode']).lower()}), expires {session['expires_at']}\nsend the user to {session['verification_url']}")
+if f"session_id={session['session_id']}" not in session["verification_url"]:
+    sys.exit("verification_url should name the session")
 
 # 3. Poll (the fallback when a callback is late): the same object as a callback's data.
 status, polled = call("GET", f"/api/age-verification/session/{session['session_id']}")
