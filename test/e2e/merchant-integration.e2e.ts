@@ -5,7 +5,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
-import { api, birthDateYearsAgo, merchantWithKey, uniqueEmail } from "./merchant";
+import { signUpAndFillIdentity } from "./end-user";
+import { api, merchantWithKey } from "./merchant";
 import { startReturnSite, type ReturnSite } from "./return-site.mjs";
 
 type Opened = { session_id: string; nonce: string; verification_url: string; livemode: boolean };
@@ -128,13 +129,7 @@ describe("the way back to the merchant", () => {
     const { page, problems } = await watchedPage(browser);
     await page.goto(session.verification_url);
     await page.locator("#step-account").waitFor({ state: "visible" });
-    await page.getByLabel("Email").first().fill(uniqueEmail("person"));
-    await page.getByLabel("Password").first().fill("person-password-1");
-    await page.getByRole("button", { name: "Create account and continue" }).click();
-    await page.locator("#step-kyc").waitFor({ state: "visible" });
-    await page.getByLabel("First name").fill("Alex");
-    await page.getByLabel("Last name").fill("Morgan");
-    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(30));
+    await signUpAndFillIdentity(page);
     await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
     await page.locator("#step-decide").waitFor({ state: "visible" });
     await page.locator("#approve").click();
