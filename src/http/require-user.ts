@@ -44,6 +44,7 @@ export const requireUserWithVerifiedDob = withMeta(
     const [row] = await c.var.ctx.db
       .select({
         user: getTableColumns(users),
+        kycStatus: kycRecords.status,
         verifiedDob: kycRecords.verifiedDob,
         rejectionReason: kycRecords.rejectionReason,
         hasPasskey: sql<number>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.id})`,
@@ -55,8 +56,9 @@ export const requireUserWithVerifiedDob = withMeta(
     acceptUser(c, row?.user, claims.ver);
     // An account refused because its document verifies another account gets that reason, not KYC_REQUIRED.
     if (row?.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
-    // verifiedDob is set only while VERIFIED (src/domain/kyc.ts), so a REJECTED record reads as null.
-    c.set("verifiedDob", row?.verifiedDob ?? null);
+    // The join also reads REJECTED rows (for their reason): only a VERIFIED row's date answers, whatever
+    // else a row holds (fail closed on a date left in a REJECTED row).
+    c.set("verifiedDob", row?.kycStatus === "VERIFIED" ? (row.verifiedDob ?? null) : null);
     c.set("hasPasskey", Boolean(row?.hasPasskey));
     await next();
   }),
