@@ -6,7 +6,8 @@ import type { Browser, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
-import { birthDateYearsAgo, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+import { signUpAndFillIdentity } from "./end-user";
+import { birthDateYearsAgo, merchantWithKey, openSession, poll, verifyLink } from "./merchant";
 import { startOnfidoStandIn, type OnfidoStandIn } from "./onfido-stand-in.mjs";
 
 // The development webhook token of wrangler.toml.
@@ -92,13 +93,7 @@ describe("verification app with PROVIDER=onfido", () => {
     expect(csp).toContain("script-src 'self' https://sdk.onfido.com https://assets.onfido.com");
     expect(csp).not.toContain("unsafe-inline");
 
-    await page.getByLabel("Email").first().fill(uniqueEmail("person"));
-    await page.getByLabel("Password").first().fill("person-password-1");
-    await page.getByRole("button", { name: "Create account and continue" }).click();
-    await page.locator("#step-kyc").waitFor({ state: "visible" });
-    await page.getByLabel("First name").fill("Alex");
-    await page.getByLabel("Last name").fill("Morgan");
-    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(30));
+    await signUpAndFillIdentity(page);
     expect(sdkRequests).toEqual([]);
     await page.getByRole("button", { name: "Continue to document check" }).click();
 

@@ -93,6 +93,11 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
   });
   console.log(`            verification_url=${session.url.replace(session.nonce, mask(session.nonce, 4))}`);
   console.log("            (the browser gets verification_url only; the API key stays on the server)");
+  // The link is built from the server's APP_URL, never from the request's Host: a server started on another
+  // port without its own APP_URL hands out links to the default one.
+  if (new URL(session.url).origin !== new URL(baseUrl).origin) {
+    console.log(`            (note: the server's APP_URL is ${new URL(session.url).origin}; start it with --var APP_URL:${new URL(baseUrl).origin} for links that open it)`);
+  }
 
   // The end user: a personal account whose date of birth is verified once (sandbox KYC).
   const userToken = await steps.run("POST /api/auth/register (end user)", async () => {

@@ -521,7 +521,7 @@
   // The preview (no account) says whether this is a test session, and where the way back leads.
   async function start() {
     showSections(["step-loading"]);
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/preview?nonce=" + encodeURIComponent(nonce), {});
+    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/preview", { nonce: nonce });
     if (!res.ok && res.status === 404) return result("invalid");
     if (res.ok) {
       returnUrl = res.data.return_url || null;
