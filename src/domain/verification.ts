@@ -76,6 +76,14 @@ export const pollSession = async (ctx: DomainContext, accountId: string, session
 export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
 
+/** The first screen's read (CONTRACT §12): the nonce proves the link, no account is involved. */
+export const previewSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
+
+/** Declining from the first screen: no account, no identity check, nothing about the person recorded. */
+export const declineSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).decline(nonce));
+
 /** `dateOfBirth` is the end user's provider-verified one, or null without a verified identity. */
 export async function completeSession(ctx: DomainContext, dateOfBirth: string | null, sessionId: string, input: z.infer<typeof CompleteInput>) {
   const stub = sessionStub(ctx, checkedId(sessionId));

@@ -3,6 +3,8 @@ import { Hono } from "hono";
 import {
   CompleteInput,
   completeSession,
+  declineSession,
+  previewSession,
   NonceQuery,
   OpenedSession,
   openSession,
@@ -16,10 +18,16 @@ import { requireApiKey } from "../http/require-api-key";
 import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
 import { jsonBody, queryParams } from "../http/validate";
+import { SessionPreview } from "../session/preview-view";
 import { PolledSession, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
+
+// The end user's nonce travels in a header on the routes that need no account (CONTRACT §12); a missing
+// one is answered like a wrong one (404), so nothing tells an unknown session from a wrong nonce.
+const NONCE_HEADER = "x-session-nonce";
+const nonceHeader = (c: { req: { header(name: string): string | undefined } }) => (c.req.header(NONCE_HEADER) ?? "").slice(0, 128);
 
 export const verificationRoutes = new Hono<AppEnv>()
   .post(
@@ -61,6 +69,36 @@ export const verificationRoutes = new Hono<AppEnv>()
       c.header("date", new Date().toUTCString());
       return ok(c, request);
     },
+  )
+  .get(
+    "/session/:id/preview",
+    describe({
+      tag,
+      summary: "The first screen of the end user's app: who asks, the age, whether the link can still be answered",
+      description:
+        "Needs no account: the nonce (header X-Session-Nonce) proves the link. Cheap by design (one read of the session's Durable Object, no database query), so it is not rate-limited: the 256-bit nonce cannot be guessed. return_url and locale are the merchant's, when it gave them.",
+      responses: { 200: { description: "The preview", data: SessionPreview }, ...unknownSession },
+    }),
+    async (c) => {
+      const preview = await previewSession(c.var.ctx, c.req.param("id"), nonceHeader(c));
+      c.header("date", new Date().toUTCString());
+      return ok(c, preview);
+    },
+  )
+  .post(
+    "/session/:id/decline",
+    describe({
+      tag,
+      summary: "Decline as the end user, without an account",
+      description:
+        "\"Not now\" from the first screen: the session becomes DENIED (assurance null: no identity was checked) and the merchant's callback is sent. Needs only the nonce (header X-Session-Nonce); no account is involved and nothing about the person is recorded.",
+      responses: {
+        200: { description: "Declined", data: PolledSession },
+        409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+        ...unknownSession,
+      },
+    }),
+    async (c) => ok(c, await declineSession(c.var.ctx, c.req.param("id"), nonceHeader(c))),
   )
   .post(
     "/session/:id/complete",

@@ -30,7 +30,8 @@ export const polledView = (state: SessionState): PolledSession => ({
   session_id: state.id,
   status: state.status,
   above_age_required: state.status === "APPROVED",
-  assurance: state.status === "APPROVED" || state.status === "DENIED" ? "KYC_VERIFIED" : null,
+  // A decline from the first screen checked no identity: it asserts nothing about the person.
+  assurance: state.status === "APPROVED" || (state.status === "DENIED" && !state.declinedWithoutAccount) ? "KYC_VERIFIED" : null,
   receipt_id: state.receiptId,
   age_required: state.ageRequired,
   expires_at: state.expiresAt,

@@ -17,10 +17,14 @@ export type SessionState = {
   resolvedAt: string | null;
   aboveAgeRequired: boolean;
   receiptId: string | null;
+  /** Declined from the first screen, before any sign-in: no account and no identity check took part. */
+  declinedWithoutAccount?: boolean;
 };
 
 export type SessionEvent =
   | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string }
+  /** "Not now" from the first screen: a refusal that needs no account (CONTRACT §12). */
+  | { type: "decline"; at: string; receiptId: string }
   /** The alarm (or a poll) past expiry; `force` expires early, as account deletion does. */
   | { type: "expire"; at: string; force?: boolean };
 
@@ -39,12 +43,18 @@ function expired(state: SessionState, at: string): SessionState {
 
 export function transition(state: SessionState, event: SessionEvent): TransitionResult {
   if (state.status !== "PENDING") {
-    return event.type === "complete" ? { outcome: "not_pending", state, changed: false } : { outcome: "unchanged", state };
+    return event.type !== "expire" ? { outcome: "not_pending", state, changed: false } : { outcome: "unchanged", state };
   }
   if (event.type === "expire") {
     return event.force || isDue(state, event.at) ? { outcome: "changed", state: expired(state, event.at) } : { outcome: "unchanged", state };
   }
   if (isDue(state, event.at)) return { outcome: "not_pending", state: expired(state, event.at), changed: true };
+  if (event.type === "decline") {
+    return {
+      outcome: "changed",
+      state: { ...state, status: "DENIED", aboveAgeRequired: false, resolvedAt: event.at, receiptId: event.receiptId, declinedWithoutAccount: true },
+    };
+  }
   const above = event.consent && fullYearsOn(event.dateOfBirth, event.at) >= state.ageRequired;
   return {
     outcome: "changed",

@@ -11,6 +11,7 @@ import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
 import { callbackMessage } from "./callback-message";
+import { previewView, type SessionPreview } from "./preview-view";
 import { polledView, requestView, type PolledSession, type SessionRequest } from "./session-view";
 import { transition, type SessionEvent, type SessionState } from "./state-machine";
 
@@ -67,6 +68,25 @@ export class VerificationSession extends DurableObject<Env> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
     return { ok: true, value: requestView(state) };
+  }
+
+  /** The first screen, before any sign-in (CONTRACT §12). Past expiry it expires first, as poll does. */
+  async preview(nonce: string): Promise<SessionResult<SessionPreview>> {
+    let state = await this.load();
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    if (state.status === "PENDING" && Date.now() >= Date.parse(state.expiresAt)) {
+      state = await this.apply({ type: "expire", at: nowIso() });
+    }
+    return { ok: true, value: previewView(state) };
+  }
+
+  /** "Not now" without an account: DENIED, and nothing about who declined is known or recorded. */
+  async decline(nonce: string): Promise<SessionResult<PolledSession>> {
+    const state = await this.load();
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    let refused = false;
+    const after = await this.apply({ type: "decline", at: nowIso(), receiptId: newId("rcpt") }, (result) => (refused = result.outcome === "not_pending"));
+    return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
   }
 
   /**
