@@ -1,5 +1,6 @@
 // Verification area (CONTRACT §5): the merchant side with X-API-Key, the end-user side with Bearer.
 import { Hono } from "hono";
+import * as z from "zod";
 import {
   CompleteInput,
   completeSession,
@@ -26,8 +27,11 @@ const unknownSession = { 404: { description: "Unknown session, another account's
 
 // The end user's nonce travels in a header on the routes that need no account (CONTRACT §12); a missing
 // one is answered like a wrong one (404), so nothing tells an unknown session from a wrong nonce.
+// `?nonce=` is also read, as on the 1.0.0 routes, so a plain link or tool can use it.
 const NONCE_HEADER = "x-session-nonce";
-const nonceHeader = (c: { req: { header(name: string): string | undefined } }) => (c.req.header(NONCE_HEADER) ?? "").slice(0, 128);
+const OptionalNonceQuery = z.object({ nonce: z.string().max(128).optional() });
+const sessionNonce = (c: { req: { header(name: string): string | undefined; query(name: string): string | undefined } }) =>
+  (c.req.header(NONCE_HEADER) ?? c.req.query("nonce") ?? "").slice(0, 128);
 
 export const verificationRoutes = new Hono<AppEnv>()
   .post(
@@ -77,10 +81,15 @@ export const verificationRoutes = new Hono<AppEnv>()
       summary: "The first screen of the end user's app: who asks, the age, whether the link can still be answered",
       description:
         "Needs no account: the nonce (header X-Session-Nonce) proves the link. Cheap by design (one read of the session's Durable Object, no database query), so it is not rate-limited: the 256-bit nonce cannot be guessed. return_url and locale are the merchant's, when it gave them.",
-      responses: { 200: { description: "The preview", data: SessionPreview }, ...unknownSession },
+      responses: {
+        200: { description: "The preview", data: SessionPreview },
+        401: { description: "Never for this route itself: an id that is a dot segment (…/session/./preview) is resolved by URL parsing to the merchant's poll route", codes: ["UNAUTHORIZED"] },
+        ...unknownSession,
+      },
     }),
+    queryParams(OptionalNonceQuery),
     async (c) => {
-      const preview = await previewSession(c.var.ctx, c.req.param("id"), nonceHeader(c));
+      const preview = await previewSession(c.var.ctx, c.req.param("id"), sessionNonce(c));
       c.header("date", new Date().toUTCString());
       return ok(c, preview);
     },
@@ -98,7 +107,8 @@ export const verificationRoutes = new Hono<AppEnv>()
         ...unknownSession,
       },
     }),
-    async (c) => ok(c, await declineSession(c.var.ctx, c.req.param("id"), nonceHeader(c))),
+    queryParams(OptionalNonceQuery),
+    async (c) => ok(c, await declineSession(c.var.ctx, c.req.param("id"), sessionNonce(c))),
   )
   .post(
     "/session/:id/complete",

@@ -37,6 +37,15 @@ const MATRIX: Record<string, Access> = {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
     request: (target, caller, own) => ({ c: { params: { id: target.id }, body: { json: { nonce: own.nonce!, consent: true } } }, credentials: { token: caller.endUser.token } }),
   },
+  // The first screen and "Not now" need no account: the nonce alone is the capability.
+  "GET /api/age-verification/session/{id}/preview": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, _caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: {} }),
+  },
+  "POST /api/age-verification/session/{id}/decline": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, _caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: {} }),
+  },
   "DELETE /api/keys/{id}": {
     id: (owner) => fc.constant({ id: owner.merchant.keyId }),
     request: (target, caller) => ({ c: { params: { id: target.id } }, credentials: { token: caller.merchant.account.token } }),
@@ -95,7 +104,7 @@ describe("object-level authorization matrix", () => {
   });
 
   it("the owner reaches the same objects (the 404s above are not a broken fixture)", async () => {
-    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete"))) {
+    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("decline"))) {
       const access = MATRIX[key]!;
       const own = { nonce: owner.sessions[0]!.nonce };
       const mine = access.request({ id: owner.sessions[0]!.session_id, nonce: own.nonce }, owner, own);
