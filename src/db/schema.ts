@@ -2,6 +2,7 @@
 // the keyset pagination and range filters on plain indexes.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { LOCALES } from "../lib/locales";
 
 // The stored vocabularies. The rest of the code derives its enums from these (src/session/session-status.ts
 // for the session statuses), so a value can only be added in one place.
@@ -23,6 +24,8 @@ export const users = sqliteTable(
     // Bumped by password change/reset, email change, logout and deletion: every JWT carries the
     // version it was issued under, so bumping it signs the account out everywhere.
     tokenVersion: integer("token_version").notNull().default(0),
+    // The language the account signed up in (issue 24): its mails are written in it.
+    locale: text("locale", { enum: LOCALES }).notNull().default("en"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

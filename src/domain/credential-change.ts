@@ -28,7 +28,7 @@ export async function requestEmailChange(ctx: DomainContext, user: UserRow, inpu
   if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
   if (input.newEmail === user.email || (await findUserByEmail(ctx, input.newEmail))) throw emailTaken();
   const token = await issueEmailToken(ctx, user.id, "change_email", input.newEmail);
-  await deliverMail(ctx, confirmEmailChangeMail(ctx.env, input.newEmail, token), "confirm-email-change");
+  await deliverMail(ctx, confirmEmailChangeMail(ctx.env, input.newEmail, token, user.locale), "confirm-email-change");
 }
 
 /** The new address is verified by the click itself. */

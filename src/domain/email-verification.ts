@@ -24,5 +24,5 @@ export async function verifyEmail(ctx: DomainContext, token: string) {
 export async function resendVerification(ctx: DomainContext, user: UserRow) {
   if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED");
   const token = await issueEmailToken(ctx, user.id, "verify");
-  await deliverMail(ctx, verifyEmailMail(ctx.env, user.email, token), "verify-email");
+  await deliverMail(ctx, verifyEmailMail(ctx.env, user.email, token, user.locale), "verify-email");
 }

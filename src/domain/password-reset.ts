@@ -17,7 +17,7 @@ export async function requestPasswordReset(ctx: DomainContext, email: string): P
   const user = await findUserByEmail(ctx, email);
   if (!user) return;
   const token = await issueEmailToken(ctx, user.id, "reset");
-  await deliverMail(ctx, resetPasswordMail(ctx.env, user.email, token), "reset-password");
+  await deliverMail(ctx, resetPasswordMail(ctx.env, user.email, token, user.locale), "reset-password");
 }
 
 export async function resetPassword(ctx: DomainContext, input: z.infer<typeof ResetPasswordInput>) {

@@ -5,6 +5,7 @@ import { USER_TYPES, users } from "../db/schema";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { newId } from "../lib/ids";
+import { LOCALES } from "../lib/locales";
 import { hashPassword } from "../lib/password";
 import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";
@@ -23,6 +24,7 @@ export const RegisterInput = z
     lastName: NameField.optional(),
     userType: z.enum(USER_TYPES),
     companyName: NameField.optional(),
+    locale: z.enum(LOCALES).optional().describe("The language of the account's mails (the end user's pages send theirs); default en"),
   })
   .superRefine((input, ctx) => {
     if (input.userType === "BUSINESS" && !input.companyName) {
@@ -46,6 +48,7 @@ export async function register(ctx: DomainContext, input: RegisterInput) {
     userType: input.userType,
     emailVerified: false,
     tokenVersion: 0,
+    locale: input.locale ?? "en",
     createdAt: now,
     updatedAt: now,
   };
@@ -56,6 +59,6 @@ export async function register(ctx: DomainContext, input: RegisterInput) {
     throw error;
   }
   const verifyToken = await issueEmailToken(ctx, row.id, "verify");
-  await deliverMail(ctx, verifyEmailMail(ctx.env, row.email, verifyToken), "verify-email");
+  await deliverMail(ctx, verifyEmailMail(ctx.env, row.email, verifyToken, row.locale), "verify-email");
   return { user: toUser(row), token: await issueAccountToken(ctx, row) };
 }

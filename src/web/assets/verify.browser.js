@@ -298,7 +298,7 @@
   }
 
   A.onSubmit(A.form("register-form"), async function (values) {
-    var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL" } });
+    var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL", locale: locale } });
     if (res.ok) { signedIn(res.data, true); return res; }
     if (res.error === "EMAIL_TAKEN") {
       tabs.select("tab-login");
