@@ -23,6 +23,10 @@ const ITEM_COLUMNS = [
 
 export const CSV_COLUMNS = [...ITEM_COLUMNS, "key_name"] as const;
 
+/** A pending or expired session has no answer: its above_age_required cell is empty, not "false". */
+const csvValue = (item: UsageItem, column: (typeof ITEM_COLUMNS)[number]) =>
+  column === "above_age_required" && (item.status === "PENDING" || item.status === "EXPIRED") ? null : item[column];
+
 /** `sessions-2026-10-23-2026-11-22.csv`: the UTC days of the window (colons do not belong in file names). */
 export const exportFileName = (filter: LogFilter) => `sessions-${filter.from.slice(0, 10)}-${filter.to.slice(0, 10)}.csv`;
 
@@ -45,7 +49,7 @@ export function exportSessionLog({ db }: DomainContext, accountId: string, filte
             const text = rows
               .map(({ session, keyName }) => {
                 const item = toUsageItem(session);
-                return csvRow([...ITEM_COLUMNS.map((column) => item[column]), keyName]);
+                return csvRow([...ITEM_COLUMNS.map((column) => csvValue(item, column)), keyName]);
               })
               .join("");
             controller.enqueue(utf8(text));

@@ -14,10 +14,19 @@ export function ConsolePage({ development }: { development: boolean }) {
       <main id="console-app" data-development={development ? "true" : "false"}>
         <div class="topbar">
           <Brand subtitle="Merchant console" />
-          <button type="button" class="btn small secondary" id="sign-out" hidden>
-            Sign out
-          </button>
+          <span class="actions-inline">
+            <button type="button" class="btn small secondary" id="sign-out" hidden>
+              Sign out
+            </button>
+            <button type="button" class="btn small link" id="sign-out-everywhere" hidden>
+              Sign out everywhere
+            </button>
+          </span>
         </div>
+        {/* The signed-in console's page heading; each section has its own h2. */}
+        <h1 class="sr-only" id="console-heading" hidden>
+          Merchant console
+        </h1>
         <NoScript />
         <nav class="tabs sections" id="console-nav" role="tablist" aria-label="Console sections" hidden>
           <button type="button" role="tab" id="tab-keys" aria-controls="section-keys" aria-selected="true">
@@ -140,8 +149,8 @@ function KeysSection() {
               Copy both values now and store them in your server's secret store. They will not be shown again: after you
               leave or reload this page, only the key's prefix is visible.
             </p>
-            <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" />
-            <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" />
+            <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" copyName="Copy the API key" />
+            <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" copyName="Copy the signing secret" />
             <div id="copy-status" class="notice ok" role="status" hidden></div>
             <button type="button" class="btn secondary" id="new-key-done">
               I have stored them
@@ -197,13 +206,13 @@ function KeysSection() {
   );
 }
 
-function SecretField({ id, label }: { id: string; label: string }) {
+function SecretField({ id, label, copyName }: { id: string; label: string; copyName: string }) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <div class="secret-box">
         <input id={id} type="text" readonly spellcheck={false} autocomplete="off" />
-        <button type="button" class="btn secondary small" data-copy={id}>
+        <button type="button" class="btn secondary small" data-copy={id} aria-label={copyName}>
           Copy
         </button>
       </div>

@@ -128,7 +128,7 @@ describe("verification app with PROVIDER=onfido", () => {
         console.log("dev server output (tail):", server.output().slice(-4000));
         throw error;
       });
-    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await page.getByRole("button", { name: "Send my answer" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-3-approved.png`, fullPage: true });
 

@@ -14,7 +14,6 @@ export const de: Catalogue = {
   "decline.confirm": "Ja, ablehnen",
   "decline.back": "Zurück",
   "decide.send": "Meine Antwort senden",
-  "decide.underage": "Ihr geprüftes Geburtsdatum zeigt, dass Sie jünger als {age} Jahre sind. Sie können Ihre Antwort trotzdem senden: {merchant} erfährt nur, dass die Anfrage nicht bestätigt wurde.",
   "result.approved.title": "Sie sind bestätigt",
   "result.approved.text": "{merchant} weiß jetzt, dass Sie mindestens {age} Jahre alt sind. Sonst wurde nichts geteilt.",
   "result.declined.title": "Sie haben abgelehnt",

@@ -13,7 +13,6 @@ export const en = {
   "decline.confirm": "Yes, decline",
   "decline.back": "Go back",
   "decide.send": "Send my answer",
-  "decide.underage": "Your verified date of birth shows that you are under {age}. You can still send your answer: {merchant} will learn only that the request was not approved.",
   "result.approved.title": "You are verified",
   "result.approved.text": "{merchant} now knows that you are at least {age}. Nothing else was shared.",
   "result.declined.title": "You declined",

@@ -14,7 +14,6 @@ export const es: Catalogue = {
   "decline.confirm": "Sí, rechazar",
   "decline.back": "Volver",
   "decide.send": "Enviar mi respuesta",
-  "decide.underage": "Su fecha de nacimiento verificada indica que tiene menos de {age} años. Aun así puede enviar su respuesta: {merchant} solo sabrá que la solicitud no se aprobó.",
   "result.approved.title": "Está verificado",
   "result.approved.text": "{merchant} ya sabe que tiene al menos {age} años. No se ha compartido nada más.",
   "result.declined.title": "Ha rechazado la solicitud",

@@ -14,7 +14,6 @@ export const fr: Catalogue = {
   "decline.confirm": "Oui, refuser",
   "decline.back": "Revenir",
   "decide.send": "Envoyer ma réponse",
-  "decide.underage": "Votre date de naissance vérifiée indique que vous avez moins de {age} ans. Vous pouvez tout de même envoyer votre réponse : {merchant} saura seulement que la demande n’a pas été approuvée.",
   "result.approved.title": "Vous êtes vérifié",
   "result.approved.text": "{merchant} sait maintenant que vous avez au moins {age} ans. Rien d’autre n’a été transmis.",
   "result.declined.title": "Vous avez refusé",

@@ -14,7 +14,6 @@ export const it: Catalogue = {
   "decline.confirm": "Sì, rifiuta",
   "decline.back": "Torna indietro",
   "decide.send": "Invia la mia risposta",
-  "decide.underage": "La tua data di nascita verificata indica che hai meno di {age} anni. Puoi comunque inviare la tua risposta: {merchant} saprà solo che la richiesta non è stata approvata.",
   "result.approved.title": "Sei verificato",
   "result.approved.text": "{merchant} ora sa che hai almeno {age} anni. Nient’altro è stato condiviso.",
   "result.declined.title": "Hai rifiutato",
