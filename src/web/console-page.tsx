@@ -167,7 +167,7 @@ function KeysSection() {
                 Create key
               </button>
             </form>
-            <div class="table-wrap mt">
+            <div class="table-wrap mt" tabindex={0} role="region" aria-label="API keys">
               <table id="keys-table" hidden>
                 <thead>
                   <tr>
@@ -264,7 +264,7 @@ function UsageSection() {
       </div>
       <div class="card">
         <h2>By key</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label="Sessions by key">
           <table id="by-key-table">
             <thead>
               <tr>
@@ -292,7 +292,7 @@ function UsageSection() {
             ))}
           </select>
         </div>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label="Session log">
           <table id="log-table" hidden>
             <thead>
               <tr>
