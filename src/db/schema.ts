@@ -2,13 +2,15 @@
 // the keyset pagination and range filters on plain indexes.
 import { sql } from "drizzle-orm";
 import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
-import { LOCALES } from "../lib/locales";
 
 // The stored vocabularies. The rest of the code derives its enums from these (src/session/session-status.ts
 // for the session statuses), so a value can only be added in one place.
 export const USER_TYPES = ["PERSONAL", "BUSINESS"] as const;
 export const KYC_RECORD_STATUSES = ["PENDING", "VERIFIED", "REJECTED"] as const;
 export const SESSION_STATUSES = ["PENDING", "APPROVED", "DENIED", "EXPIRED"] as const;
+/** The languages of the end user's pages and mails (CONTRACT §12 `locale`); the console stays English. */
+export const LOCALES = ["en", "fr", "de", "es", "it"] as const;
+export type Locale = (typeof LOCALES)[number];
 
 export const users = sqliteTable(
   "users",

@@ -1,11 +1,10 @@
 // POST /api/auth/register (spec endpoint 1).
 import * as z from "zod";
 import { secret } from "../config";
-import { USER_TYPES, users } from "../db/schema";
+import { LOCALES, USER_TYPES, users } from "../db/schema";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { newId } from "../lib/ids";
-import { LOCALES } from "../lib/locales";
 import { hashPassword } from "../lib/password";
 import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";

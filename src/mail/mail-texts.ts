@@ -1,6 +1,6 @@
 // The account mails' words in each end-user language (issue 24): an account's mails use the language
 // it signed up in. Whole sentences; the link stands on its own line between them.
-import type { Locale } from "../lib/locales";
+import type { Locale } from "../db/schema";
 
 export type MailKind = "verify-email" | "reset-password" | "confirm-email-change";
 type MailText = { subject: string; before: string; after: string };

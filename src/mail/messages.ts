@@ -1,7 +1,7 @@
 // The account mails. Each carries its action link with the token as ?token=<token> (CONTRACT §10),
 // in the language the account signed up in (src/mail/mail-texts.ts).
 import type { Bindings } from "../config";
-import type { Locale } from "../lib/locales";
+import type { Locale } from "../db/schema";
 import { MAIL_TEXTS, type MailKind } from "./mail-texts";
 import type { Mail } from "./mailer";
 

@@ -2,7 +2,7 @@
 // nonce already proves the link, so this needs no account; it names the merchant, the age asked and
 // whether the link can still be answered, and nothing about any person.
 import * as z from "zod";
-import { LOCALES } from "../lib/locales";
+import { LOCALES } from "../db/schema";
 import { SESSION_STATUSES } from "./session-status";
 import type { SessionState } from "./state-machine";
 

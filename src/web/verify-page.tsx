@@ -4,7 +4,7 @@ import { Field, FormNotice } from "./form-field";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";
 import { ONFIDO_SDK_URL } from "./csp";
-import type { Locale } from "../lib/locales";
+import type { Locale } from "../db/schema";
 import { LanguageSwitcher, PageTexts } from "./i18n/page-texts";
 import { translate } from "./i18n/catalogue";
 import type { TextKey } from "./i18n/en";

@@ -2,7 +2,7 @@
 // Accept-Language, else English; and every key in every language.
 import { runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LOCALES } from "../../src/lib/locales";
+import { LOCALES } from "../../src/db/schema";
 import { CATALOGUES, chooseLocale, fromAcceptLanguage } from "../../src/web/i18n/catalogue";
 import { en } from "../../src/web/i18n/en";
 import { BASE, call } from "../helpers/http";

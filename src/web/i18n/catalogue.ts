@@ -1,6 +1,6 @@
 // The end user's pages speak the session's `locale` when the merchant set one (CONTRACT §12), else the
 // browser's Accept-Language, else English; `?lang=` (the page's switcher) overrides both.
-import { LOCALES, type Locale } from "../../lib/locales";
+import { LOCALES, type Locale } from "../../db/schema";
 import { de } from "./de";
 import { en, type Catalogue, type TextKey } from "./en";
 import { es } from "./es";

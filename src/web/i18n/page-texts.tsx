@@ -1,7 +1,7 @@
 // The chosen language's texts, handed to the page's script as data (a JSON element: the CSP allows no
 // inline script), and the visible language switcher.
 import { raw } from "hono/html";
-import { LOCALES, type Locale } from "../../lib/locales";
+import { LOCALES, type Locale } from "../../db/schema";
 import { CATALOGUES, LANGUAGE_NAMES } from "./catalogue";
 
 /** JSON inside <script> is raw text: only "<" could end it early, so it is escaped. */
