@@ -115,6 +115,9 @@ describe("usage reporting", () => {
           created_at: "2026-03-01T12:00:00.000Z",
           resolved_at: null,
           expires_at: "2026-03-01T12:30:00.000Z",
+          livemode: true,
+          reference: null,
+          metadata: null,
         },
         APPROVED: {
           session_id: rows.find((r) => r.status === "APPROVED")!.id,
@@ -125,6 +128,9 @@ describe("usage reporting", () => {
           created_at: "2026-03-01T12:00:00.000Z",
           resolved_at: "2026-03-01T12:01:00.000Z",
           expires_at: "2026-03-01T12:30:00.000Z",
+          livemode: true,
+          reference: null,
+          metadata: null,
         },
       });
     });
