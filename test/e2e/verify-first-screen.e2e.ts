@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium } from "./browser";
 import { seriousViolations } from "./axe";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
-import { merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+import { api, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 
 let server: DevServer;
 let browser: Browser;
@@ -158,3 +158,39 @@ describe("a shared phone", () => {
   });
 });
 
+
+describe("the way back and test mode", () => {
+  it("declining offers the button back to the merchant's return_url, with session_id added", async () => {
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18, { return_url: "https://shop.example/after-check?step=age" });
+    const { page, problems } = await openPage("desktop");
+    await page.goto(verifyLink(server.baseUrl, session));
+    await page.getByRole("button", { name: "Not now" }).click();
+    await page.getByRole("button", { name: "Yes, decline" }).click();
+    await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
+    const back = page.locator("#result-return");
+    await expect(back.isVisible()).resolves.toBe(true);
+    const href = new URL((await back.getAttribute("href"))!);
+    expect(`${href.origin}${href.pathname}`).toBe("https://shop.example/after-check");
+    expect(href.searchParams.get("step")).toBe("age");
+    expect(href.searchParams.get("session_id")).toBe(session.session_id);
+    await expect(page.locator("#result-close").isVisible()).resolves.toBe(false);
+    await expectAccessible(page);
+    expect(problems).toEqual([]);
+  });
+
+  it("a test session shows the outcome chooser before any sign-in, and the chosen outcome is the answer", async () => {
+    const created = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "e2e test", mode: "test" } });
+    expect(created.status).toBe(201);
+    const session = await openSession(server.baseUrl, created.body.data.apiKey, 18, { return_url: "https://shop.example/back" });
+    const { page, problems } = await openPage("phone");
+    await page.goto(verifyLink(server.baseUrl, session));
+    await page.locator("#step-test").waitFor({ state: "visible" });
+    expect(await accountFormVisible(page)).toBe(false);
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Approve as over age" }).click();
+    await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
+    await expect(page.locator("#result-return").getAttribute("href")).resolves.toBe(`https://shop.example/back?session_id=${session.session_id}`);
+    expect(await poll(server.baseUrl, created.body.data.apiKey, session.session_id)).toMatchObject({ status: "APPROVED" });
+    expect(problems).toEqual([]);
+  });
+});

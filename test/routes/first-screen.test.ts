@@ -72,13 +72,25 @@ describe("POST /session/{id}/decline", () => {
     const opened = await openSession(merchant.apiKey);
     const res = await decline(opened.session_id, opened.nonce);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ session_id: opened.session_id, status: "DENIED", above_age_required: false, assurance: null });
+    expect(res.body.data).toMatchObject({ session_id: opened.session_id, status: "DENIED", above_age_required: false, assurance: null, holder_binding: null });
     expect(res.body.data.receipt_id).toMatch(/^rcpt_/);
+    // The receipt says the same: no identity was checked, nobody was bound.
+    const claims = JSON.parse(atob(res.body.data.receipt.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
+    expect(claims).toMatchObject({ outcome: "DENIED", assurance: null, holder_binding: null, receipt_id: res.body.data.receipt_id });
     const polled = await poll(merchant.apiKey, opened.session_id);
     expect(polled.body.data).toEqual(res.body.data);
     expect(await logRow(opened.session_id)).toMatchObject({ status: "DENIED", aboveAgeRequired: false });
     const events = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
     expect(events.map((e) => e.type)).toEqual(["age_verification.session.denied"]);
+  });
+
+  it("takes the nonce as ?nonce= too (as the 1.0.0 routes do)", async () => {
+    const merchant = await seedMerchant();
+    const opened = await openSession(merchant.apiKey);
+    const shown = await call("GET", `/api/age-verification/session/${opened.session_id}/preview?nonce=${opened.nonce}`);
+    expect(shown.body.data).toMatchObject({ status: "PENDING", livemode: true });
+    const res = await call("POST", `/api/age-verification/session/${opened.session_id}/decline?nonce=${opened.nonce}`);
+    expect(res.body.data).toMatchObject({ status: "DENIED", holder_binding: null });
   });
 
   it("refuses a second answer with 409 and leaves the first one", async () => {
