@@ -92,7 +92,7 @@ describe("merchant console", () => {
     await page.locator("#confirm-dialog").waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/console-6-revoke-confirm.png`, fullPage: true });
     await page.getByRole("button", { name: "Revoke key" }).click();
-    await expect.poll(() => page.locator("#keys-table .pill").first().textContent()).toMatch(/^Revoked/);
+    await expect.poll(() => page.locator("#keys-table tbody tr").first().locator(".pill").nth(1).textContent()).toMatch(/^Revoked/);
     await page.screenshot({ path: `${ARTIFACTS}/console-7-revoked.png`, fullPage: true });
     const refused = await api(server.baseUrl, "POST", "/api/age-verification/session", {
       apiKey,
