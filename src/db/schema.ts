@@ -9,6 +9,9 @@ export const USER_TYPES = ["PERSONAL", "BUSINESS"] as const;
 export const KYC_RECORD_STATUSES = ["PENDING", "VERIFIED", "REJECTED"] as const;
 export const SESSION_STATUSES = ["PENDING", "APPROVED", "DENIED", "EXPIRED"] as const;
 export const KEY_MODES = ["live", "test"] as const;
+/** The languages of the end user's pages and mails (CONTRACT §12 `locale`); the console stays English. */
+export const LOCALES = ["en", "fr", "de", "es", "it"] as const;
+export type Locale = (typeof LOCALES)[number];
 
 export const users = sqliteTable(
   "users",
@@ -24,6 +27,8 @@ export const users = sqliteTable(
     // Bumped by password change/reset, email change, logout and deletion: every JWT carries the
     // version it was issued under, so bumping it signs the account out everywhere.
     tokenVersion: integer("token_version").notNull().default(0),
+    // The language the account signed up in (issue 24): its mails are written in it.
+    locale: text("locale", { enum: LOCALES }).notNull().default("en"),
     createdAt: text("created_at").notNull(),
     updatedAt: text("updated_at").notNull(),
   },

@@ -4,6 +4,13 @@
 import type { Bindings } from "../config";
 import { database, type Database } from "../db/client";
 
-export type DomainContext = { db: Database; env: Bindings };
+/**
+ * `linkOrigin`, development only: the origin the request reached, the base of account-mail links so a
+ * server on any port mails working links (src/http/domain-context.ts). Production links use APP_URL.
+ */
+export type DomainContext = { db: Database; env: Bindings; linkOrigin?: string };
+
+/** The base of the links in account mail. */
+export const mailLinkBase = (ctx: DomainContext) => ctx.linkOrigin ?? ctx.env.APP_URL;
 
 export const domainContext = (env: Bindings): DomainContext => ({ db: database(env.DB), env });

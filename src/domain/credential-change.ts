@@ -6,7 +6,7 @@ import { hashPassword } from "../lib/password";
 import { deliverMail } from "../mail/deliver";
 import { confirmEmailChangeMail } from "../mail/messages";
 import { issueAccountToken } from "./account-tokens";
-import type { DomainContext } from "./context";
+import { mailLinkBase, type DomainContext } from "./context";
 import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-tokens";
 import { emailTaken } from "./registration";
 import { checkPassword, invalidCredentials, signOutEverywhere } from "./sign-in";
@@ -28,7 +28,7 @@ export async function requestEmailChange(ctx: DomainContext, user: UserRow, inpu
   if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
   if (input.newEmail === user.email || (await findUserByEmail(ctx, input.newEmail))) throw emailTaken();
   const token = await issueEmailToken(ctx, user.id, "change_email", input.newEmail);
-  await deliverMail(ctx, confirmEmailChangeMail(ctx.env, input.newEmail, token), "confirm-email-change");
+  await deliverMail(ctx, confirmEmailChangeMail(mailLinkBase(ctx), input.newEmail, token, user.locale), "confirm-email-change");
 }
 
 /** The new address is verified by the click itself. */

@@ -6,7 +6,7 @@ import { ApiError } from "../errors";
 import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";
 import { verifyEmailMail } from "../mail/messages";
-import type { DomainContext } from "./context";
+import { mailLinkBase, type DomainContext } from "./context";
 import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-tokens";
 import { toUser } from "./users";
 
@@ -24,5 +24,5 @@ export async function verifyEmail(ctx: DomainContext, token: string) {
 export async function resendVerification(ctx: DomainContext, user: UserRow) {
   if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED");
   const token = await issueEmailToken(ctx, user.id, "verify");
-  await deliverMail(ctx, verifyEmailMail(ctx.env, user.email, token), "verify-email");
+  await deliverMail(ctx, verifyEmailMail(mailLinkBase(ctx), user.email, token, user.locale), "verify-email");
 }

@@ -5,7 +5,7 @@ import { log } from "../lib/log";
 import { hashPassword } from "../lib/password";
 import { deliverMail } from "../mail/deliver";
 import { resetPasswordMail } from "../mail/messages";
-import type { DomainContext } from "./context";
+import { mailLinkBase, type DomainContext } from "./context";
 import { consumeEmailToken, issueEmailToken } from "./email-tokens";
 import { signOutEverywhere } from "./sign-in";
 import { EmailField, findUserByEmail, PasswordField } from "./users";
@@ -23,7 +23,7 @@ export async function requestPasswordReset(ctx: DomainContext, email: string): P
     const user = await findUserByEmail(ctx, email);
     if (!user) return;
     const token = await issueEmailToken(ctx, user.id, "reset");
-    await deliverMail(ctx, resetPasswordMail(ctx.env, user.email, token), "reset-password");
+    await deliverMail(ctx, resetPasswordMail(mailLinkBase(ctx), user.email, token, user.locale), "reset-password");
   } catch (error) {
     log("error", "password reset not started", { error: error instanceof Error ? error.name : "unknown" });
   }

@@ -12,7 +12,8 @@ export type ReceiptClaims = {
   merchant_id: string;
   age_required: number;
   outcome: "APPROVED" | "DENIED";
-  assurance: "KYC_VERIFIED";
+  /** null for a decline from the first screen: no identity was checked (as in the polled session). */
+  assurance: "KYC_VERIFIED" | null;
   holder_binding: "PASSWORD" | "PASSKEY" | null;
   resolved_at: string;
   livemode: boolean;

@@ -1,7 +1,7 @@
 // POST /api/auth/register (spec endpoint 1).
 import * as z from "zod";
 import { secret } from "../config";
-import { USER_TYPES, users } from "../db/schema";
+import { LOCALES, USER_TYPES, users } from "../db/schema";
 import type { UserRow } from "../db/schema";
 import { ApiError } from "../errors";
 import { newId } from "../lib/ids";
@@ -10,7 +10,7 @@ import { nowIso } from "../lib/time";
 import { deliverMail } from "../mail/deliver";
 import { verifyEmailMail } from "../mail/messages";
 import { issueAccountToken } from "./account-tokens";
-import type { DomainContext } from "./context";
+import { mailLinkBase, type DomainContext } from "./context";
 import { issueEmailToken } from "./email-tokens";
 import { isUniqueViolation } from "./unique-violation";
 import { EmailField, findUserByEmail, NameField, PasswordField, toUser } from "./users";
@@ -23,6 +23,7 @@ export const RegisterInput = z
     lastName: NameField.optional(),
     userType: z.enum(USER_TYPES),
     companyName: NameField.optional(),
+    locale: z.enum(LOCALES).optional().describe("The language of the account's mails (the end user's pages send theirs); default en"),
   })
   .superRefine((input, ctx) => {
     if (input.userType === "BUSINESS" && !input.companyName) {
@@ -46,6 +47,7 @@ export async function register(ctx: DomainContext, input: RegisterInput) {
     userType: input.userType,
     emailVerified: false,
     tokenVersion: 0,
+    locale: input.locale ?? "en",
     createdAt: now,
     updatedAt: now,
   };
@@ -56,6 +58,6 @@ export async function register(ctx: DomainContext, input: RegisterInput) {
     throw error;
   }
   const verifyToken = await issueEmailToken(ctx, row.id, "verify");
-  await deliverMail(ctx, verifyEmailMail(ctx.env, row.email, verifyToken), "verify-email");
+  await deliverMail(ctx, verifyEmailMail(mailLinkBase(ctx), row.email, verifyToken, row.locale), "verify-email");
   return { user: toUser(row), token: await issueAccountToken(ctx, row) };
 }

@@ -26,6 +26,15 @@ const ITEM_COLUMNS = [
 
 export const CSV_COLUMNS = [...ITEM_COLUMNS, "key_name"] as const;
 
+/** A pending or expired session has no answer: its above_age_required cell is empty, not "false". */
+function csvValue(item: UsageItem, column: (typeof ITEM_COLUMNS)[number]) {
+  // Unanswered sessions asserted nothing: above_age_required stays empty rather than false.
+  if (column === "above_age_required" && (item.status === "PENDING" || item.status === "EXPIRED")) return null;
+  // metadata as its JSON text: one cell, parseable back.
+  if (column === "metadata") return item.metadata ? JSON.stringify(item.metadata) : null;
+  return item[column];
+}
+
 /** `sessions-2026-10-23-2026-11-22.csv`: the UTC days of the window (colons do not belong in file names). */
 export const exportFileName = (filter: LogFilter) => `sessions-${filter.from.slice(0, 10)}-${filter.to.slice(0, 10)}.csv`;
 
@@ -48,8 +57,7 @@ export function exportSessionLog({ db }: DomainContext, accountId: string, filte
             const text = rows
               .map(({ session, keyName }) => {
                 const item = toUsageItem(session);
-                // metadata as its JSON text: one cell, parseable back.
-                return csvRow([...ITEM_COLUMNS.map((column) => (column === "metadata" ? (item.metadata ? JSON.stringify(item.metadata) : null) : item[column])), keyName]);
+                return csvRow([...ITEM_COLUMNS.map((column) => csvValue(item, column)), keyName]);
               })
               .join("");
             controller.enqueue(utf8(text));

@@ -5,7 +5,8 @@ import { ApiError, notFound, validationFailed } from "../errors";
 import { sha256Hex } from "../lib/crypto";
 import { isIdOf, newId, newToken } from "../lib/ids";
 import { addSeconds, nowIso } from "../lib/time";
-import { LOCALES, TEST_OUTCOMES } from "../session/state-machine";
+import { LOCALES } from "../db/schema";
+import { TEST_OUTCOMES } from "../session/state-machine";
 import type { SessionFailure, SessionResult, VerificationSession } from "../session/verification-session";
 import type { AuthenticatedKey } from "./api-key-auth";
 import type { DomainContext } from "./context";
@@ -170,11 +171,16 @@ export async function answerTestSession(ctx: DomainContext, key: AuthenticatedKe
 export const pollSession = async (ctx: DomainContext, accountId: string, sessionId: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).poll(accountId));
 
+/** The first screen's read (CONTRACT §12): the nonce proves the link, no account is involved. */
 export const previewSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
 
 export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
+
+/** Declining from the first screen: no account, no identity check, nothing about the person recorded. */
+export const declineSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).decline(nonce));
 
 /** The end user answering: the account, its provider-verified date of birth (or null), whether it holds a passkey. */
 export type Answerer = { userId: string; dateOfBirth: string | null; hasPasskey: boolean };

@@ -1,24 +1,24 @@
-// The account mails. Each carries its action link with the token as ?token=<token> (CONTRACT §10).
-import type { Bindings } from "../config";
+// The account mails. Each carries its action link with the token as ?token=<token> (CONTRACT §10),
+// in the language the account signed up in (src/mail/mail-texts.ts).
+import type { Locale } from "../db/schema";
+import { MAIL_TEXTS, type MailKind } from "./mail-texts";
 import type { Mail } from "./mailer";
 
-const link = (env: Bindings, path: string, token: string) =>
-  `${env.APP_URL.replace(/\/$/, "")}${path}?token=${encodeURIComponent(token)}`;
+const PATHS: Record<MailKind, string> = {
+  "verify-email": "/account/verify-email",
+  "reset-password": "/account/reset-password",
+  "confirm-email-change": "/account/confirm-email-change",
+};
 
-export const verifyEmailMail = (env: Bindings, to: string, token: string): Mail => ({
-  to,
-  subject: "Confirm your email address",
-  text: `Confirm your email address for the age-verification service:\n\n${link(env, "/account/verify-email", token)}\n\nThe link works once and expires in 24 hours.`,
-});
+const link = (base: string, kind: MailKind, token: string) =>
+  `${base.replace(/\/$/, "")}${PATHS[kind]}?token=${encodeURIComponent(token)}`;
 
-export const resetPasswordMail = (env: Bindings, to: string, token: string): Mail => ({
-  to,
-  subject: "Reset your password",
-  text: `Someone asked to reset the password of this account. If it was you, choose a new password here:\n\n${link(env, "/account/reset-password", token)}\n\nThe link works once and expires in 1 hour. If it was not you, ignore this message.`,
-});
+function accountMail(kind: MailKind, base: string, to: string, token: string, locale: Locale): Mail {
+  const words = MAIL_TEXTS[locale][kind];
+  return { to, subject: words.subject, text: `${words.before}\n\n${link(base, kind, token)}\n\n${words.after}` };
+}
 
-export const confirmEmailChangeMail = (env: Bindings, to: string, token: string): Mail => ({
-  to,
-  subject: "Confirm your new email address",
-  text: `Confirm that this is the new email address of your account:\n\n${link(env, "/account/confirm-email-change", token)}\n\nThe link works once and expires in 24 hours.`,
-});
+export const verifyEmailMail = (base: string, to: string, token: string, locale: Locale = "en") => accountMail("verify-email", base, to, token, locale);
+export const resetPasswordMail = (base: string, to: string, token: string, locale: Locale = "en") => accountMail("reset-password", base, to, token, locale);
+export const confirmEmailChangeMail = (base: string, to: string, token: string, locale: Locale = "en") =>
+  accountMail("confirm-email-change", base, to, token, locale);

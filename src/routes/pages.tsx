@@ -12,6 +12,8 @@ import { contentSecurityPolicy, strictPolicy } from "../web/csp";
 import { InvalidLinkPage } from "../web/invalid-link-page";
 import { VerifyPage } from "../web/verify-page";
 import { idShape } from "../lib/ids";
+import { previewSession } from "../domain/verification";
+import { chooseLocale } from "../web/i18n/catalogue";
 
 // The shape of a link built by a merchant: anything else is a broken link, shown as a page, not JSON.
 const VerifyLink = z.object({
@@ -38,10 +40,16 @@ pageRoutes.get(
   zValidator("query", VerifyLink, (result, c) => {
     if (!result.success) return c.html(<InvalidLinkPage />, 404);
   }),
-  (c) => {
+  async (c) => {
     const provider = c.env.PROVIDER === "onfido" ? "onfido" : "sandbox";
     if (provider === "onfido") c.header("Content-Security-Policy", contentSecurityPolicy({ onfido: true }));
-    return c.html(<VerifyPage provider={provider} />);
+    const link = c.req.valid("query");
+    // The merchant's `locale`, read with the link's own nonce; a wrong link still gets a page (which says so).
+    const session = await previewSession(c.var.ctx, link.session_id, link.nonce).catch(() => null);
+    const locale = chooseLocale({ chosen: c.req.query("lang"), session: session?.locale, acceptLanguage: c.req.header("accept-language") });
+    c.header("Content-Language", locale);
+    c.header("Vary", "Accept-Language");
+    return c.html(<VerifyPage provider={provider} locale={locale} link={{ session_id: link.session_id, nonce: link.nonce }} />);
   },
 );
 

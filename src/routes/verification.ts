@@ -5,6 +5,7 @@ import * as z from "zod";
 import {
   CompleteInput,
   completeSession,
+  declineSession,
   NonceQuery,
   OpenedSession,
   openSession,
@@ -40,6 +41,17 @@ const PasskeyRequestOptions = z.object({
   timeout: z.int(),
 });
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
+
+/**
+ * The nonce of the routes that need no account (preview, decline): X-Session-Nonce, or `?nonce=` as on
+ * the 1.0.0 routes. A missing one is answered like a wrong one (404), so nothing tells an unknown
+ * session from a wrong nonce.
+ */
+function firstScreenNonce(header: string | undefined, query: string | undefined): string {
+  const nonce = header ?? query ?? "";
+  if (nonce.length === 0 || nonce.length > 128) throw notFound("Session");
+  return nonce;
+}
 
 export const verificationRoutes = new Hono<AppEnv>()
   .post(
@@ -93,8 +105,10 @@ export const verificationRoutes = new Hono<AppEnv>()
     "/session/:id/preview",
     describe({
       tag,
-      summary: "The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)",
-      description: "Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.",
+      summary: "The first screen of the end user's app: who asks, the age, whether the link can still be answered",
+      description:
+        "Needs no account: the nonce (header X-Session-Nonce, or ?nonce=) proves the link. An unknown id and a wrong nonce get the same 404. A PENDING session past its expiry is expired first (as a poll does). " +
+        "Never shows the merchant's reference or metadata; return_url and locale are the merchant's, when it gave them. Cheap by design (one read of the session's Durable Object, no database query), so it is not rate-limited: the 256-bit nonce cannot be guessed.",
       headers: SessionNonceHeader,
       responses: {
         200: { description: "The preview", data: SessionPreview },
@@ -105,9 +119,10 @@ export const verificationRoutes = new Hono<AppEnv>()
     }),
     queryParams(OptionalNonceQuery),
     async (c) => {
-      const nonce = c.req.header("x-session-nonce") ?? c.req.valid("query").nonce ?? "";
-      if (nonce.length === 0 || nonce.length > 128) throw notFound("Session");
-      return ok(c, await previewSession(c.var.ctx, c.req.param("id"), nonce));
+      const preview = await previewSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce));
+      // The page's countdown runs on the server's clock (see /request).
+      c.header("date", new Date().toUTCString());
+      return ok(c, preview);
     },
   )
   .get(
@@ -128,6 +143,23 @@ export const verificationRoutes = new Hono<AppEnv>()
       c.header("date", new Date().toUTCString());
       return ok(c, request);
     },
+  )
+  .post(
+    "/session/:id/decline",
+    describe({
+      tag,
+      summary: "Decline as the end user, without an account",
+      description:
+        "\"Not now\" from the first screen: the session becomes DENIED (assurance null, holder_binding null: no identity was checked) and the merchant's callback is sent. Needs only the nonce (header X-Session-Nonce, or ?nonce=); no account is involved or recorded, so no per-account limit applies (the 256-bit nonce cannot be guessed, and a session is declined at most once).",
+      headers: SessionNonceHeader,
+      responses: {
+        200: { description: "Declined", data: PolledSession },
+        409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+        ...unknownSession,
+      },
+    }),
+    queryParams(OptionalNonceQuery),
+    async (c) => ok(c, await declineSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce))),
   )
   .post(
     "/session/:id/test-outcome",

@@ -3,7 +3,8 @@
 // callback so the two can never disagree, and the end user's request.
 import * as z from "zod";
 import { SESSION_STATUSES } from "./session-status";
-import { LOCALES, type SessionState } from "./state-machine";
+import { LOCALES } from "../db/schema";
+import type { SessionState } from "./state-machine";
 
 const Metadata = z.record(z.string(), z.string());
 
@@ -49,9 +50,10 @@ export const SessionPreview = z.object({
   age_required: z.int(),
   status: z.enum(SESSION_STATUSES),
   expires_at: z.iso.datetime(),
+  resolved_at: z.iso.datetime().nullable().describe("When the link was answered or expired; null while PENDING"),
   livemode: z.boolean(),
-  locale: z.enum(LOCALES).nullable(),
-  return_url: z.string().nullable(),
+  return_url: z.string().nullable().describe("Where the merchant asked the end user to be sent back; null when it gave none"),
+  locale: z.enum(LOCALES).nullable().describe("The language the merchant asked the pages to open in; null when it gave none"),
 });
 export type SessionPreview = z.infer<typeof SessionPreview>;
 
@@ -60,16 +62,18 @@ export const previewView = (state: SessionState): SessionPreview => ({
   age_required: state.ageRequired,
   status: state.status,
   expires_at: state.expiresAt,
+  resolved_at: state.resolvedAt,
   livemode: state.livemode ?? true,
-  locale: state.locale ?? null,
   return_url: state.returnUrl ?? null,
+  locale: state.locale ?? null,
 });
 
 export const polledView = (state: SessionState): PolledSession => ({
   session_id: state.id,
   status: state.status,
   above_age_required: state.status === "APPROVED",
-  assurance: state.status === "APPROVED" || state.status === "DENIED" ? "KYC_VERIFIED" : null,
+  // A decline from the first screen checked no identity: it asserts nothing about the person.
+  assurance: state.status === "APPROVED" || (state.status === "DENIED" && !state.declinedWithoutAccount) ? "KYC_VERIFIED" : null,
   receipt_id: state.receiptId,
   age_required: state.ageRequired,
   expires_at: state.expiresAt,

@@ -1,9 +1,8 @@
 // The verification session's rules, as a pure function: no storage, no clock, no I/O.
 import { fullYearsOn } from "./age";
+import type { Locale } from "../db/schema";
 import type { SessionStatus } from "./session-status";
 
-export const LOCALES = ["en", "fr", "de", "es", "it"] as const;
-export type Locale = (typeof LOCALES)[number];
 /** How the end user who answered was bound to the verified identity (CONTRACT §12); #20 adds PASSKEY. */
 export type HolderBinding = "PASSWORD" | "PASSKEY" | null;
 /** The outcomes a test session can be given without an identity check (test mode, CONTRACT §12). */
@@ -36,12 +35,16 @@ export type SessionState = {
   receipt?: string | null;
   /** The merchant asked that only a passkey may approve (absent in states stored before 1.1.0). */
   requirePasskey?: boolean;
+  /** Declined from the first screen, before any sign-in: no account and no identity check took part. */
+  declinedWithoutAccount?: boolean;
 };
 
 export type SessionEvent =
   | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: NonNullable<HolderBinding> }
   /** Test mode: the tester picks the outcome; never applies to a live session. */
   | { type: "test_answer"; at: string; outcome: TestOutcome; receiptId: string }
+  /** "Not now" from the first screen: a refusal that needs no account (CONTRACT §12). */
+  | { type: "decline"; at: string; receiptId: string }
   /** The alarm (or a poll) past expiry; `force` expires early, as account deletion does. */
   | { type: "expire"; at: string; force?: boolean };
 
@@ -66,6 +69,12 @@ export function transition(state: SessionState, event: SessionEvent): Transition
     return event.force || isDue(state, event.at) ? { outcome: "changed", state: expired(state, event.at) } : { outcome: "unchanged", state };
   }
   if (isDue(state, event.at)) return { outcome: "not_pending", state: expired(state, event.at), changed: true };
+  if (event.type === "decline") {
+    return {
+      outcome: "changed",
+      state: { ...state, status: "DENIED", aboveAgeRequired: false, resolvedAt: event.at, receiptId: event.receiptId, holderBinding: null, declinedWithoutAccount: true },
+    };
+  }
   if (event.type === "test_answer") {
     if (state.livemode !== false) return { outcome: "not_pending", state, changed: false };
     if (event.outcome === "EXPIRED") return { outcome: "changed", state: expired(state, event.at) };

@@ -73,10 +73,23 @@ export class VerificationSession extends DurableObject<Env> {
     return { ok: true, value: requestView(state) };
   }
 
+  /** The first screen, before any sign-in (CONTRACT §12). Past expiry it expires first, as poll does. */
   async preview(nonce: string): Promise<SessionResult<SessionPreview>> {
+    let state = await this.load();
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    if (state.status === "PENDING" && Date.now() >= Date.parse(state.expiresAt)) {
+      state = await this.apply({ type: "expire", at: nowIso() });
+    }
+    return { ok: true, value: previewView(state) };
+  }
+
+  /** "Not now" without an account: DENIED, and nothing about who declined is known or recorded. */
+  async decline(nonce: string): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
-    return { ok: true, value: previewView(state) };
+    let refused = false;
+    const after = await this.apply({ type: "decline", at: nowIso(), receiptId: newId("rcpt") }, (result) => (refused = result.outcome === "not_pending"));
+    return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
   }
 
   /**
@@ -210,7 +223,7 @@ export class VerificationSession extends DurableObject<Env> {
       merchant_id: state.accountId,
       age_required: state.ageRequired,
       outcome,
-      assurance: "KYC_VERIFIED",
+      assurance: state.declinedWithoutAccount ? null : "KYC_VERIFIED",
       holder_binding: state.holderBinding ?? null,
       resolved_at: state.resolvedAt!,
       livemode: state.livemode ?? true,

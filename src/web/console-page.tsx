@@ -20,8 +20,15 @@ export function ConsolePage({ development }: { development: boolean }) {
             <button type="button" class="btn small secondary" id="sign-out" hidden>
               Sign out
             </button>
+            <button type="button" class="btn small link" id="sign-out-everywhere" hidden>
+              Sign out everywhere
+            </button>
           </span>
         </div>
+        {/* The signed-in console's page heading; each section has its own h2. */}
+        <h1 class="sr-only" id="console-heading" hidden>
+          Merchant console
+        </h1>
         <NoScript />
         <nav class="tabs sections" id="console-nav" role="tablist" aria-label="Console sections" hidden>
           <button type="button" role="tab" id="tab-keys" aria-controls="section-keys" aria-selected="true">
@@ -144,8 +151,8 @@ function KeysSection() {
               Copy both values now and store them in your server's secret store. They will not be shown again: after you
               leave or reload this page, only the key's prefix is visible.
             </p>
-            <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" />
-            <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" />
+            <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" copyName="Copy the API key" />
+            <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" copyName="Copy the signing secret" />
             <div id="copy-status" class="notice ok" role="status" hidden></div>
             <button type="button" class="btn secondary" id="new-key-done">
               I have stored them
@@ -169,7 +176,7 @@ function KeysSection() {
                 Create key
               </button>
             </form>
-            <div class="table-wrap mt">
+            <div class="table-wrap mt" tabindex={0} role="region" aria-label="API keys">
               <table id="keys-table" hidden>
                 <thead>
                   <tr>
@@ -209,13 +216,13 @@ function KeysSection() {
   );
 }
 
-function SecretField({ id, label }: { id: string; label: string }) {
+function SecretField({ id, label, copyName }: { id: string; label: string; copyName: string }) {
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <div class="secret-box">
         <input id={id} type="text" readonly spellcheck={false} autocomplete="off" />
-        <button type="button" class="btn secondary small" data-copy={id}>
+        <button type="button" class="btn secondary small" data-copy={id} aria-label={copyName}>
           Copy
         </button>
       </div>
@@ -275,7 +282,7 @@ function UsageSection() {
       </div>
       <div class="card">
         <h2>By key</h2>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label="Sessions by key">
           <table id="by-key-table">
             <thead>
               <tr>
@@ -303,7 +310,7 @@ function UsageSection() {
             ))}
           </select>
         </div>
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex={0} role="region" aria-label="Session log">
           <table id="log-table" hidden>
             <thead>
               <tr>

@@ -11,6 +11,8 @@ export type LayoutProps = {
   title: string;
   scripts: AssetName[];
   wide?: boolean;
+  /** The page's language (the end user's pages are translated; the console stays English). */
+  lang?: string;
   children: Child;
 };
 
@@ -18,7 +20,7 @@ export function Layout(props: LayoutProps) {
   return (
     <>
       {raw("<!doctype html>")}
-      <html lang="en">
+      <html lang={props.lang ?? "en"}>
         <head>
           <meta charset="utf-8" />
           <meta name="viewport" content="width=device-width, initial-scale=1" />

@@ -5,18 +5,25 @@ import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";
 import { ONFIDO_SDK_URL } from "./csp";
 import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
+import type { Locale } from "../db/schema";
+import { LanguageSwitcher, PageTexts } from "./i18n/page-texts";
+import { translate } from "./i18n/catalogue";
+import type { TextKey } from "./i18n/en";
 
-export type VerifyPageProps = { provider: "sandbox" | "onfido" };
+export type VerifyPageProps = { provider: "sandbox" | "onfido"; locale: Locale; link: { session_id: string; nonce: string } };
 
-export function VerifyPage({ provider }: VerifyPageProps) {
+export function VerifyPage({ provider, locale, link }: VerifyPageProps) {
   const sandbox = provider !== "onfido";
+  const t = (key: TextKey) => translate(locale, key);
   return (
-    <Layout title="Confirm your age" scripts={["common.js", "passkeys.js", "verify.js"]}>
+    <Layout title={t("page.title")} lang={locale} scripts={["common.js", "passkeys.js", "verify.js"]}>
+      <PageTexts locale={locale} />
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}
       <main id="verify-app" data-provider={provider} data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL}>
         <div class="topbar">
           <Brand />
+          <LanguageSwitcher locale={locale} link={link} />
           <button type="button" class="btn link" id="switch-account" hidden>
             Use another account
           </button>
@@ -58,12 +65,26 @@ export function VerifyPage({ provider }: VerifyPageProps) {
         </section>
 
         <section id="step-intro" class="card accent" hidden aria-labelledby="intro-title">
-          <h1 id="intro-title" tabindex={-1}>Confirm your age</h1>
-          <p class="lede">
-            A website asks you to confirm that you are old enough. Sign in or create a free account to see who is asking
-            and to answer.
-          </p>
-          <p class="muted">Only a yes or no is shared. Never your name, your date of birth or your documents.</p>
+          <h1 id="intro-title" tabindex={-1}>{t("page.title")}</h1>
+          <p class="muted" id="intro-valid"></p>
+          <p class="lede">{t("intro.how")}</p>
+          <button type="button" class="btn secondary" id="not-now">
+            {t("intro.not_now")}
+          </button>
+        </section>
+
+        <section id="step-decline" class="card" hidden aria-labelledby="decline-title">
+          <h2 id="decline-title" tabindex={-1}>{t("decline.title")}</h2>
+          <p id="decline-text"></p>
+          <div id="decline-notice" class="notice error" hidden></div>
+          <div class="actions">
+            <button type="button" class="btn block" id="decline-confirm">
+              {t("decline.confirm")}
+            </button>
+            <button type="button" class="btn block secondary" id="decline-back">
+              {t("decline.back")}
+            </button>
+          </div>
         </section>
 
         <section id="step-request" class="card accent" hidden aria-labelledby="request-title">
@@ -183,14 +204,17 @@ export function VerifyPage({ provider }: VerifyPageProps) {
         <PasskeySettings />
 
         <section id="step-result" class="card result" hidden aria-live="polite">
-          <div class="result-icon" id="result-icon" aria-hidden="true"></div>
+          <div class="result-icon" id="result-icon" aria-hidden="true">
+            <ResultIcons />
+          </div>
           <h1 id="result-title" tabindex={-1}></h1>
           <p id="result-text"></p>
           <p class="muted mono" id="result-receipt"></p>
-          {/* The merchant's return_url with session_id appended; shown only when the merchant gave one. */}
-          <a class="btn block" id="result-return" hidden rel="noreferrer">
-            Return to the website
-          </a>
+          {/* The merchant's return_url with session_id appended, on every result screen; without one, "you can close this page". */}
+          <a class="btn block" id="result-return" rel="noreferrer" hidden></a>
+          <p class="muted" id="result-close" hidden>
+            {t("result.close")}
+          </p>
         </section>
 
         <p class="footer">
@@ -198,6 +222,29 @@ export function VerifyPage({ provider }: VerifyPageProps) {
         </p>
       </main>
     </Layout>
+  );
+}
+
+// Inline SVG, not emoji or symbol characters (which can render as an empty box); the script shows one.
+const ICON_PATHS: Record<string, string[]> = {
+  check: ["M5 12.5l4.5 4.5L19 7.5"],
+  minus: ["M6 12h12"],
+  cross: ["M7 7l10 10M17 7L7 17"],
+  clock: ["M12 4a8 8 0 1 0 0 16a8 8 0 1 0 0-16", "M12 8v4l3 2"],
+  question: ["M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14", "M12 17.5h.01"],
+};
+
+function ResultIcons() {
+  return (
+    <>
+      {Object.entries(ICON_PATHS).map(([name, paths]) => (
+        <svg data-icon={name} viewBox="0 0 24 24" width="32" height="32" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round" focusable="false" hidden>
+          {paths.map((d) => (
+            <path d={d} />
+          ))}
+        </svg>
+      ))}
+    </>
   );
 }
 

@@ -40,10 +40,11 @@ export async function merchantWithKey(baseUrl: string, companyName = "Cellar & C
   return { email, token, apiKey: created.body.data.apiKey };
 }
 
-export async function openSession(baseUrl: string, apiKey: string, ageRequired = 18) {
+/** `extra`: further open-request fields (return_url, locale, …). */
+export async function openSession(baseUrl: string, apiKey: string, ageRequired = 18, extra: Record<string, unknown> = {}) {
   const opened = await api<{ session_id: string; nonce: string; expires_at: string }>(baseUrl, "POST", "/api/age-verification/session", {
     apiKey,
-    body: { age_required: ageRequired, callback_url: "http://localhost:9/age-callback" },
+    body: { age_required: ageRequired, callback_url: "http://localhost:9/age-callback", ...extra },
   });
   if (opened.status !== 201) throw new Error(`session open failed: ${opened.status} ${JSON.stringify(opened.body)}`);
   return opened.body.data;

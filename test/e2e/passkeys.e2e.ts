@@ -83,7 +83,7 @@ describe("passkeys on /verify", () => {
     expect(credentials).toHaveLength(1);
     expect(credentials[0]!.isResidentCredential).toBe(true);
 
-    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await page.getByRole("button", { name: "Send my answer" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/passkey-2-approved.png`, fullPage: true });
     expect(await polled(first.session_id)).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
@@ -101,7 +101,7 @@ describe("passkeys on /verify", () => {
     });
     await other.page.goto(verifyLink(server.baseUrl, second));
     await signIn(other.page, email);
-    await other.page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await other.page.getByRole("button", { name: "Send my answer" }).click();
     await other.page.locator("#decide-notice").waitFor({ state: "visible" });
     await other.page.screenshot({ path: `${ARTIFACTS}/passkey-3-other-device.png`, fullPage: true });
     expect(await polled(second.session_id)).toMatchObject({ status: "PENDING", holder_binding: null });
@@ -117,7 +117,7 @@ describe("passkeys on /verify", () => {
     await page.goto(verifyLink(server.baseUrl, session));
     await registerAndVerify(page, uniqueEmail("password"));
     await page.getByRole("button", { name: "Not now" }).click();
-    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await page.getByRole("button", { name: "Send my answer" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     expect(await polled(session.session_id)).toMatchObject({ status: "APPROVED", holder_binding: "PASSWORD" });
     expect(problems).toEqual([]);
@@ -131,7 +131,7 @@ describe("passkeys on /verify", () => {
     await page.locator("#passkey-required").waitFor({ state: "visible" });
     await expect(page.locator("#passkey-required").textContent()).resolves.toContain("accepts only an approval confirmed with a passkey");
     // This browser has no authenticator: the password path is refused by the server.
-    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await page.getByRole("button", { name: "Send my answer" }).click();
     await page.locator("#decide-notice").waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/passkey-4-required.png`, fullPage: true });
     expect(await polled(session.session_id)).toMatchObject({ status: "PENDING" });
@@ -145,7 +145,7 @@ describe("passkeys on /verify", () => {
     await withAuthenticator(page);
     await page.getByRole("button", { name: "Create a passkey" }).click();
     await page.locator("#passkey-required").waitFor({ state: "hidden" });
-    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await page.getByRole("button", { name: "Send my answer" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     expect(await polled(session.session_id)).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
   });

@@ -140,7 +140,7 @@ describe("verification app with PROVIDER=onfido", () => {
     await deliverCheckCompleted(onfido.created[first + 1]!);
     note("webhook delivered (verification)");
     await page.locator("#step-decide").waitFor({ state: "visible", timeout: 30_000 }).catch(explain("the decision"));
-    await page.getByRole("button", { name: "Share that I am 18 or over" }).click();
+    await page.getByRole("button", { name: "Send my answer" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-3-approved.png`, fullPage: true });
 

@@ -39,9 +39,14 @@ const MATRIX: Record<string, Access> = {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
     request: (target, caller, own) => ({ c: { params: { id: target.id }, body: { json: { nonce: own.nonce!, consent: true } } }, credentials: { token: caller.endUser.token } }),
   },
+  // The first screen and "Not now" need no account: the nonce alone is the capability.
   "GET /api/age-verification/session/{id}/preview": {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
-    request: (target, caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: {} }),
+    request: (target, _caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: {} }),
+  },
+  "POST /api/age-verification/session/{id}/decline": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, _caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: {} }),
   },
   // Test mode: another account's test key, on a test session of the owner.
   "POST /api/age-verification/session/{id}/test-outcome": {
@@ -138,7 +143,7 @@ describe("object-level authorization matrix", () => {
   });
 
   it("the owner reaches the same objects (the 404s above are not a broken fixture)", async () => {
-    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("test-outcome") && !k.includes("redeliver") && !k.includes("/api/keys/"))) {
+    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("decline") && !k.includes("test-outcome") && !k.includes("redeliver") && !k.includes("/api/keys/"))) {
       const access = MATRIX[key]!;
       const own = { nonce: owner.sessions[0]!.nonce };
       const id = key.includes("/passkeys/") ? owner.passkeyId : owner.sessions[0]!.session_id;

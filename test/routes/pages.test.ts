@@ -117,7 +117,8 @@ describe("apps: error", () => {
 describe("apps: security", () => {
   it.each(PAGES)("%s has no inline script, no inline style and no external origin", async (path) => {
     const { text } = await call("GET", path);
-    expect(text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    // A JSON data element (the page's texts) is not a script: the browser never runs it.
+    expect(text).not.toMatch(/<script(?![^>]*\b(?:src=|type="application\/json"))[^>]*>/);
     expect(text).not.toMatch(/\sstyle="/);
     expect(text).not.toMatch(/\son[a-z]+="/);
     expect(text).not.toMatch(/(?:src|href)="https?:/);
@@ -126,7 +127,8 @@ describe("apps: security", () => {
   it("the page middleware does not leak onto the JSON API", async () => {
     const res = await call("GET", "/api/health");
     expect(res.headers.get("content-security-policy")).toBeNull();
-    // (Cache-Control tells nothing here: every JSON answer is no-store too, src/http/no-store.ts.)
+    // (Its Cache-Control is no-store too, but from the JSON rule of src/http/no-store.ts, not from the pages.)
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   });
 
   it("the client scripts write text, never HTML, and keep the token out of URLs and localStorage", async () => {

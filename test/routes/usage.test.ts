@@ -276,9 +276,18 @@ describe("usage reporting", () => {
       expect(lines).toEqual(
         merchant.rows.map((row) => {
           const item = itemOf(row);
-          return [...COLUMNS.slice(0, -1).map((c) => String(item[c as keyof typeof item] ?? "")), names.get(row.keyId)!.replace(/^=/, "'=")];
+          const unanswered = row.status === "PENDING" || row.status === "EXPIRED";
+          return [
+            ...COLUMNS.slice(0, -1).map((c) => (c === "above_age_required" && unanswered ? "" : String(item[c as keyof typeof item] ?? ""))),
+            names.get(row.keyId)!.replace(/^=/, "'="),
+          ];
         }),
       );
+      // Unanswered sessions leave above_age_required empty; answered ones say true or false.
+      const column = COLUMNS.indexOf("above_age_required");
+      const byStatus = (status: string) => lines.filter((line) => line[2] === status).map((line) => line[column]);
+      expect(new Set([...byStatus("PENDING"), ...byStatus("EXPIRED")])).toEqual(new Set([""]));
+      expect(byStatus("DENIED").every((v) => v === "false")).toBe(true);
       // One physical line per row: the tricky name is quoted, never split.
       expect(res.text.split("\r\n")).toHaveLength(merchant.rows.length + 2);
       expect(res.text).toContain(`"'=HYPERLINK(""https://evil.test""), ""EU"" shop"`);

@@ -91,3 +91,20 @@ describe("test mode and holder binding", () => {
     expect(transition(pending, { type: "expire", at: "2026-11-22T11:00:00.000Z" }).state.holderBinding).toBeNull();
   });
 });
+
+describe("declining without an account", () => {
+  const decline = (at: string) => ({ type: "decline", at, receiptId: "rcpt_d" }) as const;
+
+  it("denies a pending session and marks that no identity took part", () => {
+    expect(transition(pending, decline("2026-11-22T10:05:00.000Z"))).toEqual({
+      outcome: "changed",
+      state: { ...pending, status: "DENIED", aboveAgeRequired: false, resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: "rcpt_d", holderBinding: null, declinedWithoutAccount: true },
+    });
+  });
+
+  it("is refused once answered, and past expiry expires instead", () => {
+    const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "2000-01-01")).state;
+    expect(transition(approved, decline("2026-11-22T10:06:00.000Z"))).toEqual({ outcome: "not_pending", state: approved, changed: false });
+    expect(transition(pending, decline("2026-11-22T10:30:00.000Z"))).toMatchObject({ outcome: "not_pending", changed: true, state: { status: "EXPIRED", receiptId: null } });
+  });
+});

@@ -62,7 +62,7 @@
     user = null;
     loaded = {};
     A.show("console-nav", false);
-    A.show("sign-out", false);
+    showSignedIn(false);
     only(["console-auth"]);
     if (message) A.notice(A.$("signin-form").querySelector(".notice"), message, "info");
   }
@@ -96,10 +96,21 @@
     return res;
   });
 
-  A.$("sign-out").addEventListener("click", async function () {
+  // "Sign out" forgets this browser's sign-in; "Sign out everywhere" ends every sign-in of the account
+  // (the API's logout bumps its token version), a separate and explicit action.
+  A.$("sign-out").addEventListener("click", function () {
+    signOutLocally("You are signed out in this browser.");
+  });
+  A.$("sign-out-everywhere").addEventListener("click", async function () {
     await A.api("POST", "/api/auth/logout", { token: token });
     signOutLocally("You are signed out on every device.");
   });
+  /** @param {boolean} signedIn */
+  function showSignedIn(signedIn) {
+    A.show("sign-out", signedIn);
+    A.show("sign-out-everywhere", signedIn);
+    A.show("console-heading", signedIn);
+  }
 
   /** @param {string} newToken @param {Account} account */
   function begin(newToken, account) {
@@ -112,7 +123,7 @@
   function route(account) {
     user = account;
     banner("");
-    A.show("sign-out", true);
+    showSignedIn(true);
     if (user.userType !== "BUSINESS") { A.show("console-nav", false); return only(["console-personal"]); }
     if (!user.emailVerified) {
       A.show("console-nav", false);

@@ -7,6 +7,8 @@
 /**
  * The request as the end user's endpoints return it (the server's own type).
  * @typedef {import("../../session/session-view").SessionRequest} SessionRequest
+ * The first screen's view, read with the nonce before any sign-in.
+ * @typedef {import("../../session/session-view").SessionPreview} SessionPreview
  * The part of the Onfido Web SDK this page uses (loaded from ONFIDO_SDK_URL, see src/web/csp.ts).
  * @typedef {{ tearDown(): void }} OnfidoHandle
  * @typedef {{ init(options: { token: string, containerId: string, steps: string[], onComplete(): void, onError(): void }): OnfidoHandle }} OnfidoSdk
@@ -27,6 +29,8 @@
   var token = tokens.get();
   /** @type {SessionRequest | null} */
   var request = null;
+  /** @type {SessionPreview | null} */
+  var preview = null;
   // Non-zero while the request is open on screen: an interval id, or -1 while the server is asked
   // whether it has expired.
   var timer = 0;
@@ -36,12 +40,9 @@
   var retry = null;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-request", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
-  // The merchant's return_url (from the preview or the request): the result screen's way back.
-  /** @type {string | null} */
-  var returnUrl = null;
+  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
   /** @type {Record<string, string>} */
-  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
+  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
   /** @param {string[]} visible */
@@ -61,7 +62,24 @@
       if (index === at) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
     });
   }
-  function merchant() { return (request && request.merchant_name) || "The website"; }
+  function merchant() { return (request && request.merchant_name) || (preview && preview.merchant_name) || t("merchant.fallback"); }
+  function ageRequired() { return request ? request.age_required : preview ? preview.age_required : ""; }
+
+  // --- Texts --------------------------------------------------------------------------------------
+  // The server picks the language and hands its catalogue over as data (src/web/i18n); whole sentences
+  // only, with {named} values filled in. Dates and times are formatted for that language.
+  var locale = document.documentElement.lang || "en";
+  /** @type {Record<string, string>} */
+  var TEXTS = JSON.parse(A.$("page-texts").textContent || "{}");
+  /** @param {string} key @param {Record<string, string | number>} [values] */
+  function t(key, values) {
+    return (TEXTS[key] || key).replace(/\{(\w+)\}/g, function (all, name) { return values && name in values ? String(values[name]) : all; });
+  }
+  /** @param {string} iso @param {boolean} [withDate] */
+  function when(iso, withDate) {
+    var options = /** @type {Intl.DateTimeFormatOptions} */ (withDate ? { dateStyle: "long", timeStyle: "short" } : { timeStyle: "short" });
+    return new Intl.DateTimeFormat(locale, options).format(new Date(iso));
+  }
 
   // A failure that is not about the user's input: a banner with a retry of the step that failed.
   /** @param {Failure} result @param {() => void} [again] */
@@ -86,55 +104,75 @@
     stopCountdown();
     progress(null);
     A.show("switch-account", false);
-    var name = merchant();
+    var values = { merchant: merchant(), age: ageRequired() };
+    var answeredAt = preview && preview.resolved_at ? when(preview.resolved_at, true) : "";
+    /** @type {Record<string, [string, string, string, string]>} */
     var screens = {
-      approved: ["ok", "\u2713", "You are verified",
-        name + " now knows that you are at least " + (request ? request.age_required : "") + ". Nothing else was shared. You can return to " + name + "."],
-      declined: ["neutral", "\u2013", "You declined",
-        name + " learns only that the request was declined. You can return to " + name + "."],
-      underage: ["bad", "\u2715", "Not old enough for this request",
-        "Your verified date of birth does not meet the minimum age of " + (request ? request.age_required : "") + ". " + name + " learns only that the request was not approved. You can return to " + name + "."],
-      expired: ["neutral", "\u231B", "This request has expired",
-        "Age requests are valid for a limited time. Go back to " + name + " and start again to get a new link."],
-      used: ["neutral", "\u2713", "This request was already answered",
-        "Each link can be answered once. If it was not you, go back to " + name + " and start again."],
-      invalid: ["bad", "?", "This link is not valid",
-        "The link is incomplete, was changed, or belongs to another request. Open it again from the website, or scan its QR code again."]
+      approved: ["ok", ICONS.check, t("result.approved.title", values), t("result.approved.text", values)],
+      declined: ["neutral", ICONS.minus, t("result.declined.title", values), t("result.declined.text", values)],
+      underage: ["bad", ICONS.cross, t("result.underage.title", values), t("result.underage.text", values)],
+      expired: ["neutral", ICONS.clock, t("result.expired.title", values), t("result.expired.text", values)],
+      used: ["neutral", ICONS.check,
+        t(preview && preview.status === "APPROVED" ? "result.used.approved" : "result.used.denied", { time: answeredAt }), t("result.used.text", values)],
+      invalid: ["bad", ICONS.question, t("result.invalid.title"), t("result.invalid.text")]
     };
     var screen = screens[kind];
     A.$("result-icon").className = "result-icon " + screen[0];
-    A.text("result-icon", screen[1]);
+    showIcon(screen[1]);
     A.text("result-title", screen[2]);
     A.text("result-text", screen[3]);
-    A.text("result-receipt", extra && extra.receipt_id ? "Receipt " + extra.receipt_id : "");
+    A.text("result-receipt", extra && extra.receipt_id ? t("result.receipt", { receipt: extra.receipt_id }) : "");
     showReturn(kind !== "invalid");
     A.show("account-notice", false);
     showSections(["step-result"]);
     A.$("step-result").setAttribute("data-result", kind);
+    document.title = screen[2];
     A.$("result-title").focus();
   }
 
-  // The way back to the merchant: its return_url with session_id appended (never the outcome: the
-  // merchant learns that from its callback or poll).
-  /** @param {boolean} offered */
-  function showReturn(offered) {
+  // The icons are inline SVG in the page's markup (src/web/verify-page.tsx): one is shown.
+  var ICONS = { check: "check", minus: "minus", cross: "cross", clock: "clock", question: "question" };
+  /** @param {string} name */
+  function showIcon(name) {
+    A.$("result-icon").querySelectorAll("svg").forEach(function (svg) {
+      if (svg.getAttribute("data-icon") === name) svg.removeAttribute("hidden"); else svg.setAttribute("hidden", "");
+    });
+  }
+
+  // --- The way back -------------------------------------------------------------------------------
+  // Every result screen offers a way back to the merchant: its return_url when it gave one, otherwise
+  // the words "you can close this page".
+  /** @param {boolean} known whether the link named a real session (and so a merchant) */
+  function showReturn(known) {
+    var href = known ? returnHref() : null;
     var link = /** @type {HTMLAnchorElement} */ (A.$("result-return"));
-    var url = null;
-    try { url = offered && returnUrl ? new URL(returnUrl) : null; } catch (error) { url = null; }
-    if (url && (url.protocol === "https:" || url.protocol === "http:")) {
-      url.searchParams.set("session_id", sessionId);
-      link.href = url.toString();
-      A.show(link, true);
+    if (href) {
+      link.href = href;
+      A.text(link, preview && preview.merchant_name ? t("result.return", { merchant: preview.merchant_name }) : t("result.return.anonymous"));
     } else {
       link.removeAttribute("href");
-      A.show(link, false);
+    }
+    A.show(link, !!href);
+    A.show("result-close", !href);
+  }
+  /** The merchant's return_url with the session id added, or null (none given, or not http(s)). */
+  function returnHref() {
+    var given = (preview && preview.return_url) || (request && /** @type {{ return_url?: string | null }} */ (request).return_url) || null;
+    if (!given) return null;
+    try {
+      var url = new URL(given);
+      if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+      url.searchParams.set("session_id", sessionId);
+      return url.href;
+    } catch (e) {
+      return null;
     }
   }
 
   // --- Test mode ---------------------------------------------------------------------------
-  /** @param {{ merchant_name: string, age_required: number, status: string, expires_at: string }} preview */
-  function showTestMode(preview) {
-    request = { session_id: sessionId, age_required: preview.age_required, merchant_name: preview.merchant_name, status: "PENDING", expires_at: preview.expires_at, livemode: false, locale: null, return_url: returnUrl, require_passkey: false };
+  /** @param {SessionPreview} shown */
+  function showTestMode(shown) {
+    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false };
     progress(null);
     A.show("switch-account", false);
     showSections(["step-test"]);
@@ -205,11 +243,70 @@
   function startCountdown() {
     stopCountdown();
     var shown = /** @type {SessionRequest} */ (request);
-    A.text("request-detail", "Request expires at " + new Date(shown.expires_at).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) + ".");
+    A.text("request-detail", t("intro.valid", { time: when(shown.expires_at) }));
     // The interval first: a first tick at zero replaces it with the server check.
     timer = setInterval(tick, 1000);
     tick();
   }
+
+  // --- First screen -------------------------------------------------------------------------------
+  // Before any sign-in: who asks, for which age, and whether the link can still be answered (the
+  // nonce proves the link). A dead link is told here, not after the person has made an account.
+  async function loadPreview() {
+    clearBanner();
+    showSections(["step-loading"]);
+    var sentAt = Date.now();
+    var res = await A.api("GET", sessionPath("/preview"), { nonce: nonce });
+    if (!res.ok) {
+      if (res.status === 404 || res.status === 422) return result("invalid");
+      return banner(res, loadPreview);
+    }
+    learnClock(res, sentAt);
+    preview = /** @type {SessionPreview} */ (res.data);
+    if (preview.status === "EXPIRED") return result("expired");
+    if (preview.status !== "PENDING") return result("used");
+    // A test session (opened with a test key): no account and no identity check; the tester picks the outcome.
+    if (preview.livemode === false) return showTestMode(preview);
+    showFirstScreen(preview);
+    if (token) loadRequest(); else showAccount();
+  }
+  /** @param {SessionPreview} shown */
+  function showFirstScreen(shown) {
+    var values = { merchant: shown.merchant_name, age: shown.age_required };
+    var title = shown.merchant_name ? t("intro.asks", values) : t("intro.asks.anonymous", values);
+    A.text("intro-title", title);
+    A.text("intro-valid", t("intro.valid", { time: when(shown.expires_at) }));
+    A.text("decline-text", t("decline.text", { merchant: merchant() }));
+    document.title = title;
+  }
+  /** @param {string} tail */
+  function sessionPath(tail) {
+    return "/api/age-verification/session/" + encodeURIComponent(sessionId) + tail;
+  }
+
+  // --- Declining without an account ---------------------------------------------------------------
+  // "Not now" from the first screen, then a confirmation; no account and no identity check.
+  /** @type {string[]} */
+  var beforeDecline = [];
+  A.$("not-now").addEventListener("click", function () {
+    beforeDecline = SECTIONS.filter(function (id) { return !A.$(id).hidden; });
+    A.show("decline-notice", false);
+    showSections(["step-decline"]);
+  });
+  A.$("decline-back").addEventListener("click", function () {
+    showSections(beforeDecline.length ? beforeDecline : ["step-intro", "step-account"]);
+    A.$("not-now").focus();
+  });
+  A.$("decline-confirm").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+    A.busy(button, async function () {
+      var res = await A.api("POST", sessionPath("/decline"), { nonce: nonce });
+      if (res.ok) return result("declined", res.data);
+      if (res.status === 404) return result("invalid");
+      if (res.error === "SESSION_NOT_PENDING") return loadPreview();
+      A.notice("decline-notice", A.messageFor(res), "error");
+    });
+  });
 
   // --- Account ----------------------------------------------------------------------------------
   function showAccount() {
@@ -229,7 +326,7 @@
   }
 
   A.onSubmit(A.form("register-form"), async function (values) {
-    var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL" } });
+    var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL", locale: locale } });
     if (res.ok) { signedIn(res.data, true); return res; }
     if (res.error === "EMAIL_TAKEN") {
       tabs.select("tab-login");
@@ -254,17 +351,32 @@
   });
 
   A.$("switch-account").addEventListener("click", function () {
-    tokens.clear();
-    token = null;
-    A.show("account-notice", false);
+    forgetPerson();
     stopCountdown();
     showAccount();
   });
 
-  // An expired or revoked sign-in sends the user back to the account step, keeping the request.
-  function signedOut() {
+  // Nothing left behind on a shared phone: the sign-in, every field, every notice and every cached
+  // answer go, and sessionStorage holds nothing of this page; the next person starts blank.
+  function forgetPerson() {
     tokens.clear();
     token = null;
+    request = null;
+    try { sessionStorage.clear(); } catch (e) { /* nothing stored */ }
+    root.querySelectorAll("form").forEach(function (form) {
+      form.reset();
+      A.clearFieldErrors(form);
+      var box = form.querySelector(".notice");
+      if (box) A.show(/** @type {HTMLElement} */ (box), false);
+    });
+    ["account-notice", "kyc-notice", "decide-notice", "decline-notice"].forEach(function (id) { A.show(id, false); });
+    A.text("onfido-status", "");
+    clearBanner();
+  }
+
+  // An expired or revoked sign-in sends the user back to the account step, keeping the request.
+  function signedOut() {
+    forgetPerson();
     showAccount();
     A.notice(A.$("login-form").querySelector(".notice"), "Your sign-in has expired. Please sign in again.", "info");
     tabs.select("tab-login");
@@ -283,13 +395,12 @@
     }
     learnClock(res, sentAt);
     request = /** @type {SessionRequest} */ (res.data);
-    returnUrl = request.return_url || null;
-    if (request.status === "EXPIRED") return result("expired");
-    if (request.status !== "PENDING") return result("used");
+    // Answered or expired meanwhile: the first screen's read says what was answered and when.
+    if (request.status !== "PENDING") return loadPreview();
     A.text("request-title", merchant() + " asks you to confirm you are at least " + request.age_required);
     A.text("share-age", "Whether you are at least " + request.age_required + " years old");
     A.text("decide-intro", merchant() + " will learn only:");
-    A.text("approve", "Share that I am " + request.age_required + " or over");
+    A.text("approve", t("decide.send"));
     A.show("switch-account", true);
     startCountdown();
     loadKyc();
@@ -509,7 +620,7 @@
       if (res.status === 401) return signedOut();
       if (res.status === 404) return result("invalid");
       if (res.error === "KYC_REQUIRED") return loadKyc();
-      if (res.error === "SESSION_NOT_PENDING") return loadRequest();
+      if (res.error === "SESSION_NOT_PENDING") return loadPreview();
       if (res.error === "PASSKEY_REQUIRED") await P.refresh(token, !!(request && request.require_passkey));
       A.notice("decide-notice", A.messageFor(res), "error");
     });
@@ -517,27 +628,9 @@
   A.$("approve").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(true, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
   A.$("decline").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(false, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
 
-  // --- Start ------------------------------------------------------------------------------------
-  // The preview (no account) says whether this is a test session, and where the way back leads.
-  async function start() {
-    showSections(["step-loading"]);
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/preview", { nonce: nonce });
-    if (!res.ok && res.status === 404) return result("invalid");
-    if (res.ok) {
-      returnUrl = res.data.return_url || null;
-      if (res.data.livemode === false) {
-        if (res.data.status === "EXPIRED") return result("expired");
-        if (res.data.status !== "PENDING") return result("used");
-        return showTestMode(res.data);
-      }
-    }
-    if (token) loadRequest();
-    else showAccount();
-  }
-
   if (!/^ses_[A-Za-z0-9_-]{24}$/.test(sessionId) || !nonce) {
     result("invalid");
   } else {
-    start();
+    loadPreview();
   }
 })();

@@ -1,0 +1,41 @@
+// The end user's pages speak the session's `locale` when the merchant set one (CONTRACT §12), else the
+// browser's Accept-Language, else English; `?lang=` (the page's switcher) overrides both.
+import { LOCALES, type Locale } from "../../db/schema";
+import { de } from "./de";
+import { en, type Catalogue, type TextKey } from "./en";
+import { es } from "./es";
+import { fr } from "./fr";
+import { it } from "./it";
+
+export const CATALOGUES: Record<Locale, Catalogue> = { en, fr, de, es, it };
+
+/** Each language named in itself, for the switcher. */
+export const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", fr: "Français", de: "Deutsch", es: "Español", it: "Italiano" };
+
+export const isLocale = (value: unknown): value is Locale => typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+
+/** The best of our languages for an Accept-Language header (RFC 9110 §12.5.4: by q, then by order). */
+export function fromAcceptLanguage(header: string | undefined): Locale | null {
+  if (!header) return null;
+  const ranked = header
+    .split(",")
+    .map((part, index) => {
+      const [tag = "", ...params] = part.trim().split(";");
+      const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+      return { primary: tag.trim().toLowerCase().split("-")[0]!, q: q ? Number(q.slice(2)) : 1, index };
+    })
+    .filter((entry) => entry.q > 0 && !Number.isNaN(entry.q))
+    .sort((a, b) => b.q - a.q || a.index - b.index);
+  return ranked.map((entry) => entry.primary).find(isLocale) ?? null;
+}
+
+export function chooseLocale(choice: { chosen?: string | null; session?: string | null; acceptLanguage?: string }): Locale {
+  if (isLocale(choice.chosen)) return choice.chosen;
+  if (isLocale(choice.session)) return choice.session;
+  return fromAcceptLanguage(choice.acceptLanguage) ?? "en";
+}
+
+/** A text with its {named} values filled in. */
+export function translate(locale: Locale, key: TextKey, values: Record<string, string | number> = {}): string {
+  return CATALOGUES[locale][key].replace(/\{(\w+)\}/g, (_all, name: string) => String(values[name] ?? `{${name}}`));
+}

@@ -1,0 +1,30 @@
+// The chosen language's texts, handed to the page's script as data (a JSON element: the CSP allows no
+// inline script), and the visible language switcher.
+import { raw } from "hono/html";
+import { LOCALES, type Locale } from "../../db/schema";
+import { CATALOGUES, LANGUAGE_NAMES } from "./catalogue";
+
+/** JSON inside <script> is raw text: only "<" could end it early, so it is escaped. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
+
+export function PageTexts({ locale }: { locale: Locale }) {
+  return <script type="application/json" id="page-texts">{raw(scriptJson(CATALOGUES[locale]))}</script>;
+}
+
+/** Links to the same page in each language (`lang=`), each named in its own language. */
+export function LanguageSwitcher({ locale, link }: { locale: Locale; link: Record<string, string> }) {
+  return (
+    <nav class="languages" aria-label={CATALOGUES[locale]["page.language"]}>
+      {LOCALES.map((code) => (
+        <a
+          href={`?${new URLSearchParams({ ...link, lang: code }).toString()}`}
+          lang={code}
+          hreflang={code}
+          aria-current={code === locale ? "true" : undefined}
+        >
+          {LANGUAGE_NAMES[code]}
+        </a>
+      ))}
+    </nav>
+  );
+}
