@@ -140,14 +140,21 @@ export type paths = {
   };
   "/api/age-verification/session/{id}/preview": {
     /**
-     * The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)
-     * @description Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.
+     * The first screen of the end user's app: who asks, the age, whether the link can still be answered
+     * @description Needs no account: the nonce (header X-Session-Nonce, or ?nonce=) proves the link. An unknown id and a wrong nonce get the same 404. A PENDING session past its expiry is expired first (as a poll does). Never shows the merchant's reference or metadata; return_url and locale are the merchant's, when it gave them. Cheap by design (one read of the session's Durable Object, no database query), so it is not rate-limited: the 256-bit nonce cannot be guessed.
      */
     get: operations["getApiAgeVerificationSessionIdPreview"];
   };
   "/api/age-verification/session/{id}/request": {
     /** What a session asks, for the end user's app (needs the nonce) */
     get: operations["getApiAgeVerificationSessionIdRequest"];
+  };
+  "/api/age-verification/session/{id}/decline": {
+    /**
+     * Decline as the end user, without an account
+     * @description "Not now" from the first screen: the session becomes DENIED (assurance null, holder_binding null: no identity was checked) and the merchant's callback is sent. Needs only the nonce (header X-Session-Nonce, or ?nonce=); no account is involved or recorded, so no per-account limit applies (the 256-bit nonce cannot be guessed, and a session is declined at most once).
+     */
+    post: operations["postApiAgeVerificationSessionIdDecline"];
   };
   "/api/age-verification/session/{id}/test-outcome": {
     /**
@@ -377,6 +384,11 @@ export type operations = {
           /** @enum {string} */
           userType: "PERSONAL" | "BUSINESS";
           companyName?: string;
+          /**
+           * @description The language of the account's mails (the end user's pages send theirs); default en
+           * @enum {string}
+           */
+          locale?: "en" | "fr" | "de" | "es" | "it";
         };
       };
     };
@@ -3150,8 +3162,8 @@ export type operations = {
     };
   };
   /**
-   * The first screen of the end user's page, without an account (needs the nonce: X-Session-Nonce, or ?nonce=)
-   * @description Never shows the merchant's reference or metadata. An unknown id and a wrong nonce get the same 404.
+   * The first screen of the end user's app: who asks, the age, whether the link can still be answered
+   * @description Needs no account: the nonce (header X-Session-Nonce, or ?nonce=) proves the link. An unknown id and a wrong nonce get the same 404. A PENDING session past its expiry is expired first (as a poll does). Never shows the merchant's reference or metadata; return_url and locale are the merchant's, when it gave them. Cheap by design (one read of the session's Durable Object, no database query), so it is not rate-limited: the 256-bit nonce cannot be guessed.
    */
   getApiAgeVerificationSessionIdPreview: {
     parameters: {
@@ -3180,9 +3192,13 @@ export type operations = {
               status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
               /** Format: date-time */
               expires_at: string;
+              /** @description When the link was answered or expired; null while PENDING */
+              resolved_at: string | null;
               livemode: boolean;
-              locale: ("en" | "fr" | "de" | "es" | "it") | null;
+              /** @description Where the merchant asked the end user to be sent back; null when it gave none */
               return_url: string | null;
+              /** @description The language the merchant asked the pages to open in; null when it gave none */
+              locale: ("en" | "fr" | "de" | "es" | "it") | null;
             };
           };
         };
@@ -3290,6 +3306,131 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Decline as the end user, without an account
+   * @description "Not now" from the first screen: the session becomes DENIED (assurance null, holder_binding null: no identity was checked) and the merchant's callback is sent. Needs only the nonce (header X-Session-Nonce, or ?nonce=); no account is involved or recorded, so no per-account limit applies (the 256-bit nonce cannot be guessed, and a session is declined at most once).
+   */
+  postApiAgeVerificationSessionIdDecline: {
+    parameters: {
+      query?: {
+        nonce?: string;
+      };
+      header?: {
+        "x-session-nonce"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description Declined */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              session_id: string;
+              /** @enum {string} */
+              status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+              above_age_required: boolean;
+              assurance: "KYC_VERIFIED" | null;
+              receipt_id: string | null;
+              age_required: number;
+              /** Format: date-time */
+              expires_at: string;
+              resolved_at: string | null;
+              /** @description The merchant's own reference from the open request, or null. */
+              reference: string | null;
+              /** @description The merchant's metadata from the open request, or null. */
+              metadata: {
+                [key: string]: string;
+              } | null;
+              /** @description false for a session opened with a test key (svc_sk_test_…). */
+              livemode: boolean;
+              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+              receipt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Already answered or expired Codes: SESSION_NOT_PENDING. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
           };
         };
       };
