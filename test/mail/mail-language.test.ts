@@ -1,7 +1,7 @@
 // An end user's mails are in the language the account signed up in (issue 24).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { call, expectError } from "../helpers/http";
+import { call, callSettled, expectError } from "../helpers/http";
 import { uniqueEmail } from "../helpers/seed";
 
 const mailsTo = async (email: string) =>
@@ -12,7 +12,8 @@ describe("mail language", () => {
     const email = uniqueEmail("de");
     const res = await call("POST", "/api/auth/register", { body: { email, password: "person-password-1", userType: "PERSONAL", locale: "de" } });
     expect(res.status).toBe(201);
-    await call("POST", "/api/auth/forgot-password", { body: { email } });
+    // forgot-password mails after its answer (waitUntil): wait for that work before reading the outbox.
+    await callSettled("POST", "/api/auth/forgot-password", { body: { email } });
     const mails = await mailsTo(email);
     expect(mails.map((m) => m.subject)).toEqual(["Bestätigen Sie Ihre E-Mail-Adresse", "Setzen Sie Ihr Passwort zurück"]);
     expect(mails[0]!.text).toMatch(/^Bestätigen Sie Ihre E-Mail-Adresse für den Altersprüfungsdienst:\n\nhttps?:\/\/\S+\/account\/verify-email\?token=\S+\n\nDer Link/);
