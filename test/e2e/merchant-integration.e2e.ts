@@ -103,7 +103,8 @@ describe("test mode on /verify", () => {
 describe("the way back to the merchant", () => {
   /** The result screen's return link: focusable, to return_url with session_id appended, and it leads there. */
   async function followReturn(page: Page, sessionId: string) {
-    const back = page.getByRole("link", { name: "Return to the website" });
+    // The result screen names the merchant ("Back to <merchant>"): found by its stable id.
+    const back = page.locator("#result-return");
     await back.waitFor({ state: "visible" });
     const expected = `${shop.origin}/back?order=A-1001&session_id=${sessionId}`;
     await expect(back.getAttribute("href")).resolves.toBe(expected);
