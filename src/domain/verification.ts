@@ -82,8 +82,6 @@ export const CompleteInput = z.object({
 export const NonceQuery = z.object({
   nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)."),
 });
-/** The test-outcome call's optional nonce: the same rule as NonceQuery. */
-export const OptionalNonceQuery = NonceQuery;
 
 export function sessionStub({ env }: DomainContext, sessionId: string) {
   const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;

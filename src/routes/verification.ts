@@ -14,7 +14,6 @@ import {
   readSessionRequest,
   answerTestSession,
   previewSession,
-  OptionalNonceQuery,
   TestOutcomeInput,
 } from "../domain/verification";
 import { countAccountUse } from "../domain/account-limits";
@@ -117,7 +116,7 @@ export const verificationRoutes = new Hono<AppEnv>()
         ...unknownSession,
       },
     }),
-    queryParams(OptionalNonceQuery),
+    queryParams(NonceQuery),
     async (c) => {
       const preview = await previewSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce));
       // The page's countdown runs on the server's clock (see /request).
@@ -158,7 +157,7 @@ export const verificationRoutes = new Hono<AppEnv>()
         ...unknownSession,
       },
     }),
-    queryParams(OptionalNonceQuery),
+    queryParams(NonceQuery),
     async (c) => ok(c, await declineSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce))),
   )
   .post(
