@@ -4,10 +4,12 @@
 import { configurationProblems } from "../config-check";
 import { log } from "../lib/log";
 import { pruneAccountCounters } from "./account-counters";
+import { retryApplicantDeletions } from "./applicant-deletions";
 import { pruneCallbackAttempts } from "./callback-attempts";
 import { pruneDevOutbox } from "./dev-outbox";
 import { pruneEmailTokens } from "./email-tokens";
 import { pruneIdempotencyKeys } from "./idempotency-keys";
+import { pruneMailFailures } from "./mail-failures";
 import { prunePasskeyChallenges } from "./passkey-challenges";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./session-log";
@@ -33,6 +35,8 @@ export async function runMaintenance(controller: ScheduledController, env: Env):
     ["stalledCallbacks", () => resendStalledCallbacks(env, now, callbackStallSeconds(env))],
     ["signingSecrets", () => reencryptSigningSecrets(env)],
     ["accountCounters", () => pruneAccountCounters(env.DB, now)],
+    ["mailFailures", () => pruneMailFailures(env.DB, now)],
+    ["applicantDeletions", () => retryApplicantDeletions(env, now)],
   ];
   const report: MaintenanceReport = {};
   for (const [name, job] of jobs) {

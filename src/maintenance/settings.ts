@@ -2,6 +2,8 @@
 export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 400;
 export const DEFAULT_CALLBACK_STALL_SECONDS = 900;
+/** Fixed, not a setting: long enough to answer "did my mail fail?", no longer (src/maintenance/mail-failures.ts). */
+export const MAIL_FAILURE_RETENTION_DAYS = 30;
 
 const positive = (value: string | undefined, fallback: number) => {
   const parsed = Number(value);
