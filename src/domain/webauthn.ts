@@ -31,6 +31,14 @@ export const AssertionCredential = z.object({
   type: z.literal("public-key"),
   response: z.object({ clientDataJSON: base64url, authenticatorData: base64url, signature: base64url }),
 });
+/** What the server hands the page for `navigator.credentials.get()` (PublicKeyCredentialRequestOptionsJSON). */
+export const PasskeyRequestOptions = z.object({
+  challenge: z.string(),
+  rpId: z.string(),
+  allowCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
+  userVerification: z.literal("required"),
+  timeout: z.int(),
+});
 export type RegistrationCredential = z.infer<typeof RegistrationCredential>;
 export type AssertionCredential = z.infer<typeof AssertionCredential>;
 

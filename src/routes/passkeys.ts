@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { confirmationOptions, enrolPasskey, listPasskeys, PasskeyName, PasskeyView, registrationOptions, removePasskey, renamePasskey } from "../domain/passkeys";
-import { AssertionCredential, RegistrationCredential } from "../domain/webauthn";
+import { AssertionCredential, PasskeyRequestOptions, RegistrationCredential } from "../domain/webauthn";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { enforceLimit } from "../http/rate-limit";
@@ -19,13 +19,6 @@ const confirmation = AssertionCredential.optional().describe(
 );
 const EnrolInput = z.object({ name: PasskeyName.optional(), credential: RegistrationCredential, confirmation });
 const RemoveInput = z.object({ confirmation });
-const RequestOptions = z.object({
-  challenge: z.string(),
-  rpId: z.string(),
-  allowCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
-  userVerification: z.literal("required"),
-  timeout: z.int(),
-});
 const needsConfirmation = { 403: { description: "The account has a passkey and the change was not confirmed with one", codes: ["PASSKEY_REQUIRED"] } } satisfies Responses;
 const RenameInput = z.object({ name: PasskeyName });
 
@@ -89,7 +82,7 @@ export const passkeyRoutes = new Hono<AppEnv>()
       summary: "Options for navigator.credentials.get() confirming a change to the account's passkeys (adding or removing one)",
       description: "A single-use challenge valid 5 minutes, for this account's passkeys only.",
       responses: {
-        200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: RequestOptions },
+        200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
         404: { description: "The account has no passkey: nothing to confirm with", codes: ["NOT_FOUND"] },
         ...limited,
       },

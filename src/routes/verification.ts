@@ -21,6 +21,7 @@ import { authenticateApiKey } from "../domain/api-key-auth";
 import { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/idempotency";
 import { notFound, unauthorized } from "../errors";
 import { approvalOptions } from "../domain/passkeys";
+import { PasskeyRequestOptions } from "../domain/webauthn";
 import { enforceLimit } from "../http/rate-limit";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
@@ -32,13 +33,6 @@ import { jsonBody, queryParams } from "../http/validate";
 import { PolledSession, SessionPreview, SessionRequest } from "../session/session-view";
 
 const tag = "Verification";
-const PasskeyRequestOptions = z.object({
-  challenge: z.string(),
-  rpId: z.string(),
-  allowCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
-  userVerification: z.literal("required"),
-  timeout: z.int(),
-});
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
 
 /**
