@@ -159,7 +159,10 @@ function KeysSection() {
             </button>
           </div>
           <div class="card">
-            <h2>API keys</h2>
+            {/* Takes the focus when the new key's panel closes or a revoke leaves no next key. */}
+            <h2 id="keys-title" tabindex={-1}>
+              API keys
+            </h2>
             <form id="create-key-form" novalidate>
               <FormNotice />
               <div class="row">
@@ -300,7 +303,9 @@ function UsageSection() {
         </div>
       </div>
       <div class="card">
-        <h2>Session log</h2>
+        <h2 id="log-title" tabindex={-1}>
+          Session log
+        </h2>
         <div class="field">
           <label for="log-status">Status</label>
           <select id="log-status">
@@ -329,10 +334,18 @@ function UsageSection() {
           </table>
         </div>
         <SessionCallbacksPanel />
-        <p id="log-empty" class="empty" hidden>
-          No sessions yet: open one with your API key (<code>POST /api/age-verification/session</code>), see the quick start in
-          the README.
-        </p>
+        <div id="log-empty" hidden>
+          <p id="log-none" class="empty">
+            No sessions in the last 30 days: open one with your API key (<code>POST /api/age-verification/session</code>), see the
+            quick start in the README.
+          </p>
+          <div id="log-no-match" class="empty" hidden>
+            <p>No sessions match these filters.</p>
+            <button type="button" class="btn secondary small" id="clear-filters">
+              Clear filters
+            </button>
+          </div>
+        </div>
         <div class="actions">
           <button type="button" class="btn secondary" id="load-more" hidden>
             Load more

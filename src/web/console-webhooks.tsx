@@ -10,7 +10,7 @@ export function KeyWebhooksPanel() {
         Webhooks of <span id="key-webhooks-name"></span>
       </h2>
       <p id="secret-state" class="muted"></p>
-      <form id="rotate-form" novalidate>
+      <form id="rotate-form" novalidate data-max-grace={String(MAX_GRACE_HOURS)}>
         <FormNotice />
         <Field
           form="rotate"
@@ -41,11 +41,12 @@ export function KeyWebhooksPanel() {
         <FormNotice />
         <div class="field">
           <label for="origins">Allowed callback origins</label>
-          <textarea id="origins" name="origins" rows={3} aria-describedby="origins-hint"></textarea>
+          <textarea id="origins" name="allowedCallbackOrigins" rows={3} aria-describedby="origins-hint origins-error"></textarea>
           <span class="hint" id="origins-hint">
             One per line, scheme://host[:port]. Sessions opened with this key must use a callback_url on one of them. Empty
             allows any.
           </span>
+          <p class="field-error" id="origins-error" data-error-for="allowedCallbackOrigins" hidden></p>
         </div>
         <button type="submit" class="btn secondary">
           Save origins
