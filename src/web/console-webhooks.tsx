@@ -67,7 +67,7 @@ export function SessionCallbacksPanel() {
         Callbacks of <span id="session-callbacks-id" class="mono"></span>
       </h2>
       <p id="session-callbacks-event" class="muted"></p>
-      <div class="table-wrap">
+      <div class="table-wrap" tabindex={0} role="region" aria-label="Callback attempts">
         <table id="attempts-table">
           <thead>
             <tr>
