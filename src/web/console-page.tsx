@@ -2,6 +2,7 @@
 // section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "./form-field";
 import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-webhooks";
+import { ConsoleTable } from "./console-table";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { SESSION_STATUSES } from "../session/session-status";
 import { Brand, Layout, NoScript } from "./layout";
@@ -179,26 +180,11 @@ function KeysSection() {
                 Create key
               </button>
             </form>
-            <div class="table-wrap mt" tabindex={0} role="region" aria-label="API keys">
-              <table id="keys-table" hidden>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody></tbody>
-              </table>
+            <ConsoleTable id="keys-table" label="API keys" class="mt" hidden columns={["Name", "Prefix", "Created", "Last used", "Status", { hidden: "Actions" }]}>
               <p id="keys-empty" class="empty" hidden>
                 No keys yet. Create one for each server that opens verification sessions.
               </p>
-            </div>
+            </ConsoleTable>
           </div>
           <KeyWebhooksPanel />
         </div>
@@ -285,22 +271,7 @@ function UsageSection() {
       </div>
       <div class="card">
         <h2>By key</h2>
-        <div class="table-wrap" tabindex={0} role="region" aria-label="Sessions by key">
-          <table id="by-key-table">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Total</th>
-                <th scope="col">Approved</th>
-                <th scope="col">Denied</th>
-                <th scope="col">Expired</th>
-                <th scope="col">Pending</th>
-              </tr>
-            </thead>
-            <tbody></tbody>
-          </table>
-        </div>
+        <ConsoleTable id="by-key-table" label="Sessions by key" columns={["Key", "Prefix", "Total", "Approved", "Denied", "Expired", "Pending"]} />
       </div>
       <div class="card">
         <h2 id="log-title" tabindex={-1}>
@@ -315,24 +286,7 @@ function UsageSection() {
             ))}
           </select>
         </div>
-        <div class="table-wrap" tabindex={0} role="region" aria-label="Session log">
-          <table id="log-table" hidden>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Status</th>
-                <th scope="col">Age</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Resolved</th>
-                <th scope="col">
-                  <span class="sr-only">Callbacks</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody></tbody>
-          </table>
-        </div>
+        <ConsoleTable id="log-table" label="Session log" hidden columns={["Session", "Status", "Age", "Key", "Created", "Resolved", { hidden: "Callbacks" }]} />
         <SessionCallbacksPanel />
         <div id="log-empty" hidden>
           <p id="log-none" class="empty">

@@ -1,6 +1,7 @@
 // The console's webhook tools (issue 19): a key's signing-secret rotation, test events and allowed
 // callback origins; a session's callback attempts with Redeliver. Filled by console.browser.js.
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from "../domain/signing-secret-rotation";
+import { ConsoleTable } from "./console-table";
 import { Field, FormNotice } from "./form-field";
 
 export function KeyWebhooksPanel() {
@@ -67,19 +68,7 @@ export function SessionCallbacksPanel() {
         Callbacks of <span id="session-callbacks-id" class="mono"></span>
       </h2>
       <p id="session-callbacks-event" class="muted"></p>
-      <div class="table-wrap" tabindex={0} role="region" aria-label="Callback attempts">
-        <table id="attempts-table">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Status</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
-          <tbody></tbody>
-        </table>
-      </div>
+      <ConsoleTable id="attempts-table" label="Callback attempts" columns={["Time", "Status", "Duration", "Error"]} />
       <p id="redeliver-status" role="status" hidden></p>
       <button type="button" class="btn secondary" id="redeliver">
         Redeliver
