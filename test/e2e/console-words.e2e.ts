@@ -159,6 +159,14 @@ describe("console words", () => {
     expect(await page.locator("#log-table").isVisible()).toBe(false);
     expect(await page.locator("#by-key-table tbody tr").count()).toBe(0);
     await page.screenshot({ path: `${ARTIFACTS}/console-words-inverted-range.png`, fullPage: true });
+    // "Download CSV" refuses the same range under the same field, without asking the API.
+    const exports: string[] = [];
+    page.on("request", (request) => request.url().includes("/api/usage/export.csv") && exports.push(request.url()));
+    await page.locator("#range-from").focus();
+    await page.locator("#range-from-error").evaluate((el) => ((el as any).hidden = true));
+    await page.getByRole("button", { name: "Download CSV" }).click();
+    await page.locator("#range-from-error").waitFor({ state: "visible" });
+    expect(exports).toEqual([]);
     expect(problems).toEqual([]);
   });
 
