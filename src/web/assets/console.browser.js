@@ -287,9 +287,11 @@
   async function revokeKey(key, button) {
     var yes = await confirmAction("Revoke " + key.name + "?", "Requests with this key fail from the very next one. Callbacks of sessions it already opened are still delivered. This cannot be undone.", "Revoke key");
     if (!yes) return button.focus();
+    // The keys listed below this one, read before the table is drawn again.
+    /** @type {(string | null)[]} */
+    var nextIds = [];
     var row = keyRow(key.id);
-    var after = row ? Array.prototype.slice.call(/** @type {HTMLElement} */ (row.parentNode).children, Array.prototype.indexOf.call(/** @type {HTMLElement} */ (row.parentNode).children, row) + 1) : [];
-    var nextIds = after.map(function (/** @type {HTMLElement} */ tr) { return tr.getAttribute("data-key-id"); });
+    for (var tr = row && row.nextElementSibling; tr; tr = tr.nextElementSibling) nextIds.push(tr.getAttribute("data-key-id"));
     await A.busy(button, async function () {
       var res = await call("DELETE", "/api/keys/" + encodeURIComponent(key.id));
       if (!res.ok && res.status !== 401) banner(plain(res));
@@ -474,10 +476,8 @@
   function isoDay(date) { return date.toISOString().slice(0, 10); }
   var DEFAULT_TO = isoDay(new Date());
   var DEFAULT_FROM = isoDay(new Date(Date.now() - 30 * 86400000));
-  /** @type {Record<string, string>} key id -> name, from the by-key totals (which list every key of the account) */
+  /** @type {Record<string, { name: string, prefix: string }>} by key id, from the by-key totals (which list every key of the account) */
   var keyNames = {};
-  /** @type {Record<string, string>} */
-  var keyPrefixes = {};
 
   function defaultRange() {
     A.input("range-from").value = DEFAULT_FROM;
@@ -569,8 +569,7 @@
     body.textContent = "";
     if (!keys.length) body.appendChild(A.el("tr", {}, [A.el("td", { colspan: "7", className: "empty", text: "No keys yet." })]));
     keys.forEach(function (k) {
-      keyNames[k.key_id] = k.name;
-      keyPrefixes[k.key_id] = k.prefix;
+      keyNames[k.key_id] = { name: k.name, prefix: k.prefix };
       body.appendChild(A.el("tr", {}, [
         A.el("td", { text: k.name }), A.el("td", { className: "mono", text: k.prefix + "\u2026" }),
         A.el("td", { text: String(k.total) }), A.el("td", { text: String(k.approved) }), A.el("td", { text: String(k.denied) }),
@@ -621,8 +620,9 @@
   // The key's name as the by-key table shows it (with its prefix); the id for a key not listed there yet.
   /** @param {string} id */
   function keyCell(id) {
-    if (!keyNames[id]) return A.el("td", { className: "mono", text: id });
-    return A.el("td", {}, [keyNames[id] + " ", A.el("span", { className: "mono muted", text: keyPrefixes[id] + "\u2026" })]);
+    var key = keyNames[id];
+    if (!key) return A.el("td", { className: "mono", text: id });
+    return A.el("td", {}, [key.name + " ", A.el("span", { className: "mono muted", text: key.prefix + "\u2026" })]);
   }
 
   // The chart reads the server's per-day counts of the range: at most 367 small entries, however many
