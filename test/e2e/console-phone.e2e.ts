@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { ARTIFACTS, watchedPage } from "./browser";
 import { seriousViolations } from "./axe";
 import { consoleHarness, DESKTOP, openSignedIn, PHONE, withinPhoneWidth } from "./console-helpers";
-import { api, merchantWithKey, openSession } from "./merchant";
+import { api, merchantWithKey, openSession, uniqueEmail } from "./merchant";
 
 const harness = consoleHarness();
 
@@ -83,6 +83,27 @@ describe("console on a phone", () => {
     await page.getByRole("button", { name: "Sign out", exact: true }).click();
     await page.locator("#console-auth").waitFor({ state: "visible" });
     expect((await api(server.baseUrl, "GET", "/api/users/me", { token: merchant.token })).status).toBe(200);
+    expect(problems).toEqual([]);
+  });
+});
+
+describe("console screens before the keys", () => {
+  it("the email prompt and the personal-account screen pass axe on a phone and a desktop", async () => {
+    const { server, browser } = harness;
+    const register = async (userType: string, extra: Record<string, string>) =>
+      (await api<{ token: string }>(server.baseUrl, "POST", "/api/auth/register", { body: { email: uniqueEmail(userType.toLowerCase()), password: "merchant-password-1", userType, ...extra } })).body.data.token;
+    const unverified = await register("BUSINESS", { companyName: "Cellar & Co" });
+    const personal = await register("PERSONAL", { firstName: "Ada", lastName: "Lovelace" });
+    const { page, problems } = await watchedPage(browser);
+    for (const [label, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+      await page.setViewportSize(viewport);
+      await openSignedIn(page, server.baseUrl, unverified);
+      await page.locator("#console-unverified").waitFor({ state: "visible" });
+      await passesAxe(page, `confirm your email (${label})`);
+      await openSignedIn(page, server.baseUrl, personal);
+      await page.locator("#console-personal").waitFor({ state: "visible" });
+      await passesAxe(page, `personal account (${label})`);
+    }
     expect(problems).toEqual([]);
   });
 });
