@@ -23,11 +23,15 @@ export function consoleHarness(name = "e2e"): { server: DevServer; browser: Brow
   return harness;
 }
 
-/** Opens the console signed in with an account token, at a section ("#usage", "#account") or the keys. */
+/**
+ * Opens the console signed in with an account token, at a section ("#usage", "#account") or the keys.
+ * The token is stored from a page of the same origin that runs no script (the API reference), so no
+ * console load with an earlier token is cut short by the navigation.
+ */
 export async function openSignedIn(page: Page, baseUrl: string, token: string, hash = "") {
-  await page.goto(`${baseUrl}/console${hash}`);
+  await page.goto(`${baseUrl}/docs`);
   await page.evaluate((t) => (globalThis as any).sessionStorage.setItem("avs.console.token", t), token);
-  await page.reload();
+  await page.goto(`${baseUrl}/console${hash}`);
 }
 
 /** The control lies fully inside the phone's width once scrolled into view vertically. */
