@@ -2,6 +2,7 @@
 // section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "./form-field";
 import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-webhooks";
+import { ConsoleTable } from "./console-table";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { SESSION_STATUSES } from "../session/session-status";
 import { Brand, Layout, NoScript } from "./layout";
@@ -159,7 +160,10 @@ function KeysSection() {
             </button>
           </div>
           <div class="card">
-            <h2>API keys</h2>
+            {/* Takes the focus when the new key's panel closes or a revoke leaves no next key. */}
+            <h2 id="keys-title" tabindex={-1}>
+              API keys
+            </h2>
             <form id="create-key-form" novalidate>
               <FormNotice />
               <div class="row">
@@ -176,26 +180,11 @@ function KeysSection() {
                 Create key
               </button>
             </form>
-            <div class="table-wrap mt" tabindex={0} role="region" aria-label="API keys">
-              <table id="keys-table" hidden>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">Last used</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span class="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody></tbody>
-              </table>
+            <ConsoleTable id="keys-table" label="API keys" class="mt" hidden columns={["Name", "Prefix", "Created", "Last used", "Status", { hidden: "Actions" }]}>
               <p id="keys-empty" class="empty" hidden>
                 No keys yet. Create one for each server that opens verification sessions.
               </p>
-            </div>
+            </ConsoleTable>
           </div>
           <KeyWebhooksPanel />
         </div>
@@ -282,25 +271,12 @@ function UsageSection() {
       </div>
       <div class="card">
         <h2>By key</h2>
-        <div class="table-wrap" tabindex={0} role="region" aria-label="Sessions by key">
-          <table id="by-key-table">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Prefix</th>
-                <th scope="col">Total</th>
-                <th scope="col">Approved</th>
-                <th scope="col">Denied</th>
-                <th scope="col">Expired</th>
-                <th scope="col">Pending</th>
-              </tr>
-            </thead>
-            <tbody></tbody>
-          </table>
-        </div>
+        <ConsoleTable id="by-key-table" label="Sessions by key" columns={["Key", "Prefix", "Total", "Approved", "Denied", "Expired", "Pending"]} />
       </div>
       <div class="card">
-        <h2>Session log</h2>
+        <h2 id="log-title" tabindex={-1}>
+          Session log
+        </h2>
         <div class="field">
           <label for="log-status">Status</label>
           <select id="log-status">
@@ -310,29 +286,20 @@ function UsageSection() {
             ))}
           </select>
         </div>
-        <div class="table-wrap" tabindex={0} role="region" aria-label="Session log">
-          <table id="log-table" hidden>
-            <thead>
-              <tr>
-                <th scope="col">Session</th>
-                <th scope="col">Status</th>
-                <th scope="col">Age</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Resolved</th>
-                <th scope="col">
-                  <span class="sr-only">Callbacks</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody></tbody>
-          </table>
-        </div>
+        <ConsoleTable id="log-table" label="Session log" hidden columns={["Session", "Status", "Age", "Key", "Created", "Resolved", { hidden: "Callbacks" }]} />
         <SessionCallbacksPanel />
-        <p id="log-empty" class="empty" hidden>
-          No sessions yet: open one with your API key (<code>POST /api/age-verification/session</code>), see the quick start in
-          the README.
-        </p>
+        <div id="log-empty" hidden>
+          <p id="log-none" class="empty">
+            No sessions in the last 30 days: open one with your API key (<code>POST /api/age-verification/session</code>), see the
+            quick start in the README.
+          </p>
+          <div id="log-no-match" class="empty" hidden>
+            <p>No sessions match these filters.</p>
+            <button type="button" class="btn secondary small" id="clear-filters">
+              Clear filters
+            </button>
+          </div>
+        </div>
         <div class="actions">
           <button type="button" class="btn secondary" id="load-more" hidden>
             Load more

@@ -1,6 +1,7 @@
 // The console's webhook tools (issue 19): a key's signing-secret rotation, test events and allowed
 // callback origins; a session's callback attempts with Redeliver. Filled by console.browser.js.
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from "../domain/signing-secret-rotation";
+import { ConsoleTable } from "./console-table";
 import { Field, FormNotice } from "./form-field";
 
 export function KeyWebhooksPanel() {
@@ -10,7 +11,7 @@ export function KeyWebhooksPanel() {
         Webhooks of <span id="key-webhooks-name"></span>
       </h2>
       <p id="secret-state" class="muted"></p>
-      <form id="rotate-form" novalidate>
+      <form id="rotate-form" novalidate data-max-grace={String(MAX_GRACE_HOURS)}>
         <FormNotice />
         <Field
           form="rotate"
@@ -41,11 +42,12 @@ export function KeyWebhooksPanel() {
         <FormNotice />
         <div class="field">
           <label for="origins">Allowed callback origins</label>
-          <textarea id="origins" name="origins" rows={3} aria-describedby="origins-hint"></textarea>
+          <textarea id="origins" name="allowedCallbackOrigins" rows={3} aria-describedby="origins-hint origins-error"></textarea>
           <span class="hint" id="origins-hint">
             One per line, scheme://host[:port]. Sessions opened with this key must use a callback_url on one of them. Empty
             allows any.
           </span>
+          <p class="field-error" id="origins-error" data-error-for="allowedCallbackOrigins" hidden></p>
         </div>
         <button type="submit" class="btn secondary">
           Save origins
@@ -66,19 +68,7 @@ export function SessionCallbacksPanel() {
         Callbacks of <span id="session-callbacks-id" class="mono"></span>
       </h2>
       <p id="session-callbacks-event" class="muted"></p>
-      <div class="table-wrap">
-        <table id="attempts-table">
-          <thead>
-            <tr>
-              <th scope="col">Time</th>
-              <th scope="col">Status</th>
-              <th scope="col">Duration</th>
-              <th scope="col">Error</th>
-            </tr>
-          </thead>
-          <tbody></tbody>
-        </table>
-      </div>
+      <ConsoleTable id="attempts-table" label="Callback attempts" columns={["Time", "Status", "Duration", "Error"]} />
       <p id="redeliver-status" role="status" hidden></p>
       <button type="button" class="btn secondary" id="redeliver">
         Redeliver

@@ -1,24 +1,12 @@
 // The merchant console in a real browser (issue 12): sign up as a business, confirm the email through
 // the development outbox, create a key (shown once), see API-opened sessions in the log and the
 // chart, download the CSV, revoke the key and see the merchant API refuse it.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
-import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
+import { describe, expect, it } from "vitest";
+import { ARTIFACTS, STRICT_CSP, watchedPage } from "./browser";
+import { consoleHarness, DESKTOP, openSignedIn } from "./console-helpers";
 import { api, mailedLink, merchantWithKey, openSession, uniqueEmail } from "./merchant";
 
-let server: DevServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startDevServer({ name: "e2e" });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const harness = consoleHarness();
 
 async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {
   const decoder = new TextDecoder();
@@ -29,8 +17,9 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {
 
 describe("merchant console", () => {
   it("a business signs up, confirms its email, manages a key and sees its sessions, chart and CSV", async () => {
+    const { server, browser } = harness;
     const { page, problems } = await watchedPage(browser, { acceptDownloads: true });
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(DESKTOP);
     const response = await page.goto(`${server.baseUrl}/console`);
     expect(response?.headers()["content-security-policy"]).toBe(STRICT_CSP);
     await page.locator("#console-auth").waitFor({ state: "visible" });
@@ -109,10 +98,11 @@ describe("merchant console", () => {
   });
 
   it("the chart reads per-day counts, Load more keeps the first page's query, and a stale page is dropped", async () => {
+    const { server, browser } = harness;
     const merchant = await merchantWithKey(server.baseUrl);
     for (let i = 0; i < 52; i += 13) await Promise.all(Array.from({ length: 13 }, () => openSession(server.baseUrl, merchant.apiKey, 18)));
     const { page, problems } = await watchedPage(browser);
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.setViewportSize(DESKTOP);
     const usageCalls: string[] = [];
     page.on("request", (request) => {
       const url = new URL(request.url());
@@ -138,10 +128,7 @@ describe("merchant console", () => {
         return response;
       };
     });
-    // Signed in as the console would be: the token in the tab's sessionStorage, then a reload.
-    await page.goto(`${server.baseUrl}/console#usage`);
-    await page.evaluate((token) => (globalThis as any).sessionStorage.setItem("avs.console.token", token), merchant.token);
-    await page.reload();
+    await openSignedIn(page, server.baseUrl, merchant.token, "#usage");
 
     // The chart comes from the server's per-day counts; the CSV export is not downloaded for it.
     await expect.poll(() => page.locator("#chart").getAttribute("data-sessions")).toBe("52");

@@ -13,6 +13,9 @@
  * @typedef {{ token?: string | null, body?: unknown, accept?: string, raw?: boolean, nonce?: string }} ApiOptions
  * @typedef {{ error?: string, message?: string }} Failure
  * @typedef {string | HTMLElement | null} Target
+ * A page's own words for a form's failures, in place of the API's: fields by field name (or path),
+ * codes by error code. The API's validator text ("Too small: expected string…") is for developers.
+ * @typedef {{ fields?: Record<string, string>, codes?: Record<string, string> }} Wording
  */
 
 var AVS = (function () {
@@ -30,9 +33,10 @@ var AVS = (function () {
     INVALID_TOKEN: "This link is no longer valid: it was already used or has expired."
   };
 
-  /** @param {Failure} result */
-  function messageFor(result) {
-    return (result.error && MESSAGES[result.error]) || result.message || MESSAGES.INTERNAL_ERROR;
+  /** @param {Failure} result @param {Wording} [wording] */
+  function messageFor(result, wording) {
+    var own = wording && wording.codes && result.error ? wording.codes[result.error] : undefined;
+    return own || (result.error && MESSAGES[result.error]) || result.message || MESSAGES.INTERNAL_ERROR;
   }
 
   // Calls the public JSON API. Never throws: a network failure is { ok: false, error: "NETWORK" }.
@@ -163,18 +167,21 @@ var AVS = (function () {
   }
 
   // Puts each 422 problem under its field (path "address.country" matches name "address.country" or
-  // "country"); returns the problems that no field could show.
-  /** @param {HTMLFormElement} form @param {Problem[]} errors */
-  function showFieldErrors(form, errors) {
+  // "country"; "allowedCallbackOrigins.0" matches "allowedCallbackOrigins"), in the page's words for that field when it has them;
+  // returns the problems that no field could show.
+  /** @param {HTMLFormElement} form @param {Problem[]} errors @param {Record<string, string>} [fields] */
+  function showFieldErrors(form, errors, fields) {
     /** @type {string[]} */
     var unplaced = [];
     (errors || []).forEach(function (problem) {
       var path = String(problem.path || "");
-      var last = path.split(".").pop() || "";
+      var names = [path, path.split(".").pop() || "", path.split(".")[0] || ""];
+      var own = fields && names.map(function (name) { return fields[name]; }).filter(Boolean)[0];
+      var message = own || problem.message;
       /** @type {HTMLElement | null} */
-      var slot = form.querySelector('[data-error-for="' + CSS.escape(path) + '"]') || form.querySelector('[data-error-for="' + CSS.escape(last) + '"]');
-      if (!slot) { unplaced.push(problem.message); return; }
-      slot.textContent = problem.message;
+      var slot = names.map(function (name) { return /** @type {HTMLElement | null} */ (form.querySelector('[data-error-for="' + CSS.escape(name) + '"]')); }).filter(Boolean)[0] || null;
+      if (!slot) { if (unplaced.indexOf(message) < 0) unplaced.push(message); return; }
+      slot.textContent = message;
       slot.hidden = false;
       var input = form.elements.namedItem(slot.getAttribute("data-error-for") || "");
       if (input && "setAttribute" in input) input.setAttribute("aria-invalid", "true");
@@ -186,13 +193,13 @@ var AVS = (function () {
   }
 
   // Shows an API failure on a form: field problems under their fields, the rest in the form's notice.
-  /** @param {HTMLFormElement} form @param {Failure & { errors?: Problem[] }} result */
-  function showFailure(form, result) {
+  /** @param {HTMLFormElement} form @param {Failure & { errors?: Problem[] }} result @param {Wording} [wording] */
+  function showFailure(form, result, wording) {
     /** @type {HTMLElement | null} */
     var box = form.querySelector(".notice");
-    var message = messageFor(result);
+    var message = messageFor(result, wording);
     if (result.error === "VALIDATION_FAILED" && result.errors && result.errors.length) {
-      var unplaced = showFieldErrors(form, result.errors);
+      var unplaced = showFieldErrors(form, result.errors, wording && wording.fields);
       message = unplaced.join(" ");
     }
     if (box) notice(box, message, "error");
@@ -221,8 +228,9 @@ var AVS = (function () {
   /**
    * @param {HTMLFormElement} form
    * @param {(values: Record<string, string>, form: HTMLFormElement) => Promise<{ ok: boolean } | ApiResult | void>} handler
+   * @param {Wording} [wording]
    */
-  function onSubmit(form, handler) {
+  function onSubmit(form, handler, wording) {
     form.addEventListener("submit", function (event) {
       event.preventDefault();
       clearFieldErrors(form);
@@ -233,7 +241,7 @@ var AVS = (function () {
       var button = form.querySelector('[type="submit"]');
       busy(button, async function () {
         var result = await handler(values(form), form);
-        if (result && result.ok === false) showFailure(form, /** @type {Failure} */ (result));
+        if (result && result.ok === false) showFailure(form, /** @type {Failure} */ (result), wording);
       });
     });
   }

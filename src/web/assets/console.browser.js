@@ -10,7 +10,7 @@
  * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, signingSecret?: { rotatedAt: string | null, previousExpiresAt: string | null }, allowedCallbackOrigins?: string[] | null, mode?: "live" | "test" }} ApiKey
  * @typedef {{ at: string, duration_ms: number, status_code: number | null, error: string | null }} CallbackAttempt
  * @typedef {{ webhook_id: string, type: string, state: string, attempts: CallbackAttempt[] }} CallbackEvent
- * @typedef {{ name: string, prefix: string, total: number, approved: number, denied: number, expired: number, pending: number }} KeyTotals
+ * @typedef {{ key_id: string, name: string, prefix: string, total: number, approved: number, denied: number, expired: number, pending: number }} KeyTotals
  * @typedef {{ session_id: string, key_id: string, status: Status, age_required: number, created_at: string, resolved_at: string | null }} LogEntry
  * @typedef {{ date: string, total: number, approved: number, denied: number, expired: number, pending: number }} DayUsage
  */
@@ -40,19 +40,72 @@
   var COLORS = { APPROVED: "#1f8a53", DENIED: "#c4372f", EXPIRED: "#8a90a6", PENDING: "#e0a100" };
   var AREAS = ["console-loading", "console-auth", "console-personal", "console-unverified", "section-keys", "section-usage", "section-account"];
 
+  // The console's words for the API's error codes (the API's messages are written for developers).
+  /** @type {Record<string, string>} */
+  var CODES = {
+    BUSINESS_ACCOUNT_REQUIRED: "The console is for business accounts. Sign in with your company's account.",
+    EMAIL_NOT_VERIFIED: "Confirm your email address first: open the link we sent you.",
+    NOT_FOUND: "We could not find that any more. Reload the page and try again.",
+    KEY_LIMIT_REACHED: "You have the most active keys an account can have. Revoke one you no longer use, then create the new one.",
+    ROTATION_CONFLICT: "The secret was just rotated somewhere else. Reload the page to see the current state.",
+    NOTHING_TO_REDELIVER: "This session has no callback that can be sent again yet.",
+    CALLBACK_ORIGIN_NOT_ALLOWED: "That address is not on this key's allowed callback origins.",
+    PAYLOAD_TOO_LARGE: "That is more than the form can send at once. Shorten it and try again.",
+    UNAVAILABLE: "The service is not answering right now. Please try again in a moment.",
+    MISCONFIGURED: "The service is not set up to answer right now. Please try again later.",
+    VALIDATION_FAILED: "Some of what you entered could not be accepted. Check it and try again."
+  };
+  // Each form's words for its fields, shown in place of the validator's ("Too small: expected …").
+  // "" is a problem of the whole form.
+  var EMAIL = "Enter an email address, like name@company.com.";
+  var NEW_PASSWORD = "Use a password of 8 to 128 characters.";
+  var NAME = "Use at most 100 characters.";
+  /** @type {Record<string, Record<string, string>>} */
+  var FIELDS = {
+    signin: { email: EMAIL, password: "Enter your password." },
+    signup: { companyName: "Enter your company's name (at most 100 characters).", firstName: NAME, lastName: NAME, email: EMAIL, password: NEW_PASSWORD },
+    forgot: { email: EMAIL },
+    createKey: { name: "Enter a name for the key, up to 64 characters (for example: production server).", mode: "Choose live or test." },
+    rotate: { graceHours: "Enter a whole number of hours from 0 to " + A.$("rotate-form").getAttribute("data-max-grace") + "." },
+    testEvent: { url: "Enter a public https:// address, like https://shop.example/age-callback." },
+    origins: { allowedCallbackOrigins: "Write one origin a line, like https://shop.example: https, a host and no path." },
+    range: { from: "Enter a start date on or before the end date, at most a year before it.", to: "Enter an end date, at most a year after the start date.", mode: "Choose live or test sessions." },
+    profile: { companyName: "Enter your company's name (at most 100 characters).", firstName: NAME, lastName: NAME, "": "Fill in at least one name to save." },
+    password: { currentPassword: "Enter your current password.", newPassword: NEW_PASSWORD },
+    email: { newEmail: EMAIL, password: "Enter your password." }
+  };
+  /** @param {string} form @returns {Wording} */
+  function wording(form) { return { fields: FIELDS[form], codes: CODES }; }
+  /** @param {{ error?: string, message?: string }} res */
+  function plain(res) { return A.messageFor(res, { codes: CODES }); }
+
   /** @param {string[]} ids */
   function only(ids) { AREAS.forEach(function (id) { A.show(id, ids.indexOf(id) >= 0); }); }
   /** @param {string} [message] */
   function banner(message) { A.notice("console-banner", message || "", "error"); }
 
-  // Every authenticated call: a 401 means the sign-in ended (expired, or signed out elsewhere).
+  // Every authenticated call: a 401 UNAUTHORIZED means the sign-in ended (expired, or signed out
+  // elsewhere). A 401 INVALID_CREDENTIALS is a wrong password typed into a form (CONTRACT §3): the
+  // sign-in is still good, and the form says so under its field.
   /** @param {string} method @param {string} path @param {ApiOptions} [options] */
   async function call(method, path, options) {
     options = options || {};
     options.token = token;
     var res = await A.api(method, path, options);
-    if (res.status === 401) { signOutLocally("Your sign-in has ended. Please sign in again."); }
+    if (res.status === 401 && !res.ok && res.error !== "INVALID_CREDENTIALS") signOutLocally("Your sign-in has ended. Please sign in again.");
     return res;
+  }
+
+  /**
+   * A wrong password in a signed-in form, shown under its password field (which takes the focus);
+   * any other answer is the form's to show.
+   * @param {HTMLFormElement} form @param {ApiResult} res @param {string} field @param {string} message
+   * @returns {ApiResult | { ok: true }}
+   */
+  function wrongPassword(form, res, field, message) {
+    if (res.ok || res.error !== "INVALID_CREDENTIALS") return res;
+    A.showFailure(form, { error: "VALIDATION_FAILED", errors: [{ path: field, message: message }] });
+    return { ok: true };
   }
 
   /** @param {string} [message] */
@@ -78,7 +131,7 @@
     var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
     if (res.ok) begin(res.data.token, res.data.user);
     return res;
-  });
+  }, wording("signin"));
 
   A.onSubmit(A.form("signup-form"), async function (values) {
     /** @type {Record<string, string>} */
@@ -88,13 +141,13 @@
     var res = await A.api("POST", "/api/auth/register", { body: body });
     if (res.ok) begin(res.data.token, res.data.user);
     return res;
-  });
+  }, wording("signup"));
 
   A.onSubmit(A.form("forgot-form"), async function (values, form) {
     var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
     if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way.", "ok");
     return res;
-  });
+  }, wording("forgot"));
 
   // "Sign out" forgets this browser's sign-in; "Sign out everywhere" ends every sign-in of the account
   // (the API's logout bumps its token version), a separate and explicit action.
@@ -159,7 +212,7 @@
       var res = await call("POST", "/api/auth/resend-verification");
       if (res.ok) A.notice("unverified-notice", "A new link is on its way.", "ok");
       else if (res.error === "ALREADY_VERIFIED") { var me = await call("GET", "/api/users/me"); if (me.ok) route(me.data.user); }
-      else if (res.status !== 401) A.notice("unverified-notice", A.messageFor(res), "error");
+      else if (res.status !== 401) A.notice("unverified-notice", plain(res), "error");
     });
   });
 
@@ -192,9 +245,17 @@
   }
 
   // --- API keys ---------------------------------------------------------------------------------
+  /** @type {string | null} the key whose secrets the "Your new key" panel shows */
+  var newKeyId = null;
+
+  /** The keys table's row of a key, once rendered. @param {string | null} id */
+  function keyRow(id) {
+    return id ? A.$("keys-table").querySelector('tr[data-key-id="' + CSS.escape(id) + '"]') : null;
+  }
+
   async function loadKeys() {
     var res = await call("GET", "/api/keys");
-    if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+    if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
     loaded.keys = true;
     var body = /** @type {HTMLTableSectionElement} */ (A.$("keys-table").querySelector("tbody"));
     body.textContent = "";
@@ -226,11 +287,22 @@
   async function revokeKey(key, button) {
     var yes = await confirmAction("Revoke " + key.name + "?", "Requests with this key fail from the very next one. Callbacks of sessions it already opened are still delivered. This cannot be undone.", "Revoke key");
     if (!yes) return button.focus();
+    // The keys listed below this one, read before the table is drawn again.
+    /** @type {(string | null)[]} */
+    var nextIds = [];
+    var row = keyRow(key.id);
+    for (var tr = row && row.nextElementSibling; tr; tr = tr.nextElementSibling) nextIds.push(tr.getAttribute("data-key-id"));
     await A.busy(button, async function () {
       var res = await call("DELETE", "/api/keys/" + encodeURIComponent(key.id));
-      if (!res.ok && res.status !== 401) banner(A.messageFor(res));
+      if (!res.ok && res.status !== 401) banner(plain(res));
       await loadKeys();
     });
+    if (!token) return;
+    // The revoked row loses its buttons: the focus goes to the next key's Revoke, else to the heading.
+    /** @type {HTMLElement | null} */
+    var next = null;
+    nextIds.some(function (/** @type {string | null} */ id) { var r = keyRow(id); next = r && r.querySelector('button[aria-label^="Revoke "]'); return !!next; });
+    (next || A.$("keys-title")).focus();
   }
 
   // ---- Webhook tools of a key: rotate the signing secret, send a test event, allowed origins ----
@@ -277,7 +349,7 @@
     showSecretState(res.data.key);
     loadKeys();
     return res;
-  });
+  }, wording("rotate"));
 
   A.onSubmit(A.form("test-event-form"), async function (values) {
     if (!webhooksKey) return { ok: true };
@@ -286,7 +358,7 @@
     var r = res.data;
     A.notice("test-result", (r.delivered ? "Delivered: " : "Not delivered: ") + (r.status_code !== null ? "HTTP " + r.status_code : r.error) + " in " + r.duration_ms + " ms (" + r.signatures + (r.signatures === 1 ? " signature)." : " signatures)."), r.delivered ? "ok" : "warn");
     return res;
-  });
+  }, wording("testEvent"));
 
   A.onSubmit(A.form("origins-form"), async function () {
     if (!webhooksKey) return { ok: true };
@@ -298,7 +370,7 @@
     A.notice("origins-status", "Saved.", "ok");
     loadKeys();
     return res;
-  });
+  }, wording("origins"));
 
   // ---- A session's callback attempts, with Redeliver ----
   /** @type {string | null} */
@@ -324,7 +396,7 @@
   async function renderCallbacks() {
     if (!callbacksSession) return;
     var res = await call("GET", "/api/usage/sessions/" + encodeURIComponent(callbacksSession) + "/callbacks");
-    if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+    if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
     /** @type {CallbackEvent | undefined} */
     var event = res.data.events[res.data.events.length - 1];
     A.text("session-callbacks-event", event ? event.type + " \u00b7 " + event.webhook_id + " \u00b7 " + event.state : "No callback event yet.");
@@ -347,7 +419,7 @@
     var sessionId = callbacksSession;
     await A.busy(button, async function () {
       var res = await call("POST", "/api/usage/sessions/" + encodeURIComponent(sessionId) + "/callbacks/redeliver");
-      if (!res.ok) { if (res.status !== 401) A.notice("redeliver-status", A.messageFor(res), "error"); return; }
+      if (!res.ok) { if (res.status !== 401) A.notice("redeliver-status", plain(res), "error"); return; }
       A.notice("redeliver-status", "Redelivery queued: the new attempt appears below within seconds.", "ok");
       // The attempt is sent by the queue consumer: look again shortly.
       for (var i = 0; i < 10; i++) {
@@ -368,17 +440,24 @@
     form.reset();
     A.input("new-api-key").value = res.data.apiKey;
     A.input("new-signing-secret").value = res.data.signingSecret;
+    newKeyId = res.data.key.id;
     A.show("copy-status", false);
     A.show("new-key", true);
     A.$("new-key-title").focus();
     loadKeys();
     return res;
-  });
+  }, wording("createKey"));
 
+  // The panel closes under the focus: it moves to the new key's row (its first control), or to the
+  // keys heading while the table has not caught up.
   A.$("new-key-done").addEventListener("click", function () {
     A.input("new-api-key").value = "";
     A.input("new-signing-secret").value = "";
     A.show("new-key", false);
+    var row = keyRow(newKeyId);
+    var control = row && row.querySelector("button");
+    (/** @type {HTMLElement} */ (control) || A.$("keys-title")).focus();
+    newKeyId = null;
   });
 
   Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), function (button) {
@@ -395,20 +474,63 @@
   // --- Usage ------------------------------------------------------------------------------------
   /** @param {Date} date */
   function isoDay(date) { return date.toISOString().slice(0, 10); }
-  (function defaultRange() {
-    var to = new Date();
-    var from = new Date(to.getTime() - 30 * 86400000);
-    A.input("range-from").value = isoDay(from);
-    A.input("range-to").value = isoDay(to);
-  })();
+  var DEFAULT_TO = isoDay(new Date());
+  var DEFAULT_FROM = isoDay(new Date(Date.now() - 30 * 86400000));
+  /** @type {Record<string, { name: string, prefix: string }>} by key id, from the by-key totals (which list every key of the account) */
+  var keyNames = {};
+
+  function defaultRange() {
+    A.input("range-from").value = DEFAULT_FROM;
+    A.input("range-to").value = DEFAULT_TO;
+    /** @type {HTMLSelectElement} */ (A.$("range-mode")).value = "live";
+  }
+  defaultRange();
+
+  // Filters other than the defaults: an empty log then says "no match", not "no sessions yet".
+  function filtered() {
+    return /** @type {HTMLSelectElement} */ (A.$("log-status")).value !== "" || shownRange !== defaultQuery();
+  }
+  function defaultQuery() { return "from=" + DEFAULT_FROM + "&to=" + DEFAULT_TO + "&mode=live"; }
+
+  // An empty or inverted range is refused before asking (the API would answer 422 as well).
+  function rangeProblems() {
+    var from = A.input("range-from").value;
+    var to = A.input("range-to").value;
+    /** @type {Problem[]} */
+    var problems = [];
+    if (!from || (to && from > to)) problems.push({ path: "from", message: "" });
+    if (!to) problems.push({ path: "to", message: "" });
+    return problems;
+  }
+
+  // No figures rather than old ones: the totals, chart and tables of a range that is no longer asked.
+  function clearFigures() {
+    usageRun++;
+    logRun++;
+    shownRange = "";
+    logCursor = null;
+    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, "\u2013"); });
+    A.$("chart").textContent = "";
+    A.$("chart").removeAttribute("data-sessions");
+    /** @type {HTMLElement} */ (A.$("by-key-table").querySelector("tbody")).textContent = "";
+    /** @type {HTMLElement} */ (A.$("log-table").querySelector("tbody")).textContent = "";
+    ["log-table", "log-empty", "load-more", "session-callbacks"].forEach(function (id) { A.show(id, false); });
+  }
 
   function rangeQuery() {
     var mode = /** @type {HTMLSelectElement} */ (A.$("range-mode")).value === "test" ? "test" : "live";
     return "from=" + encodeURIComponent(A.input("range-from").value) + "&to=" + encodeURIComponent(A.input("range-to").value) + "&mode=" + mode;
   }
 
-  A.onSubmit(A.form("range-form"), function () { return loadUsage(); });
-  A.$("log-status").addEventListener("change", function () { loadLog(false); });
+  A.onSubmit(A.form("range-form"), function () { return loadUsage(); }, wording("range"));
+  A.$("log-status").addEventListener("change", function () { if (shownRange) loadLog(false); });
+  A.$("clear-filters").addEventListener("click", function () {
+    defaultRange();
+    /** @type {HTMLSelectElement} */ (A.$("log-status")).value = "";
+    A.clearFieldErrors(A.form("range-form"));
+    A.$("log-title").focus();
+    loadUsage();
+  });
   A.$("load-more").addEventListener("click", function (/** @type {MouseEvent} */ event) {
     A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), function () { return loadLog(true); });
   });
@@ -416,12 +538,20 @@
   // One range for every part of one load, read once: edits made while it runs wait for the next "Show".
   async function loadUsage() {
     var form = A.$("range-form");
+    var problems = rangeProblems();
+    if (problems.length) {
+      clearFigures();
+      return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: problems };
+    }
     var run = ++usageRun;
     var range = rangeQuery();
     shownRange = range;
     var summary = await call("GET", "/api/usage/summary?" + range);
     if (run !== usageRun) return { ok: true };
-    if (!summary.ok) return summary.status === 401 ? { ok: true } : summary;
+    if (!summary.ok) {
+      clearFigures();
+      return summary.status === 401 ? { ok: true } : summary;
+    }
     loaded.usage = true;
     var totals = summary.data;
     ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, totals[name]); });
@@ -439,6 +569,7 @@
     body.textContent = "";
     if (!keys.length) body.appendChild(A.el("tr", {}, [A.el("td", { colspan: "7", className: "empty", text: "No keys yet." })]));
     keys.forEach(function (k) {
+      keyNames[k.key_id] = { name: k.name, prefix: k.prefix };
       body.appendChild(A.el("tr", {}, [
         A.el("td", { text: k.name }), A.el("td", { className: "mono", text: k.prefix + "\u2026" }),
         A.el("td", { text: String(k.total) }), A.el("td", { text: String(k.approved) }), A.el("td", { text: String(k.denied) }),
@@ -462,7 +593,7 @@
     }
     var res = await call("GET", "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(/** @type {string} */ (logCursor)) : ""));
     if (run !== logRun) return;
-    if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+    if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
     var body = /** @type {HTMLTableSectionElement} */ (A.$("log-table").querySelector("tbody"));
     if (!more) body.textContent = "";
     res.data.items.forEach(function (/** @type {LogEntry} */ item) {
@@ -470,7 +601,7 @@
         A.el("td", { className: "mono", text: item.session_id }),
         A.el("td", {}, [A.el("span", { className: "pill " + item.status, text: item.status.toLowerCase() })]),
         A.el("td", { text: String(item.age_required) }),
-        A.el("td", { className: "mono", text: item.key_id }),
+        keyCell(item.key_id),
         A.el("td", { text: A.formatDateTime(item.created_at) }),
         A.el("td", { text: item.resolved_at ? A.formatDateTime(item.resolved_at) : "\u2013" }),
         A.el("td", {}, [item.status === "PENDING" ? null : callbacksButton(item.session_id)])
@@ -480,7 +611,18 @@
     var any = body.children.length > 0;
     A.show("log-table", any);
     A.show("log-empty", !any);
+    var noMatch = !any && filtered();
+    A.show("log-none", !noMatch);
+    A.show("log-no-match", noMatch);
     A.show("load-more", !!logCursor);
+  }
+
+  // The key's name as the by-key table shows it (with its prefix); the id for a key not listed there yet.
+  /** @param {string} id */
+  function keyCell(id) {
+    var key = keyNames[id];
+    if (!key) return A.el("td", { className: "mono", text: id });
+    return A.el("td", {}, [key.name + " ", A.el("span", { className: "mono muted", text: key.prefix + "\u2026" })]);
   }
 
   // The chart reads the server's per-day counts of the range: at most 367 small entries, however many
@@ -491,7 +633,7 @@
     if (run !== usageRun) return;
     var mount = A.$("chart");
     mount.textContent = "";
-    if (!res.ok) { if (res.status !== 401) mount.appendChild(A.el("p", { className: "empty", text: A.messageFor(res) })); return; }
+    if (!res.ok) { if (res.status !== 401) mount.appendChild(A.el("p", { className: "empty", text: plain(res) })); return; }
     /** @type {string[]} */
     var days = [];
     /** @type {Record<string, Record<Status, number>>} */
@@ -561,8 +703,10 @@
 
   A.$("download-csv").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
     await A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
+      var problems = rangeProblems();
+      if (problems.length) return A.showFailure(A.form("range-form"), { error: "VALIDATION_FAILED", errors: problems }, wording("range"));
       var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
-      if (!res.ok) { if (res.status !== 401) banner(A.messageFor(res)); return; }
+      if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
       var response = /** @type {Response} */ (res.response);
       var disposition = response.headers.get("content-disposition") || "";
       var match = /filename="?([^";]+)"?/.exec(disposition);
@@ -591,7 +735,7 @@
     var res = await call("PATCH", "/api/users/me", { body: body });
     if (res.ok) { user = res.data.user; fillAccount(); A.notice(form.querySelector(".notice"), "Profile saved.", "ok"); }
     return res;
-  });
+  }, wording("profile"));
 
   A.onSubmit(A.form("password-form"), async function (values, form) {
     var res = await call("POST", "/api/users/change-password", { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
@@ -601,14 +745,14 @@
       form.reset();
       A.notice(form.querySelector(".notice"), "Password changed. Every other device is signed out.", "ok");
     }
-    return res;
-  });
+    return wrongPassword(form, res, "currentPassword", "That is not your current password.");
+  }, wording("password"));
 
   A.onSubmit(A.form("email-form"), async function (values, form) {
     var res = await call("POST", "/api/users/change-email", { body: { newEmail: values.newEmail, password: values.password } });
     if (res.ok) { form.reset(); A.notice(form.querySelector(".notice"), "Open the link we sent to the new address to finish the change.", "ok"); }
-    return res;
-  });
+    return wrongPassword(form, res, "password", "That is not your password.");
+  }, wording("email"));
 
   A.$("delete-account").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
     var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
@@ -619,7 +763,7 @@
       var res = await call("DELETE", "/api/users/account");
       if (res.ok) return signOutLocally("Your account is deleted.");
       if (res.error === "EMAIL_NOT_VERIFIED") A.notice("delete-notice", "Confirm your email address first: deleting an account needs a confirmed email.", "error");
-      else if (res.status !== 401) A.notice("delete-notice", A.messageFor(res), "error");
+      else if (res.status !== 401) A.notice("delete-notice", plain(res), "error");
     });
   });
 
@@ -628,6 +772,6 @@
     if (!token) { authTabs.select("tab-signin"); return only(["console-auth"]); }
     var res = await call("GET", "/api/users/me");
     if (res.ok) route(res.data.user);
-    else if (res.status !== 401) { only(["console-auth"]); banner(A.messageFor(res)); }
+    else if (res.status !== 401) { only(["console-auth"]); banner(plain(res)); }
   })();
 })();
