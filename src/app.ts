@@ -22,7 +22,6 @@ import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
-import { assetRoutes } from "./routes/assets";
 import { pageRoutes } from "./routes/pages";
 import { apiReferenceRoute } from "./routes/api-reference";
 import { jwksRoutes } from "./routes/jwks";
@@ -48,7 +47,6 @@ export function createApp() {
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", usageRoutes);
-  app.route("/assets", assetRoutes);
   app.route("/.well-known", jwksRoutes);
   app.route("/", pageRoutes);
 

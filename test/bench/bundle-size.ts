@@ -1,15 +1,37 @@
 // The Worker as Cloudflare counts it: `wrangler deploy --dry-run` with wrangler.toml's own settings
-// (minify = true), every uploaded module (the bundle and the apps' browser files and stylesheet, which
-// are Text modules of the same upload); source maps are not part of the script size. Reports wrangler's
-// own "Total Upload … / gzip …" figures, which are what the size limit and the 120 KiB budget apply to,
-// and the same sums computed here from the files as a check.
+// (minify = true), every uploaded module of the script; source maps are not part of the script size.
+// Reports wrangler's own "Total Upload … / gzip …" figures, which are what the size limit and the
+// 120 KiB budget apply to, and the same sums computed here from the files as a check. The apps' browser
+// files and stylesheet are Workers Static Assets (public/, wrangler.toml [assets]): uploaded beside the
+// script, not part of it, and reported separately.
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-export type BundleSize = { files: string[]; rawBytes: number; gzipBytes: number; wranglerKiB: { total: number; gzip: number } | null };
+export type BundleSize = {
+  files: string[];
+  rawBytes: number;
+  gzipBytes: number;
+  wranglerKiB: { total: number; gzip: number } | null;
+  /** The static assets under public/ (not part of the script): the served files, raw and gzip. */
+  staticAssets: { files: string[]; rawBytes: number; gzipBytes: number };
+};
+
+async function staticAssets(): Promise<BundleSize["staticAssets"]> {
+  // Everything public/ serves is in public/assets (public/_headers is configuration, not served).
+  const root = join(process.cwd(), "public", "assets");
+  const files = await readdir(root);
+  let rawBytes = 0;
+  let gzipBytes = 0;
+  for (const name of files) {
+    const bytes = await readFile(join(root, name));
+    rawBytes += bytes.byteLength;
+    gzipBytes += gzipSync(bytes).byteLength;
+  }
+  return { files: files.map((name) => `assets/${name}`), rawBytes, gzipBytes };
+}
 
 export async function measureBundle(): Promise<BundleSize> {
   const outdir = await mkdtemp(join(tmpdir(), "age-bundle-"));
@@ -31,7 +53,13 @@ export async function measureBundle(): Promise<BundleSize> {
       rawBytes += bytes.byteLength;
       gzipBytes += gzipSync(bytes).byteLength;
     }
-    return { files, rawBytes, gzipBytes, wranglerKiB: reported ? { total: Number(reported[1]), gzip: Number(reported[2]) } : null };
+    return {
+      files,
+      rawBytes,
+      gzipBytes,
+      wranglerKiB: reported ? { total: Number(reported[1]), gzip: Number(reported[2]) } : null,
+      staticAssets: await staticAssets(),
+    };
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }
