@@ -19,18 +19,23 @@ export type BundleSize = {
   staticAssets: { files: string[]; rawBytes: number; gzipBytes: number };
 };
 
+/** The files' sizes summed, raw and gzipped. */
+async function sizeOf(dir: string, files: string[]): Promise<{ rawBytes: number; gzipBytes: number }> {
+  let rawBytes = 0;
+  let gzipBytes = 0;
+  for (const name of files) {
+    const bytes = await readFile(join(dir, name));
+    rawBytes += bytes.byteLength;
+    gzipBytes += gzipSync(bytes).byteLength;
+  }
+  return { rawBytes, gzipBytes };
+}
+
 async function staticAssets(): Promise<BundleSize["staticAssets"]> {
   // Everything public/ serves is in public/assets (public/_headers is configuration, not served).
   const root = join(process.cwd(), "public", "assets");
   const files = await readdir(root);
-  let rawBytes = 0;
-  let gzipBytes = 0;
-  for (const name of files) {
-    const bytes = await readFile(join(root, name));
-    rawBytes += bytes.byteLength;
-    gzipBytes += gzipSync(bytes).byteLength;
-  }
-  return { files: files.map((name) => `assets/${name}`), rawBytes, gzipBytes };
+  return { files: files.map((name) => `assets/${name}`), ...(await sizeOf(root, files)) };
 }
 
 export async function measureBundle(): Promise<BundleSize> {
@@ -46,17 +51,9 @@ export async function measureBundle(): Promise<BundleSize> {
     if (code !== 0) throw new Error(`wrangler deploy --dry-run exited ${code}:\n${output.slice(-2000)}`);
     const reported = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(output);
     const files = (await readdir(outdir)).filter((name) => !/\.map$|^README\.md$/.test(name));
-    let rawBytes = 0;
-    let gzipBytes = 0;
-    for (const name of files) {
-      const bytes = await readFile(join(outdir, name));
-      rawBytes += bytes.byteLength;
-      gzipBytes += gzipSync(bytes).byteLength;
-    }
     return {
       files,
-      rawBytes,
-      gzipBytes,
+      ...(await sizeOf(outdir, files)),
       wranglerKiB: reported ? { total: Number(reported[1]), gzip: Number(reported[2]) } : null,
       staticAssets: await staticAssets(),
     };
