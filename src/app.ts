@@ -1,14 +1,10 @@
 // The Hono app, built the same way by the Worker entry and by the tests.
 import { Hono } from "hono";
-import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import { notFound } from "./errors";
 import type { AppEnv } from "./http/app-env";
-import { requestLog } from "./http/request-log";
 import { errorResponse, handleError } from "./http/error-envelope";
-import { limitBody, requireJsonBodyOutsideWebhooks } from "./http/body-guard";
-import { noStoreJson } from "./http/no-store";
-import { provideDomainContext } from "./http/domain-context";
+import { guardBody } from "./http/body-guard";
+import { requestFrame } from "./http/request-frame";
 import { requireConfiguration } from "./http/guards";
 import { describe } from "./http/openapi-meta";
 import { buildOpenApiDocument } from "./http/openapi-document";
@@ -22,7 +18,6 @@ import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
-import { assetRoutes } from "./routes/assets";
 import { pageRoutes } from "./routes/pages";
 import { apiReferenceRoute } from "./routes/api-reference";
 import { jwksRoutes } from "./routes/jwks";
@@ -30,13 +25,11 @@ import { jwksRoutes } from "./routes/jwks";
 export function createApp() {
   const app = new Hono<AppEnv>();
 
-  app.use(requestId({ headerName: "X-Request-Id" }));
-  app.use(provideDomainContext);
-  app.use(requestLog);
-  app.use(secureHeaders({ crossOriginResourcePolicy: "same-origin" }));
-  app.use(noStoreJson);
+  // Request id, domain context, security headers, no-store JSON and the failure log line (request-frame.ts).
+  app.use(requestFrame);
+  // Its own middleware, inside the frame: a 503 MISCONFIGURED still gets the frame's headers and log line.
   app.use(requireConfiguration);
-  app.use("/api/*", limitBody, requireJsonBodyOutsideWebhooks);
+  app.use("/api/*", guardBody);
 
   app.route("/api", healthRoutes);
   app.route("/api/auth", authRoutes);
@@ -48,7 +41,6 @@ export function createApp() {
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", usageRoutes);
-  app.route("/assets", assetRoutes);
   app.route("/.well-known", jwksRoutes);
   app.route("/", pageRoutes);
 

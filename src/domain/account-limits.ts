@@ -3,10 +3,11 @@
 // One statement per window, all in one db.batch: one storage round trip per limited request.
 // A row holds a hash of (limit, account, window) and a count: nothing says what was done, so a counter
 // of completions links no account to the sessions it answered (CONTRACT §5).
-import { sql } from "drizzle-orm";
-import { accountCounters } from "../db/schema";
+import { sql, type SQL } from "drizzle-orm";
+import { accountCounters, users } from "../db/schema";
 import { ApiError } from "../errors";
 import { sha256Hex } from "../lib/crypto";
+import type { Database } from "../db/client";
 import type { DomainContext } from "./context";
 
 const HOUR = 3600;
@@ -40,31 +41,39 @@ export function limitOf(env: Env, window: Window): number {
   return Number.isInteger(value) && value > 0 ? value : window.fallback;
 }
 
-/**
- * Counts one use of `limit` by the account and refuses it (429 RATE_LIMITED, Retry-After: the seconds
- * until the exceeded window ends) when that makes any window go over. Every attempt counts, refused
- * ones too, so hammering past the limit does not shorten the wait.
- */
-export async function countAccountUse(ctx: DomainContext, limit: AccountLimitName, accountId: string, now = Date.now()): Promise<void> {
+/** The counter rows one use of `limit` by the account touches: one per window, keyed by a hash. */
+export async function counterKeys(limit: AccountLimitName, accountId: string, now: number) {
   const windows: readonly Window[] = ACCOUNT_LIMITS[limit];
-  const rows = await Promise.all(
+  return Promise.all(
     windows.map(async (window) => {
       const start = Math.floor(now / 1000 / window.seconds) * window.seconds;
       const end = start + window.seconds;
-      return { window, end, key: await sha256Hex(`${window.name}:${accountId}:${start}`) };
+      return { window, end, key: await sha256Hex(`${window.name}:${accountId}:${start}`), expiresAt: new Date(end * 1000).toISOString() };
     }),
   );
-  const [first, ...rest] = rows.map(({ key, end }) =>
-    ctx.db
-      .insert(accountCounters)
-      .values({ key, count: 1, expiresAt: new Date(end * 1000).toISOString() })
-      .onConflictDoUpdate({ target: accountCounters.key, set: { count: sql`${accountCounters.count} + 1` } })
-      .returning({ count: accountCounters.count }),
-  );
-  const counts = await ctx.db.batch([first!, ...rest]);
+}
+
+export type CounterKey = Awaited<ReturnType<typeof counterKeys>>[number];
+
+/**
+ * Adds one to the counter, returning the new count: an UPSERT … RETURNING for a db.batch. With
+ * `onlyIf`, a condition on the account's row, it counts only when that holds (and returns no row).
+ */
+export function upsertCounter(db: Database, { key, expiresAt }: CounterKey, onlyIf?: SQL) {
+  const insert = db.insert(accountCounters);
+  const values = onlyIf
+    ? insert.select(db.select({ key: sql<string>`${key}`.as("key"), count: sql<number>`1`.as("count"), expiresAt: sql<string>`${expiresAt}`.as("expires_at") }).from(users).where(onlyIf))
+    : insert.values({ key, count: 1, expiresAt });
+  return values
+    .onConflictDoUpdate({ target: accountCounters.key, set: { count: sql`${accountCounters.count} + 1` } })
+    .returning({ count: accountCounters.count });
+}
+
+/** 429 RATE_LIMITED, Retry-After: the seconds until the exceeded window ends, when any count is over its limit. */
+export function refuseOverLimit(env: Env, rows: readonly CounterKey[], counts: readonly (readonly { count: number }[] | undefined)[], now: number): void {
   let retryAfter = 0;
   rows.forEach(({ window, end }, i) => {
-    if ((counts[i]?.[0]?.count ?? 0) > limitOf(ctx.env, window)) retryAfter = Math.max(retryAfter, end - Math.floor(now / 1000));
+    if ((counts[i]?.[0]?.count ?? 0) > limitOf(env, window)) retryAfter = Math.max(retryAfter, end - Math.floor(now / 1000));
   });
   if (retryAfter > 0) {
     throw new ApiError("RATE_LIMITED", {
@@ -72,4 +81,16 @@ export async function countAccountUse(ctx: DomainContext, limit: AccountLimitNam
       headers: { "Retry-After": String(retryAfter) },
     });
   }
+}
+
+/**
+ * Counts one use of `limit` by the account and refuses it (429 RATE_LIMITED, Retry-After: the seconds
+ * until the exceeded window ends) when that makes any window go over. Every attempt counts, refused
+ * ones too, so hammering past the limit does not shorten the wait.
+ */
+export async function countAccountUse(ctx: DomainContext, limit: AccountLimitName, accountId: string, now = Date.now()): Promise<void> {
+  const rows = await counterKeys(limit, accountId, now);
+  const [first, ...rest] = rows.map((row) => upsertCounter(ctx.db, row));
+  const counts = await ctx.db.batch([first!, ...rest]);
+  refuseOverLimit(ctx.env, rows, counts, now);
 }

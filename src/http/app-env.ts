@@ -3,6 +3,7 @@ import type { Bindings } from "../config";
 import type { UserRow } from "../db/schema";
 import type { AuthenticatedKey } from "../domain/api-key-auth";
 import type { DomainContext } from "../domain/context";
+import type { AccountClaims } from "../lib/jwt";
 
 export type AppEnv = {
   Bindings: Bindings;
@@ -14,9 +15,7 @@ export type AppEnv = {
     user: UserRow;
     /** Set by the X-API-Key middleware: the merchant key with its account's company name. */
     apiKey: AuthenticatedKey;
-    /** Set by requireUserWithVerifiedDob: the provider-verified date of birth, or null. */
-    verifiedDob: string | null;
-    /** Set by requireUserWithVerifiedDob: whether the account holds a passkey (its approvals need one). */
-    hasPasskey: boolean;
+    /** Set by requireAccountToken: the verified JWT's claims, before any read of the account. */
+    accountClaims: AccountClaims;
   };
 };

@@ -7,7 +7,7 @@ import { isJsonMediaType, parseJsonBytes } from "../lib/json-body";
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export const limitBody = bodyLimit({
+const limitBody = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: () => {
     throw new ApiError("PAYLOAD_TOO_LARGE");
@@ -28,8 +28,19 @@ export const requireJsonBody = createMiddleware(async (c, next) => {
  * before anything parses it. A prefix test rather than `except()` from hono/combine, which composes a new
  * middleware chain for every request (docs/performance.md).
  */
-export const requireJsonBodyOutsideWebhooks = createMiddleware(async (c, next) => {
+const requireJsonBodyOutsideWebhooks = createMiddleware(async (c, next) => {
   const path = c.req.path;
   if (path === "/api/webhooks" || path.startsWith("/api/webhooks/")) return next();
   return requireJsonBody(c, next);
+});
+
+/**
+ * The size limit, then the JSON rule, as one middleware; a request without a body (every GET) passes
+ * at the cost of one property read.
+ */
+export const guardBody = createMiddleware(async (c, next) => {
+  if (c.req.raw.body === null) return next();
+  return limitBody(c, async () => {
+    await requireJsonBodyOutsideWebhooks(c, next);
+  });
 });

@@ -2,13 +2,12 @@
 // path or query string, which can carry nonces and tokens), status and duration. A request that succeeded
 // writes nothing: measured, the line was the largest fixed cost of a poll (docs/performance.md), and the
 // Workers metrics already count every request by status with its duration. Errors keep their own lines.
-import { createMiddleware } from "hono/factory";
+import type { Context } from "hono";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
 
-export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
-  const started = Date.now();
-  await next();
+/** Called by the request frame (src/http/request-frame.ts) once the answer is ready. */
+export function logFailedRequest(c: Context<AppEnv>, started: number): void {
   const status = c.res.status;
   if (status < 400) return;
   log(status >= 500 ? "error" : "info", "request", {
@@ -18,4 +17,4 @@ export const requestLog = createMiddleware<AppEnv>(async (c, next) => {
     status,
     durationMs: Date.now() - started,
   });
-});
+}

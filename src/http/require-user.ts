@@ -1,9 +1,9 @@
 // Bearer authentication: one JWT verification and one D1 read per request; the token version in the
 // JWT must match the account's, so sign-out-everywhere is immediate.
-import { and, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { kycRecords, passkeys, users } from "../db/schema";
+import { users } from "../db/schema";
 import { ApiError, unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import type { UserRow } from "../db/schema";
@@ -35,31 +35,22 @@ export const requireUser = withMeta(
 );
 
 /**
- * requireUser for the end user's completion: the account, its provider-verified date of birth and
- * whether it holds a passkey in the same D1 read, so answering a session costs one query and one Durable Object call.
+ * The Bearer check alone, for the end user's completion: the verified JWT's claims, no D1 read. The
+ * handler validates its input first (an invalid request counts nothing), then reads the account in the
+ * same D1 batch as its completion counters (src/domain/answerer.ts): one D1 round trip and one Durable
+ * Object call. A request refused by validation never reaches that read, so on that error path alone the
+ * account is read here: a token that no longer names a current account is 401 whatever the body, as on
+ * every Bearer route.
  */
-export const requireUserWithVerifiedDob = withMeta(
+export const requireAccountToken = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
-    const [row] = await c.var.ctx.db
-      .select({
-        user: getTableColumns(users),
-        // Only a VERIFIED record answers with its date; the join also reads REJECTED ones for their reason.
-        verifiedDob: sql<string | null>`case when ${kycRecords.status} = 'VERIFIED' then ${kycRecords.verifiedDob} end`,
-        rejectionReason: kycRecords.rejectionReason,
-        hasPasskey: sql<number>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.id})`,
-      })
-      .from(users)
-      .leftJoin(kycRecords, and(eq(kycRecords.userId, users.id), inArray(kycRecords.status, ["VERIFIED", "REJECTED"])))
-      .where(eq(users.id, claims.sub))
-      .limit(1);
-    acceptUser(c, row?.user, claims.ver);
-    // An account refused because its document verifies another account gets that reason, not KYC_REQUIRED.
-    if (row?.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
-    // verifiedDob is read only from a VERIFIED record (the select above), so a REJECTED one reads as null.
-    c.set("verifiedDob", row?.verifiedDob ?? null);
-    c.set("hasPasskey", Boolean(row?.hasPasskey));
+    c.set("accountClaims", claims);
     await next();
+    if (c.error instanceof ApiError && c.error.code === "VALIDATION_FAILED") {
+      const user = await c.var.ctx.db.query.users.findFirst({ columns: { tokenVersion: true }, where: eq(users.id, claims.sub) });
+      if (!user || user.tokenVersion !== claims.ver) throw unauthorized();
+    }
   }),
   { security: "bearer" },
 );

@@ -16,7 +16,7 @@ import {
   previewSession,
   TestOutcomeInput,
 } from "../domain/verification";
-import { countAccountUse } from "../domain/account-limits";
+import { loadAnswerer } from "../domain/answerer";
 import { authenticateApiKey } from "../domain/api-key-auth";
 import { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/idempotency";
 import { notFound, unauthorized } from "../errors";
@@ -26,7 +26,7 @@ import { enforceLimit } from "../http/rate-limit";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
-import { requireUser, requireUserWithVerifiedDob } from "../http/require-user";
+import { requireAccountToken, requireUser } from "../http/require-user";
 import { ok } from "../http/respond";
 import { SessionNonceHeader, sessionNonce, sessionNonceHeader } from "../http/session-nonce";
 import { jsonBody, queryParams } from "../http/validate";
@@ -210,14 +210,14 @@ export const verificationRoutes = new Hono<AppEnv>()
         },
       },
     }),
-    requireUserWithVerifiedDob,
+    requireAccountToken,
     sessionNonceHeader,
     jsonBody(CompleteInput),
     async (c) => {
       const { nonce: bodyNonce, ...answer } = c.req.valid("json");
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], bodyNonce, "nonce");
-      await countAccountUse(c.var.ctx, "completion", c.var.user.id);
-      const answerer = { userId: c.var.user.id, dateOfBirth: c.var.verifiedDob, hasPasskey: c.var.hasPasskey };
+      // Validation first (400/422 count nothing), then one D1 batch: the account and its completion counters.
+      const answerer = await loadAnswerer(c.var.ctx, c.var.accountClaims);
       return ok(c, await completeSession(c.var.ctx, answerer, c.req.param("id"), { ...answer, nonce }));
     },
   )

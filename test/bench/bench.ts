@@ -184,6 +184,8 @@ try {
   if (bundle) {
     const counted = bundle.wranglerKiB ? `wrangler: ${fmt(bundle.wranglerKiB.total, 2)} KiB, gzip ${fmt(bundle.wranglerKiB.gzip, 2)} KiB; ` : "";
     log(`bundle (every uploaded module, minified): ${counted}summed here ${fmt(kib(bundle.rawBytes))} KiB, ${fmt(kib(bundle.gzipBytes))} KiB gzip (${bundle.files.length} modules)`);
+    const assets = bundle.staticAssets;
+    log(`static assets (public/, not part of the script): ${fmt(kib(assets.rawBytes))} KiB, ${fmt(kib(assets.gzipBytes))} KiB gzip (${assets.files.length} files)`);
   }
   const bundleGzipKiB = bundle ? (bundle.wranglerKiB?.gzip ?? kib(bundle.gzipBytes)) : NaN;
 
@@ -218,7 +220,7 @@ try {
     measured,
     callbackLatencyMs: callbacks,
     startupCpuMs: { service: startup.service.cpuMs, floor: startup.floor.cpuMs },
-    bundle: bundle ? { files: bundle.files, rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes, wranglerKiB: bundle.wranglerKiB } : null,
+    bundle: bundle ? { files: bundle.files, rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes, wranglerKiB: bundle.wranglerKiB, staticAssets: bundle.staticAssets } : null,
     targets,
   };
   const file = join(process.cwd(), "test", "bench", "results.json");

@@ -1,15 +1,42 @@
 // The Worker as Cloudflare counts it: `wrangler deploy --dry-run` with wrangler.toml's own settings
-// (minify = true), every uploaded module (the bundle and the apps' browser files and stylesheet, which
-// are Text modules of the same upload); source maps are not part of the script size. Reports wrangler's
-// own "Total Upload … / gzip …" figures, which are what the size limit and the 120 KiB budget apply to,
-// and the same sums computed here from the files as a check.
+// (minify = true), every uploaded module of the script; source maps are not part of the script size.
+// Reports wrangler's own "Total Upload … / gzip …" figures, which are what the size limit and the
+// 120 KiB budget apply to, and the same sums computed here from the files as a check. The apps' browser
+// files and stylesheet are Workers Static Assets (public/, wrangler.toml [assets]): uploaded beside the
+// script, not part of it, and reported separately.
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 
-export type BundleSize = { files: string[]; rawBytes: number; gzipBytes: number; wranglerKiB: { total: number; gzip: number } | null };
+export type BundleSize = {
+  files: string[];
+  rawBytes: number;
+  gzipBytes: number;
+  wranglerKiB: { total: number; gzip: number } | null;
+  /** The static assets under public/ (not part of the script): the served files, raw and gzip. */
+  staticAssets: { files: string[]; rawBytes: number; gzipBytes: number };
+};
+
+/** The files' sizes summed, raw and gzipped. */
+async function sizeOf(dir: string, files: string[]): Promise<{ rawBytes: number; gzipBytes: number }> {
+  let rawBytes = 0;
+  let gzipBytes = 0;
+  for (const name of files) {
+    const bytes = await readFile(join(dir, name));
+    rawBytes += bytes.byteLength;
+    gzipBytes += gzipSync(bytes).byteLength;
+  }
+  return { rawBytes, gzipBytes };
+}
+
+async function staticAssets(): Promise<BundleSize["staticAssets"]> {
+  // Everything public/ serves is in public/assets (public/_headers is configuration, not served).
+  const root = join(process.cwd(), "public", "assets");
+  const files = await readdir(root);
+  return { files: files.map((name) => `assets/${name}`), ...(await sizeOf(root, files)) };
+}
 
 export async function measureBundle(): Promise<BundleSize> {
   const outdir = await mkdtemp(join(tmpdir(), "age-bundle-"));
@@ -24,14 +51,12 @@ export async function measureBundle(): Promise<BundleSize> {
     if (code !== 0) throw new Error(`wrangler deploy --dry-run exited ${code}:\n${output.slice(-2000)}`);
     const reported = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(output);
     const files = (await readdir(outdir)).filter((name) => !/\.map$|^README\.md$/.test(name));
-    let rawBytes = 0;
-    let gzipBytes = 0;
-    for (const name of files) {
-      const bytes = await readFile(join(outdir, name));
-      rawBytes += bytes.byteLength;
-      gzipBytes += gzipSync(bytes).byteLength;
-    }
-    return { files, rawBytes, gzipBytes, wranglerKiB: reported ? { total: Number(reported[1]), gzip: Number(reported[2]) } : null };
+    return {
+      files,
+      ...(await sizeOf(outdir, files)),
+      wranglerKiB: reported ? { total: Number(reported[1]), gzip: Number(reported[2]) } : null,
+      staticAssets: await staticAssets(),
+    };
   } finally {
     await rm(outdir, { recursive: true, force: true });
   }

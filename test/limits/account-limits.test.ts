@@ -3,7 +3,8 @@
 // not affected; and the counters store nothing that names a session.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { accountCounters } from "../../src/db/schema";
+import { eq, sql } from "drizzle-orm";
+import { accountCounters, kycRecords, users } from "../../src/db/schema";
 import { PASSWORD, registerVerified } from "../helpers/accounts";
 import { expectError } from "../helpers/http";
 import { callWith } from "../helpers/kyc";
@@ -72,6 +73,30 @@ describe("completions per account", () => {
     const stored = JSON.stringify(await db().select().from(accountCounters));
     expect(stored).toContain('"count"');
     for (const secret of [session.session_id, session.nonce, user.id, user.email]) expect(stored).not.toContain(secret);
+  });
+  // The account is read in the same D1 batch that counts (src/domain/answerer.ts): the counters are
+  // written only for the account that read accepts, and a body that fails validation reaches no batch.
+  it("a refused answer counts nothing: an invalid body (422), a signed-out token, an identity that verifies another account", async () => {
+    const appEnv = productionLimits({ COMPLETIONS_PER_HOUR: "1" });
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const session = await openSession(merchant.apiKey);
+    const counters = async () => (await db().select().from(accountCounters)).length;
+    const before = await counters();
+
+    expect((await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, consent: "yes" } })).status).toBe(422);
+    await db().update(kycRecords).set({ status: "REJECTED", rejectionReason: "IDENTITY_ALREADY_VERIFIED" }).where(eq(kycRecords.userId, user.id));
+    expectError(await completeWith(appEnv, user.token, session), 409, "IDENTITY_ALREADY_VERIFIED");
+    await db().update(kycRecords).set({ status: "VERIFIED", rejectionReason: null }).where(eq(kycRecords.userId, user.id));
+    await db().update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, user.id));
+    expectError(await completeWith(appEnv, user.token, session), 401, "UNAUTHORIZED");
+    expect(await counters()).toBe(before);
+
+    // With a limit of 1 an hour, the account's first accepted answer still goes through.
+    const current = await db().update(users).set({ tokenVersion: sql`${users.tokenVersion} - 1` }).where(eq(users.id, user.id)).returning();
+    expect(current[0]?.tokenVersion).toBeGreaterThanOrEqual(0);
+    expect((await completeWith(appEnv, user.token, session)).status).toBe(200);
+    expect(await counters()).toBe(before + 2); // its hour and day windows
   });
 });
 

@@ -1,44 +1,20 @@
-// The apps' static assets, served by the Worker itself (no CDN, no build step). The files beside this
-// one are imported as their text by the Text module rules in wrangler.toml (which the tests' pool reads
-// too, and `npm run types` declares as string modules) and served byte for byte; they are type-checked
-// as JavaScript with tsconfig.json in this folder. Each URL carries a hash of its content, so a deploy
-// never serves a stale script next to a new page.
-import ACCOUNT_SCRIPT from "./account.browser.js";
-import STYLES from "./app.css";
-import COMMON_SCRIPT from "./common.browser.js";
-import CONSOLE_SCRIPT from "./console.browser.js";
-import PASSKEYS_SCRIPT from "./passkeys.browser.js";
-import VERIFY_SCRIPT from "./verify.browser.js";
+// The apps' static assets: the browser scripts and the stylesheet in public/assets, served by Workers
+// Static Assets (wrangler.toml [assets]; headers in public/_headers), never through this Worker's code
+// and not part of its script. They are type-checked as JavaScript with tsconfig.json in this folder.
+// Each URL carries a hash of its file's content (versions.ts, generated and checked by
+// test/node/asset-versions.test.ts), so a deploy never serves a stale script next to a new page.
+import { ASSET_VERSIONS } from "./versions";
 
-const JS = "text/javascript; charset=utf-8";
+/** The names pages ask for, and the file under public/assets behind each. */
+const FILES = {
+  "app.css": "app.css",
+  "common.js": "common.browser.js",
+  "verify.js": "verify.browser.js",
+  "passkeys.js": "passkeys.browser.js",
+  "console.js": "console.browser.js",
+  "account.js": "account.browser.js",
+} as const satisfies Record<string, keyof typeof ASSET_VERSIONS>;
 
-export const ASSETS = {
-  "app.css": { type: "text/css; charset=utf-8", body: STYLES },
-  "common.js": { type: JS, body: COMMON_SCRIPT },
-  "verify.js": { type: JS, body: VERIFY_SCRIPT },
-  "passkeys.js": { type: JS, body: PASSKEYS_SCRIPT },
-  "console.js": { type: JS, body: CONSOLE_SCRIPT },
-  "account.js": { type: JS, body: ACCOUNT_SCRIPT },
-} as const;
+export type AssetName = keyof typeof FILES;
 
-export type AssetName = keyof typeof ASSETS;
-
-export const isAssetName = (name: string): name is AssetName => Object.hasOwn(ASSETS, name);
-
-/** FNV-1a: a cheap, synchronous content hash for cache busting (not a security property). */
-function fnv1a(text: string): string {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(36);
-}
-
-const versions = new Map<AssetName, string>();
-
-export function assetPath(name: AssetName): string {
-  let version = versions.get(name);
-  if (!version) versions.set(name, (version = fnv1a(ASSETS[name].body)));
-  return `/assets/${name}?v=${version}`;
-}
+export const assetPath = (name: AssetName): string => `/assets/${FILES[name]}?v=${ASSET_VERSIONS[FILES[name]]}`;

@@ -5,7 +5,7 @@
 //   poll:   one D1 read (the key row, joined to its account) + one Durable Object call that reads its state.
 //   open:   one D1 read (the key), then one Durable Object call that writes the D1 session log row, its
 //           state and its alarm (the service's open, call for call).
-//   complete: one D1 read (the account with its KYC record) + one Durable Object call that stores state and
+//   complete: one D1 batch (the account with its KYC record, and the two completion counters) + one Durable Object call that stores state and
 //           outbox, writes the D1 batch (log update + callback event), enqueues the callback, sets its alarm.
 // The key is looked up by the header's text as its hash (the floor does no crypto); POST /floor/seed makes
 // the one key and account that lookups find, so every read returns a row as the service's do.
@@ -123,8 +123,18 @@ async function handle(request: Request, env: Env): Promise<Response> {
     return state ? json(200, { success: true, data: state }) : json(404, { success: false });
   }
   if (match && request.method === "POST" && match[2]) {
-    const account = await env.DB.prepare("select u.id, u.token_version, k.verified_dob from users u left join kyc_records k on k.user_id = u.id where u.id = ?").bind(FLOOR_USER).first();
-    if (!account) return json(401, { success: false });
+    // The service's one D1 batch: the account read and the hour and day completion counters.
+    const now = Date.now();
+    const count = (name: string, seconds: number) => {
+      const end = (Math.floor(now / 1000 / seconds) + 1) * seconds;
+      return env.DB.prepare("insert into account_counters (key, count, expires_at) values (?, 1, ?) on conflict (key) do update set count = count + 1 returning count").bind(`${name}:${end}`, new Date(end * 1000).toISOString());
+    };
+    const [read] = await env.DB.batch([
+      env.DB.prepare("select u.id, u.token_version, k.verified_dob from users u left join kyc_records k on k.user_id = u.id where u.id = ?").bind(FLOOR_USER),
+      count("hour", 3600),
+      count("day", 86_400),
+    ]);
+    if (!read?.results[0]) return json(401, { success: false });
     const state = await stub(env, match[1]!).complete();
     return state ? json(200, { success: true, data: state }) : json(409, { success: false });
   }

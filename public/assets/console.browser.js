@@ -5,7 +5,7 @@
 
 /**
  * What the console reads from the JSON API (the fields it uses). A session status is the server's own type.
- * @typedef {import("../../session/session-status").SessionStatus} Status
+ * @typedef {import("../../src/session/session-status").SessionStatus} Status
  * @typedef {{ email: string, emailVerified: boolean, userType: string, companyName?: string | null, firstName?: string | null, lastName?: string | null }} Account
  * @typedef {{ id: string, name: string, prefix: string, createdAt: string, lastUsedAt: string | null, revokedAt: string | null, signingSecret?: { rotatedAt: string | null, previousExpiresAt: string | null }, allowedCallbackOrigins?: string[] | null, mode?: "live" | "test" }} ApiKey
  * @typedef {{ at: string, duration_ms: number, status_code: number | null, error: string | null }} CallbackAttempt

@@ -6,9 +6,9 @@
 
 /**
  * The request as the end user's endpoints return it (the server's own type).
- * @typedef {import("../../session/session-view").SessionRequest} SessionRequest
+ * @typedef {import("../../src/session/session-view").SessionRequest} SessionRequest
  * The first screen's view, read with the nonce before any sign-in.
- * @typedef {import("../../session/session-view").SessionPreview} SessionPreview
+ * @typedef {import("../../src/session/session-view").SessionPreview} SessionPreview
  * The part of the Onfido Web SDK this page uses (loaded from ONFIDO_SDK_URL, see src/web/csp.ts).
  * @typedef {{ tearDown(): void }} OnfidoHandle
  * @typedef {{ init(options: { token: string, containerId: string, steps: string[], onComplete(): void, onError(): void }): OnfidoHandle }} OnfidoSdk
