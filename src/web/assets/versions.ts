@@ -2,9 +2,9 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "ff154d91ffc8",
-  "app.css": "02af9d878417",
-  "common.browser.js": "0e52e7b1fd52",
-  "console.browser.js": "fcd6e1727649",
+  "app.css": "51004899b28d",
+  "common.browser.js": "710907081421",
+  "console.browser.js": "70feffb28b00",
   "passkeys.browser.js": "3251db624e3f",
   "verify.browser.js": "279622cabe3d",
 } as const;
