@@ -20,6 +20,8 @@ export default defineConfig({
             },
           }),
         ],
+        // As in the Worker's bundle (wrangler.toml [define]): the routes carry no OpenAPI descriptions.
+        define: { OPENAPI_METADATA: "false" },
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
@@ -30,6 +32,8 @@ export default defineConfig({
       {
         // Tools that need Node (they read files from node_modules): the OpenAPI validator; and the tests
         // of the Node-side tools themselves (test/tools, type-checked with their own tsconfig).
+        // The OpenAPI document is generated here (test/node/openapi-static.test.ts), from the routes' descriptions.
+        define: { OPENAPI_METADATA: "true" },
         test: { name: "node", include: ["test/node/**/*.test.ts", "test/tools/**/*.test.ts"], environment: "node" },
       },
     ],

@@ -6,8 +6,6 @@ import { errorResponse, handleError } from "./http/error-envelope";
 import { guardBody } from "./http/body-guard";
 import { requestFrame } from "./http/request-frame";
 import { requireConfiguration } from "./http/guards";
-import { describe } from "./http/openapi-meta";
-import { buildOpenApiDocument } from "./http/openapi-document";
 import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
@@ -19,7 +17,6 @@ import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/webhooks";
 import { usageRoutes } from "./routes/usage";
 import { pageRoutes } from "./routes/pages";
-import { apiReferenceRoute } from "./routes/api-reference";
 import { jwksRoutes } from "./routes/jwks";
 
 export function createApp() {
@@ -43,15 +40,8 @@ export function createApp() {
   app.route("/api/usage", usageRoutes);
   app.route("/.well-known", jwksRoutes);
   app.route("/", pageRoutes);
-
-  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
-  app.get(
-    "/api/openapi.json",
-    describe({ tag: "Health", summary: "This OpenAPI 3.1 document", responses: { 200: { description: "The document", content: { type: "application/json", schema: { type: "object" } } } } }),
-    (c) => c.json((document ??= buildOpenApiDocument(app))),
-  );
-  // The API reference, rendered from the same document (built once per isolate).
-  app.route("/docs", apiReferenceRoute(() => (document ??= buildOpenApiDocument(app))));
+  // GET /api/openapi.json and GET /docs are static files (public/api/openapi.json, public/docs.html),
+  // generated from this app by `npm run openapi`: the document builder is not part of the Worker.
 
   app.notFound((c) => errorResponse(c, notFound("Route")));
   app.onError(handleError);

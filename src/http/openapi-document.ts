@@ -1,12 +1,15 @@
 // Builds the OpenAPI 3.1 document from the mounted routes and the metadata their middleware carries.
+// Not part of the Worker: test/node/openapi-static.test.ts writes the document to public/api/openapi.json
+// and the reference page to public/docs.html (`npm run openapi`), served as static assets.
 import type { Hono } from "hono";
 import type { ZodType } from "zod";
 import * as z from "zod";
 import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../errors";
 import { webhooksSection } from "./openapi-webhooks";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
+import { API_VERSION } from "./api-version";
 
-export const API_VERSION = "1.1.0";
+export { API_VERSION };
 
 const TAGS = [
   { name: "Health", description: "Liveness and the API description." },
@@ -159,6 +162,29 @@ export function collectOperations(app: Hono<any>) {
   return [...operations.values()];
 }
 
+/**
+ * Marks an operation served by Workers Static Assets (public/, wrangler.toml [assets]) rather than by the
+ * Worker's router: it never passes the Worker's middleware, so it has none of its error statuses.
+ */
+export const STATIC_ASSET = "x-static-asset";
+
+/** GET /api/openapi.json: this document, as the static file public/api/openapi.json. */
+const STATIC_PATHS = {
+  "/api/openapi.json": {
+    get: {
+      operationId: "getApiOpenapiJson",
+      tags: ["Health"],
+      summary: "This OpenAPI 3.1 document",
+      description:
+        "A static file generated from the routes' schemas with each release (cached for 5 minutes); the reference page at /docs is rendered from it.",
+      parameters: [],
+      security: [],
+      responses: { 200: { description: "The document", content: { "application/json": { schema: { type: "object" } } } } },
+      [STATIC_ASSET]: true,
+    },
+  },
+};
+
 export function buildOpenApiDocument(app: Hono<any>) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { method, path, meta } of collectOperations(app)) {
@@ -189,6 +215,7 @@ export function buildOpenApiDocument(app: Hono<any>) {
     }
     (paths[openApiPath] ??= {})[method] = operation;
   }
+  Object.assign(paths, STATIC_PATHS);
   return {
     openapi: "3.1.0",
     info: {

@@ -6,6 +6,16 @@ import type { CodeOf, ErrorStatus } from "../errors";
 
 export const OPENAPI = Symbol.for("age-verification.openapi");
 
+declare global {
+  /**
+   * Whether this build carries the routes' descriptions (`describe(OPENAPI_METADATA && {…})`): true where
+   * the OpenAPI document is generated (the node tests, vitest.config.ts), "false" in the Worker's bundle
+   * (wrangler.toml [define], in every environment), where esbuild then drops them: the Worker serves the
+   * generated document as a static file and never reads them (docs/performance.md).
+   */
+  const OPENAPI_METADATA: boolean;
+}
+
 export type Security = "bearer" | "apiKey" | "webhookSignature";
 
 export type ResponseDoc = {
@@ -46,8 +56,14 @@ export function withMeta<T extends MiddlewareHandler<any, any, any>>(handler: T,
 export const readMeta = (handler: unknown): OperationMeta | undefined =>
   (handler as Record<symbol, OperationMeta> | undefined)?.[OPENAPI];
 
-/** Documents a route: a pass-through middleware that only carries metadata. */
-export const describe = (meta: OperationMeta): MiddlewareHandler =>
-  withMeta(async (_c, next) => {
-    await next();
-  }, meta);
+const passThrough: MiddlewareHandler = async (_c, next) => {
+  await next();
+};
+
+/** Documents a route: a pass-through middleware that only carries metadata (none in the Worker's bundle). */
+export const describe = (meta: OperationMeta | false): MiddlewareHandler =>
+  meta
+    ? withMeta(async (_c, next) => {
+        await next();
+      }, meta)
+    : passThrough;

@@ -23,7 +23,7 @@ const badToken = { 400: { description: "The token is unknown, already used or ex
 export const authRoutes = new Hono<AppEnv>()
   .post(
     "/register",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Create a PERSONAL or BUSINESS account",
       description: "Sends a verification email. companyName is required for BUSINESS.",
@@ -35,7 +35,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post(
     "/login",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Sign in and receive an account JWT (12 hours)",
       responses: {
@@ -62,13 +62,13 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post(
     "/verify-email",
-    describe({ tag, summary: "Confirm the email address with the mailed token", responses: { 200: { description: "Verified", data: UserOnly }, ...badToken } }),
+    describe(OPENAPI_METADATA && { tag, summary: "Confirm the email address with the mailed token", responses: { 200: { description: "Verified", data: UserOnly }, ...badToken } }),
     jsonBody(TokenInput),
     async (c) => ok(c, { user: await verifyEmail(c.var.ctx, c.req.valid("json").token) }),
   )
   .post(
     "/resend-verification",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Mail a new verification link",
       responses: { 202: { description: "Sent" }, 409: { description: "Already verified", codes: ["ALREADY_VERIFIED"] }, 429: { description: "More than 5 mails a minute for this account.", codes: ["RATE_LIMITED"] } },
@@ -82,7 +82,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post(
     "/forgot-password",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Mail a password-reset link",
       description: "Always 202 with the same body, whether or not the address has an account; the lookup and the mail happen after the answer, so its timing does not tell either.",
@@ -102,7 +102,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post(
     "/reset-password",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Set a new password with the mailed token; signs out everywhere",
       responses: { 200: { description: "Password changed" }, ...badToken, ...limited },
@@ -116,7 +116,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post(
     "/confirm-email-change",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Confirm a new email address with the token mailed to it; signs out everywhere",
       responses: { 200: { description: "Email changed", data: UserOnly }, ...badToken, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
@@ -126,7 +126,7 @@ export const authRoutes = new Hono<AppEnv>()
   )
   .post(
     "/logout",
-    describe({ tag, summary: "Sign out everywhere: every token issued so far stops working", responses: { 204: { description: "Signed out" } } }),
+    describe(OPENAPI_METADATA && { tag, summary: "Sign out everywhere: every token issued so far stops working", responses: { 204: { description: "Signed out" } } }),
     requireUser,
     async (c) => {
       await signOutEverywhere(c.var.ctx, c.var.user.id);

@@ -14,7 +14,7 @@ const OutboxMessage = z.object({ to: z.string(), subject: z.string(), text: z.st
 
 export const devRoutes = new Hono<AppEnv>().get(
   "/outbox",
-  describe({
+  describe(OPENAPI_METADATA && {
     tag: "Auth",
     summary: "Mail sent to an address, newest first",
     devOnly: true,

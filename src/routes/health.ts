@@ -3,14 +3,14 @@ import * as z from "zod";
 import { ApiError } from "../errors";
 import type { AppEnv } from "../http/app-env";
 import { describe } from "../http/openapi-meta";
-import { API_VERSION } from "../http/openapi-document";
+import { API_VERSION } from "../http/api-version";
 import { ok } from "../http/respond";
 
 const Health = z.object({ status: z.literal("ok"), version: z.string() });
 
 export const healthRoutes = new Hono<AppEnv>().get(
   "/health",
-  describe({
+  describe(OPENAPI_METADATA && {
     tag: "Health",
     summary: "Liveness, including a D1 round trip",
     responses: {

@@ -32,7 +32,7 @@ const forbidden = { 403: { description: "Not a verified business account", codes
 export const keyRoutes = new Hono<AppEnv>()
   .post(
     "/",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Create a key: the API key and signing secret are shown this once",
       responses: { 201: { description: "Created", data: CreatedKey }, ...forbidden, 409: { description: `${MAX_ACTIVE_KEYS} active keys already`, codes: ["KEY_LIMIT_REACHED"] } },
@@ -48,7 +48,7 @@ export const keyRoutes = new Hono<AppEnv>()
   )
   .get(
     "/",
-    describe({ tag, summary: "The account's keys, newest first, revoked ones included; never a secret", responses: { 200: { description: "Keys", data: z.object({ keys: z.array(ApiKeyRecord) }) }, ...forbidden } }),
+    describe(OPENAPI_METADATA && { tag, summary: "The account's keys, newest first, revoked ones included; never a secret", responses: { 200: { description: "Keys", data: z.object({ keys: z.array(ApiKeyRecord) }) }, ...forbidden } }),
     requireUser,
     requireBusiness,
     requireVerifiedEmail,
@@ -56,7 +56,7 @@ export const keyRoutes = new Hono<AppEnv>()
   )
   .patch(
     "/:id",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Update a key's allowed callback origins",
       description:
@@ -72,7 +72,7 @@ export const keyRoutes = new Hono<AppEnv>()
   )
   .post(
     "/:id/rotate-signing-secret",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Rotate the key's signing secret: the new one is shown this once",
       description:
@@ -94,7 +94,7 @@ export const keyRoutes = new Hono<AppEnv>()
   )
   .post(
     "/:id/test-callback",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Send a signed age_verification.test event to a URL and report the receiver's answer",
       description:
@@ -118,7 +118,7 @@ export const keyRoutes = new Hono<AppEnv>()
   )
   .delete(
     "/:id",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Revoke a key: it stops authenticating on the very next request",
       responses: { 200: { description: "Revoked", data: z.object({ key: ApiKeyRecord }) }, ...forbidden, 404: { description: "No such key on this account", codes: ["NOT_FOUND"] } },

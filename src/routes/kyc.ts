@@ -38,7 +38,7 @@ const PROVIDER_ERROR = { description: "The identity provider failed or is unreac
 export const kycRoutes = new Hono<AppEnv>()
   .post(
     "/create-applicant",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "KYC",
       summary: "Create the identity-verification applicant of the signed-in account",
       description:
@@ -60,7 +60,7 @@ export const kycRoutes = new Hono<AppEnv>()
   )
   .get(
     "/sdk-token",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "KYC",
       summary: "Get an SDK token for the provider's capture SDK",
       responses: {
@@ -78,7 +78,7 @@ export const kycRoutes = new Hono<AppEnv>()
   )
   .post(
     "/submit",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "KYC",
       summary: "Submit the SDK's uploads for checking",
       description:
@@ -104,7 +104,7 @@ export const kycRoutes = new Hono<AppEnv>()
   )
   .get(
     "/status",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "KYC",
       summary: "KYC status of the signed-in account",
       description: "NOT_STARTED before an applicant exists; `verifiedAt` is set only while VERIFIED.",
@@ -115,7 +115,7 @@ export const kycRoutes = new Hono<AppEnv>()
   )
   .post(
     "/sandbox/complete",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "KYC",
       summary: "Sandbox: complete a check for the signed-in account's applicant",
       description:

@@ -36,13 +36,13 @@ const CreationOptions = z.object({
 export const passkeyRoutes = new Hono<AppEnv>()
   .get(
     "/",
-    describe({ tag, summary: "The account's passkeys", responses: { 200: { description: "The passkeys, oldest first", data: z.object({ passkeys: z.array(PasskeyView) }) } } }),
+    describe(OPENAPI_METADATA && { tag, summary: "The account's passkeys", responses: { 200: { description: "The passkeys, oldest first", data: z.object({ passkeys: z.array(PasskeyView) }) } } }),
     requireUser,
     async (c) => ok(c, { passkeys: await listPasskeys(c.var.ctx, c.var.user.id) }),
   )
   .post(
     "/registration-options",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Options for navigator.credentials.create(): a single-use challenge valid 5 minutes",
       description: "A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON().",
@@ -60,7 +60,7 @@ export const passkeyRoutes = new Hono<AppEnv>()
   )
   .post(
     "/",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Enrol a passkey: the credential navigator.credentials.create() returned (PublicKeyCredential.toJSON())",
       description: "Verified against its challenge (single use), APP_URL's origin and RP id, user presence and verification. The service keeps the credential id and public key, nothing about the device.",
@@ -77,7 +77,7 @@ export const passkeyRoutes = new Hono<AppEnv>()
   )
   .post(
     "/confirmation-options",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Options for navigator.credentials.get() confirming a change to the account's passkeys (adding or removing one)",
       description: "A single-use challenge valid 5 minutes, for this account's passkeys only.",
@@ -95,14 +95,14 @@ export const passkeyRoutes = new Hono<AppEnv>()
   )
   .patch(
     "/:id",
-    describe({ tag, summary: "Rename a passkey", responses: { 200: { description: "Renamed", data: z.object({ passkey: PasskeyView }) }, ...unknownPasskey } }),
+    describe(OPENAPI_METADATA && { tag, summary: "Rename a passkey", responses: { 200: { description: "Renamed", data: z.object({ passkey: PasskeyView }) }, ...unknownPasskey } }),
     requireUser,
     jsonBody(RenameInput),
     async (c) => ok(c, { passkey: await renamePasskey(c.var.ctx, c.var.user.id, c.req.param("id"), c.req.valid("json").name) }),
   )
   .delete(
     "/:id",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Remove a passkey, confirmed with one of the account's passkeys; with none left, approvals fall back to the password sign-in",
       responses: {

@@ -69,7 +69,7 @@ const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["
 export const usageRoutes = new Hono<AppEnv>()
   .get(
     "/sessions",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "Usage",
       summary: "The session log, newest first, cursor-paged",
       description:
@@ -88,7 +88,7 @@ export const usageRoutes = new Hono<AppEnv>()
   )
   .get(
     "/export.csv",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "Usage",
       summary: "Every session matching the filters, as CSV",
       description:
@@ -116,7 +116,7 @@ export const usageRoutes = new Hono<AppEnv>()
   )
   .get(
     "/by-key",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "Usage",
       summary: "Counts per status for each key, revoked keys included",
       responses: { 200: { description: "The window and one entry per key of the account.", data: UsageByKey }, ...BUSINESS_ONLY },
@@ -128,7 +128,7 @@ export const usageRoutes = new Hono<AppEnv>()
   )
   .get(
     "/by-day",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "Usage",
       summary: "Counts per status for each UTC day of the window",
       description:
@@ -144,7 +144,7 @@ export const usageRoutes = new Hono<AppEnv>()
   )
   .get(
     "/summary",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "Usage",
       summary: "Counts per status across all keys",
       responses: { 200: { description: "The window and its totals.", data: UsageSummary }, ...BUSINESS_ONLY },
@@ -156,7 +156,7 @@ export const usageRoutes = new Hono<AppEnv>()
   )
   .get(
     "/sessions/:id/callbacks",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "Usage",
       summary: "Callback delivery log of one of your sessions",
       description:
@@ -183,7 +183,7 @@ export const usageRoutes = new Hono<AppEnv>()
   )
   .post(
     "/sessions/:id/callbacks/redeliver",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag: "Usage",
       summary: "Send the session's latest callback event again, now",
       description:

@@ -18,19 +18,19 @@ const UserOnly = z.object({ user: User });
 const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } } satisfies Responses;
 
 export const userRoutes = new Hono<AppEnv>()
-  .get("/me", describe({ tag, summary: "The signed-in account", responses: { 200: { description: "The account", data: UserOnly } } }), requireUser, (c) =>
+  .get("/me", describe(OPENAPI_METADATA && { tag, summary: "The signed-in account", responses: { 200: { description: "The account", data: UserOnly } } }), requireUser, (c) =>
     ok(c, { user: toUser(c.var.user) }),
   )
   .patch(
     "/me",
-    describe({ tag, summary: "Update names, or the company name of a business account", responses: { 200: { description: "Updated", data: UserOnly } } }),
+    describe(OPENAPI_METADATA && { tag, summary: "Update names, or the company name of a business account", responses: { 200: { description: "Updated", data: UserOnly } } }),
     requireUser,
     jsonBody(ProfileInput),
     async (c) => ok(c, { user: await updateProfile(c.var.ctx, c.var.user, c.req.valid("json")) }),
   )
   .post(
     "/change-password",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Change the password (spec endpoint 6); returns a fresh token, every earlier one stops working",
       responses: {
@@ -49,7 +49,7 @@ export const userRoutes = new Hono<AppEnv>()
   )
   .post(
     "/change-email",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Start an email change: a confirmation link goes to the new address",
       responses: {
@@ -69,7 +69,7 @@ export const userRoutes = new Hono<AppEnv>()
   )
   .delete(
     "/account",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Delete the account (spec endpoint 7); needs a verified email",
       description: "Removes personal data and the KYC record, revokes every API key at once and expires pending sessions.",

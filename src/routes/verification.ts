@@ -49,7 +49,7 @@ function firstScreenNonce(header: string | undefined, query: string | undefined)
 export const verificationRoutes = new Hono<AppEnv>()
   .post(
     "/session",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Open a verification session (spec endpoint 4); server-side only",
       description:
@@ -86,7 +86,7 @@ export const verificationRoutes = new Hono<AppEnv>()
   )
   .get(
     "/session/:id",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Poll a session (spec endpoint 5): the fallback when a callback was missed",
       responses: { 200: { description: "The polled session", data: PolledSession }, ...unknownSession },
@@ -96,7 +96,7 @@ export const verificationRoutes = new Hono<AppEnv>()
   )
   .get(
     "/session/:id/preview",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "The first screen of the end user's app: who asks, the age, whether the link can still be answered",
       description:
@@ -120,7 +120,7 @@ export const verificationRoutes = new Hono<AppEnv>()
   )
   .get(
     "/session/:id/request",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "What a session asks, for the end user's app (needs the nonce)",
       responses: { 200: { description: "The request", data: SessionRequest }, ...unknownSession },
@@ -139,7 +139,7 @@ export const verificationRoutes = new Hono<AppEnv>()
   )
   .post(
     "/session/:id/decline",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Decline as the end user, without an account",
       description:
@@ -156,7 +156,7 @@ export const verificationRoutes = new Hono<AppEnv>()
   )
   .post(
     "/session/:id/test-outcome",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Test mode: answer a test session with a chosen outcome, without a browser or an identity check",
       description:
@@ -188,7 +188,7 @@ export const verificationRoutes = new Hono<AppEnv>()
   )
   .post(
     "/session/:id/complete",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Answer a session as the end user: consent shares whether you are old enough, nothing else",
       responses: {
@@ -223,7 +223,7 @@ export const verificationRoutes = new Hono<AppEnv>()
   )
   .post(
     "/session/:id/passkey-options",
-    describe({
+    describe(OPENAPI_METADATA && {
       tag,
       summary: "Options for navigator.credentials.get() to approve this session with a passkey",
       description:

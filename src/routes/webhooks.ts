@@ -15,7 +15,7 @@ const Received = z.object({ received: z.literal(true) });
 
 export const webhookRoutes = new Hono<AppEnv>().post(
   "/provider",
-  describe({
+  describe(OPENAPI_METADATA && {
     tag: "Webhooks",
     summary: "Onfido webhook intake",
     description:

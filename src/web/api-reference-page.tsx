@@ -1,7 +1,8 @@
-// GET /docs: the API reference, server-rendered from the OpenAPI document the Worker serves at
-// /api/openapi.json (api-reference.ts reads it). No script and no third-party asset: the apps'
-// stylesheet only, under the strict CSP. A renderer bundled as a static asset would have cost the
-// Worker's script far more than this page (docs/design.md).
+// GET /docs: the API reference, rendered from the OpenAPI document (api-reference.ts reads it). A static
+// file, public/docs.html, written with public/api/openapi.json by `npm run openapi`
+// (test/node/openapi-static.test.ts): neither can change while a deployment lives, so the Worker carries
+// neither the page nor the document builder. No script and no third-party asset: the apps' stylesheet
+// only, under the strict CSP (public/_headers).
 import { Brand, Layout } from "./layout";
 import type { Field, ReferenceBody, ReferenceDocument, ReferenceOperation } from "./api-reference";
 import { referenceOperations } from "./api-reference";
@@ -157,4 +158,9 @@ export function ApiReferencePage({ document }: { document: ReferenceDocument }) 
       </main>
     </Layout>
   );
+}
+
+/** The page's HTML, as public/docs.html holds it. */
+export async function renderApiReferencePage(document: ReferenceDocument): Promise<string> {
+  return await (<ApiReferencePage document={document} />).toString();
 }

@@ -1,4 +1,4 @@
-// The API reference's content, read from the OpenAPI document the Worker serves at /api/openapi.json:
+// The API reference's content, read from the OpenAPI document (public/api/openapi.json):
 // every operation with its parameters, body, responses, error codes and an example of each body.
 // Plain data, so that the page (api-reference-page.tsx) renders it and a test validates each example
 // against the schema it was built from.

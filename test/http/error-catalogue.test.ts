@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, ERROR_CATALOGUE, ERROR_CODES, notFound, validationFailed } from "../../src/errors";
-import { call } from "../helpers/http";
+import { asset } from "../helpers/static-assets";
 
 type Doc = { paths: Record<string, Record<string, { responses: Record<string, any> }>>; components: { schemas: Record<string, any> } };
 
@@ -27,12 +27,12 @@ describe("error catalogue", () => {
   });
 
   it("is the OpenAPI document's list of codes: the envelope's enum is the catalogue", async () => {
-    const doc = (await call("GET", "/api/openapi.json")).body as unknown as Doc;
+    const doc = (await asset("/api/openapi.json")).body as unknown as Doc;
     expect(doc.components.schemas.ErrorEnvelope.properties.error.enum).toEqual(ERROR_CODES);
   });
 
   it("documents on every error response only codes of that status", async () => {
-    const doc = (await call("GET", "/api/openapi.json")).body as unknown as Doc;
+    const doc = (await asset("/api/openapi.json")).body as unknown as Doc;
     const enums = errorEnums(doc);
     expect(enums.length).toBeGreaterThan(50);
     for (const { where, status, codes } of enums) {

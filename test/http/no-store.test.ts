@@ -3,6 +3,7 @@
 // route of the OpenAPI document checks it as well (test/robustness/valid-responses.test.ts).
 import { describe, expect, it } from "vitest";
 import { call } from "../helpers/http";
+import { asset } from "../helpers/static-assets";
 import { seedAccount } from "../helpers/seed";
 
 describe("Cache-Control: no-store", () => {
@@ -26,7 +27,13 @@ describe("Cache-Control: no-store", () => {
     }
   });
 
-  it("the OpenAPI document and the health answer are JSON, so no-store as well", async () => {
-    for (const path of ["/api/openapi.json", "/api/health"]) expect((await call("GET", path)).headers.get("cache-control")).toBe("no-store");
+  it("the health answer is JSON, so no-store as well", async () => {
+    expect((await call("GET", "/api/health")).headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("the OpenAPI document, a static file the same for everyone until the next deploy, is cached for 5 minutes", async () => {
+    const res = await asset("/api/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=300");
   });
 });

@@ -3,7 +3,7 @@
 // first, the newest being the version /api/health and the OpenAPI document serve.
 import { describe, expect, it } from "vitest";
 import changelog from "../../CHANGELOG.md?raw";
-import { API_VERSION } from "../../src/http/openapi-document";
+import { API_VERSION } from "../../src/http/api-version";
 
 const headings = [...changelog.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
 const released = headings.filter((h) => h !== "Unreleased").map((h) => /^(\d+\.\d+\.\d+) — \d{4}-\d{2}-\d{2}$/.exec(h)?.[1] ?? `malformed: ${h}`);

@@ -1,11 +1,12 @@
-// Walks the OpenAPI document the Worker serves and holds responses to it with a real JSON Schema
+// Walks the OpenAPI document the service serves and holds responses to it with a real JSON Schema
 // validator (Ajv, draft 2020-12, with formats). Ajv compiles validators with `new Function`, which the
 // workers test pool allows (the deployed Worker does not, and never loads this file).
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
 import { createApp } from "../../src/app";
-import { call } from "../helpers/http";
+import { STATIC_ASSET } from "../../src/http/openapi-document";
+import { asset } from "../helpers/static-assets";
 
 export type Schema = Record<string, any>;
 export type Parameter = { name: string; in: "path" | "query"; required: boolean; schema: Schema };
@@ -24,15 +25,20 @@ const DOCUMENT_ID = "https://avs.test/api/openapi.json";
 
 let loaded: { document: Schema; operations: Operation[]; ajv: Ajv2020 } | undefined;
 
-/** The served document, its operations, and an Ajv instance that knows the document by its URL. */
+/**
+ * The served document (a static file, public/api/openapi.json), the operations the Worker serves, and an
+ * Ajv instance that knows the document by its URL. Operations marked x-static-asset (the document itself)
+ * are served by the asset router, not the Worker, and are not walked.
+ */
 export async function loadDocument() {
   if (loaded) return loaded;
-  const res = await call("GET", "/api/openapi.json");
+  const res = await asset("/api/openapi.json");
   expect(res.status).toBe(200);
   const document = res.body as unknown as Schema;
   const operations: Operation[] = [];
   for (const [path, methods] of Object.entries(document.paths as Record<string, Record<string, Schema>>)) {
     for (const [method, op] of Object.entries(methods)) {
+      if (op[STATIC_ASSET]) continue;
       const security = op.security?.[0] ? (Object.keys(op.security[0])[0] as Operation["security"]) : null;
       operations.push({
         method: method.toUpperCase(),

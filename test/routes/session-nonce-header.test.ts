@@ -3,6 +3,7 @@
 // nonce is refused like a wrong query nonce, and two nonces that disagree are refused.
 import { describe, expect, it } from "vitest";
 import { call, expectError } from "../helpers/http";
+import { asset } from "../helpers/static-assets";
 import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { openSession, storedStatus } from "../helpers/sessions";
 
@@ -57,7 +58,7 @@ describe("X-Session-Nonce", () => {
   });
 
   it("the OpenAPI document names the header on both routes, and the query form stays", async () => {
-    const doc = (await call("GET", "/api/openapi.json")).body as unknown as { paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>> };
+    const doc = (await asset("/api/openapi.json")).body as unknown as { paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>> };
     const read = doc.paths["/api/age-verification/session/{id}/request"]!.get!.parameters;
     expect(read).toEqual(expect.arrayContaining([expect.objectContaining({ name: "x-session-nonce", in: "header" }), expect.objectContaining({ name: "nonce", in: "query" })]));
     expect(doc.paths["/api/age-verification/session/{id}/complete"]!.post!.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "x-session-nonce", in: "header" })]));

@@ -264,7 +264,10 @@ export type paths = {
     post: operations["postApiUsageSessionsIdCallbacksRedeliver"];
   };
   "/api/openapi.json": {
-    /** This OpenAPI 3.1 document */
+    /**
+     * This OpenAPI 3.1 document
+     * @description A static file generated from the routes' schemas with each release (cached for 5 minutes); the reference page at /docs is rendered from it.
+     */
     get: operations["getApiOpenapiJson"];
   };
 };
@@ -5156,31 +5159,16 @@ export type operations = {
       };
     };
   };
-  /** This OpenAPI 3.1 document */
+  /**
+   * This OpenAPI 3.1 document
+   * @description A static file generated from the routes' schemas with each release (cached for 5 minutes); the reference page at /docs is rendered from it.
+   */
   getApiOpenapiJson: {
     responses: {
       /** @description The document */
       200: {
         content: {
           "application/json": Record<string, never>;
-        };
-      };
-      /** @description Internal error (INTERNAL_ERROR) */
-      500: {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
-            /** @enum {unknown} */
-            error?: "INTERNAL_ERROR";
-          };
-        };
-      };
-      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
-      503: {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
-            /** @enum {unknown} */
-            error?: "MISCONFIGURED";
-          };
         };
       };
     };

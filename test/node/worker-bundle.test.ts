@@ -1,0 +1,54 @@
+// The Worker's script as `wrangler deploy` builds it (wrangler.toml's own settings), in every environment:
+// - the OpenAPI document builder, zod-to-OpenAPI glue and the /docs renderer are not in it: the document
+//   and the page are static files (public/api/openapi.json, public/docs.html, `npm run openapi`), and an
+//   import from the Worker's code would pull them back unnoticed;
+// - the routes' OpenAPI descriptions are dropped (wrangler.toml [define] OPENAPI_METADATA, repeated in
+//   every environment since wrangler's schema calls define not inherited);
+// - the script stays under issue 21's budget of 120 KiB gzip (docs/performance.md, "Bundle").
+import { describe, expect, it } from "vitest";
+
+// Node's modules, loaded untyped: the project's type-check sees the Workers types, not Node's.
+const node = (name: string): Promise<any> => import(/* @vite-ignore */ name);
+
+/** Builds the script with `wrangler deploy --dry-run`: its code and esbuild's list of input files. */
+async function build(env: string | null): Promise<{ code: string; inputs: string[] }> {
+  const [{ execFile }, fs, os, path] = await Promise.all(["node:child_process", "node:fs", "node:os", "node:path"].map(node));
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "worker-bundle-"));
+  try {
+    const args = ["deploy", "--dry-run", "--outdir", outdir, "--metafile", path.join(outdir, "meta.json"), ...(env ? ["--env", env] : [])];
+    await new Promise<void>((resolve, reject) =>
+      execFile(path.join(process.cwd(), "node_modules", ".bin", "wrangler"), args, { maxBuffer: 1 << 24 }, (error: Error | null, _out: string, err: string) =>
+        error ? reject(new Error(`wrangler ${args.join(" ")}: ${error.message}\n${err}`)) : resolve(),
+      ),
+    );
+    const meta = JSON.parse(fs.readFileSync(path.join(outdir, "meta.json"), "utf8")) as { inputs: Record<string, unknown> };
+    return { code: fs.readFileSync(path.join(outdir, "index.js"), "utf8"), inputs: Object.keys(meta.inputs) };
+  } finally {
+    fs.rmSync(outdir, { recursive: true, force: true });
+  }
+}
+
+/** Modules only the generator of the static document and page needs. */
+const GENERATOR_ONLY = ["src/http/openapi-document.ts", "src/http/openapi-webhooks.ts", "src/web/api-reference-page.tsx", "src/web/api-reference.ts", "src/web/schema-example.ts"];
+// Texts only a route's describe() metadata (health.ts), the builder and the reference page hold.
+const DOCUMENT_ONLY_TEXT = ["Liveness, including a D1 round trip", "Stable UPPER_SNAKE machine code.", "Errors share one envelope"];
+
+describe("the Worker's script", () => {
+  it("leaves out the OpenAPI builder, the reference page and the routes' descriptions, and stays under 120 KiB gzip", { timeout: 180_000 }, async () => {
+    const { code, inputs } = await build(null);
+    // The build is real: the app's own modules are in it.
+    expect(inputs).toContain("src/app.ts");
+    expect(inputs).toContain("src/routes/health.ts");
+    for (const file of GENERATOR_ONLY) expect(inputs, file).not.toContain(file);
+    for (const text of DOCUMENT_ONLY_TEXT) expect(code.includes(text), text).toBe(false);
+    const { gzipSync } = await node("node:zlib");
+    expect(gzipSync(code).byteLength).toBeLessThan(120 * 1024);
+  });
+
+  it.each(["production", "staging"])("in %s too", { timeout: 180_000 }, async (env) => {
+    const { code, inputs } = await build(env);
+    expect(inputs).toContain("src/app.ts");
+    for (const file of GENERATOR_ONLY) expect(inputs, file).not.toContain(file);
+    for (const text of DOCUMENT_ONLY_TEXT) expect(code.includes(text), text).toBe(false);
+  });
+});
