@@ -12,12 +12,13 @@ const node = (name: string): Promise<any> => import(/* @vite-ignore */ name);
 
 /** Builds the script with `wrangler deploy --dry-run`: its code and esbuild's list of input files. */
 async function build(env: string | null): Promise<{ code: string; inputs: string[] }> {
-  const [{ execFile }, fs, os, path] = await Promise.all(["node:child_process", "node:fs", "node:os", "node:path"].map(node));
+  const [{ execFile }, fs, os, path, { fileURLToPath }] = await Promise.all(["node:child_process", "node:fs", "node:os", "node:path", "node:url"].map(node));
+  const root: string = fileURLToPath(new URL("../../", import.meta.url));
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "worker-bundle-"));
   try {
     const args = ["deploy", "--dry-run", "--outdir", outdir, "--metafile", path.join(outdir, "meta.json"), ...(env ? ["--env", env] : [])];
     await new Promise<void>((resolve, reject) =>
-      execFile(path.join(process.cwd(), "node_modules", ".bin", "wrangler"), args, { maxBuffer: 1 << 24 }, (error: Error | null, _out: string, err: string) =>
+      execFile(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, maxBuffer: 1 << 24 }, (error: Error | null, _out: string, err: string) =>
         error ? reject(new Error(`wrangler ${args.join(" ")}: ${error.message}\n${err}`)) : resolve(),
       ),
     );

@@ -12,6 +12,9 @@ const STRICT =
 
 type Document = { info: { version: string }; paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; [STATIC_ASSET]?: boolean }>> };
 
+/** Headers set per answer (request id), per kind (type; the Worker's no-store for its per-user pages) or by the transport. */
+const PER_RESPONSE = new Set(["cache-control", "content-type", "content-length", "x-request-id", "transfer-encoding", "date"]);
+
 const unescape = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 describe("API reference at /docs", () => {
@@ -63,9 +66,7 @@ describe("API reference at /docs", () => {
   it("carries every header the Worker sets on its own pages, but the per-response ones", async () => {
     const page = await call("GET", "/console");
     const reference = await asset("/docs");
-    // Per answer (request id), per kind (type, the Worker's no-store for its per-user pages) or transport.
-    const perResponse = new Set(["cache-control", "content-type", "content-length", "x-request-id", "transfer-encoding", "date"]);
-    const names = [...page.headers.keys()].filter((name) => !perResponse.has(name));
+    const names = [...page.headers.keys()].filter((name) => !PER_RESPONSE.has(name));
     expect(names).toEqual(expect.arrayContaining(["content-security-policy", "x-frame-options", "referrer-policy", "x-content-type-options", "strict-transport-security"]));
     for (const name of names) expect(reference.headers.get(name), name).toBe(page.headers.get(name));
   });
@@ -73,8 +74,7 @@ describe("API reference at /docs", () => {
   it("the document carries the same security headers as the Worker's JSON answers, but no CSP", async () => {
     const health = await call("GET", "/api/health");
     const document = await asset("/api/openapi.json");
-    const perResponse = new Set(["cache-control", "content-type", "content-length", "x-request-id", "transfer-encoding", "date"]);
-    const names = [...health.headers.keys()].filter((name) => !perResponse.has(name));
+    const names = [...health.headers.keys()].filter((name) => !PER_RESPONSE.has(name));
     expect(names.length).toBeGreaterThanOrEqual(10);
     for (const name of names) expect(document.headers.get(name), name).toBe(health.headers.get(name));
   });
