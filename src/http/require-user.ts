@@ -38,7 +38,7 @@ export const requireUser = withMeta(
  * requireUser for the end user's completion: the account, its provider-verified date of birth and
  * whether it holds a passkey in the same D1 read, so answering a session costs one query and one Durable Object call.
  */
-export const requireUserWithVerifiedDob = withMeta(
+const userWithVerifiedDob = (refuseDuplicateIdentity: boolean) => withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
     const [row] = await c.var.ctx.db
@@ -55,7 +55,7 @@ export const requireUserWithVerifiedDob = withMeta(
       .limit(1);
     acceptUser(c, row?.user, claims.ver);
     // An account refused because its document verifies another account gets that reason, not KYC_REQUIRED.
-    if (row?.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
+    if (refuseDuplicateIdentity && row?.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
     // verifiedDob is read only from a VERIFIED record (the select above), so a REJECTED one reads as null.
     c.set("verifiedDob", row?.verifiedDob ?? null);
     c.set("hasPasskey", Boolean(row?.hasPasskey));
@@ -63,6 +63,9 @@ export const requireUserWithVerifiedDob = withMeta(
   }),
   { security: "bearer" },
 );
+export const requireUserWithVerifiedDob = userWithVerifiedDob(true);
+/** The same one read for the end user's request read, which refuses nobody: a refused identity reads as unverified. */
+export const requireUserReadingVerifiedDob = userWithVerifiedDob(false);
 
 export const requireBusiness = createMiddleware<AppEnv>(async (c, next) => {
   if (c.var.user.userType !== "BUSINESS") {
