@@ -5,8 +5,9 @@
 // is the one global the other scripts read (as window.AVS), its type included.
 
 /**
- * A problem of a 422 response: the field's path and what is wrong with it.
- * @typedef {{ path?: string, message: string }} Problem
+ * A problem of a 422 response: the field's path and what is wrong with it (own: a message the page
+ * wrote itself, already in its language).
+ * @typedef {{ path?: string, message: string, own?: boolean }} Problem
  * @typedef {{ ok: true, status: number, data?: any, message?: string, date?: string | null, response?: Response }} ApiSuccess
  * @typedef {{ ok: false, status: number, error: string, message: string, errors: Problem[] }} ApiFailure
  * @typedef {ApiSuccess | ApiFailure} ApiResult
@@ -30,9 +31,27 @@ var AVS = (function () {
     INVALID_TOKEN: "This link is no longer valid: it was already used or has expired."
   };
 
+  // The end user's pages carry their language's catalogue as data (#page-texts, src/web/i18n): whole
+  // sentences with {named} values filled in, and error.CODE texts that replace MESSAGES. A page without
+  // one (the console, in English) gets MESSAGES, and t() gives the key back.
+  /** @type {Record<string, string> | null} */
+  var pageTexts = null;
+  function texts() {
+    if (!pageTexts) {
+      var data = document.getElementById("page-texts");
+      try { pageTexts = data ? JSON.parse(data.textContent || "{}") : {}; } catch (e) { pageTexts = {}; }
+    }
+    return /** @type {Record<string, string>} */ (pageTexts);
+  }
+  /** @param {string} key @param {Record<string, string | number>} [values] */
+  function t(key, values) {
+    return (texts()[key] || key).replace(/\{(\w+)\}/g, function (all, name) { return values && name in values ? String(values[name]) : all; });
+  }
+
   /** @param {Failure} result */
   function messageFor(result) {
-    return (result.error && MESSAGES[result.error]) || result.message || MESSAGES.INTERNAL_ERROR;
+    var code = result.error || "";
+    return (code && (texts()["error." + code] || MESSAGES[code])) || result.message || texts()["error.INTERNAL_ERROR"] || MESSAGES.INTERNAL_ERROR;
   }
 
   // Calls the public JSON API. Never throws: a network failure is { ok: false, error: "NETWORK" }.
@@ -174,7 +193,8 @@ var AVS = (function () {
       /** @type {HTMLElement | null} */
       var slot = form.querySelector('[data-error-for="' + CSS.escape(path) + '"]') || form.querySelector('[data-error-for="' + CSS.escape(last) + '"]');
       if (!slot) { unplaced.push(problem.message); return; }
-      slot.textContent = problem.message;
+      // A page with a catalogue says what the field needs in its own language (problem.<field>).
+      slot.textContent = (!problem.own && texts()["problem." + last]) || problem.message;
       slot.hidden = false;
       var input = form.elements.namedItem(slot.getAttribute("data-error-for") || "");
       if (input && "setAttribute" in input) input.setAttribute("aria-invalid", "true");
@@ -265,17 +285,18 @@ var AVS = (function () {
     return { select: function (/** @type {string} */ id) { var b = buttons.find(function (x) { return x.id === id; }); if (b) select(b, false); } };
   }
 
-  /** @param {string | null | undefined} iso */
-  function formatDateTime(iso) {
+  // The one date format of the apps. The end user's pages pass their language; the console the browser's.
+  /** @param {string | null | undefined} iso @param {string} [locale] */
+  function formatDateTime(iso, locale) {
     if (!iso) return "";
     var date = new Date(iso);
     if (isNaN(date.getTime())) return iso;
-    return date.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    return date.toLocaleString(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   }
 
   return {
     api: api, messageFor: messageFor, tokenStore: tokenStore, $: $, form: form, input: input, show: show, text: text, el: el, notice: notice,
     values: values, onSubmit: onSubmit, showFailure: showFailure, clearFieldErrors: clearFieldErrors, busy: busy,
-    tabs: tabs, formatDateTime: formatDateTime
+    tabs: tabs, formatDateTime: formatDateTime, t: t
   };
 })();
