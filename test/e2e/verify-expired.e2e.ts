@@ -3,6 +3,8 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, STRICT_CSP, watchedPage } from "./browser";
+import { seriousViolations } from "./axe";
+import { expectAccessible, openPage } from "./verify-setup";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { api, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 
@@ -60,9 +62,15 @@ describe("verification app, expired request", () => {
     const session = await openSession(server.baseUrl, merchant.apiKey, 21);
     await page.goto(verifyLink(server.baseUrl, session));
 
-    // Signed in already, the request shows with its countdown (5 s), then the expired screen.
+    // Signed in already, the request shows with its countdown (5 s), then the expired screen. The last
+    // minute is told in words, once to a screen reader, and in colour (class "ending").
     await page.locator("#countdown").waitFor({ state: "visible" });
+    await expect(page.locator("#countdown").textContent()).resolves.toMatch(/^Less than a minute left: 0:0\d$/);
+    await expect(page.locator("#countdown").getAttribute("class")).resolves.toBe("countdown ending");
+    await expect(page.locator("#countdown-alert").textContent()).resolves.toBe("Less than a minute left to answer.");
     await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 30_000 });
+    await expect(page.title()).resolves.toBe("This request has expired");
+    expect(await seriousViolations(page)).toEqual([]);
     expect(requestReads.length).toBeGreaterThanOrEqual(2);
     expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("EXPIRED");
     expect(problems).toEqual([]);
@@ -94,5 +102,24 @@ describe("verification app, expired request", () => {
     expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("EXPIRED");
     expect(problems).toEqual([]);
     await page.context().close();
+  });
+});
+
+describe.each(["phone", "desktop"] as const)("the first screen of an expired link on a %s", (viewport) => {
+  it("says the link has expired at once, before any sign-in, with the way back", async () => {
+    const merchant = await merchantWithKey(server.baseUrl);
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18, { return_url: "https://shop.example/back" });
+    await expect
+      .poll(async () => (await poll(server.baseUrl, merchant.apiKey, session.session_id)).status, { timeout: 15_000, interval: 250 })
+      .toBe("EXPIRED");
+    const { page, problems } = await openPage(browser, viewport);
+    await page.goto(verifyLink(server.baseUrl, session));
+    await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible" });
+    expect(await page.locator("#step-account").isVisible()).toBe(false);
+    await expect(page.locator("#result-title").textContent()).resolves.toBe("This request has expired");
+    await expect(page.locator("#result-return").getAttribute("href")).resolves.toBe(`https://shop.example/back?session_id=${session.session_id}`);
+    await expectAccessible(page);
+    await page.screenshot({ path: `${ARTIFACTS}/verify-expired-first-screen-${viewport}.png`, fullPage: true });
+    expect(problems).toEqual([]);
   });
 });
