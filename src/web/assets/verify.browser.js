@@ -229,10 +229,10 @@
   // The Date header has whole seconds, so the estimate may be early by about one: a PENDING answer
   // near expiry is asked again each second; the expiry alarm turns it EXPIRED. If the alarm is late,
   // after 10 s the page says expired anyway: completing past expires_at is refused.
-  /** @param {number} round */
   // The read at zero reaches the session's object just as its expiry alarm runs; a read that is held
   // there (wrangler dev held one 25 s under load) or lost must not leave the page on the request for
   // good, so an answer later than ANSWER_WITHIN_MS counts as none.
+  /** @param {number} round */
   async function confirmExpiry(round) {
     var sentAt = Date.now();
     var res = await answerWithin(ANSWER_WITHIN_MS, A.api("GET", sessionPath("/request"), { token: token, nonce: nonce }));
