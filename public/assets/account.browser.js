@@ -1,5 +1,5 @@
 // @ts-check
-// Client code of the account link pages (/assets/account.js).
+// Client code of the account link pages (/assets/account.js). Texts from the page's catalogue (A.t).
 (function () {
   "use strict";
   var A = window.AVS;
@@ -24,7 +24,7 @@
   /** @param {Failure} res */
   function failed(res) {
     done(res.error === "INVALID_TOKEN" || res.error === "VALIDATION_FAILED"
-      ? "This link is no longer valid: it was already used, has expired, or is incomplete. Ask for a new one from the app."
+      ? A.t("link.invalid")
       : A.messageFor(res), "error");
   }
 
@@ -37,16 +37,16 @@
   }
 
   if (kind === "verify-email") {
-    confirm("/api/auth/verify-email", function (user) { return "Thank you: " + user.email + " is confirmed. You can close this tab and return to the app."; });
+    confirm("/api/auth/verify-email", function (user) { return A.t("link.email_confirmed", { email: user.email }); });
   } else if (kind === "confirm-email-change") {
-    confirm("/api/auth/confirm-email-change", function (user) { return "Your account email is now " + user.email + ". Sign in again with it on every device."; });
+    confirm("/api/auth/confirm-email-change", function (user) { return A.t("link.email_changed", { email: user.email }); });
   } else if (kind === "reset-password") {
     if (!token) failed({ error: "INVALID_TOKEN" });
     A.onSubmit(A.form("reset-form"), async function (values, form) {
       var res = await A.api("POST", "/api/auth/reset-password", { body: { token: token, newPassword: values.newPassword } });
       if (res.ok) {
         form.hidden = true;
-        done("Your password is changed. Sign in with the new password.", "ok");
+        done(A.t("link.password_changed"), "ok");
         return res;
       }
       if (res.error === "INVALID_TOKEN") { form.hidden = true; failed(res); return { ok: true }; }

@@ -5,8 +5,9 @@
 // is the one global the other scripts read (as window.AVS), its type included.
 
 /**
- * A problem of a 422 response: the field's path and what is wrong with it.
- * @typedef {{ path?: string, message: string }} Problem
+ * A problem of a 422 response: the field's path and what is wrong with it (own: a message the page
+ * wrote itself, already in its language).
+ * @typedef {{ path?: string, message: string, own?: boolean }} Problem
  * @typedef {{ ok: true, status: number, data?: any, message?: string, date?: string | null, response?: Response }} ApiSuccess
  * @typedef {{ ok: false, status: number, error: string, message: string, errors: Problem[] }} ApiFailure
  * @typedef {ApiSuccess | ApiFailure} ApiResult
@@ -33,10 +34,28 @@ var AVS = (function () {
     INVALID_TOKEN: "This link is no longer valid: it was already used or has expired."
   };
 
+  // The end user's pages carry their language's catalogue as data (#page-texts, src/web/i18n): whole
+  // sentences with {named} values filled in, and error.CODE texts that replace MESSAGES. A page without
+  // one (the console, in English) gets MESSAGES, and t() gives the key back.
+  /** @type {Record<string, string> | null} */
+  var pageTexts = null;
+  function texts() {
+    if (!pageTexts) {
+      var data = document.getElementById("page-texts");
+      try { pageTexts = data ? JSON.parse(data.textContent || "{}") : {}; } catch (e) { pageTexts = {}; }
+    }
+    return /** @type {Record<string, string>} */ (pageTexts);
+  }
+  /** @param {string} key @param {Record<string, string | number>} [values] */
+  function t(key, values) {
+    return (texts()[key] || key).replace(/\{(\w+)\}/g, function (all, name) { return values && name in values ? String(values[name]) : all; });
+  }
+
   /** @param {Failure} result @param {Wording} [wording] */
   function messageFor(result, wording) {
-    var own = wording && wording.codes && result.error ? wording.codes[result.error] : undefined;
-    return own || (result.error && MESSAGES[result.error]) || result.message || MESSAGES.INTERNAL_ERROR;
+    var code = result.error || "";
+    var own = wording && wording.codes && code ? wording.codes[code] : undefined;
+    return own || (code && (texts()["error." + code] || MESSAGES[code])) || result.message || texts()["error.INTERNAL_ERROR"] || MESSAGES.INTERNAL_ERROR;
   }
 
   // Calls the public JSON API. Never throws: a network failure is { ok: false, error: "NETWORK" }.
@@ -180,6 +199,8 @@ var AVS = (function () {
       var message = own || problem.message;
       /** @type {HTMLElement | null} */
       var slot = names.map(function (name) { return /** @type {HTMLElement | null} */ (form.querySelector('[data-error-for="' + CSS.escape(name) + '"]')); }).filter(Boolean)[0] || null;
+      // A page with a catalogue says what the field needs in its own language (problem.<field>).
+      if (!own && !problem.own && texts()["problem." + names[1]]) message = texts()["problem." + names[1]];
       if (!slot) { if (unplaced.indexOf(message) < 0) unplaced.push(message); return; }
       slot.textContent = message;
       slot.hidden = false;
@@ -273,17 +294,18 @@ var AVS = (function () {
     return { select: function (/** @type {string} */ id) { var b = buttons.find(function (x) { return x.id === id; }); if (b) select(b, false); } };
   }
 
-  /** @param {string | null | undefined} iso */
-  function formatDateTime(iso) {
+  // The one date format of the apps. The end user's pages pass their language; the console the browser's.
+  /** @param {string | null | undefined} iso @param {string} [locale] */
+  function formatDateTime(iso, locale) {
     if (!iso) return "";
     var date = new Date(iso);
     if (isNaN(date.getTime())) return iso;
-    return date.toLocaleString(undefined, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+    return date.toLocaleString(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   }
 
   return {
     api: api, messageFor: messageFor, tokenStore: tokenStore, $: $, form: form, input: input, show: show, text: text, el: el, notice: notice,
     values: values, onSubmit: onSubmit, showFailure: showFailure, clearFieldErrors: clearFieldErrors, busy: busy,
-    tabs: tabs, formatDateTime: formatDateTime
+    tabs: tabs, formatDateTime: formatDateTime, t: t
   };
 })();

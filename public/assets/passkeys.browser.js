@@ -52,9 +52,7 @@ var AVS_PASSKEYS = (function () {
     return {
       ok: /** @type {const} */ (false),
       error: "PASSKEY_CANCELLED",
-      message: name === "InvalidStateError"
-        ? "This device already holds a passkey for your account."
-        : "The passkey was not used (cancelled, timed out, or not available on this device)."
+      message: A.t(name === "InvalidStateError" ? "passkey.exists" : "passkey.cancelled")
     };
   }
 
@@ -144,9 +142,7 @@ var AVS_PASSKEYS = (function () {
     A.show("passkey-offer", can && passkeys.length === 0 && !offerDismissed);
     A.show("passkey-settings", passkeys.length > 0 || (can && offerDismissed));
     A.show("passkey-required", requirePasskey && passkeys.length === 0);
-    A.text("passkey-required-text", can
-      ? "This website accepts only an approval confirmed with a passkey. Create a passkey on this device to approve, or decline."
-      : "This website accepts only an approval confirmed with a passkey, and this browser cannot use passkeys. Open the link on a phone or computer that can, or decline.");
+    A.text("passkey-required-text", A.t(can ? "passkey.required" : "passkey.required.unsupported"));
     drawList();
   }
 
@@ -154,13 +150,13 @@ var AVS_PASSKEYS = (function () {
     var list = A.$("passkey-list");
     list.textContent = "";
     passkeys.forEach(function (passkey) {
-      var rename = A.el("button", { type: "button", className: "btn small secondary", text: "Rename" });
-      var remove = A.el("button", { type: "button", className: "btn small secondary", text: "Remove" });
+      var rename = A.el("button", { type: "button", className: "btn small secondary", text: A.t("passkey.rename") });
+      var remove = A.el("button", { type: "button", className: "btn small secondary", text: A.t("passkey.remove") });
       rename.addEventListener("click", function () { renameOne(passkey); });
       remove.addEventListener("click", function () { removeOne(passkey, remove); });
       list.appendChild(A.el("li", { "data-passkey": passkey.id }, [
         A.el("span", { className: "passkey-name", text: passkey.name }), " ",
-        A.el("span", { className: "muted", text: "added " + A.formatDateTime(passkey.created_at) }), " ",
+        A.el("span", { className: "muted", text: A.t("passkey.added", { date: A.formatDateTime(passkey.created_at, document.documentElement.lang) }) }), " ",
         rename, " ", remove
       ]));
     });
@@ -169,7 +165,7 @@ var AVS_PASSKEYS = (function () {
 
   /** @param {PasskeyView} passkey */
   async function renameOne(passkey) {
-    var name = window.prompt("Name this passkey", passkey.name);
+    var name = window.prompt(A.t("passkey.name_prompt"), passkey.name);
     if (!name) return;
     var res = await A.api("PATCH", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), { token: token, body: { name: name } });
     A.notice("passkey-settings-notice", res.ok ? "" : A.messageFor(res), "error");
@@ -178,7 +174,7 @@ var AVS_PASSKEYS = (function () {
 
   /** @param {PasskeyView} passkey @param {HTMLButtonElement} button */
   async function removeOne(passkey, button) {
-    if (!window.confirm("Remove \u201C" + passkey.name + "\u201D? Approvals will need another passkey, or your password if none is left.")) return;
+    if (!window.confirm(A.t("passkey.remove_confirm", { name: passkey.name }))) return;
     await A.busy(button, async function () {
       var res = await A.api("DELETE", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), { token: token });
       A.notice("passkey-settings-notice", res.ok ? "" : A.messageFor(res), "error");
@@ -191,7 +187,7 @@ var AVS_PASSKEYS = (function () {
     A.notice(noticeId, "", "error");
     await A.busy(button, async function () {
       var res = await enrol();
-      if (res.ok) A.notice("passkey-settings-notice", "Passkey created. Your approvals are now confirmed with it.", "ok");
+      if (res.ok) A.notice("passkey-settings-notice", A.t("passkey.created"), "ok");
       else A.notice(noticeId, A.messageFor(/** @type {{ error?: string, message?: string }} */ (res)), "error");
     });
   }

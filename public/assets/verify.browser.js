@@ -6,7 +6,7 @@
 
 /**
  * The request as the end user's endpoints return it (the server's own type).
- * @typedef {import("../../src/session/session-view").SessionRequest} SessionRequest
+ * @typedef {import("../../src/session/session-view").HolderSessionRequest} SessionRequest
  * The first screen's view, read with the nonce before any sign-in.
  * @typedef {import("../../src/session/session-view").SessionPreview} SessionPreview
  * The part of the Onfido Web SDK this page uses (loaded from ONFIDO_SDK_URL, see src/web/csp.ts).
@@ -50,6 +50,10 @@
     var appeared = visible.filter(function (id) { return A.$(id).hidden && HEADINGS[id]; });
     SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
     if (appeared.length) A.$(HEADINGS[appeared[0]]).focus();
+    // The tab's title follows the step: the heading of the last section shown that has one.
+    var titled = visible.filter(function (id) { return HEADINGS[id]; }).pop();
+    var title = titled ? A.$(HEADINGS[titled]).textContent : "";
+    if (title) document.title = title;
   }
   /** @param {"account" | "identity" | "decision" | null} current */
   function progress(current) {
@@ -69,17 +73,9 @@
   // The server picks the language and hands its catalogue over as data (src/web/i18n); whole sentences
   // only, with {named} values filled in. Dates and times are formatted for that language.
   var locale = document.documentElement.lang || "en";
-  /** @type {Record<string, string>} */
-  var TEXTS = JSON.parse(A.$("page-texts").textContent || "{}");
-  /** @param {string} key @param {Record<string, string | number>} [values] */
-  function t(key, values) {
-    return (TEXTS[key] || key).replace(/\{(\w+)\}/g, function (all, name) { return values && name in values ? String(values[name]) : all; });
-  }
-  /** @param {string} iso @param {boolean} [withDate] */
-  function when(iso, withDate) {
-    var options = /** @type {Intl.DateTimeFormatOptions} */ (withDate ? { dateStyle: "long", timeStyle: "short" } : { timeStyle: "short" });
-    return new Intl.DateTimeFormat(locale, options).format(new Date(iso));
-  }
+  var t = A.t;
+  /** One date format for every date the page shows (A.formatDateTime), in the page's language. @param {string} iso */
+  function when(iso) { return A.formatDateTime(iso, locale); }
 
   // A failure that is not about the user's input: a banner with a retry of the step that failed.
   /** @param {Failure} result @param {() => void} [again] */
@@ -105,7 +101,7 @@
     progress(null);
     A.show("switch-account", false);
     var values = { merchant: merchant(), age: ageRequired() };
-    var answeredAt = preview && preview.resolved_at ? when(preview.resolved_at, true) : "";
+    var answeredAt = preview && preview.resolved_at ? when(preview.resolved_at) : "";
     /** @type {Record<string, [string, string, string, string]>} */
     var screens = {
       approved: ["ok", ICONS.check, t("result.approved.title", values), t("result.approved.text", values)],
@@ -126,7 +122,6 @@
     A.show("account-notice", false);
     showSections(["step-result"]);
     A.$("step-result").setAttribute("data-result", kind);
-    document.title = screen[2];
     A.$("result-title").focus();
   }
 
@@ -172,7 +167,7 @@
   // --- Test mode ---------------------------------------------------------------------------
   /** @param {SessionPreview} shown */
   function showTestMode(shown) {
-    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false };
+    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, meets_age_required: null };
     progress(null);
     A.show("switch-account", false);
     showSections(["step-test"]);
@@ -198,6 +193,16 @@
   // The countdown runs on the server's clock (device clock + offset from the Date header), and at zero
   // the server has the last word: only its answer shows the expired screen.
   function serverNow() { return Date.now() + clockOffset; }
+  // fetch has no timeout of its own: one request sent and never answered (nor failed) would stop the
+  // step that awaits it. Past the limit the answer counts as a network failure; a late one is ignored.
+  var ANSWER_WITHIN_MS = 5000;
+  /** @param {number} ms @param {Promise<ApiResult>} call @returns {Promise<ApiResult>} */
+  function answerWithin(ms, call) {
+    return Promise.race([
+      call,
+      new Promise(function (resolve) { setTimeout(function () { resolve({ ok: false, status: 0, error: "NETWORK", message: "", errors: [] }); }, ms); })
+    ]);
+  }
   /** @param {ApiSuccess} res @param {number} sentAt */
   function learnClock(res, sentAt) {
     var date = res.date ? Date.parse(res.date) : NaN;
@@ -211,27 +216,38 @@
     var left = Math.max(0, Math.ceil((Date.parse(shown.expires_at) - serverNow()) / 1000));
     var minutes = Math.floor(left / 60);
     var seconds = left % 60;
-    A.text("countdown", "Expires in " + minutes + ":" + (seconds < 10 ? "0" : "") + seconds);
+    var time = minutes + ":" + (seconds < 10 ? "0" : "") + seconds;
+    // The last minute is told by words and, once, to a screen reader, not by the colour alone.
+    var ending = left < 60;
+    A.text("countdown", t(ending ? "countdown.ending" : "countdown.left", { time: time }));
+    A.$("countdown").classList.toggle("ending", ending);
+    var alert = A.$("countdown-alert");
+    if (ending && !alert.textContent) A.text(alert, t("countdown.ending.announce"));
+    if (!ending && alert.textContent) A.text(alert, "");
     if (left === 0) { clearInterval(timer); timer = -1; confirmExpiry(0); }
   }
   // The Date header has whole seconds, so the estimate may be early by about one: a PENDING answer
   // near expiry is asked again each second; the expiry alarm turns it EXPIRED. If the alarm is late,
   // after 10 s the page says expired anyway: completing past expires_at is refused.
+  // The read at zero reaches the session's object just as its expiry alarm runs; a read that is held
+  // there (wrangler dev held one 25 s under load) or lost must not leave the page on the request for
+  // good, so an answer later than ANSWER_WITHIN_MS counts as none.
   /** @param {number} round */
   async function confirmExpiry(round) {
     var sentAt = Date.now();
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request", { token: token, nonce: nonce });
+    var res = await answerWithin(ANSWER_WITHIN_MS, A.api("GET", sessionPath("/request"), { token: token, nonce: nonce }));
     if (timer !== -1) return; // answered, signed out or left meanwhile
     if (!res.ok) {
       if (res.status === 401) { timer = 0; return signedOut(); }
       if (res.status === 404) return result("invalid");
-      // No answer (network, 5xx): the server-corrected clock is the best word left.
+      // No answer in time (network, 5xx, held): the server-corrected clock is the best word left.
       return result("expired");
     }
     learnClock(res, sentAt);
     request = /** @type {SessionRequest} */ (res.data);
     if (request.status === "EXPIRED") return result("expired");
-    if (request.status !== "PENDING") return result("used");
+    // Answered meanwhile (elsewhere): the first screen's read says what was answered and when.
+    if (request.status !== "PENDING") { timer = 0; return loadPreview(); }
     if (Date.parse(request.expires_at) - serverNow() > 2000) {
       // Time is left after all: the device clock was off more than the offset said.
       timer = setInterval(tick, 1000);
@@ -320,7 +336,7 @@
     token = data.token;
     tokens.set(data.token);
     if (registered) {
-      A.notice("account-notice", "Account created. We sent a link to " + data.user.email + " to confirm your address; you can confirm it later.", "info");
+      A.notice("account-notice", t("account.created", { email: data.user.email }), "info");
     }
     loadRequest();
   }
@@ -331,7 +347,7 @@
     if (res.error === "EMAIL_TAKEN") {
       tabs.select("tab-login");
       A.input("login-email").value = values.email;
-      A.notice(A.$("login-form").querySelector(".notice"), "You already have an account with this email: sign in instead.", "info");
+      A.notice(A.$("login-form").querySelector(".notice"), t("account.email_taken"), "info");
       A.$("login-password").focus();
       return { ok: true };
     }
@@ -346,7 +362,7 @@
 
   A.onSubmit(A.form("forgot-form"), async function (values, form) {
     var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
-    if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way. Come back to this page afterwards.", "ok");
+    if (res.ok) A.notice(form.querySelector(".notice"), t("forgot.sent"), "ok");
     return res;
   });
 
@@ -378,7 +394,7 @@
   function signedOut() {
     forgetPerson();
     showAccount();
-    A.notice(A.$("login-form").querySelector(".notice"), "Your sign-in has expired. Please sign in again.", "info");
+    A.notice(A.$("login-form").querySelector(".notice"), t("account.signed_out"), "info");
     tabs.select("tab-login");
   }
 
@@ -397,9 +413,10 @@
     request = /** @type {SessionRequest} */ (res.data);
     // Answered or expired meanwhile: the first screen's read says what was answered and when.
     if (request.status !== "PENDING") return loadPreview();
-    A.text("request-title", merchant() + " asks you to confirm you are at least " + request.age_required);
-    A.text("share-age", "Whether you are at least " + request.age_required + " years old");
-    A.text("decide-intro", merchant() + " will learn only:");
+    var values = { merchant: merchant(), age: request.age_required };
+    A.text("request-title", t(request.merchant_name ? "intro.asks" : "intro.asks.anonymous", values));
+    A.text("share-age", t("decide.share_age", values));
+    A.text("decide-intro", t("decide.intro", values));
     A.text("approve", t("decide.send"));
     A.show("switch-account", true);
     startCountdown();
@@ -419,7 +436,7 @@
   /** @param {string} status @param {string} [reason] */
   function applyKyc(status, reason) {
     if (!timer) return; // the request expired meanwhile
-    if (status === "VERIFIED") return showDecision();
+    if (status === "VERIFIED") return decideWithAge();
     progress("identity");
     showSections(["step-request", "step-kyc"]);
     A.show("kyc-notice", false);
@@ -428,16 +445,18 @@
     if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
     else { A.show("onfido-panel", status !== "NOT_STARTED"); resetOnfido(); }
     if (status === "REJECTED" && reason === "IDENTITY_ALREADY_VERIFIED") {
-      A.notice("kyc-notice", "This identity document already verifies another account. One document verifies one account: sign in to that account, or delete it first to use the document here.", "error");
+      A.notice("kyc-notice", t("kyc.rejected.duplicate"), "error");
     } else if (status === "REJECTED") {
-      A.notice("kyc-notice", "We could not verify your identity with that check. You can try again" + (sandbox ? "." : " with a clear photo of a valid document."), "error");
+      A.notice("kyc-notice", t(sandbox ? "kyc.rejected.sandbox" : "kyc.rejected.onfido"), "error");
     } else if (status === "PENDING" && !sandbox) {
-      A.text("onfido-status", "If you have already taken the photos, the check can take a few minutes. This page updates by itself.");
+      A.text("onfido-status", t("kyc.onfido.pending"));
       startPolling();
     }
   }
 
   A.onSubmit(A.form("applicant-form"), async function (values) {
+    // An empty date says it is required, in the page's language, before anything is sent.
+    if (!values.dob) return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: [{ path: "dob", message: t("problem.dob.required"), own: true }] };
     var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: values.dob } });
     if (!res.ok && res.error !== "APPLICANT_EXISTS") {
       if (res.status === 401) { signedOut(); return { ok: true }; }
@@ -515,7 +534,7 @@
     A.show("applicant-form", false);
     A.show("onfido-panel", true);
     A.show("onfido-start", false);
-    A.text("onfido-status", "Loading the document check\u2026");
+    A.text("onfido-status", t("kyc.onfido.loading"));
     var res = await A.api("GET", "/api/kyc/sdk-token", { token: token });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
@@ -542,7 +561,7 @@
     clearBanner();
     tearDownOnfido();
     A.show("onfido-start", false);
-    A.text("onfido-status", "Thank you. Your document is being checked; this usually takes a minute or two.");
+    A.text("onfido-status", t("kyc.onfido.submitted"));
     var res = await A.api("POST", "/api/kyc/submit", { token: token });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
@@ -566,11 +585,8 @@
   /** @param {number} round @param {number} run */
   async function pollKyc(round, run) {
     if (!timer || run !== pollRun) return;
-    if (round >= 120) { A.text("onfido-status", "The check is taking longer than usual. Reload this page later to continue."); return; }
-    var res = await Promise.race([
-      A.api("GET", "/api/kyc/status", { token: token }),
-      new Promise(function (resolve) { setTimeout(function () { resolve({ ok: false, error: "NETWORK" }); }, 10000); })
-    ]);
+    if (round >= 120) { A.text("onfido-status", t("kyc.onfido.slow")); return; }
+    var res = await answerWithin(10000, A.api("GET", "/api/kyc/status", { token: token }));
     if (run !== pollRun) return;
     if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
       clearBanner();
@@ -580,10 +596,27 @@
   }
 
   // --- Decision ---------------------------------------------------------------------------------
+  // An identity verified on this page after the request was read: the request is read again, for
+  // whether the verified age meets it. Should that read fail, the answer step shows as before and the
+  // server decides on complete.
+  async function decideWithAge() {
+    if (request && request.meets_age_required === null) {
+      var res = await A.api("GET", sessionPath("/request"), { token: token, nonce: nonce });
+      if (!timer) return;
+      if (res.ok && res.data.status === "PENDING") request = /** @type {SessionRequest} */ (res.data);
+    }
+    showDecision();
+  }
   function showDecision() {
     progress("decision");
     showSections(["step-request", "step-decide"]);
     A.show("decide-notice", false);
+    // A verified person under the age is told so before answering, and offered only what is true:
+    // declining (the server still decides on complete, from the verified date of birth).
+    var under = !!request && request.meets_age_required === false;
+    A.text("decide-underage", under ? t("decide.underage", { merchant: merchant(), age: ageRequired() }) : "");
+    A.show("decide-underage", under);
+    A.show("approve", !under);
     // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
     P.refresh(token, !!(request && request.require_passkey));
   }

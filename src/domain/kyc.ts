@@ -37,9 +37,11 @@ const addressLine = z
 export const CreateApplicantBody = z.object({
   firstName: name("First name"),
   lastName: name("Last name"),
+  // Each check stops the rest: an empty date is "required", not also "more than 150 years ago".
   dob: z
     .string()
-    .refine(isCalendarDate, "Expected a real date as YYYY-MM-DD.")
+    .min(1, { error: "The date of birth is required.", abort: true })
+    .refine(isCalendarDate, { error: "Expected a real date as YYYY-MM-DD.", abort: true })
     .refine((dob) => dob < todayUtc(), "The date of birth must be in the past.")
     .refine((dob) => dob >= yearsBefore(todayUtc(), MAX_AGE_YEARS), `The date of birth is more than ${MAX_AGE_YEARS} years ago.`),
   address: z

@@ -7,6 +7,8 @@ import { isIdOf, newId, newToken } from "../lib/ids";
 import { addSeconds, nowIso } from "../lib/time";
 import { LOCALES } from "../db/schema";
 import { TEST_OUTCOMES } from "../session/state-machine";
+import { fullYearsOn } from "../session/age";
+import type { HolderSessionRequest } from "../session/session-view";
 import type { SessionFailure, SessionResult, VerificationSession } from "../session/verification-session";
 import type { AuthenticatedKey } from "./api-key-auth";
 import type { DomainContext } from "./context";
@@ -173,8 +175,12 @@ export const pollSession = async (ctx: DomainContext, accountId: string, session
 export const previewSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
 
-export const readSessionRequest = async (ctx: DomainContext, sessionId: string, nonce: string) =>
-  unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
+/** The request for the signed-in end user, with whether their verified date of birth meets its age. */
+export async function readSessionRequest(ctx: DomainContext, sessionId: string, nonce: string, verifiedDob: string | null = null): Promise<HolderSessionRequest> {
+  const request = unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
+  const meets = verifiedDob === null ? null : fullYearsOn(verifiedDob, nowIso()) >= request.age_required;
+  return { ...request, meets_age_required: meets };
+}
 
 /** Declining from the first screen: no account, no identity check, nothing about the person recorded. */
 export const declineSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>

@@ -15,6 +15,8 @@ export type AppEnv = {
     user: UserRow;
     /** Set by the X-API-Key middleware: the merchant key with its account's company name. */
     apiKey: AuthenticatedKey;
+    /** Set by requireUserReadingVerifiedDob: the provider-verified date of birth, or null. */
+    verifiedDob: string | null;
     /** Set by requireAccountToken: the verified JWT's claims, before any read of the account. */
     accountClaims: AccountClaims;
   };

@@ -8,6 +8,7 @@ import { ApiError, unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import type { UserRow } from "../db/schema";
 import { verifyAccountTokenAnyVersion } from "../secret-versions";
+import { accountWithVerifiedDob } from "../domain/answerer";
 import { withMeta } from "./openapi-meta";
 
 /** The account id the presented JWT names, once its signature, issuer, audience and expiry check out. */
@@ -51,6 +52,22 @@ export const requireAccountToken = withMeta(
       const user = await c.var.ctx.db.query.users.findFirst({ columns: { tokenVersion: true }, where: eq(users.id, claims.sub) });
       if (!user || user.tokenVersion !== claims.ver) throw unauthorized();
     }
+  }),
+  { security: "bearer" },
+);
+
+/**
+ * requireUser for the end user's request read, in the same one D1 read: the account and its verified
+ * date of birth, so the read can say whether it meets the request. It refuses nobody a valid sign-in:
+ * a refused identity reads as unverified.
+ */
+export const requireUserReadingVerifiedDob = withMeta(
+  createMiddleware<AppEnv>(async (c, next) => {
+    const claims = await verifiedClaims(c);
+    const [row] = await accountWithVerifiedDob(c.var.ctx, claims.sub);
+    acceptUser(c, row?.user, claims.ver);
+    c.set("verifiedDob", row?.verifiedDob ?? null);
+    await next();
   }),
   { security: "bearer" },
 );

@@ -2,7 +2,7 @@
 // the merchant console, and the pages behind account mail links. They are HTML shells; everything
 // they show comes from the public JSON API, called by their scripts with the account's Bearer token.
 import { zValidator } from "@hono/zod-validator";
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import * as z from "zod";
 import type { AppEnv } from "../http/app-env";
@@ -33,12 +33,20 @@ const page = createMiddleware<AppEnv>(async (c, next) => {
 
 export const pageRoutes = new Hono<AppEnv>();
 
+/** The language of a page that knows no session: the browser's, said in the headers (they vary by it). */
+function browserLocale(acceptLanguage: string | undefined, c: Pick<Context, "header">) {
+  const locale = chooseLocale({ acceptLanguage });
+  c.header("Content-Language", locale);
+  c.header("Vary", "Accept-Language");
+  return locale;
+}
+
 pageRoutes.get(
   "/verify",
   strictPolicy,
   page,
   zValidator("query", VerifyLink, (result, c) => {
-    if (!result.success) return c.html(<InvalidLinkPage />, 404);
+    if (!result.success) return c.html(<InvalidLinkPage locale={browserLocale(c.req.header("accept-language"), c)} />, 404);
   }),
   async (c) => {
     const provider = c.env.PROVIDER === "onfido" ? "onfido" : "sandbox";
@@ -56,5 +64,7 @@ pageRoutes.get(
 pageRoutes.get("/console", strictPolicy, page, (c) => c.html(<ConsolePage development={c.env.ENVIRONMENT !== "production"} />));
 
 for (const kind of ACCOUNT_LINKS) {
-  pageRoutes.get(`/account/${kind}`, strictPolicy, page, (c) => c.html(<AccountLinkPage kind={kind} />));
+  pageRoutes.get(`/account/${kind}`, strictPolicy, page, (c) =>
+    c.html(<AccountLinkPage kind={kind} locale={browserLocale(c.req.header("accept-language"), c)} />),
+  );
 }

@@ -26,11 +26,11 @@ import { enforceLimit } from "../http/rate-limit";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { requireApiKey } from "../http/require-api-key";
-import { requireAccountToken, requireUser } from "../http/require-user";
+import { requireAccountToken, requireUser, requireUserReadingVerifiedDob } from "../http/require-user";
 import { ok } from "../http/respond";
 import { SessionNonceHeader, sessionNonce, sessionNonceHeader } from "../http/session-nonce";
 import { jsonBody, queryParams } from "../http/validate";
-import { PolledSession, SessionPreview, SessionRequest } from "../session/session-view";
+import { HolderSessionRequest, PolledSession, SessionPreview } from "../session/session-view";
 
 const tag = "Verification";
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
@@ -123,14 +123,14 @@ export const verificationRoutes = new Hono<AppEnv>()
     describe(OPENAPI_METADATA && {
       tag,
       summary: "What a session asks, for the end user's app (needs the nonce)",
-      responses: { 200: { description: "The request", data: SessionRequest }, ...unknownSession },
+      responses: { 200: { description: "The request", data: HolderSessionRequest }, ...unknownSession },
     }),
-    requireUser,
+    requireUserReadingVerifiedDob,
     sessionNonceHeader,
     queryParams(NonceQuery),
     async (c) => {
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("query").nonce, "nonce");
-      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
+      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), nonce, c.var.verifiedDob);
       // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());

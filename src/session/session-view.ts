@@ -44,6 +44,17 @@ export const SessionRequest = z.object({
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
+/** The request as the signed-in end user reads it: with whether their own verified age meets it. */
+export const HolderSessionRequest = SessionRequest.extend({
+  meets_age_required: z
+    .boolean()
+    .nullable()
+    .describe(
+      "Whether the signed-in account's verified date of birth meets age_required today, so that the page can tell a person under the age before they answer; null while the account has no verified identity. Only the account itself reads this, and the server still decides on complete.",
+    ),
+});
+export type HolderSessionRequest = z.infer<typeof HolderSessionRequest>;
+
 /** The nonce-gated first screen, no account needed (CONTRACT §12 "preview"): what is asked, and by whom. */
 export const SessionPreview = z.object({
   merchant_name: z.string(),

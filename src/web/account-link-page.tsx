@@ -1,28 +1,31 @@
 // The pages that account mail links open (/account/verify-email, /account/reset-password,
 // /account/confirm-email-change). The token arrives in the link's query, as the mail defines; the
-// script takes it out of the address bar at once and sends it in a request body.
+// script takes it out of the address bar at once and sends it in a request body. They speak the
+// browser's language (Accept-Language): the end user's catalogue, handed to account.js as data. No
+// switcher: its link would carry no token, which the script has already removed from the address.
 import { Field, FormNotice } from "./form-field";
 import { Brand, Layout, NoScript } from "./layout";
+import type { Locale } from "../db/schema";
+import { translate } from "./i18n/catalogue";
+import { PageTexts } from "./i18n/page-texts";
+import type { TextKey } from "./i18n/en";
 
 export type AccountLinkKind = "verify-email" | "reset-password" | "confirm-email-change";
 
-const TITLES: Record<AccountLinkKind, string> = {
-  "verify-email": "Confirm your email",
-  "reset-password": "Choose a new password",
-  "confirm-email-change": "Confirm your new email",
-};
-
-export function AccountLinkPage({ kind }: { kind: AccountLinkKind }) {
+export function AccountLinkPage({ kind, locale }: { kind: AccountLinkKind; locale: Locale }) {
+  const t = (key: TextKey) => translate(locale, key);
+  const title = t(`link.${kind}.title`);
   return (
-    <Layout title={TITLES[kind]} scripts={["common.js", "account.js"]}>
+    <Layout title={title} lang={locale} scripts={["common.js", "account.js"]}>
+      <PageTexts locale={locale} />
       <main id="account-app" data-kind={kind}>
         <div class="topbar">
           <Brand />
         </div>
-        <NoScript />
+        <NoScript text={t("page.noscript")} />
         <section class="card" aria-labelledby="account-title">
           <h1 id="account-title" tabindex={-1}>
-            {TITLES[kind]}
+            {title}
           </h1>
           <div id="account-status" class="notice info" role="status" hidden></div>
           {kind === "reset-password" ? (
@@ -31,25 +34,25 @@ export function AccountLinkPage({ kind }: { kind: AccountLinkKind }) {
               <Field
                 form="reset"
                 name="newPassword"
-                label="New password"
+                label={t("link.new_password")}
                 type="password"
                 autocomplete="new-password"
                 required
-                hint="8 to 128 characters. Every device signed in to your account is signed out."
+                hint={t("link.new_password.hint")}
               />
               <button type="submit" class="btn block">
-                Save the new password
+                {t("link.save")}
               </button>
             </form>
           ) : (
             <div id="account-working">
               <div class="spinner" aria-hidden="true"></div>
-              <p class="muted center">Checking your link…</p>
+              <p class="muted center">{t("link.checking")}</p>
             </div>
           )}
           <p id="account-next" class="actions" hidden>
             <a class="btn secondary" id="account-console" href="/console" hidden>
-              Open the merchant console
+              {t("link.console")}
             </a>
           </p>
         </section>

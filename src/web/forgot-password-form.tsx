@@ -2,14 +2,17 @@
 // page's script wires #forgot-form to POST /api/auth/forgot-password.
 import { Field, FormNotice } from "./form-field";
 
-export const ForgotPasswordForm = () => (
+/** The console's English texts unless a page gives its own (the verification page's catalogue). */
+const ENGLISH = { summary: "Forgot your password?", email: "Email of your account", submit: "Email me a reset link" };
+
+export const ForgotPasswordForm = ({ texts = ENGLISH }: { texts?: typeof ENGLISH }) => (
   <details class="mt">
-    <summary>Forgot your password?</summary>
+    <summary>{texts.summary}</summary>
     <form id="forgot-form" class="mt" novalidate>
       <FormNotice />
-      <Field form="forgot" name="email" label="Email of your account" type="email" autocomplete="email" required />
+      <Field form="forgot" name="email" label={texts.email} type="email" autocomplete="email" required />
       <button type="submit" class="btn secondary">
-        Email me a reset link
+        {texts.submit}
       </button>
     </form>
   </details>

@@ -1,9 +1,12 @@
-// What a verification link with a missing or malformed session_id or nonce opens.
+// What a verification link with a missing or malformed session_id or nonce opens, in the browser's language.
 import { Brand, Layout } from "./layout";
+import type { Locale } from "../db/schema";
+import { translate } from "./i18n/catalogue";
 
-export function InvalidLinkPage() {
+export function InvalidLinkPage({ locale }: { locale: Locale }) {
+  const title = translate(locale, "result.invalid.title");
   return (
-    <Layout title="This link is not valid" scripts={[]}>
+    <Layout title={title} lang={locale} scripts={[]}>
       <main>
         <div class="topbar">
           <Brand />
@@ -12,11 +15,8 @@ export function InvalidLinkPage() {
           <div class="result-icon bad" aria-hidden="true">
             ?
           </div>
-          <h1>This link is not valid</h1>
-          <p>
-            The link is incomplete or was changed. Open it again from the website that asked you to confirm your age, or
-            scan its QR code again.
-          </p>
+          <h1>{title}</h1>
+          <p>{translate(locale, "invalid_link.text")}</p>
         </section>
       </main>
     </Layout>

@@ -53,10 +53,10 @@ export function Brand(props: { subtitle?: string }) {
   );
 }
 
-export function NoScript() {
+export function NoScript({ text = "This page needs JavaScript. Please turn it on and reload the page." }: { text?: string }) {
   return (
     <noscript>
-      <p class="notice error">This page needs JavaScript. Please turn it on and reload the page.</p>
+      <p class="notice error">{text}</p>
     </noscript>
   );
 }

@@ -1,21 +1,21 @@
 // The passkey parts of /verify (docs/passkeys.md), kept apart from the page's other steps: the offer
 // to create one after identity verification, the notice of a merchant that requires one, and the
-// account's passkey settings. assets/passkeys.browser.js drives them.
-export function PasskeyOffer() {
+// account's passkey settings. assets/passkeys.browser.js drives them. Texts from the page's catalogue.
+import type { TextKey } from "./i18n/en";
+
+type Texts = { t: (key: TextKey) => string };
+export function PasskeyOffer({ t }: Texts) {
   return (
     <section id="passkey-offer" class="card" hidden aria-labelledby="passkey-offer-title">
-      <h2 id="passkey-offer-title">Confirm your answers with a passkey</h2>
-      <p class="muted">
-        A passkey lets only you, on this phone or computer, approve age requests: your fingerprint, face or screen lock
-        confirms each approval, so knowing your password is not enough. We store no information about your device.
-      </p>
+      <h2 id="passkey-offer-title">{t("passkey.offer.title")}</h2>
+      <p class="muted">{t("passkey.offer.text")}</p>
       <div id="passkey-offer-notice" class="notice error" hidden></div>
       <div class="actions">
         <button type="button" class="btn block" id="passkey-create">
-          Create a passkey
+          {t("passkey.create")}
         </button>
         <button type="button" class="btn block secondary" id="passkey-skip">
-          Not now
+          {t("passkey.skip")}
         </button>
       </div>
     </section>
@@ -30,18 +30,18 @@ export function PasskeyRequired() {
   );
 }
 
-export function PasskeySettings() {
+export function PasskeySettings({ t }: Texts) {
   return (
     <details id="passkey-settings" class="card" hidden>
-      <summary>Your passkeys</summary>
-      <p class="muted">Each approval is confirmed with one of these. Remove a passkey you no longer use.</p>
+      <summary>{t("passkey.settings")}</summary>
+      <p class="muted">{t("passkey.settings.text")}</p>
       <div id="passkey-settings-notice" class="notice" hidden></div>
       <ul id="passkey-list" class="passkeys"></ul>
       <p id="passkey-empty" class="muted" hidden>
-        No passkey yet: your approvals use your password sign-in.
+        {t("passkey.empty")}
       </p>
       <button type="button" class="btn small" id="passkey-add">
-        Add a passkey
+        {t("passkey.add")}
       </button>
     </details>
   );

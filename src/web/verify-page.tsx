@@ -25,42 +25,41 @@ export function VerifyPage({ provider, locale, link }: VerifyPageProps) {
           <Brand />
           <LanguageSwitcher locale={locale} link={link} />
           <button type="button" class="btn link" id="switch-account" hidden>
-            Use another account
+            {t("switch_account")}
           </button>
         </div>
-        <NoScript />
+        <NoScript text={t("page.noscript")} />
 
-        <ol class="steps" id="progress" aria-label="Progress" hidden>
-          <li id="progress-account">Account</li>
-          <li id="progress-identity">Identity</li>
-          <li id="progress-decision">Decision</li>
+        <ol class="steps" id="progress" aria-label={t("progress.label")} hidden>
+          <li id="progress-account">{t("progress.account")}</li>
+          <li id="progress-identity">{t("progress.identity")}</li>
+          <li id="progress-decision">{t("progress.decision")}</li>
         </ol>
 
         <div id="banner" class="notice error" role="alert" hidden>
           <span id="banner-text"></span>{" "}
           <button type="button" class="btn small secondary" id="banner-retry">
-            Try again
+            {t("banner.retry")}
           </button>
         </div>
 
         <section id="step-loading" class="card" aria-busy="true">
           <div class="spinner" aria-hidden="true"></div>
-          <p class="muted center">Loading the request…</p>
+          <p class="muted center">{t("loading.request")}</p>
         </section>
 
         {/* Test mode (a session opened with a test key): no account and no identity check; the tester picks the outcome. */}
         <section id="step-test" class="card" hidden aria-labelledby="test-title">
           <p class="notice warn">
-            <span class="sandbox-badge">Test mode</span> This is a test request: no identity is checked and no real
-            answer is shared. Choose the outcome the website should receive.
+            <span class="sandbox-badge">{t("test.badge")}</span> {t("test.notice")}
           </p>
-          <h1 id="test-title" tabindex={-1}>Choose the test outcome</h1>
+          <h1 id="test-title" tabindex={-1}>{t("test.title")}</h1>
           <div id="test-notice" class="notice error" hidden></div>
           <div class="actions">
-            <button type="button" class="btn block" data-test-outcome="APPROVED">Approve as over age</button>
-            <button type="button" class="btn block secondary" data-test-outcome="DENIED_UNDER_AGE">Approve as under age</button>
-            <button type="button" class="btn block secondary" data-test-outcome="DENIED_REFUSED">Refuse</button>
-            <button type="button" class="btn block secondary" data-test-outcome="EXPIRED">Let it expire</button>
+            <button type="button" class="btn block" data-test-outcome="APPROVED">{t("test.approve")}</button>
+            <button type="button" class="btn block secondary" data-test-outcome="DENIED_UNDER_AGE">{t("test.underage")}</button>
+            <button type="button" class="btn block secondary" data-test-outcome="DENIED_REFUSED">{t("test.refuse")}</button>
+            <button type="button" class="btn block secondary" data-test-outcome="EXPIRED">{t("test.expire")}</button>
           </div>
         </section>
 
@@ -93,89 +92,87 @@ export function VerifyPage({ provider, locale, link }: VerifyPageProps) {
           <p>
             <span class="countdown" id="countdown" role="timer" aria-live="off"></span>
           </p>
+          {/* Said once, when less than a minute is left: the timer itself stays silent each second. */}
+          <p class="sr-only" id="countdown-alert" role="status"></p>
         </section>
 
         <div id="account-notice" class="notice info" role="status" hidden></div>
 
-        <section id="step-account" class="card" hidden aria-label="Your account">
-          <div class="tabs" role="tablist" aria-label="Account">
+        <section id="step-account" class="card" hidden aria-label={t("account.label")}>
+          <div class="tabs" role="tablist" aria-label={t("progress.account")}>
             <button type="button" role="tab" id="tab-register" aria-controls="panel-register" aria-selected="true">
-              Create account
+              {t("account.register")}
             </button>
             <button type="button" role="tab" id="tab-login" aria-controls="panel-login" aria-selected="false" tabindex={-1}>
-              Sign in
+              {t("account.login")}
             </button>
           </div>
           <div id="panel-register" role="tabpanel" aria-labelledby="tab-register">
             <form id="register-form" novalidate>
               <FormNotice />
-              <Field form="register" name="email" label="Email" type="email" autocomplete="email" required />
+              <Field form="register" name="email" label={t("account.email")} type="email" autocomplete="email" required />
               <Field
                 form="register"
                 name="password"
-                label="Password"
+                label={t("account.password")}
                 type="password"
                 autocomplete="new-password"
                 required
-                hint="8 to 128 characters."
+                hint={t("account.password.hint")}
               />
               <button type="submit" class="btn block">
-                Create account and continue
+                {t("account.register.submit")}
               </button>
-              <p class="muted mt">We will email you a link to confirm your address.</p>
+              <p class="muted mt">{t("account.register.mail")}</p>
             </form>
           </div>
           <div id="panel-login" role="tabpanel" aria-labelledby="tab-login" hidden>
             <form id="login-form" novalidate>
               <FormNotice />
-              <Field form="login" name="email" label="Email" type="email" autocomplete="email" required />
-              <Field form="login" name="password" label="Password" type="password" autocomplete="current-password" required />
+              <Field form="login" name="email" label={t("account.email")} type="email" autocomplete="email" required />
+              <Field form="login" name="password" label={t("account.password")} type="password" autocomplete="current-password" required />
               <button type="submit" class="btn block">
-                Sign in and continue
+                {t("account.login.submit")}
               </button>
             </form>
-            <ForgotPasswordForm />
+            <ForgotPasswordForm texts={{ summary: t("forgot.summary"), email: t("forgot.email"), submit: t("forgot.submit") }} />
           </div>
         </section>
 
         <section id="step-kyc" class="card" hidden aria-labelledby="kyc-title">
-          <h2 id="kyc-title" tabindex={-1}>Verify your identity</h2>
-          <p class="muted">
-            You do this once. Your date of birth is checked against an identity document; the website that asks never
-            sees the document or the date.
-          </p>
+          <h2 id="kyc-title" tabindex={-1}>{t("kyc.title")}</h2>
+          <p class="muted">{t("kyc.text")}</p>
           <div id="kyc-notice" class="notice error" hidden></div>
           {sandbox ? (
             <p class="notice warn">
-              <span class="sandbox-badge">Development sandbox</span> No document is checked here: the date of birth you
-              enter is treated as verified. Production uses the identity provider's document capture instead.
+              <span class="sandbox-badge">{t("kyc.sandbox.badge")}</span> {t("kyc.sandbox.notice")}
             </p>
           ) : null}
           <form id="applicant-form" novalidate hidden>
             <FormNotice />
             <div class="row">
-              <Field form="applicant" name="firstName" label="First name" autocomplete="given-name" required />
-              <Field form="applicant" name="lastName" label="Last name" autocomplete="family-name" required />
+              <Field form="applicant" name="firstName" label={t("kyc.first_name")} autocomplete="given-name" required />
+              <Field form="applicant" name="lastName" label={t("kyc.last_name")} autocomplete="family-name" required />
             </div>
-            <Field form="applicant" name="dob" label="Date of birth" type="date" autocomplete="bday" required hint="As on your identity document." />
-            {sandbox ? <SandboxResultSelect form="applicant" /> : null}
+            <Field form="applicant" name="dob" label={t("kyc.dob")} type="date" autocomplete="bday" required hint={t("kyc.dob.hint")} />
+            {sandbox ? <SandboxResultSelect form="applicant" t={t} /> : null}
             <button type="submit" class="btn block">
-              {sandbox ? "Verify my identity (sandbox)" : "Continue to document check"}
+              {sandbox ? t("kyc.submit.sandbox") : t("kyc.submit.onfido")}
             </button>
           </form>
           {sandbox ? (
             <form id="sandbox-form" novalidate hidden>
               <FormNotice />
-              <SandboxResultSelect form="sandbox" />
+              <SandboxResultSelect form="sandbox" t={t} />
               <button type="submit" class="btn block">
-                Complete the sandbox check
+                {t("kyc.sandbox.submit")}
               </button>
             </form>
           ) : (
             <div id="onfido-panel" hidden>
               <p id="onfido-status" class="muted" role="status"></p>
               <button type="button" class="btn block" id="onfido-start">
-                Start the document check
+                {t("kyc.onfido.start")}
               </button>
               <div id="onfido-mount"></div>
             </div>
@@ -183,25 +180,26 @@ export function VerifyPage({ provider, locale, link }: VerifyPageProps) {
         </section>
 
         <section id="step-decide" class="card" hidden aria-labelledby="decide-title">
-          <h2 id="decide-title" tabindex={-1}>Your answer</h2>
+          <h2 id="decide-title" tabindex={-1}>{t("decide.title")}</h2>
           <p id="decide-intro"></p>
           <ul class="shares">
             <li class="yes" id="share-age"></li>
-            <li class="yes">That this was checked against a verified identity document</li>
-            <li class="no">Not your name, your date of birth, your email or your documents</li>
+            <li class="yes">{t("decide.share_checked")}</li>
+            <li class="no">{t("decide.share_not")}</li>
           </ul>
           <PasskeyRequired />
+          <p id="decide-underage" class="notice warn" role="status" hidden></p>
           <div id="decide-notice" class="notice error" hidden></div>
           <div class="actions">
             <button type="button" class="btn block" id="approve"></button>
             <button type="button" class="btn block secondary" id="decline">
-              Decline
+              {t("decide.decline")}
             </button>
           </div>
         </section>
 
-        <PasskeyOffer />
-        <PasskeySettings />
+        <PasskeyOffer t={t} />
+        <PasskeySettings t={t} />
 
         <section id="step-result" class="card result" hidden aria-live="polite">
           <div class="result-icon" id="result-icon" aria-hidden="true">
@@ -217,9 +215,7 @@ export function VerifyPage({ provider, locale, link }: VerifyPageProps) {
           </p>
         </section>
 
-        <p class="footer">
-          Your answer goes only to the website that asked. We keep no record of which websites you answered.
-        </p>
+        <p class="footer">{t("page.footer")}</p>
       </main>
     </Layout>
   );
@@ -248,13 +244,13 @@ function ResultIcons() {
   );
 }
 
-function SandboxResultSelect({ form }: { form: string }) {
+function SandboxResultSelect({ form, t }: { form: string; t: (key: TextKey) => string }) {
   return (
     <div class="field">
-      <label for={`${form}-result`}>Simulated check result</label>
+      <label for={`${form}-result`}>{t("kyc.sandbox.result")}</label>
       <select id={`${form}-result`} name="result">
-        <option value="clear">Clear: the identity is verified</option>
-        <option value="consider">Consider: the check fails</option>
+        <option value="clear">{t("kyc.sandbox.clear")}</option>
+        <option value="consider">{t("kyc.sandbox.consider")}</option>
       </select>
       <p class="field-error" data-error-for="result" hidden></p>
     </div>

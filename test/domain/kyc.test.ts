@@ -26,6 +26,13 @@ describe("applicant input", () => {
     expect(CreateApplicantBody.safeParse({ ...base, dob: today }).success).toBe(false);
   });
 
+  it("an empty date of birth is one problem, that it is required (not also malformed or too old)", () => {
+    const parsed = CreateApplicantBody.safeParse({ ...base, dob: "" });
+    expect(parsed.error?.issues.map((issue) => [issue.path.join("."), issue.message])).toEqual([["dob", "The date of birth is required."]]);
+    const malformed = CreateApplicantBody.safeParse({ ...base, dob: "31/12/1990" });
+    expect(malformed.error?.issues.map((issue) => issue.message)).toEqual(["Expected a real date as YYYY-MM-DD."]);
+  });
+
   it("normalises the country code and trims names", () => {
     const parsed = CreateApplicantBody.parse({ firstName: "  Ada ", lastName: "L", dob: "1990-01-01", address: { country: " deu ", postcode: "10115" } });
     expect(parsed).toMatchObject({ firstName: "Ada", address: { country: "DEU", postcode: "10115" } });

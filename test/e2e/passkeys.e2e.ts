@@ -6,6 +6,7 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
+import { seriousViolations } from "./axe";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { api, birthDateYearsAgo, merchantWithKey, uniqueEmail, verifyLink } from "./merchant";
 
@@ -75,10 +76,13 @@ describe("passkeys on /verify", () => {
     await registerAndVerify(page, email);
 
     await page.locator("#passkey-offer").waitFor({ state: "visible" });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS}/passkey-1-offer.png`, fullPage: true });
     await page.getByRole("button", { name: "Create a passkey" }).click();
     await page.locator("#passkey-settings").waitFor({ state: "visible" });
     await expect.poll(() => page.locator("#passkey-list li").count()).toBe(1);
+    await page.locator("#passkey-settings summary").click();
+    expect(await seriousViolations(page)).toEqual([]);
     const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
     expect(credentials).toHaveLength(1);
     expect(credentials[0]!.isResidentCredential).toBe(true);
@@ -130,6 +134,7 @@ describe("passkeys on /verify", () => {
     await registerAndVerify(page, uniqueEmail("required"));
     await page.locator("#passkey-required").waitFor({ state: "visible" });
     await expect(page.locator("#passkey-required").textContent()).resolves.toContain("accepts only an approval confirmed with a passkey");
+    expect(await seriousViolations(page)).toEqual([]);
     // This browser has no authenticator: the password path is refused by the server.
     await page.getByRole("button", { name: "Send my answer" }).click();
     await page.locator("#decide-notice").waitFor({ state: "visible" });

@@ -1,57 +1,23 @@
 // The end user's first screen, before any sign-in (issue 24): who asks and whether the link is still
 // good, "Not now" without an account, the result screens' way back, the page in the person's language,
 // and nothing left behind after "Use another account". Phone and desktop viewports; axe on every screen.
-import type { Browser, BrowserContextOptions, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ARTIFACTS, launchChromium } from "./browser";
-import { seriousViolations } from "./axe";
-import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
-import { api, merchantWithKey, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { ARTIFACTS } from "./browser";
+import { api, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+import { expectAccessible, openPage as open, useVerifyEnv, type Viewport } from "./verify-setup";
 
-let server: DevServer;
-let browser: Browser;
-let merchant: Awaited<ReturnType<typeof merchantWithKey>>;
-
-beforeAll(async () => {
-  server = await startDevServer({ name: "e2e" });
-  browser = await launchChromium();
-  merchant = await merchantWithKey(server.baseUrl);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const VIEWPORTS = { phone: { width: 390, height: 844 }, desktop: { width: 1280, height: 800 } } as const;
-
-/** A page that records script errors and failed requests; `expected404` names a 404 the test provokes. */
-async function openPage(viewport: keyof typeof VIEWPORTS, options: BrowserContextOptions = {}) {
-  const context = await browser.newContext({ viewport: VIEWPORTS[viewport], ...options });
-  const page = await context.newPage();
-  const problems: string[] = [];
-  page.on("console", (m) => {
-    if (m.type() === "error" && !m.text().includes("404")) problems.push(`console: ${m.text()}`);
-  });
-  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("response", (r) => {
-    if (r.status() >= 400 && !(r.status() === 404 && r.url().includes("/preview"))) problems.push(`HTTP ${r.status()} ${r.url()}`);
-  });
-  return { page, problems };
-}
+const env = useVerifyEnv();
+const openPage = (viewport: Viewport, options?: Parameters<typeof open>[2]) => open(env.browser, viewport, options);
 
 const resultOf = (page: Page) => page.locator("#step-result").getAttribute("data-result");
 const accountFormVisible = (page: Page) => page.locator("#step-account").isVisible();
 
-async function expectAccessible(page: Page) {
-  expect(await seriousViolations(page)).toEqual([]);
-}
-
 describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) => {
   it("names the merchant and the age before any sign-in, and 'Not now' declines without an account", async () => {
-    const session = await openSession(server.baseUrl, merchant.apiKey, 21);
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 21);
     const { page, problems } = await openPage(viewport);
-    await page.goto(verifyLink(server.baseUrl, session));
+    await page.goto(verifyLink(env.server.baseUrl, session));
     const title = page.locator("#intro-title");
     await title.waitFor({ state: "visible" });
     await expect(title.textContent()).resolves.toBe("Cellar & Co asks you to confirm that you are at least 21");
@@ -66,7 +32,7 @@ describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) 
     // Going back changes nothing; declining is a second, deliberate step.
     await page.getByRole("button", { name: "Go back" }).click();
     expect(await accountFormVisible(page)).toBe(true);
-    expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("PENDING");
+    expect((await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).status).toBe("PENDING");
 
     await page.getByRole("button", { name: "Not now" }).click();
     await page.getByRole("button", { name: "Yes, decline" }).click();
@@ -75,19 +41,19 @@ describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) 
     await expect(page.locator("#result-close").isVisible()).resolves.toBe(true);
     await expectAccessible(page);
     await page.screenshot({ path: `${ARTIFACTS}/verify-declined-${viewport}.png`, fullPage: true });
-    const polled = await poll(server.baseUrl, merchant.apiKey, session.session_id);
+    const polled = await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id);
     expect(polled.status).toBe("DENIED");
     expect(problems).toEqual([]);
   });
 
   it("tells a wrong nonce and an unknown session at once, before any sign-in", async () => {
-    const session = await openSession(server.baseUrl, merchant.apiKey);
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey);
     const { page, problems } = await openPage(viewport);
     for (const link of [
       { session_id: session.session_id, nonce: "W".repeat(43) },
       { session_id: `ses_${"Q".repeat(24)}`, nonce: session.nonce },
     ]) {
-      await page.goto(verifyLink(server.baseUrl, link));
+      await page.goto(verifyLink(env.server.baseUrl, link));
       await page.locator('#step-result[data-result="invalid"]').waitFor({ state: "visible" });
       expect(await accountFormVisible(page)).toBe(false);
       await expect(page.locator("#result-title").textContent()).resolves.toBe("This link is not valid");
@@ -97,14 +63,14 @@ describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) 
   });
 
   it("tells an answered link at once: what was answered and when", async () => {
-    const session = await openSession(server.baseUrl, merchant.apiKey);
-    const declined = await fetch(`${server.baseUrl}/api/age-verification/session/${session.session_id}/decline`, {
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey);
+    const declined = await fetch(`${env.server.baseUrl}/api/age-verification/session/${session.session_id}/decline`, {
       method: "POST",
       headers: { "x-session-nonce": session.nonce },
     });
     expect(declined.status).toBe(200);
     const { page, problems } = await openPage(viewport);
-    await page.goto(verifyLink(server.baseUrl, session));
+    await page.goto(verifyLink(env.server.baseUrl, session));
     await page.locator('#step-result[data-result="used"]').waitFor({ state: "visible" });
     await expect(page.locator("#result-title").textContent()).resolves.toMatch(/^This request was already answered: declined on .+\d/);
     expect(await accountFormVisible(page)).toBe(false);
@@ -115,9 +81,9 @@ describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) 
 
 describe("the page in the person's language", () => {
   it("opens in French from Accept-Language, and the switcher changes it to German", async () => {
-    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18);
     const { page, problems } = await openPage("phone", { locale: "fr-FR" });
-    await page.goto(verifyLink(server.baseUrl, session));
+    await page.goto(verifyLink(env.server.baseUrl, session));
     const title = page.locator("#intro-title");
     await title.waitFor({ state: "visible" });
     await expect(page.locator("html").getAttribute("lang")).resolves.toBe("fr");
@@ -135,9 +101,9 @@ describe("the page in the person's language", () => {
 
 describe("a shared phone", () => {
   it("'Use another account' leaves no field filled and nothing in sessionStorage", async () => {
-    const session = await openSession(server.baseUrl, merchant.apiKey);
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey);
     const { page, problems } = await openPage("phone");
-    await page.goto(verifyLink(server.baseUrl, session));
+    await page.goto(verifyLink(env.server.baseUrl, session));
     await page.locator("#register-email").fill(uniqueEmail("shared"));
     await page.locator("#register-password").fill("person-password-1");
     await page.getByRole("button", { name: "Create account and continue" }).click();
@@ -161,9 +127,9 @@ describe("a shared phone", () => {
 
 describe("the way back and test mode", () => {
   it("declining offers the button back to the merchant's return_url, with session_id added", async () => {
-    const session = await openSession(server.baseUrl, merchant.apiKey, 18, { return_url: "https://shop.example/after-check?step=age" });
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18, { return_url: "https://shop.example/after-check?step=age" });
     const { page, problems } = await openPage("desktop");
-    await page.goto(verifyLink(server.baseUrl, session));
+    await page.goto(verifyLink(env.server.baseUrl, session));
     await page.getByRole("button", { name: "Not now" }).click();
     await page.getByRole("button", { name: "Yes, decline" }).click();
     await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
@@ -179,18 +145,18 @@ describe("the way back and test mode", () => {
   });
 
   it("a test session shows the outcome chooser before any sign-in, and the chosen outcome is the answer", async () => {
-    const created = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "e2e test", mode: "test" } });
+    const created = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", { token: env.merchant.token, body: { name: "e2e test", mode: "test" } });
     expect(created.status).toBe(201);
-    const session = await openSession(server.baseUrl, created.body.data.apiKey, 18, { return_url: "https://shop.example/back" });
+    const session = await openSession(env.server.baseUrl, created.body.data.apiKey, 18, { return_url: "https://shop.example/back" });
     const { page, problems } = await openPage("phone");
-    await page.goto(verifyLink(server.baseUrl, session));
+    await page.goto(verifyLink(env.server.baseUrl, session));
     await page.locator("#step-test").waitFor({ state: "visible" });
     expect(await accountFormVisible(page)).toBe(false);
     await expectAccessible(page);
     await page.getByRole("button", { name: "Approve as over age" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await expect(page.locator("#result-return").getAttribute("href")).resolves.toBe(`https://shop.example/back?session_id=${session.session_id}`);
-    expect(await poll(server.baseUrl, created.body.data.apiKey, session.session_id)).toMatchObject({ status: "APPROVED" });
+    expect(await poll(env.server.baseUrl, created.body.data.apiKey, session.session_id)).toMatchObject({ status: "APPROVED" });
     expect(problems).toEqual([]);
   });
 });

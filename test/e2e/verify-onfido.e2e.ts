@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { signUpAndFillIdentity } from "./end-user";
+import { seriousViolations } from "./axe";
 import { birthDateYearsAgo, merchantWithKey, openSession, poll, verifyLink } from "./merchant";
 import { startOnfidoStandIn, type OnfidoStandIn } from "./onfido-stand-in.mjs";
 
@@ -95,6 +96,7 @@ describe("verification app with PROVIDER=onfido", () => {
 
     await signUpAndFillIdentity(page);
     expect(sdkRequests).toEqual([]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole("button", { name: "Continue to document check" }).click();
 
     // The SDK is injected now, from the pinned URL, and started.
@@ -125,6 +127,7 @@ describe("verification app with PROVIDER=onfido", () => {
     // Released only now; the page gave up on it and ignores its late answer.
     await lost[0]!.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: true, data: { status: "PENDING", verifiedAt: null } }) });
     await page.locator("#onfido-start").waitFor({ state: "visible" });
+    expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-2-rejected.png`, fullPage: true });
 
     // A retry starts one fresh SDK instance; the script is not fetched again.

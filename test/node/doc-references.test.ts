@@ -21,7 +21,7 @@ const tree = Object.keys(
   // A module's glob never lists the module itself.
   .concat("test/node/doc-references.test.ts");
 const sources = Object.values(
-  import.meta.glob<string>(["../../src/**/*.{ts,tsx,js}", "../../test/**/*.{ts,mjs}", "../../docs/examples/**/*.{ts,py}"], { query: "?raw", import: "default", eager: true }),
+  import.meta.glob<string>(["../../src/**/*.{ts,tsx,js}", "../../public/**/*.js", "../../test/**/*.{ts,mjs}", "../../docs/examples/**/*.{ts,py}"], { query: "?raw", import: "default", eager: true }),
 ).join("\n");
 
 const app = createApp();
@@ -53,7 +53,7 @@ function findings(file: string, text: string): Finding[] {
   const out: Finding[] = [];
   const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
   for (const m of text.matchAll(/npm run ([\w:-]+)/g)) out.push({ file, kind: "script", name: m[1]! });
-  for (const m of text.matchAll(/(?<![\w/.-])((?:src|test|docs|drizzle|\.ci)\/[\w./*-]*[\w*/])/g)) out.push({ file, kind: "path", name: m[1]! });
+  for (const m of text.matchAll(/(?<![\w/.-])((?:src|public|test|docs|drizzle|\.ci)\/[\w./*-]*[\w*/])/g)) out.push({ file, kind: "path", name: m[1]! });
   for (const m of text.matchAll(/`((?:package\.json|package-lock\.json|wrangler\.toml|tsconfig\.json|vitest\.config\.ts|drizzle\.config\.ts|README\.md|CHANGELOG\.md))`/g)) out.push({ file, kind: "path", name: m[1]! });
   for (const m of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
     if (/^(https?:|mailto:)/.test(m[1]!)) continue;

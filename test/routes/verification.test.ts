@@ -112,9 +112,25 @@ describe("end-user request and completion", () => {
       locale: null,
       return_url: null,
       require_passkey: false,
+      meets_age_required: true,
     });
     // The verification page takes the server's time from it for the countdown.
     expect(Math.abs(Date.parse(res.headers.get("date")!) - Date.now())).toBeLessThan(5_000);
+  });
+
+  it("tells the signed-in person whether their verified age meets the request, before they answer (null before any check)", async () => {
+    const merchant = await seedMerchant();
+    const opened = await openSession(merchant.apiKey, 21);
+    const read = async (token: string) =>
+      (await call("GET", `/api/age-verification/session/${opened.session_id}/request`, { token, headers: { "x-session-nonce": opened.nonce } })).body.data.meets_age_required;
+    const today = new Date();
+    const yearsAgo = (years: number, days = 0) =>
+      new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate() - days)).toISOString().slice(0, 10);
+    expect(await read((await seedEndUser(yearsAgo(21))).token)).toBe(true); // 21 today
+    expect(await read((await seedEndUser(yearsAgo(21, -1))).token)).toBe(false); // 21 tomorrow
+    expect(await read((await seedAccount({ userType: "PERSONAL" })).token)).toBeNull();
+    // The read changes nothing: the session is still open for the person under the age to decline.
+    expect((await poll(merchant.apiKey, opened.session_id)).body.data.status).toBe("PENDING");
   });
 
   it("answers a wrong or missing nonce and an unknown session with 404, and needs a signed-in user", async () => {

@@ -3290,6 +3290,8 @@ export type operations = {
               return_url: string | null;
               /** @description The merchant accepts only a passkey approval. */
               require_passkey: boolean;
+              /** @description Whether the signed-in account's verified date of birth meets age_required today, so that the page can tell a person under the age before they answer; null while the account has no verified identity. Only the account itself reads this, and the server still decides on complete. */
+              meets_age_required: boolean | null;
             };
           };
         };
