@@ -108,3 +108,15 @@ describe("a page whose language cannot be read", () => {
     expect(await res.text()).toContain('<html lang="en"');
   });
 });
+
+describe("the catalogue files as the platform serves them", () => {
+  it("are public JSON, briefly cacheable (their paths carry no hash), English not among them", async () => {
+    const res = await env.ASSETS.fetch(new URL("/i18n/de.json", "https://age-verification.test"));
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=300");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(await res.json()).toEqual(de);
+    expect((await env.ASSETS.fetch(new URL("/i18n/en.json", "https://age-verification.test"))).status).toBe(404);
+  });
+});
