@@ -14,6 +14,8 @@ import { VerifyPage } from "../web/verify-page";
 import { idShape } from "../lib/ids";
 import { previewSession } from "../domain/verification";
 import { chooseLocale } from "../web/i18n/catalogue";
+import { catalogueFor } from "../web/i18n/load-catalogue";
+import type { Locale } from "../db/schema";
 
 // The shape of a link built by a merchant: anything else is a broken link, shown as a page, not JSON.
 const VerifyLink = z.object({
@@ -33,20 +35,27 @@ const page = createMiddleware<AppEnv>(async (c, next) => {
 
 export const pageRoutes = new Hono<AppEnv>();
 
-/** The language of a page that knows no session: the browser's, said in the headers (they vary by it). */
-function browserLocale(acceptLanguage: string | undefined, c: Pick<Context, "header">) {
-  const locale = chooseLocale({ acceptLanguage });
-  c.header("Content-Language", locale);
+/**
+ * The page's language and its catalogue (read from the static assets once per isolate; English if that
+ * fails), said in the headers, which vary by Accept-Language.
+ */
+async function pageLanguage(c: Pick<Context<AppEnv>, "header" | "env">, wanted: Locale) {
+  const language = await catalogueFor(c.env, wanted);
+  c.header("Content-Language", language.locale);
   c.header("Vary", "Accept-Language");
-  return locale;
+  return language;
 }
+
+/** The language of a page that knows no session: the browser's. */
+const browserLanguage = (c: Context<AppEnv>) => pageLanguage(c, chooseLocale({ acceptLanguage: c.req.header("accept-language") }));
 
 pageRoutes.get(
   "/verify",
   strictPolicy,
   page,
-  zValidator("query", VerifyLink, (result, c) => {
-    if (!result.success) return c.html(<InvalidLinkPage locale={browserLocale(c.req.header("accept-language"), c)} />, 404);
+  // The hook's context is this app's, typed with Hono's default Env by zValidator.
+  zValidator("query", VerifyLink, async (result, c) => {
+    if (!result.success) return c.html(<InvalidLinkPage language={await browserLanguage(c as Context<AppEnv>)} />, 404);
   }),
   async (c) => {
     const provider = c.env.PROVIDER === "onfido" ? "onfido" : "sandbox";
@@ -55,16 +64,13 @@ pageRoutes.get(
     // The merchant's `locale`, read with the link's own nonce; a wrong link still gets a page (which says so).
     const session = await previewSession(c.var.ctx, link.session_id, link.nonce).catch(() => null);
     const locale = chooseLocale({ chosen: c.req.query("lang"), session: session?.locale, acceptLanguage: c.req.header("accept-language") });
-    c.header("Content-Language", locale);
-    c.header("Vary", "Accept-Language");
-    return c.html(<VerifyPage provider={provider} locale={locale} link={{ session_id: link.session_id, nonce: link.nonce }} />);
+    const language = await pageLanguage(c, locale);
+    return c.html(<VerifyPage provider={provider} language={language} link={{ session_id: link.session_id, nonce: link.nonce }} />);
   },
 );
 
 pageRoutes.get("/console", strictPolicy, page, (c) => c.html(<ConsolePage development={c.env.ENVIRONMENT !== "production"} />));
 
 for (const kind of ACCOUNT_LINKS) {
-  pageRoutes.get(`/account/${kind}`, strictPolicy, page, (c) =>
-    c.html(<AccountLinkPage kind={kind} locale={browserLocale(c.req.header("accept-language"), c)} />),
-  );
+  pageRoutes.get(`/account/${kind}`, strictPolicy, page, async (c) => c.html(<AccountLinkPage kind={kind} language={await browserLanguage(c)} />));
 }

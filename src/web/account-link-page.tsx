@@ -5,19 +5,20 @@
 // switcher: its link would carry no token, which the script has already removed from the address.
 import { Field, FormNotice } from "./form-field";
 import { Brand, Layout, NoScript } from "./layout";
-import type { Locale } from "../db/schema";
 import { translate } from "./i18n/catalogue";
 import { PageTexts } from "./i18n/page-texts";
 import type { TextKey } from "./i18n/en";
+import type { PageLanguage } from "./i18n/load-catalogue";
 
 export type AccountLinkKind = "verify-email" | "reset-password" | "confirm-email-change";
 
-export function AccountLinkPage({ kind, locale }: { kind: AccountLinkKind; locale: Locale }) {
-  const t = (key: TextKey) => translate(locale, key);
+export function AccountLinkPage({ kind, language }: { kind: AccountLinkKind; language: PageLanguage }) {
+  const { locale, catalogue } = language;
+  const t = (key: TextKey) => translate(catalogue, key);
   const title = t(`link.${kind}.title`);
   return (
     <Layout title={title} lang={locale} scripts={["common.js", "account.js"]}>
-      <PageTexts locale={locale} />
+      <PageTexts catalogue={catalogue} />
       <main id="account-app" data-kind={kind}>
         <div class="topbar">
           <Brand />

@@ -1,10 +1,10 @@
 // What a verification link with a missing or malformed session_id or nonce opens, in the browser's language.
 import { Brand, Layout } from "./layout";
-import type { Locale } from "../db/schema";
 import { translate } from "./i18n/catalogue";
+import type { PageLanguage } from "./i18n/load-catalogue";
 
-export function InvalidLinkPage({ locale }: { locale: Locale }) {
-  const title = translate(locale, "result.invalid.title");
+export function InvalidLinkPage({ language: { locale, catalogue } }: { language: PageLanguage }) {
+  const title = translate(catalogue, "result.invalid.title");
   return (
     <Layout title={title} lang={locale} scripts={[]}>
       <main>
@@ -16,7 +16,7 @@ export function InvalidLinkPage({ locale }: { locale: Locale }) {
             ?
           </div>
           <h1>{title}</h1>
-          <p>{translate(locale, "invalid_link.text")}</p>
+          <p>{translate(catalogue, "invalid_link.text")}</p>
         </section>
       </main>
     </Layout>

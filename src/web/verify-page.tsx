@@ -5,25 +5,26 @@ import { ForgotPasswordForm } from "./forgot-password-form";
 import { Brand, Layout, NoScript } from "./layout";
 import { ONFIDO_SDK_URL } from "./csp";
 import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
-import type { Locale } from "../db/schema";
 import { LanguageSwitcher, PageTexts } from "./i18n/page-texts";
 import { translate } from "./i18n/catalogue";
 import type { TextKey } from "./i18n/en";
+import type { PageLanguage } from "./i18n/load-catalogue";
 
-export type VerifyPageProps = { provider: "sandbox" | "onfido"; locale: Locale; link: { session_id: string; nonce: string } };
+export type VerifyPageProps = { provider: "sandbox" | "onfido"; language: PageLanguage; link: { session_id: string; nonce: string } };
 
-export function VerifyPage({ provider, locale, link }: VerifyPageProps) {
+export function VerifyPage({ provider, language, link }: VerifyPageProps) {
+  const { locale, catalogue } = language;
   const sandbox = provider !== "onfido";
-  const t = (key: TextKey) => translate(locale, key);
+  const t = (key: TextKey) => translate(catalogue, key);
   return (
     <Layout title={t("page.title")} lang={locale} scripts={["common.js", "passkeys.js", "verify.js"]}>
-      <PageTexts locale={locale} />
+      <PageTexts catalogue={catalogue} />
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}
       <main id="verify-app" data-provider={provider} data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL}>
         <div class="topbar">
           <Brand />
-          <LanguageSwitcher locale={locale} link={link} />
+          <LanguageSwitcher locale={locale} catalogue={catalogue} link={link} />
           <button type="button" class="btn link" id="switch-account" hidden>
             {t("switch_account")}
           </button>

@@ -2,8 +2,8 @@
 // (minify = true), every uploaded module of the script; source maps are not part of the script size.
 // Reports wrangler's own "Total Upload … / gzip …" figures, which are what the size limit and the
 // 120 KiB budget apply to, and the same sums computed here from the files as a check. The apps' browser
-// files and stylesheet are Workers Static Assets (public/, wrangler.toml [assets]): uploaded beside the
-// script, not part of it, and reported separately.
+// files and stylesheet, and the non-English page catalogues, are Workers Static Assets (public/,
+// wrangler.toml [assets]): uploaded beside the script, not part of it, and reported separately.
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -32,10 +32,14 @@ async function sizeOf(dir: string, files: string[]): Promise<{ rawBytes: number;
 }
 
 async function staticAssets(): Promise<BundleSize["staticAssets"]> {
-  // Everything public/ serves is in public/assets (public/_headers is configuration, not served).
-  const root = join(process.cwd(), "public", "assets");
-  const files = await readdir(root);
-  return { files: files.map((name) => `assets/${name}`), ...(await sizeOf(root, files)) };
+  // Every file under public/ (assets/, i18n/, ...) but _headers, which is configuration, not served.
+  const root = join(process.cwd(), "public");
+  const entries = await readdir(root, { recursive: true, withFileTypes: true });
+  const files = entries
+    .filter((entry) => entry.isFile() && entry.name !== "_headers")
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+    .sort();
+  return { files, ...(await sizeOf(root, files)) };
 }
 
 export async function measureBundle(): Promise<BundleSize> {

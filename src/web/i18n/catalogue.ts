@@ -1,13 +1,8 @@
 // The end user's pages speak the session's `locale` when the merchant set one (CONTRACT §12), else the
-// browser's Accept-Language, else English; `?lang=` (the page's switcher) overrides both.
+// browser's Accept-Language, else English; `?lang=` (the page's switcher) overrides both. The texts
+// themselves: English is bundled, the other languages are static assets (src/web/i18n/load-catalogue.ts).
 import { LOCALES, type Locale } from "../../db/schema";
-import { de } from "./de";
-import { en, type Catalogue, type TextKey } from "./en";
-import { es } from "./es";
-import { fr } from "./fr";
-import { it } from "./it";
-
-export const CATALOGUES: Record<Locale, Catalogue> = { en, fr, de, es, it };
+import type { Catalogue, TextKey } from "./en";
 
 /** Each language named in itself, for the switcher. */
 export const LANGUAGE_NAMES: Record<Locale, string> = { en: "English", fr: "Français", de: "Deutsch", es: "Español", it: "Italiano" };
@@ -35,7 +30,7 @@ export function chooseLocale(choice: { chosen?: string | null; session?: string 
   return fromAcceptLanguage(choice.acceptLanguage) ?? "en";
 }
 
-/** A text with its {named} values filled in. */
-export function translate(locale: Locale, key: TextKey, values: Record<string, string | number> = {}): string {
-  return CATALOGUES[locale][key].replace(/\{(\w+)\}/g, (_all, name: string) => String(values[name] ?? `{${name}}`));
+/** A text of the page's catalogue with its {named} values filled in. */
+export function translate(catalogue: Catalogue, key: TextKey, values: Record<string, string | number> = {}): string {
+  return catalogue[key].replace(/\{(\w+)\}/g, (_all, name: string) => String(values[name] ?? `{${name}}`));
 }

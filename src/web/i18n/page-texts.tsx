@@ -2,19 +2,20 @@
 // inline script), and the visible language switcher.
 import { raw } from "hono/html";
 import { LOCALES, type Locale } from "../../db/schema";
-import { CATALOGUES, LANGUAGE_NAMES } from "./catalogue";
+import { LANGUAGE_NAMES } from "./catalogue";
+import type { Catalogue } from "./en";
 
 /** JSON inside <script> is raw text: only "<" could end it early, so it is escaped. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
-export function PageTexts({ locale }: { locale: Locale }) {
-  return <script type="application/json" id="page-texts">{raw(scriptJson(CATALOGUES[locale]))}</script>;
+export function PageTexts({ catalogue }: { catalogue: Catalogue }) {
+  return <script type="application/json" id="page-texts">{raw(scriptJson(catalogue))}</script>;
 }
 
 /** Links to the same page in each language (`lang=`), each named in its own language. */
-export function LanguageSwitcher({ locale, link }: { locale: Locale; link: Record<string, string> }) {
+export function LanguageSwitcher({ locale, catalogue, link }: { locale: Locale; catalogue: Catalogue; link: Record<string, string> }) {
   return (
-    <nav class="languages" aria-label={CATALOGUES[locale]["page.language"]}>
+    <nav class="languages" aria-label={catalogue["page.language"]}>
       {LOCALES.map((code) => (
         <a
           href={`?${new URLSearchParams({ ...link, lang: code }).toString()}`}
