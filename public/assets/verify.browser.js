@@ -386,6 +386,8 @@
       if (box) A.show(/** @type {HTMLElement} */ (box), false);
     });
     ["account-notice", "kyc-notice", "decide-notice", "decline-notice"].forEach(function (id) { A.show(id, false); });
+    A.text("decide-underage", "");
+    A.show("decide-underage", false);
     A.text("onfido-status", "");
     clearBanner();
   }
@@ -601,8 +603,12 @@
   // server decides on complete.
   async function decideWithAge() {
     if (request && request.meets_age_required === null) {
-      var res = await A.api("GET", sessionPath("/request"), { token: token, nonce: nonce });
-      if (!timer) return;
+      // The answer belongs to the account that asked: after "Use another account" or a sign-out
+      // meanwhile it is dropped, so the next person never sees the previous one's age.
+      var asked = token;
+      var res = await A.api("GET", sessionPath("/request"), { token: asked, nonce: nonce });
+      if (!timer || token !== asked) return;
+      if (res.status === 401) return signedOut();
       if (res.ok && res.data.status === "PENDING") request = /** @type {SessionRequest} */ (res.data);
     }
     showDecision();

@@ -19,5 +19,7 @@ export type AppEnv = {
     verifiedDob: string | null;
     /** Set by requireAccountToken: the verified JWT's claims, before any read of the account. */
     accountClaims: AccountClaims;
+    /** Set by the completion handler once loadAnswerer accepted the account (src/http/require-user.ts). */
+    accountChecked: true;
   };
 };

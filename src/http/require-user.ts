@@ -39,16 +39,16 @@ export const requireUser = withMeta(
  * The Bearer check alone, for the end user's completion: the verified JWT's claims, no D1 read. The
  * handler validates its input first (an invalid request counts nothing), then reads the account in the
  * same D1 batch as its completion counters (src/domain/answerer.ts): one D1 round trip and one Durable
- * Object call. A request refused by validation never reaches that read, so on that error path alone the
- * account is read here: a token that no longer names a current account is 401 whatever the body, as on
- * every Bearer route.
+ * Object call. A request refused before that read (validation, or any check a later change puts first)
+ * never reaches it, so on that error path alone the account is read here: a token that no longer names
+ * a current account is 401 whatever else is wrong, as on every Bearer route.
  */
 export const requireAccountToken = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
     c.set("accountClaims", claims);
     await next();
-    if (c.error instanceof ApiError && c.error.code === "VALIDATION_FAILED") {
+    if (c.error && !c.get("accountChecked")) {
       const user = await c.var.ctx.db.query.users.findFirst({ columns: { tokenVersion: true }, where: eq(users.id, claims.sub) });
       if (!user || user.tokenVersion !== claims.ver) throw unauthorized();
     }

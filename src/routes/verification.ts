@@ -218,6 +218,7 @@ export const verificationRoutes = new Hono<AppEnv>()
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], bodyNonce, "nonce");
       // Validation first (400/422 count nothing), then one D1 batch: the account and its completion counters.
       const answerer = await loadAnswerer(c.var.ctx, c.var.accountClaims);
+      c.set("accountChecked", true);
       return ok(c, await completeSession(c.var.ctx, answerer, c.req.param("id"), { ...answer, nonce }));
     },
   )

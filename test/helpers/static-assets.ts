@@ -8,3 +8,18 @@ import { BASE, readResponse } from "./http";
 export async function asset<T = any>(path: string) {
   return readResponse<T>(await env.ASSETS.fetch(new URL(path, BASE)));
 }
+
+/** The security headers every answer carries, static files included (public/_headers). */
+export const SECURITY_HEADERS = [
+  "cross-origin-resource-policy",
+  "cross-origin-opener-policy",
+  "origin-agent-cluster",
+  "referrer-policy",
+  "strict-transport-security",
+  "x-content-type-options",
+  "x-dns-prefetch-control",
+  "x-download-options",
+  "x-frame-options",
+  "x-permitted-cross-domain-policies",
+  "x-xss-protection",
+];

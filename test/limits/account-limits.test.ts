@@ -90,6 +90,12 @@ describe("completions per account", () => {
     await db().update(kycRecords).set({ status: "VERIFIED", rejectionReason: null }).where(eq(kycRecords.userId, user.id));
     await db().update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, user.id));
     expectError(await completeWith(appEnv, user.token, session), 401, "UNAUTHORIZED");
+    // A signed-out token is 401 whatever else is wrong: the invalid body does not answer first.
+    expectError(
+      await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, consent: "yes" } }),
+      401,
+      "UNAUTHORIZED",
+    );
     expect(await counters()).toBe(before);
 
     // With a limit of 1 an hour, the account's first accepted answer still goes through.

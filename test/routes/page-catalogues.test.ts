@@ -1,7 +1,7 @@
 // The non-English page catalogues are static assets read by the Worker through its ASSETS binding
 // (src/web/i18n/load-catalogue.ts): once per isolate and language, a failed read not cached, and a page
 // that cannot have its language is served in English with one warning, never a 500.
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { de } from "../../src/web/i18n/de";
@@ -10,6 +10,7 @@ import { fr } from "../../src/web/i18n/fr";
 import { it as italian } from "../../src/web/i18n/it";
 import { catalogueFor } from "../../src/web/i18n/load-catalogue";
 import { seedMerchant } from "../helpers/seed";
+import { SECURITY_HEADERS } from "../helpers/static-assets";
 import { openSession } from "../helpers/sessions";
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
@@ -116,6 +117,9 @@ describe("the catalogue files as the platform serves them", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    // The same security headers as the Worker's own answers.
+    const health = await SELF.fetch("https://age-verification.test/api/health");
+    for (const name of SECURITY_HEADERS) expect(res.headers.get(name), name).toBe(health.headers.get(name));
     expect(await res.json()).toEqual(de);
     expect((await env.ASSETS.fetch(new URL("/i18n/en.json", "https://age-verification.test"))).status).toBe(404);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { contentSecurityPolicy, ONFIDO_SDK_URL } from "../../src/web/csp";
 import { call } from "../helpers/http";
+import { SECURITY_HEADERS } from "../helpers/static-assets";
 
 const STRICT =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -29,7 +30,8 @@ describe("apps: happy", () => {
 
   it("every stylesheet and script a page links is a static asset with its type, cached for good", async () => {
     for (const path of PAGES) {
-      const urls = assetUrls((await call("GET", path)).text);
+      const page = await call("GET", path);
+      const urls = assetUrls(page.text);
       expect(urls.length).toBeGreaterThanOrEqual(2);
       for (const url of urls) {
         const res = await asset(url);
@@ -37,6 +39,8 @@ describe("apps: happy", () => {
         expect(res.headers.get("content-type")).toMatch(url.includes(".css") ? /^text\/css/ : /^(?:text|application)\/javascript/);
         expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
         expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+        // The same security headers as the page that links it (the Worker's own answers).
+        for (const name of SECURITY_HEADERS) expect(res.headers.get(name), `${url} ${name}`).toBe(page.headers.get(name));
       }
     }
   });
