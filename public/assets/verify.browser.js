@@ -177,7 +177,7 @@
       A.show("test-notice", false);
       A.busy(button, async function () {
         var outcome = button.getAttribute("data-test-outcome");
-        var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/test-outcome", { body: { nonce: nonce, outcome: outcome } });
+        var res = await A.api("POST", sessionPath("/test-outcome"), { body: { nonce: nonce, outcome: outcome } });
         if (res.ok) {
           if (res.data.status === "EXPIRED") return result("expired");
           return result(outcome === "APPROVED" ? "approved" : outcome === "DENIED_REFUSED" ? "declined" : "underage", res.data);
@@ -405,7 +405,7 @@
     clearBanner();
     showSections(["step-loading"]);
     var sentAt = Date.now();
-    var res = await A.api("GET", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/request", { token: token, nonce: nonce });
+    var res = await A.api("GET", sessionPath("/request"), { token: token, nonce: nonce });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
       if (res.status === 404 || res.status === 422) return result("invalid");
@@ -651,7 +651,7 @@
         }
         body.assertion = signed.assertion;
       }
-      var res = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/complete", { token: token, nonce: nonce, body: body });
+      var res = await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);

@@ -6,5 +6,5 @@ export const ASSET_VERSIONS = {
   "common.browser.js": "207e994edb4f",
   "console.browser.js": "70feffb28b00",
   "passkeys.browser.js": "1fe1f82cbd09",
-  "verify.browser.js": "9af1e89b378e",
+  "verify.browser.js": "eaa477ce16d2",
 } as const;
