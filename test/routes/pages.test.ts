@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { contentSecurityPolicy, ONFIDO_SDK_URL } from "../../src/web/csp";
 import { call } from "../helpers/http";
-import { SECURITY_HEADERS } from "../helpers/static-assets";
+import { asset, SECURITY_HEADERS } from "../helpers/static-assets";
 
 const STRICT =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
@@ -12,11 +12,6 @@ const PAGES = [LINK, "/console", "/account/verify-email", "/account/reset-passwo
 
 const withProvider = (provider: string) => ({ ...env, PROVIDER: provider });
 const assetUrls = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
-/** A static asset as the platform serves it (wrangler.toml [assets]): SELF.fetch reaches only the Worker. */
-async function asset(url: string) {
-  const res = await env.ASSETS.fetch(new URL(url, "https://age-verification.test"));
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
 
 describe("apps: happy", () => {
   it.each(PAGES)("%s is an HTML page under the strict CSP, never cached", async (path) => {
