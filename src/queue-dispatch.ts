@@ -2,8 +2,8 @@
 // are production's names with a "staging-" prefix (a queue has one consumer, so staging cannot share
 // production's; wrangler.toml [env.staging]): the role is the name without it.
 import { CALLBACK_QUEUE, DEAD_LETTER_QUEUE, handleCallbackBatch, handleDeadLetterBatch, handleQueue } from "./callbacks/consumer";
-import type { CallbackMessage } from "./callbacks/message";
-import { handleDeadLetteredMail, handleMailMessage } from "./mail/consumer";
+import type { CallbackMessage } from "./session/callback-message";
+import { handleDeadLetteredMail, handleMailMessage } from "./mail/mail-consumer";
 import { handleApplicantDeletion, handleDeadLetteredApplicantDeletion, isApplicantDeletionMessage } from "./providers/applicant-deletion";
 
 export const STAGING_QUEUE_PREFIX = "staging-";

@@ -2,14 +2,14 @@
 // sign and send it, record its outcome with the event's new state (one batch), and let the pure retry
 // policy decide what comes next. Each message is processed on its own: one failure never retries the batch.
 import { database, type Database } from "../db/client";
-import { previousSecretRowId } from "../domain/api-keys";
+import { previousSecretRowId } from "./signing-secret";
 import { log } from "../lib/log";
 import { openSecret } from "../lib/sealed-secret";
-import { secretsKeys } from "../secret-versions";
+import { secretsKeys } from "../config/secret-versions";
 import { toIso } from "../lib/time";
 import { claimNextAttempt, failEvent, recordAttempt, releaseAttempt, type CallbackState } from "./attempts";
 import { attemptDelivery, type AttemptResult } from "./deliver";
-import type { CallbackMessage } from "./message";
+import type { CallbackMessage } from "../session/callback-message";
 import {
   decide,
   decideSingleAttempt,

@@ -10,7 +10,7 @@ const USER_AGENT = "age-verification-callbacks/1.0";
 
 export type AttemptResult = { at: string; durationMs: number; outcome: AttemptOutcome };
 
-/** What one signed POST needs: a queued event (CallbackMessage) or a test event (src/domain/test-callback.ts). */
+/** What one signed POST needs: a queued event (CallbackMessage) or a test event (src/domain/merchant-callbacks/test-event.ts). */
 export type OutboundEvent = { webhookId: string; callbackUrl: string; type: string; timestamp: string; data: unknown };
 
 /** The body every attempt of an event sends, byte for byte: `{type, timestamp, data}`. */

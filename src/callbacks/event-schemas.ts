@@ -1,9 +1,9 @@
 // The callback bodies as zod schemas: the OpenAPI document's `webhooks` section is generated from
-// these (src/http/openapi-webhooks.ts), and their `data` is the very PolledSession schema the session
+// these (src/http/openapi-callbacks.ts), and their `data` is the very PolledSession schema the session
 // view and the consumer's signed body use, so the document cannot drift from what is signed.
 import * as z from "zod";
 import { PolledSession } from "../session/session-view";
-import type { CallbackEventType } from "./message";
+import type { CallbackEventType } from "../session/callback-message";
 
 export const TEST_EVENT_TYPE = "age_verification.test";
 

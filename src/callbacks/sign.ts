@@ -1,5 +1,5 @@
 // Standard Webhooks v1 signatures (CONTRACT §6): any Standard Webhooks library verifies them.
-import { SIGNING_SECRET_PREFIX } from "../domain/api-keys";
+import { SIGNING_SECRET_PREFIX } from "./signing-secret";
 import { fromBase64, toBase64 } from "../lib/encoding";
 import { hmacSha256 } from "../lib/crypto";
 

@@ -50,7 +50,7 @@ export const emailTokens = sqliteTable(
   },
   (t) => [
     index("email_tokens_user").on(t.userId, t.purpose),
-    // The scheduled clean-up (src/maintenance/email-tokens.ts).
+    // The scheduled clean-up (src/maintenance/email-links.ts).
     index("email_tokens_expires").on(t.expiresAt),
     index("email_tokens_used").on(t.usedAt),
   ],
@@ -69,7 +69,7 @@ export const apiKeys = sqliteTable(
     keyHash: text("key_hash").notNull(),
     // AES-GCM ciphertext of the signing secret: "<keyVersion>.<iv>.<ciphertext>", base64url parts.
     signingSecretEnc: text("signing_secret_enc").notNull(),
-    // During a rotation's grace (src/domain/signing-secret-rotation.ts): the secret it replaced, sealed
+    // During a rotation's grace (src/domain/merchant-callbacks/secret-rotation.ts): the secret it replaced, sealed
     // like the current one but bound to "<row id>:previous", and when it stops signing.
     previousSigningSecretEnc: text("previous_signing_secret_enc"),
     previousSecretExpiresAt: text("previous_secret_expires_at"),
@@ -98,7 +98,7 @@ export const kycRecords = sqliteTable(
     verifiedAt: text("verified_at"),
     // Provider check id that produced the current status: a redelivered webhook changes nothing.
     checkId: text("check_id"),
-    // Keyed HMAC of the verified document's issuing country and number (src/domain/identity-fingerprint.ts),
+    // Keyed HMAC of the verified document's issuing country and number (src/domain/kyc/identity-fingerprint.ts),
     // only while VERIFIED: one document verifies one live account. Nothing else about the document is kept.
     identityFingerprint: text("identity_fingerprint"),
     // Why a REJECTED record was rejected, when the service (not the provider) decided it.
@@ -192,7 +192,7 @@ export const devOutbox = sqliteTable(
   (t) => [index("dev_outbox_to").on(t.to, t.id), index("dev_outbox_created").on(t.createdAt)],
 );
 
-// Account mail that could not be sent after its last retry (src/mail/consumer.ts): for the operator.
+// Account mail that could not be sent after its last retry (src/mail/mail-consumer.ts): for the operator.
 // The recipient only as a hash (to answer "did my mail fail?"), never the mail or its link.
 export const mailFailures = sqliteTable(
   "mail_failures",
@@ -232,7 +232,7 @@ export const sandboxDeletedApplicants = sqliteTable("sandbox_deleted_applicants"
   deletedAt: text("deleted_at").notNull(),
 });
 
-// Fixed-window counters of what an account may do a limited number of times (src/domain/account-limits.ts):
+// Fixed-window counters of what an account may do a limited number of times (src/domain/limits/account-limits.ts):
 // only a hash of (limit, account, window) and a count, nothing about what was done (CONTRACT §5).
 export const accountCounters = sqliteTable(
   "account_counters",
@@ -246,7 +246,7 @@ export const accountCounters = sqliteTable(
   (t) => [index("account_counters_expires").on(t.expiresAt)],
 );
 
-// Idempotency-Key records of session opens (src/domain/idempotency.ts), per account, for 24 hours; a row
+// Idempotency-Key records of session opens (src/domain/verification/idempotency.ts), per account, for 24 hours; a row
 // without a status is a request still in flight. Pruned by src/maintenance/idempotency-keys.ts.
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",

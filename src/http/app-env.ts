@@ -1,8 +1,8 @@
 // The one Hono environment type: bindings from wrangler.toml, and what middleware hands to handlers.
-import type { Bindings } from "../config";
+import type { Bindings } from "../config/settings";
 import type { UserRow } from "../db/schema";
-import type { AuthenticatedKey } from "../domain/api-key-auth";
-import type { DomainContext } from "../domain/context";
+import type { AuthenticatedKey } from "../domain/keys";
+import type { DomainContext } from "../context/service-context";
 import type { AccountClaims } from "../lib/jwt";
 
 export type AppEnv = {

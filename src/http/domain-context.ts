@@ -3,8 +3,8 @@
 // to every request of an isolate: it is built once per isolate, not per request (building drizzle with
 // its schema walks every table each time). A different bindings object (a test's own env) gets its own.
 import type { Context } from "hono";
-import { isProduction, type Bindings } from "../config";
-import { domainContext, type DomainContext } from "../domain/context";
+import { isProduction, type Bindings } from "../config/settings";
+import { domainContext, type DomainContext } from "../context/service-context";
 import type { AppEnv } from "./app-env";
 
 const contexts = new WeakMap<Bindings, DomainContext>();

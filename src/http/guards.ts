@@ -1,8 +1,8 @@
-// Configuration guards: a configuration that breaks a rule of src/config-check.ts refuses to serve; development-only routes
+// Configuration guards: a configuration that breaks a rule of src/config/problems.ts refuses to serve; development-only routes
 // do not exist in production.
 import { createMiddleware } from "hono/factory";
-import { isProduction, misconfigured } from "../config";
-import { configurationProblems } from "../config-check";
+import { isProduction, misconfigured } from "../config/settings";
+import { configurationProblems } from "../config/problems";
 import { notFound } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";

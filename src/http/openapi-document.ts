@@ -5,7 +5,7 @@ import type { Hono } from "hono";
 import type { ZodType } from "zod";
 import * as z from "zod";
 import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../errors";
-import { webhooksSection } from "./openapi-webhooks";
+import { webhooksSection } from "./openapi-callbacks";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
 import { API_VERSION } from "./api-version";
 

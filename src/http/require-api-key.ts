@@ -1,7 +1,7 @@
 // The merchant credential for the Verification routes. No cache: revocation counts on the very next
 // request. The lastUsedAt write happens after the response (waitUntil), off the request's path.
 import { createMiddleware } from "hono/factory";
-import { authenticateApiKey, lastUsedIsStale, touchLastUsed } from "../domain/api-key-auth";
+import { authenticateApiKey, lastUsedIsStale, touchLastUsed } from "../domain/keys";
 import { unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";

@@ -3,12 +3,11 @@
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { users } from "../db/schema";
+import { users, type UserRow } from "../db/schema";
 import { ApiError, unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
-import type { UserRow } from "../db/schema";
-import { verifyAccountTokenAnyVersion } from "../secret-versions";
-import { accountWithVerifiedDob } from "../domain/answerer";
+import { verifyAccountTokenAnyVersion } from "../config/secret-versions";
+import { accountWithVerifiedDob } from "../domain/verification";
 import { withMeta } from "./openapi-meta";
 
 /** The account id the presented JWT names, once its signature, issuer, audience and expiry check out. */
@@ -38,7 +37,7 @@ export const requireUser = withMeta(
 /**
  * The Bearer check alone, for the end user's completion: the verified JWT's claims, no D1 read. The
  * handler validates its input first (an invalid request counts nothing), then reads the account in the
- * same D1 batch as its completion counters (src/domain/answerer.ts): one D1 round trip and one Durable
+ * same D1 batch as its completion counters (src/domain/verification/approver.ts): one D1 round trip and one Durable
  * Object call. A request refused before that read (validation, or any check a later change puts first)
  * never reaches it, so on that error path alone the account is read here: a token that no longer names
  * a current account is 401 whatever else is wrong, as on every Bearer route.

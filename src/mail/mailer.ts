@@ -1,8 +1,8 @@
 // The mailer port: development writes to the D1 outbox (GET /api/dev/outbox), production sends
-// through Cloudflare Email Service (called by the mail queue consumer, src/mail/consumer.ts).
-import { isProduction } from "../config";
+// through Cloudflare Email Service (called by the mail queue consumer, src/mail/mail-consumer.ts).
+import { isProduction } from "../config/settings";
 import { devOutbox } from "../db/schema";
-import type { DomainContext } from "../domain/context";
+import type { DomainContext } from "../context/service-context";
 import { sendThroughEmailService } from "./email-service";
 
 import type { Mail } from "./mail";

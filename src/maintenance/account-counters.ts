@@ -1,4 +1,4 @@
-// Per-account limit counters whose window has ended (src/domain/account-limits.ts): a later window has
+// Per-account limit counters whose window has ended (src/domain/limits/account-limits.ts): a later window has
 // its own row, so deleting them changes no answer.
 import { deleteInBatches } from "./batch-delete";
 

@@ -3,11 +3,11 @@
 // current secret (bound to the row) and, during a webhook-secret rotation's grace, the previous one
 // (bound to the row and its slot, so the two cannot be swapped). Retiring the previous key is safe once
 // a run finds none left: it logs so, with the count of rows still to do otherwise.
-import { previousSecretRowId } from "../domain/api-keys";
+import { previousSecretRowId } from "../callbacks/signing-secret";
 import { openSecret, sealSecret, sealedKeyId } from "../lib/sealed-secret";
 import { keyId } from "../lib/key-id";
 import { log } from "../lib/log";
-import { secretsKeys } from "../secret-versions";
+import { secretsKeys } from "../config/secret-versions";
 
 export const REENCRYPT_ROWS_PER_RUN = 100;
 

@@ -1,13 +1,13 @@
 // The Cron Trigger (wrangler.toml [triggers]): every job, each idempotent and bounded per run, one
 // after the other; a failing job is logged and does not stop the others. A misconfigured deployment
 // runs nothing (it fails closed like the HTTP app).
-import { configurationProblems } from "../config-check";
+import { configurationProblems } from "../config/problems";
 import { log } from "../lib/log";
 import { pruneAccountCounters } from "./account-counters";
 import { retryApplicantDeletions } from "./applicant-deletions";
 import { pruneCallbackAttempts } from "./callback-attempts";
 import { pruneDevOutbox } from "./dev-outbox";
-import { pruneEmailTokens } from "./email-tokens";
+import { pruneEmailTokens } from "./email-links";
 import { pruneIdempotencyKeys } from "./idempotency-keys";
 import { pruneMailFailures } from "./mail-failures";
 import { prunePasskeyChallenges } from "./passkey-challenges";

@@ -1,4 +1,4 @@
-// The maintenance settings (wrangler.toml [vars]; production refuses malformed values, src/config-check.ts).
+// The maintenance settings (wrangler.toml [vars]; production refuses malformed values, src/config/problems.ts).
 export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 400;
 export const DEFAULT_CALLBACK_STALL_SECONDS = 900;

@@ -6,8 +6,8 @@
 import { CLAIM_TTL_SECONDS } from "../callbacks/consumer";
 import { MAX_RETRY_AFTER_SECONDS, scheduledWaitSeconds } from "../callbacks/retry-policy";
 import { IN_PROGRESS } from "../callbacks/attempts";
-import { domainContext } from "../domain/context";
-import { sessionStub } from "../domain/verification";
+import { domainContext } from "../context/service-context";
+import { sessionStub } from "../session/session-stub";
 import { log } from "../lib/log";
 
 /** Events looked at per run, and re-enqueued per run at most. */

@@ -3,14 +3,14 @@
 // the provider; the consumer deletes the applicant, retrying with the mail queue's back-off while the
 // provider is down, and after the last attempt records the failure for the operator
 // (applicant_deletion_failures: the provider's opaque applicant id, nothing about the person) and acks.
-import type { Bindings } from "../config";
+import type { Bindings } from "../config/settings";
 import { database, type Database } from "../db/client";
 import { applicantDeletionFailures } from "../db/schema";
 import { ApiError } from "../errors";
-import type { DomainContext } from "../domain/context";
+import type { DomainContext } from "../context/service-context";
 import { log } from "../lib/log";
 import { nowIso } from "../lib/time";
-import { MAIL_MAX_ATTEMPTS, mailRetryDelaySeconds } from "../mail/consumer";
+import { MAIL_MAX_ATTEMPTS, mailRetryDelaySeconds } from "../mail/mail-consumer";
 import { providerFor } from "./from-env";
 import type { IdentityProvider } from "./provider";
 

@@ -1,6 +1,5 @@
 // Picks the provider adapter from configuration (CONTRACT §10: PROVIDER = sandbox | onfido).
-import { misconfigured, secret } from "../config";
-import type { Bindings } from "../config";
+import { misconfigured, secret, type Bindings } from "../config/settings";
 import { OnfidoProvider } from "./onfido";
 import type { IdentityProvider } from "./provider";
 import { SandboxProvider } from "./sandbox";

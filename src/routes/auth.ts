@@ -1,12 +1,7 @@
 // Auth area (CONTRACT §2): no credential except where requireUser says so.
 import { Hono } from "hono";
 import * as z from "zod";
-import { confirmEmailChange, TokenInput } from "../domain/credential-change";
-import { resendVerification, verifyEmail } from "../domain/email-verification";
-import { ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPasswordInput } from "../domain/password-reset";
-import { register, RegisterInput } from "../domain/registration";
-import { login, LoginInput, signOutEverywhere } from "../domain/sign-in";
-import { User } from "../domain/users";
+import { confirmEmailChange, TokenInput, resendVerification, verifyEmail, ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPasswordInput, register, RegisterInput, login, LoginInput, signOutEverywhere, User } from "../domain/accounts";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { clientAddress, enforceLimit, limitPerAddress } from "../http/rate-limit";

@@ -3,7 +3,7 @@ import { desc, eq } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
 import { devOutbox } from "../db/schema";
-import { EmailField } from "../domain/users";
+import { EmailField } from "../domain/accounts";
 import type { AppEnv } from "../http/app-env";
 import { developmentOnly } from "../http/guards";
 import { describe } from "../http/openapi-meta";

@@ -1,7 +1,7 @@
-// GET /.well-known/jwks.json: the public keys that verify receipts (src/domain/receipts.ts), current
+// GET /.well-known/jwks.json: the public keys that verify receipts (src/session/receipts.ts), current
 // first. Public and cacheable; a rotated-out key stays here while its receipts matter (docs/receipts.md).
 import { Hono } from "hono";
-import { receiptJwks } from "../domain/receipts";
+import { receiptJwks } from "../session/receipts";
 import type { AppEnv } from "../http/app-env";
 
 export const jwksRoutes = new Hono<AppEnv>().get("/jwks.json", (c) => {

@@ -1,10 +1,8 @@
 // API keys area (CONTRACT §4): verified BUSINESS accounts manage their merchant keys.
 import { Hono } from "hono";
 import * as z from "zod";
-import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "../domain/api-keys";
-import { UpdateKeyInput, updateAllowedOrigins } from "../domain/callback-origins";
-import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, RotateInput, rotateSigningSecret } from "../domain/signing-secret-rotation";
-import { sendTestCallback, TestCallbackInput, TestCallbackResult } from "../domain/test-callback";
+import { ApiKeyRecord, createApiKey, listApiKeys, MAX_ACTIVE_KEYS, revokeApiKey } from "../domain/keys";
+import { UpdateKeyInput, updateAllowedOrigins, DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, RotateInput, rotateSigningSecret, sendTestCallback, TestCallbackInput, TestCallbackResult } from "../domain/merchant-callbacks";
 import { KEY_MODES } from "../db/schema";
 import type { AppEnv } from "../http/app-env";
 import { CALLBACK_TOOL_LIMIT, enforceLimit } from "../http/rate-limit";

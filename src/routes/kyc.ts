@@ -13,7 +13,7 @@ import {
   MAX_AGE_YEARS,
   submitCheck,
 } from "../domain/kyc";
-import { countAccountUse } from "../domain/account-limits";
+import { countAccountUse } from "../domain/limits";
 import type { AppEnv } from "../http/app-env";
 import { developmentOnly } from "../http/guards";
 import { describe, type ErrorResponseDoc } from "../http/openapi-meta";

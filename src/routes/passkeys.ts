@@ -2,8 +2,7 @@
 // (docs/passkeys.md). The approval's assertion options live with the session (routes/verification.ts).
 import { Hono } from "hono";
 import * as z from "zod";
-import { confirmationOptions, enrolPasskey, listPasskeys, PasskeyName, PasskeyView, registrationOptions, removePasskey, renamePasskey } from "../domain/passkeys";
-import { AssertionCredential, PasskeyRequestOptions, RegistrationCredential } from "../domain/webauthn";
+import { confirmationOptions, enrolPasskey, listPasskeys, PasskeyName, PasskeyView, registrationOptions, removePasskey, renamePasskey, AssertionCredential, PasskeyRequestOptions, RegistrationCredential } from "../domain/passkeys";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { enforceLimit } from "../http/rate-limit";

@@ -4,14 +4,9 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import { MAX_RETRY_AFTER_SECONDS, RETRY_SCHEDULE_SECONDS } from "../callbacks/retry-policy";
-import { CallbackEventView, listSessionCallbacks } from "../domain/callback-deliveries";
-import { redeliverLatestCallback } from "../domain/callback-redelivery";
+import { CallbackEventView, listSessionCallbacks, redeliverLatestCallback } from "../domain/merchant-callbacks";
 import { CALLBACK_TOOL_LIMIT, enforceLimit } from "../http/rate-limit";
-import { exportFileName, exportSessionLog, CSV_COLUMNS } from "../domain/usage-export";
-import { DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage } from "../domain/usage-sessions";
-import { resolveRange } from "../domain/usage-range";
-import { UsageByDay, usageByDay } from "../domain/usage-by-day";
-import { UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage-totals";
+import { exportFileName, exportSessionLog, CSV_COLUMNS, DEFAULT_PAGE_SIZE, listSessionLog, MAX_PAGE_SIZE, UsagePage, resolveRange, UsageByDay, usageByDay, UsageByKey, UsageSummary, usageByKey, usageSummary } from "../domain/usage";
 import { KEY_MODES } from "../db/schema";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";

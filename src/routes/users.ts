@@ -1,11 +1,8 @@
 // Users area (CONTRACT §3), Bearer.
 import { Hono } from "hono";
 import * as z from "zod";
-import { deleteAccount } from "../domain/account-deletion";
-import { countAccountUse } from "../domain/account-limits";
-import { ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChange } from "../domain/credential-change";
-import { ProfileInput, updateProfile } from "../domain/profile";
-import { toUser, User } from "../domain/users";
+import { deleteAccount, ChangeEmailInput, ChangePasswordInput, changePassword, requestEmailChange, ProfileInput, updateProfile, toUser, User } from "../domain/accounts";
+import { countAccountUse } from "../domain/limits";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";
 import { enforceLimit } from "../http/rate-limit";

@@ -2,26 +2,10 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import * as z from "zod";
-import {
-  CompleteInput,
-  completeSession,
-  declineSession,
-  NonceQuery,
-  OpenedSession,
-  openSession,
-  OpenSessionInput,
-  pollSession,
-  readSessionRequest,
-  answerTestSession,
-  previewSession,
-  TestOutcomeInput,
-} from "../domain/verification";
-import { loadAnswerer } from "../domain/answerer";
-import { authenticateApiKey } from "../domain/api-key-auth";
-import { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/idempotency";
+import { CompleteInput, completeSession, declineSession, NonceQuery, OpenedSession, openSession, OpenSessionInput, pollSession, readSessionRequest, answerTestSession, previewSession, TestOutcomeInput, loadAnswerer, idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "../domain/verification";
+import { authenticateApiKey } from "../domain/keys";
 import { notFound, unauthorized } from "../errors";
-import { approvalOptions } from "../domain/passkeys";
-import { PasskeyRequestOptions } from "../domain/webauthn";
+import { approvalOptions, PasskeyRequestOptions } from "../domain/passkeys";
 import { enforceLimit } from "../http/rate-limit";
 import type { AppEnv } from "../http/app-env";
 import { describe, type Responses } from "../http/openapi-meta";

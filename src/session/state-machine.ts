@@ -31,7 +31,7 @@ export type SessionState = {
   metadata?: Record<string, string> | null;
   locale?: Locale | null;
   holderBinding?: HolderBinding;
-  /** The compact JWS over the resolution (src/domain/receipts.ts), signed by the object when it resolves. */
+  /** The compact JWS over the resolution (src/session/receipts.ts), signed by the object when it resolves. */
   receipt?: string | null;
   /** The merchant asked that only a passkey may approve (absent in states stored before 1.1.0). */
   requirePasskey?: boolean;

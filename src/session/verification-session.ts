@@ -3,17 +3,16 @@
 // enqueues the callback. Changes leave through a stored outbox, so a failed D1 or queue write is
 // retried by the alarm instead of being lost.
 import { DurableObject } from "cloudflare:workers";
-import type { CallbackMessage } from "../callbacks/message";
-import { domainContext } from "../domain/context";
-import { insertOpenedSession, resolutionStatements, sessionLogExists } from "../domain/session-mirror";
+import { domainContext } from "../context/service-context";
+import { insertOpenedSession, resolutionStatements, sessionLogExists } from "./session-mirror";
 import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
-import { callbackMessage } from "./callback-message";
+import { callbackMessage, type CallbackMessage } from "./callback-message";
 import { polledView, previewView, requestView, type PolledSession, type SessionPreview, type SessionRequest } from "./session-view";
 import { transition, type HolderBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
-import { signReceipt } from "../domain/receipts";
+import { signReceipt } from "./receipts";
 
 export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING" | "PASSKEY_REQUIRED";
 export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionFailure };
@@ -148,7 +147,7 @@ export class VerificationSession extends DurableObject<Env> {
   /**
    * Enqueues this resolved session's callback again, under the webhook-id of an event whose queue
    * message was lost (src/maintenance/stalled-callbacks.ts), or that its merchant redelivers
-   * (src/domain/callback-redelivery.ts), through the same queue as the resolution.
+   * (src/domain/merchant-callbacks/redelivery.ts), through the same queue as the resolution.
    * False when the object no longer holds a resolved session (forgotten after its retention).
    */
   async resendCallback(webhookId: string, attempt: number, options: { redelivery?: boolean } = {}): Promise<boolean> {

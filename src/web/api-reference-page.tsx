@@ -4,8 +4,7 @@
 // neither the page nor the document builder. No script and no third-party asset: the apps' stylesheet
 // only, under the strict CSP (public/_headers).
 import { Brand, Layout } from "./layout";
-import type { Field, ReferenceBody, ReferenceDocument, ReferenceOperation } from "./api-reference";
-import { referenceOperations } from "./api-reference";
+import { type Field, type ReferenceBody, type ReferenceDocument, type ReferenceOperation, referenceOperations } from "./api-reference";
 
 const SECURITY_TEXT: Record<string, string> = {
   apiKey: "X-API-Key: your merchant API key (server-side only)",

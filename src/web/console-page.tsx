@@ -1,7 +1,7 @@
 // GET /console: the merchant console for business accounts. A server-rendered shell with every
 // section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "./form-field";
-import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-webhooks";
+import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-callbacks";
 import { ConsoleTable } from "./console-table";
 import { ForgotPasswordForm } from "./forgot-password-form";
 import { SESSION_STATUSES } from "../session/session-status";

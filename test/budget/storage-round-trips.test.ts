@@ -53,7 +53,7 @@ describe("storage round trips per request", () => {
 
   // The per-account completion limit (issue 17) rides in the account read's D1 batch: the account with
   // its verified date of birth and passkey flag, then the hour and day counters (UPSERT … RETURNING),
-  // one round trip (src/domain/answerer.ts). A Rate Limiting binding would cost none, but its windows are
+  // one round trip (src/domain/verification/approver.ts). A Rate Limiting binding would cost none, but its windows are
   // 10 or 60 seconds (docs/limits.md).
   it("complete: one D1 batch (the account with its verified date of birth, and the completion counters) and one Durable Object call", async () => {
     const merchant = await seedMerchant();

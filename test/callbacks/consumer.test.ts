@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLAIM_TTL_SECONDS, QUEUE_MAX_RETRIES } from "../../src/callbacks/consumer";
-import type { CallbackMessage } from "../../src/callbacks/message";
+import type { CallbackMessage } from "../../src/session/callback-message";
 import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS } from "../../src/callbacks/retry-policy";
 import { apiKeys, callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { eq } from "drizzle-orm";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callbackUrlProblem } from "../../src/domain/callback-url";
+import { callbackUrlProblem } from "../../src/domain/merchant-callbacks/callback-url";
 
 const production = { allowLocalHttp: false };
 const development = { allowLocalHttp: true };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CreateApplicantBody, applyCompletedCheck } from "../../src/domain/kyc";
+import { CreateApplicantBody, applyCompletedCheck } from "../../src/domain/kyc/kyc";
 import { todayUtc, yearsBefore } from "../../src/lib/calendar-date";
 import { sandboxCheckId } from "../../src/providers/sandbox";
 import { call } from "../helpers/http";

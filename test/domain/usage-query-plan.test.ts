@@ -1,9 +1,9 @@
 // Every query shape of the usage reports must walk an index of the session log, never the whole table.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage-sessions";
-import { byDayQuery } from "../../src/domain/usage-by-day";
-import { byKeyQuery, summaryQuery } from "../../src/domain/usage-totals";
+import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage/sessions";
+import { byDayQuery } from "../../src/domain/usage/by-day";
+import { byKeyQuery, summaryQuery } from "../../src/domain/usage/totals";
 import { db } from "../helpers/seed";
 
 const range = { from: "2026-10-01T00:00:00.000Z", to: "2026-11-01T00:00:00.000Z" };

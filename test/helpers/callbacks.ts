@@ -3,9 +3,9 @@
 import { createExecutionContext, createMessageBatch, env, getQueueResult } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
-import { eventTypeFor, type CallbackMessage } from "../../src/callbacks/message";
+import { eventTypeFor, type CallbackMessage } from "../../src/session/callback-message";
 import { callbackAttempts, callbackEvents } from "../../src/db/schema";
-import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-mirror";
+import { insertOpenedSession, resolutionStatements } from "../../src/session/session-mirror";
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, nowIso } from "../../src/lib/time";

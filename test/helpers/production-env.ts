@@ -1,4 +1,4 @@
-// A production configuration that passes every fail-closed rule (src/config-check.ts): fresh random
+// A production configuration that passes every fail-closed rule (src/config/problems.ts): fresh random
 // secrets, https on a real-looking domain, Onfido settings. Tests override one setting at a time.
 import { env } from "cloudflare:test";
 import { toBase64 } from "../../src/lib/encoding";

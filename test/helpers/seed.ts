@@ -2,8 +2,8 @@
 import { env } from "cloudflare:test";
 import { database } from "../../src/db/client";
 import { users } from "../../src/db/schema";
-import { createApiKey } from "../../src/domain/api-keys";
-import { domainContext } from "../../src/domain/context";
+import { createApiKey } from "../../src/domain/keys/api-keys";
+import { domainContext } from "../../src/context/service-context";
 import { newId } from "../../src/lib/ids";
 import { signAccountToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";

@@ -1,7 +1,7 @@
 // Seeds the session log through its domain functions (the same inserts and resolution statements the
 // session Durable Object uses), and keeps the truth for the assertions.
 import type { SessionLogRow } from "../../src/db/schema";
-import { insertOpenedSession, resolutionStatements } from "../../src/domain/session-mirror";
+import { insertOpenedSession, resolutionStatements } from "../../src/session/session-mirror";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, toIso } from "../../src/lib/time";
 import { SESSION_STATUSES } from "../../src/session/session-status";

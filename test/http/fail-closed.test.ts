@@ -1,9 +1,9 @@
 // Production refuses to serve (503 MISCONFIGURED, naming the setting, never its value) for each rule of
-// src/config-check.ts; a complete production configuration serves.
+// src/config/problems.ts; a complete production configuration serves.
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { configurationProblems, DEVELOPMENT_VALUES } from "../../src/config-check";
+import { configurationProblems, DEVELOPMENT_VALUES } from "../../src/config/problems";
 import { productionEnv, productionSecrets } from "../helpers/production-env";
 
 async function health(appEnv: Env) {

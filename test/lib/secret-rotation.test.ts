@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { JWT_LIFETIME_SECONDS, signAccountToken } from "../../src/lib/jwt";
 import { keyId } from "../../src/lib/key-id";
 import { hashPassword, verifyPassword } from "../../src/lib/password";
-import { verifyAccountTokenAnyVersion } from "../../src/secret-versions";
+import { verifyAccountTokenAnyVersion } from "../../src/config/secret-versions";
 
 const OLD = "old-jwt-secret-0123456789abcdef0123456789abcdef";
 const NEW = "new-jwt-secret-0123456789abcdef0123456789abcdef";

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { mailFailures } from "../../src/db/schema";
 import { sha256Hex } from "../../src/lib/crypto";
-import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE_MAX_RETRIES, mailRetryDelaySeconds } from "../../src/mail/consumer";
+import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE_MAX_RETRIES, mailRetryDelaySeconds } from "../../src/mail/mail-consumer";
 import { sendThroughEmailService } from "../../src/mail/email-service";
 import { mailHtml } from "../../src/mail/html";
 import type { MailMessage } from "../../src/mail/queue";

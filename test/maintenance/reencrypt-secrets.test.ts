@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { secretsKeys } from "../../src/secret-versions";
+import { secretsKeys } from "../../src/config/secret-versions";
 import { apiKeys } from "../../src/db/schema";
 import { toBase64 } from "../../src/lib/encoding";
 import { keyId } from "../../src/lib/key-id";
@@ -48,7 +48,7 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     const retired = { ...env, SECRETS_KEY: NEW_KEY } as Env;
     expect(await signingSecretUnder(retired, current.keyId)).toBe(current.signingSecret);
     // New keys are sealed under the new key.
-    const { createApiKey } = await import("../../src/domain/api-keys");
+    const { createApiKey } = await import("../../src/domain/keys/api-keys");
     const fresh = await createApiKey({ db: db(), env: retired }, current.account.id, "after rotation");
     expect((await sealedOf(fresh.key.id)).startsWith(`${newId}.`)).toBe(true);
   });

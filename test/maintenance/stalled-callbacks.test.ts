@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLAIM_TTL_SECONDS } from "../../src/callbacks/consumer";
 import { callbackMessage } from "../../src/session/callback-message";
 import { callbackEvents } from "../../src/db/schema";
-import { resolutionStatements } from "../../src/domain/session-mirror";
+import { resolutionStatements } from "../../src/session/session-mirror";
 import { newId } from "../../src/lib/ids";
 import { nextAttemptDueMs } from "../../src/maintenance/stalled-callbacks";
 import type { SessionState } from "../../src/session/state-machine";

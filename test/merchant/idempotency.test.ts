@@ -52,7 +52,7 @@ describe("Idempotency-Key", () => {
     for (const other of answers.filter((a) => a.status !== 201)) expectError(other, 409, "IDEMPOTENCY_IN_PROGRESS");
 
     // The in-flight state itself, as the first request leaves it while its session is being opened.
-    const { requestFingerprint } = await import("../../src/domain/idempotency");
+    const { requestFingerprint } = await import("../../src/domain/verification/idempotency");
     const now = nowIso();
     await db().insert(idempotencyKeys).values({
       accountId: merchant.account.id,

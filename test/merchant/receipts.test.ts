@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { receiptJwks, signReceipt, type ReceiptClaims } from "../../src/domain/receipts";
+import { receiptJwks, signReceipt, type ReceiptClaims } from "../../src/session/receipts";
 import { toBase64Url, utf8, fromBase64Url, fromUtf8 } from "../../src/lib/encoding";
 import { call } from "../helpers/http";
 import { seedEndUser, seedMerchant } from "../helpers/seed";

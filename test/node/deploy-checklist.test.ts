@@ -3,9 +3,9 @@
 // wrangler.toml (every environment) and every setting the code reads, or a deploy from the docs alone
 // misses one. The committed development secrets must also be the ones production refuses.
 import { describe, expect, it } from "vitest";
-import { DEVELOPMENT_VALUES } from "../../src/config-check";
+import { DEVELOPMENT_VALUES } from "../../src/config/problems";
 import deployMd from "../../docs/deploy.md?raw";
-import optionalSettings from "../../src/optional-settings.d.ts?raw";
+import optionalSettings from "../../src/config/optional-settings.d.ts?raw";
 import wranglerToml from "../../wrangler.toml?raw";
 
 const sources = import.meta.glob(["../../src/**/*.ts", "../../src/**/*.tsx", "!../../src/worker-configuration.d.ts"], {

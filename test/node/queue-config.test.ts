@@ -4,7 +4,7 @@
 // wrangler.toml. This keeps the two from drifting apart, in every environment.
 import { describe, expect, it } from "vitest";
 import { QUEUE_MAX_RETRIES } from "../../src/callbacks/consumer";
-import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE_MAX_RETRIES } from "../../src/mail/consumer";
+import { MAIL_MAX_ATTEMPTS, MAIL_QUEUE_MAX_RETRIES } from "../../src/mail/mail-consumer";
 import wranglerToml from "../../wrangler.toml?raw";
 
 /** Each consumer's queue and max_retries, in the [[queues.consumers]] tables and the inline ones. */

@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { applicantDeletionFailures, kycRecords, sandboxDeletedApplicants, users } from "../../src/db/schema";
-import { MAIL_MAX_ATTEMPTS, mailRetryDelaySeconds } from "../../src/mail/consumer";
+import { MAIL_MAX_ATTEMPTS, mailRetryDelaySeconds } from "../../src/mail/mail-consumer";
 import type { ApplicantDeletionMessage } from "../../src/providers/applicant-deletion";
 import { registerVerified } from "../helpers/accounts";
 import { runQueue } from "../helpers/callbacks";

@@ -2,7 +2,7 @@
 // accepts, with ports, userinfo, paths and queries, are all refused; generated public ones are accepted.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { callbackUrlProblem } from "../../src/domain/callback-url";
+import { callbackUrlProblem } from "../../src/domain/merchant-callbacks/callback-url";
 
 const production = { allowLocalHttp: false };
 const RUNS = 200;

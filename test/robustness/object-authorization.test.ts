@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
-import { createApiKey } from "../../src/domain/api-keys";
+import { createApiKey } from "../../src/domain/keys/api-keys";
 import { domain, seedAccount, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { birthdayToday, openSession } from "../helpers/sessions";

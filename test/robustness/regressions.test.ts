@@ -5,7 +5,7 @@ import { openSession } from "../helpers/sessions";
 import { call, expectError } from "../helpers/http";
 import { conformanceProblem, loadDocument } from "./openapi-walk";
 import { snapshot } from "./requests";
-import { callbackUrlProblem } from "../../src/domain/callback-url";
+import { callbackUrlProblem } from "../../src/domain/merchant-callbacks/callback-url";
 
 const emptyJson = { rawBody: "", headers: { "content-type": "application/json" } };
 

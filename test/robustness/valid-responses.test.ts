@@ -4,8 +4,8 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { createApiKey } from "../../src/domain/api-keys";
-import { issueEmailToken } from "../../src/domain/email-tokens";
+import { createApiKey } from "../../src/domain/keys/api-keys";
+import { issueEmailToken } from "../../src/domain/accounts/email-links";
 import { hashPassword } from "../../src/lib/password";
 import { sandboxCheckId } from "../../src/providers/sandbox";
 import { domain, seedAccount, seedEndUser } from "../helpers/seed";

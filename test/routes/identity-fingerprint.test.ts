@@ -45,7 +45,7 @@ describe("one identity document, one live account", () => {
     await verifyWithDocument(first.token, number);
     const second = await personal();
     // The sandbox accepts A-Z0-9 only; the fingerprint's normalisation is checked through the domain below.
-    const { identityFingerprint } = await import("../../src/domain/identity-fingerprint");
+    const { identityFingerprint } = await import("../../src/domain/kyc/identity-fingerprint");
     const spelled = `${number.slice(0, 3).toLowerCase()}-${number.slice(3, 6)} ${number.slice(6)}`;
     expect(await identityFingerprint(env, { number: spelled, issuingCountry: "gbr" })).toBe(await identityFingerprint(env, { number, issuingCountry: "GBR" }));
     expect((await verifyWithDocument(second.token, number)).status).toBe("REJECTED");
@@ -76,7 +76,7 @@ describe("one identity document, one live account", () => {
     expect(JSON.stringify(row)).not.toContain(number.toLowerCase());
     // The sandbox's document is a digest of the simulated number (so its stored check id does not carry the number).
     const read = { number: (await sha256Hex(number)).slice(0, 20).toUpperCase(), issuingCountry: "GBR" };
-    const { identityFingerprint } = await import("../../src/domain/identity-fingerprint");
+    const { identityFingerprint } = await import("../../src/domain/kyc/identity-fingerprint");
     expect(await identityFingerprint(env, read)).toBe(row!.identityFingerprint);
     expect(await identityFingerprint({ ...env, IDENTITY_FINGERPRINT_KEY: "another key entirely, 32 bytes long!" }, read)).not.toBe(row!.identityFingerprint);
   });

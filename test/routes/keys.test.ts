@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { apiKeys } from "../../src/db/schema";
-import { MAX_ACTIVE_KEYS } from "../../src/domain/api-keys";
+import { MAX_ACTIVE_KEYS } from "../../src/domain/keys/api-keys";
 import { keyId } from "../../src/lib/key-id";
 import { openSecret } from "../../src/lib/sealed-secret";
 import { register, registerBusiness } from "../helpers/accounts";

@@ -1,9 +1,9 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { createApiKey, revokeApiKey } from "../../src/domain/api-keys";
+import { createApiKey, revokeApiKey } from "../../src/domain/keys/api-keys";
 import type { SessionLogRow } from "../../src/db/schema";
-import { EXPORT_PAGE_SIZE } from "../../src/domain/usage-export";
+import { EXPORT_PAGE_SIZE } from "../../src/domain/usage/export";
 import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";

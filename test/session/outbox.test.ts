@@ -4,8 +4,8 @@
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { CallbackMessage } from "../../src/callbacks/message";
-import { domainContext, type DomainContext } from "../../src/domain/context";
+import type { CallbackMessage } from "../../src/session/callback-message";
+import { domainContext, type DomainContext } from "../../src/context/service-context";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, poll, sessionObject } from "../helpers/sessions";

@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeys } from "../../src/db/schema";
-import { previousSecretRowId } from "../../src/domain/api-keys";
+import { previousSecretRowId } from "../../src/callbacks/signing-secret";
 import { openSecret } from "../../src/lib/sealed-secret";
 import { toBase64 } from "../../src/lib/encoding";
 import { reencryptSigningSecrets } from "../../src/maintenance/reencrypt-secrets";

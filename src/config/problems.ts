@@ -1,0 +1,175 @@
+// Fail closed: the settings a deployment must have before it serves anyone. Checked once per isolate
+// (the bindings do not change while it lives), and reported by setting name with the rule it breaks,
+// never with the value.
+
+import { receiptKeyProblem } from "./receipt-key";
+
+export type ConfigProblem = { setting: string; problem: string };
+
+/**
+ * The secret values committed in wrangler.toml for development ([vars]): anyone can read them, so a
+ * production deployment that still carries one refuses to serve. A test keeps this list in step with
+ * wrangler.toml.
+ */
+export const DEVELOPMENT_VALUES: readonly string[] = [
+  "dev-jwt-secret-not-for-production-0123456789abcdef",
+  "dev-password-pepper-not-for-production",
+  "ZGV2LXNlY3JldHMta2V5LW5vdC1mb3ItcHJvZHVjdGlvbg",
+  "dev-identity-fingerprint-key-not-for-production",
+  "dev-onfido-token",
+  "dev-onfido-webhook-token",
+  '{"kty":"OKP","crv":"Ed25519","x":"T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY","d":"tzXOkEwDTt5SFLnBNJwKz9ggw_ARjgwySSaXGUOHWP8","kid":"dev-receipts-1"}',
+];
+
+/** The development receipt key's public half: a production key set must not publish it. */
+const DEVELOPMENT_RECEIPT_X = "T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY";
+
+/** 32 random bytes: the AES-256 key itself for SECRETS_KEY, and the least entropy for the HMAC secrets. */
+export const SECRET_BYTES = 32;
+
+/**
+ * Reserved and local names (RFC 2606, RFC 6761) and the placeholders this repository ships: links and
+ * mail under them reach no one.
+ */
+const PLACEHOLDER_DOMAIN = /(^|\.)(example(\.com|\.net|\.org)?|test|invalid|localhost|local)$/i;
+
+const ENVIRONMENTS = new Set(["development", "production"]);
+const PROVIDERS = new Set(["sandbox", "onfido"]);
+
+/** The length in bytes of a base64 or base64url text, or 0 when it is neither. */
+export function decodedLength(text: string): number {
+  const body = text.replace(/=+$/, "");
+  if (!/^[A-Za-z0-9+/_-]+$/.test(body) || body.length % 4 === 1) return 0;
+  return Math.floor((body.length * 3) / 4);
+}
+
+type Settings = Partial<Record<string, unknown>>;
+
+const text = (env: Settings, name: string): string | undefined => {
+  const value = env[name];
+  return typeof value === "string" && value.length > 0 ? value : undefined;
+};
+
+function secretProblem(value: string | undefined, exactBytes: boolean): string | null {
+  if (value === undefined) return "is missing";
+  if (DEVELOPMENT_VALUES.includes(value)) return "is a committed development value";
+  const bytes = decodedLength(value);
+  if (exactBytes ? bytes !== SECRET_BYTES : bytes < SECRET_BYTES) {
+    return `must be ${SECRET_BYTES} random bytes, base64-encoded (openssl rand -base64 32)`;
+  }
+  return null;
+}
+
+const isPlaceholderHost = (host: string) => PLACEHOLDER_DOMAIN.test(host.replace(/\.$/, ""));
+
+function urlProblem(value: string | undefined): string | null {
+  if (value === undefined) return "is missing";
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "is not a URL";
+  }
+  if (url.protocol !== "https:") return "must be an https URL";
+  if (isPlaceholderHost(url.hostname)) return "is still a placeholder domain";
+  return null;
+}
+
+function mailFromProblem(value: string | undefined): string | null {
+  if (value === undefined) return "is missing";
+  const match = /^[^\s@<>]+@([^\s@<>]+\.[^\s@<>]+)$/.exec(value);
+  if (!match) return "is not an email address";
+  if (isPlaceholderHost(match[1]!)) return "is still a placeholder domain";
+  return null;
+}
+
+export const ACCOUNT_LIMIT_SETTINGS = [
+  "COMPLETIONS_PER_HOUR",
+  "COMPLETIONS_PER_DAY",
+  "KYC_SDK_TOKENS_PER_HOUR",
+  "KYC_CHECKS_PER_DAY",
+  "PASSWORD_CHANGES_PER_HOUR",
+] as const;
+
+const positiveInteger = (value: string | undefined) => value === undefined || /^[1-9]\d*$/.test(value);
+
+/** Every rule a configuration breaks; empty when it may serve. Development needs only a known ENVIRONMENT. */
+export function configProblems(env: Settings): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const add = (setting: string, problem: string | null) => {
+    if (problem) problems.push({ setting, problem });
+  };
+  const environment = text(env, "ENVIRONMENT");
+  // Anything but the two known names refuses to serve: a typo must not fall back to development defaults.
+  if (environment === undefined || !ENVIRONMENTS.has(environment)) {
+    add("ENVIRONMENT", "must be development or production");
+    return problems;
+  }
+  if (environment !== "production") return problems;
+
+  const provider = text(env, "PROVIDER");
+  if (provider === "sandbox") add("PROVIDER", "is the development sandbox");
+  else if (provider === undefined || !PROVIDERS.has(provider)) add("PROVIDER", "must be onfido");
+
+  add("JWT_SECRET", secretProblem(text(env, "JWT_SECRET"), false));
+  add("PASSWORD_PEPPER", secretProblem(text(env, "PASSWORD_PEPPER"), false));
+  add("SECRETS_KEY", secretProblem(text(env, "SECRETS_KEY"), true));
+  // Never rotated: a new key would change every fingerprint and free every document (docs/limits.md).
+  add("IDENTITY_FINGERPRINT_KEY", secretProblem(text(env, "IDENTITY_FINGERPRINT_KEY"), false));
+  // A previous secret (kept during a rotation) is held to the same rules as the current one.
+  for (const [name, exact] of [["JWT_SECRET_PREVIOUS", false], ["PASSWORD_PEPPER_PREVIOUS", false], ["SECRETS_KEY_PREVIOUS", true]] as const) {
+    if (text(env, name) !== undefined) add(name, secretProblem(text(env, name), exact));
+  }
+  if (text(env, "JWT_SECRET_PREVIOUS") !== undefined) {
+    const rotatedAt = text(env, "JWT_SECRET_ROTATED_AT");
+    if (rotatedAt === undefined || Number.isNaN(Date.parse(rotatedAt))) {
+      add("JWT_SECRET_ROTATED_AT", "must be the ISO time of the rotation while JWT_SECRET_PREVIOUS is set");
+    }
+  }
+
+  for (const name of ["RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_PREVIOUS"] as const) {
+    const value = text(env, name);
+    if (value === undefined) {
+      if (name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
+      continue;
+    }
+    const problem = receiptKeyProblem(value, name === "RECEIPT_SIGNING_KEY");
+    add(name, problem ?? (value.includes(DEVELOPMENT_RECEIPT_X) ? "is the committed development key" : null));
+  }
+
+  add("APP_URL", urlProblem(text(env, "APP_URL")));
+  add("MAIL_FROM", mailFromProblem(text(env, "MAIL_FROM")));
+
+  if (provider === "onfido") {
+    add("ONFIDO_API_URL", urlProblem(text(env, "ONFIDO_API_URL")));
+    for (const name of ["ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN"]) {
+      const value = text(env, name);
+      if (value === undefined) add(name, "is missing");
+      else if (DEVELOPMENT_VALUES.includes(value)) add(name, "is a committed development value");
+    }
+  }
+
+  for (const name of [
+    "SESSION_TTL_SECONDS",
+    "CALLBACK_LOG_RETENTION_DAYS",
+    "SESSION_LOG_RETENTION_DAYS",
+    "CALLBACK_STALL_SECONDS",
+    // The per-account limits (src/domain/limits/account-limits.ts; a test keeps this list in step with it).
+    ...ACCOUNT_LIMIT_SETTINGS,
+  ]) {
+    if (!positiveInteger(text(env, name))) add(name, "must be a positive whole number");
+  }
+  return problems;
+}
+
+// The bindings object lives as long as the isolate: one check per isolate, not per request.
+const checked = new WeakMap<object, ConfigProblem[]>();
+
+export function configurationProblems(env: Env): ConfigProblem[] {
+  let problems = checked.get(env);
+  if (!problems) {
+    problems = configProblems(env as unknown as Settings);
+    checked.set(env, problems);
+  }
+  return problems;
+}

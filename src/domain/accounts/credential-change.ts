@@ -1,0 +1,46 @@
+// Password change and email change for a signed-in account. Both sign out every earlier token.
+import * as z from "zod";
+import { secret } from "../../config/settings";
+import type { UserRow } from "../../db/schema";
+import { hashPassword } from "../../lib/password";
+import { deliverMail } from "../../mail/send-account-mail";
+import { confirmEmailChangeMail } from "../../mail/messages";
+import { issueAccountToken } from "./account-tokens";
+import { mailLinkBase, type DomainContext } from "../../context/service-context";
+import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-links";
+import { emailTaken } from "./registration";
+import { checkPassword, invalidCredentials, signOutEverywhere } from "./sign-in";
+import { isUniqueViolation } from "../../db/unique-violation";
+import { EmailField, findUserByEmail, PasswordField, toUser } from "./users";
+
+export const ChangePasswordInput = z.object({ currentPassword: z.string().min(1).max(128), newPassword: PasswordField });
+export const ChangeEmailInput = z.object({ newEmail: EmailField, password: z.string().min(1).max(128) });
+export const TokenInput = z.object({ token: z.string().min(1).max(200) });
+
+/** Returns a fresh token: the caller's old one stops working with every other. */
+export async function changePassword(ctx: DomainContext, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {
+  if (!(await checkPassword(ctx, user, input.currentPassword))) throw invalidCredentials();
+  const updated = await signOutEverywhere(ctx, user.id, { passwordHash: await hashPassword(input.newPassword, secret(ctx.env, "PASSWORD_PEPPER")) });
+  return issueAccountToken(ctx, updated!);
+}
+
+export async function requestEmailChange(ctx: DomainContext, user: UserRow, input: z.infer<typeof ChangeEmailInput>) {
+  if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
+  if (input.newEmail === user.email || (await findUserByEmail(ctx, input.newEmail))) throw emailTaken();
+  const token = await issueEmailToken(ctx, user.id, "change_email", input.newEmail);
+  await deliverMail(ctx, confirmEmailChangeMail(mailLinkBase(ctx), input.newEmail, token, user.locale), "confirm-email-change");
+}
+
+/** The new address is verified by the click itself. */
+export async function confirmEmailChange(ctx: DomainContext, token: string) {
+  const used = await consumeEmailToken(ctx, token, "change_email");
+  if (!used.newEmail) throw invalidToken();
+  try {
+    const row = await signOutEverywhere(ctx, used.userId, { email: used.newEmail, emailVerified: true });
+    if (!row) throw invalidToken();
+    return toUser(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw emailTaken(); // someone registered the address meanwhile
+    throw error;
+  }
+}

@@ -1,0 +1,10 @@
+// Accounts (CONTRACT §2-3): sign-up, sign-in, email links, credential and profile changes, deletion.
+// What the routes and pages may use; the files beside this one are the feature's own.
+export { deleteAccount } from "./account-deletion";
+export { ChangeEmailInput, changePassword, ChangePasswordInput, confirmEmailChange, requestEmailChange, TokenInput } from "./credential-change";
+export { resendVerification, verifyEmail } from "./email-verification";
+export { ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPasswordInput } from "./password-reset";
+export { ProfileInput, updateProfile } from "./profile";
+export { register, RegisterInput } from "./registration";
+export { login, LoginInput, signOutEverywhere } from "./sign-in";
+export { EmailField, toUser, User } from "./users";

@@ -1,0 +1,30 @@
+// PATCH /api/users/me: names, and the company name of a business account.
+import { eq } from "drizzle-orm";
+import * as z from "zod";
+import { users, type UserRow } from "../../db/schema";
+import { validationFailed } from "../../errors";
+import { nowIso } from "../../lib/time";
+import type { DomainContext } from "../../context/service-context";
+import { NameField, toUser } from "./users";
+
+export const ProfileInput = z
+  .object({
+    firstName: NameField.nullable().optional(),
+    lastName: NameField.nullable().optional(),
+    companyName: NameField.optional(),
+  })
+  .refine((input) => Object.values(input).some((value) => value !== undefined), {
+    message: "Send at least one of firstName, lastName, companyName.",
+  });
+
+export async function updateProfile({ db }: DomainContext, user: UserRow, input: z.infer<typeof ProfileInput>) {
+  if (input.companyName !== undefined && user.userType !== "BUSINESS") {
+    throw validationFailed([{ path: "companyName", message: "Only a business account has a company name." }]);
+  }
+  const [row] = await db
+    .update(users)
+    .set({ ...input, updatedAt: nowIso() })
+    .where(eq(users.id, user.id))
+    .returning();
+  return toUser(row!);
+}

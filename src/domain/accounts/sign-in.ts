@@ -1,0 +1,54 @@
+// Login and logout (CONTRACT §2).
+import { eq, sql } from "drizzle-orm";
+import * as z from "zod";
+import { secret } from "../../config/settings";
+import { users, type UserRow } from "../../db/schema";
+import { ApiError } from "../../errors";
+import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../lib/password";
+import { nowIso } from "../../lib/time";
+import { passwordPeppers } from "../../config/secret-versions";
+import { issueAccountToken } from "./account-tokens";
+import type { DomainContext } from "../../context/service-context";
+import { revokeEmailTokens } from "./email-links";
+import { EmailField, findUserByEmail, toUser } from "./users";
+
+export const LoginInput = z.object({ email: EmailField, password: z.string().min(1).max(128) });
+
+export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS");
+
+/** Checks a password against the account's hash; re-hashes it when the stored parameters or pepper are older. */
+export async function checkPassword({ db, env }: DomainContext, user: UserRow, password: string): Promise<boolean> {
+  const peppers = passwordPeppers(env);
+  const check = await verifyPassword(password, user.passwordHash, peppers);
+  if (check.needsRehash) {
+    await db.update(users).set({ passwordHash: await hashPassword(password, peppers[0]!) }).where(eq(users.id, user.id));
+  }
+  return check.valid;
+}
+
+export async function login(ctx: DomainContext, input: z.infer<typeof LoginInput>) {
+  const user = await findUserByEmail(ctx, input.email);
+  if (!user) {
+    // Same work as a real check, so the answer time does not reveal whether the account exists.
+    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(ctx.env, "PASSWORD_PEPPER"));
+    throw invalidCredentials();
+  }
+  if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
+  return { user: toUser(user), token: await issueAccountToken(ctx, user) };
+}
+
+/**
+ * Every JWT and email link issued before stops working: the token version moves on and unused email
+ * tokens are spent, in one batch. `changes` are further columns to set in the same update.
+ */
+export async function signOutEverywhere({ db }: DomainContext, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
+  const [updated] = await db.batch([
+    db
+      .update(users)
+      .set({ ...changes, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() })
+      .where(eq(users.id, userId))
+      .returning(),
+    revokeEmailTokens(db, userId),
+  ]);
+  return updated[0];
+}

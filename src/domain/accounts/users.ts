@@ -1,0 +1,35 @@
+// The account as the API shows it (spec "User"), and the field rules shared by every account route.
+import { eq } from "drizzle-orm";
+import * as z from "zod";
+import { users, USER_TYPES, type UserRow } from "../../db/schema";
+import type { DomainContext } from "../../context/service-context";
+
+export const User = z.object({
+  id: z.string(),
+  email: z.email(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  companyName: z.string().nullable(),
+  userType: z.enum(USER_TYPES),
+  emailVerified: z.boolean(),
+  createdAt: z.iso.datetime(),
+});
+export type User = z.infer<typeof User>;
+
+export const toUser = (row: UserRow): User => ({
+  id: row.id,
+  email: row.email,
+  firstName: row.firstName,
+  lastName: row.lastName,
+  companyName: row.companyName,
+  userType: row.userType,
+  emailVerified: row.emailVerified,
+  createdAt: row.createdAt,
+});
+
+/** Emails are trimmed and lower-cased before validation, so comparisons and uniqueness agree. */
+export const EmailField = z.string().trim().toLowerCase().max(254).pipe(z.email("Enter a valid email address."));
+export const PasswordField = z.string().min(8, "Use at least 8 characters.").max(128, "Use at most 128 characters.");
+export const NameField = z.string().trim().min(1).max(100);
+
+export const findUserByEmail = ({ db }: DomainContext, email: string) => db.query.users.findFirst({ where: eq(users.email, email) });

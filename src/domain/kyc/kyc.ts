@@ -1,0 +1,247 @@
+// KYC (CONTRACT §7): one applicant per account, a date of birth verified once by the provider.
+// Kept: applicant id, status, the verified date of birth and times. Name and address go to the
+// provider only; the typed date of birth is never stored as verified (the report's is).
+import { and, eq, isNull, ne, or } from "drizzle-orm";
+import * as z from "zod";
+import { KYC_RECORD_STATUSES, kycRecords } from "../../db/schema";
+import { ApiError, notFound } from "../../errors";
+import { sha256Hex } from "../../lib/crypto";
+import { log } from "../../lib/log";
+import { ALPHA3_COUNTRIES } from "../../lib/countries";
+import { isCalendarDate, todayUtc, yearsBefore } from "../../lib/calendar-date";
+import { nowIso } from "../../lib/time";
+import { providerFor } from "../../providers/from-env";
+import { SandboxProvider, sandboxCheckId, type SandboxResult } from "../../providers/sandbox";
+import type { DomainContext } from "../../context/service-context";
+import { identityFingerprint } from "./identity-fingerprint";
+import { isUniqueViolation } from "../../db/unique-violation";
+
+export const MAX_AGE_YEARS = 150;
+
+// Onfido refuses names with these characters; refusing them here gives a 422 instead of a 502.
+const NAME_FORBIDDEN = /[\p{Cc}^!#$%*=<>;{}"]/u;
+const name = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1, `${what} is required.`)
+    .max(100)
+    .refine((value) => !NAME_FORBIDDEN.test(value), `${what} contains a character that is not allowed.`);
+const addressLine = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .refine((value) => !/\p{Cc}/u.test(value), "Control characters are not allowed.");
+
+export const CreateApplicantBody = z.object({
+  firstName: name("First name"),
+  lastName: name("Last name"),
+  // Each check stops the rest: an empty date is "required", not also "more than 150 years ago".
+  dob: z
+    .string()
+    .min(1, { error: "The date of birth is required.", abort: true })
+    .refine(isCalendarDate, { error: "Expected a real date as YYYY-MM-DD.", abort: true })
+    .refine((dob) => dob < todayUtc(), "The date of birth must be in the past.")
+    .refine((dob) => dob >= yearsBefore(todayUtc(), MAX_AGE_YEARS), `The date of birth is more than ${MAX_AGE_YEARS} years ago.`),
+  address: z
+    .object({
+      country: z
+        .string()
+        .trim()
+        .toUpperCase()
+        .refine((code) => ALPHA3_COUNTRIES.has(code), "Expected an ISO 3166-1 alpha-3 country code, such as GBR."),
+      postcode: addressLine,
+      street: addressLine.optional(),
+      town: addressLine.optional(),
+    })
+    .optional(),
+});
+export type CreateApplicantBody = z.infer<typeof CreateApplicantBody>;
+
+export const KYC_STATUSES = ["NOT_STARTED", ...KYC_RECORD_STATUSES] as const;
+export const KycStatus = z.object({
+  status: z.enum(KYC_STATUSES),
+  verifiedAt: z.iso.datetime().nullable(),
+  reason: z
+    .enum(["IDENTITY_ALREADY_VERIFIED"])
+    .optional()
+    .describe("Only on REJECTED, when the service refused a clear check: the document already verifies another account."),
+});
+export type KycStatus = z.infer<typeof KycStatus>;
+
+const findByUser = ({ db }: DomainContext, userId: string) =>
+  db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+
+const applicantExists = () => new ApiError("APPLICANT_EXISTS");
+
+/** Another account whose VERIFIED record carries this document fingerprint. */
+const fingerprintHolder = ({ db }: DomainContext, fingerprint: string, exceptUserId: string) =>
+  db.query.kycRecords.findFirst({
+    columns: { userId: true },
+    where: and(eq(kycRecords.identityFingerprint, fingerprint), ne(kycRecords.userId, exceptUserId)),
+  });
+
+export async function createApplicant(ctx: DomainContext, userId: string, input: CreateApplicantBody) {
+  // Checked before calling the provider so that a second request creates nothing there either.
+  if (await findByUser(ctx, userId)) throw applicantExists();
+  const provider = providerFor(ctx.env);
+  const applicantId = await provider.createApplicant(input);
+  const now = nowIso();
+  const inserted = await ctx.db
+    .insert(kycRecords)
+    .values({ userId, applicantId, status: "PENDING", createdAt: now, updatedAt: now })
+    .onConflictDoNothing()
+    .returning({ applicantId: kycRecords.applicantId });
+  if (inserted.length === 0) {
+    // A concurrent request won; the provider-side applicant of this one stays unused.
+    log("warn", "applicant created concurrently", { userId, provider: provider.name });
+    throw applicantExists();
+  }
+  return { applicantId };
+}
+
+async function requireApplicant(ctx: DomainContext, userId: string) {
+  const record = await findByUser(ctx, userId);
+  if (!record) throw new ApiError("APPLICANT_REQUIRED");
+  return record;
+}
+
+export async function createSdkToken(ctx: DomainContext, userId: string) {
+  const { applicantId } = await requireApplicant(ctx, userId);
+  return { token: await providerFor(ctx.env).createSdkToken(applicantId), applicantId };
+}
+
+export async function kycStatus(ctx: DomainContext, userId: string): Promise<KycStatus> {
+  const record = await findByUser(ctx, userId);
+  if (!record) return { status: "NOT_STARTED", verifiedAt: null };
+  return {
+    status: record.status,
+    verifiedAt: record.status === "VERIFIED" ? record.verifiedAt : null,
+    ...(record.status === "REJECTED" && record.rejectionReason ? { reason: record.rejectionReason } : {}),
+  };
+}
+
+export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "already_verified" | "incomplete" | "superseded";
+
+/**
+ * The one path by which a check changes a KYC record: the provider webhook and the sandbox both end
+ * here. A check already applied changes nothing (redelivery), and a VERIFIED record is final: the date
+ * of birth is verified once, so a later check cannot replace the identity behind an account.
+ *
+ * The record's `checkId` is either the check that is running (status PENDING, set by `submitCheck`) or
+ * the check that decided the status (VERIFIED or REJECTED). While one is running, the events of other
+ * checks (an older one redelivered, one that lost a race to be recorded) are ignored: only the running
+ * check decides.
+ */
+export async function applyCompletedCheck(ctx: DomainContext, checkId: string): Promise<CheckOutcome> {
+  const { db } = ctx;
+  const check = await providerFor(ctx.env).readCheck(checkId);
+  const record = await db.query.kycRecords.findFirst({ where: eq(kycRecords.applicantId, check.applicantId) });
+  const skipped = (outcome: CheckOutcome) => {
+    log("info", "check not applied", { checkId: check.checkId, outcome });
+    return outcome;
+  };
+  if (!record) return skipped("unknown_applicant");
+  if (record.status === "VERIFIED") return skipped(record.checkId === check.checkId ? "duplicate" : "already_verified");
+  const running = record.status === "PENDING" ? record.checkId : null;
+  if (record.status === "REJECTED" && record.checkId === check.checkId) return skipped("duplicate");
+  if (running && running !== check.checkId) return skipped("superseded");
+  if (!check.complete) return skipped("incomplete");
+  const verdict = await check.verdict();
+  const now = nowIso();
+  // One document verifies one live account: a document that already verifies another account rejects
+  // this one (the first keeps working; deleting it deletes its record and frees the document).
+  const fingerprint = verdict.result === "clear" && verdict.document ? await identityFingerprint(ctx.env, verdict.document) : null;
+  const taken = async () => fingerprint !== null && (await fingerprintHolder(ctx, fingerprint, record.userId)) !== undefined;
+  const write = (verified: boolean) =>
+    db
+      .update(kycRecords)
+      .set({
+        status: verified ? "VERIFIED" : "REJECTED",
+        verifiedDob: verified && verdict.result === "clear" ? verdict.dateOfBirth : null,
+        verifiedAt: verified ? now : null,
+        identityFingerprint: verified ? fingerprint : null,
+        rejectionReason: verdict.result === "clear" && !verified ? "IDENTITY_ALREADY_VERIFIED" : null,
+        checkId: check.checkId,
+        updatedAt: now,
+      })
+      // Repeats the guards in the write itself, so that two deliveries racing each other (or a delivery
+      // racing a new submission) apply once.
+      .where(
+        and(
+          eq(kycRecords.userId, record.userId),
+          or(
+            and(eq(kycRecords.status, "PENDING"), or(isNull(kycRecords.checkId), eq(kycRecords.checkId, check.checkId))),
+            and(eq(kycRecords.status, "REJECTED"), or(isNull(kycRecords.checkId), ne(kycRecords.checkId, check.checkId))),
+          ),
+        ),
+      )
+      .returning({ userId: kycRecords.userId });
+  let verified = verdict.result === "clear" && !(await taken());
+  let written;
+  try {
+    written = await write(verified);
+  } catch (error) {
+    // Two accounts verifying one document at the same moment: the unique index lets one through.
+    if (!verified || !isUniqueViolation(error)) throw error;
+    verified = false;
+    written = await write(false);
+  }
+  if (written.length === 0) return skipped("duplicate");
+  log("info", "check applied", {
+    checkId: check.checkId,
+    userId: record.userId,
+    status: verified ? "VERIFIED" : "REJECTED",
+    ...(verdict.result === "clear" && !verified ? { reason: "IDENTITY_ALREADY_VERIFIED" } : {}),
+  });
+  return "applied";
+}
+
+/**
+ * After the provider's SDK has uploaded the document and the face, the app asks for them to be
+ * checked (Onfido's classic flow: the integrator's server creates the check). Idempotent: while a check
+ * is running, or once the account is VERIFIED, nothing new is started and the status is returned.
+ * A REJECTED account starts a new check (a retry after new uploads).
+ */
+export async function submitCheck(ctx: DomainContext, userId: string): Promise<KycStatus> {
+  const record = await requireApplicant(ctx, userId);
+  if (record.status === "VERIFIED" || (record.status === "PENDING" && record.checkId)) return kycStatus(ctx, userId);
+  const provider = providerFor(ctx.env);
+  const started = await provider.createCheck(record.applicantId);
+  const now = nowIso();
+  const written = await ctx.db
+    .update(kycRecords)
+    .set({ status: "PENDING", checkId: started.checkId, verifiedDob: null, verifiedAt: null, rejectionReason: null, updatedAt: now })
+    // Only over the state read above: a concurrent submission or a webhook that got here first wins, and
+    // this check's result is then ignored as superseded (or is the one that already decided).
+    .where(
+      and(
+        eq(kycRecords.userId, userId),
+        eq(kycRecords.status, record.status),
+        record.checkId === null ? isNull(kycRecords.checkId) : eq(kycRecords.checkId, record.checkId),
+      ),
+    )
+    .returning({ userId: kycRecords.userId });
+  if (written.length === 0) {
+    log("warn", "check submitted concurrently", { userId, checkId: started.checkId, provider: provider.name });
+  } else {
+    log("info", "check started", { userId, checkId: started.checkId, provider: provider.name });
+    // A provider that finishes at once (the sandbox) has no webhook to wait for.
+    if (started.complete) await applyCompletedCheck(ctx, started.checkId);
+  }
+  return kycStatus(ctx, userId);
+}
+
+/**
+ * The sandbox "finishes" a check for the account's applicant, then takes the webhook's path. With
+ * PROVIDER=onfido the applicant lives at Onfido: there is nothing for a sandbox to complete (404).
+ */
+export async function completeSandboxCheck(ctx: DomainContext, userId: string, result: SandboxResult, documentNumber?: string) {
+  if (!(providerFor(ctx.env) instanceof SandboxProvider)) throw notFound("Route");
+  const { applicantId } = await requireApplicant(ctx, userId);
+  // The check id is stored (kyc_records.check_id): it carries a digest of the simulated number, not the number.
+  const documentDigest = documentNumber === undefined ? undefined : (await sha256Hex(documentNumber)).slice(0, 20).toUpperCase();
+  await applyCompletedCheck(ctx, sandboxCheckId(applicantId, result, documentDigest));
+  return kycStatus(ctx, userId);
+}

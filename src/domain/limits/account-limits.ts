@@ -1,0 +1,96 @@
+// Limits per account that the Workers Rate Limiting binding cannot express (its windows are 10 or 60
+// seconds, per location, eventually consistent): so many an hour or a day, counted in D1 fixed windows.
+// One statement per window, all in one db.batch: one storage round trip per limited request.
+// A row holds a hash of (limit, account, window) and a count: nothing says what was done, so a counter
+// of completions links no account to the sessions it answered (CONTRACT §5).
+import { sql, type SQL } from "drizzle-orm";
+import { accountCounters, users } from "../../db/schema";
+import { ApiError } from "../../errors";
+import { sha256Hex } from "../../lib/crypto";
+import type { Database } from "../../db/client";
+import type { DomainContext } from "../../context/service-context";
+
+const HOUR = 3600;
+const DAY = 86_400;
+
+type Window = { name: string; setting: keyof Env & string; fallback: number; seconds: number };
+
+/**
+ * Every account limit: the setting that overrides it (wrangler.toml [vars]) and the production value
+ * (the fallback). docs/limits.md lists them with their reasons.
+ */
+export const ACCOUNT_LIMITS = {
+  /** One verified adult must not serve as an age proof for a crowd. */
+  completion: [
+    { name: "completion-hour", setting: "COMPLETIONS_PER_HOUR", fallback: 10, seconds: HOUR },
+    { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY },
+  ],
+  /** Each SDK token is a paid provider call. */
+  sdkToken: [{ name: "sdk-token-hour", setting: "KYC_SDK_TOKENS_PER_HOUR", fallback: 10, seconds: HOUR }],
+  /** Each submission starts a paid check at the provider. */
+  kycCheck: [{ name: "kyc-check-day", setting: "KYC_CHECKS_PER_DAY", fallback: 3, seconds: DAY }],
+  /** A stolen token must not guess the current password without end. */
+  passwordChange: [{ name: "password-change-hour", setting: "PASSWORD_CHANGES_PER_HOUR", fallback: 10, seconds: HOUR }],
+} as const satisfies Record<string, readonly Window[]>;
+
+export type AccountLimitName = keyof typeof ACCOUNT_LIMITS;
+
+/** The limit in force: the setting when it is a positive whole number, else the production value. */
+export function limitOf(env: Env, window: Window): number {
+  const value = Number((env as unknown as Record<string, unknown>)[window.setting]);
+  return Number.isInteger(value) && value > 0 ? value : window.fallback;
+}
+
+/** The counter rows one use of `limit` by the account touches: one per window, keyed by a hash. */
+export async function counterKeys(limit: AccountLimitName, accountId: string, now: number) {
+  const windows: readonly Window[] = ACCOUNT_LIMITS[limit];
+  return Promise.all(
+    windows.map(async (window) => {
+      const start = Math.floor(now / 1000 / window.seconds) * window.seconds;
+      const end = start + window.seconds;
+      return { window, end, key: await sha256Hex(`${window.name}:${accountId}:${start}`), expiresAt: new Date(end * 1000).toISOString() };
+    }),
+  );
+}
+
+export type CounterKey = Awaited<ReturnType<typeof counterKeys>>[number];
+
+/**
+ * Adds one to the counter, returning the new count: an UPSERT … RETURNING for a db.batch. With
+ * `onlyIf`, a condition on the account's row, it counts only when that holds (and returns no row).
+ */
+export function upsertCounter(db: Database, { key, expiresAt }: CounterKey, onlyIf?: SQL) {
+  const insert = db.insert(accountCounters);
+  const values = onlyIf
+    ? insert.select(db.select({ key: sql<string>`${key}`.as("key"), count: sql<number>`1`.as("count"), expiresAt: sql<string>`${expiresAt}`.as("expires_at") }).from(users).where(onlyIf))
+    : insert.values({ key, count: 1, expiresAt });
+  return values
+    .onConflictDoUpdate({ target: accountCounters.key, set: { count: sql`${accountCounters.count} + 1` } })
+    .returning({ count: accountCounters.count });
+}
+
+/** 429 RATE_LIMITED, Retry-After: the seconds until the exceeded window ends, when any count is over its limit. */
+export function refuseOverLimit(env: Env, rows: readonly CounterKey[], counts: readonly (readonly { count: number }[] | undefined)[], now: number): void {
+  let retryAfter = 0;
+  rows.forEach(({ window, end }, i) => {
+    if ((counts[i]?.[0]?.count ?? 0) > limitOf(env, window)) retryAfter = Math.max(retryAfter, end - Math.floor(now / 1000));
+  });
+  if (retryAfter > 0) {
+    throw new ApiError("RATE_LIMITED", {
+      message: "Too many attempts for this account; try again later.",
+      headers: { "Retry-After": String(retryAfter) },
+    });
+  }
+}
+
+/**
+ * Counts one use of `limit` by the account and refuses it (429 RATE_LIMITED, Retry-After: the seconds
+ * until the exceeded window ends) when that makes any window go over. Every attempt counts, refused
+ * ones too, so hammering past the limit does not shorten the wait.
+ */
+export async function countAccountUse(ctx: DomainContext, limit: AccountLimitName, accountId: string, now = Date.now()): Promise<void> {
+  const rows = await counterKeys(limit, accountId, now);
+  const [first, ...rest] = rows.map((row) => upsertCounter(ctx.db, row));
+  const counts = await ctx.db.batch([first!, ...rest]);
+  refuseOverLimit(ctx.env, rows, counts, now);
+}

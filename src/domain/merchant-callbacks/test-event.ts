@@ -1,0 +1,78 @@
+// Test events: a merchant checks an endpoint and its secret before going live. One signed POST of an
+// `age_verification.test` event to the URL given, under the key's live secret(s) (both during a
+// rotation's grace), answered with the receiver's status and timing. Sent once, in the request, never
+// queued or retried; nothing is written to the usage log or the callback log.
+import { and, eq } from "drizzle-orm";
+import * as z from "zod";
+import { attemptDelivery } from "../../callbacks/deliver";
+import { TEST_EVENT_TYPE } from "../../callbacks/event-schemas";
+import { isProduction } from "../../config/settings";
+import { apiKeys } from "../../db/schema";
+import { notFound, validationFailed } from "../../errors";
+import { isIdOf, newId } from "../../lib/ids";
+import { openSecret } from "../../lib/sealed-secret";
+import { nowIso } from "../../lib/time";
+import { secretsKeys } from "../../config/secret-versions";
+import { previousSecretLive, previousSecretRowId } from "../../callbacks/signing-secret";
+import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
+import type { DomainContext } from "../../context/service-context";
+
+export const TestCallbackInput = z.object({
+  url: z.string().max(MAX_CALLBACK_URL_LENGTH).describe("Where to send the test event: the same rules as a session's callback_url."),
+});
+
+export const TestCallbackResult = z.object({
+  webhook_id: z.string().describe("msg_… of this test event."),
+  type: z.literal(TEST_EVENT_TYPE),
+  delivered: z.boolean().describe("True when the receiver answered 2xx within 15 s."),
+  status_code: z.int().nullable().describe("The receiver's status; null when it did not answer."),
+  error: z.string().nullable().describe("timeout, network_error or redirect_not_followed; null otherwise."),
+  duration_ms: z.int(),
+  signatures: z.int().describe("How many v1 signatures webhook-signature carried (2 during a rotation's grace)."),
+});
+export type TestCallbackResult = z.infer<typeof TestCallbackResult>;
+
+/** `admit` is the caller's rate limit: taken once the key is found and the URL accepted, before sending. */
+export async function sendTestCallback(
+  ctx: DomainContext,
+  userId: string,
+  keyId: string,
+  url: string,
+  admit: () => Promise<void>,
+): Promise<TestCallbackResult> {
+  if (!isIdOf("key", keyId)) throw notFound("Key");
+  const row = await ctx.db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
+  if (!row) throw notFound("Key");
+  const problem = callbackUrlProblem(url, { allowLocalHttp: !isProduction(ctx.env) });
+  if (problem) throw validationFailed([{ path: "url", message: problem }]);
+  await admit();
+
+  const keys = secretsKeys(ctx.env);
+  const now = nowIso();
+  const secrets = [await openSecret(row.signingSecretEnc, keys, row.id)];
+  if (row.previousSigningSecretEnc && previousSecretLive(row, now)) {
+    secrets.push(await openSecret(row.previousSigningSecretEnc, keys, previousSecretRowId(row.id)));
+  }
+  const webhookId = newId("msg");
+  const result = await attemptDelivery(
+    {
+      webhookId,
+      callbackUrl: url,
+      type: TEST_EVENT_TYPE,
+      timestamp: now,
+      data: { key_id: row.id, message: "A test event: no session is involved." },
+    },
+    secrets,
+  );
+  const { outcome } = result;
+  const status = outcome.kind === "response" ? outcome.status : null;
+  return {
+    webhook_id: webhookId,
+    type: TEST_EVENT_TYPE,
+    delivered: status !== null && status >= 200 && status < 300,
+    status_code: status,
+    error: outcome.kind === "error" ? outcome.error : status !== null && status >= 300 && status < 400 ? "redirect_not_followed" : null,
+    duration_ms: result.durationMs,
+    signatures: secrets.length,
+  };
+}

@@ -1,0 +1,198 @@
+// An account's passkeys: registration and approval challenges (single use, a few minutes, stored
+// hashed), enrolment, listing, renaming and removal, and the assertion that binds an approval to
+// the account's device (docs/passkeys.md).
+import { and, asc, count, eq } from "drizzle-orm";
+import * as z from "zod";
+import { passkeyChallenges, passkeys, type PasskeyRow, type UserRow } from "../../db/schema";
+import { ApiError, notFound } from "../../errors";
+import { sha256Hex } from "../../lib/crypto";
+import { toBase64Url, utf8 } from "../../lib/encoding";
+import { isIdOf, newId, newToken } from "../../lib/ids";
+import { addSeconds, nowIso } from "../../lib/time";
+import type { DomainContext } from "../../context/service-context";
+import { isUniqueViolation } from "../../db/unique-violation";
+import {
+  clientData,
+  invalidPasskey,
+  relyingParty,
+  verifyAssertion,
+  verifyRegistration,
+  type AssertionCredential,
+  type RegistrationCredential,
+} from "./webauthn";
+
+export const PASSKEY_CHALLENGE_TTL_SECONDS = 300;
+export const MAX_PASSKEYS_PER_ACCOUNT = 10;
+const TIMEOUT_MS = PASSKEY_CHALLENGE_TTL_SECONDS * 1000;
+const RP_NAME = "Age verification";
+
+export const PasskeyName = z.string().trim().min(1).max(64);
+export const PasskeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  created_at: z.iso.datetime(),
+  last_used_at: z.iso.datetime().nullable(),
+});
+export type PasskeyView = z.infer<typeof PasskeyView>;
+
+const view = (row: PasskeyRow): PasskeyView => ({ id: row.id, name: row.name, created_at: row.createdAt, last_used_at: row.lastUsedAt });
+
+const rpOf = (ctx: DomainContext) => relyingParty(ctx.env.APP_URL);
+
+type Binding = { purpose: "register" | "confirm" } | { purpose: "approve"; sessionId: string; nonce: string };
+
+/** Stores a fresh challenge and returns it, base64url; only its hash is kept. */
+async function issueChallenge(ctx: DomainContext, userId: string, binding: Binding) {
+  const challenge = newToken(32);
+  await ctx.db.insert(passkeyChallenges).values({
+    challengeHash: await sha256Hex(challenge),
+    userId,
+    purpose: binding.purpose,
+    sessionId: binding.purpose === "approve" ? binding.sessionId : null,
+    nonceHash: binding.purpose === "approve" ? await sha256Hex(binding.nonce) : null,
+    expiresAt: addSeconds(nowIso(), PASSKEY_CHALLENGE_TTL_SECONDS),
+  });
+  return challenge;
+}
+
+/**
+ * Takes the challenge the browser signed out of storage (deleted whatever happens next: single use),
+ * and refuses it unless it is this account's, for this purpose (and session), and not expired.
+ */
+async function spendChallenge(ctx: DomainContext, userId: string, clientDataJSON: string, expected: Binding) {
+  const { challengeText } = clientData(clientDataJSON);
+  const [row] = await ctx.db
+    .delete(passkeyChallenges)
+    .where(eq(passkeyChallenges.challengeHash, await sha256Hex(challengeText)))
+    .returning();
+  if (!row || row.userId !== userId || row.purpose !== expected.purpose) {
+    throw invalidPasskey("The challenge is unknown or already used: ask for new options.");
+  }
+  if (Date.parse(row.expiresAt) <= Date.now()) throw invalidPasskey("The challenge has expired: ask for new options.");
+  if (expected.purpose === "approve" && (row.sessionId !== expected.sessionId || row.nonceHash !== (await sha256Hex(expected.nonce)))) {
+    throw invalidPasskey("The challenge was issued for another request.");
+  }
+}
+
+const listRows = (ctx: DomainContext, userId: string) =>
+  ctx.db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt), asc(passkeys.id));
+
+export async function listPasskeys(ctx: DomainContext, userId: string): Promise<PasskeyView[]> {
+  return (await listRows(ctx, userId)).map(view);
+}
+
+/** PublicKeyCredentialCreationOptionsJSON: a resident key with user verification, no attestation. */
+export async function registrationOptions(ctx: DomainContext, user: UserRow) {
+  const existing = await listRows(ctx, user.id);
+  if (existing.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
+  const rp = rpOf(ctx);
+  return {
+    challenge: await issueChallenge(ctx, user.id, { purpose: "register" }),
+    rp: { id: rp.id, name: RP_NAME },
+    // The WebAuthn user handle is the account id: no email or name is handed to the authenticator
+    // beyond the label the user sees in the passkey picker.
+    user: { id: toBase64Url(utf8(user.id)), name: user.email, displayName: user.email },
+    pubKeyCredParams: [{ type: "public-key" as const, alg: -7 }],
+    timeout: TIMEOUT_MS,
+    attestation: "none" as const,
+    authenticatorSelection: { residentKey: "required" as const, requireResidentKey: true, userVerification: "required" as const },
+    excludeCredentials: existing.map((row) => ({ type: "public-key" as const, id: row.credentialId })),
+  };
+}
+
+/**
+ * Changing the passkeys of an account that has one (adding another, removing one) needs an assertion
+ * by one of them over a "confirm" challenge: otherwise someone who knows only the password could add
+ * their own passkey, or remove the owner's, and approve in their place.
+ */
+async function confirmHolder(ctx: DomainContext, userId: string, confirmation: AssertionCredential | undefined): Promise<void> {
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+  if (total === 0) return;
+  if (!confirmation) throw new ApiError("PASSKEY_REQUIRED", { message: "Confirm this change with one of your passkeys." });
+  await verifyOwnAssertion(ctx, userId, confirmation, { purpose: "confirm" });
+}
+
+/** Request options for confirming a change to the account's passkeys (see confirmHolder). */
+export async function confirmationOptions(ctx: DomainContext, userId: string) {
+  const rows = await listRows(ctx, userId);
+  if (rows.length === 0) throw notFound("Passkey");
+  return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "confirm" }));
+}
+
+export async function enrolPasskey(
+  ctx: DomainContext,
+  userId: string,
+  input: { name?: string | undefined; credential: RegistrationCredential; confirmation?: AssertionCredential | undefined },
+): Promise<PasskeyView> {
+  await spendChallenge(ctx, userId, input.credential.response.clientDataJSON, { purpose: "register" });
+  await confirmHolder(ctx, userId, input.confirmation);
+  const verified = verifyRegistration(input.credential, rpOf(ctx));
+  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+  if (total >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
+  const row: PasskeyRow = {
+    id: newId("psk"),
+    userId,
+    ...verified,
+    name: input.name ?? `Passkey ${total + 1}`,
+    createdAt: nowIso(),
+    lastUsedAt: null,
+  };
+  try {
+    await ctx.db.insert(passkeys).values(row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw invalidPasskey("This passkey is already registered.");
+    throw error;
+  }
+  return view(row);
+}
+
+async function ownPasskey(ctx: DomainContext, userId: string, passkeyId: string): Promise<PasskeyRow> {
+  const row = isIdOf("psk", passkeyId)
+    ? await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)) })
+    : undefined;
+  if (!row) throw notFound("Passkey");
+  return row;
+}
+
+export async function renamePasskey(ctx: DomainContext, userId: string, passkeyId: string, name: string): Promise<PasskeyView> {
+  const row = await ownPasskey(ctx, userId, passkeyId);
+  await ctx.db.update(passkeys).set({ name }).where(eq(passkeys.id, row.id));
+  return view({ ...row, name });
+}
+
+export async function removePasskey(ctx: DomainContext, userId: string, passkeyId: string, confirmation: AssertionCredential | undefined): Promise<void> {
+  const row = await ownPasskey(ctx, userId, passkeyId);
+  await confirmHolder(ctx, userId, confirmation);
+  await ctx.db.delete(passkeys).where(eq(passkeys.id, row.id));
+}
+
+/** PublicKeyCredentialRequestOptionsJSON for approving one session: the challenge is bound to its id and nonce. */
+export async function approvalOptions(ctx: DomainContext, userId: string, sessionId: string, nonce: string) {
+  const rows = await listRows(ctx, userId);
+  return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "approve", sessionId, nonce }));
+}
+
+const requestOptions = (ctx: DomainContext, rows: PasskeyRow[], challenge: string) => ({
+  challenge,
+  rpId: rpOf(ctx).id,
+  allowCredentials: rows.map((row) => ({ type: "public-key" as const, id: row.credentialId })),
+  userVerification: "required" as const,
+  timeout: TIMEOUT_MS,
+});
+
+/**
+ * Verifies an approval's assertion: the session's own unspent challenge, one of this account's
+ * passkeys, and the WebAuthn checks; then moves the passkey's counter forward. Any refusal leaves the
+ * passkey as it was (the challenge is spent either way).
+ */
+export const verifyApproval = (ctx: DomainContext, userId: string, sessionId: string, nonce: string, assertion: AssertionCredential) =>
+  verifyOwnAssertion(ctx, userId, assertion, { purpose: "approve", sessionId, nonce });
+
+async function verifyOwnAssertion(ctx: DomainContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {
+  await spendChallenge(ctx, userId, assertion.response.clientDataJSON, expected);
+  const row = await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId)) });
+  if (!row) throw invalidPasskey("This passkey is not registered to your account.");
+  const signCount = await verifyAssertion(assertion, row, rpOf(ctx));
+  await ctx.db.update(passkeys).set({ signCount, lastUsedAt: nowIso() }).where(eq(passkeys.id, row.id));
+}
+

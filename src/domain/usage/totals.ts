@@ -1,0 +1,89 @@
+// Counts per status over a window (CONTRACT §8): the account total and a breakdown per key, revoked
+// keys included. Both count the same rows, so they always agree.
+import { and, asc, count, eq, gte, inArray, lte } from "drizzle-orm";
+import * as z from "zod";
+import type { Database } from "../../db/client";
+import type { DomainContext } from "../../context/service-context";
+import { apiKeys, verificationSessions as sessions } from "../../db/schema";
+import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
+import type { Range } from "./range";
+
+/** Counts are per mode: live sessions by default, test sessions (opened with a test key) apart with mode=test. */
+export type CountedRange = Range & { livemode: boolean };
+
+export const Counts = z.object({
+  total: z.int(),
+  approved: z.int(),
+  denied: z.int(),
+  expired: z.int(),
+  pending: z.int(),
+});
+export type Counts = z.infer<typeof Counts>;
+
+export const UsageSummary = z.object({ from: z.iso.datetime(), to: z.iso.datetime() }).extend(Counts.shape);
+
+export const UsageByKey = z.object({
+  from: z.iso.datetime(),
+  to: z.iso.datetime(),
+  keys: z.array(z.object({ key_id: z.string(), name: z.string(), prefix: z.string() }).extend(Counts.shape)),
+});
+
+export const emptyCounts = (): Counts => ({ total: 0, approved: 0, denied: 0, expired: 0, pending: 0 });
+
+export function addCount(counts: Counts, status: SessionStatus, n: number) {
+  counts[status.toLowerCase() as Lowercase<SessionStatus>] += n;
+  counts.total += n;
+}
+
+// `status IN (all four)` looks redundant, but it lets SQLite walk (account_id, status, created_at) once
+// per status with the window as a range, instead of every row of the account.
+export const windowConditions = (accountId: string, range: Range & { livemode?: boolean }) =>
+  and(
+    eq(sessions.accountId, accountId),
+    inArray(sessions.status, [...SESSION_STATUSES]),
+    gte(sessions.createdAt, range.from),
+    lte(sessions.createdAt, range.to),
+    eq(sessions.livemode, range.livemode ?? true),
+  );
+
+export const summaryQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
+  db
+    .select({ status: sessions.status, n: count() })
+    .from(sessions)
+    .where(windowConditions(accountId, range))
+    .groupBy(sessions.status);
+
+export const byKeyQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
+  db
+    .select({ keyId: sessions.keyId, status: sessions.status, n: count() })
+    .from(sessions)
+    .where(windowConditions(accountId, range))
+    .groupBy(sessions.keyId, sessions.status);
+
+export async function usageSummary({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageSummary>> {
+  const counts = emptyCounts();
+  for (const row of await summaryQuery(db, accountId, range)) addCount(counts, row.status, row.n);
+  return { from: range.from, to: range.to, ...counts };
+}
+
+export async function usageByKey({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageByKey>> {
+  const [keys, rows] = await db.batch([
+    // Oldest first: a stable order that does not move when a key is created or revoked.
+    db
+      .select({ id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix })
+      .from(apiKeys)
+      .where(eq(apiKeys.userId, accountId))
+      .orderBy(asc(apiKeys.createdAt), asc(apiKeys.id)),
+    byKeyQuery(db, accountId, range),
+  ]);
+  const perKey = new Map(keys.map((key) => [key.id, emptyCounts()]));
+  for (const row of rows) {
+    const counts = perKey.get(row.keyId);
+    if (counts) addCount(counts, row.status, row.n);
+  }
+  return {
+    from: range.from,
+    to: range.to,
+    keys: keys.map((key) => ({ key_id: key.id, name: key.name, prefix: key.prefix, ...perKey.get(key.id)! })),
+  };
+}

@@ -1,0 +1,81 @@
+// Idempotency-Key on opening a session (draft-ietf-httpapi-idempotency-key-header, CONTRACT §12): per
+// account, for 24 hours. The first request with a key claims it with one conditional write and stores its
+// answer; a retry with the same body gets that answer again, another body is 422, a retry while the first
+// is still in flight is 409. A claim whose request never finished (its isolate died) is taken over after
+// a lease, so one crash does not lock a key for a day. Old records: src/maintenance/idempotency-keys.ts.
+import { and, eq, sql } from "drizzle-orm";
+import { idempotencyKeys } from "../../db/schema";
+import { ApiError, validationFailed } from "../../errors";
+import { sha256Hex } from "../../lib/crypto";
+import { addSeconds, nowIso } from "../../lib/time";
+import type { DomainContext } from "../../context/service-context";
+
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+/** A claim without an answer after this long belongs to a request that will never finish. */
+export const IN_FLIGHT_LEASE_SECONDS = 60;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+export type StoredAnswer = { status: number; body: unknown; replayed: boolean };
+
+/** The header's key: printable ASCII, at most 255 characters; a Structured Field string's quotes are dropped. */
+export function parseIdempotencyKey(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const key = /^"(.*)"$/.exec(header)?.[1] ?? header;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH || !/^[\x20-\x7E]+$/.test(key)) {
+    throw validationFailed([{ path: "Idempotency-Key", message: `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable ASCII characters.` }]);
+  }
+  return key;
+}
+
+/** SHA-256 of the request as validated: the same fields in the same order are the same request. */
+export const requestFingerprint = (input: unknown) => sha256Hex(JSON.stringify(input));
+
+/**
+ * Runs `run` once per (account, key) and answers every retry with its stored answer. An error thrown by
+ * `run` releases the key, so the retry after a failure is processed afresh.
+ */
+export async function idempotently(
+  { db }: DomainContext,
+  accountId: string,
+  key: string,
+  fingerprint: string,
+  run: () => Promise<{ status: number; body: unknown }>,
+): Promise<StoredAnswer> {
+  const now = nowIso();
+  const leaseEnd = addSeconds(now, -IN_FLIGHT_LEASE_SECONDS);
+  // One round trip: insert the claim, or take over an expired record or an abandoned claim.
+  const [claimed] = await db
+    .insert(idempotencyKeys)
+    .values({ accountId, key, requestHash: fingerprint, statusCode: null, responseBody: null, createdAt: now, expiresAt: addSeconds(now, IDEMPOTENCY_TTL_SECONDS) })
+    .onConflictDoUpdate({
+      target: [idempotencyKeys.accountId, idempotencyKeys.key],
+      set: {
+        requestHash: sql`excluded.request_hash`,
+        statusCode: null,
+        responseBody: null,
+        createdAt: sql`excluded.created_at`,
+        expiresAt: sql`excluded.expires_at`,
+      },
+      setWhere: sql`${idempotencyKeys.expiresAt} <= ${now} OR (${idempotencyKeys.statusCode} IS NULL AND ${idempotencyKeys.createdAt} <= ${leaseEnd})`,
+    })
+    .returning({ createdAt: idempotencyKeys.createdAt });
+  const mine = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, now));
+  if (!claimed) {
+    const existing = await db.query.idempotencyKeys.findFirst({
+      where: and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)),
+    });
+    if (!existing) throw new ApiError("IDEMPOTENCY_IN_PROGRESS"); // released in between: the client retries
+    if (existing.requestHash !== fingerprint) throw new ApiError("IDEMPOTENCY_KEY_REUSED");
+    if (existing.statusCode === null || existing.responseBody === null) throw new ApiError("IDEMPOTENCY_IN_PROGRESS");
+    return { status: existing.statusCode, body: JSON.parse(existing.responseBody), replayed: true };
+  }
+  let answer: { status: number; body: unknown };
+  try {
+    answer = await run();
+  } catch (error) {
+    await db.delete(idempotencyKeys).where(mine);
+    throw error;
+  }
+  await db.update(idempotencyKeys).set({ statusCode: answer.status, responseBody: JSON.stringify(answer.body) }).where(mine);
+  return { ...answer, replayed: false };
+}

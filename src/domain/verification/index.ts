@@ -1,0 +1,5 @@
+// Verification sessions (CONTRACT §5, §12): opening, polling, answering, test outcomes, idempotent
+// opens, and the approver's account read with its completion limit.
+export { accountWithVerifiedDob, loadAnswerer } from "./approver";
+export { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "./idempotency";
+export { answerTestSession, CompleteInput, completeSession, declineSession, NonceQuery, OpenedSession, openSession, OpenSessionInput, pollSession, previewSession, readSessionRequest, TestOutcomeInput } from "./sessions";

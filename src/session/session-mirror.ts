@@ -1,0 +1,46 @@
+// Mirrors each session into the D1 session log that usage reports read (verification_sessions). Only the
+// session Durable Object writes status changes here; the log holds no end-user identity.
+import { eq } from "drizzle-orm";
+import type { CallbackMessage } from "./callback-message";
+import type { Database } from "../db/client";
+import type { DomainContext } from "../context/service-context";
+import { callbackEvents, verificationSessions } from "../db/schema";
+import type { ResolvedStatus } from "./session-status";
+
+export const insertOpenedSession = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
+
+export type Resolution = {
+  sessionId: string;
+  status: ResolvedStatus;
+  aboveAgeRequired: boolean;
+  receiptId: string | null;
+  resolvedAt: string;
+};
+
+/** The session's new status and its pending callback event, written in one batch. */
+export function resolutionStatements(db: Database, resolution: Resolution, event: CallbackMessage | null) {
+  const update = db
+    .update(verificationSessions)
+    .set({
+      status: resolution.status,
+      aboveAgeRequired: resolution.aboveAgeRequired,
+      receiptId: resolution.receiptId,
+      resolvedAt: resolution.resolvedAt,
+    })
+    .where(eq(verificationSessions.id, resolution.sessionId));
+  if (!event) return [update] as const;
+  const insertEvent = db.insert(callbackEvents).values({
+    id: event.webhookId,
+    sessionId: event.sessionId,
+    type: event.type,
+    state: "pending",
+    createdAt: resolution.resolvedAt,
+    updatedAt: resolution.resolvedAt,
+  }).onConflictDoNothing(); // a retried mirror write must not fail on the event it already wrote
+  return [update, insertEvent] as const;
+}
+
+export async function sessionLogExists({ db }: DomainContext, sessionId: string): Promise<boolean> {
+  const row = await db.query.verificationSessions.findFirst({ columns: { id: true }, where: eq(verificationSessions.id, sessionId) });
+  return row !== undefined;
+}

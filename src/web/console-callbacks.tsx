@@ -1,0 +1,81 @@
+// The console's webhook tools (issue 19): a key's signing-secret rotation, test events and allowed
+// callback origins; a session's callback attempts with Redeliver. Filled by console.browser.js.
+import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from "../domain/merchant-callbacks";
+import { ConsoleTable } from "./console-table";
+import { Field, FormNotice } from "./form-field";
+
+export function KeyWebhooksPanel() {
+  return (
+    <div id="key-webhooks" class="card" hidden aria-labelledby="key-webhooks-title">
+      <h2 id="key-webhooks-title" tabindex={-1}>
+        Webhooks of <span id="key-webhooks-name"></span>
+      </h2>
+      <p id="secret-state" class="muted"></p>
+      <form id="rotate-form" novalidate data-max-grace={String(MAX_GRACE_HOURS)}>
+        <FormNotice />
+        <Field
+          form="rotate"
+          name="graceHours"
+          label="Grace period (hours)"
+          type="number"
+          value={String(DEFAULT_GRACE_HOURS)}
+          hint={`0 to ${MAX_GRACE_HOURS}. Callbacks carry both signatures until it ends, so you can deploy the new secret at any moment inside it.`}
+        />
+        <button type="submit" class="btn secondary">
+          Rotate secret
+        </button>
+      </form>
+      <div id="rotated" class="notice warn" hidden>
+        <p>Your new signing secret: copy it now, it will not be shown again.</p>
+        <label for="rotated-secret">New signing secret</label>
+        <input id="rotated-secret" class="mono" readonly />
+      </div>
+      <form id="test-event-form" class="mt" novalidate>
+        <FormNotice />
+        <Field form="test-event" name="url" label="Endpoint URL" type="url" required hint="Receives one signed age_verification.test event." />
+        <button type="submit" class="btn secondary">
+          Send test event
+        </button>
+      </form>
+      <p id="test-result" role="status" hidden></p>
+      <form id="origins-form" class="mt" novalidate>
+        <FormNotice />
+        <div class="field">
+          <label for="origins">Allowed callback origins</label>
+          <textarea id="origins" name="allowedCallbackOrigins" rows={3} aria-describedby="origins-hint origins-error"></textarea>
+          <span class="hint" id="origins-hint">
+            One per line, scheme://host[:port]. Sessions opened with this key must use a callback_url on one of them. Empty
+            allows any.
+          </span>
+          <p class="field-error" id="origins-error" data-error-for="allowedCallbackOrigins" hidden></p>
+        </div>
+        <button type="submit" class="btn secondary">
+          Save origins
+        </button>
+        <p id="origins-status" class="notice ok" role="status" hidden></p>
+      </form>
+      <button type="button" class="btn secondary mt" id="key-webhooks-close">
+        Close
+      </button>
+    </div>
+  );
+}
+
+export function SessionCallbacksPanel() {
+  return (
+    <div id="session-callbacks" class="card mt" hidden aria-labelledby="session-callbacks-title">
+      <h2 id="session-callbacks-title" tabindex={-1}>
+        Callbacks of <span id="session-callbacks-id" class="mono"></span>
+      </h2>
+      <p id="session-callbacks-event" class="muted"></p>
+      <ConsoleTable id="attempts-table" label="Callback attempts" columns={["Time", "Status", "Duration", "Error"]} />
+      <p id="redeliver-status" role="status" hidden></p>
+      <button type="button" class="btn secondary" id="redeliver">
+        Redeliver
+      </button>
+      <button type="button" class="btn secondary" id="session-callbacks-close">
+        Close
+      </button>
+    </div>
+  );
+}
