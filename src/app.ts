@@ -6,6 +6,7 @@ import { errorResponse, handleError } from "./http/error-envelope";
 import { guardBody } from "./http/body-guard";
 import { requestFrame } from "./http/request-frame";
 import { requireConfiguration } from "./http/guards";
+import { serviceContext } from "./service";
 import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
 import { healthRoutes } from "./routes/health";
@@ -22,8 +23,8 @@ import { jwksRoutes } from "./routes/jwks";
 export function createApp() {
   const app = new Hono<AppEnv>();
 
-  // Request id, domain context, security headers, no-store JSON and the failure log line (request-frame.ts).
-  app.use(requestFrame);
+  // Request id, service context, security headers, no-store JSON and the failure log line (request-frame.ts).
+  app.use(requestFrame(serviceContext));
   // Its own middleware, inside the frame: a 503 MISCONFIGURED still gets the frame's headers and log line.
   app.use(requireConfiguration);
   app.use("/api/*", guardBody);

@@ -3,6 +3,7 @@
 // production's; wrangler.toml [env.staging]): the role is the name without it.
 import { CALLBACK_QUEUE, DEAD_LETTER_QUEUE, handleCallbackBatch, handleDeadLetterBatch, handleQueue } from "./callbacks/consumer";
 import type { CallbackMessage } from "./session/callback-message";
+import type { ServiceContext } from "./context/service-context";
 import { handleDeadLetteredMail, handleMailMessage } from "./mail/mail-consumer";
 import { handleApplicantDeletion, handleDeadLetteredApplicantDeletion, isApplicantDeletionMessage } from "./providers/applicant-deletion";
 
@@ -12,18 +13,18 @@ export const MAIL_DEAD_LETTER_QUEUE = "mail-dead-letter";
 
 export const queueRole = (name: string): string => (name.startsWith(STAGING_QUEUE_PREFIX) ? name.slice(STAGING_QUEUE_PREFIX.length) : name);
 
-export async function dispatchQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function dispatchQueue(batch: MessageBatch<unknown>, ctx: ServiceContext): Promise<void> {
   const role = queueRole(batch.queue);
   // The mail queue also carries applicant deletions (src/providers/applicant-deletion.ts); each message on its own.
   if (role === MAIL_QUEUE) {
-    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleApplicantDeletion(m, env) : handleMailMessage(m, env))));
+    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleApplicantDeletion(m, ctx) : handleMailMessage(m, ctx))));
     return;
   }
   if (role === MAIL_DEAD_LETTER_QUEUE) {
-    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleDeadLetteredApplicantDeletion(m, env) : handleDeadLetteredMail(m, env))));
+    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleDeadLetteredApplicantDeletion(m, ctx) : handleDeadLetteredMail(m, ctx))));
     return;
   }
-  if (role === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, env);
-  if (role === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, env);
-  return handleQueue(batch, env); // logs the unknown queue and retries the batch
+  if (role === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, ctx);
+  if (role === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, ctx);
+  return handleQueue(batch, ctx); // logs the unknown queue and retries the batch
 }

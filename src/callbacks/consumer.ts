@@ -1,7 +1,8 @@
 // The queue consumers. One delivery, top to bottom: claim the event's next attempt (one D1 round trip),
 // sign and send it, record its outcome with the event's new state (one batch), and let the pure retry
 // policy decide what comes next. Each message is processed on its own: one failure never retries the batch.
-import { database, type Database } from "../db/client";
+import type { Database } from "../db/client";
+import type { ServiceContext } from "../context/service-context";
 import { previousSecretRowId } from "./signing-secret";
 import { log } from "../lib/log";
 import { openSecret } from "../lib/sealed-secret";
@@ -35,20 +36,20 @@ export const QUEUE_MAX_RETRIES = 100;
 export const CLAIM_TTL_SECONDS = 60;
 
 /** The Worker's `queue` handler: one entry point, dispatched by queue name. */
-export async function handleQueue(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  if (batch.queue === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, env);
-  if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, env);
+export async function handleQueue(batch: MessageBatch<unknown>, ctx: ServiceContext): Promise<void> {
+  if (batch.queue === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, ctx);
+  if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, ctx);
   log("error", "message batch from an unknown queue", { queue: batch.queue });
   batch.retryAll();
 }
 
-export async function handleCallbackBatch(batch: MessageBatch<CallbackMessage>, env: Env): Promise<void> {
+export async function handleCallbackBatch(batch: MessageBatch<CallbackMessage>, ctx: ServiceContext): Promise<void> {
   // In parallel: one slow receiver (up to 15 s) does not hold back the others in the batch.
-  await Promise.all(batch.messages.map((message) => processCallback(message, env)));
+  await Promise.all(batch.messages.map((message) => processCallback(message, ctx)));
 }
 
-export async function handleDeadLetterBatch(batch: MessageBatch<CallbackMessage>, env: Env): Promise<void> {
-  await Promise.all(batch.messages.map((message) => processDeadLetter(message, env)));
+export async function handleDeadLetterBatch(batch: MessageBatch<CallbackMessage>, ctx: ServiceContext): Promise<void> {
+  await Promise.all(batch.messages.map((message) => processDeadLetter(message, ctx)));
 }
 
 const isCallbackMessage = (body: unknown): body is CallbackMessage => {
@@ -73,7 +74,7 @@ function errorOf(result: AttemptResult): string | null {
 const stateAfter = (decision: Decision): CallbackState =>
   decision.action === "delivered" ? "delivered" : decision.action === "give_up" ? "failed" : "pending";
 
-async function processCallback(message: Message<CallbackMessage>, env: Env): Promise<void> {
+async function processCallback(message: Message<CallbackMessage>, ctx: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isCallbackMessage(body)) {
     log("error", "callback message without the expected shape", { messageId: message.id });
@@ -91,7 +92,7 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
 
     // 1. Claim the next attempt. D1 is the count of record: a retried queue message carries its
     //    original body, unchanged.
-    const db = database(env.DB);
+    const db = ctx.db;
     const now = Date.now();
     const claim = await claimNextAttempt(db, {
       eventId: webhookId,
@@ -110,7 +111,7 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
         log("info", "duplicate callback message dropped", { webhookId, attempt: body.awaitsAttempt ?? null });
         return message.ack();
       case "held":
-        return await standAside(message, body, claim.attempt, env);
+        return await standAside(message, body, claim.attempt, ctx);
     }
     const { attempt, signingSecretEnc, previousSecretEnc } = claim;
     // A redelivery is one attempt past the schedule: its number may exceed MAX_ATTEMPTS.
@@ -125,7 +126,7 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
     }
 
     // 2. Sign and send.
-    const result = await signAndSend(db, env, body, attempt, { current: signingSecretEnc, previous: previousSecretEnc });
+    const result = await signAndSend(db, ctx, body, attempt, { current: signingSecretEnc, previous: previousSecretEnc });
 
     // 3. The pure retry policy decides; the outcome and the event's new state are recorded in one batch.
     const decision = body.redelivery ? decideSingleAttempt(result.outcome) : decide(result.outcome, attempt, Date.now(), Math.random());
@@ -155,7 +156,7 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
       message.retry({ delaySeconds: decision.waitSeconds });
     } else {
       // A retried message keeps its body, so a wait in steps needs a new message that carries its due time.
-      await scheduleInSteps(message, body, attempt + 1, decision.waitSeconds, env);
+      await scheduleInSteps(message, body, attempt + 1, decision.waitSeconds, ctx);
     }
   } catch (error) {
     // Only this message is retried; the error's name is logged, never its text (it could quote data).
@@ -179,13 +180,13 @@ async function processCallback(message: Message<CallbackMessage>, env: Env): Pro
  */
 async function signAndSend(
   db: Database,
-  env: Env,
+  ctx: ServiceContext,
   body: CallbackMessage,
   attempt: number,
   sealed: { current: string; previous: string | null },
 ): Promise<AttemptResult> {
   try {
-    const keys = secretsKeys(env);
+    const keys = secretsKeys(ctx.settings);
     const secrets = [await openSecret(sealed.current, keys, body.keyId)];
     if (sealed.previous) secrets.push(await openSecret(sealed.previous, keys, previousSecretRowId(body.keyId)));
     return await attemptDelivery(body, secrets);
@@ -200,12 +201,12 @@ async function signAndSend(
  * have expired, as a new message that names the attempt it waits for (a retried message keeps its
  * body): dropped then if that attempt has an outcome, taking over if its holder stopped.
  */
-async function standAside(message: Message<CallbackMessage>, body: CallbackMessage, held: number, env: Env): Promise<void> {
+async function standAside(message: Message<CallbackMessage>, body: CallbackMessage, held: number, ctx: ServiceContext): Promise<void> {
   log("info", "callback attempt held by another copy", { webhookId: body.webhookId, attempt: held });
   const notBefore = toIso(Date.now() + CLAIM_TTL_SECONDS * 1000);
   // If the new message cannot be sent, this copy comes back as it is: it may then claim a later
   // attempt, never the one held now.
-  await replaceMessage(message, { ...body, awaitsAttempt: held, notBefore }, CLAIM_TTL_SECONDS, env, "callback stand-aside could not be enqueued");
+  await replaceMessage(message, { ...body, awaitsAttempt: held, notBefore }, CLAIM_TTL_SECONDS, ctx, "callback stand-aside could not be enqueued");
 }
 
 /**
@@ -217,13 +218,13 @@ async function scheduleInSteps(
   body: CallbackMessage,
   nextAttempt: number,
   waitSeconds: number,
-  env: Env,
+  ctx: ServiceContext,
 ): Promise<void> {
   const notBefore = toIso(Date.now() + waitSeconds * 1000);
   const { awaitsAttempt: _, ...event } = body;
   // If the new message cannot be sent, this one waits the longest step it can: the next attempt comes a
   // little early (after 12 h) rather than at once.
-  await replaceMessage(message, { ...event, attempt: nextAttempt, notBefore }, MAX_QUEUE_DELAY_SECONDS, env, "callback step could not be enqueued");
+  await replaceMessage(message, { ...event, attempt: nextAttempt, notBefore }, MAX_QUEUE_DELAY_SECONDS, ctx, "callback step could not be enqueued");
 }
 
 /**
@@ -234,11 +235,11 @@ async function replaceMessage(
   message: Message<CallbackMessage>,
   next: CallbackMessage,
   delaySeconds: number,
-  env: Env,
+  ctx: ServiceContext,
   failure: string,
 ): Promise<void> {
   try {
-    await env.CALLBACKS.send(next, { delaySeconds });
+    await ctx.callbackQueue.send(next, { delaySeconds });
   } catch (error) {
     log("error", failure, { webhookId: next.webhookId, error: error instanceof Error ? error.name : "unknown" });
     message.retry({ delaySeconds });
@@ -254,7 +255,7 @@ async function replaceMessage(
  * (about two more days) is it deleted, and the event stays pending: that last failure is logged at
  * error level with the webhook-id so an operator can close the event by hand.
  */
-async function processDeadLetter(message: Message<CallbackMessage>, env: Env): Promise<void> {
+async function processDeadLetter(message: Message<CallbackMessage>, ctx: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isCallbackMessage(body)) {
     log("error", "dead-lettered callback message without the expected shape", { messageId: message.id });
@@ -263,7 +264,7 @@ async function processDeadLetter(message: Message<CallbackMessage>, env: Env): P
   }
   const webhookId = body.webhookId;
   try {
-    if (await failEvent(database(env.DB), webhookId, toIso(Date.now()), "dead_lettered")) {
+    if (await failEvent(ctx.db, webhookId, toIso(Date.now()), "dead_lettered")) {
       log("warn", "callback event dead-lettered and marked failed", { webhookId, sessionId: body.sessionId });
     } else {
       log("info", "dead-lettered callback event already settled or gone", { webhookId });

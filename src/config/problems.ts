@@ -1,8 +1,8 @@
-// Fail closed: the settings a deployment must have before it serves anyone. Checked once per isolate
-// (the bindings do not change while it lives), and reported by setting name with the rule it breaks,
-// never with the value.
+// Fail closed: the rules a deployment's settings must meet before it serves anyone, reported by setting
+// name with the rule it breaks, never with the value. Run once per isolate, by the settings parse
+// (src/config/settings.ts), whose `problems` the HTTP app, the scheduled run and the queues consult.
 
-import { receiptKeyProblem } from "./receipt-key";
+import type { ReceiptKeySetting } from "./receipt-key";
 
 export type ConfigProblem = { setting: string; problem: string };
 
@@ -43,9 +43,9 @@ export function decodedLength(text: string): number {
   return Math.floor((body.length * 3) / 4);
 }
 
-type Settings = Partial<Record<string, unknown>>;
+type RawSettings = Partial<Record<string, unknown>>;
 
-const text = (env: Settings, name: string): string | undefined => {
+const text = (env: RawSettings, name: string): string | undefined => {
   const value = env[name];
   return typeof value === "string" && value.length > 0 ? value : undefined;
 };
@@ -83,6 +83,7 @@ function mailFromProblem(value: string | undefined): string | null {
   return null;
 }
 
+/** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
 export const ACCOUNT_LIMIT_SETTINGS = [
   "COMPLETIONS_PER_HOUR",
   "COMPLETIONS_PER_DAY",
@@ -94,7 +95,8 @@ export const ACCOUNT_LIMIT_SETTINGS = [
 const positiveInteger = (value: string | undefined) => value === undefined || /^[1-9]\d*$/.test(value);
 
 /** Every rule a configuration breaks; empty when it may serve. Development needs only a known ENVIRONMENT. */
-export function configProblems(env: Settings): ConfigProblem[] {
+/** `receiptKeys`: the receipt key settings as the settings parse read them (src/config/receipt-key.ts). */
+export function configProblems(env: RawSettings, receiptKeys: { current: ReceiptKeySetting; previous: ReceiptKeySetting }): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const add = (setting: string, problem: string | null) => {
     if (problem) problems.push({ setting, problem });
@@ -127,14 +129,10 @@ export function configProblems(env: Settings): ConfigProblem[] {
     }
   }
 
-  for (const name of ["RECEIPT_SIGNING_KEY", "RECEIPT_SIGNING_KEY_PREVIOUS"] as const) {
-    const value = text(env, name);
-    if (value === undefined) {
-      if (name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
-      continue;
-    }
-    const problem = receiptKeyProblem(value, name === "RECEIPT_SIGNING_KEY");
-    add(name, problem ?? (value.includes(DEVELOPMENT_RECEIPT_X) ? "is the committed development key" : null));
+  for (const [name, setting] of [["RECEIPT_SIGNING_KEY", receiptKeys.current], ["RECEIPT_SIGNING_KEY_PREVIOUS", receiptKeys.previous]] as const) {
+    if (setting.problem) add(name, setting.problem);
+    else if (setting.key?.x === DEVELOPMENT_RECEIPT_X) add(name, "is the committed development key");
+    else if (!setting.key && name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
   }
 
   add("APP_URL", urlProblem(text(env, "APP_URL")));
@@ -158,18 +156,6 @@ export function configProblems(env: Settings): ConfigProblem[] {
     ...ACCOUNT_LIMIT_SETTINGS,
   ]) {
     if (!positiveInteger(text(env, name))) add(name, "must be a positive whole number");
-  }
-  return problems;
-}
-
-// The bindings object lives as long as the isolate: one check per isolate, not per request.
-const checked = new WeakMap<object, ConfigProblem[]>();
-
-export function configurationProblems(env: Env): ConfigProblem[] {
-  let problems = checked.get(env);
-  if (!problems) {
-    problems = configProblems(env as unknown as Settings);
-    checked.set(env, problems);
   }
   return problems;
 }

@@ -16,3 +16,15 @@ export function receiptKeyProblem(value: string, needsPrivate: boolean): string 
   if (needsPrivate && typeof jwk.d !== "string") return "must be the private key (with d)";
   return null;
 }
+
+/** A receipt key as its setting holds it: the public half, and the private `d` for the signing key. */
+export type ReceiptJwk = { kty: "OKP"; crv: "Ed25519"; x: string; d?: string; kid: string };
+
+/** The setting, parsed once (src/config/settings.ts): its key, or the rule it breaks, or neither when unset. */
+export type ReceiptKeySetting = { key?: ReceiptJwk; problem?: string };
+
+export function parseReceiptKey(value: string | undefined, needsPrivate: boolean): ReceiptKeySetting {
+  if (value === undefined) return {};
+  const problem = receiptKeyProblem(value, needsPrivate);
+  return problem ? { problem } : { key: JSON.parse(value) as ReceiptJwk };
+}

@@ -1,5 +1,12 @@
-// Typed access to configuration (CONTRACT §10). Secrets are read here only, never logged.
+// The service's settings (CONTRACT §10), parsed once per isolate from the bindings into one typed object:
+// every other file reads `ctx.settings`, never `env`. The same parse collects the rules a production
+// deployment breaks (src/config/problems.ts), so the fail-closed check and the code read one answer.
+// Secrets are read here only, never logged.
 import { ApiError } from "../errors";
+import { ACCOUNT_LIMIT_SETTINGS, configProblems, type ConfigProblem } from "./problems";
+import { parseReceiptKey, type ReceiptKeySetting } from "./receipt-key";
+
+export type { ConfigProblem };
 
 /** The Worker's bindings as wrangler.toml declares them (the generated global `Env`). */
 export type Bindings = Env;
@@ -12,24 +19,115 @@ export type SecretName =
   | "ONFIDO_WEBHOOK_TOKEN"
   | "IDENTITY_FINGERPRINT_KEY";
 
-export const isProduction = (env: Bindings): boolean => env.ENVIRONMENT === "production";
+export type AccountLimitSetting = (typeof ACCOUNT_LIMIT_SETTINGS)[number];
+
+export const DEFAULT_SESSION_TTL_SECONDS = 1800;
+export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
+export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 400;
+export const DEFAULT_CALLBACK_STALL_SECONDS = 900;
+
+export type Settings = {
+  production: boolean;
+  /** Base of every link the service makes (verification_url, mail links, the passkeys' relying party). */
+  appUrl: string;
+  mailFrom: string;
+  provider: "sandbox" | "onfido" | undefined;
+  onfidoApiUrl: string;
+  sessionTtlSeconds: number;
+  callbackLogRetentionDays: number;
+  sessionLogRetentionDays: number;
+  callbackStallSeconds: number;
+  /** An operator's value for each per-account limit; undefined means the production value. */
+  accountLimits: Readonly<Record<AccountLimitSetting, number | undefined>>;
+  /** The previous versions of the rotating secrets, set only during a rotation (src/config/secret-versions.ts). */
+  secretsKeyPrevious: string | undefined;
+  passwordPepperPrevious: string | undefined;
+  jwtSecretPrevious: string | undefined;
+  /** When JWT_SECRET was rotated, in Unix seconds (NaN when not set or not a time). */
+  jwtSecretRotatedAt: number;
+  /** The receipts' signing key, and the previous one still published in the JWKS after a rotation. */
+  receiptSigningKey: ReceiptKeySetting;
+  receiptSigningKeyPrevious: ReceiptKeySetting;
+  /** The rules this configuration breaks; a production deployment with any refuses to serve. */
+  problems: readonly ConfigProblem[];
+  /** The secrets themselves, read through secret(): a missing one fails the request that needs it. */
+  secrets: Readonly<Partial<Record<SecretName, string>>>;
+};
 
 /** 503: the deployment, not the request, is at fault; the body names settings, never their values. */
-export const misconfigured = (problems: { setting: string; problem: string }[] = []) =>
+export const misconfigured = (problems: readonly ConfigProblem[] = []) =>
   new ApiError("MISCONFIGURED", {
     message: `The service is not configured to serve requests${problems.length ? `: ${problems.map((p) => p.setting).join(", ")}` : ""}.`,
     errors: problems.map((p) => ({ path: p.setting, message: p.problem })),
   });
 
-export function secret(env: Bindings, name: SecretName): string {
-  const value = env[name];
+export function secret(settings: Settings, name: SecretName): string {
+  const value = settings.secrets[name];
   if (!value) throw misconfigured([{ setting: name, problem: "is missing" }]);
   return value;
 }
 
-const DEFAULT_SESSION_TTL_SECONDS = 1800;
+const nonEmpty = (value: unknown): string | undefined => (typeof value === "string" && value.length > 0 ? value : undefined);
 
-export function sessionTtlSeconds(env: Bindings): number {
-  const parsed = Number.parseInt(env.SESSION_TTL_SECONDS ?? "", 10);
-  return Number.isFinite(parsed) && parsed > 0 ? parsed : DEFAULT_SESSION_TTL_SECONDS;
+/** A positive whole number, or undefined (production refuses anything else: src/config/problems.ts). */
+const positiveInteger = (value: unknown): number | undefined => {
+  const text = nonEmpty(value);
+  return text !== undefined && /^[1-9]\d*$/.test(text) ? Number(text) : undefined;
+};
+
+const SECRET_NAMES: readonly SecretName[] = [
+  "JWT_SECRET",
+  "PASSWORD_PEPPER",
+  "SECRETS_KEY",
+  "ONFIDO_API_TOKEN",
+  "ONFIDO_WEBHOOK_TOKEN",
+  "IDENTITY_FINGERPRINT_KEY",
+];
+
+export function parseSettings(env: Bindings): Settings {
+  const read = env as unknown as Partial<Record<string, unknown>>;
+  const secrets: Partial<Record<SecretName, string>> = {};
+  for (const name of SECRET_NAMES) {
+    const value = nonEmpty(read[name]);
+    if (value !== undefined) secrets[name] = value;
+  }
+  const provider = nonEmpty(read.PROVIDER);
+  const receiptSigningKey = parseReceiptKey(nonEmpty(read.RECEIPT_SIGNING_KEY), true);
+  const receiptSigningKeyPrevious = parseReceiptKey(nonEmpty(read.RECEIPT_SIGNING_KEY_PREVIOUS), false);
+  return {
+    production: read.ENVIRONMENT === "production",
+    appUrl: nonEmpty(read.APP_URL) ?? "",
+    mailFrom: nonEmpty(read.MAIL_FROM) ?? "",
+    provider: provider === "sandbox" || provider === "onfido" ? provider : undefined,
+    onfidoApiUrl: nonEmpty(read.ONFIDO_API_URL) ?? "",
+    sessionTtlSeconds: positiveInteger(read.SESSION_TTL_SECONDS) ?? DEFAULT_SESSION_TTL_SECONDS,
+    callbackLogRetentionDays: positiveInteger(read.CALLBACK_LOG_RETENTION_DAYS) ?? DEFAULT_CALLBACK_LOG_RETENTION_DAYS,
+    sessionLogRetentionDays: positiveInteger(read.SESSION_LOG_RETENTION_DAYS) ?? DEFAULT_SESSION_LOG_RETENTION_DAYS,
+    callbackStallSeconds: positiveInteger(read.CALLBACK_STALL_SECONDS) ?? DEFAULT_CALLBACK_STALL_SECONDS,
+    accountLimits: Object.fromEntries(ACCOUNT_LIMIT_SETTINGS.map((name) => [name, positiveInteger(read[name])])) as Record<AccountLimitSetting, number | undefined>,
+    secretsKeyPrevious: nonEmpty(read.SECRETS_KEY_PREVIOUS),
+    passwordPepperPrevious: nonEmpty(read.PASSWORD_PEPPER_PREVIOUS),
+    jwtSecretPrevious: nonEmpty(read.JWT_SECRET_PREVIOUS),
+    jwtSecretRotatedAt: Date.parse(nonEmpty(read.JWT_SECRET_ROTATED_AT) ?? "") / 1000,
+    receiptSigningKey,
+    receiptSigningKeyPrevious,
+    problems: configProblems(read, { current: receiptSigningKey, previous: receiptSigningKeyPrevious }),
+    secrets,
+  };
 }
+
+// The bindings object lives as long as the isolate (workerd passes the same one to every request, batch
+// and alarm): one parse per isolate. A different object (a test's own env) gets its own parse.
+const parsed = new WeakMap<object, Settings>();
+
+export function settingsOf(env: Bindings): Settings {
+  let settings = parsed.get(env);
+  if (!settings) {
+    settings = parseSettings(env);
+    parsed.set(env, settings);
+  }
+  return settings;
+}
+
+/** The rules the deployment breaks, from the same parse (one check per isolate). */
+export const configurationProblems = (env: Bindings): readonly ConfigProblem[] => settingsOf(env).problems;

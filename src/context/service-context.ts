@@ -1,16 +1,30 @@
-// What every domain function takes first: the request's database handle (built once per request, or
-// once per Durable Object or queue batch) and the configuration it reads secrets and settings from.
+// What every domain function takes first: the service context, built once per isolate at each entry
+// point (a request, a queue batch, the scheduled run, a session's Durable Object) by src/service.ts.
+// It carries the parsed settings and the ports, chosen once: the database, the identity provider, the
+// mailer, the sessions' Durable Objects and the queues. Domain code reads these, never `env`.
 // Functions that only build a statement for someone else's db.batch([...]) take the `db` alone.
-import type { Bindings } from "../config/settings";
-import { database, type Database } from "../db/client";
+import type { Settings } from "../config/settings";
+import type { Database } from "../db/client";
+import type { IdentityProvider } from "./identity-provider";
+import type { Mailer } from "./mailer";
 
-/**
- * `linkOrigin`, development only: the origin the request reached, the base of account-mail links so a
- * server on any port mails working links (src/http/domain-context.ts). Production links use APP_URL.
- */
-export type DomainContext = { db: Database; env: Bindings; linkOrigin?: string };
+export type ServiceContext = {
+  settings: Settings;
+  db: Database;
+  provider: IdentityProvider;
+  mailer: Mailer;
+  /** One Durable Object per verification session (src/session/session-stub.ts). */
+  sessions: Env["SESSIONS"];
+  /** The callback queue (src/callbacks/consumer.ts consumes it). */
+  callbackQueue: Env["CALLBACKS"];
+  /** The mail queue: account mail in production, and the provider's applicant deletions. */
+  mailQueue: Env["MAIL"];
+  /**
+   * Development only: the origin the request reached, the base of account-mail links so a server on any
+   * port mails working links (src/http/request-frame.ts). Production links use APP_URL.
+   */
+  linkOrigin?: string;
+};
 
 /** The base of the links in account mail. */
-export const mailLinkBase = (ctx: DomainContext) => ctx.linkOrigin ?? ctx.env.APP_URL;
-
-export const domainContext = (env: Bindings): DomainContext => ({ db: database(env.DB), env });
+export const mailLinkBase = (ctx: ServiceContext) => ctx.linkOrigin ?? ctx.settings.appUrl;

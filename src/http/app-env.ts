@@ -2,7 +2,7 @@
 import type { Bindings } from "../config/settings";
 import type { UserRow } from "../db/schema";
 import type { AuthenticatedKey } from "../domain/keys";
-import type { DomainContext } from "../context/service-context";
+import type { ServiceContext } from "../context/service-context";
 import type { AccountClaims } from "../lib/jwt";
 
 export type AppEnv = {
@@ -10,7 +10,7 @@ export type AppEnv = {
   Variables: {
     requestId: string;
     /** Set first for every request: the database handle and configuration domain functions take. */
-    ctx: DomainContext;
+    ctx: ServiceContext;
     /** Set by the Bearer middleware: the signed-in account, loaded once per request. */
     user: UserRow;
     /** Set by the X-API-Key middleware: the merchant key with its account's company name. */

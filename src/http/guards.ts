@@ -1,14 +1,13 @@
 // Configuration guards: a configuration that breaks a rule of src/config/problems.ts refuses to serve; development-only routes
 // do not exist in production.
 import { createMiddleware } from "hono/factory";
-import { isProduction, misconfigured } from "../config/settings";
-import { configurationProblems } from "../config/problems";
+import { misconfigured } from "../config/settings";
 import { notFound } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
 
 export const requireConfiguration = createMiddleware<AppEnv>(async (c, next) => {
-  const problems = configurationProblems(c.env);
+  const problems = c.var.ctx.settings.problems;
   if (problems.length > 0) {
     // Names and rules only, never values.
     log("error", "misconfigured: refusing to serve", { requestId: c.get("requestId"), problems });
@@ -18,6 +17,6 @@ export const requireConfiguration = createMiddleware<AppEnv>(async (c, next) => 
 });
 
 export const developmentOnly = createMiddleware<AppEnv>(async (c, next) => {
-  if (isProduction(c.env)) throw notFound("Route");
+  if (c.var.ctx.settings.production) throw notFound("Route");
   await next();
 });

@@ -1,26 +1,41 @@
 // What every request gets, in one middleware rather than five (each Hono middleware is one more
 // dispatch, closure and promise per request; docs/performance.md): on the way in its request id
-// (X-Request-Id: the caller's when well-formed, else a new UUID, as hono/request-id does) and its domain
+// (X-Request-Id: the caller's when well-formed, else a new UUID, as hono/request-id does) and its service
 // context; on the way out the security headers, no-store on JSON answers, and one log line when it failed.
 // The order of the old chain is kept: no-store, then the security headers, then the log line.
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import type { Bindings } from "../config/settings";
+import type { ServiceContext } from "../context/service-context";
 import type { AppEnv } from "./app-env";
-import { requestDomainContext } from "./domain-context";
 import { noStoreJson } from "./no-store";
 import { logFailedRequest } from "./request-log";
 import { setSecureHeaders } from "./secure-headers";
 
 const REQUEST_ID = "X-Request-Id";
 
-export const requestFrame = createMiddleware<AppEnv>(async (c, next) => {
-  let id = c.req.header(REQUEST_ID);
-  if (!id || id.length > 255 || /[^\w\-=]/.test(id)) id = crypto.randomUUID();
-  c.set("requestId", id);
-  c.header(REQUEST_ID, id);
-  c.set("ctx", requestDomainContext(c));
-  const started = Date.now();
-  await next();
-  noStoreJson(c.res.headers);
-  setSecureHeaders(c.res.headers);
-  logFailedRequest(c, started);
-});
+/**
+ * The request's service context: the isolate's one (`contextOf`, src/service.ts). In development, mail
+ * links point at the address this server actually answers on (any port), so a second `wrangler dev`
+ * works without editing APP_URL. Never in production: a request's Host is the caller's to choose, so
+ * production links come from APP_URL only. The origin rides beside the isolate's context, not inside it.
+ */
+function requestContext(c: Context<AppEnv>, contextOf: (env: Bindings) => ServiceContext): ServiceContext {
+  const shared = contextOf(c.env);
+  return shared.settings.production ? shared : { ...shared, linkOrigin: new URL(c.req.url).origin };
+}
+
+/** `contextOf` builds the isolate's service context: the app passes src/service.ts's (this layer is below it). */
+export const requestFrame = (contextOf: (env: Bindings) => ServiceContext) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    let id = c.req.header(REQUEST_ID);
+    if (!id || id.length > 255 || /[^\w\-=]/.test(id)) id = crypto.randomUUID();
+    c.set("requestId", id);
+    c.header(REQUEST_ID, id);
+    c.set("ctx", requestContext(c, contextOf));
+    const started = Date.now();
+    await next();
+    noStoreJson(c.res.headers);
+    setSecureHeaders(c.res.headers);
+    logFailedRequest(c, started);
+  });

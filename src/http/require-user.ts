@@ -14,7 +14,7 @@ import { withMeta } from "./openapi-meta";
 async function verifiedClaims(c: Context<AppEnv>) {
   // The scheme name is case-insensitive (RFC 9110 §11.1).
   const match = /^Bearer ([A-Za-z0-9_.-]{1,2048})$/i.exec(c.req.header("authorization") ?? "");
-  const claims = match ? await verifyAccountTokenAnyVersion(c.env, match[1]!) : null;
+  const claims = match ? await verifyAccountTokenAnyVersion(c.var.ctx.settings, match[1]!) : null;
   if (!claims) throw unauthorized();
   return claims;
 }

@@ -2,7 +2,7 @@
 // destination restrictions, from MAIL_FROM on a domain onboarded to Email Sending. A plain-text part and
 // a simple HTML part.
 import { mailHtml } from "./html";
-import type { Mail } from "./mail";
+import type { Mail } from "../context/mailer";
 
 export async function sendThroughEmailService(binding: SendEmail, from: string, mail: Mail): Promise<string> {
   const result = await binding.send({ from, to: mail.to, subject: mail.subject, text: mail.text, html: mailHtml(mail.text) });

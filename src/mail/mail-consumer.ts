@@ -2,11 +2,9 @@
 // never retries the batch), retrying a failed send with back-off; after the last attempt the failure is
 // recorded (src/mail/failures.ts) and logged, and the message acked. A message that reaches the
 // dead-letter queue (a consumer that kept crashing) is recorded the same way.
-import { database } from "../db/client";
-import { domainContext } from "../context/service-context";
+import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
 import { describeSendError, recipientHash, recordMailFailure } from "./failures";
-import { sendMail } from "./mailer";
 import { isMailMessage, type MailMessage } from "./queue";
 
 /** Sends tried per message: over about 45 minutes, inside the shortest link lifetime (1 hour, reset). */
@@ -19,11 +17,11 @@ const MAX_DELAY_SECONDS = 15 * 60;
 /** The wait after failed send `attempt` (1-based): 30 s doubling, at most 15 minutes. */
 export const mailRetryDelaySeconds = (attempt: number) => Math.min(BASE_DELAY_SECONDS * 2 ** Math.max(attempt - 1, 0), MAX_DELAY_SECONDS);
 
-export async function handleMailBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  await Promise.all(batch.messages.map((message) => handleMailMessage(message, env)));
+export async function handleMailBatch(batch: MessageBatch<unknown>, ctx: ServiceContext): Promise<void> {
+  await Promise.all(batch.messages.map((message) => handleMailMessage(message, ctx)));
 }
 
-export async function handleMailMessage(message: Message<unknown>, env: Env): Promise<void> {
+export async function handleMailMessage(message: Message<unknown>, ctx: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isMailMessage(body)) {
     log("error", "mail message without the expected shape", { messageId: message.id });
@@ -31,7 +29,7 @@ export async function handleMailMessage(message: Message<unknown>, env: Env): Pr
     return;
   }
   try {
-    await sendMail(domainContext(env), body);
+    await ctx.mailer.send(body);
     log("info", "mail sent", { purpose: body.purpose, attempts: message.attempts });
     message.ack();
   } catch (error) {
@@ -42,14 +40,14 @@ export async function handleMailMessage(message: Message<unknown>, env: Env): Pr
       message.retry({ delaySeconds });
       return;
     }
-    await giveUp(message, body, env, described);
+    await giveUp(message, body, ctx, described);
   }
 }
 
 /** Records the failure; if even that fails, the message is retried (and dead-lettered in the end). */
-async function giveUp(message: Message<unknown>, body: MailMessage, env: Env, error: string): Promise<void> {
+async function giveUp(message: Message<unknown>, body: MailMessage, ctx: ServiceContext, error: string): Promise<void> {
   try {
-    await recordMailFailure(database(env.DB), body, error, message.attempts);
+    await recordMailFailure(ctx.db, body, error, message.attempts);
     log("error", "mail not delivered after the last retry", { purpose: body.purpose, recipientHash: await recipientHash(body.to), error, attempts: message.attempts });
     message.ack();
   } catch (recordError) {
@@ -58,15 +56,15 @@ async function giveUp(message: Message<unknown>, body: MailMessage, env: Env, er
   }
 }
 
-export async function handleMailDeadLetterBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  await Promise.all(batch.messages.map((message) => handleDeadLetteredMail(message, env)));
+export async function handleMailDeadLetterBatch(batch: MessageBatch<unknown>, ctx: ServiceContext): Promise<void> {
+  await Promise.all(batch.messages.map((message) => handleDeadLetteredMail(message, ctx)));
 }
 
-export async function handleDeadLetteredMail(message: Message<unknown>, env: Env): Promise<void> {
+export async function handleDeadLetteredMail(message: Message<unknown>, ctx: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isMailMessage(body)) {
     message.ack();
     return;
   }
-  await giveUp(message, body, env, "dead_lettered");
+  await giveUp(message, body, ctx, "dead_lettered");
 }

@@ -1,18 +1,19 @@
-// The mailer port: development writes to the D1 outbox (GET /api/dev/outbox), production sends
-// through Cloudflare Email Service (called by the mail queue consumer, src/mail/mail-consumer.ts).
-import { isProduction } from "../config/settings";
+// The mailer port's two adapters (src/context/mailer.ts): development writes to the D1 outbox (GET
+// /api/dev/outbox), production sends through Cloudflare Email Service (called by the mail queue
+// consumer, src/mail/mail-consumer.ts). src/service.ts picks one per isolate.
+import type { Database } from "../db/client";
 import { devOutbox } from "../db/schema";
-import type { DomainContext } from "../context/service-context";
+import type { Mail, Mailer } from "../context/mailer";
 import { sendThroughEmailService } from "./email-service";
 
-import type { Mail } from "./mail";
-
-export type { Mail };
-
-export async function sendMail({ db, env }: DomainContext, mail: Mail): Promise<void> {
-  if (!isProduction(env)) {
+export const devOutboxMailer = (db: Database): Mailer => ({
+  async send(mail: Mail) {
     await db.insert(devOutbox).values({ ...mail, createdAt: new Date().toISOString() });
-    return;
-  }
-  await sendThroughEmailService(env.MAILER, env.MAIL_FROM, mail);
-}
+  },
+});
+
+export const emailServiceMailer = (binding: SendEmail, from: string): Mailer => ({
+  async send(mail: Mail) {
+    await sendThroughEmailService(binding, from, mail);
+  },
+});

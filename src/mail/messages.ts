@@ -2,7 +2,7 @@
 // in the language the account signed up in (src/mail/mail-texts.ts).
 import type { Locale } from "../db/schema";
 import { MAIL_TEXTS, type MailKind } from "./mail-texts";
-import type { Mail } from "./mailer";
+import type { Mail } from "../context/mailer";
 
 const PATHS: Record<MailKind, string> = {
   "verify-email": "/account/verify-email",

@@ -3,16 +3,15 @@
 // queue and does not wait for delivery, which the consumer retries (src/mail/mail-consumer.ts). If even the
 // enqueue fails the user can ask again (resend-verification, forgot-password); the log line names only
 // the kind of mail.
-import { isProduction } from "../config/settings";
-import type { DomainContext } from "../context/service-context";
+import type { Mail } from "../context/mailer";
+import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
-import { sendMail, type Mail } from "./mailer";
 import type { MailMessage, MailPurpose } from "./queue";
 
-export async function deliverMail(ctx: DomainContext, mail: Mail, kind: MailPurpose): Promise<void> {
+export async function deliverMail(ctx: ServiceContext, mail: Mail, kind: MailPurpose): Promise<void> {
   try {
-    if (isProduction(ctx.env)) await ctx.env.MAIL.send({ purpose: kind, ...mail } satisfies MailMessage);
-    else await sendMail(ctx, mail);
+    if (ctx.settings.production) await ctx.mailQueue.send({ purpose: kind, ...mail } satisfies MailMessage);
+    else await ctx.mailer.send(mail);
   } catch (error) {
     log("error", "mail not sent", { kind, error: error instanceof Error ? error.name : "unknown" });
   }

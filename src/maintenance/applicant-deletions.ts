@@ -6,6 +6,7 @@
 // row whose provider was switched away is not retried: no configured provider knows that applicant,
 // and only the operator can delete it (docs/operations.md).
 import type { ApplicantDeletionMessage } from "../providers/applicant-deletion";
+import type { ServiceContext } from "../context/service-context";
 import { DAY_MS } from "./settings";
 
 /** Rows asked for again per run, at most (one queue batch). */
@@ -15,8 +16,8 @@ export type ApplicantRetryResult = { requeued: number; more: boolean };
 
 type FailureRow = { id: number; provider: ApplicantDeletionMessage["provider"]; applicantId: string };
 
-export async function retryApplicantDeletions(env: Env, now: Date): Promise<ApplicantRetryResult> {
-  const { results } = await env.DB.prepare(
+export async function retryApplicantDeletions(ctx: ServiceContext, now: Date): Promise<ApplicantRetryResult> {
+  const { results } = await ctx.db.$client.prepare(
     `SELECT id, provider, applicant_id AS applicantId FROM applicant_deletion_failures
      WHERE failed_at < ? AND error <> 'provider_changed'
      ORDER BY failed_at, id LIMIT ?`,
@@ -27,10 +28,10 @@ export async function retryApplicantDeletions(env: Env, now: Date): Promise<Appl
   if (rows.length === 0) return { requeued: 0, more: false };
   // Enqueued first, deleted after: a failed enqueue keeps every row for the next run; a failed delete
   // after it only asks the provider twice, and deleting an applicant that is already gone is done.
-  await env.MAIL.sendBatch(
+  await ctx.mailQueue.sendBatch(
     rows.map((row) => ({ body: { type: "delete-applicant", provider: row.provider, applicantId: row.applicantId } satisfies ApplicantDeletionMessage })),
   );
-  await env.DB.prepare(`DELETE FROM applicant_deletion_failures WHERE id IN (SELECT value FROM json_each(?))`)
+  await ctx.db.$client.prepare(`DELETE FROM applicant_deletion_failures WHERE id IN (SELECT value FROM json_each(?))`)
     .bind(JSON.stringify(rows.map((row) => row.id)))
     .run();
   return { requeued: rows.length, more: results.length > APPLICANT_RETRIES_PER_RUN };

@@ -8,6 +8,7 @@ import { openSecret, sealSecret, sealedKeyId } from "../lib/sealed-secret";
 import { keyId } from "../lib/key-id";
 import { log } from "../lib/log";
 import { secretsKeys } from "../config/secret-versions";
+import type { ServiceContext } from "../context/service-context";
 
 export const REENCRYPT_ROWS_PER_RUN = 100;
 
@@ -19,8 +20,9 @@ const SLOTS = [
   { column: "previous_signing_secret_enc", rowId: previousSecretRowId },
 ] as const;
 
-export async function reencryptSigningSecrets(env: Env): Promise<ReencryptResult> {
-  const keys = secretsKeys(env);
+export async function reencryptSigningSecrets(ctx: ServiceContext): Promise<ReencryptResult> {
+  const keys = secretsKeys(ctx.settings);
+  const d1 = ctx.db.$client;
   const current = keys[0]!;
   const prefix = `${await keyId(current)}.`;
   let reencrypted = 0;
@@ -28,7 +30,7 @@ export async function reencryptSigningSecrets(env: Env): Promise<ReencryptResult
   let remaining = 0;
   for (const { column, rowId } of SLOTS) {
     const stale = `${column} IS NOT NULL AND substr(${column}, 1, ?) != ?`;
-    const { results } = await env.DB.prepare(`SELECT id, ${column} AS sealed FROM api_keys WHERE ${stale} ORDER BY id LIMIT ?`)
+    const { results } = await d1.prepare(`SELECT id, ${column} AS sealed FROM api_keys WHERE ${stale} ORDER BY id LIMIT ?`)
       .bind(prefix.length, prefix, REENCRYPT_ROWS_PER_RUN)
       .all<{ id: string; sealed: string }>();
     for (const row of results) {
@@ -42,12 +44,12 @@ export async function reencryptSigningSecrets(env: Env): Promise<ReencryptResult
         continue;
       }
       // Only if the row still holds what was read: a concurrent change (a rotation) wins.
-      const update = await env.DB.prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ? AND ${column} = ?`)
+      const update = await d1.prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ? AND ${column} = ?`)
         .bind(await sealSecret(plaintext, current, rowId(row.id)), row.id, row.sealed)
         .run();
       reencrypted += update.meta.changes ?? 0;
     }
-    const left = await env.DB.prepare(`SELECT count(*) AS n FROM api_keys WHERE ${stale}`).bind(prefix.length, prefix).first<{ n: number }>();
+    const left = await d1.prepare(`SELECT count(*) AS n FROM api_keys WHERE ${stale}`).bind(prefix.length, prefix).first<{ n: number }>();
     remaining += left?.n ?? 0;
   }
   if (remaining === 0) {

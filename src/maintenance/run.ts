@@ -1,7 +1,7 @@
 // The Cron Trigger (wrangler.toml [triggers]): every job, each idempotent and bounded per run, one
 // after the other; a failing job is logged and does not stop the others. A misconfigured deployment
 // runs nothing (it fails closed like the HTTP app).
-import { configurationProblems } from "../config/problems";
+import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
 import { pruneAccountCounters } from "./account-counters";
 import { retryApplicantDeletions } from "./applicant-deletions";
@@ -13,30 +13,31 @@ import { pruneMailFailures } from "./mail-failures";
 import { prunePasskeyChallenges } from "./passkey-challenges";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./session-log";
-import { callbackLogRetentionDays, callbackStallSeconds, sessionLogRetentionDays } from "./settings";
 import { resendStalledCallbacks } from "./stalled-callbacks";
 
 export type MaintenanceReport = Record<string, unknown>;
 
-export async function runMaintenance(controller: ScheduledController, env: Env): Promise<MaintenanceReport> {
-  const problems = configurationProblems(env);
+export async function runMaintenance(controller: ScheduledController, ctx: ServiceContext): Promise<MaintenanceReport> {
+  const { settings } = ctx;
+  const d1 = ctx.db.$client;
+  const problems = settings.problems;
   if (problems.length > 0) {
     log("error", "misconfigured: scheduled maintenance skipped", { problems });
     return { skipped: "misconfigured" };
   }
   const now = new Date(controller.scheduledTime);
   const jobs: [string, () => Promise<unknown>][] = [
-    ["emailTokens", () => pruneEmailTokens(env.DB, now)],
-    ["devOutbox", () => pruneDevOutbox(env.DB, now)],
-    ["idempotencyKeys", () => pruneIdempotencyKeys(env.DB, now)],
-    ["passkeyChallenges", () => prunePasskeyChallenges(env.DB, now)],
-    ["callbackAttempts", () => pruneCallbackAttempts(env.DB, now, callbackLogRetentionDays(env))],
-    ["sessionLog", () => pruneSessionLog(env.DB, now, sessionLogRetentionDays(env))],
-    ["stalledCallbacks", () => resendStalledCallbacks(env, now, callbackStallSeconds(env))],
-    ["signingSecrets", () => reencryptSigningSecrets(env)],
-    ["accountCounters", () => pruneAccountCounters(env.DB, now)],
-    ["mailFailures", () => pruneMailFailures(env.DB, now)],
-    ["applicantDeletions", () => retryApplicantDeletions(env, now)],
+    ["emailTokens", () => pruneEmailTokens(d1, now)],
+    ["devOutbox", () => pruneDevOutbox(d1, now)],
+    ["idempotencyKeys", () => pruneIdempotencyKeys(d1, now)],
+    ["passkeyChallenges", () => prunePasskeyChallenges(d1, now)],
+    ["callbackAttempts", () => pruneCallbackAttempts(d1, now, settings.callbackLogRetentionDays)],
+    ["sessionLog", () => pruneSessionLog(d1, now, settings.sessionLogRetentionDays)],
+    ["stalledCallbacks", () => resendStalledCallbacks(ctx, now, settings.callbackStallSeconds)],
+    ["signingSecrets", () => reencryptSigningSecrets(ctx)],
+    ["accountCounters", () => pruneAccountCounters(d1, now)],
+    ["mailFailures", () => pruneMailFailures(d1, now)],
+    ["applicantDeletions", () => retryApplicantDeletions(ctx, now)],
   ];
   const report: MaintenanceReport = {};
   for (const [name, job] of jobs) {

@@ -6,7 +6,7 @@
 import { CLAIM_TTL_SECONDS } from "../callbacks/consumer";
 import { MAX_RETRY_AFTER_SECONDS, scheduledWaitSeconds } from "../callbacks/retry-policy";
 import { IN_PROGRESS } from "../callbacks/attempts";
-import { domainContext } from "../context/service-context";
+import type { ServiceContext } from "../context/service-context";
 import { sessionStub } from "../session/session-stub";
 import { log } from "../lib/log";
 
@@ -39,8 +39,8 @@ export function nextAttemptDueMs(event: Candidate): number {
 
 export type StallResult = { resent: number; forgotten: number; more: boolean };
 
-export async function resendStalledCallbacks(env: Env, now: Date, stallSeconds: number): Promise<StallResult> {
-  const { results } = await env.DB.prepare(
+export async function resendStalledCallbacks(ctx: ServiceContext, now: Date, stallSeconds: number): Promise<StallResult> {
+  const { results } = await ctx.db.$client.prepare(
     `SELECT e.id AS id, e.session_id AS sessionId, e.updated_at AS updatedAt,
        (SELECT count(*) FROM callback_attempts a WHERE a.event_id = e.id) AS attempts,
        l.at AS lastAt, l.status_code AS lastStatus, l.error AS lastError
@@ -60,7 +60,7 @@ export async function resendStalledCallbacks(env: Env, now: Date, stallSeconds: 
       result.more = true;
       break;
     }
-    const resent = await sessionStub(domainContext(env), event.sessionId).resendCallback(event.id, event.attempts + 1);
+    const resent = await sessionStub(ctx, event.sessionId).resendCallback(event.id, event.attempts + 1);
     if (resent) {
       result.resent++;
       log("warn", "stalled callback event re-enqueued", { webhookId: event.id, sessionId: event.sessionId, attempt: event.attempts + 1 });

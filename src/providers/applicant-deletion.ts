@@ -3,16 +3,14 @@
 // the provider; the consumer deletes the applicant, retrying with the mail queue's back-off while the
 // provider is down, and after the last attempt records the failure for the operator
 // (applicant_deletion_failures: the provider's opaque applicant id, nothing about the person) and acks.
-import type { Bindings } from "../config/settings";
-import { database, type Database } from "../db/client";
+import type { Database } from "../db/client";
 import { applicantDeletionFailures } from "../db/schema";
 import { ApiError } from "../errors";
-import type { DomainContext } from "../context/service-context";
+import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
 import { nowIso } from "../lib/time";
 import { MAIL_MAX_ATTEMPTS, mailRetryDelaySeconds } from "../mail/mail-consumer";
-import { providerFor } from "./from-env";
-import type { IdentityProvider } from "./provider";
+import type { IdentityProvider } from "../context/identity-provider";
 
 export type ApplicantDeletionMessage = { type: "delete-applicant"; provider: IdentityProvider["name"]; applicantId: string };
 
@@ -28,10 +26,10 @@ export const APPLICANT_DELETION_MAX_ATTEMPTS = MAIL_MAX_ATTEMPTS;
  * Hands the deletion to the queue without waiting for the provider. If even the enqueue fails, the
  * failure is recorded at once (attempts 0), so the operator still learns of the applicant left behind.
  */
-export async function enqueueApplicantDeletion(ctx: DomainContext, applicantId: string): Promise<void> {
-  const message: ApplicantDeletionMessage = { type: "delete-applicant", provider: ctx.env.PROVIDER === "onfido" ? "onfido" : "sandbox", applicantId };
+export async function enqueueApplicantDeletion(ctx: ServiceContext, applicantId: string): Promise<void> {
+  const message: ApplicantDeletionMessage = { type: "delete-applicant", provider: ctx.settings.provider === "onfido" ? "onfido" : "sandbox", applicantId };
   try {
-    await ctx.env.MAIL.send(message);
+    await ctx.mailQueue.send(message);
   } catch (error) {
     log("error", "applicant deletion not enqueued", { provider: message.provider, error: error instanceof Error ? error.name : "unknown" });
     await recordApplicantDeletionFailure(ctx.db, message, "not_enqueued", 0);
@@ -43,13 +41,13 @@ export async function recordApplicantDeletionFailure(db: Database, message: Appl
 }
 
 /** One deletion message from the mail queue: deleted (ack), retried with back-off, or given up on and recorded. */
-export async function handleApplicantDeletion(message: Message<unknown>, env: Bindings): Promise<void> {
+export async function handleApplicantDeletion(message: Message<unknown>, ctx: ServiceContext): Promise<void> {
   const body = message.body as ApplicantDeletionMessage;
   try {
-    const provider = providerFor(env);
-    // The provider was switched since the account was deleted: this one never knew the applicant.
-    if (provider.name !== body.provider) return await giveUp(message, body, env, "provider_changed");
-    await provider.deleteApplicant(body.applicantId);
+    // The provider was switched since the account was deleted: this one never knew the applicant. (With
+    // no usable PROVIDER at all, the deletion below fails as MISCONFIGURED and is retried.)
+    if (ctx.settings.provider !== undefined && ctx.provider.name !== body.provider) return await giveUp(message, body, ctx, "provider_changed");
+    await ctx.provider.deleteApplicant(body.applicantId);
     log("info", "applicant deleted at the provider", { provider: body.provider, attempts: message.attempts });
     message.ack();
   } catch (error) {
@@ -61,18 +59,18 @@ export async function handleApplicantDeletion(message: Message<unknown>, env: Bi
       message.retry({ delaySeconds });
       return;
     }
-    await giveUp(message, body, env, described);
+    await giveUp(message, body, ctx, described);
   }
 }
 
 /** A deletion message that reached the mail dead-letter queue: recorded like a last failed attempt. */
-export const handleDeadLetteredApplicantDeletion = (message: Message<unknown>, env: Bindings) =>
-  giveUp(message, message.body as ApplicantDeletionMessage, env, "dead_lettered");
+export const handleDeadLetteredApplicantDeletion = (message: Message<unknown>, ctx: ServiceContext) =>
+  giveUp(message, message.body as ApplicantDeletionMessage, ctx, "dead_lettered");
 
 /** Records the failure; if even that fails, the message is retried (and dead-lettered in the end). */
-async function giveUp(message: Message<unknown>, body: ApplicantDeletionMessage, env: Bindings, error: string): Promise<void> {
+async function giveUp(message: Message<unknown>, body: ApplicantDeletionMessage, ctx: ServiceContext, error: string): Promise<void> {
   try {
-    await recordApplicantDeletionFailure(database(env.DB), body, error, message.attempts);
+    await recordApplicantDeletionFailure(ctx.db, body, error, message.attempts);
     log("error", "applicant not deleted at the provider after the last retry", { provider: body.provider, error, attempts: message.attempts });
     message.ack();
   } catch (recordError) {

@@ -1,11 +1,21 @@
-// Picks the provider adapter from configuration (CONTRACT §10: PROVIDER = sandbox | onfido).
-import { misconfigured, secret, type Bindings } from "../config/settings";
+// Picks the provider adapter from the settings (CONTRACT §10: PROVIDER = sandbox | onfido), once per
+// isolate (src/service.ts). A provider that cannot be used (an unknown PROVIDER, Onfido without its
+// token) fails each call with 503 MISCONFIGURED, as the first call would have: choosing it never throws.
+import { misconfigured, type Settings } from "../config/settings";
+import type { IdentityProvider } from "../context/identity-provider";
 import { OnfidoProvider } from "./onfido";
-import type { IdentityProvider } from "./provider";
 import { SandboxProvider } from "./sandbox";
 
-export function providerFor(env: Bindings): IdentityProvider {
-  if (env.PROVIDER === "onfido") return new OnfidoProvider(env.ONFIDO_API_URL, secret(env, "ONFIDO_API_TOKEN"));
-  if (env.PROVIDER === "sandbox") return new SandboxProvider(env.DB);
-  throw misconfigured();
+function unusableProvider(setting: string, problem: string): IdentityProvider {
+  const refuse = async (): Promise<never> => {
+    throw misconfigured([{ setting, problem }]);
+  };
+  return { name: "onfido", createApplicant: refuse, createSdkToken: refuse, createCheck: refuse, readCheck: refuse, deleteApplicant: refuse };
+}
+
+export function providerFor(settings: Settings, db: D1Database): IdentityProvider {
+  if (settings.provider === "sandbox") return new SandboxProvider(db);
+  if (settings.provider !== "onfido") return unusableProvider("PROVIDER", "must be sandbox or onfido");
+  const token = settings.secrets.ONFIDO_API_TOKEN;
+  return token ? new OnfidoProvider(settings.onfidoApiUrl, token) : unusableProvider("ONFIDO_API_TOKEN", "is missing");
 }

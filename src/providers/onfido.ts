@@ -11,7 +11,7 @@ import {
   type ProviderCheck,
   type StartedCheck,
   type Verdict,
-} from "./provider";
+} from "../context/identity-provider";
 
 /** Per call. A webhook makes at most two rounds of calls and must answer inside Onfido's timeout. */
 const CALL_TIMEOUT_MS = 5_000;

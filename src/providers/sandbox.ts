@@ -10,7 +10,7 @@ import {
   type ProviderCheck,
   type StartedCheck,
   type Verdict,
-} from "./provider";
+} from "../context/identity-provider";
 
 export type SandboxResult = "clear" | "consider";
 

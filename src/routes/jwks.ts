@@ -7,5 +7,5 @@ import type { AppEnv } from "../http/app-env";
 export const jwksRoutes = new Hono<AppEnv>().get("/jwks.json", (c) => {
   c.header("Cache-Control", "public, max-age=300");
   c.header("Access-Control-Allow-Origin", "*");
-  return c.json(receiptJwks(c.env));
+  return c.json(receiptJwks(c.var.ctx.settings));
 });

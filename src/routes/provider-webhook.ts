@@ -34,7 +34,7 @@ export const webhookRoutes = new Hono<AppEnv>().post(
   async (c) => {
     const event = await readOnfidoWebhook(
       { body: new Uint8Array(await c.req.arrayBuffer()), signature: c.req.header(SIGNATURE_HEADER), contentType: c.req.header("content-type") },
-      secret(c.env, "ONFIDO_WEBHOOK_TOKEN"),
+      secret(c.var.ctx.settings, "ONFIDO_WEBHOOK_TOKEN"),
     );
     const checkId = completedCheckId(event);
     if (checkId) await applyCompletedCheck(c.var.ctx, checkId);

@@ -2,8 +2,8 @@
 // resolved session decided, for whom it decided (the merchant account) and nothing about the person.
 // Anyone verifies one against GET /.well-known/jwks.json; the key id (`kid`) picks the key, so a
 // rotated-out key stays published (RECEIPT_SIGNING_KEY_PREVIOUS) while its receipts matter.
-import { type Bindings, misconfigured } from "../config/settings";
-import { receiptKeyProblem } from "../config/receipt-key";
+import { misconfigured, type Settings } from "../config/settings";
+import type { ReceiptJwk, ReceiptKeySetting } from "../config/receipt-key";
 import { toBase64Url, utf8 } from "../lib/encoding";
 
 export type ReceiptClaims = {
@@ -23,23 +23,26 @@ export type ReceiptClaims = {
 
 /** A public key as the JWKS publishes it. */
 export type PublicJwk = { kty: "OKP"; crv: "Ed25519"; x: string; kid: string; alg: "EdDSA"; use: "sig" };
-type PrivateJwk = { kty: "OKP"; crv: "Ed25519"; x: string; d: string; kid: string };
+type SettingName = "RECEIPT_SIGNING_KEY" | "RECEIPT_SIGNING_KEY_PREVIOUS";
 
-function parsedKey(env: Bindings, name: "RECEIPT_SIGNING_KEY" | "RECEIPT_SIGNING_KEY_PREVIOUS", needsPrivate: boolean): PrivateJwk | null {
-  const value = env[name];
-  if (!value) return null;
-  const problem = receiptKeyProblem(value, needsPrivate);
-  if (problem) throw misconfigured([{ setting: name, problem }]);
-  return JSON.parse(value) as PrivateJwk;
+/** The parsed setting's key, or 503 MISCONFIGURED naming the rule its value breaks. */
+function keyOf(setting: ReceiptKeySetting, name: SettingName): ReceiptJwk | null {
+  if (setting.problem) throw misconfigured([{ setting: name, problem: setting.problem }]);
+  return setting.key ?? null;
 }
 
-const publicOf = (jwk: PrivateJwk): PublicJwk => ({ kty: "OKP", crv: "Ed25519", x: jwk.x, kid: jwk.kid, alg: "EdDSA", use: "sig" });
+function signingKey(settings: Settings): ReceiptJwk {
+  const key = keyOf(settings.receiptSigningKey, "RECEIPT_SIGNING_KEY");
+  if (!key) throw misconfigured([{ setting: "RECEIPT_SIGNING_KEY", problem: "is missing" }]);
+  return key;
+}
+
+const publicOf = (jwk: ReceiptJwk): PublicJwk => ({ kty: "OKP", crv: "Ed25519", x: jwk.x, kid: jwk.kid, alg: "EdDSA", use: "sig" });
 
 /** The published key set: the current signing key, then the previous one during a rotation. */
-export function receiptJwks(env: Bindings): { keys: PublicJwk[] } {
-  const current = parsedKey(env, "RECEIPT_SIGNING_KEY", true);
-  if (!current) throw misconfigured([{ setting: "RECEIPT_SIGNING_KEY", problem: "is missing" }]);
-  const previous = parsedKey(env, "RECEIPT_SIGNING_KEY_PREVIOUS", false);
+export function receiptJwks(settings: Settings): { keys: PublicJwk[] } {
+  const current = signingKey(settings);
+  const previous = keyOf(settings.receiptSigningKeyPrevious, "RECEIPT_SIGNING_KEY_PREVIOUS");
   return { keys: previous && previous.kid !== current.kid ? [publicOf(current), publicOf(previous)] : [publicOf(current)] };
 }
 
@@ -47,9 +50,8 @@ export function receiptJwks(env: Bindings): { keys: PublicJwk[] } {
 const imported = new Map<string, Promise<CryptoKey>>();
 
 /** Signs the claims with RECEIPT_SIGNING_KEY: `header.payload.signature`, header {alg: EdDSA, kid, typ}. */
-export async function signReceipt(env: Bindings, claims: ReceiptClaims): Promise<string> {
-  const jwk = parsedKey(env, "RECEIPT_SIGNING_KEY", true);
-  if (!jwk) throw misconfigured([{ setting: "RECEIPT_SIGNING_KEY", problem: "is missing" }]);
+export async function signReceipt(settings: Settings, claims: ReceiptClaims): Promise<string> {
+  const jwk = signingKey(settings);
   const cacheKey = `${jwk.kid}.${jwk.x}`;
   let key = imported.get(cacheKey);
   if (!key) {

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import type { CallbackMessage } from "./callback-message";
 import type { Database } from "../db/client";
-import type { DomainContext } from "../context/service-context";
+import type { ServiceContext } from "../context/service-context";
 import { callbackEvents, verificationSessions } from "../db/schema";
 import type { ResolvedStatus } from "./session-status";
 
@@ -40,7 +40,7 @@ export function resolutionStatements(db: Database, resolution: Resolution, event
   return [update, insertEvent] as const;
 }
 
-export async function sessionLogExists({ db }: DomainContext, sessionId: string): Promise<boolean> {
+export async function sessionLogExists({ db }: ServiceContext, sessionId: string): Promise<boolean> {
   const row = await db.query.verificationSessions.findFirst({ columns: { id: true }, where: eq(verificationSessions.id, sessionId) });
   return row !== undefined;
 }

@@ -1,8 +1,8 @@
 // The way to a session's Durable Object: one object per session id, named by it.
-import type { DomainContext } from "../context/service-context";
-import type { VerificationSession } from "./verification-session";
+import type { ServiceContext } from "../context/service-context";
+import type { VerificationSessionObject } from "./verification-session";
 
-export function sessionStub({ env }: DomainContext, sessionId: string) {
-  const namespace = env.SESSIONS as DurableObjectNamespace<VerificationSession>;
+export function sessionStub({ sessions }: Pick<ServiceContext, "sessions">, sessionId: string) {
+  const namespace = sessions as DurableObjectNamespace<VerificationSessionObject>;
   return namespace.get(namespace.idFromName(sessionId));
 }

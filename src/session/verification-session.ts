@@ -3,7 +3,7 @@
 // enqueues the callback. Changes leave through a stored outbox, so a failed D1 or queue write is
 // retried by the alarm instead of being lost.
 import { DurableObject } from "cloudflare:workers";
-import { domainContext } from "../context/service-context";
+import type { ServiceContext } from "../context/service-context";
 import { insertOpenedSession, resolutionStatements, sessionLogExists } from "./session-mirror";
 import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
@@ -24,9 +24,18 @@ const OUTBOX_RETRY_MS = 10_000;
 export const RESOLVED_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const fail = (error: SessionFailure) => ({ ok: false, error }) as const;
 
-export class VerificationSession extends DurableObject<Env> {
-  /** Built once per object instance; `this.ctx` is the Durable Object's own state. */
-  private readonly domain = domainContext(this.env);
+/**
+ * The session's logic. The runtime constructs the entry's subclass (src/index.ts), which hands in the
+ * isolate's service context: this layer cannot build one (the builder chooses adapters above it).
+ */
+export class VerificationSessionObject extends DurableObject<Env> {
+  /** The isolate's service context (`this.ctx` is the Durable Object's own state). */
+  private readonly domain: ServiceContext;
+
+  constructor(state: DurableObjectState, env: Env, service: ServiceContext) {
+    super(state, env);
+    this.domain = service;
+  }
 
   private load(): Promise<SessionState | undefined> {
     return this.ctx.storage.get<SessionState>("state");
@@ -154,7 +163,7 @@ export class VerificationSession extends DurableObject<Env> {
     const state = await this.load();
     if (!state || state.status === "PENDING") return false;
     const message = callbackMessage(state, webhookId, attempt);
-    await this.env.CALLBACKS.send(options.redelivery ? { ...message, redelivery: true } : message);
+    await this.domain.callbackQueue.send(options.redelivery ? { ...message, redelivery: true } : message);
     return true;
   }
 
@@ -216,7 +225,7 @@ export class VerificationSession extends DurableObject<Env> {
 
   /** The resolution's receipt, signed once here so that the poll and every callback carry the same one. */
   private signedReceipt(state: SessionState, outcome: "APPROVED" | "DENIED"): Promise<string> {
-    return signReceipt(this.env, {
+    return signReceipt(this.domain.settings, {
       receipt_id: state.receiptId!,
       session_id: state.id,
       merchant_id: state.accountId,
@@ -227,7 +236,7 @@ export class VerificationSession extends DurableObject<Env> {
       resolved_at: state.resolvedAt!,
       livemode: state.livemode ?? true,
       iat: Math.floor(Date.parse(state.resolvedAt!) / 1000),
-      iss: this.env.APP_URL,
+      iss: this.domain.settings.appUrl,
     });
   }
 
@@ -250,7 +259,7 @@ export class VerificationSession extends DurableObject<Env> {
           message,
         ),
       );
-      await this.env.CALLBACKS.send(message);
+      await this.domain.callbackQueue.send(message);
       await this.ctx.storage.delete("outbox");
     } catch (error) {
       if (!(await sessionLogExists(this.domain, message.sessionId).catch(() => true))) {

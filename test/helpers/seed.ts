@@ -3,7 +3,7 @@ import { env } from "cloudflare:test";
 import { database } from "../../src/db/client";
 import { users } from "../../src/db/schema";
 import { createApiKey } from "../../src/domain/keys/api-keys";
-import { domainContext } from "../../src/context/service-context";
+import { serviceContext } from "../../src/service";
 import { newId } from "../../src/lib/ids";
 import { signAccountToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
@@ -11,7 +11,7 @@ import { verifyKycViaSandbox } from "./kyc";
 
 export const db = () => database(env.DB);
 /** The context domain functions take, as a request would have it. */
-export const domain = () => domainContext(env);
+export const domain = () => serviceContext(env);
 
 let counter = 0;
 export const uniqueEmail = (label = "user") => `${label}-${Date.now()}-${++counter}@example.test`;

@@ -3,7 +3,8 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
-import { configurationProblems, DEVELOPMENT_VALUES } from "../../src/config/problems";
+import { DEVELOPMENT_VALUES } from "../../src/config/problems";
+import { configurationProblems } from "../../src/config/settings";
 import { productionEnv, productionSecrets } from "../helpers/production-env";
 
 async function health(appEnv: Env) {

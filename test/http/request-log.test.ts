@@ -3,7 +3,8 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
-import { isolateDomainContext } from "../../src/http/domain-context";
+import { serviceContext } from "../../src/service";
+import { settingsOf } from "../../src/config/settings";
 
 function captureLogs() {
   const lines: string[] = [];
@@ -51,14 +52,15 @@ describe("request log", () => {
   });
 });
 
-describe("domain context", () => {
+describe("service context", () => {
   it("is built once per bindings object (workerd passes one to every request of an isolate), and anew for another", () => {
-    const first = isolateDomainContext(env);
-    expect(isolateDomainContext(env)).toBe(first);
-    expect(first.env).toBe(env);
+    const first = serviceContext(env);
+    expect(serviceContext(env)).toBe(first);
+    expect(first.settings).toBe(settingsOf(env));
     const other = { ...env };
-    const separate = isolateDomainContext(other);
+    const separate = serviceContext(other);
     expect(separate).not.toBe(first);
-    expect(separate.env).toBe(other);
+    expect(separate.settings).toBe(settingsOf(other));
+    expect(separate.settings).not.toBe(first.settings);
   });
 });

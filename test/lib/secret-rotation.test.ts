@@ -6,6 +6,7 @@ import { JWT_LIFETIME_SECONDS, signAccountToken } from "../../src/lib/jwt";
 import { keyId } from "../../src/lib/key-id";
 import { hashPassword, verifyPassword } from "../../src/lib/password";
 import { verifyAccountTokenAnyVersion } from "../../src/config/secret-versions";
+import { settingsOf } from "../../src/config/settings";
 
 const OLD = "old-jwt-secret-0123456789abcdef0123456789abcdef";
 const NEW = "new-jwt-secret-0123456789abcdef0123456789abcdef";
@@ -17,26 +18,26 @@ describe("JWT_SECRET rotation", () => {
   it("accepts a token signed before the rotation with the previous secret, until it expires", async () => {
     const issued = ROTATED_AT - 60;
     const token = await signAccountToken(OLD, "usr_a", 0, issued);
-    expect((await verifyAccountTokenAnyVersion(rotated(), token, ROTATED_AT + 10))?.sub).toBe("usr_a");
+    expect((await verifyAccountTokenAnyVersion(settingsOf(rotated()), token, ROTATED_AT + 10))?.sub).toBe("usr_a");
     // Without the previous secret configured, the old token is refused at once.
-    expect(await verifyAccountTokenAnyVersion(rotated({ JWT_SECRET_PREVIOUS: undefined }), token, ROTATED_AT + 10)).toBeNull();
+    expect(await verifyAccountTokenAnyVersion(settingsOf(rotated({ JWT_SECRET_PREVIOUS: undefined })), token, ROTATED_AT + 10)).toBeNull();
   });
 
   it("refuses the previous secret one token lifetime after the rotation, even if still configured", async () => {
     // A token forged with a leaked old secret, claiming to be issued just before the rotation.
     const forged = await signAccountToken(OLD, "usr_a", 0, ROTATED_AT + JWT_LIFETIME_SECONDS - 5);
-    expect(await verifyAccountTokenAnyVersion(rotated(), forged, ROTATED_AT + JWT_LIFETIME_SECONDS)).toBeNull();
+    expect(await verifyAccountTokenAnyVersion(settingsOf(rotated()), forged, ROTATED_AT + JWT_LIFETIME_SECONDS)).toBeNull();
   });
 
   it("refuses a token the previous secret signed after the rotation (it can only be forged)", async () => {
     const forged = await signAccountToken(OLD, "usr_a", 0, ROTATED_AT + 30);
-    expect(await verifyAccountTokenAnyVersion(rotated(), forged, ROTATED_AT + 60)).toBeNull();
+    expect(await verifyAccountTokenAnyVersion(settingsOf(rotated()), forged, ROTATED_AT + 60)).toBeNull();
   });
 
   it("new tokens are signed with the current secret", async () => {
     const token = await signAccountToken(NEW, "usr_b", 0, ROTATED_AT + 30);
-    expect((await verifyAccountTokenAnyVersion(rotated(), token, ROTATED_AT + 60))?.sub).toBe("usr_b");
-    expect(await verifyAccountTokenAnyVersion({ ...env, JWT_SECRET: OLD } as Env, token, ROTATED_AT + 60)).toBeNull();
+    expect((await verifyAccountTokenAnyVersion(settingsOf(rotated()), token, ROTATED_AT + 60))?.sub).toBe("usr_b");
+    expect(await verifyAccountTokenAnyVersion(settingsOf({ ...env, JWT_SECRET: OLD } as Env), token, ROTATED_AT + 60)).toBeNull();
   });
 });
 

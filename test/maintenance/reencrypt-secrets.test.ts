@@ -12,6 +12,8 @@ import { openSecret } from "../../src/lib/sealed-secret";
 import { reencryptSigningSecrets } from "../../src/maintenance/reencrypt-secrets";
 import { db, seedMerchant } from "../helpers/seed";
 import { runScheduled } from "./helpers";
+import { settingsOf } from "../../src/config/settings";
+import { serviceContext } from "../../src/service";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -19,7 +21,7 @@ const NEW_KEY = toBase64(crypto.getRandomValues(new Uint8Array(32)));
 
 const sealedOf = async (id: string) => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }))!.signingSecretEnc;
 /** What the callback consumer does with a key's sealed secret under a configuration. */
-const signingSecretUnder = async (config: Env, id: string) => openSecret(await sealedOf(id), secretsKeys(config), id);
+const signingSecretUnder = async (config: Env, id: string) => openSecret(await sealedOf(id), secretsKeys(settingsOf(config)), id);
 
 describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
   it("re-seals rows under the previous key and legacy rows; they open under the new key alone, bound to their row", async () => {
@@ -33,7 +35,7 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     expect(await signingSecretUnder(rotated, legacy.keyId)).toBe(legacy.signingSecret);
 
     const info = vi.spyOn(console, "log");
-    for (let run = 0; run < 20 && (await reencryptSigningSecrets(rotated)).remaining > 0; run++);
+    for (let run = 0; run < 20 && (await reencryptSigningSecrets(serviceContext(rotated))).remaining > 0; run++);
     await runScheduled(rotated);
     expect(info.mock.calls.flat().join("\n")).toContain("SECRETS_KEY_PREVIOUS can be removed");
 
@@ -49,7 +51,7 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     expect(await signingSecretUnder(retired, current.keyId)).toBe(current.signingSecret);
     // New keys are sealed under the new key.
     const { createApiKey } = await import("../../src/domain/keys/api-keys");
-    const fresh = await createApiKey({ db: db(), env: retired }, current.account.id, "after rotation");
+    const fresh = await createApiKey(serviceContext(retired), current.account.id, "after rotation");
     expect((await sealedOf(fresh.key.id)).startsWith(`${newId}.`)).toBe(true);
   });
 
@@ -58,7 +60,7 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     const rotated = { ...env, SECRETS_KEY: NEW_KEY } as Env; // previous key dropped too early
     const before = await sealedOf(merchant.keyId);
     const errors = vi.spyOn(console, "error");
-    const result = await reencryptSigningSecrets(rotated);
+    const result = await reencryptSigningSecrets(serviceContext(rotated));
     expect(result.failed).toBeGreaterThan(0);
     expect(result.remaining).toBeGreaterThan(0);
     expect(await sealedOf(merchant.keyId)).toBe(before);

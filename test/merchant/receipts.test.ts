@@ -8,6 +8,7 @@ import { toBase64Url, utf8, fromBase64Url, fromUtf8 } from "../../src/lib/encodi
 import { call } from "../helpers/http";
 import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession } from "../helpers/sessions";
+import { settingsOf } from "../../src/config/settings";
 
 async function verifyReceipt(receipt: string) {
   // What an auditor does: fetch the published keys, verify the signature and the issuer.
@@ -80,7 +81,7 @@ describe("receipts", () => {
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
     const claims = { receipt_id: "rcpt_x" } as unknown as ReceiptClaims;
-    const forged = await signReceipt({ ...env, RECEIPT_SIGNING_KEY: JSON.stringify({ ...jwk, kid: "dev-receipts-1" }) }, { ...claims, iss: env.APP_URL });
+    const forged = await signReceipt(settingsOf({ ...env, RECEIPT_SIGNING_KEY: JSON.stringify({ ...jwk, kid: "dev-receipts-1" }) }), { ...claims, iss: env.APP_URL });
     await expect(verifyReceipt(forged)).rejects.toThrow();
   });
 
@@ -90,13 +91,13 @@ describe("receipts", () => {
     const fresh = { ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as unknown as Record<string, string>), kid: "2026-12" };
     const { d: _d, ...oldPublic } = old;
     const rotated = { ...env, RECEIPT_SIGNING_KEY: JSON.stringify(fresh), RECEIPT_SIGNING_KEY_PREVIOUS: JSON.stringify(oldPublic) };
-    const set = receiptJwks(rotated);
+    const set = receiptJwks(settingsOf(rotated));
     expect(set.keys.map((k) => k.kid)).toEqual(["2026-12", "dev-receipts-1"]);
     expect(JSON.stringify(set)).not.toContain('"d"');
     const claims = { receipt_id: "rcpt_a", iss: env.APP_URL } as unknown as ReceiptClaims;
     const keys = createLocalJWKSet(set as unknown as Parameters<typeof createLocalJWKSet>[0]);
-    await expect(jwtVerify(await signReceipt(rotated, claims), keys)).resolves.toBeTruthy();
-    await expect(jwtVerify(await signReceipt(env, claims), keys)).resolves.toBeTruthy();
+    await expect(jwtVerify(await signReceipt(settingsOf(rotated), claims), keys)).resolves.toBeTruthy();
+    await expect(jwtVerify(await signReceipt(settingsOf(env), claims), keys)).resolves.toBeTruthy();
   });
 
   it("the key set is public, cacheable and holds no private part", async () => {

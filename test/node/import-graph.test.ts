@@ -77,6 +77,8 @@ const LAYERS = [
   "index",
   "app",
   "queue-dispatch",
+  // The builder of the service context: it chooses the adapters, so it sits above everything it wires.
+  "service",
   "routes",
   "maintenance",
   "web",
@@ -151,6 +153,16 @@ describe("import graph", () => {
       .filter(({ from, to }) => ["lib", "db", "errors"].includes(folderOf(from)) && folderOf(to) !== folderOf(from))
       .map(({ from, to }) => `${from} -> ${to}`);
     expect(outward).toEqual([]);
+  });
+
+  it("keeps the bindings out of the features, adapters and jobs: they read the service context, never env", () => {
+    const below = (file: string) => ["domain", "session", "callbacks", "mail", "providers", "maintenance", "context"].includes(file.split("/")[0]!);
+    const readsEnv = /\b(?:env|ctx\.env)\s*(?:\.|\[)|\{[^}]*\benv\b[^}]*\}\s*:\s*ServiceContext/;
+    const readers = [...files].filter(([file, text]) => below(file) && readsEnv.test(text.replace(/^\s*(\/\/|\*).*$/gm, ""))).map(([file]) => file);
+    expect(readers).toEqual([]);
+    // The check itself sees a read.
+    expect(readsEnv.test("const url = env.APP_URL;")).toBe(true);
+    expect(readsEnv.test("function f({ db, env }: ServiceContext) {}")).toBe(true);
   });
 
   it("lets only http/, routes/, web/ (for its JSX) and the app import Hono", () => {

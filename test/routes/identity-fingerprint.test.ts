@@ -9,6 +9,7 @@ import { sha256Hex } from "../../src/lib/crypto";
 import { call, expectError } from "../helpers/http";
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
 import { complete, openSession } from "../helpers/sessions";
+import { settingsOf } from "../../src/config/settings";
 
 const documentNumber = () => `DOC${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`.slice(0, 20);
 
@@ -47,7 +48,7 @@ describe("one identity document, one live account", () => {
     // The sandbox accepts A-Z0-9 only; the fingerprint's normalisation is checked through the domain below.
     const { identityFingerprint } = await import("../../src/domain/kyc/identity-fingerprint");
     const spelled = `${number.slice(0, 3).toLowerCase()}-${number.slice(3, 6)} ${number.slice(6)}`;
-    expect(await identityFingerprint(env, { number: spelled, issuingCountry: "gbr" })).toBe(await identityFingerprint(env, { number, issuingCountry: "GBR" }));
+    expect(await identityFingerprint(settingsOf(env), { number: spelled, issuingCountry: "gbr" })).toBe(await identityFingerprint(settingsOf(env), { number, issuingCountry: "GBR" }));
     expect((await verifyWithDocument(second.token, number)).status).toBe("REJECTED");
   });
 
@@ -77,7 +78,7 @@ describe("one identity document, one live account", () => {
     // The sandbox's document is a digest of the simulated number (so its stored check id does not carry the number).
     const read = { number: (await sha256Hex(number)).slice(0, 20).toUpperCase(), issuingCountry: "GBR" };
     const { identityFingerprint } = await import("../../src/domain/kyc/identity-fingerprint");
-    expect(await identityFingerprint(env, read)).toBe(row!.identityFingerprint);
-    expect(await identityFingerprint({ ...env, IDENTITY_FINGERPRINT_KEY: "another key entirely, 32 bytes long!" }, read)).not.toBe(row!.identityFingerprint);
+    expect(await identityFingerprint(settingsOf(env), read)).toBe(row!.identityFingerprint);
+    expect(await identityFingerprint(settingsOf({ ...env, IDENTITY_FINGERPRINT_KEY: "another key entirely, 32 bytes long!" }), read)).not.toBe(row!.identityFingerprint);
   });
 });

@@ -5,7 +5,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { CallbackMessage } from "../../src/session/callback-message";
-import { domainContext, type DomainContext } from "../../src/context/service-context";
+import type { ServiceContext } from "../../src/context/service-context";
+import { serviceContext } from "../../src/service";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, poll, sessionObject } from "../helpers/sessions";
@@ -19,7 +20,7 @@ type Writes = { sends: CallbackMessage[]; failures: { queue: number; d1: number 
 async function withFailingWrites(sessionId: string, failures: Writes["failures"]): Promise<Writes> {
   const writes: Writes = { sends: [], failures };
   await runInDurableObject(sessionObject(sessionId), async (instance) => {
-    const object = instance as unknown as { env: Env; domain: DomainContext };
+    const object = instance as unknown as { env: Env; domain: ServiceContext };
     const queue = object.env.CALLBACKS;
     const d1 = object.env.DB;
     const flakyQueue = {
@@ -48,7 +49,7 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
       },
     });
     object.env = { ...object.env, CALLBACKS: flakyQueue, DB: flakyD1 };
-    object.domain = domainContext(object.env);
+    object.domain = serviceContext(object.env);
   });
   return writes;
 }

@@ -13,6 +13,7 @@ import { reencryptSigningSecrets } from "../../src/maintenance/reencrypt-secrets
 import { CALLBACK_URL, eventState, runCallbacks, seedResolvedSession } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
+import { serviceContext } from "../../src/service";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -141,7 +142,7 @@ describe("rotating a key's signing secret", () => {
       const r = await rowOf(merchant.keyId);
       return r.signingSecretEnc.startsWith(`${await newTag}.`) && r.previousSigningSecretEnc!.startsWith(`${await newTag}.`);
     };
-    for (let run = 0; run < 50 && !(await done()); run++) await reencryptSigningSecrets(rotatedEnv);
+    for (let run = 0; run < 50 && !(await done()); run++) await reencryptSigningSecrets(serviceContext(rotatedEnv));
     expect(await done()).toBe(true);
     const row = await rowOf(merchant.keyId);
     expect(await openSecret(row.signingSecretEnc, [NEW_KEY], merchant.keyId)).toBe(fresh);

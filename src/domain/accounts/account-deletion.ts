@@ -9,10 +9,10 @@ import { and, eq } from "drizzle-orm";
 import { kycRecords, users, verificationSessions, type UserRow } from "../../db/schema";
 import { ApiError } from "../../errors";
 import { enqueueApplicantDeletion } from "../../providers/applicant-deletion";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { sessionStub } from "../../session/session-stub";
 
-export async function deleteAccount(ctx: DomainContext, user: UserRow): Promise<void> {
+export async function deleteAccount(ctx: ServiceContext, user: UserRow): Promise<void> {
   const { db } = ctx;
   if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED");
   if (user.userType === "BUSINESS") {

@@ -2,7 +2,7 @@
 import { secret } from "../../config/settings";
 import type { UserRow } from "../../db/schema";
 import { signAccountToken } from "../../lib/jwt";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
-export const issueAccountToken = (ctx: DomainContext, user: Pick<UserRow, "id" | "tokenVersion">) =>
-  signAccountToken(secret(ctx.env, "JWT_SECRET"), user.id, user.tokenVersion);
+export const issueAccountToken = (ctx: ServiceContext, user: Pick<UserRow, "id" | "tokenVersion">) =>
+  signAccountToken(secret(ctx.settings, "JWT_SECRET"), user.id, user.tokenVersion);

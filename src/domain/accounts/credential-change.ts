@@ -6,7 +6,7 @@ import { hashPassword } from "../../lib/password";
 import { deliverMail } from "../../mail/send-account-mail";
 import { confirmEmailChangeMail } from "../../mail/messages";
 import { issueAccountToken } from "./account-tokens";
-import { mailLinkBase, type DomainContext } from "../../context/service-context";
+import { mailLinkBase, type ServiceContext } from "../../context/service-context";
 import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-links";
 import { emailTaken } from "./registration";
 import { checkPassword, invalidCredentials, signOutEverywhere } from "./sign-in";
@@ -18,13 +18,13 @@ export const ChangeEmailInput = z.object({ newEmail: EmailField, password: z.str
 export const TokenInput = z.object({ token: z.string().min(1).max(200) });
 
 /** Returns a fresh token: the caller's old one stops working with every other. */
-export async function changePassword(ctx: DomainContext, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {
+export async function changePassword(ctx: ServiceContext, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {
   if (!(await checkPassword(ctx, user, input.currentPassword))) throw invalidCredentials();
-  const updated = await signOutEverywhere(ctx, user.id, { passwordHash: await hashPassword(input.newPassword, secret(ctx.env, "PASSWORD_PEPPER")) });
+  const updated = await signOutEverywhere(ctx, user.id, { passwordHash: await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER")) });
   return issueAccountToken(ctx, updated!);
 }
 
-export async function requestEmailChange(ctx: DomainContext, user: UserRow, input: z.infer<typeof ChangeEmailInput>) {
+export async function requestEmailChange(ctx: ServiceContext, user: UserRow, input: z.infer<typeof ChangeEmailInput>) {
   if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
   if (input.newEmail === user.email || (await findUserByEmail(ctx, input.newEmail))) throw emailTaken();
   const token = await issueEmailToken(ctx, user.id, "change_email", input.newEmail);
@@ -32,7 +32,7 @@ export async function requestEmailChange(ctx: DomainContext, user: UserRow, inpu
 }
 
 /** The new address is verified by the click itself. */
-export async function confirmEmailChange(ctx: DomainContext, token: string) {
+export async function confirmEmailChange(ctx: ServiceContext, token: string) {
   const used = await consumeEmailToken(ctx, token, "change_email");
   if (!used.newEmail) throw invalidToken();
   try {

@@ -6,7 +6,7 @@ import { emailTokens } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
 import { newToken } from "../../lib/ids";
 import { addSeconds, nowIso } from "../../lib/time";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 export type TokenPurpose = "verify" | "reset" | "change_email";
 
@@ -20,7 +20,7 @@ export const invalidToken = () => new ApiError("INVALID_TOKEN");
 
 /** A new token for the purpose; earlier unused tokens of the same purpose stop working. */
 export async function issueEmailToken(
-  { db }: DomainContext,
+  { db }: ServiceContext,
   userId: string,
   purpose: TokenPurpose,
   newEmail: string | null = null,
@@ -45,7 +45,7 @@ export async function issueEmailToken(
 }
 
 /** Marks the token used and returns it, in one statement, so two concurrent uses cannot both win. */
-export async function consumeEmailToken({ db }: DomainContext, token: string, purpose: TokenPurpose) {
+export async function consumeEmailToken({ db }: ServiceContext, token: string, purpose: TokenPurpose) {
   const now = nowIso();
   const [row] = await db
     .update(emailTokens)

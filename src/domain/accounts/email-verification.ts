@@ -5,11 +5,11 @@ import { ApiError } from "../../errors";
 import { nowIso } from "../../lib/time";
 import { deliverMail } from "../../mail/send-account-mail";
 import { verifyEmailMail } from "../../mail/messages";
-import { mailLinkBase, type DomainContext } from "../../context/service-context";
+import { mailLinkBase, type ServiceContext } from "../../context/service-context";
 import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-links";
 import { toUser } from "./users";
 
-export async function verifyEmail(ctx: DomainContext, token: string) {
+export async function verifyEmail(ctx: ServiceContext, token: string) {
   const used = await consumeEmailToken(ctx, token, "verify");
   const [row] = await ctx.db
     .update(users)
@@ -20,7 +20,7 @@ export async function verifyEmail(ctx: DomainContext, token: string) {
   return toUser(row);
 }
 
-export async function resendVerification(ctx: DomainContext, user: UserRow) {
+export async function resendVerification(ctx: ServiceContext, user: UserRow) {
   if (user.emailVerified) throw new ApiError("ALREADY_VERIFIED");
   const token = await issueEmailToken(ctx, user.id, "verify");
   await deliverMail(ctx, verifyEmailMail(mailLinkBase(ctx), user.email, token, user.locale), "verify-email");

@@ -5,7 +5,7 @@ import { log } from "../../lib/log";
 import { hashPassword } from "../../lib/password";
 import { deliverMail } from "../../mail/send-account-mail";
 import { resetPasswordMail } from "../../mail/messages";
-import { mailLinkBase, type DomainContext } from "../../context/service-context";
+import { mailLinkBase, type ServiceContext } from "../../context/service-context";
 import { consumeEmailToken, issueEmailToken } from "./email-links";
 import { signOutEverywhere } from "./sign-in";
 import { EmailField, findUserByEmail, PasswordField } from "./users";
@@ -18,7 +18,7 @@ export const ResetPasswordInput = z.object({ token: z.string().min(1).max(200), 
  * this after its answer (waitUntil), so nothing can reject into the void: a failure is logged by its
  * name only (no address) and the user can ask again.
  */
-export async function requestPasswordReset(ctx: DomainContext, email: string): Promise<void> {
+export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
   try {
     const user = await findUserByEmail(ctx, email);
     if (!user) return;
@@ -29,7 +29,7 @@ export async function requestPasswordReset(ctx: DomainContext, email: string): P
   }
 }
 
-export async function resetPassword(ctx: DomainContext, input: z.infer<typeof ResetPasswordInput>) {
+export async function resetPassword(ctx: ServiceContext, input: z.infer<typeof ResetPasswordInput>) {
   const used = await consumeEmailToken(ctx, input.token, "reset");
-  await signOutEverywhere(ctx, used.userId, { passwordHash: await hashPassword(input.newPassword, secret(ctx.env, "PASSWORD_PEPPER")) });
+  await signOutEverywhere(ctx, used.userId, { passwordHash: await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER")) });
 }

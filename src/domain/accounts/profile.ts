@@ -4,7 +4,7 @@ import * as z from "zod";
 import { users, type UserRow } from "../../db/schema";
 import { validationFailed } from "../../errors";
 import { nowIso } from "../../lib/time";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { NameField, toUser } from "./users";
 
 export const ProfileInput = z
@@ -17,7 +17,7 @@ export const ProfileInput = z
     message: "Send at least one of firstName, lastName, companyName.",
   });
 
-export async function updateProfile({ db }: DomainContext, user: UserRow, input: z.infer<typeof ProfileInput>) {
+export async function updateProfile({ db }: ServiceContext, user: UserRow, input: z.infer<typeof ProfileInput>) {
   if (input.companyName !== undefined && user.userType !== "BUSINESS") {
     throw validationFailed([{ path: "companyName", message: "Only a business account has a company name." }]);
   }

@@ -9,7 +9,7 @@ import { nowIso } from "../../lib/time";
 import { deliverMail } from "../../mail/send-account-mail";
 import { verifyEmailMail } from "../../mail/messages";
 import { issueAccountToken } from "./account-tokens";
-import { mailLinkBase, type DomainContext } from "../../context/service-context";
+import { mailLinkBase, type ServiceContext } from "../../context/service-context";
 import { issueEmailToken } from "./email-links";
 import { isUniqueViolation } from "../../db/unique-violation";
 import { EmailField, findUserByEmail, NameField, PasswordField, toUser } from "./users";
@@ -33,13 +33,13 @@ export type RegisterInput = z.infer<typeof RegisterInput>;
 
 export const emailTaken = () => new ApiError("EMAIL_TAKEN");
 
-export async function register(ctx: DomainContext, input: RegisterInput) {
+export async function register(ctx: ServiceContext, input: RegisterInput) {
   if (await findUserByEmail(ctx, input.email)) throw emailTaken();
   const now = nowIso();
   const row: UserRow = {
     id: newId("usr"),
     email: input.email,
-    passwordHash: await hashPassword(input.password, secret(ctx.env, "PASSWORD_PEPPER")),
+    passwordHash: await hashPassword(input.password, secret(ctx.settings, "PASSWORD_PEPPER")),
     firstName: input.firstName ?? null,
     lastName: input.lastName ?? null,
     companyName: input.userType === "BUSINESS" ? (input.companyName ?? null) : null,

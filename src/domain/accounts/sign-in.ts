@@ -8,7 +8,7 @@ import { DUMMY_PASSWORD_HASH, hashPassword, verifyPassword } from "../../lib/pas
 import { nowIso } from "../../lib/time";
 import { passwordPeppers } from "../../config/secret-versions";
 import { issueAccountToken } from "./account-tokens";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { revokeEmailTokens } from "./email-links";
 import { EmailField, findUserByEmail, toUser } from "./users";
 
@@ -17,8 +17,8 @@ export const LoginInput = z.object({ email: EmailField, password: z.string().min
 export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS");
 
 /** Checks a password against the account's hash; re-hashes it when the stored parameters or pepper are older. */
-export async function checkPassword({ db, env }: DomainContext, user: UserRow, password: string): Promise<boolean> {
-  const peppers = passwordPeppers(env);
+export async function checkPassword({ db, settings }: ServiceContext, user: UserRow, password: string): Promise<boolean> {
+  const peppers = passwordPeppers(settings);
   const check = await verifyPassword(password, user.passwordHash, peppers);
   if (check.needsRehash) {
     await db.update(users).set({ passwordHash: await hashPassword(password, peppers[0]!) }).where(eq(users.id, user.id));
@@ -26,11 +26,11 @@ export async function checkPassword({ db, env }: DomainContext, user: UserRow, p
   return check.valid;
 }
 
-export async function login(ctx: DomainContext, input: z.infer<typeof LoginInput>) {
+export async function login(ctx: ServiceContext, input: z.infer<typeof LoginInput>) {
   const user = await findUserByEmail(ctx, input.email);
   if (!user) {
     // Same work as a real check, so the answer time does not reveal whether the account exists.
-    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(ctx.env, "PASSWORD_PEPPER"));
+    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(ctx.settings, "PASSWORD_PEPPER"));
     throw invalidCredentials();
   }
   if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
@@ -41,7 +41,7 @@ export async function login(ctx: DomainContext, input: z.infer<typeof LoginInput
  * Every JWT and email link issued before stops working: the token version moves on and unused email
  * tokens are spent, in one batch. `changes` are further columns to set in the same update.
  */
-export async function signOutEverywhere({ db }: DomainContext, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
+export async function signOutEverywhere({ db }: ServiceContext, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
   const [updated] = await db.batch([
     db
       .update(users)

@@ -2,7 +2,7 @@
 import { eq } from "drizzle-orm";
 import * as z from "zod";
 import { users, USER_TYPES, type UserRow } from "../../db/schema";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 export const User = z.object({
   id: z.string(),
@@ -32,4 +32,4 @@ export const EmailField = z.string().trim().toLowerCase().max(254).pipe(z.email(
 export const PasswordField = z.string().min(8, "Use at least 8 characters.").max(128, "Use at most 128 characters.");
 export const NameField = z.string().trim().min(1).max(100);
 
-export const findUserByEmail = ({ db }: DomainContext, email: string) => db.query.users.findFirst({ where: eq(users.email, email) });
+export const findUserByEmail = ({ db }: ServiceContext, email: string) => db.query.users.findFirst({ where: eq(users.email, email) });

@@ -4,7 +4,7 @@ import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "../../db/client";
 import { apiKeys, users } from "../../db/schema";
 import { API_KEY_PREFIX, hashApiKey, type KeyMode } from "./api-keys";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 // svc_sk_live_…, svc_sk_test_… or a 1.0.0 svc_sk_…; the mode is read from the key's row, not its text.
 const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}(live_|test_)?[A-Za-z0-9_-]{43}$`);
@@ -35,7 +35,7 @@ const keyByHash = (db: Database) =>
 // per request: building it was a measurable part of a poll (docs/performance.md). Only the hash is bound.
 const prepared = new WeakMap<Database, ReturnType<typeof keyByHash>>();
 
-export async function authenticateApiKey({ db }: DomainContext, presented: string | undefined): Promise<AuthenticatedKey | null> {
+export async function authenticateApiKey({ db }: ServiceContext, presented: string | undefined): Promise<AuthenticatedKey | null> {
   if (!presented || !API_KEY_SHAPE.test(presented)) return null;
   let query = prepared.get(db);
   if (!query) {
@@ -50,7 +50,7 @@ export const lastUsedIsStale = (key: AuthenticatedKey, now: number) =>
   key.lastUsedAt === null || now - Date.parse(key.lastUsedAt) >= LAST_USED_RESOLUTION_MS;
 
 /** Conditional, so concurrent requests in the same minute write once. */
-export const touchLastUsed = ({ db }: DomainContext, keyId: string, now: number) =>
+export const touchLastUsed = ({ db }: ServiceContext, keyId: string, now: number) =>
   db
     .update(apiKeys)
     .set({ lastUsedAt: new Date(now).toISOString() })

@@ -7,12 +7,12 @@ import { apiKeys, type ApiKeyRow, KEY_MODES } from "../../db/schema";
 export type KeyMode = (typeof KEY_MODES)[number];
 import { ApiError, notFound } from "../../errors";
 import { randomBytes, sha256Hex } from "../../lib/crypto";
-import { toBase64, toBase64Url } from "../../lib/encoding";
+import { toBase64Url } from "../../lib/encoding";
 import { isIdOf, newId } from "../../lib/ids";
 import { sealSecret } from "../../lib/sealed-secret";
 import { nowIso } from "../../lib/time";
 import { newSigningSecret, previousSecretLive } from "../../callbacks/signing-secret";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 export const MAX_ACTIVE_KEYS = 20;
 export const API_KEY_PREFIX = "svc_sk_";
@@ -62,7 +62,7 @@ export const toApiKeyRecord = (row: ApiKeyRow, now = nowIso()): ApiKeyRecord => 
 
 export const hashApiKey = (apiKey: string) => sha256Hex(apiKey);
 
-export async function createApiKey({ db, env }: DomainContext, userId: string, name: string, mode: KeyMode = "live") {
+export async function createApiKey({ db, settings }: ServiceContext, userId: string, name: string, mode: KeyMode = "live") {
   const [active] = await db
     .select({ n: count() })
     .from(apiKeys)
@@ -80,7 +80,7 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
     prefix: apiKey.slice(0, VISIBLE_PREFIX_LENGTH),
     keyHash: await hashApiKey(apiKey),
     // Sealed under the newest SECRETS_KEY and bound to this row (src/lib/sealed-secret.ts).
-    signingSecretEnc: await sealSecret(signingSecret, secret(env, "SECRETS_KEY"), id),
+    signingSecretEnc: await sealSecret(signingSecret, secret(settings, "SECRETS_KEY"), id),
     createdAt: nowIso(),
     lastUsedAt: null,
     revokedAt: null,
@@ -94,12 +94,12 @@ export async function createApiKey({ db, env }: DomainContext, userId: string, n
   return { key: toApiKeyRecord(row), apiKey, signingSecret };
 }
 
-export async function listApiKeys({ db }: DomainContext, userId: string): Promise<ApiKeyRecord[]> {
+export async function listApiKeys({ db }: ServiceContext, userId: string): Promise<ApiKeyRecord[]> {
   const rows = await db.select().from(apiKeys).where(eq(apiKeys.userId, userId)).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map((row) => toApiKeyRecord(row));
 }
 
-export async function revokeApiKey({ db }: DomainContext, userId: string, keyId: string): Promise<ApiKeyRecord> {
+export async function revokeApiKey({ db }: ServiceContext, userId: string, keyId: string): Promise<ApiKeyRecord> {
   if (!isIdOf("key", keyId)) throw notFound("Key");
   const revokedAt = nowIso();
   // Revoking twice keeps the first revocation time.

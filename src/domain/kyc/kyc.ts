@@ -10,9 +10,8 @@ import { log } from "../../lib/log";
 import { ALPHA3_COUNTRIES } from "../../lib/countries";
 import { isCalendarDate, todayUtc, yearsBefore } from "../../lib/calendar-date";
 import { nowIso } from "../../lib/time";
-import { providerFor } from "../../providers/from-env";
-import { SandboxProvider, sandboxCheckId, type SandboxResult } from "../../providers/sandbox";
-import type { DomainContext } from "../../context/service-context";
+import { sandboxCheckId, type SandboxResult } from "../../providers/sandbox";
+import type { ServiceContext } from "../../context/service-context";
 import { identityFingerprint } from "./identity-fingerprint";
 import { isUniqueViolation } from "../../db/unique-violation";
 
@@ -70,22 +69,22 @@ export const KycStatus = z.object({
 });
 export type KycStatus = z.infer<typeof KycStatus>;
 
-const findByUser = ({ db }: DomainContext, userId: string) =>
+const findByUser = ({ db }: ServiceContext, userId: string) =>
   db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
 const applicantExists = () => new ApiError("APPLICANT_EXISTS");
 
 /** Another account whose VERIFIED record carries this document fingerprint. */
-const fingerprintHolder = ({ db }: DomainContext, fingerprint: string, exceptUserId: string) =>
+const fingerprintHolder = ({ db }: ServiceContext, fingerprint: string, exceptUserId: string) =>
   db.query.kycRecords.findFirst({
     columns: { userId: true },
     where: and(eq(kycRecords.identityFingerprint, fingerprint), ne(kycRecords.userId, exceptUserId)),
   });
 
-export async function createApplicant(ctx: DomainContext, userId: string, input: CreateApplicantBody) {
+export async function createApplicant(ctx: ServiceContext, userId: string, input: CreateApplicantBody) {
   // Checked before calling the provider so that a second request creates nothing there either.
   if (await findByUser(ctx, userId)) throw applicantExists();
-  const provider = providerFor(ctx.env);
+  const provider = ctx.provider;
   const applicantId = await provider.createApplicant(input);
   const now = nowIso();
   const inserted = await ctx.db
@@ -101,18 +100,18 @@ export async function createApplicant(ctx: DomainContext, userId: string, input:
   return { applicantId };
 }
 
-async function requireApplicant(ctx: DomainContext, userId: string) {
+async function requireApplicant(ctx: ServiceContext, userId: string) {
   const record = await findByUser(ctx, userId);
   if (!record) throw new ApiError("APPLICANT_REQUIRED");
   return record;
 }
 
-export async function createSdkToken(ctx: DomainContext, userId: string) {
+export async function createSdkToken(ctx: ServiceContext, userId: string) {
   const { applicantId } = await requireApplicant(ctx, userId);
-  return { token: await providerFor(ctx.env).createSdkToken(applicantId), applicantId };
+  return { token: await ctx.provider.createSdkToken(applicantId), applicantId };
 }
 
-export async function kycStatus(ctx: DomainContext, userId: string): Promise<KycStatus> {
+export async function kycStatus(ctx: ServiceContext, userId: string): Promise<KycStatus> {
   const record = await findByUser(ctx, userId);
   if (!record) return { status: "NOT_STARTED", verifiedAt: null };
   return {
@@ -134,9 +133,9 @@ export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "alre
  * checks (an older one redelivered, one that lost a race to be recorded) are ignored: only the running
  * check decides.
  */
-export async function applyCompletedCheck(ctx: DomainContext, checkId: string): Promise<CheckOutcome> {
+export async function applyCompletedCheck(ctx: ServiceContext, checkId: string): Promise<CheckOutcome> {
   const { db } = ctx;
-  const check = await providerFor(ctx.env).readCheck(checkId);
+  const check = await ctx.provider.readCheck(checkId);
   const record = await db.query.kycRecords.findFirst({ where: eq(kycRecords.applicantId, check.applicantId) });
   const skipped = (outcome: CheckOutcome) => {
     log("info", "check not applied", { checkId: check.checkId, outcome });
@@ -152,7 +151,7 @@ export async function applyCompletedCheck(ctx: DomainContext, checkId: string): 
   const now = nowIso();
   // One document verifies one live account: a document that already verifies another account rejects
   // this one (the first keeps working; deleting it deletes its record and frees the document).
-  const fingerprint = verdict.result === "clear" && verdict.document ? await identityFingerprint(ctx.env, verdict.document) : null;
+  const fingerprint = verdict.result === "clear" && verdict.document ? await identityFingerprint(ctx.settings, verdict.document) : null;
   const taken = async () => fingerprint !== null && (await fingerprintHolder(ctx, fingerprint, record.userId)) !== undefined;
   const write = (verified: boolean) =>
     db
@@ -204,10 +203,10 @@ export async function applyCompletedCheck(ctx: DomainContext, checkId: string): 
  * is running, or once the account is VERIFIED, nothing new is started and the status is returned.
  * A REJECTED account starts a new check (a retry after new uploads).
  */
-export async function submitCheck(ctx: DomainContext, userId: string): Promise<KycStatus> {
+export async function submitCheck(ctx: ServiceContext, userId: string): Promise<KycStatus> {
   const record = await requireApplicant(ctx, userId);
   if (record.status === "VERIFIED" || (record.status === "PENDING" && record.checkId)) return kycStatus(ctx, userId);
-  const provider = providerFor(ctx.env);
+  const provider = ctx.provider;
   const started = await provider.createCheck(record.applicantId);
   const now = nowIso();
   const written = await ctx.db
@@ -237,8 +236,8 @@ export async function submitCheck(ctx: DomainContext, userId: string): Promise<K
  * The sandbox "finishes" a check for the account's applicant, then takes the webhook's path. With
  * PROVIDER=onfido the applicant lives at Onfido: there is nothing for a sandbox to complete (404).
  */
-export async function completeSandboxCheck(ctx: DomainContext, userId: string, result: SandboxResult, documentNumber?: string) {
-  if (!(providerFor(ctx.env) instanceof SandboxProvider)) throw notFound("Route");
+export async function completeSandboxCheck(ctx: ServiceContext, userId: string, result: SandboxResult, documentNumber?: string) {
+  if (ctx.provider.name !== "sandbox") throw notFound("Route");
   const { applicantId } = await requireApplicant(ctx, userId);
   // The check id is stored (kyc_records.check_id): it carries a digest of the simulated number, not the number.
   const documentDigest = documentNumber === undefined ? undefined : (await sha256Hex(documentNumber)).slice(0, 20).toUpperCase();

@@ -8,12 +8,13 @@ import { accountCounters, users } from "../../db/schema";
 import { ApiError } from "../../errors";
 import { sha256Hex } from "../../lib/crypto";
 import type { Database } from "../../db/client";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
+import type { AccountLimitSetting, Settings } from "../../config/settings";
 
 const HOUR = 3600;
 const DAY = 86_400;
 
-type Window = { name: string; setting: keyof Env & string; fallback: number; seconds: number };
+type Window = { name: string; setting: AccountLimitSetting; fallback: number; seconds: number };
 
 /**
  * Every account limit: the setting that overrides it (wrangler.toml [vars]) and the production value
@@ -35,11 +36,8 @@ export const ACCOUNT_LIMITS = {
 
 export type AccountLimitName = keyof typeof ACCOUNT_LIMITS;
 
-/** The limit in force: the setting when it is a positive whole number, else the production value. */
-export function limitOf(env: Env, window: Window): number {
-  const value = Number((env as unknown as Record<string, unknown>)[window.setting]);
-  return Number.isInteger(value) && value > 0 ? value : window.fallback;
-}
+/** The limit in force: the operator's setting (a positive whole number), else the production value. */
+export const limitOf = (settings: Settings, window: Window): number => settings.accountLimits[window.setting] ?? window.fallback;
 
 /** The counter rows one use of `limit` by the account touches: one per window, keyed by a hash. */
 export async function counterKeys(limit: AccountLimitName, accountId: string, now: number) {
@@ -70,10 +68,10 @@ export function upsertCounter(db: Database, { key, expiresAt }: CounterKey, only
 }
 
 /** 429 RATE_LIMITED, Retry-After: the seconds until the exceeded window ends, when any count is over its limit. */
-export function refuseOverLimit(env: Env, rows: readonly CounterKey[], counts: readonly (readonly { count: number }[] | undefined)[], now: number): void {
+export function refuseOverLimit(settings: Settings, rows: readonly CounterKey[], counts: readonly (readonly { count: number }[] | undefined)[], now: number): void {
   let retryAfter = 0;
   rows.forEach(({ window, end }, i) => {
-    if ((counts[i]?.[0]?.count ?? 0) > limitOf(env, window)) retryAfter = Math.max(retryAfter, end - Math.floor(now / 1000));
+    if ((counts[i]?.[0]?.count ?? 0) > limitOf(settings, window)) retryAfter = Math.max(retryAfter, end - Math.floor(now / 1000));
   });
   if (retryAfter > 0) {
     throw new ApiError("RATE_LIMITED", {
@@ -88,9 +86,9 @@ export function refuseOverLimit(env: Env, rows: readonly CounterKey[], counts: r
  * until the exceeded window ends) when that makes any window go over. Every attempt counts, refused
  * ones too, so hammering past the limit does not shorten the wait.
  */
-export async function countAccountUse(ctx: DomainContext, limit: AccountLimitName, accountId: string, now = Date.now()): Promise<void> {
+export async function countAccountUse(ctx: ServiceContext, limit: AccountLimitName, accountId: string, now = Date.now()): Promise<void> {
   const rows = await counterKeys(limit, accountId, now);
   const [first, ...rest] = rows.map((row) => upsertCounter(ctx.db, row));
   const counts = await ctx.db.batch([first!, ...rest]);
-  refuseOverLimit(ctx.env, rows, counts, now);
+  refuseOverLimit(ctx.settings, rows, counts, now);
 }

@@ -5,10 +5,9 @@ import * as z from "zod";
 import { apiKeys } from "../../db/schema";
 import { ApiError, notFound, validationFailed } from "../../errors";
 import { isIdOf } from "../../lib/ids";
-import { isProduction } from "../../config/settings";
 import { callbackUrlProblem } from "./callback-url";
 import { toApiKeyRecord } from "../keys";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 export const MAX_ALLOWED_ORIGINS = 20;
 
@@ -36,9 +35,9 @@ function parseOrigin(raw: string, allowLocalHttp: boolean): { origin: string } |
   return { origin: url.origin };
 }
 
-export async function updateAllowedOrigins(ctx: DomainContext, userId: string, keyId: string, input: z.infer<typeof UpdateKeyInput>) {
+export async function updateAllowedOrigins(ctx: ServiceContext, userId: string, keyId: string, input: z.infer<typeof UpdateKeyInput>) {
   if (!isIdOf("key", keyId)) throw notFound("Key");
-  const allowLocalHttp = !isProduction(ctx.env);
+  const allowLocalHttp = !ctx.settings.production;
   const origins: string[] = [];
   const errors = [];
   for (const [index, raw] of (input.allowedCallbackOrigins ?? []).entries()) {

@@ -6,13 +6,13 @@ import { callbackAttempts, callbackEvents, verificationSessions } from "../../db
 import { ApiError, notFound } from "../../errors";
 import { isIdOf } from "../../lib/ids";
 import { nowIso } from "../../lib/time";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { sessionStub } from "../../session/session-stub";
 
 export type Redelivery = { webhook_id: string; type: string; state: "pending" };
 
 /** `admit` is the caller's rate limit: taken once the event is found, before anything changes. */
-export async function redeliverLatestCallback(ctx: DomainContext, accountId: string, sessionId: string, admit: () => Promise<void>): Promise<Redelivery> {
+export async function redeliverLatestCallback(ctx: ServiceContext, accountId: string, sessionId: string, admit: () => Promise<void>): Promise<Redelivery> {
   if (!isIdOf("ses", sessionId)) throw notFound("Session");
   // One read: the session (only the account's own), its latest event and that event's attempt count.
   const [row] = await ctx.db

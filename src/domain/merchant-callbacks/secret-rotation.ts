@@ -12,7 +12,7 @@ import { addSeconds, nowIso } from "../../lib/time";
 import { secretsKeys } from "../../config/secret-versions";
 import { newSigningSecret, previousSecretRowId } from "../../callbacks/signing-secret";
 import { toApiKeyRecord } from "../keys";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 export const DEFAULT_GRACE_HOURS = 24;
 export const MAX_GRACE_HOURS = 7 * 24;
@@ -26,11 +26,11 @@ export const RotateInput = z.object({
     .describe(`Hours the previous secret keeps signing beside the new one (default ${DEFAULT_GRACE_HOURS}, at most 7 days). 0 ends it at once (a leaked secret).`),
 });
 
-export async function rotateSigningSecret({ db, env }: DomainContext, userId: string, keyId: string, graceHours: number) {
+export async function rotateSigningSecret({ db, settings }: ServiceContext, userId: string, keyId: string, graceHours: number) {
   if (!isIdOf("key", keyId)) throw notFound("Key");
   const row = await db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
   if (!row) throw notFound("Key");
-  const keys = secretsKeys(env);
+  const keys = secretsKeys(settings);
   const replaced = await openSecret(row.signingSecretEnc, keys, row.id);
   const signingSecret = newSigningSecret();
   const rotatedAt = nowIso();

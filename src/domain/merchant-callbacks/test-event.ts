@@ -6,7 +6,6 @@ import { and, eq } from "drizzle-orm";
 import * as z from "zod";
 import { attemptDelivery } from "../../callbacks/deliver";
 import { TEST_EVENT_TYPE } from "../../callbacks/event-schemas";
-import { isProduction } from "../../config/settings";
 import { apiKeys } from "../../db/schema";
 import { notFound, validationFailed } from "../../errors";
 import { isIdOf, newId } from "../../lib/ids";
@@ -15,7 +14,7 @@ import { nowIso } from "../../lib/time";
 import { secretsKeys } from "../../config/secret-versions";
 import { previousSecretLive, previousSecretRowId } from "../../callbacks/signing-secret";
 import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 export const TestCallbackInput = z.object({
   url: z.string().max(MAX_CALLBACK_URL_LENGTH).describe("Where to send the test event: the same rules as a session's callback_url."),
@@ -34,7 +33,7 @@ export type TestCallbackResult = z.infer<typeof TestCallbackResult>;
 
 /** `admit` is the caller's rate limit: taken once the key is found and the URL accepted, before sending. */
 export async function sendTestCallback(
-  ctx: DomainContext,
+  ctx: ServiceContext,
   userId: string,
   keyId: string,
   url: string,
@@ -43,11 +42,11 @@ export async function sendTestCallback(
   if (!isIdOf("key", keyId)) throw notFound("Key");
   const row = await ctx.db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
   if (!row) throw notFound("Key");
-  const problem = callbackUrlProblem(url, { allowLocalHttp: !isProduction(ctx.env) });
+  const problem = callbackUrlProblem(url, { allowLocalHttp: !ctx.settings.production });
   if (problem) throw validationFailed([{ path: "url", message: problem }]);
   await admit();
 
-  const keys = secretsKeys(ctx.env);
+  const keys = secretsKeys(ctx.settings);
   const now = nowIso();
   const secrets = [await openSecret(row.signingSecretEnc, keys, row.id)];
   if (row.previousSigningSecretEnc && previousSecretLive(row, now)) {

@@ -9,7 +9,7 @@ import { sha256Hex } from "../../lib/crypto";
 import { toBase64Url, utf8 } from "../../lib/encoding";
 import { isIdOf, newId, newToken } from "../../lib/ids";
 import { addSeconds, nowIso } from "../../lib/time";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { isUniqueViolation } from "../../db/unique-violation";
 import {
   clientData,
@@ -37,12 +37,12 @@ export type PasskeyView = z.infer<typeof PasskeyView>;
 
 const view = (row: PasskeyRow): PasskeyView => ({ id: row.id, name: row.name, created_at: row.createdAt, last_used_at: row.lastUsedAt });
 
-const rpOf = (ctx: DomainContext) => relyingParty(ctx.env.APP_URL);
+const rpOf = (ctx: ServiceContext) => relyingParty(ctx.settings.appUrl);
 
 type Binding = { purpose: "register" | "confirm" } | { purpose: "approve"; sessionId: string; nonce: string };
 
 /** Stores a fresh challenge and returns it, base64url; only its hash is kept. */
-async function issueChallenge(ctx: DomainContext, userId: string, binding: Binding) {
+async function issueChallenge(ctx: ServiceContext, userId: string, binding: Binding) {
   const challenge = newToken(32);
   await ctx.db.insert(passkeyChallenges).values({
     challengeHash: await sha256Hex(challenge),
@@ -59,7 +59,7 @@ async function issueChallenge(ctx: DomainContext, userId: string, binding: Bindi
  * Takes the challenge the browser signed out of storage (deleted whatever happens next: single use),
  * and refuses it unless it is this account's, for this purpose (and session), and not expired.
  */
-async function spendChallenge(ctx: DomainContext, userId: string, clientDataJSON: string, expected: Binding) {
+async function spendChallenge(ctx: ServiceContext, userId: string, clientDataJSON: string, expected: Binding) {
   const { challengeText } = clientData(clientDataJSON);
   const [row] = await ctx.db
     .delete(passkeyChallenges)
@@ -74,15 +74,15 @@ async function spendChallenge(ctx: DomainContext, userId: string, clientDataJSON
   }
 }
 
-const listRows = (ctx: DomainContext, userId: string) =>
+const listRows = (ctx: ServiceContext, userId: string) =>
   ctx.db.select().from(passkeys).where(eq(passkeys.userId, userId)).orderBy(asc(passkeys.createdAt), asc(passkeys.id));
 
-export async function listPasskeys(ctx: DomainContext, userId: string): Promise<PasskeyView[]> {
+export async function listPasskeys(ctx: ServiceContext, userId: string): Promise<PasskeyView[]> {
   return (await listRows(ctx, userId)).map(view);
 }
 
 /** PublicKeyCredentialCreationOptionsJSON: a resident key with user verification, no attestation. */
-export async function registrationOptions(ctx: DomainContext, user: UserRow) {
+export async function registrationOptions(ctx: ServiceContext, user: UserRow) {
   const existing = await listRows(ctx, user.id);
   if (existing.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
   const rp = rpOf(ctx);
@@ -105,7 +105,7 @@ export async function registrationOptions(ctx: DomainContext, user: UserRow) {
  * by one of them over a "confirm" challenge: otherwise someone who knows only the password could add
  * their own passkey, or remove the owner's, and approve in their place.
  */
-async function confirmHolder(ctx: DomainContext, userId: string, confirmation: AssertionCredential | undefined): Promise<void> {
+async function confirmHolder(ctx: ServiceContext, userId: string, confirmation: AssertionCredential | undefined): Promise<void> {
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));
   if (total === 0) return;
   if (!confirmation) throw new ApiError("PASSKEY_REQUIRED", { message: "Confirm this change with one of your passkeys." });
@@ -113,14 +113,14 @@ async function confirmHolder(ctx: DomainContext, userId: string, confirmation: A
 }
 
 /** Request options for confirming a change to the account's passkeys (see confirmHolder). */
-export async function confirmationOptions(ctx: DomainContext, userId: string) {
+export async function confirmationOptions(ctx: ServiceContext, userId: string) {
   const rows = await listRows(ctx, userId);
   if (rows.length === 0) throw notFound("Passkey");
   return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "confirm" }));
 }
 
 export async function enrolPasskey(
-  ctx: DomainContext,
+  ctx: ServiceContext,
   userId: string,
   input: { name?: string | undefined; credential: RegistrationCredential; confirmation?: AssertionCredential | undefined },
 ): Promise<PasskeyView> {
@@ -146,7 +146,7 @@ export async function enrolPasskey(
   return view(row);
 }
 
-async function ownPasskey(ctx: DomainContext, userId: string, passkeyId: string): Promise<PasskeyRow> {
+async function ownPasskey(ctx: ServiceContext, userId: string, passkeyId: string): Promise<PasskeyRow> {
   const row = isIdOf("psk", passkeyId)
     ? await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)) })
     : undefined;
@@ -154,25 +154,25 @@ async function ownPasskey(ctx: DomainContext, userId: string, passkeyId: string)
   return row;
 }
 
-export async function renamePasskey(ctx: DomainContext, userId: string, passkeyId: string, name: string): Promise<PasskeyView> {
+export async function renamePasskey(ctx: ServiceContext, userId: string, passkeyId: string, name: string): Promise<PasskeyView> {
   const row = await ownPasskey(ctx, userId, passkeyId);
   await ctx.db.update(passkeys).set({ name }).where(eq(passkeys.id, row.id));
   return view({ ...row, name });
 }
 
-export async function removePasskey(ctx: DomainContext, userId: string, passkeyId: string, confirmation: AssertionCredential | undefined): Promise<void> {
+export async function removePasskey(ctx: ServiceContext, userId: string, passkeyId: string, confirmation: AssertionCredential | undefined): Promise<void> {
   const row = await ownPasskey(ctx, userId, passkeyId);
   await confirmHolder(ctx, userId, confirmation);
   await ctx.db.delete(passkeys).where(eq(passkeys.id, row.id));
 }
 
 /** PublicKeyCredentialRequestOptionsJSON for approving one session: the challenge is bound to its id and nonce. */
-export async function approvalOptions(ctx: DomainContext, userId: string, sessionId: string, nonce: string) {
+export async function approvalOptions(ctx: ServiceContext, userId: string, sessionId: string, nonce: string) {
   const rows = await listRows(ctx, userId);
   return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "approve", sessionId, nonce }));
 }
 
-const requestOptions = (ctx: DomainContext, rows: PasskeyRow[], challenge: string) => ({
+const requestOptions = (ctx: ServiceContext, rows: PasskeyRow[], challenge: string) => ({
   challenge,
   rpId: rpOf(ctx).id,
   allowCredentials: rows.map((row) => ({ type: "public-key" as const, id: row.credentialId })),
@@ -185,10 +185,10 @@ const requestOptions = (ctx: DomainContext, rows: PasskeyRow[], challenge: strin
  * passkeys, and the WebAuthn checks; then moves the passkey's counter forward. Any refusal leaves the
  * passkey as it was (the challenge is spent either way).
  */
-export const verifyApproval = (ctx: DomainContext, userId: string, sessionId: string, nonce: string, assertion: AssertionCredential) =>
+export const verifyApproval = (ctx: ServiceContext, userId: string, sessionId: string, nonce: string, assertion: AssertionCredential) =>
   verifyOwnAssertion(ctx, userId, assertion, { purpose: "approve", sessionId, nonce });
 
-async function verifyOwnAssertion(ctx: DomainContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {
+async function verifyOwnAssertion(ctx: ServiceContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {
   await spendChallenge(ctx, userId, assertion.response.clientDataJSON, expected);
   const row = await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId)) });
   if (!row) throw invalidPasskey("This passkey is not registered to your account.");

@@ -3,7 +3,7 @@
 import { count, sql } from "drizzle-orm";
 import * as z from "zod";
 import type { Database } from "../../db/client";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { verificationSessions as sessions } from "../../db/schema";
 import { toIso } from "../../lib/time";
 import { addCount, Counts, emptyCounts, windowConditions, type CountedRange } from "./totals";
@@ -41,7 +41,7 @@ export function daysOf(range: Range): string[] {
 }
 
 /** Days without sessions are listed with zeros, so a chart or a spreadsheet needs no gap filling. */
-export async function usageByDay({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageByDay>> {
+export async function usageByDay({ db }: ServiceContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageByDay>> {
   const perDay = new Map(daysOf(range).map((date) => [date, emptyCounts()]));
   for (const row of await byDayQuery(db, accountId, range)) {
     const counts = perDay.get(row.day);

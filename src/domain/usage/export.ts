@@ -1,6 +1,6 @@
 // CSV export of the whole filtered log (CONTRACT §8). Rows are read in bounded keyset pages only when
 // the client pulls, so memory stays flat however many sessions match and a slow reader slows the reads.
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { log } from "../../lib/log";
 import { csvRow } from "../../lib/csv";
 import { utf8 } from "../../lib/encoding";
@@ -38,7 +38,7 @@ function csvValue(item: UsageItem, column: (typeof ITEM_COLUMNS)[number]) {
 /** `sessions-2026-10-23-2026-11-22.csv`: the UTC days of the window (colons do not belong in file names). */
 export const exportFileName = (filter: LogFilter) => `sessions-${filter.from.slice(0, 10)}-${filter.to.slice(0, 10)}.csv`;
 
-export function exportSessionLog({ db }: DomainContext, accountId: string, filter: LogFilter): ReadableStream<Uint8Array> {
+export function exportSessionLog({ db }: ServiceContext, accountId: string, filter: LogFilter): ReadableStream<Uint8Array> {
   let after: LogPosition | undefined;
   let headerSent = false;
   let done = false;

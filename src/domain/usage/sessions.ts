@@ -4,7 +4,7 @@ import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import * as z from "zod";
 import { secret } from "../../config/settings";
 import type { Database } from "../../db/client";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./cursor";
@@ -88,8 +88,8 @@ const bindingOf = (accountId: string, query: LogQuery): CursorBinding => ({
   to: query.to,
 });
 
-export async function listSessionLog({ db, env }: DomainContext, accountId: string, query: LogQuery) {
-  const jwtSecret = secret(env, "JWT_SECRET");
+export async function listSessionLog({ db, settings }: ServiceContext, accountId: string, query: LogQuery) {
+  const jwtSecret = secret(settings, "JWT_SECRET");
   const binding = bindingOf(accountId, query);
   // A cursor brings the window of the first page with it, so a default `to` = now does not move.
   const { position, range } = query.cursor

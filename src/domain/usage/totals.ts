@@ -3,7 +3,7 @@
 import { and, asc, count, eq, gte, inArray, lte } from "drizzle-orm";
 import * as z from "zod";
 import type { Database } from "../../db/client";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { apiKeys, verificationSessions as sessions } from "../../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
 import type { Range } from "./range";
@@ -60,13 +60,13 @@ export const byKeyQuery = (db: Database, accountId: string, range: Range & { liv
     .where(windowConditions(accountId, range))
     .groupBy(sessions.keyId, sessions.status);
 
-export async function usageSummary({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageSummary>> {
+export async function usageSummary({ db }: ServiceContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageSummary>> {
   const counts = emptyCounts();
   for (const row of await summaryQuery(db, accountId, range)) addCount(counts, row.status, row.n);
   return { from: range.from, to: range.to, ...counts };
 }
 
-export async function usageByKey({ db }: DomainContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageByKey>> {
+export async function usageByKey({ db }: ServiceContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageByKey>> {
   const [keys, rows] = await db.batch([
     // Oldest first: a stable order that does not move when a key is created or revoked.
     db

@@ -5,7 +5,7 @@ import { and, eq, getTableColumns, inArray, notExists, sql } from "drizzle-orm";
 import { kycRecords, passkeys, users } from "../../db/schema";
 import { ApiError, unauthorized } from "../../errors";
 import { counterKeys, refuseOverLimit, upsertCounter } from "../limits";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import type { Answerer } from "./sessions";
 
 
@@ -23,7 +23,7 @@ const decidedKyc = and(eq(kycRecords.userId, users.id), inArray(kycRecords.statu
  * reason of a REJECTED record and whether it holds a passkey: one query, for the answer and for the
  * end user's request read (which says whether the verified age meets the request).
  */
-export const accountWithVerifiedDob = (ctx: DomainContext, userId: string) =>
+export const accountWithVerifiedDob = (ctx: ServiceContext, userId: string) =>
   ctx.db
     .select({
       user: getTableColumns(users),
@@ -36,7 +36,7 @@ export const accountWithVerifiedDob = (ctx: DomainContext, userId: string) =>
     .where(eq(users.id, userId))
     .limit(1);
 
-export async function loadAnswerer(ctx: DomainContext, claims: { sub: string; ver: number }, now = Date.now()): Promise<Answerer> {
+export async function loadAnswerer(ctx: ServiceContext, claims: { sub: string; ver: number }, now = Date.now()): Promise<Answerer> {
   const read = accountWithVerifiedDob(ctx, claims.sub);
   // The same acceptance as the checks below, in SQL, so a refused request changes nothing.
   const accepted = and(
@@ -50,7 +50,7 @@ export async function loadAnswerer(ctx: DomainContext, claims: { sub: string; ve
   if (!row || row.user.tokenVersion !== claims.ver) throw unauthorized();
   // An account refused because its document verifies another account gets that reason, not KYC_REQUIRED.
   if (row.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
-  refuseOverLimit(ctx.env, windows, counts, now);
+  refuseOverLimit(ctx.settings, windows, counts, now);
   // verifiedDob is read only from a VERIFIED record, so a REJECTED one reads as null (the session answers KYC_REQUIRED).
   return { userId: claims.sub, dateOfBirth: row.verifiedDob ?? null, hasPasskey: Boolean(row.hasPasskey) };
 }

@@ -8,7 +8,7 @@ import { idempotencyKeys } from "../../db/schema";
 import { ApiError, validationFailed } from "../../errors";
 import { sha256Hex } from "../../lib/crypto";
 import { addSeconds, nowIso } from "../../lib/time";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** A claim without an answer after this long belongs to a request that will never finish. */
@@ -35,7 +35,7 @@ export const requestFingerprint = (input: unknown) => sha256Hex(JSON.stringify(i
  * `run` releases the key, so the retry after a failure is processed afresh.
  */
 export async function idempotently(
-  { db }: DomainContext,
+  { db }: ServiceContext,
   accountId: string,
   key: string,
   fingerprint: string,

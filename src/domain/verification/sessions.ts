@@ -1,6 +1,5 @@
 // Verification sessions, from the routes to the session's Durable Object.
 import * as z from "zod";
-import { isProduction, sessionTtlSeconds } from "../../config/settings";
 import { ApiError, notFound, validationFailed } from "../../errors";
 import { sha256Hex } from "../../lib/crypto";
 import { isIdOf, newId, newToken } from "../../lib/ids";
@@ -12,7 +11,7 @@ import type { HolderSessionRequest } from "../../session/session-view";
 import type { SessionFailure, SessionResult } from "../../session/verification-session";
 import { sessionStub } from "../../session/session-stub";
 import type { AuthenticatedKey } from "../keys";
-import type { DomainContext } from "../../context/service-context";
+import type { ServiceContext } from "../../context/service-context";
 import { assertCallbackOriginAllowed, callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "../merchant-callbacks";
 import { verifyApproval, AssertionCredential } from "../passkeys";
 
@@ -106,8 +105,8 @@ function checkedId(sessionId: string): string {
 export const verificationUrl = (appUrl: string, sessionId: string, nonce: string) =>
   `${appUrl.replace(/\/$/, "")}/verify?session_id=${encodeURIComponent(sessionId)}&nonce=${encodeURIComponent(nonce)}`;
 
-export async function openSession(ctx: DomainContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>): Promise<OpenedSession> {
-  const allowLocalHttp = !isProduction(ctx.env);
+export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>): Promise<OpenedSession> {
+  const allowLocalHttp = !ctx.settings.production;
   const problems = (["callback_url", "return_url"] as const).flatMap((path) => {
     const url = input[path];
     const problem = url === undefined ? null : callbackUrlProblem(url, { allowLocalHttp });
@@ -118,7 +117,7 @@ export async function openSession(ctx: DomainContext, key: AuthenticatedKey, inp
   const id = newId("ses");
   const nonce = newToken(32);
   const createdAt = nowIso();
-  const expiresAt = addSeconds(createdAt, sessionTtlSeconds(ctx.env));
+  const expiresAt = addSeconds(createdAt, ctx.settings.sessionTtlSeconds);
   await sessionStub(ctx, id).open({
     id,
     accountId: key.userId,
@@ -147,7 +146,7 @@ export async function openSession(ctx: DomainContext, key: AuthenticatedKey, inp
     nonce,
     age_required: input.age_required,
     expires_at: expiresAt,
-    verification_url: verificationUrl(ctx.env.APP_URL, id, nonce),
+    verification_url: verificationUrl(ctx.settings.appUrl, id, nonce),
     livemode: key.mode !== "test",
   };
 }
@@ -156,28 +155,28 @@ export async function openSession(ctx: DomainContext, key: AuthenticatedKey, inp
  * Test mode: answers a test session with a chosen outcome, from the merchant's test key or from the
  * page with the nonce. A live key, a live session, another account's session and a wrong nonce are all 404.
  */
-export async function answerTestSession(ctx: DomainContext, key: AuthenticatedKey | null, sessionId: string, input: z.infer<typeof TestOutcomeInput>) {
+export async function answerTestSession(ctx: ServiceContext, key: AuthenticatedKey | null, sessionId: string, input: z.infer<typeof TestOutcomeInput>) {
   const auth = key ? (key.mode === "test" ? { accountId: key.userId } : null) : input.nonce ? { nonce: input.nonce } : null;
   if (!auth) throw notFound("Session");
   return unwrap(await sessionStub(ctx, checkedId(sessionId)).testAnswer(auth, input.outcome));
 }
 
-export const pollSession = async (ctx: DomainContext, accountId: string, sessionId: string) =>
+export const pollSession = async (ctx: ServiceContext, accountId: string, sessionId: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).poll(accountId));
 
 /** The first screen's read (CONTRACT §12): the nonce proves the link, no account is involved. */
-export const previewSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+export const previewSession = async (ctx: ServiceContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
 
 /** The request for the signed-in end user, with whether their verified date of birth meets its age. */
-export async function readSessionRequest(ctx: DomainContext, sessionId: string, nonce: string, verifiedDob: string | null = null): Promise<HolderSessionRequest> {
+export async function readSessionRequest(ctx: ServiceContext, sessionId: string, nonce: string, verifiedDob: string | null = null): Promise<HolderSessionRequest> {
   const request = unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
   const meets = verifiedDob === null ? null : fullYearsOn(verifiedDob, nowIso()) >= request.age_required;
   return { ...request, meets_age_required: meets };
 }
 
 /** Declining from the first screen: no account, no identity check, nothing about the person recorded. */
-export const declineSession = async (ctx: DomainContext, sessionId: string, nonce: string) =>
+export const declineSession = async (ctx: ServiceContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).decline(nonce));
 
 /** The end user answering: the account, its provider-verified date of birth (or null), whether it holds a passkey. */
@@ -190,7 +189,7 @@ export type Answerer = { userId: string; dateOfBirth: string | null; hasPasskey:
  * the X-Session-Nonce header or the body (src/http/session-nonce.ts).
  */
 export async function completeSession(
-  ctx: DomainContext,
+  ctx: ServiceContext,
   answerer: Answerer,
   sessionId: string,
   input: Omit<z.infer<typeof CompleteInput>, "nonce"> & { nonce: string },

@@ -14,7 +14,7 @@ export type PageLanguage = { locale: Locale; catalogue: Catalogue };
 type Loads = { pending: Map<Locale, Promise<Catalogue>>; warned: Set<Locale> };
 
 // Keyed by the binding, which workerd passes as the same object to every request of an isolate (as
-// src/http/domain-context.ts relies on): one read per isolate and language. A test's own binding gets its own.
+// src/service.ts relies on): one read per isolate and language. A test's own binding gets its own.
 const loads = new WeakMap<Fetcher, Loads>();
 
 // The binding ignores the URL's host (Workers Static Assets binding): only the path names the file.

@@ -1,0 +1,35 @@
+// The service, wired: one ServiceContext per isolate, built from the bindings at each entry point (a
+// request, a queue batch, the scheduled run, a session's Durable Object: src/index.ts, src/app.ts). The
+// settings are parsed once (src/config/settings.ts) and the ports chosen once: the provider and mailer
+// adapters, the database, the sessions' Durable Objects and the queues. workerd hands the same bindings
+// object to everything an isolate runs, so this builds once; a test's own env object gets its own.
+import { settingsOf, type Bindings } from "./config/settings";
+import type { ServiceContext } from "./context/service-context";
+import { database } from "./db/client";
+import { devOutboxMailer, emailServiceMailer } from "./mail/mailer";
+import { providerFor } from "./providers/from-env";
+
+function build(env: Bindings): ServiceContext {
+  const settings = settingsOf(env);
+  const db = database(env.DB);
+  return {
+    settings,
+    db,
+    provider: providerFor(settings, env.DB),
+    mailer: settings.production ? emailServiceMailer(env.MAILER, settings.mailFrom) : devOutboxMailer(db),
+    sessions: env.SESSIONS,
+    callbackQueue: env.CALLBACKS,
+    mailQueue: env.MAIL,
+  };
+}
+
+const contexts = new WeakMap<Bindings, ServiceContext>();
+
+export function serviceContext(env: Bindings): ServiceContext {
+  let ctx = contexts.get(env);
+  if (!ctx) {
+    ctx = build(env);
+    contexts.set(env, ctx);
+  }
+  return ctx;
+}
