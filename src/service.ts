@@ -6,7 +6,8 @@
 import { settingsOf, type Bindings } from "./config/settings";
 import type { ServiceContext } from "./context/service-context";
 import { database } from "./db/client";
-import { devOutboxMailer, emailServiceMailer } from "./mail/mailer";
+import { devOutboxMailer } from "./mail/dev-outbox-mailer";
+import { emailServiceMailer } from "./mail/email-service";
 import { providerFor } from "./providers/from-env";
 
 function build(env: Bindings): ServiceContext {

@@ -50,7 +50,7 @@ export const emailTokens = sqliteTable(
   },
   (t) => [
     index("email_tokens_user").on(t.userId, t.purpose),
-    // The scheduled clean-up (src/maintenance/email-links.ts).
+    // The scheduled clean-up (src/maintenance/prune-email-links.ts).
     index("email_tokens_expires").on(t.expiresAt),
     index("email_tokens_used").on(t.usedAt),
   ],
@@ -135,7 +135,7 @@ export const verificationSessions = sqliteTable(
     index("sessions_key_created").on(t.keyId, t.createdAt, t.id),
     // livemode last: the counts filter on it and still read this index alone (covering).
     index("sessions_account_status_created").on(t.accountId, t.status, t.createdAt, t.id, t.livemode),
-    // Retention (src/maintenance/session-log.ts).
+    // Retention (src/maintenance/prune-session-log.ts).
     index("sessions_created").on(t.createdAt),
   ],
 );
@@ -154,7 +154,7 @@ export const callbackEvents = sqliteTable(
   },
   (t) => [
     index("callback_events_session").on(t.sessionId, t.createdAt),
-    // Pending events whose queue message was lost (src/maintenance/stalled-callbacks.ts).
+    // Pending events whose queue message was lost (src/maintenance/resend-stalled-callbacks.ts).
     index("callback_events_state_updated").on(t.state, t.updatedAt),
   ],
 );
@@ -174,7 +174,7 @@ export const callbackAttempts = sqliteTable(
   },
   (t) => [
     uniqueIndex("callback_attempts_event_attempt").on(t.eventId, t.attempt),
-    // Retention (src/maintenance/callback-attempts.ts).
+    // Retention (src/maintenance/prune-callback-attempts.ts).
     index("callback_attempts_at").on(t.at),
   ],
 );
@@ -247,7 +247,7 @@ export const accountCounters = sqliteTable(
 );
 
 // Idempotency-Key records of session opens (src/domain/verification/idempotency.ts), per account, for 24 hours; a row
-// without a status is a request still in flight. Pruned by src/maintenance/idempotency-keys.ts.
+// without a status is a request still in flight. Pruned by src/maintenance/prune-idempotency-keys.ts.
 export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {

@@ -3,17 +3,17 @@
 // runs nothing (it fails closed like the HTTP app).
 import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
-import { pruneAccountCounters } from "./account-counters";
-import { retryApplicantDeletions } from "./applicant-deletions";
-import { pruneCallbackAttempts } from "./callback-attempts";
-import { pruneDevOutbox } from "./dev-outbox";
-import { pruneEmailTokens } from "./email-links";
-import { pruneIdempotencyKeys } from "./idempotency-keys";
-import { pruneMailFailures } from "./mail-failures";
-import { prunePasskeyChallenges } from "./passkey-challenges";
+import { pruneAccountCounters } from "./prune-account-counters";
+import { retryApplicantDeletions } from "./retry-applicant-deletions";
+import { pruneCallbackAttempts } from "./prune-callback-attempts";
+import { pruneDevOutbox } from "./prune-dev-outbox";
+import { pruneEmailTokens } from "./prune-email-links";
+import { pruneIdempotencyKeys } from "./prune-idempotency-keys";
+import { pruneMailFailures } from "./prune-mail-failures";
+import { prunePasskeyChallenges } from "./prune-passkey-challenges";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
-import { pruneSessionLog } from "./session-log";
-import { resendStalledCallbacks } from "./stalled-callbacks";
+import { pruneSessionLog } from "./prune-session-log";
+import { resendStalledCallbacks } from "./resend-stalled-callbacks";
 
 export type MaintenanceReport = Record<string, unknown>;
 

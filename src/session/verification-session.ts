@@ -155,7 +155,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
 
   /**
    * Enqueues this resolved session's callback again, under the webhook-id of an event whose queue
-   * message was lost (src/maintenance/stalled-callbacks.ts), or that its merchant redelivers
+   * message was lost (src/maintenance/resend-stalled-callbacks.ts), or that its merchant redelivers
    * (src/domain/merchant-callbacks/redelivery.ts), through the same queue as the resolution.
    * False when the object no longer holds a resolved session (forgotten after its retention).
    */

@@ -1,7 +1,7 @@
 // Every query shape of the usage reports must walk an index of the session log, never the whole table.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage/sessions";
+import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage/session-log";
 import { byDayQuery } from "../../src/domain/usage/by-day";
 import { byKeyQuery, summaryQuery } from "../../src/domain/usage/totals";
 import { db } from "../helpers/seed";

@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { eq, inArray, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { applicantDeletionFailures, mailFailures, sandboxDeletedApplicants } from "../../src/db/schema";
-import { APPLICANT_RETRIES_PER_RUN } from "../../src/maintenance/applicant-deletions";
+import { APPLICANT_RETRIES_PER_RUN } from "../../src/maintenance/retry-applicant-deletions";
 import { runQueue } from "../helpers/callbacks";
 import { db } from "../helpers/seed";
 import { daysAgo, runScheduled } from "./helpers";

@@ -8,7 +8,7 @@ import { callbackMessage } from "../../src/session/callback-message";
 import { callbackEvents } from "../../src/db/schema";
 import { resolutionStatements } from "../../src/session/session-mirror";
 import { newId } from "../../src/lib/ids";
-import { nextAttemptDueMs } from "../../src/maintenance/stalled-callbacks";
+import { nextAttemptDueMs } from "../../src/maintenance/resend-stalled-callbacks";
 import type { SessionState } from "../../src/session/state-machine";
 import { eventState, seedResolvedSession } from "../helpers/callbacks";
 import { db, seedMerchant } from "../helpers/seed";

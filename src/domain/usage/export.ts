@@ -4,7 +4,7 @@ import type { ServiceContext } from "../../context/service-context";
 import { log } from "../../lib/log";
 import { csvRow } from "../../lib/csv";
 import { utf8 } from "../../lib/encoding";
-import { exportPageQuery, toUsageItem, type LogFilter, type UsageItem } from "./sessions";
+import { exportPageQuery, toUsageItem, type LogFilter, type UsageItem } from "./session-log";
 import type { LogPosition } from "./cursor";
 
 /** Rows per D1 query while exporting. */

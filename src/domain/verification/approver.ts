@@ -6,7 +6,7 @@ import { kycRecords, passkeys, users } from "../../db/schema";
 import { ApiError, unauthorized } from "../../errors";
 import { counterKeys, refuseOverLimit, upsertCounter } from "../limits";
 import type { ServiceContext } from "../../context/service-context";
-import type { Answerer } from "./sessions";
+import type { Answerer } from "./answer-session";
 
 
 /** Only a VERIFIED record answers with its date; REJECTED ones are read for their reason. */

@@ -2,7 +2,7 @@
 // account, for 24 hours. The first request with a key claims it with one conditional write and stores its
 // answer; a retry with the same body gets that answer again, another body is 422, a retry while the first
 // is still in flight is 409. A claim whose request never finished (its isolate died) is taken over after
-// a lease, so one crash does not lock a key for a day. Old records: src/maintenance/idempotency-keys.ts.
+// a lease, so one crash does not lock a key for a day. Old records: src/maintenance/prune-idempotency-keys.ts.
 import { and, eq, sql } from "drizzle-orm";
 import { idempotencyKeys } from "../../db/schema";
 import { ApiError, validationFailed } from "../../errors";

@@ -2,4 +2,6 @@
 // opens, and the approver's account read with its completion limit.
 export { accountWithVerifiedDob, loadAnswerer } from "./approver";
 export { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "./idempotency";
-export { answerTestSession, CompleteInput, completeSession, declineSession, NonceQuery, OpenedSession, openSession, OpenSessionInput, pollSession, previewSession, readSessionRequest, TestOutcomeInput } from "./sessions";
+export { answerTestSession, CompleteInput, completeSession, declineSession, TestOutcomeInput } from "./answer-session";
+export { OpenedSession, openSession, OpenSessionInput } from "./open-session";
+export { NonceQuery, pollSession, previewSession, readSessionRequest } from "./read-session";

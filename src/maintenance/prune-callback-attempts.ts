@@ -1,7 +1,7 @@
 // Callback attempts older than CALLBACK_LOG_RETENTION_DAYS. Only attempts of settled events go: a
 // pending event's attempts are the count its consumer works from.
 import { deleteInBatches } from "./batch-delete";
-import { DAY_MS } from "./settings";
+import { DAY_MS } from "./periods";
 
 export const pruneCallbackAttempts = (db: D1Database, now: Date, retentionDays: number) =>
   deleteInBatches(

@@ -1,0 +1,112 @@
+// Opening a verification session (CONTRACT §5, §12): the merchant's request, checked, becomes a new
+// session's Durable Object; the answer carries the nonce and the end user's page for it.
+import * as z from "zod";
+import type { ServiceContext } from "../../context/service-context";
+import { LOCALES } from "../../db/schema";
+import { validationFailed } from "../../errors";
+import { sha256Hex } from "../../lib/crypto";
+import { newId, newToken } from "../../lib/ids";
+import { addSeconds, nowIso } from "../../lib/time";
+import { sessionStub } from "../../session/session-stub";
+import type { AuthenticatedKey } from "../keys";
+import { assertCallbackOriginAllowed, callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "../merchant-callbacks";
+
+export const MAX_REFERENCE_LENGTH = 128;
+export const MAX_METADATA_PAIRS = 20;
+
+export const OpenSessionInput = z.object({
+  age_required: z.int().min(1).max(150),
+  callback_url: z.string().max(MAX_CALLBACK_URL_LENGTH),
+  return_url: z
+    .string()
+    .max(MAX_CALLBACK_URL_LENGTH)
+    .optional()
+    .describe(
+      "Where the end user's result screen offers to go back to, with session_id appended. Same rules as callback_url. " +
+        "Act only on the callback or your own poll, never on the return itself.",
+    ),
+  reference: z
+    .string()
+    .min(1)
+    .max(MAX_REFERENCE_LENGTH)
+    .regex(/^[\x20-\x7E]+$/, "Printable ASCII characters only.")
+    .optional()
+    .describe("Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data."),
+  metadata: z
+    .object({})
+    .catchall(z.string().max(500))
+    // Key lengths and the pair count are checked here rather than in the record's key schema, which
+    // the OpenAPI document would render as propertyNames.
+    .superRefine((value, ctx) => {
+      const keys = Object.keys(value);
+      if (keys.length > MAX_METADATA_PAIRS) ctx.addIssue({ code: "custom", message: `At most ${MAX_METADATA_PAIRS} pairs.` });
+      for (const key of keys) {
+        if (key.length < 1 || key.length > 40) ctx.addIssue({ code: "custom", path: [key], message: "Keys are 1 to 40 characters." });
+      }
+    })
+    .optional()
+    .describe("Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data."),
+  locale: z.enum(LOCALES).optional().describe("The language the end user's pages open in."),
+  require_passkey: z
+    .boolean()
+    .optional()
+    .describe("Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false."),
+});
+export const OpenedSession = z.object({
+  session_id: z.string(),
+  nonce: z.string(),
+  age_required: z.int(),
+  expires_at: z.iso.datetime(),
+  verification_url: z.string().describe("The service's /verify page for this session, nonce included: redirect, link or QR code."),
+  livemode: z.boolean().describe("false when opened with a test key."),
+});
+export type OpenedSession = z.infer<typeof OpenedSession>;
+/** The end user's page for a session, built from APP_URL (never from the request's Host). */
+export const verificationUrl = (appUrl: string, sessionId: string, nonce: string) =>
+  `${appUrl.replace(/\/$/, "")}/verify?session_id=${encodeURIComponent(sessionId)}&nonce=${encodeURIComponent(nonce)}`;
+
+export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>): Promise<OpenedSession> {
+  const allowLocalHttp = !ctx.settings.production;
+  const problems = (["callback_url", "return_url"] as const).flatMap((path) => {
+    const url = input[path];
+    const problem = url === undefined ? null : callbackUrlProblem(url, { allowLocalHttp });
+    return problem ? [{ path, message: problem }] : [];
+  });
+  if (problems.length > 0) throw validationFailed(problems);
+  assertCallbackOriginAllowed(key.allowedCallbackOrigins, input.callback_url);
+  const id = newId("ses");
+  const nonce = newToken(32);
+  const createdAt = nowIso();
+  const expiresAt = addSeconds(createdAt, ctx.settings.sessionTtlSeconds);
+  await sessionStub(ctx, id).open({
+    id,
+    accountId: key.userId,
+    keyId: key.id,
+    merchantName: key.companyName ?? "",
+    ageRequired: input.age_required,
+    callbackUrl: input.callback_url,
+    nonceHash: await sha256Hex(nonce),
+    status: "PENDING",
+    createdAt,
+    expiresAt,
+    resolvedAt: null,
+    aboveAgeRequired: false,
+    receiptId: null,
+    livemode: key.mode !== "test",
+    returnUrl: input.return_url ?? null,
+    reference: input.reference ?? null,
+    metadata: input.metadata ?? null,
+    locale: input.locale ?? null,
+    holderBinding: null,
+    receipt: null,
+    requirePasskey: input.require_passkey ?? false,
+  });
+  return {
+    session_id: id,
+    nonce,
+    age_required: input.age_required,
+    expires_at: expiresAt,
+    verification_url: verificationUrl(ctx.settings.appUrl, id, nonce),
+    livemode: key.mode !== "test",
+  };
+}

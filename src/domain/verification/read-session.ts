@@ -1,0 +1,27 @@
+// Reading a session: the merchant's poll, the first screen's preview (the nonce proves the link), and
+// the signed-in end user's view of what it asks.
+import * as z from "zod";
+import type { ServiceContext } from "../../context/service-context";
+import { nowIso } from "../../lib/time";
+import { fullYearsOn } from "../../session/age";
+import type { HolderSessionRequest } from "../../session/session-view";
+import { sessionStub } from "../../session/session-stub";
+import { checkedId, unwrap } from "./session-calls";
+
+export const NonceQuery = z.object({
+  nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)."),
+});
+
+export const pollSession = async (ctx: ServiceContext, accountId: string, sessionId: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).poll(accountId));
+
+/** The first screen's read (CONTRACT §12): the nonce proves the link, no account is involved. */
+export const previewSession = async (ctx: ServiceContext, sessionId: string, nonce: string) =>
+  unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
+
+/** The request for the signed-in end user, with whether their verified date of birth meets its age. */
+export async function readSessionRequest(ctx: ServiceContext, sessionId: string, nonce: string, verifiedDob: string | null = null): Promise<HolderSessionRequest> {
+  const request = unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
+  const meets = verifiedDob === null ? null : fullYearsOn(verifiedDob, nowIso()) >= request.age_required;
+  return { ...request, meets_age_required: meets };
+}

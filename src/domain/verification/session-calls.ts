@@ -1,0 +1,23 @@
+// Calls into a session's Durable Object from the features: its failures become the API's errors, and an
+// id of the wrong shape is refused before any storage is touched.
+import { ApiError, notFound } from "../../errors";
+import { isIdOf } from "../../lib/ids";
+import type { SessionFailure, SessionResult } from "../../session/verification-session";
+
+const FAILURES: Record<SessionFailure, () => ApiError> = {
+  NOT_FOUND: () => notFound("Session"),
+  KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
+  PASSKEY_REQUIRED: () => new ApiError("PASSKEY_REQUIRED"),
+  SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
+};
+
+export function unwrap<T>(result: SessionResult<T>): T {
+  if (!result.ok) throw FAILURES[result.error]();
+  return result.value;
+}
+
+/** A session id of the wrong shape is answered like an unknown one, without touching storage. */
+export function checkedId(sessionId: string): string {
+  if (!isIdOf("ses", sessionId)) throw notFound("Session");
+  return sessionId;
+}
