@@ -24,3 +24,23 @@ export function timingSafeEqual(a: string, b: string): boolean {
   if (left.byteLength !== right.byteLength) return false;
   return crypto.subtle.timingSafeEqual(left, right);
 }
+
+/**
+ * An HMAC-SHA256 key for one purpose, derived from a secret with HKDF-SHA256 (RFC 5869; the purpose is
+ * the `info`): one Worker secret serves several uses without any two sharing a key.
+ */
+export async function derivedHmacKey(secret: string, purpose: string): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey("raw", utf8(secret), "HKDF", false, ["deriveKey"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8(purpose) },
+    material,
+    { name: "HMAC", hash: "SHA-256", length: 256 },
+    false,
+    ["sign"],
+  );
+}
+
+/** HMAC-SHA256 of a text under an imported key, in hex. */
+export async function hmacHex(key: CryptoKey, text: string): Promise<string> {
+  return toHex(await crypto.subtle.sign("HMAC", key, utf8(text)));
+}

@@ -1,12 +1,15 @@
 // Limits per account that the Workers Rate Limiting binding cannot express (its windows are 10 or 60
 // seconds, per location, eventually consistent): so many an hour or a day, counted in D1 fixed windows.
 // One statement per window, all in one db.batch: one storage round trip per limited request.
-// A row holds a hash of (limit, account, window) and a count: nothing says what was done, so a counter
-// of completions links no account to the sessions it answered (CONTRACT §5).
+// A row holds a keyed hash of (limit, account, window) and a count: nothing says what was done, so a
+// counter of completions links no account to the sessions it answered (CONTRACT §5), and the key (an
+// HMAC under a key derived from SECRETS_KEY, src/config/derived-keys.ts) cannot be recomputed for a
+// known account id from a copy of the database, so the rows do not even say whose activity they count.
 import { sql, type SQL } from "drizzle-orm";
 import { accountCounters, users } from "../../db/schema";
 import { ApiError } from "../../errors";
-import { sha256Hex } from "../../lib/crypto";
+import { hmacHex } from "../../lib/crypto";
+import { derivedKey } from "../../config/derived-keys";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
 import type { AccountLimitSetting, Settings } from "../../config/settings";
@@ -39,14 +42,15 @@ export type AccountLimitName = keyof typeof ACCOUNT_LIMITS;
 /** The limit in force: the operator's setting (a positive whole number), else the production value. */
 export const limitOf = (settings: Settings, window: Window): number => settings.accountLimits[window.setting] ?? window.fallback;
 
-/** The counter rows one use of `limit` by the account touches: one per window, keyed by a hash. */
-export async function counterKeys(limit: AccountLimitName, accountId: string, now: number) {
+/** The counter rows one use of `limit` by the account touches: one per window, keyed by a keyed hash. */
+export async function counterKeys(settings: Settings, limit: AccountLimitName, accountId: string, now: number) {
   const windows: readonly Window[] = ACCOUNT_LIMITS[limit];
+  const hashKey = await derivedKey(settings, "account-counters");
   return Promise.all(
     windows.map(async (window) => {
       const start = Math.floor(now / 1000 / window.seconds) * window.seconds;
       const end = start + window.seconds;
-      return { window, end, key: await sha256Hex(`${window.name}:${accountId}:${start}`), expiresAt: new Date(end * 1000).toISOString() };
+      return { window, end, key: await hmacHex(hashKey, `${window.name}:${accountId}:${start}`), expiresAt: new Date(end * 1000).toISOString() };
     }),
   );
 }
@@ -87,7 +91,7 @@ export function refuseOverLimit(settings: Settings, rows: readonly CounterKey[],
  * ones too, so hammering past the limit does not shorten the wait.
  */
 export async function countAccountUse(ctx: ServiceContext, limit: AccountLimitName, accountId: string, now = Date.now()): Promise<void> {
-  const rows = await counterKeys(limit, accountId, now);
+  const rows = await counterKeys(ctx.settings, limit, accountId, now);
   const [first, ...rest] = rows.map((row) => upsertCounter(ctx.db, row));
   const counts = await ctx.db.batch([first!, ...rest]);
   refuseOverLimit(ctx.settings, rows, counts, now);

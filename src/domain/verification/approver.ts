@@ -44,7 +44,7 @@ export async function loadAnswerer(ctx: ServiceContext, claims: { sub: string; v
     eq(users.tokenVersion, claims.ver),
     notExists(ctx.db.select({ one: sql`1` }).from(kycRecords).where(and(decidedKyc, eq(kycRecords.rejectionReason, "IDENTITY_ALREADY_VERIFIED")))),
   );
-  const windows = await counterKeys("completion", claims.sub, now);
+  const windows = await counterKeys(ctx.settings, "completion", claims.sub, now);
   const [first, ...rest] = windows.map((window) => upsertCounter(ctx.db, window, accepted));
   const [[row], ...counts] = await ctx.db.batch([read, first!, ...rest]);
   if (!row || row.user.tokenVersion !== claims.ver) throw unauthorized();
