@@ -54,12 +54,19 @@ export const codesWithStatus = (status: number): ErrorCode[] => ERROR_CODES.filt
 
 export type FieldError = { path: string; message: string };
 
-export type ErrorOptions = { message?: string; errors?: FieldError[]; headers?: Record<string, string> };
+export type ErrorOptions = {
+  message?: string;
+  errors?: FieldError[];
+  headers?: Record<string, string>;
+  /** For the operator's log line when the error is answered (src/http/error-envelope.ts); never in the response. */
+  log?: { message: string; fields: Record<string, unknown> };
+};
 
 export class ApiError extends Error {
   readonly status: ErrorStatus;
   readonly errors: FieldError[];
   readonly headers: Record<string, string>;
+  readonly log: ErrorOptions["log"];
 
   constructor(
     readonly code: ErrorCode,
@@ -69,6 +76,7 @@ export class ApiError extends Error {
     this.status = ERROR_CATALOGUE[code].status;
     this.errors = options.errors ?? [];
     this.headers = options.headers ?? {};
+    this.log = options.log;
   }
 }
 

@@ -54,12 +54,12 @@ export type Settings = {
   secrets: Readonly<Partial<Record<SecretName, string>>>;
 };
 
-/** 503: the deployment, not the request, is at fault; the body names settings, never their values. */
+/**
+ * 503: the deployment, not the request, is at fault. The body says only that (anyone may be asking);
+ * the operator's log line names each setting with the rule it breaks, never a value.
+ */
 export const misconfigured = (problems: readonly ConfigProblem[] = []) =>
-  new ApiError("MISCONFIGURED", {
-    message: `The service is not configured to serve requests${problems.length ? `: ${problems.map((p) => p.setting).join(", ")}` : ""}.`,
-    errors: problems.map((p) => ({ path: p.setting, message: p.problem })),
-  });
+  new ApiError("MISCONFIGURED", { log: { message: "misconfigured: refusing to serve", fields: { problems } } });
 
 export function secret(settings: Settings, name: SecretName): string {
   const value = settings.secrets[name];

@@ -19,7 +19,10 @@ const HTTP_EXCEPTION_CODES: Record<number, ErrorCode> = {
 };
 
 export function handleError(err: Error, c: Context<AppEnv>) {
-  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof ApiError) {
+    if (err.log) log("error", err.log.message, { requestId: c.get("requestId"), route: c.req.routePath, ...err.log.fields });
+    return errorResponse(c, err);
+  }
   if (err instanceof HTTPException && err.status < 500) {
     // Hono's own 4xx (a parse failure raised inside its validator), under the contract's codes.
     return errorResponse(c, new ApiError(HTTP_EXCEPTION_CODES[err.status] ?? "BAD_REQUEST", { message: err.message }));

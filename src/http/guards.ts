@@ -4,13 +4,11 @@ import { createMiddleware } from "hono/factory";
 import { misconfigured } from "../config/settings";
 import { notFound } from "../errors";
 import type { AppEnv } from "./app-env";
-import { log } from "../lib/log";
 
 export const requireConfiguration = createMiddleware<AppEnv>(async (c, next) => {
   const problems = c.var.ctx.settings.problems;
   if (problems.length > 0) {
-    // Names and rules only, never values.
-    log("error", "misconfigured: refusing to serve", { requestId: c.get("requestId"), problems });
+    // The body says only 503 MISCONFIGURED; the log line names the settings and rules (never values).
     throw misconfigured(problems);
   }
   await next();

@@ -4,7 +4,7 @@
 // dead-letter queue (a consumer that kept crashing) is recorded the same way.
 import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
-import { describeSendError, recipientHash, recordMailFailure } from "./failures";
+import { describeSendError, recordMailFailure } from "./failures";
 import { isMailMessage, type MailMessage } from "./queue";
 
 /** Sends tried per message: over about 45 minutes, inside the shortest link lifetime (1 hour, reset). */
@@ -48,7 +48,9 @@ export async function handleMailMessage(message: Message<unknown>, ctx: ServiceC
 async function giveUp(message: Message<unknown>, body: MailMessage, ctx: ServiceContext, error: string): Promise<void> {
   try {
     await recordMailFailure(ctx.db, body, error, message.attempts);
-    log("error", "mail not delivered after the last retry", { purpose: body.purpose, recipientHash: await recipientHash(body.to), error, attempts: message.attempts });
+    // No recipient in the line, not even hashed: an unkeyed hash of an address is the address to anyone
+    // who can guess it. The recorded failure row answers "did my mail fail?" (docs/operations.md).
+    log("error", "mail not delivered after the last retry", { purpose: body.purpose, error, attempts: message.attempts });
     message.ack();
   } catch (recordError) {
     log("error", "mail failure could not be recorded", { purpose: body.purpose, error: recordError instanceof Error ? recordError.name : "unknown" });

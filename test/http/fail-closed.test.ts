@@ -1,7 +1,8 @@
-// Production refuses to serve (503 MISCONFIGURED, naming the setting, never its value) for each rule of
-// src/config/problems.ts; a complete production configuration serves.
+// Production refuses to serve (503 MISCONFIGURED) for each rule of src/config/problems.ts: the body says
+// only that, to anyone asking; the operator's log line names the setting and its rule, never its value.
+// A complete production configuration serves.
 import { createExecutionContext, env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { DEVELOPMENT_VALUES } from "../../src/config/problems";
 import { configurationProblems } from "../../src/config/settings";
@@ -13,13 +14,23 @@ async function health(appEnv: Env) {
 }
 
 async function expectRefused(appEnv: Env, setting: string, value?: unknown) {
+  const errors = vi.spyOn(console, "error");
   const res = await health(appEnv);
   expect(res.status, res.text).toBe(503);
   const body = JSON.parse(res.text) as { error: string; message: string; errors: { path: string; message: string }[] };
-  expect(body.error).toBe("MISCONFIGURED");
-  expect(body.message).toContain(setting);
-  expect(body.errors.map((e) => e.path)).toContain(setting);
-  if (typeof value === "string" && value.length > 0) expect(res.text).not.toContain(value);
+  expect(body).toMatchObject({ error: "MISCONFIGURED", message: "The service is not configured to serve requests.", errors: [] });
+  // An anonymous caller learns nothing about the configuration.
+  expect(res.text).not.toContain(setting);
+  // The operator's log line names the setting and its rule.
+  const line = errors.mock.calls.map((call) => String(call[0])).find((text) => text.includes("misconfigured: refusing to serve"));
+  expect(line, "the refusal is logged").toBeDefined();
+  const problems = (JSON.parse(line!) as { problems: { setting: string; problem: string }[] }).problems;
+  expect(problems.map((p) => p.setting)).toContain(setting);
+  if (typeof value === "string" && value.length > 0) {
+    expect(res.text).not.toContain(value);
+    expect(line).not.toContain(value);
+  }
+  errors.mockRestore();
 }
 
 const short = btoa("sixteen-bytes-ok");
@@ -146,9 +157,12 @@ describe("fail closed in production", () => {
   });
 
   it("lists every broken rule at once, so an operator fixes them in one deploy", async () => {
-    const res = await health(productionEnv({ PROVIDER: "sandbox", APP_URL: "http://x.example.com", JWT_SECRET: undefined }));
-    const body = JSON.parse(res.text) as { errors: { path: string }[] };
-    expect(body.errors.map((e) => e.path).sort()).toEqual(["APP_URL", "JWT_SECRET", "PROVIDER"]);
+    const errors = vi.spyOn(console, "error");
+    expect((await health(productionEnv({ PROVIDER: "sandbox", APP_URL: "http://x.example.com", JWT_SECRET: undefined }))).status).toBe(503);
+    const line = errors.mock.calls.map((call) => String(call[0])).find((text) => text.includes("misconfigured: refusing to serve"))!;
+    const problems = (JSON.parse(line) as { problems: { setting: string }[] }).problems;
+    expect(problems.map((p) => p.setting).sort()).toEqual(["APP_URL", "JWT_SECRET", "PROVIDER"]);
+    errors.mockRestore();
   });
 
   it("checks a configuration once per isolate, not per request", () => {

@@ -113,7 +113,7 @@ describe("mail through the queue", () => {
     expect(MAIL_QUEUE_MAX_RETRIES).toBeGreaterThan(MAIL_MAX_ATTEMPTS);
   });
 
-  it("after the last retry the failure is recorded and logged: recipient hash, purpose, error, time; never the link or address", async () => {
+  it("after the last retry the failure is recorded (recipient hash, purpose, error, time) and logged without the recipient: never the link, the address or its hash", async () => {
     const to = uniqueEmail("Fail");
     const errorLog = vi.spyOn(console, "error");
     const mailer = standInMailer(new Error(`recipient ${to} rejected; see ${LINK}`));
@@ -135,6 +135,8 @@ describe("mail through the queue", () => {
     expect(logged).toContain("mail not delivered after the last retry");
     expect(logged).not.toContain("secret-token-value");
     expect(logged.toLowerCase()).not.toContain(to.toLowerCase());
+    // An unkeyed hash of an address in a log line is the address to anyone who can guess it.
+    expect(logged).not.toContain(await sha256Hex(to.toLowerCase()));
   });
 
   it("a dead-lettered mail message is recorded as such", async () => {
