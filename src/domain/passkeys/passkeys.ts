@@ -126,7 +126,7 @@ export async function enrolPasskey(
 ): Promise<PasskeyView> {
   await spendChallenge(ctx, userId, input.credential.response.clientDataJSON, { purpose: "register" });
   await confirmHolder(ctx, userId, input.confirmation);
-  const verified = verifyRegistration(input.credential, rpOf(ctx));
+  const verified = await verifyRegistration(input.credential, rpOf(ctx));
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));
   if (total >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
   const row: PasskeyRow = {

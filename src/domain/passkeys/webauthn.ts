@@ -52,6 +52,7 @@ export const relyingParty = (appUrl: string): RelyingParty => {
 
 export const invalidPasskey = (message: string) => new ApiError("PASSKEY_INVALID", { message });
 
+/** Every decoding failure (base64url, CBOR, DER, a key that is not a point) is the client's: 400 PASSKEY_INVALID, never 500. */
 function decoded<T>(parse: () => T, what: string): T {
   try {
     return parse();
@@ -59,6 +60,18 @@ function decoded<T>(parse: () => T, what: string): T {
     throw invalidPasskey(`The passkey's ${what} could not be read.`);
   }
 }
+
+async function decodedAsync<T>(parse: () => Promise<T>, what: string): Promise<T> {
+  try {
+    return await parse();
+  } catch {
+    throw invalidPasskey(`The passkey's ${what} could not be read.`);
+  }
+}
+
+/** A P-256 public key (SEC 1 uncompressed) as Web Crypto takes it: a point not on the curve is refused here. */
+const importP256 = (sec1: Uint8Array) =>
+  decodedAsync(() => crypto.subtle.importKey("raw", sec1 as Uint8Array<ArrayBuffer>, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]), "public key");
 
 /** The challenge the browser signed, base64url, once the client data parses; checked against storage by the caller. */
 export function clientData(clientDataJSON: string): ClientData & { challengeText: string } {
@@ -80,8 +93,12 @@ function checkAuthenticatorData(auth: AuthenticatorData, rp: RelyingParty): void
 
 export type NewPasskey = { credentialId: string; publicKey: string; algorithm: number; signCount: number };
 
-/** §7.1 steps 5-27 without attestation trust (we ask for `attestation: "none"` and store no device data). */
-export function verifyRegistration(credential: RegistrationCredential, rp: RelyingParty): NewPasskey {
+/**
+ * §7.1 steps 5-27 without attestation trust (we ask for `attestation: "none"` and store no device data).
+ * The key is imported once here, so a COSE key that is not a point on P-256 is refused at enrolment
+ * instead of breaking every later approval and removal.
+ */
+export async function verifyRegistration(credential: RegistrationCredential, rp: RelyingParty): Promise<NewPasskey> {
   checkClientData(clientData(credential.response.clientDataJSON), ClientDataType.Create, rp);
   const attestation = decoded(() => parseAttestationObject(fromBase64Url(credential.response.attestationObject)), "attestation object");
   const auth = attestation.authenticatorData;
@@ -94,7 +111,9 @@ export function verifyRegistration(credential: RegistrationCredential, rp: Relyi
   }
   const ec2 = decoded(() => key.ec2(), "public key");
   if (ec2.curve !== coseEllipticCurveP256) throw invalidPasskey("Only ES256 (P-256) passkeys are accepted.");
-  return { credentialId: credential.id, publicKey: toBase64Url(sec1Uncompressed(ec2.x, ec2.y)), algorithm: coseAlgorithmES256, signCount: auth.signatureCounter };
+  const publicKey = sec1Uncompressed(ec2.x, ec2.y);
+  await importP256(publicKey);
+  return { credentialId: credential.id, publicKey: toBase64Url(publicKey), algorithm: coseAlgorithmES256, signCount: auth.signatureCounter };
 }
 
 export type StoredKey = { publicKey: string; signCount: number };
@@ -102,8 +121,7 @@ export type StoredKey = { publicKey: string; signCount: number };
 /** §7.2 steps 11-21 once the caller has matched the challenge and the credential; returns the new counter. */
 export async function verifyAssertion(credential: AssertionCredential, key: StoredKey, rp: RelyingParty): Promise<number> {
   checkClientData(clientData(credential.response.clientDataJSON), ClientDataType.Get, rp);
-  const authenticatorData = fromBase64Url(credential.response.authenticatorData);
-  const auth = decoded(() => parseAuthenticatorData(authenticatorData), "authenticator data");
+  const auth = decoded(() => parseAuthenticatorData(fromBase64Url(credential.response.authenticatorData)), "authenticator data");
   checkAuthenticatorData(auth, rp);
   if (!(await signatureValid(credential, key.publicKey))) throw invalidPasskey("The passkey's signature does not verify.");
   // Authenticators that keep no counter send 0 every time; one that does must move it forward, or it
@@ -115,13 +133,13 @@ export async function verifyAssertion(credential: AssertionCredential, key: Stor
 }
 
 async function signatureValid(credential: AssertionCredential, publicKey: string): Promise<boolean> {
-  const authenticatorData = fromBase64Url(credential.response.authenticatorData);
-  const clientDataHash = new Uint8Array(await crypto.subtle.digest("SHA-256", fromBase64Url(credential.response.clientDataJSON)));
+  const authenticatorData = decoded(() => fromBase64Url(credential.response.authenticatorData), "authenticator data");
+  const clientDataHash = new Uint8Array(await crypto.subtle.digest("SHA-256", decoded(() => fromBase64Url(credential.response.clientDataJSON), "client data")));
   const message = new Uint8Array(authenticatorData.length + clientDataHash.length);
   message.set(authenticatorData);
   message.set(clientDataHash, authenticatorData.length);
   const signature = decoded(() => p1363FromDer(fromBase64Url(credential.response.signature)), "signature");
-  const key = await crypto.subtle.importKey("raw", fromBase64Url(publicKey), { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+  const key = await importP256(decoded(() => fromBase64Url(publicKey), "public key"));
   return crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, new Uint8Array(signature), message);
 }
 
