@@ -293,8 +293,8 @@ export const passkeys = sqliteTable(
 export const PASSKEY_CHALLENGE_PURPOSES = ["register", "approve", "confirm"] as const;
 
 // Single-use WebAuthn challenges, stored hashed and deleted on use; the scheduled maintenance deletes
-// expired ones. An approval challenge is bound to one session (its id and the nonce's hash), and is the
-// only record linking an account to a session, for the few minutes it lives.
+// expired ones. An approval challenge is bound to one session through a hash of the challenge with the
+// session's nonce, which names no session: nothing stored links the account to the session it approves.
 export const passkeyChallenges = sqliteTable(
   "passkey_challenges",
   {
@@ -303,7 +303,11 @@ export const passkeyChallenges = sqliteTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     purpose: text("purpose", { enum: PASSKEY_CHALLENGE_PURPOSES }).notNull(),
-    sessionId: text("session_id"),
+    /**
+     * An approval's binding to its session: SHA-256 of (challenge, session nonce). No session id is kept,
+     * and the value matches nothing the session stores (its nonce hash is SHA-256 of the nonce alone), so
+     * a database reader cannot tell which session an account was about to approve (CONTRACT §5).
+     */
     nonceHash: text("nonce_hash"),
     expiresAt: text("expires_at").notNull(),
   },

@@ -31,7 +31,10 @@ export const PasskeyView = z.object({
   id: z.string(),
   name: z.string(),
   created_at: z.iso.datetime(),
-  last_used_at: z.iso.datetime().nullable(),
+  last_used_at: z.iso
+    .datetime()
+    .nullable()
+    .describe("The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer."),
 });
 export type PasskeyView = z.infer<typeof PasskeyView>;
 
@@ -39,7 +42,18 @@ const view = (row: PasskeyRow): PasskeyView => ({ id: row.id, name: row.name, cr
 
 const rpOf = (ctx: ServiceContext) => relyingParty(ctx.settings.appUrl);
 
-type Binding = { purpose: "register" | "confirm" } | { purpose: "approve"; sessionId: string; nonce: string };
+type Binding = { purpose: "register" | "confirm" } | { purpose: "approve"; nonce: string };
+
+/**
+ * An approval challenge's binding to its session: SHA-256 of the challenge with the session's nonce.
+ * The nonce is the session's secret, so this binds the challenge to that one session, and it matches
+ * nothing the session stores (its nonce hash is of the nonce alone): a database reader cannot join a
+ * pending challenge's account to a session (CONTRACT §5).
+ */
+const approvalBinding = (challenge: string, nonce: string) => sha256Hex(`approve:${challenge}:${nonce}`);
+
+/** The UTC day of an approval, as the time a passkey was last used: no finer time is kept (CONTRACT §5, §13). */
+const approvalDay = () => `${nowIso().slice(0, 10)}T00:00:00.000Z`;
 
 /** Stores a fresh challenge and returns it, base64url; only its hash is kept. */
 async function issueChallenge(ctx: ServiceContext, userId: string, binding: Binding) {
@@ -48,8 +62,7 @@ async function issueChallenge(ctx: ServiceContext, userId: string, binding: Bind
     challengeHash: await sha256Hex(challenge),
     userId,
     purpose: binding.purpose,
-    sessionId: binding.purpose === "approve" ? binding.sessionId : null,
-    nonceHash: binding.purpose === "approve" ? await sha256Hex(binding.nonce) : null,
+    nonceHash: binding.purpose === "approve" ? await approvalBinding(challenge, binding.nonce) : null,
     expiresAt: addSeconds(nowIso(), PASSKEY_CHALLENGE_TTL_SECONDS),
   });
   return challenge;
@@ -69,7 +82,7 @@ async function spendChallenge(ctx: ServiceContext, userId: string, clientDataJSO
     throw invalidPasskey("The challenge is unknown or already used: ask for new options.");
   }
   if (Date.parse(row.expiresAt) <= Date.now()) throw invalidPasskey("The challenge has expired: ask for new options.");
-  if (expected.purpose === "approve" && (row.sessionId !== expected.sessionId || row.nonceHash !== (await sha256Hex(expected.nonce)))) {
+  if (expected.purpose === "approve" && row.nonceHash !== (await approvalBinding(challengeText, expected.nonce))) {
     throw invalidPasskey("The challenge was issued for another request.");
   }
 }
@@ -169,7 +182,7 @@ export async function removePasskey(ctx: ServiceContext, userId: string, passkey
 /** PublicKeyCredentialRequestOptionsJSON for approving one session: the challenge is bound to its id and nonce. */
 export async function approvalOptions(ctx: ServiceContext, userId: string, sessionId: string, nonce: string) {
   const rows = await listRows(ctx, userId);
-  return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "approve", sessionId, nonce }));
+  return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "approve", nonce }));
 }
 
 const requestOptions = (ctx: ServiceContext, rows: PasskeyRow[], challenge: string) => ({
@@ -186,13 +199,13 @@ const requestOptions = (ctx: ServiceContext, rows: PasskeyRow[], challenge: stri
  * passkey as it was (the challenge is spent either way).
  */
 export const verifyApproval = (ctx: ServiceContext, userId: string, sessionId: string, nonce: string, assertion: AssertionCredential) =>
-  verifyOwnAssertion(ctx, userId, assertion, { purpose: "approve", sessionId, nonce });
+  verifyOwnAssertion(ctx, userId, assertion, { purpose: "approve", nonce });
 
 async function verifyOwnAssertion(ctx: ServiceContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {
   await spendChallenge(ctx, userId, assertion.response.clientDataJSON, expected);
   const row = await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId)) });
   if (!row) throw invalidPasskey("This passkey is not registered to your account.");
   const signCount = await verifyAssertion(assertion, row, rpOf(ctx));
-  await ctx.db.update(passkeys).set({ signCount, lastUsedAt: nowIso() }).where(eq(passkeys.id, row.id));
+  await ctx.db.update(passkeys).set({ signCount, lastUsedAt: approvalDay() }).where(eq(passkeys.id, row.id));
 }
 
