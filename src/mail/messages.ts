@@ -1,7 +1,8 @@
-// The account mails. Each carries its action link with the token as ?token=<token> (CONTRACT §10),
-// in the language the account signed up in (src/mail/mail-texts.ts).
+// The account mails. Each link mail carries its action link with the token as ?token=<token> (CONTRACT
+// §10); a notice carries no link (src/mail/notice-texts.ts). In the language the account signed up in.
 import type { Locale } from "../db/schema";
 import { MAIL_TEXTS, type MailKind } from "./mail-texts";
+import { NOTICE_TEXTS, type NoticeKind } from "./notice-texts";
 import type { Mail } from "../context/mailer";
 
 const PATHS: Record<MailKind, string> = {
@@ -22,3 +23,9 @@ export const verifyEmailMail = (base: string, to: string, token: string, locale:
 export const resetPasswordMail = (base: string, to: string, token: string, locale: Locale = "en") => accountMail("reset-password", base, to, token, locale);
 export const confirmEmailChangeMail = (base: string, to: string, token: string, locale: Locale = "en") =>
   accountMail("confirm-email-change", base, to, token, locale);
+
+/** A notice to the account's own address: what changed, and what to do if it was not the owner. */
+export function noticeMail(kind: NoticeKind, to: string, locale: Locale = "en"): Mail {
+  const words = NOTICE_TEXTS[locale][kind];
+  return { to, subject: words.subject, text: words.text };
+}

@@ -1,6 +1,7 @@
 // Production mail leaves through the mail queue: the request that asked for it only enqueues, and the
 // consumer (src/mail/mail-consumer.ts) sends with retries, so a transient failure loses no link.
-export type MailPurpose = "verify-email" | "reset-password" | "confirm-email-change";
+import type { NoticeKind } from "./notice-texts";
+export type MailPurpose = "verify-email" | "reset-password" | "confirm-email-change" | NoticeKind;
 
 export type MailMessage = { purpose: MailPurpose; to: string; subject: string; text: string };
 

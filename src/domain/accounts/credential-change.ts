@@ -4,7 +4,7 @@ import { secret } from "../../config/settings";
 import type { UserRow } from "../../db/schema";
 import { hashPassword } from "../../lib/password";
 import { deliverMail } from "../../mail/send-account-mail";
-import { confirmEmailChangeMail } from "../../mail/messages";
+import { confirmEmailChangeMail, noticeMail } from "../../mail/messages";
 import { issueAccountToken } from "./account-tokens";
 import { mailLinkBase, type ServiceContext } from "../../context/service-context";
 import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-links";
@@ -21,6 +21,8 @@ export const TokenInput = z.object({ token: z.string().min(1).max(200) });
 export async function changePassword(ctx: ServiceContext, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {
   if (!(await checkPassword(ctx, user, input.currentPassword))) throw invalidCredentials();
   const updated = await signOutEverywhere(ctx, user.id, { passwordHash: await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER")) });
+  // The owner hears of it at the account's address, whoever held the token.
+  await deliverMail(ctx, noticeMail("password-changed", user.email, user.locale), "password-changed");
   return issueAccountToken(ctx, updated!);
 }
 
@@ -29,6 +31,8 @@ export async function requestEmailChange(ctx: ServiceContext, user: UserRow, inp
   if (input.newEmail === user.email || (await findUserByEmail(ctx, input.newEmail))) throw emailTaken();
   const token = await issueEmailToken(ctx, user.id, "change_email", input.newEmail);
   await deliverMail(ctx, confirmEmailChangeMail(mailLinkBase(ctx), input.newEmail, token, user.locale), "confirm-email-change");
+  // The address the change would leave hears of it first: its owner can still stop it (reset the password).
+  await deliverMail(ctx, noticeMail("email-change-requested", user.email, user.locale), "email-change-requested");
 }
 
 /** The new address is verified by the click itself. */

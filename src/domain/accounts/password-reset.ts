@@ -1,13 +1,17 @@
-// Forgotten password: a mailed single-use token (1 hour) sets a new password and signs out everywhere.
+// Forgotten password: a mailed single-use token (1 hour) sets a new password, signs out everywhere and
+// removes the account's passkeys: the mailbox is the owner's way back from a stolen token that enrolled
+// its own passkey (issue 30). The removal is mailed.
 import * as z from "zod";
 import { secret } from "../../config/settings";
 import { log } from "../../lib/log";
 import { hashPassword } from "../../lib/password";
 import { deliverMail } from "../../mail/send-account-mail";
-import { resetPasswordMail } from "../../mail/messages";
+import { noticeMail, resetPasswordMail } from "../../mail/messages";
 import { mailLinkBase, type ServiceContext } from "../../context/service-context";
 import { consumeEmailToken, issueEmailToken } from "./email-links";
-import { signOutEverywhere } from "./sign-in";
+import { signOutStatements } from "./sign-in";
+import { eq } from "drizzle-orm";
+import { passkeys } from "../../db/schema";
 import { EmailField, findUserByEmail, PasswordField } from "./users";
 
 export const ForgotPasswordInput = z.object({ email: EmailField });
@@ -31,5 +35,10 @@ export async function requestPasswordReset(ctx: ServiceContext, email: string): 
 
 export async function resetPassword(ctx: ServiceContext, input: z.infer<typeof ResetPasswordInput>) {
   const used = await consumeEmailToken(ctx, input.token, "reset");
-  await signOutEverywhere(ctx, used.userId, { passwordHash: await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER")) });
+  const passwordHash = await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER"));
+  const [[user], , removed] = await ctx.db.batch([
+    ...signOutStatements(ctx.db, used.userId, { passwordHash }),
+    ctx.db.delete(passkeys).where(eq(passkeys.userId, used.userId)).returning({ id: passkeys.id }),
+  ]);
+  if (user && removed.length > 0) await deliverMail(ctx, noticeMail("passkeys-removed", user.email, user.locale), "passkeys-removed");
 }

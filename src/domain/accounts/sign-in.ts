@@ -9,6 +9,7 @@ import { nowIso } from "../../lib/time";
 import { passwordPeppers } from "../../config/secret-versions";
 import { issueAccountToken } from "./account-tokens";
 import type { ServiceContext } from "../../context/service-context";
+import type { Database } from "../../db/client";
 import { revokeEmailTokens } from "./email-links";
 import { EmailField, findUserByEmail, toUser } from "./users";
 
@@ -41,14 +42,11 @@ export async function login(ctx: ServiceContext, input: z.infer<typeof LoginInpu
  * Every JWT and email link issued before stops working: the token version moves on and unused email
  * tokens are spent, in one batch. `changes` are further columns to set in the same update.
  */
+/** The statements of signOutEverywhere, for a caller that writes more in the same batch. */
+export const signOutStatements = (db: Database, userId: string, changes: Partial<typeof users.$inferInsert> = {}) =>
+  [db.update(users).set({ ...changes, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() }).where(eq(users.id, userId)).returning(), revokeEmailTokens(db, userId)] as const;
+
 export async function signOutEverywhere({ db }: ServiceContext, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
-  const [updated] = await db.batch([
-    db
-      .update(users)
-      .set({ ...changes, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() })
-      .where(eq(users.id, userId))
-      .returning(),
-    revokeEmailTokens(db, userId),
-  ]);
+  const [updated] = await db.batch(signOutStatements(db, userId, changes));
   return updated[0];
 }
