@@ -10,6 +10,7 @@ import { log } from "../../lib/log";
 import { ALPHA3_COUNTRIES } from "../../lib/countries";
 import { isCalendarDate, todayUtc, yearsBefore } from "../../lib/calendar-date";
 import { nowIso } from "../../lib/time";
+import { enqueueApplicantDeletion } from "../../providers/applicant-deletion";
 import { sandboxCheckId, type SandboxResult } from "../../providers/sandbox";
 import type { ServiceContext } from "../../context/service-context";
 import { identityFingerprint } from "./identity-fingerprint";
@@ -93,8 +94,10 @@ export async function createApplicant(ctx: ServiceContext, userId: string, input
     .onConflictDoNothing()
     .returning({ applicantId: kycRecords.applicantId });
   if (inserted.length === 0) {
-    // A concurrent request won; the provider-side applicant of this one stays unused.
-    log("warn", "applicant created concurrently", { userId, provider: provider.name });
+    // A concurrent request won: the applicant this one created at the provider belongs to no record, so
+    // it is deleted there (through the queue, as a deleted account's is), not left with the person's name.
+    log("warn", "applicant created concurrently; deleting the unused one", { userId, provider: provider.name });
+    await enqueueApplicantDeletion(ctx, applicantId);
     throw applicantExists();
   }
   return { applicantId };
