@@ -254,15 +254,22 @@ export const idempotencyKeys = sqliteTable(
     accountId: text("account_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
+    // The API key that sent the request: a key is scoped to it, so a test key's answer never comes back
+    // to a live key's request (issue 30).
+    keyId: text("key_id")
+      .notNull()
+      .references(() => apiKeys.id, { onDelete: "cascade" }),
     key: text("key").notNull(),
     // SHA-256 hex of the request body as validated.
     requestHash: text("request_hash").notNull(),
     statusCode: integer("status_code"),
+    // The first answer, sealed under SECRETS_KEY and bound to its row (src/lib/sealed-secret.ts): it
+    // carries the session's nonce, which is never kept readable.
     responseBody: text("response_body"),
     createdAt: text("created_at").notNull(),
     expiresAt: text("expires_at").notNull(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)],
+  (t) => [primaryKey({ columns: [t.keyId, t.key] }), index("idempotency_keys_expires").on(t.expiresAt)],
 );
 
 // Row types, beside the tables they describe.

@@ -46,7 +46,7 @@ export const verificationRoutes = new Hono<AppEnv>()
           .max(MAX_IDEMPOTENCY_KEY_LENGTH)
           .optional()
           .describe(
-            `Up to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters, unique per request (a UUID): scoped to your account, kept 24 hours. Same key and other body: 422 IDEMPOTENCY_KEY_REUSED; first request still running: 409 IDEMPOTENCY_IN_PROGRESS.`,
+            `Up to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters, unique per request (a UUID): scoped to the API key that sends it (a test key's answer never comes back to a live key), kept 24 hours, the stored answer sealed. Same key and other body: 422 IDEMPOTENCY_KEY_REUSED; first request still running: 409 IDEMPOTENCY_IN_PROGRESS.`,
           ),
       }),
       responses: {
@@ -63,7 +63,7 @@ export const verificationRoutes = new Hono<AppEnv>()
       const open = async () => ({ status: 201, body: await openSession(c.var.ctx, c.var.apiKey, input) });
       if (key === undefined) return ok(c, (await open()).body, 201);
       // Costs two D1 round trips (claim, then store the answer), only when the header is sent.
-      const answer = await idempotently(c.var.ctx, c.var.apiKey.userId, key, await requestFingerprint(input), open);
+      const answer = await idempotently(c.var.ctx, c.var.apiKey, key, await requestFingerprint(input), open);
       if (answer.replayed) c.header("Idempotent-Replayed", "true");
       return ok(c, answer.body, answer.status as 201);
     },

@@ -56,6 +56,7 @@ describe("Idempotency-Key", () => {
     const now = nowIso();
     await db().insert(idempotencyKeys).values({
       accountId: merchant.account.id,
+      keyId: merchant.keyId,
       key: "in-flight",
       requestHash: await requestFingerprint({ age_required: 18, callback_url: CALLBACK_URL, reference: "order-1" }),
       statusCode: null,
@@ -71,15 +72,15 @@ describe("Idempotency-Key", () => {
     const merchant = await seedMerchant();
     const old = daysAgo(0.01); // 14 minutes: past the 60-second lease
     await db().insert(idempotencyKeys).values([
-      { accountId: merchant.account.id, key: "crashed", requestHash: "x", statusCode: null, responseBody: null, createdAt: old, expiresAt: daysAgo(-1) },
-      { accountId: merchant.account.id, key: "expired", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
+      { accountId: merchant.account.id, keyId: merchant.keyId, key: "crashed", requestHash: "x", statusCode: null, responseBody: null, createdAt: old, expiresAt: daysAgo(-1) },
+      { accountId: merchant.account.id, keyId: merchant.keyId, key: "expired", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
     ]);
     expect((await open(merchant.apiKey, "crashed")).status).toBe(201);
     expect((await open(merchant.apiKey, "expired")).status).toBe(201);
     expect(await sessionsOf(merchant.account.id)).toBe(2);
   });
 
-  it("keys are scoped to the account: another merchant's same key opens its own session", async () => {
+  it("keys are scoped to the API key: another merchant's same key opens its own session", async () => {
     const a = await seedMerchant();
     const b = await seedMerchant();
     const fromA = await open(a.apiKey, "shared-key");
@@ -103,8 +104,8 @@ describe("Idempotency-Key", () => {
   it("the scheduled clean-up deletes records past their expiry and keeps the others", async () => {
     const merchant = await seedMerchant();
     await db().insert(idempotencyKeys).values([
-      { accountId: merchant.account.id, key: "old", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
-      { accountId: merchant.account.id, key: "fresh", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(0.5), expiresAt: daysAgo(-0.5) },
+      { accountId: merchant.account.id, keyId: merchant.keyId, key: "old", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
+      { accountId: merchant.account.id, keyId: merchant.keyId, key: "fresh", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(0.5), expiresAt: daysAgo(-0.5) },
     ]);
     await runScheduled();
     const left = await db().select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.accountId, merchant.account.id));

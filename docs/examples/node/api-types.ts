@@ -1138,6 +1138,7 @@ export type operations = {
                   name: string;
                   /** Format: date-time */
                   created_at: string;
+                  /** @description The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer. */
                   last_used_at: string | null;
                 })[];
             };
@@ -1219,6 +1220,7 @@ export type operations = {
                 name: string;
                 /** Format: date-time */
                 created_at: string;
+                /** @description The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer. */
                 last_used_at: string | null;
               };
             };
@@ -1678,6 +1680,7 @@ export type operations = {
                 name: string;
                 /** Format: date-time */
                 created_at: string;
+                /** @description The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer. */
                 last_used_at: string | null;
               };
             };

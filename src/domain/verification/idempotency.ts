@@ -1,5 +1,7 @@
-// Idempotency-Key on opening a session (draft-ietf-httpapi-idempotency-key-header, CONTRACT §12): per
-// account, for 24 hours. The first request with a key claims it with one conditional write and stores its
+// Idempotency-Key on opening a session (draft-ietf-httpapi-idempotency-key-header, CONTRACT §12, §13): per
+// API key (never the whole account: a test key's session must not answer a live key's request), for 24
+// hours. The stored answer carries the session's nonce, so it is sealed under SECRETS_KEY and bound to its
+// record, never kept readable. The first request with a key claims it with one conditional write and stores its
 // answer; a retry with the same body gets that answer again, another body is 422, a retry while the first
 // is still in flight is 409. A claim whose request never finished (its isolate died) is taken over after
 // a lease, so one crash does not lock a key for a day. Old records: src/maintenance/prune-idempotency-keys.ts.
@@ -9,6 +11,12 @@ import { ApiError, validationFailed } from "../../errors";
 import { sha256Hex } from "../../lib/crypto";
 import { addSeconds, nowIso } from "../../lib/time";
 import type { ServiceContext } from "../../context/service-context";
+import { secretsKeys } from "../../config/secret-versions";
+import { openSecret, sealSecret } from "../../lib/sealed-secret";
+import type { AuthenticatedKey } from "../keys";
+
+/** The record a stored answer is bound to: a sealed answer copied to another record does not open. */
+const recordId = (keyId: string, key: string) => `idempotency:${keyId}:${key}`;
 
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
 /** A claim without an answer after this long belongs to a request that will never finish. */
@@ -31,24 +39,25 @@ export function parseIdempotencyKey(header: string | undefined): string | undefi
 export const requestFingerprint = (input: unknown) => sha256Hex(JSON.stringify(input));
 
 /**
- * Runs `run` once per (account, key) and answers every retry with its stored answer. An error thrown by
- * `run` releases the key, so the retry after a failure is processed afresh.
+ * Runs `run` once per (API key, Idempotency-Key) and answers every retry with its stored answer. An
+ * error thrown by `run` releases the key, so the retry after a failure is processed afresh.
  */
 export async function idempotently(
-  { db }: ServiceContext,
-  accountId: string,
+  { db, settings }: ServiceContext,
+  apiKey: AuthenticatedKey,
   key: string,
   fingerprint: string,
   run: () => Promise<{ status: number; body: unknown }>,
 ): Promise<StoredAnswer> {
+  const { id: keyId, userId: accountId } = apiKey;
   const now = nowIso();
   const leaseEnd = addSeconds(now, -IN_FLIGHT_LEASE_SECONDS);
   // One round trip: insert the claim, or take over an expired record or an abandoned claim.
   const [claimed] = await db
     .insert(idempotencyKeys)
-    .values({ accountId, key, requestHash: fingerprint, statusCode: null, responseBody: null, createdAt: now, expiresAt: addSeconds(now, IDEMPOTENCY_TTL_SECONDS) })
+    .values({ accountId, keyId, key, requestHash: fingerprint, statusCode: null, responseBody: null, createdAt: now, expiresAt: addSeconds(now, IDEMPOTENCY_TTL_SECONDS) })
     .onConflictDoUpdate({
-      target: [idempotencyKeys.accountId, idempotencyKeys.key],
+      target: [idempotencyKeys.keyId, idempotencyKeys.key],
       set: {
         requestHash: sql`excluded.request_hash`,
         statusCode: null,
@@ -59,15 +68,16 @@ export async function idempotently(
       setWhere: sql`${idempotencyKeys.expiresAt} <= ${now} OR (${idempotencyKeys.statusCode} IS NULL AND ${idempotencyKeys.createdAt} <= ${leaseEnd})`,
     })
     .returning({ createdAt: idempotencyKeys.createdAt });
-  const mine = and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, now));
+  const mine = and(eq(idempotencyKeys.keyId, keyId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, now));
   if (!claimed) {
     const existing = await db.query.idempotencyKeys.findFirst({
-      where: and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key)),
+      where: and(eq(idempotencyKeys.keyId, keyId), eq(idempotencyKeys.key, key)),
     });
     if (!existing) throw new ApiError("IDEMPOTENCY_IN_PROGRESS"); // released in between: the client retries
     if (existing.requestHash !== fingerprint) throw new ApiError("IDEMPOTENCY_KEY_REUSED");
     if (existing.statusCode === null || existing.responseBody === null) throw new ApiError("IDEMPOTENCY_IN_PROGRESS");
-    return { status: existing.statusCode, body: JSON.parse(existing.responseBody), replayed: true };
+    const body = await openSecret(existing.responseBody, secretsKeys(settings), recordId(keyId, key));
+    return { status: existing.statusCode, body: JSON.parse(body), replayed: true };
   }
   let answer: { status: number; body: unknown };
   try {
@@ -76,6 +86,7 @@ export async function idempotently(
     await db.delete(idempotencyKeys).where(mine);
     throw error;
   }
-  await db.update(idempotencyKeys).set({ statusCode: answer.status, responseBody: JSON.stringify(answer.body) }).where(mine);
+  const sealed = await sealSecret(JSON.stringify(answer.body), secretsKeys(settings)[0]!, recordId(keyId, key));
+  await db.update(idempotencyKeys).set({ statusCode: answer.status, responseBody: sealed }).where(mine);
   return { ...answer, replayed: false };
 }
