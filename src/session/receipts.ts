@@ -2,9 +2,12 @@
 // resolved session decided, for whom it decided (the merchant account) and nothing about the person.
 // Anyone verifies one against GET /.well-known/jwks.json; the key id (`kid`) picks the key, so a
 // rotated-out key stays published (RECEIPT_SIGNING_KEY_PREVIOUS) while its receipts matter.
+// A test session's receipt is signed by a key of its own (`<kid>.test`), derived from the signing key and
+// published apart, at GET /.well-known/jwks-test.json: it never verifies against the live key set, so a
+// merchant who forgot to check `livemode` still cannot take a test receipt for a real one (issue 30).
 import { misconfigured, type Settings } from "../config/settings";
 import type { ReceiptJwk, ReceiptKeySetting } from "../config/receipt-key";
-import { toBase64Url, utf8 } from "../lib/encoding";
+import { fromBase64Url, toBase64Url, utf8 } from "../lib/encoding";
 
 export type ReceiptClaims = {
   receipt_id: string;
@@ -46,21 +49,61 @@ export function receiptJwks(settings: Settings): { keys: PublicJwk[] } {
   return { keys: previous && previous.kid !== current.kid ? [publicOf(current), publicOf(previous)] : [publicOf(current)] };
 }
 
-// Imported once per isolate and key text: signing happens once per resolved session.
-const imported = new Map<string, Promise<CryptoKey>>();
+/** Ed25519's PKCS #8 wrapping of a 32-byte private key (RFC 8410): the derived test key is imported by it. */
+const ED25519_PKCS8_PREFIX = Uint8Array.of(0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20);
 
-/** Signs the claims with RECEIPT_SIGNING_KEY: `header.payload.signature`, header {alg: EdDSA, kid, typ}. */
-export async function signReceipt(settings: Settings, claims: ReceiptClaims): Promise<string> {
-  const jwk = signingKey(settings);
-  const cacheKey = `${jwk.kid}.${jwk.x}`;
-  let key = imported.get(cacheKey);
-  if (!key) {
-    key = crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: jwk.x, d: jwk.d }, { name: "Ed25519" }, false, ["sign"]) as Promise<CryptoKey>;
-    imported.set(cacheKey, key);
-    key.catch(() => imported.delete(cacheKey));
+type SigningPair = { kid: string; x: string; key: CryptoKey };
+
+/**
+ * The test receipts' key: its private key is HKDF-SHA256 of the signing key's `d` (info
+ * "age-verification/test-receipts/v1"), so it needs no setting of its own and changes with a rotation.
+ */
+async function deriveTestKey(live: ReceiptJwk): Promise<SigningPair> {
+  const material = await crypto.subtle.importKey("raw", fromBase64Url(live.d!), "HKDF", false, ["deriveBits"]);
+  const seed = new Uint8Array(await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8("age-verification/test-receipts/v1") }, material, 256));
+  const pkcs8 = new Uint8Array(ED25519_PKCS8_PREFIX.length + seed.length);
+  pkcs8.set(ED25519_PKCS8_PREFIX);
+  pkcs8.set(seed, ED25519_PKCS8_PREFIX.length);
+  const extractable = (await crypto.subtle.importKey("pkcs8", pkcs8, { name: "Ed25519" }, true, ["sign"])) as CryptoKey;
+  const { x, d } = (await crypto.subtle.exportKey("jwk", extractable)) as JsonWebKey;
+  const key = (await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x, d }, { name: "Ed25519" }, false, ["sign"])) as CryptoKey;
+  return { kid: `${live.kid}.test`, x: x!, key };
+}
+
+const importLive = async (live: ReceiptJwk): Promise<SigningPair> => ({
+  kid: live.kid,
+  x: live.x,
+  key: (await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: live.x, d: live.d }, { name: "Ed25519" }, false, ["sign"])) as CryptoKey,
+});
+
+// Imported (and for test receipts derived) once per isolate and key: signing happens once per resolved session.
+const pairs = new Map<string, Promise<SigningPair>>();
+
+function signingPair(live: ReceiptJwk, livemode: boolean): Promise<SigningPair> {
+  const cacheKey = `${livemode ? "live" : "test"}.${live.kid}.${live.x}`;
+  let pair = pairs.get(cacheKey);
+  if (!pair) {
+    pair = livemode ? importLive(live) : deriveTestKey(live);
+    pairs.set(cacheKey, pair);
+    pair.catch(() => pairs.delete(cacheKey));
   }
-  const header = toBase64Url(utf8(JSON.stringify({ alg: "EdDSA", kid: jwk.kid, typ: "age-receipt+jwt" })));
+  return pair;
+}
+
+/** The key set of test receipts (GET /.well-known/jwks-test.json): the current test key only. */
+export async function testReceiptJwks(settings: Settings): Promise<{ keys: PublicJwk[] }> {
+  const { kid, x } = await signingPair(signingKey(settings), false);
+  return { keys: [{ kty: "OKP", crv: "Ed25519", x, kid, alg: "EdDSA", use: "sig" }] };
+}
+
+/**
+ * Signs the claims: `header.payload.signature`, header {alg: EdDSA, kid, typ}; with RECEIPT_SIGNING_KEY
+ * for a live session, with its derived test key (kid `<kid>.test`) for a test session.
+ */
+export async function signReceipt(settings: Settings, claims: ReceiptClaims): Promise<string> {
+  const { kid, key } = await signingPair(signingKey(settings), claims.livemode !== false);
+  const header = toBase64Url(utf8(JSON.stringify({ alg: "EdDSA", kid, typ: "age-receipt+jwt" })));
   const signingInput = `${header}.${toBase64Url(utf8(JSON.stringify(claims)))}`;
-  const signature = await crypto.subtle.sign({ name: "Ed25519" }, await key, utf8(signingInput));
+  const signature = await crypto.subtle.sign({ name: "Ed25519" }, key, utf8(signingInput));
   return `${signingInput}.${toBase64Url(signature)}`;
 }
