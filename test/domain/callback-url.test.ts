@@ -5,9 +5,15 @@ const production = { allowLocalHttp: false };
 const development = { allowLocalHttp: true };
 
 describe("callback URL rules", () => {
+  it("allows only the default https port in production, any port in development (issue 30)", () => {
+    expect(callbackUrlProblem("https://merchant.example.com:8443/x?y=1", production)).toBe("Use the default https port (443).");
+    expect(callbackUrlProblem("https://8.8.8.8:22/", production)).toBe("Use the default https port (443).");
+    expect(callbackUrlProblem("https://merchant.example.com:8443/x?y=1", development)).toBeNull();
+  });
+
   it.each([
     "https://merchant.example.com/hooks/age",
-    "https://merchant.example.com:8443/x?y=1",
+    "https://merchant.example.com:443/x?y=1",
     "https://8.8.8.8/cb",
     "https://[2606:4700::1111]/cb",
   ])("accepts the public https URL %s", (url) => {

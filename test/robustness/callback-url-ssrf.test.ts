@@ -114,15 +114,28 @@ describe("callback URL SSRF properties", { timeout: 60_000 }, () => {
     );
   });
 
-  it("accepts public https hosts with any port, path and query", () => {
-    const publicHost = fc.oneof(
-      fc.domain().filter((d) => !/(^|\.)localhost$/.test(d) && !/^[\d.]+$/.test(d)),
-      fc.constantFrom("8.8.8.8", "1.1.1.1", "93.184.216.34", "[2606:4700::1111]", "[2a00:1450:4001::200e]"),
-    );
+  const publicHost = fc.oneof(
+    fc.domain().filter((d) => !/(^|\.)localhost$/.test(d) && !/^[\d.]+$/.test(d)),
+    fc.constantFrom("8.8.8.8", "1.1.1.1", "93.184.216.34", "[2606:4700::1111]", "[2a00:1450:4001::200e]"),
+  );
+
+  it("accepts public https hosts on the default port, with any path and query", () => {
     fc.assert(
-      fc.property(publicHost.chain((host) => fc.tuple(fc.constantFrom("", ":443", ":8443"), fc.webPath()).map(([port, path]) => `https://${host}${port}${path}`)), (url) => {
+      fc.property(publicHost.chain((host) => fc.tuple(fc.constantFrom("", ":443", ":0443"), fc.webPath()).map(([port, path]) => `https://${host}${port}${path}`)), (url) => {
         fc.pre(url.length <= 2048);
         expect(callbackUrlProblem(url, production), url).toBeNull();
+      }),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it("refuses every port but 443 in production, and allows any in development (issue 30)", () => {
+    const otherPort = fc.integer({ min: 0, max: 65_535 }).filter((port) => port !== 443);
+    fc.assert(
+      fc.property(fc.tuple(publicHost, otherPort, fc.webPath()).map(([host, port, path]) => `https://${host}:${port}${path}`), (url) => {
+        fc.pre(url.length <= 2048);
+        expect(callbackUrlProblem(url, production), url).toBe("Use the default https port (443).");
+        expect(callbackUrlProblem(url, { allowLocalHttp: true }), url).toBeNull();
       }),
       { seed: SEED, numRuns: RUNS },
     );
