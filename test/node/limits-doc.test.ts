@@ -8,7 +8,7 @@ import wranglerToml from "../../wrangler.toml?raw";
 import { createApp } from "../../src/app";
 import { ACCOUNT_LIMITS } from "../../src/domain/limits";
 import { collectOperations } from "../../src/http/openapi-document";
-import { aboutLimit, isBindingLimit, LIMITS, productionWindows, type Limit } from "../../src/http/limits";
+import { aboutLimit, isBindingLimit, LIMITS, type Limit } from "../../src/http/limits";
 
 const routeSources = import.meta.glob<string>("../../src/routes/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true });
 
@@ -29,9 +29,8 @@ function expectedRow(limit: Limit, routes: string[]): string {
   const countedIn = isBindingLimit(limit)
     ? `\`${limit.binding}\``
     : `D1: ${ACCOUNT_LIMITS[limit.accountWindows].map((window) => `\`${window.setting}\``).join(", ")}`;
-  const production = isBindingLimit(limit) ? `${limit.perMinute} a minute` : productionWindows(limit.accountWindows);
   const routeList = routes.map((route) => `\`${route}\``).join(", ");
-  return `| \`${limit.name}\` | ${routeList} | ${about.counts} | ${limit.keyedBy} | ${countedIn} | ${production} | ${about.why} |`;
+  return `| \`${limit.name}\` | ${routeList} | ${about.counts} | ${about.keyedBy} | ${countedIn} | ${about.production} | ${about.why} |`;
 }
 
 /** The Rate Limiting bindings of each environment of wrangler.toml: the [[ratelimits]] blocks and the inline tables. */
@@ -73,7 +72,7 @@ describe("the limits catalogue", () => {
       expect(new Set(declared.map((b) => b.namespace)).size, environment).toBe(declared.length);
       for (const limit of catalogue.filter(isBindingLimit)) {
         const binding = declared.find((b) => b.name === limit.binding)!;
-        expect({ limit: binding.limit, period: binding.period }, `${environment} ${limit.name}`).toEqual({ limit: limit.perMinute, period: 60 });
+        expect({ limit: binding.limit, period: binding.period }, `${environment} ${limit.name}`).toEqual({ limit: aboutLimit(limit).perMinute, period: 60 });
       }
     }
     // Staging counts apart from production.

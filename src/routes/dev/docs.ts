@@ -3,13 +3,12 @@
 import * as z from "zod";
 import type { OperationDoc } from "../../http/openapi-meta";
 
-const OutboxMessage = z.object({ to: z.string(), subject: z.string(), text: z.string(), createdAt: z.string() });
 
 export function readOutboxDoc(): OperationDoc {
   return {
     tag: "Auth",
     summary: "Mail sent to an address, newest first",
     devOnly: true,
-    responses: { 200: { description: "Messages", data: z.object({ messages: z.array(OutboxMessage) }) } },
+    responses: { 200: { description: "Messages", data: z.object({ messages: z.array(z.object({ to: z.string(), subject: z.string(), text: z.string(), createdAt: z.string() })) }) } },
   };
 }

@@ -3,14 +3,12 @@
 import * as z from "zod";
 import type { OperationDoc } from "../../http/openapi-meta";
 
-const Health = z.object({ status: z.literal("ok"), version: z.string() });
-
 export function checkHealthDoc(): OperationDoc {
   return {
     tag: "Health",
     summary: "Liveness, including a D1 round trip",
     responses: {
-      200: { description: "The service and its database answer.", data: Health },
+      200: { description: "The service and its database answer.", data: z.object({ status: z.literal("ok"), version: z.string() }) },
       503: { description: "D1 does not answer.", codes: ["UNAVAILABLE"] },
     },
   };

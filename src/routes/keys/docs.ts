@@ -3,11 +3,17 @@
 import * as z from "zod";
 import { ApiKeyRecord, MAX_ACTIVE_KEYS } from "../../domain/keys";
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, TestCallbackResult } from "../../domain/merchant-callbacks";
-import { LIMITS } from "../../http/limits";
+import { aboutLimit, LIMITS } from "../../http/limits";
 import type { OperationDoc, Responses } from "../../http/openapi-meta";
-import { CreatedKey } from "./created-key";
 
 const tag = "API keys";
+// Built inside the functions, so that none of this module is left in the Worker.
+const createdKey = () =>
+  z.object({
+    key: ApiKeyRecord,
+    apiKey: z.string().describe("svc_sk_live_… or svc_sk_test_…: shown this once; only its hash is stored."),
+    signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
+  });
 const notFoundDoc = { description: "No such key on this account", codes: ["NOT_FOUND"] } as const;
 const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } } satisfies Responses;
 
@@ -15,7 +21,7 @@ export function createKeyDoc(): OperationDoc {
   return {
     tag,
     summary: "Create a key: the API key and signing secret are shown this once",
-    responses: { 201: { description: "Created", data: CreatedKey }, ...forbidden, 409: { description: `${MAX_ACTIVE_KEYS} active keys already`, codes: ["KEY_LIMIT_REACHED"] } },
+    responses: { 201: { description: "Created", data: createdKey() }, ...forbidden, 409: { description: `${MAX_ACTIVE_KEYS} active keys already`, codes: ["KEY_LIMIT_REACHED"] } },
   };
 }
 
@@ -47,7 +53,7 @@ export function rotateSigningSecretDoc(): OperationDoc {
       "`v1,<new> v1,<old>`, so the receiver can switch to the new secret at any moment inside it; then only the new one signs. " +
       "A second rotation inside the window ends the oldest secret. Both secrets are stored encrypted; the listing shows when the old one stops.",
     responses: {
-      200: { description: "Rotated", data: CreatedKey.omit({ apiKey: true }) },
+      200: { description: "Rotated", data: createdKey().omit({ apiKey: true }) },
       ...forbidden,
       404: notFoundDoc,
       409: { description: "Rotated by a concurrent request", codes: ["ROTATION_CONFLICT"] },
@@ -61,7 +67,7 @@ export function sendTestCallbackDoc(): OperationDoc {
     summary: "Send a signed age_verification.test event to a URL and report the receiver's answer",
     description:
       "Signed like every callback (both signatures during a rotation's grace). Sent once, now, never retried; nothing is written to the usage or callback log. " +
-      `The url follows the callback_url rules. Limited to ${LIMITS.callbackToolsPerAccount.perMinute} test events and redeliveries per account per minute.`,
+      `The url follows the callback_url rules. Limited to ${aboutLimit(LIMITS.callbackToolsPerAccount).perMinute} test events and redeliveries per account per minute.`,
     responses: {
       200: { description: "The receiver's answer (a failure to reach it is an answer too)", data: TestCallbackResult },
       ...forbidden,

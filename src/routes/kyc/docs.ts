@@ -5,8 +5,9 @@ import { KycStatus, MAX_AGE_YEARS } from "../../domain/kyc";
 import type { ErrorResponseDoc, OperationDoc } from "../../http/openapi-meta";
 
 const tag = "KYC";
-const Applicant = z.object({ applicantId: z.string() });
-const SdkToken = z.object({ token: z.string(), applicantId: z.string() });
+// Built inside the functions, so that none of this module is left in the Worker.
+const applicant = () => z.object({ applicantId: z.string() });
+const sdkToken = () => z.object({ token: z.string(), applicantId: z.string() });
 const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] } satisfies ErrorResponseDoc<502>;
 
 export function createApplicantDoc(): OperationDoc {
@@ -18,7 +19,7 @@ export function createApplicantDoc(): OperationDoc {
       `\`dob\` must be a real past date, at most ${MAX_AGE_YEARS} years ago; \`address\` is optional, and when given needs ` +
       "`country` (ISO 3166-1 alpha-3) and `postcode`.",
     responses: {
-      201: { description: "Applicant created.", data: Applicant },
+      201: { description: "Applicant created.", data: applicant() },
       409: { description: "The account already has an applicant.", codes: ["APPLICANT_EXISTS"] },
       502: PROVIDER_ERROR,
     },
@@ -30,7 +31,7 @@ export function createSdkTokenDoc(): OperationDoc {
     tag,
     summary: "Get an SDK token for the provider's capture SDK",
     responses: {
-      200: { description: "A short-lived SDK token and the applicant it is for.", data: SdkToken },
+      200: { description: "A short-lived SDK token and the applicant it is for.", data: sdkToken() },
       409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
       502: PROVIDER_ERROR,
     },

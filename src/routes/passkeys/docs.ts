@@ -8,16 +8,18 @@ const tag = "Passkeys";
 const unknownPasskey = { 404: { description: "Unknown passkey, or another account's", codes: ["NOT_FOUND"] } } satisfies Responses;
 const needsConfirmation = { 403: { description: "The account has a passkey and the change was not confirmed with one", codes: ["PASSKEY_REQUIRED"] } } satisfies Responses;
 
-const CreationOptions = z.object({
-  challenge: z.string(),
-  rp: z.object({ id: z.string(), name: z.string() }),
-  user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
-  pubKeyCredParams: z.array(z.object({ type: z.literal("public-key"), alg: z.int() })),
-  timeout: z.int(),
-  attestation: z.literal("none"),
-  authenticatorSelection: z.object({ residentKey: z.literal("required"), requireResidentKey: z.boolean(), userVerification: z.literal("required") }),
-  excludeCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
-});
+// Built inside the function, so that none of this module is left in the Worker.
+const creationOptions = () =>
+  z.object({
+    challenge: z.string(),
+    rp: z.object({ id: z.string(), name: z.string() }),
+    user: z.object({ id: z.string(), name: z.string(), displayName: z.string() }),
+    pubKeyCredParams: z.array(z.object({ type: z.literal("public-key"), alg: z.int() })),
+    timeout: z.int(),
+    attestation: z.literal("none"),
+    authenticatorSelection: z.object({ residentKey: z.literal("required"), requireResidentKey: z.boolean(), userVerification: z.literal("required") }),
+    excludeCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
+  });
 
 export function listPasskeysDoc(): OperationDoc {
   return { tag, summary: "The account's passkeys", responses: { 200: { description: "The passkeys, oldest first", data: z.object({ passkeys: z.array(PasskeyView) }) } } };
@@ -29,7 +31,7 @@ export function registrationOptionsDoc(): OperationDoc {
     summary: "Options for navigator.credentials.create(): a single-use challenge valid 5 minutes",
     description: "A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON().",
     responses: {
-      200: { description: "Creation options (PublicKeyCredentialCreationOptionsJSON)", data: CreationOptions },
+      200: { description: "Creation options (PublicKeyCredentialCreationOptionsJSON)", data: creationOptions() },
       409: { description: "The account holds 10 passkeys", codes: ["PASSKEY_LIMIT_REACHED"] },
     },
   };

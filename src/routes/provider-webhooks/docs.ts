@@ -4,8 +4,6 @@ import * as z from "zod";
 import type { OperationDoc } from "../../http/openapi-meta";
 import { OnfidoWebhookEvent, SIGNATURE_HEADER } from "../../providers/onfido-webhook-events";
 
-const Received = z.object({ received: z.literal(true) });
-
 export function receiveProviderEventDoc(): OperationDoc {
   return {
     tag: "Webhooks",
@@ -18,7 +16,7 @@ export function receiveProviderEventDoc(): OperationDoc {
     security: "webhookSignature",
     body: OnfidoWebhookEvent,
     responses: {
-      200: { description: "Received (applied, or acknowledged and ignored).", data: Received },
+      200: { description: "Received (applied, or acknowledged and ignored).", data: z.object({ received: z.literal(true) }) },
       401: { description: "The signature is missing or does not match the body.", codes: ["INVALID_SIGNATURE"] },
       502: { description: "Onfido could not be read; the delivery should be retried.", codes: ["PROVIDER_ERROR"] },
     },

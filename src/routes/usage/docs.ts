@@ -4,13 +4,12 @@ import * as z from "zod";
 import { MAX_RETRY_AFTER_SECONDS, RETRY_SCHEDULE_SECONDS } from "../../callbacks/retry-policy";
 import { CallbackEventView } from "../../domain/merchant-callbacks";
 import { CSV_COLUMNS, UsageByDay, UsageByKey, UsagePage, UsageSummary } from "../../domain/usage";
-import { LIMITS } from "../../http/limits";
+import { aboutLimit, LIMITS } from "../../http/limits";
 import type { OperationDoc, Responses } from "../../http/openapi-meta";
 import { formatWait } from "../../lib/time";
 
 const tag = "Usage";
 const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } } satisfies Responses;
-const SessionCallbacks = z.object({ events: z.array(CallbackEventView) });
 
 export function listSessionLogDoc(): OperationDoc {
   return {
@@ -80,7 +79,7 @@ export function listSessionCallbacksDoc(): OperationDoc {
       "410 stops retrying.",
     security: "bearer",
     responses: {
-      200: { description: "The session's callback events, oldest first.", data: SessionCallbacks },
+      200: { description: "The session's callback events, oldest first.", data: z.object({ events: z.array(CallbackEventView) }) },
       ...BUSINESS_ONLY,
       404: { description: "No such session among your own.", codes: ["NOT_FOUND"] },
     },
@@ -95,7 +94,7 @@ export function redeliverCallbackDoc(): OperationDoc {
       "A new attempt of the same event (same webhook-id, so receivers de-duplicate), whether it was delivered or failed. " +
       "A delivered or failed event gets one attempt, off the retry schedule: its state becomes delivered or failed by that attempt. " +
       "A pending event keeps its schedule; this attempt only comes sooner. " +
-      `Limited to ${LIMITS.callbackToolsPerAccount.perMinute} redeliveries and test events per account per minute.`,
+      `Limited to ${aboutLimit(LIMITS.callbackToolsPerAccount).perMinute} redeliveries and test events per account per minute.`,
     security: "bearer",
     responses: {
       202: { description: "Queued: the attempt shows in the delivery log within seconds.", data: z.object({ webhook_id: z.string(), type: z.string(), state: z.literal("pending") }) },

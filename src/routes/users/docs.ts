@@ -5,15 +5,16 @@ import { User } from "../../domain/accounts";
 import type { OperationDoc, Responses } from "../../http/openapi-meta";
 
 const tag = "Users";
-const UserOnly = z.object({ user: User });
+// Built inside the functions, so that none of this module is left in the Worker.
+const userOnly = () => z.object({ user: User });
 const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } } satisfies Responses;
 
 export function readAccountDoc(): OperationDoc {
-  return { tag, summary: "The signed-in account", responses: { 200: { description: "The account", data: UserOnly } } };
+  return { tag, summary: "The signed-in account", responses: { 200: { description: "The account", data: userOnly() } } };
 }
 
 export function updateProfileDoc(): OperationDoc {
-  return { tag, summary: "Update names, or the company name of a business account", responses: { 200: { description: "Updated", data: UserOnly } } };
+  return { tag, summary: "Update names, or the company name of a business account", responses: { 200: { description: "Updated", data: userOnly() } } };
 }
 
 export function changePasswordDoc(): OperationDoc {
