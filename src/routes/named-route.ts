@@ -2,7 +2,7 @@
 // it counts) and its handlers (the OpenAPI metadata, auth, validators, then the named handler). An area's
 // index.ts mounts its operations in order, so a newcomer reaches any route's code from its file name.
 import { Hono } from "hono";
-import { createFactory, type Factory } from "hono/factory";
+import type { Factory } from "hono/factory";
 import type { H } from "hono/types";
 import type { AppEnv } from "../http/app-env";
 import { aboutLimit, type Limit } from "../http/limits";
@@ -14,13 +14,14 @@ export type RouteLimits = Readonly<Record<string, Limit>>;
 /** What a route is: its method and path (in its area), and the limits it counts. */
 export type RouteSpec = { method: "get" | "post" | "patch" | "delete"; path: string; limits: RouteLimits };
 
-const factory = createFactory<AppEnv>();
+/** hono/factory's createHandlers, without the factory object the Worker would otherwise carry. */
+const createHandlers = (...handlers: unknown[]) => handlers;
 
 /**
  * Builds a route's handlers typed as a Hono chain types them: the validators type `c.req.valid(…)`, the
- * spec's path types `c.req.param(…)`. One factory serves every route; the path only narrows its type.
+ * spec's path types `c.req.param(…)`. At run time it only collects them; the path narrows the type.
  */
-export const handlersFor = <P extends string>(_spec: { path: P }) => (factory as unknown as Factory<AppEnv, P>).createHandlers;
+export const handlersFor = <P extends string>(_spec: { path: P }) => createHandlers as unknown as Factory<AppEnv, P>["createHandlers"];
 
 // Loose on purpose: validators carry their own Env type; createHandlers has already checked the chain.
 type Handlers = readonly [H<any, any, any, any>, ...H<any, any, any, any>[]];
