@@ -15,7 +15,7 @@ import { userRoutes } from "./routes/users";
 import { passkeyRoutes } from "./routes/passkeys";
 import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
-import { webhookRoutes } from "./routes/provider-webhook";
+import { webhookRoutes } from "./routes/provider-webhooks";
 import { usageRoutes } from "./routes/usage";
 import { pageRoutes } from "./routes/pages";
 import { jwksRoutes } from "./routes/jwks";

@@ -3,6 +3,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
 import type { CodeOf, ErrorStatus } from "../errors";
+import type { LimitName } from "./limits";
 
 export const OPENAPI = Symbol.for("age-verification.openapi");
 
@@ -46,7 +47,12 @@ export type OperationMeta = {
   responses?: Responses;
   /** Development-only routes are documented as such. */
   devOnly?: boolean;
+  /** The catalogue's limits the route counts (src/http/limits.ts): their 429 is made from them, not written by hand. */
+  limits?: readonly LimitName[];
 };
+
+/** A route's prose in its area's docs.ts: everything but the 429, which comes from the limits it declares. */
+export type OperationDoc = Omit<OperationMeta, "responses" | "limits"> & { responses?: Omit<Responses, 429> };
 
 export function withMeta<T extends MiddlewareHandler<any, any, any>>(handler: T, meta: OperationMeta): T {
   (handler as unknown as Record<symbol, OperationMeta>)[OPENAPI] = meta;

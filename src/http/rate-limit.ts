@@ -1,33 +1,37 @@
-// Workers Rate Limiting binding in front of the credential routes (CONTRACT §2).
+// Counting a declared limit (the catalogue: src/http/limits.ts): a Workers Rate Limiting binding, or the
+// D1 per-account windows. Routes count where their behaviour needs it (before the body is read, after a
+// 404 check, inside a domain function); what they count is named once, in the route's spec.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
+import { countAccountUse } from "../domain/limits";
 import { ApiError } from "../errors";
 import { addressKey } from "../lib/address-key";
 import type { AppEnv } from "./app-env";
+import { isBindingLimit, type BindingLimit, type Limit } from "./limits";
 
-/** Both limiters count over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
+/** Every limiter binding counts over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
 const WINDOW_SECONDS = 60;
 
 export const rateLimited = () =>
   new ApiError("RATE_LIMITED", { headers: { "Retry-After": String(WINDOW_SECONDS) } });
 
-/**
- * CALLBACK_LIMITER's limit per account and minute (wrangler.toml), shared by redelivery and test events:
- * each sends an outbound request for the caller, so neither can be turned into a request flood.
- */
-export const CALLBACK_TOOL_LIMIT = 10;
-
 /** The client's address as limits count it: IPv6 by its /64 (src/lib/address-key.ts). */
 export const clientAddress = (c: Context) => addressKey(c.req.header("cf-connecting-ip") ?? "unknown");
 
-export async function enforceLimit(limiter: RateLimit, key: string): Promise<void> {
-  const { success } = await limiter.limit({ key });
+/**
+ * Counts one use of `limit` by `subject` (what the limit is keyed by: an address, an account id, …) and
+ * refuses it with 429 RATE_LIMITED past the limit. A binding's key starts with the limit's name, so the
+ * limits that share a binding keep their counters apart.
+ */
+export async function countUse(c: Context<AppEnv>, limit: Limit, subject: string): Promise<void> {
+  if (!isBindingLimit(limit)) return countAccountUse(c.var.ctx, limit.accountWindows, subject);
+  const { success } = await c.env[limit.binding].limit({ key: `${limit.name}:${subject}` });
   if (!success) throw rateLimited();
 }
 
-/** Limits a route per client address; `name` keeps the routes' counters apart. */
-export const limitPerAddress = (name: string) =>
+/** Counts a limit keyed by the client address before anything else of the route runs. */
+export const limitPerAddress = (limit: BindingLimit) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    await enforceLimit(c.env.ADDRESS_LIMITER, `${name}:${clientAddress(c)}`);
+    await countUse(c, limit, clientAddress(c));
     await next();
   });

@@ -48,7 +48,7 @@ const missingFromChecklist = (names: string[]) => [...new Set(names)].filter((na
 
 describe("docs/deploy.md", () => {
   it("reads the configuration it checks (the parsers find what is there)", () => {
-    expect(wranglerNames()).toEqual(expect.arrayContaining(["DB", "SESSIONS", "CALLBACKS", "MAIL", "MAILER", "LOGIN_LIMITER", "callbacks-dead-letter", "staging-mail", "APP_URL"]));
+    expect(wranglerNames()).toEqual(expect.arrayContaining(["DB", "SESSIONS", "CALLBACKS", "MAIL", "MAILER", "LOGIN_PER_EMAIL_AND_ADDRESS_LIMITER", "callbacks-dead-letter", "staging-mail", "APP_URL"]));
     expect(settingsTheCodeReads()).toEqual(expect.arrayContaining(["JWT_SECRET", "SECRETS_KEY_PREVIOUS", "MAIL_FROM", "DB"]));
   });
 

@@ -578,7 +578,7 @@ export type operations = {
           };
         };
       };
-      /** @description Too many attempts from this address (20 a minute, any emails), or for this email from this address (5 a minute). Keyed by the pair, a stranger's attempts elsewhere cannot lock the owner out from their own address. Codes: RATE_LIMITED. */
+      /** @description Too many attempts from this address (20 a minute, any emails). Too many attempts for this email from this address (5 a minute). Keyed by the pair, a stranger's attempts elsewhere cannot lock the owner out from their own address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -844,7 +844,7 @@ export type operations = {
           };
         };
       };
-      /** @description Too many attempts from this address. Codes: RATE_LIMITED. */
+      /** @description Too many attempts from this address. More than 5 reset mails a minute for this email. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -2929,7 +2929,7 @@ export type operations = {
           };
         };
       };
-      /** @description Too many test events and redeliveries from this account this minute Codes: RATE_LIMITED. */
+      /** @description Too many test events and redeliveries from this account this minute. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -5135,7 +5135,7 @@ export type operations = {
           };
         };
       };
-      /** @description Too many redeliveries and test events from this account this minute. Codes: RATE_LIMITED. */
+      /** @description Too many test events and redeliveries from this account this minute. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

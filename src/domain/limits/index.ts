@@ -1,3 +1,3 @@
 // Per-account limits counted in D1 windows (docs/limits.md): hours and days the rate-limiting binding
 // cannot express.
-export { countAccountUse, counterKeys, refuseOverLimit, upsertCounter } from "./account-limits";
+export { ACCOUNT_LIMITS, countAccountUse, counterKeys, refuseOverLimit, upsertCounter, type AccountLimitName } from "./account-limits";

@@ -1,10 +1,11 @@
 // The end user who answers a session (POST /complete), loaded in one D1 batch: the account with its
-// provider-verified date of birth and whether it holds a passkey, then the per-account completion
-// counters. The account id and token version come from the verified JWT, so nothing waits on the read.
+// provider-verified date of birth and whether it holds a passkey, then the counters of the per-account
+// limit the route declares (its completion limit, src/routes/verification/complete-session.ts). The
+// account id and token version come from the verified JWT, so nothing waits on the read.
 import { and, eq, getTableColumns, inArray, notExists, sql } from "drizzle-orm";
 import { kycRecords, passkeys, users } from "../../db/schema";
 import { ApiError, unauthorized } from "../../errors";
-import { counterKeys, refuseOverLimit, upsertCounter } from "../limits";
+import { counterKeys, refuseOverLimit, upsertCounter, type AccountLimitName } from "../limits";
 import type { ServiceContext } from "../../context/service-context";
 import type { Answerer } from "./answer-session";
 
@@ -36,7 +37,7 @@ export const accountWithVerifiedDob = (ctx: ServiceContext, userId: string) =>
     .where(eq(users.id, userId))
     .limit(1);
 
-export async function loadAnswerer(ctx: ServiceContext, claims: { sub: string; ver: number }, now = Date.now()): Promise<Answerer> {
+export async function loadAnswerer(ctx: ServiceContext, claims: { sub: string; ver: number }, limit: AccountLimitName, now = Date.now()): Promise<Answerer> {
   const read = accountWithVerifiedDob(ctx, claims.sub);
   // The same acceptance as the checks below, in SQL, so a refused request changes nothing.
   const accepted = and(
@@ -44,7 +45,7 @@ export async function loadAnswerer(ctx: ServiceContext, claims: { sub: string; v
     eq(users.tokenVersion, claims.ver),
     notExists(ctx.db.select({ one: sql`1` }).from(kycRecords).where(and(decidedKyc, eq(kycRecords.rejectionReason, "IDENTITY_ALREADY_VERIFIED")))),
   );
-  const windows = await counterKeys(ctx.settings, "completion", claims.sub, now);
+  const windows = await counterKeys(ctx.settings, limit, claims.sub, now);
   const [first, ...rest] = windows.map((window) => upsertCounter(ctx.db, window, accepted));
   const [[row], ...counts] = await ctx.db.batch([read, first!, ...rest]);
   if (!row || row.user.tokenVersion !== claims.ver) throw unauthorized();

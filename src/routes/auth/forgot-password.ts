@@ -1,0 +1,29 @@
+// POST /api/auth/forgot-password: mails a reset link, answering the same for known and unknown addresses.
+import { ForgotPasswordInput, requestPasswordReset } from "../../domain/accounts";
+import { LIMITS } from "../../http/limits";
+import { describe } from "../../http/openapi-meta";
+import { countUse, limitPerAddress } from "../../http/rate-limit";
+import { accepted } from "../../http/respond";
+import { jsonBody } from "../../http/validate";
+import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import { forgotPasswordDoc } from "./docs";
+
+const spec = { method: "post", path: "/forgot-password", limits: { perAddress: LIMITS.resetRequestsPerAddress, mailsPerEmail: LIMITS.resetMailsPerEmail } } as const satisfies RouteSpec;
+
+export const forgotPasswordRoute = {
+  ...spec,
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, forgotPasswordDoc())),
+    limitPerAddress(spec.limits.perAddress),
+    jsonBody(ForgotPasswordInput),
+    async function mailResetLink(c) {
+      const { email } = c.req.valid("json");
+      // Per address above, and per email here, so that no one can flood one mailbox from many addresses.
+      await countUse(c, spec.limits.mailsPerEmail, email);
+      // The lookup, token and mail run after the answer (waitUntil), so an unknown address answers in
+      // the same time as a known one and the timing cannot tell which addresses have accounts.
+      c.executionCtx.waitUntil(requestPasswordReset(c.var.ctx, email));
+      return accepted(c, "If an account uses this address, a reset link is on its way.");
+    },
+  ),
+} satisfies NamedRoute;

@@ -1,0 +1,23 @@
+// POST /api/auth/register: a new PERSONAL or BUSINESS account, signed in at once; the verification mail follows.
+import { register, RegisterInput } from "../../domain/accounts";
+import { LIMITS } from "../../http/limits";
+import { describe } from "../../http/openapi-meta";
+import { limitPerAddress } from "../../http/rate-limit";
+import { ok } from "../../http/respond";
+import { jsonBody } from "../../http/validate";
+import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import { registerDoc } from "./docs";
+
+const spec = { method: "post", path: "/register", limits: { perAddress: LIMITS.registrationsPerAddress } } as const satisfies RouteSpec;
+
+export const registerRoute = {
+  ...spec,
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, registerDoc())),
+    limitPerAddress(spec.limits.perAddress),
+    jsonBody(RegisterInput),
+    async function registerAccount(c) {
+      return ok(c, await register(c.var.ctx, c.req.valid("json")), 201);
+    },
+  ),
+} satisfies NamedRoute;

@@ -1,0 +1,10 @@
+// API keys area (CONTRACT §4), mounted at /api/keys: verified BUSINESS accounts manage their merchant keys.
+import { mountOperations } from "../named-route";
+import { createKeyRoute } from "./create-key";
+import { listKeysRoute } from "./list-keys";
+import { revokeKeyRoute } from "./revoke-key";
+import { rotateSigningSecretRoute } from "./rotate-signing-secret";
+import { sendTestCallbackRoute } from "./send-test-callback";
+import { updateAllowedOriginsRoute } from "./update-allowed-origins";
+
+export const keyRoutes = mountOperations(createKeyRoute, listKeysRoute, updateAllowedOriginsRoute, rotateSigningSecretRoute, sendTestCallbackRoute, revokeKeyRoute);

@@ -1,0 +1,51 @@
+// A route as a named operation, one file each under src/routes/<area>/: its spec (method, path, the limits
+// it counts) and its handlers (the OpenAPI metadata, auth, validators, then the named handler). An area's
+// index.ts mounts its operations in order, so a newcomer reaches any route's code from its file name.
+import { Hono } from "hono";
+import type { Factory } from "hono/factory";
+import type { H } from "hono/types";
+import type { AppEnv } from "../http/app-env";
+import { aboutLimit, type Limit } from "../http/limits";
+import type { OperationDoc, OperationMeta } from "../http/openapi-meta";
+
+/** The limits a route counts, by the name its handler uses; each is a limit of the catalogue (src/http/limits.ts). */
+export type RouteLimits = Readonly<Record<string, Limit>>;
+
+/** What a route is: its method and path (in its area), and the limits it counts. */
+export type RouteSpec = { method: "get" | "post" | "patch" | "delete"; path: string; limits: RouteLimits };
+
+/** hono/factory's createHandlers, without the factory object the Worker would otherwise carry. */
+const createHandlers = (...handlers: unknown[]) => handlers;
+
+/**
+ * Builds a route's handlers typed as a Hono chain types them: the validators type `c.req.valid(…)`, the
+ * spec's path types `c.req.param(…)`. At run time it only collects them; the path narrows the type.
+ */
+export const handlersFor = <P extends string>(_spec: { path: P }) => createHandlers as unknown as Factory<AppEnv, P>["createHandlers"];
+
+// Loose on purpose: validators carry their own Env type; createHandlers has already checked the chain.
+type Handlers = readonly [H<any, any, any, any>, ...H<any, any, any, any>[]];
+
+export type NamedRoute = RouteSpec & { handlers: Handlers };
+
+/** An area's sub-app: its operations, registered in the order given (the OpenAPI document keeps it). */
+export function mountOperations(...operations: readonly NamedRoute[]): Hono<AppEnv> {
+  const area = new Hono<AppEnv>();
+  for (const { method, path, handlers } of operations) area.on(method, path, ...handlers);
+  return area;
+}
+
+/**
+ * A route's OpenAPI metadata: its prose (the area's docs.ts) and, when it counts limits, one 429 made of
+ * their sentences from the catalogue. Only called behind `OPENAPI_METADATA &&`, so none of it is in the Worker.
+ */
+export function documented({ limits }: Pick<RouteSpec, "limits">, doc: OperationDoc): OperationMeta {
+  const declared = Object.values(limits);
+  if (declared.length === 0) return doc;
+  const tooMany = declared.map((limit) => aboutLimit(limit).tooMany).join(" ");
+  return {
+    ...doc,
+    limits: declared.map((limit) => limit.name),
+    responses: { ...doc.responses, 429: { description: tooMany, codes: ["RATE_LIMITED"] } },
+  };
+}

@@ -1,0 +1,26 @@
+// POST /api/users/change-email: starts an email change; the confirmation link goes to the new address.
+import { ChangeEmailInput, requestEmailChange } from "../../domain/accounts";
+import { LIMITS } from "../../http/limits";
+import { describe } from "../../http/openapi-meta";
+import { countUse } from "../../http/rate-limit";
+import { requireUser } from "../../http/require-user";
+import { accepted } from "../../http/respond";
+import { jsonBody } from "../../http/validate";
+import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import { changeEmailDoc } from "./docs";
+
+const spec = { method: "post", path: "/change-email", limits: { mails: LIMITS.accountMailsPerAccount } } as const satisfies RouteSpec;
+
+export const changeEmailRoute = {
+  ...spec,
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, changeEmailDoc())),
+    requireUser,
+    jsonBody(ChangeEmailInput),
+    async function mailEmailChange(c) {
+      await countUse(c, spec.limits.mails, c.var.user.id);
+      await requestEmailChange(c.var.ctx, c.var.user, c.req.valid("json"));
+      return accepted(c, "Confirm the change with the link sent to the new address.");
+    },
+  ),
+} satisfies NamedRoute;

@@ -1,0 +1,22 @@
+// Verification area (CONTRACT §5), mounted at /api/age-verification: the merchant side with X-API-Key,
+// the end-user side with the nonce, and with Bearer to answer.
+import { mountOperations } from "../named-route";
+import { answerTestSessionRoute } from "./answer-test-session";
+import { completeSessionRoute } from "./complete-session";
+import { declineSessionRoute } from "./decline-session";
+import { openSessionRoute } from "./open-session";
+import { passkeyApprovalOptionsRoute } from "./passkey-approval-options";
+import { pollSessionRoute } from "./poll-session";
+import { previewSessionRoute } from "./preview-session";
+import { readSessionRequestRoute } from "./read-session-request";
+
+export const verificationRoutes = mountOperations(
+  openSessionRoute,
+  pollSessionRoute,
+  previewSessionRoute,
+  readSessionRequestRoute,
+  declineSessionRoute,
+  answerTestSessionRoute,
+  completeSessionRoute,
+  passkeyApprovalOptionsRoute,
+);

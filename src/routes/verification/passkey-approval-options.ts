@@ -1,0 +1,32 @@
+// POST /api/age-verification/session/{id}/passkey-options: a challenge bound to this session and account,
+// for approving it with a passkey.
+import { approvalOptions } from "../../domain/passkeys";
+import { NonceQuery, readSessionRequest } from "../../domain/verification";
+import { LIMITS } from "../../http/limits";
+import { describe } from "../../http/openapi-meta";
+import { countUse } from "../../http/rate-limit";
+import { requireUser } from "../../http/require-user";
+import { ok } from "../../http/respond";
+import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
+import { jsonBody } from "../../http/validate";
+import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import { passkeyApprovalOptionsDoc } from "./docs";
+
+const spec = { method: "post", path: "/session/:id/passkey-options", limits: { options: LIMITS.passkeyOptionsPerAccount } } as const satisfies RouteSpec;
+
+export const passkeyApprovalOptionsRoute = {
+  ...spec,
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, passkeyApprovalOptionsDoc())),
+    requireUser,
+    sessionNonceHeader,
+    jsonBody(NonceQuery),
+    async function approvalChallenge(c) {
+      const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("json").nonce, "nonce");
+      // The session and nonce first (404, writing nothing); only a challenge that will be stored counts against the limit.
+      await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
+      await countUse(c, spec.limits.options, c.var.user.id);
+      return ok(c, await approvalOptions(c.var.ctx, c.var.user.id, c.req.param("id"), nonce));
+    },
+  ),
+} satisfies NamedRoute;

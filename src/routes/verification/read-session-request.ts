@@ -1,0 +1,29 @@
+// GET /api/age-verification/session/{id}/request: what a session asks, for the signed-in end user (needs the nonce).
+import { NonceQuery, readSessionRequest } from "../../domain/verification";
+import { describe } from "../../http/openapi-meta";
+import { requireUserReadingVerifiedDob } from "../../http/require-user";
+import { ok } from "../../http/respond";
+import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
+import { queryParams } from "../../http/validate";
+import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import { readSessionRequestDoc } from "./docs";
+
+const spec = { method: "get", path: "/session/:id/request", limits: {} } as const satisfies RouteSpec;
+
+export const readSessionRequestRoute = {
+  ...spec,
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, readSessionRequestDoc())),
+    requireUserReadingVerifiedDob,
+    sessionNonceHeader,
+    queryParams(NonceQuery),
+    async function readRequest(c) {
+      const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("query").nonce, "nonce");
+      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), nonce, c.var.verifiedDob);
+      // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
+      // header, but local workerd does not, so the answer carries its own.
+      c.header("date", new Date().toUTCString());
+      return ok(c, request);
+    },
+  ),
+} satisfies NamedRoute;
