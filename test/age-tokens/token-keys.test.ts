@@ -1,6 +1,6 @@
 // The AGE_TOKEN_KEYS setting: what it accepts, and every way it refuses, without ever quoting a key.
 import { describe, expect, it } from "vitest";
-import { loadTokenKeys, TokenKeysMisconfigured } from "../../src/domain/age-tokens";
+import { loadTokenKeys, tokenKeysFromSetting, TokenKeysMisconfigured } from "../../src/domain/age-tokens";
 import { devKey, DEV_SETTING, freshKey, setting } from "./helpers";
 
 async function rsaKey(modulusLength: number, exponent = [1, 0, 1]): Promise<string> {
@@ -52,5 +52,15 @@ describe("AGE_TOKEN_KEYS", () => {
     ["a public exponent other than 65537", () => rsaKey(2048, [3])],
   ])("refuses %s: token type 2 is RSA-2048 with e = 65537", async (_, key) => {
     await expect(loadTokenKeys(setting([{ age_over: 18, current: await key() }]))).rejects.toBeInstanceOf(TokenKeysMisconfigured);
+  });
+});
+
+describe("tokenKeysFromSetting", () => {
+  it("imports a setting once per isolate, and retries one that failed", async () => {
+    expect(tokenKeysFromSetting(DEV_SETTING)).toBe(tokenKeysFromSetting(DEV_SETTING));
+    const broken = tokenKeysFromSetting("nope");
+    await expect(broken).rejects.toBeInstanceOf(TokenKeysMisconfigured);
+    expect(tokenKeysFromSetting("nope")).not.toBe(broken);
+    await expect(tokenKeysFromSetting("nope")).rejects.toBeInstanceOf(TokenKeysMisconfigured);
   });
 });

@@ -90,7 +90,10 @@ export function tokenKeysFromSetting(setting: string): Promise<TokenKeys> {
   if (cached?.setting !== setting) {
     const keys = loadTokenKeys(setting);
     cached = { setting, keys };
-    keys.catch(() => (cached = null));
+    // A setting that failed is not remembered: the next request reads it again (and fails closed again).
+    keys.catch(() => {
+      if (cached?.keys === keys) cached = null;
+    });
   }
   return cached.keys;
 }
