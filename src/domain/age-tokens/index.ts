@@ -7,6 +7,7 @@ export { ISSUANCE_PATH, ISSUER_DIRECTORY_CACHE_CONTROL, ISSUER_DIRECTORY_MEDIA_T
 export { issueTokens, MAX_TOKEN_REQUESTS } from "./issuance";
 export { AGE_TOKENS_PER_DAY_DEFAULT, issuanceRefusal, type IssuanceAsk } from "./issuance-eligibility";
 export { verifyAgeToken, type RedemptionContext, type SpentAgeToken, type VerifiedAgeToken } from "./redemption";
+export { AgeTokenField, IssueAgeTokensInput, IssueAgeTokensOutput, IssuerDirectoryDocument } from "./schemas";
 export { spendAgeToken } from "./spent-tokens";
 export { ageTokenChallenge, serviceHost, wwwAuthenticateValue } from "./token-challenge";
 export {
