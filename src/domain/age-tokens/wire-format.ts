@@ -4,7 +4,7 @@
 
 export const TOKEN_TYPE_BLIND_RSA = 0x0002;
 /** Bytes of the RSA-2048 modulus, so of a blinded message, a blind signature and an authenticator. */
-export const NK = 256;
+const NK = 256;
 const NID = 32;
 const NONCE_BYTES = 32;
 const DIGEST_BYTES = 32;
@@ -20,17 +20,8 @@ export function encodeTokenChallenge({ issuerName, redemptionContext, originInfo
   const origin = new TextEncoder().encode(originInfo);
   if (issuer.length < 1 || issuer.length > 0xffff || origin.length > 0xffff) throw new Error("TokenChallenge: issuer_name or origin_info out of range");
   if (redemptionContext.length !== 0 && redemptionContext.length !== 32) throw new Error("TokenChallenge: redemption_context is empty or 32 bytes");
-  const out = new Uint8Array(2 + 2 + issuer.length + 1 + redemptionContext.length + 2 + origin.length);
-  const view = new DataView(out.buffer);
-  let at = 0;
-  view.setUint16(at, TOKEN_TYPE_BLIND_RSA);
-  view.setUint16((at += 2), issuer.length);
-  out.set(issuer, (at += 2));
-  view.setUint8((at += issuer.length), redemptionContext.length);
-  out.set(redemptionContext, (at += 1));
-  view.setUint16((at += redemptionContext.length), origin.length);
-  out.set(origin, at + 2);
-  return out;
+  const u16 = (n: number) => [n >> 8, n & 0xff];
+  return new Uint8Array([...u16(TOKEN_TYPE_BLIND_RSA), ...u16(issuer.length), ...issuer, redemptionContext.length, ...redemptionContext, ...u16(origin.length), ...origin]);
 }
 
 export type TokenRequest = { truncatedTokenKeyId: number; blindedMsg: Uint8Array<ArrayBuffer> };
