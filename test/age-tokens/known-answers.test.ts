@@ -65,6 +65,12 @@ describe("RFC 9474 RSABSSA-SHA384-PSS-Deterministic vector", () => {
     expect(toHexString(await blindSign(signing, hex(v.blinded_msg)))).toBe(v.blind_sig);
   });
 
+  it("BlindSign never hands out a signature that fails its RSAVP1 check (RFC 9474 §7.1, fault attacks)", async () => {
+    const { signing } = await signingKey();
+    // The private operation is right for n; checked against n + 2 it cannot be, as a faulty one would not.
+    await expect(blindSign({ ...signing, modulus: n + 2n }, hex(v.blinded_msg))).rejects.toThrow("blind signature failed its check");
+  });
+
   it("the finished signature verifies over the prepared message, and a changed message does not", async () => {
     const { verifyKey } = await signingKey();
     expect(await verifyPss(verifyKey, hex(v.prepared_msg), hex(v.sig))).toBe(true);
