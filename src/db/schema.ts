@@ -326,3 +326,16 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 export type KycRecordRow = typeof kycRecords.$inferSelect;
 export type SessionLogRow = typeof verificationSessions.$inferSelect;
 export type PasskeyRow = typeof passkeys.$inferSelect;
+
+// Spent anonymous age tokens (CONTRACT §13, docs/double-blind.md): the SHA-256 of a token's nonce, so
+// the same token never approves twice, and the id of the key that signed it, so the row is pruned once
+// that key is no longer published (src/maintenance/spent-age-tokens.ts). No time and no account: the
+// row must not be joinable to an issuance.
+export const spentAgeTokens = sqliteTable(
+  "spent_age_tokens",
+  {
+    nonceHash: text("nonce_hash").primaryKey(),
+    tokenKeyId: text("token_key_id").notNull(),
+  },
+  (t) => [index("spent_age_tokens_key").on(t.tokenKeyId)],
+);

@@ -22,6 +22,9 @@ export function fromBase64(text: string): Uint8Array<ArrayBuffer> {
 export const toBase64Url = (bytes: ArrayBuffer | Uint8Array): string =>
   toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
+/** Base64url keeping its `=` padding, as Privacy Pass headers and directories require (RFC 9577 §2.1). */
+export const toBase64UrlPadded = (bytes: ArrayBuffer | Uint8Array): string => toBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_");
+
 export function fromBase64Url(text: string): Uint8Array<ArrayBuffer> {
   const padded = text.replace(/-/g, "+").replace(/_/g, "/");
   return fromBase64(padded + "=".repeat((4 - (padded.length % 4)) % 4));

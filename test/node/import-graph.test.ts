@@ -88,6 +88,8 @@ const LAYERS = [
   "domain/merchant-callbacks",
   "domain/keys",
   "domain/passkeys",
+  "domain/digital-id",
+  "domain/age-tokens",
   "domain/kyc",
   "domain/usage",
   "domain/limits",

@@ -1,0 +1,59 @@
+// Issuance (RFC 9578 §6.2-6.3): blind-signs the TokenRequests of one threshold with its current key.
+// Who may ask (a verified account of that age, its passkey, its daily count) is decided before this;
+// nothing here sees or records the account, and a blinded message cannot be linked to the token it
+// becomes (RFC 9474 §7.2), so issuance and redemption cannot be joined by anything stored.
+import { ApiError, type FieldError } from "../../errors";
+import { fromBase64Url, toBase64Url } from "../../lib/encoding";
+import { blindSign, BlindSignRefused } from "./blind-rsa";
+import { currentKeyFor, thresholdsOffered, type TokenKeys } from "./token-keys";
+import { parseTokenRequest, type TokenRequest } from "./wire-format";
+
+/** CONTRACT §13: 1 to 10 TokenRequests a call. */
+export const MAX_TOKEN_REQUESTS = 10;
+
+function decodeRequest(encoded: string): TokenRequest {
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = fromBase64Url(encoded);
+  } catch {
+    throw new Error("not base64url");
+  }
+  return parseTokenRequest(bytes);
+}
+
+/**
+ * Base64url TokenRequests in, base64url TokenResponses out, in the same order. Refuses the whole call
+ * (422 VALIDATION_FAILED, one item per problem) when any request is malformed, of another type, for
+ * another key, or the threshold is not offered; signs nothing then.
+ */
+export async function issueTokens(keys: TokenKeys, ageOver: number, tokenRequests: readonly string[]): Promise<string[]> {
+  const key = currentKeyFor(keys, ageOver);
+  if (!key?.signing) {
+    throw new ApiError("VALIDATION_FAILED", { errors: [{ path: "age_over", message: `No token key for this threshold; offered: ${thresholdsOffered(keys).join(", ")}.` }] });
+  }
+  if (tokenRequests.length < 1 || tokenRequests.length > MAX_TOKEN_REQUESTS) {
+    throw new ApiError("VALIDATION_FAILED", { errors: [{ path: "token_requests", message: `Send 1 to ${MAX_TOKEN_REQUESTS} TokenRequests.` }] });
+  }
+  const errors: FieldError[] = [];
+  const requests = tokenRequests.map((encoded, index) => {
+    try {
+      const request = decodeRequest(encoded);
+      if (request.truncatedTokenKeyId !== key.tokenKeyId[key.tokenKeyId.length - 1]) throw new Error("truncated_token_key_id is not this threshold's current key; fetch the issuer directory again");
+      return request;
+    } catch (error) {
+      errors.push({ path: `token_requests.${index}`, message: `${(error as Error).message}.` });
+      return null;
+    }
+  });
+  if (errors.length > 0) throw new ApiError("VALIDATION_FAILED", { errors });
+  const signing = key.signing;
+  const signatures = await Promise.all(
+    requests.map((request, index) =>
+      blindSign(signing, request!.blindedMsg).catch((error: unknown) => {
+        if (error instanceof BlindSignRefused) throw new ApiError("VALIDATION_FAILED", { errors: [{ path: `token_requests.${index}`, message: "blinded_msg is not below the key's modulus." }] });
+        throw error;
+      }),
+    ),
+  );
+  return signatures.map((signature) => toBase64Url(signature));
+}

@@ -1,0 +1,106 @@
+// Redemption: a token the issuer signed for this service's challenge approves once; anything else is
+// refused, and a token's threshold must meet the session's age.
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { database } from "../../src/db/client";
+import { ageTokenChallenge, loadTokenKeys, spendAgeToken, verifyAgeToken, type TokenKeys } from "../../src/domain/age-tokens";
+import { DEV_SETTING, fetchTokens, freshKey, setting } from "./helpers";
+import { b64url, tokenChallenge, unb64url } from "./rfc-client";
+
+const APP_URL = "https://age.example.com";
+const challenge = ageTokenChallenge(APP_URL);
+let keys: TokenKeys;
+beforeAll(async () => {
+  keys = await loadTokenKeys(DEV_SETTING);
+});
+
+const verify = (token: string, ageRequired = 18) => verifyAgeToken(token, { keys, expectedChallenge: challenge, ageRequired });
+const invalid = { code: "AGE_TOKEN_INVALID", status: 422 };
+
+describe("happy path", () => {
+  it("a valid token verifies, approves once, and its second spend is refused with 409 AGE_TOKEN_SPENT", async () => {
+    const db = database(env.DB);
+    const [token] = await fetchTokens(keys, 18, challenge);
+    const first = await verify(token!);
+    expect(first.ageOver).toBe(18);
+    await spendAgeToken(db, first.spent);
+    const again = await verify(token!);
+    await expect(spendAgeToken(db, again.spent)).rejects.toMatchObject({ code: "AGE_TOKEN_SPENT", status: 409 });
+  });
+
+  it("tokens of one batch are spent independently", async () => {
+    const db = database(env.DB);
+    const tokens = await fetchTokens(keys, 18, challenge, 3);
+    const spent = await Promise.all(tokens.map(async (t) => (await verify(t)).spent));
+    expect(new Set(spent.map((s) => s.nonceHash)).size).toBe(3);
+    for (const record of spent) await spendAgeToken(db, record);
+  });
+
+  it("a token for 21 approves a session that asks for 18, and says 21", async () => {
+    const [token] = await fetchTokens(keys, 21, challenge);
+    expect((await verify(token!, 18)).ageOver).toBe(21);
+  });
+});
+
+describe("refusals", () => {
+  it("a token for 18 against a session for 21 is 422 AGE_TOKEN_INSUFFICIENT", async () => {
+    const [token] = await fetchTokens(keys, 18, challenge);
+    await expect(verify(token!, 21)).rejects.toMatchObject({ code: "AGE_TOKEN_INSUFFICIENT", status: 422 });
+  });
+
+  it("a token under a key this service never published is 422 AGE_TOKEN_INVALID", async () => {
+    const otherKeys = await loadTokenKeys(setting([{ age_over: 18, current: await freshKey() }]));
+    const [token] = await fetchTokens(otherKeys, 18, challenge);
+    await expect(verify(token!)).rejects.toMatchObject(invalid);
+  });
+
+  it("a token whose key id names our key but whose signature is another key's is 422 AGE_TOKEN_INVALID", async () => {
+    const otherKeys = await loadTokenKeys(setting([{ age_over: 18, current: await freshKey() }]));
+    const forged = unb64url((await fetchTokens(otherKeys, 18, challenge))[0]!);
+    forged.set(keys[0]!.tokenKeyId, 66);
+    await expect(verify(b64url(forged))).rejects.toMatchObject(invalid);
+  });
+
+  it.each([
+    ["token type", 1],
+    ["nonce", 2],
+    ["challenge digest", 34],
+    ["token key id", 66],
+    ["authenticator, first byte", 98],
+    ["authenticator, last byte", 353],
+  ])("a token with one changed byte in its %s is 422 AGE_TOKEN_INVALID", async (_, at) => {
+    const [token] = await fetchTokens(keys, 18, challenge);
+    const bytes = unb64url(token!);
+    await expect(verify(b64url(bytes))).resolves.toMatchObject({ ageOver: 18 });
+    bytes[at]! ^= 0x01;
+    await expect(verify(b64url(bytes))).rejects.toMatchObject(invalid);
+  });
+
+  it("a token of another type (VOPRF, type 1, its own size) is 422 AGE_TOKEN_INVALID", async () => {
+    const voprf = new Uint8Array(2 + 32 + 32 + 32 + 48);
+    voprf[1] = 1;
+    await expect(verify(b64url(voprf))).rejects.toMatchObject(invalid);
+  });
+
+  it("a token signed by our key for another issuer's challenge is 422 AGE_TOKEN_INVALID", async () => {
+    // The issuer blind-signs without seeing the challenge: only redemption can hold a token to ours.
+    const theirs = tokenChallenge("issuer.example", new Uint8Array(0), "origin.example");
+    const [token] = await fetchTokens(keys, 18, theirs);
+    await expect(verifyAgeToken(token!, { keys, expectedChallenge: theirs, ageRequired: 18 })).resolves.toMatchObject({ ageOver: 18 });
+    await expect(verify(token!)).rejects.toMatchObject(invalid);
+  });
+
+  it("a token for our issuer but with a redemption context is 422 AGE_TOKEN_INVALID", async () => {
+    const withContext = tokenChallenge("age.example.com", new Uint8Array(32).fill(7), "age.example.com");
+    const [token] = await fetchTokens(keys, 18, withContext);
+    await expect(verify(token!)).rejects.toMatchObject(invalid);
+  });
+
+  it.each([
+    ["not base64url", "!!not a token!!"],
+    ["empty", ""],
+    ["cut short", "AAI"],
+  ])("a token that is %s is 422 AGE_TOKEN_INVALID", async (_, token) => {
+    await expect(verify(token)).rejects.toMatchObject(invalid);
+  });
+});

@@ -1,0 +1,46 @@
+// The spent-token store: a row holds a nonce hash and a key id, nothing else; a second spend is 409;
+// rows of keys no longer published are pruned, and only those.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { database } from "../../src/db/client";
+import { spendAgeToken } from "../../src/domain/age-tokens";
+import { pruneSpentAgeTokens } from "../../src/maintenance/spent-age-tokens";
+
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const countFor = async (tokenKeyId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;
+
+describe("spent-token store", () => {
+  it("keeps only the nonce hash and the key id: no time, no account, no session", async () => {
+    const record = { nonceHash: randomHex(32), tokenKeyId: randomHex(32) };
+    await spendAgeToken(database(env.DB), record);
+    const row = await env.DB.prepare("SELECT * FROM spent_age_tokens WHERE nonce_hash = ?").bind(record.nonceHash).first();
+    expect(row).toEqual({ nonce_hash: record.nonceHash, token_key_id: record.tokenKeyId });
+  });
+
+  it("refuses the same nonce hash twice with 409 AGE_TOKEN_SPENT, even when both spends race", async () => {
+    const record = { nonceHash: randomHex(32), tokenKeyId: randomHex(32) };
+    const results = await Promise.allSettled([spendAgeToken(database(env.DB), record), spendAgeToken(database(env.DB), record)]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "AGE_TOKEN_SPENT", status: 409 } });
+  });
+
+  it("prunes the records of keys no longer published, and keeps the published keys' records", async () => {
+    const [published, retired] = [randomHex(32), randomHex(32)];
+    const db = database(env.DB);
+    for (const tokenKeyId of [published, published, retired, retired, retired]) await spendAgeToken(db, { nonceHash: randomHex(32), tokenKeyId });
+    const kept = { nonceHash: randomHex(32), tokenKeyId: published };
+    await spendAgeToken(db, kept);
+    const pruned = await pruneSpentAgeTokens(env.DB, [published]);
+    expect(pruned.deleted).toBeGreaterThanOrEqual(3);
+    expect(await countFor(retired)).toBe(0);
+    expect(await countFor(published)).toBe(3);
+    await expect(spendAgeToken(db, kept)).rejects.toMatchObject({ code: "AGE_TOKEN_SPENT" });
+  });
+
+  it("prunes nothing when given no published key (a setting that failed to load must not wipe the records)", async () => {
+    const tokenKeyId = randomHex(32);
+    await spendAgeToken(database(env.DB), { nonceHash: randomHex(32), tokenKeyId });
+    expect(await pruneSpentAgeTokens(env.DB, [])).toEqual({ deleted: 0, more: false });
+    expect(await countFor(tokenKeyId)).toBe(1);
+  });
+});
