@@ -35,6 +35,8 @@ export const ERROR_CATALOGUE = {
   CALLBACK_ORIGIN_NOT_ALLOWED: { status: 422, message: "The callback_url is not on one of this key's allowed callback origins." },
   VALIDATION_FAILED: { status: 422, message: "The request did not pass validation." },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: "This Idempotency-Key was used with a different request body." },
+  DIGITAL_ID_INVALID: { status: 422, message: "The digital ID did not verify for this request." },
+  DIGITAL_ID_INSUFFICIENT: { status: 422, message: "The digital ID did not say whether the person is old enough." },
   RATE_LIMITED: { status: 429, message: "Too many attempts; try again in a minute." },
   INTERNAL_ERROR: { status: 500, message: "Something went wrong on our side." },
   MISCONFIGURED: { status: 503, message: "The service is not configured to serve requests." },
