@@ -23,6 +23,8 @@ export type AnswerOptions = {
   tamper?: PresentOptions["tamper"];
   deviceSigningKey?: CryptoKey;
   keyBinding?: { nonce?: string; audience?: string; key?: CryptoKey; sdHash?: string };
+  /** SD-JWT VC: disclose a forged value for this age (see presentSdJwtVc). */
+  forgeDisclosure?: { name: string; value: boolean };
 };
 
 const isMdoc = (credential: Mdoc | SdJwtVc): credential is Mdoc => "docType" in credential;
@@ -78,6 +80,7 @@ async function answerOpenId4Vp(request: DigitalRequest, credential: Mdoc | SdJwt
       audience: options.keyBinding?.audience ?? `origin:${options.origin}`,
       keyBindingKey: options.keyBinding?.key,
       sdHash: options.keyBinding?.sdHash,
+      forge: options.forgeDisclosure,
     });
   }
   const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify({ vp_token: { [id]: [presentation] } })))

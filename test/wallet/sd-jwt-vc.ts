@@ -55,12 +55,15 @@ export type PresentSdJwtOptions = {
   /** Put this sd_hash in the key-binding JWT instead of the right one. */
   sdHash?: string;
   issuedAt?: number;
+  /** Replace the disclosure of this age with a forged one (new salt, this value): no signed digest matches. */
+  forge?: { name: string; value: boolean };
 };
 
 export async function presentSdJwtVc(credential: SdJwtVc, options: PresentSdJwtOptions): Promise<string> {
   const chosen = options.disclose.map((name) => {
     const disclosure = credential.disclosures.get(name);
     if (!disclosure) throw new Error(`the test credential holds no age_equal_or_over.${name}`);
+    if (options.forge?.name === name) return base64url(new TextEncoder().encode(JSON.stringify([base64url(crypto.getRandomValues(new Uint8Array(16))), name, options.forge.value])));
     return disclosure;
   });
   const withoutKeyBinding = `${credential.issuerJwt}~${chosen.map((d) => `${d}~`).join("")}`;
