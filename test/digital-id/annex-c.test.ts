@@ -49,6 +49,12 @@ describe("org-iso-mdoc: outcomes", () => {
     await expect(verify(response, pending, 21)).rejects.toMatchObject({ code: "DIGITAL_ID_INSUFFICIENT", status: 422 });
   });
 
+  it("age_over_21: false against 19 decides nothing (a false statement denies only at or below the age asked)", async () => {
+    const { requests, pending } = await newRequest(19);
+    const response = await answer(requests, await mdl({ 18: true, 21: false }), { origin: APP_ORIGIN, disclose: ["age_over_21"] });
+    await expect(verify(response, pending, 19)).rejects.toMatchObject({ code: "DIGITAL_ID_INSUFFICIENT", status: 422 });
+  });
+
   it("elements the request did not ask for do not decide: a disclosed age_over_65 false is ignored against 18", async () => {
     const { requests, pending } = await newRequest(18);
     const response = await answer(requests, await mdl({ 18: true, 65: false }), { origin: APP_ORIGIN, disclose: ["age_over_18", "family_name"] });
@@ -103,6 +109,19 @@ describe("org-iso-mdoc: issuer data", () => {
     const { requests, pending } = await newRequest(18);
     const credential = await mdl({ 18: true }, { validFrom: new Date(Date.now() + DAY), validUntil: new Date(Date.now() + 30 * DAY) });
     await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /not valid yet \(MSO validFrom\)/);
+  });
+
+  it("an MSO signed by another key than its x5chain certificate's is refused", async () => {
+    const { requests, pending } = await newRequest(18);
+    const forger = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
+    const credential = await mdl({ 18: true }, { issuerAuthKey: forger.privateKey });
+    await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /issuer signature over the mobile security object is wrong/);
+  });
+
+  it("issuer-signed age elements of another namespace do not count (only the doctype's own namespace)", async () => {
+    const { requests, pending } = await newRequest(18);
+    const credential = await mdl({ 18: false }, { otherNamespace: { namespace: "org.iso.18013.5.1.aamva", ages: { 18: true } } });
+    expect(await verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18)).toStrictEqual({ outcome: "DENIED", denialReason: "UNDER_AGE" });
   });
 
   it("an MSO signed for another doctype is refused", async () => {

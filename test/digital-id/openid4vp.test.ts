@@ -97,6 +97,12 @@ describe("openid4vp-v1-unsigned with an SD-JWT VC", () => {
     await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /does not chain to a trusted issuer/);
   });
 
+  it("an issuer JWT signed by another key than its x5c certificate's is refused", async () => {
+    const { requests, pending } = await newRequest(18);
+    const forger = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
+    await refused(verify(await answer(requests, await sdJwt({ 18: true }, { signingKey: forger.privateKey }), { origin: APP_ORIGIN }), pending, 18), /issuer JWT's signature is wrong/);
+  });
+
   it("an expired SD-JWT VC is refused", async () => {
     const { requests, pending } = await newRequest(18);
     await refused(verify(await answer(requests, await sdJwt({ 18: true }, { expiresAt: new Date(Date.now() - 60_000) }), { origin: APP_ORIGIN }), pending, 18), /expired \(exp\)/);

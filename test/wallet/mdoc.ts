@@ -13,6 +13,8 @@ export type Mdoc = {
   namespace: string;
   /** IssuerSignedItemBytes (the bytes inside tag 24), by element identifier. */
   items: Map<string, Uint8Array<ArrayBuffer>>;
+  /** Items of another namespace, always disclosed with the others. */
+  otherItems?: { namespace: string; items: Uint8Array<ArrayBuffer>[] };
   issuerAuth: unknown[];
   deviceKey: CryptoKeyPair;
 };
@@ -30,6 +32,10 @@ export type IssueMdocOptions = {
   validUntil?: Date;
   /** The MSO names this doctype instead of the document's. */
   msoDocType?: string;
+  /** Sign the MSO with this key instead of the signer certificate's (a forged issuer signature). */
+  issuerAuthKey?: CryptoKey;
+  /** Age elements in another namespace of the same document (they must not count). */
+  otherNamespace?: { namespace: string; ages: Record<number, boolean> };
 };
 
 const es256 = { name: "ECDSA", hash: "SHA-256" } as const;
@@ -71,11 +77,25 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<Mdoc> {
     items.set(elementIdentifier, bytes);
     digests.set(index, await sha256(encode(new Tag(bytes, 24))));
   }
+  const valueDigests = new Map<string, Map<number, Uint8Array>>([[namespace, digests]]);
+  let otherItems: Mdoc["otherItems"];
+  if (options.otherNamespace) {
+    const otherDigests = new Map<number, Uint8Array>();
+    const bytesList: Uint8Array<ArrayBuffer>[] = [];
+    for (const [index, [age, over]] of Object.entries(options.otherNamespace.ages).entries()) {
+      const digestID = 1000 + index;
+      const bytes = encode(new Map<string, unknown>([["digestID", digestID], ["random", crypto.getRandomValues(new Uint8Array(16))], ["elementIdentifier", `age_over_${age.padStart(2, "0")}`], ["elementValue", over]]));
+      bytesList.push(bytes);
+      otherDigests.set(digestID, await sha256(encode(new Tag(bytes, 24))));
+    }
+    valueDigests.set(options.otherNamespace.namespace, otherDigests);
+    otherItems = { namespace: options.otherNamespace.namespace, items: bytesList };
+  }
   const now = new Date();
   const mso = new Map<string, unknown>([
     ["version", "1.0"],
     ["digestAlgorithm", "SHA-256"],
-    ["valueDigests", new Map([[namespace, digests]])],
+    ["valueDigests", valueDigests],
     ["deviceKeyInfo", new Map([["deviceKey", await coseKey(deviceKey.publicKey)]])],
     ["docType", options.msoDocType ?? docType],
     ["validityInfo", new Map([
@@ -85,8 +105,8 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<Mdoc> {
     ])],
   ]);
   const chain = [options.signer.certificate, ...(options.chainAfterSigner ?? [])];
-  const issuerAuth = await sign1(options.signer.privateKey, encode(tag24(mso)), new Map([[33, chain.length === 1 ? chain[0] : chain]]));
-  return { docType, namespace, items, issuerAuth, deviceKey };
+  const issuerAuth = await sign1(options.issuerAuthKey ?? options.signer.privateKey, encode(tag24(mso)), new Map([[33, chain.length === 1 ? chain[0] : chain]]));
+  return { docType, namespace, items, otherItems, issuerAuth, deviceKey };
 }
 
 export type PresentOptions = {
@@ -141,7 +161,7 @@ export async function deviceResponse(mdoc: Mdoc, sessionTranscript: unknown, opt
     ["version", "1.0"],
     ["documents", [new Map<string, unknown>([
       ["docType", mdoc.docType],
-      ["issuerSigned", new Map<string, unknown>([["nameSpaces", new Map([[mdoc.namespace, items]])], ["issuerAuth", mdoc.issuerAuth]])],
+      ["issuerSigned", new Map<string, unknown>([["nameSpaces", new Map([[mdoc.namespace, items], ...(mdoc.otherItems ? [[mdoc.otherItems.namespace, mdoc.otherItems.items.map((bytes) => new Tag(bytes, 24))] as [string, unknown]] : [])])], ["issuerAuth", mdoc.issuerAuth]])],
       ["deviceSigned", new Map<string, unknown>([["nameSpaces", deviceNameSpaces], ["deviceAuth", new Map([["deviceSignature", deviceSignature]])]])],
     ])]],
     ["status", 0],

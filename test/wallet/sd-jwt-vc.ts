@@ -17,6 +17,8 @@ export type IssueSdJwtOptions = {
   ages: Record<number, boolean>;
   vct?: string;
   expiresAt?: Date;
+  /** Sign the issuer JWT with this key instead of the x5c signer's (a forged issuer signature). */
+  signingKey?: CryptoKey;
 };
 
 export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc> {
@@ -41,7 +43,7 @@ export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc>
     .setProtectedHeader({ alg: "ES256", typ: "dc+sd-jwt", x5c: [options.signer.certificate, ...(options.chainAfterSigner ?? [])].map(toBase64) })
     .setIssuedAt(now - 3600)
     .setExpirationTime(Math.floor((options.expiresAt?.getTime() ?? (now + 365 * 86_400) * 1000) / 1000))
-    .sign(options.signer.privateKey);
+    .sign(options.signingKey ?? options.signer.privateKey);
   return { issuerJwt, disclosures, holderKey };
 }
 

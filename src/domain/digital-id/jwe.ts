@@ -53,7 +53,7 @@ export async function decryptEcdhEsJwe(jwe: string, privateJwk: JsonWebKey & { k
   try {
     const ephemeral = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: epk.x, y: epk.y }, { name: "ECDH", namedCurve: "P-256" }, false, []);
     const own = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: privateJwk.x, y: privateJwk.y, d: privateJwk.d }, { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]);
-    const sharedSecret = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: ephemeral } as unknown as SubtleCryptoDeriveKeyAlgorithm, own, 256));
+    const sharedSecret = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0], own, 256));
     const apu = typeof header.apu === "string" ? decodePart(header.apu, "apu") : new Uint8Array(0);
     const apv = typeof header.apv === "string" ? decodePart(header.apv, "apv") : new Uint8Array(0);
     const cek = await crypto.subtle.importKey("raw", await concatKdf(sharedSecret, header.enc as string, bits, apu, apv), "AES-GCM", false, ["decrypt"]);
