@@ -1,7 +1,7 @@
 // ECDSA over Web Crypto for the three places a credential is signed: X.509 certificates (DER
 // signatures), COSE_Sign1 and JWS (r||s signatures). Curves and hashes are the ones ISO/IEC 18013-5
 // (§9.1.5) and the SD-JWT VC profiles allow: P-256, P-384 and P-521 with SHA-256/384/512.
-import { ASN1Class, ASN1Form, parseASN1NoLeftoverBytes } from "@oslojs/asn1";
+import { children, expect, parseDer, UNIVERSAL } from "./der";
 
 export type Curve = "P-256" | "P-384" | "P-521";
 export type Hash = "SHA-256" | "SHA-384" | "SHA-512";
@@ -33,14 +33,11 @@ function fixedLength(integer: Uint8Array, size: number): Uint8Array {
 }
 
 /** X.509 carries ECDSA-Sig-Value ::= SEQUENCE { r INTEGER, s INTEGER }; Web Crypto wants r||s. */
-export function derSignatureToRaw(der: Uint8Array, curve: Curve): Uint8Array<ArrayBuffer> {
-  const sequence = parseASN1NoLeftoverBytes(der).sequence();
-  if (sequence.elements.length !== 2) throw new Error("ECDSA signature is not two integers");
+export function derSignatureToRaw(der: Uint8Array<ArrayBuffer>, curve: Curve): Uint8Array<ArrayBuffer> {
+  const integers = children(expect(parseDer(der), UNIVERSAL.SEQUENCE));
+  if (integers.length !== 2) throw new Error("ECDSA signature is not two integers");
   const size = COORDINATE_BYTES[curve];
   const raw = new Uint8Array(2 * size);
-  sequence.elements.forEach((element, index) => {
-    if (element.class !== ASN1Class.Universal || element.form !== ASN1Form.Primitive || element.tag !== 2) throw new Error("ECDSA signature part is not an integer");
-    raw.set(fixedLength(element.contents(), size), index * size);
-  });
+  integers.forEach((integer, index) => raw.set(fixedLength(expect(integer, UNIVERSAL.INTEGER).contents, size), index * size));
   return raw;
 }
