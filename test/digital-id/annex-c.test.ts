@@ -174,6 +174,19 @@ describe("org-iso-mdoc: issuer trust", () => {
     await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /not a CA/);
   });
 
+  it("a signer under a CA certificate without the keyCertSign key usage is refused", async () => {
+    const { requests, pending } = await newRequest(18);
+    const noCertSign = await makeIssuer({ subject: "TEST ONLY CA without keyCertSign", issuer: await root(), ca: true, keyUsage: "digitalSignature" });
+    const credential = await mdl({ 18: true }, { signer: await documentSigner(noCertSign), chainAfterSigner: [noCertSign.certificate] });
+    await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /not allowed to sign certificates/);
+  });
+
+  it("issuer-signed age statements that contradict each other are refused (age_over_20 true, age_over_19 false)", async () => {
+    const { requests, pending } = await newRequest(19);
+    const response = await answer(requests, await mdl({ 19: false, 20: true }), { origin: APP_ORIGIN, disclose: ["age_over_19", "age_over_20"] });
+    await refused(verify(response, pending, 19), /contradict/);
+  });
+
   it("a signer certificate with a critical extension the service does not understand is refused", async () => {
     const { requests, pending } = await newRequest(18);
     const signer = await documentSigner(await root(), { unknownCriticalExtension: true });

@@ -86,6 +86,11 @@ describe("openid4vp-v1-unsigned with an SD-JWT VC", () => {
     await refused(verify(await answer(requests, await sdJwt({ 18: true }), { origin: APP_ORIGIN, keyBinding: { sdHash: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA" } }), pending, 18), /sd_hash/);
   });
 
+  it("a key-binding JWT made long before this request (iat) is refused", async () => {
+    const { requests, pending } = await newRequest(18);
+    await refused(verify(await answer(requests, await sdJwt({ 18: true }), { origin: APP_ORIGIN, keyBinding: { issuedAt: Math.floor(Date.now() / 1000) - 3600 } }), pending, 18), /\(iat\)/);
+  });
+
   it("a changed disclosure (age_equal_or_over.18 turned true) matches no signed digest", async () => {
     const { requests, pending } = await newRequest(18);
     await refused(verify(await answer(requests, await sdJwt({ 18: false }), { origin: APP_ORIGIN, forgeDisclosure: { name: "18", value: true } }), pending, 18), /matches no digest/);

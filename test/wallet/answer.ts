@@ -22,7 +22,7 @@ export type AnswerOptions = {
   disclose?: string[];
   tamper?: PresentOptions["tamper"];
   deviceSigningKey?: CryptoKey;
-  keyBinding?: { nonce?: string; audience?: string; key?: CryptoKey; sdHash?: string };
+  keyBinding?: { nonce?: string; audience?: string; key?: CryptoKey; sdHash?: string; issuedAt?: number };
   /** SD-JWT VC: disclose a forged value for this age (see presentSdJwtVc). */
   forgeDisclosure?: { name: string; value: boolean };
 };
@@ -80,6 +80,7 @@ async function answerOpenId4Vp(request: DigitalRequest, credential: Mdoc | SdJwt
       audience: options.keyBinding?.audience ?? `origin:${options.origin}`,
       keyBindingKey: options.keyBinding?.key,
       sdHash: options.keyBinding?.sdHash,
+      issuedAt: options.keyBinding?.issuedAt,
       forge: options.forgeDisclosure,
     });
   }

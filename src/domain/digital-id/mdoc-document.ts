@@ -4,7 +4,7 @@
 // device signature, by the MSO's device key, over DeviceAuthentication for this request's transcript).
 // Only the age statements of the doctype's own namespace come out; no other value leaves this file.
 import { Tagged, encodeCbor, type Cbor } from "./cbor";
-import { asArray, asBytes, asDate, asInteger, asMap, asText, embeddedBytes, parse, type CborMap } from "./cbor-read";
+import { asArray, asDate, asInteger, asMap, asText, embeddedBytes, parse, type CborMap } from "./cbor-read";
 import { verifyChain } from "./certificate-chain";
 import { importCoseKey, readSign1, verifySign1, x5chain } from "./cose";
 import { AGE_NAMESPACES, mdocElementAge } from "./credentials";
