@@ -40,6 +40,8 @@ export const ERROR_CATALOGUE = {
   AGE_TOKEN_INSUFFICIENT: { status: 422, message: "The age token is for an age below the one this request needs." },
   VALIDATION_FAILED: { status: 422, message: "The request did not pass validation." },
   IDEMPOTENCY_KEY_REUSED: { status: 422, message: "This Idempotency-Key was used with a different request body." },
+  DIGITAL_ID_INVALID: { status: 422, message: "The digital ID did not verify for this request." },
+  DIGITAL_ID_INSUFFICIENT: { status: 422, message: "The digital ID did not say whether the person is old enough." },
   RATE_LIMITED: { status: 429, message: "Too many attempts; try again in a minute." },
   INTERNAL_ERROR: { status: 500, message: "Something went wrong on our side." },
   MISCONFIGURED: { status: 503, message: "The service is not configured to serve requests." },

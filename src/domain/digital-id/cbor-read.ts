@@ -1,0 +1,53 @@
+// Typed reading of decoded CBOR: each accessor either returns the shape a structure requires or throws
+// DIGITAL_ID_INVALID naming the field, so the verifiers read like the CDDL they follow.
+import { decodeCbor, Tagged, type Cbor } from "./cbor";
+import { invalid } from "./failures";
+
+export type CborMap = Map<string | number, Cbor>;
+
+export function parse(bytes: Uint8Array, what: string): Cbor {
+  try {
+    return decodeCbor(bytes);
+  } catch {
+    throw invalid(`the ${what} is not well-formed CBOR.`);
+  }
+}
+
+export function asMap(value: Cbor | undefined, what: string): CborMap {
+  if (!(value instanceof Map)) throw invalid(`${what} is not a map.`);
+  return value;
+}
+
+export function asArray(value: Cbor | undefined, what: string): Cbor[] {
+  if (!Array.isArray(value)) throw invalid(`${what} is not an array.`);
+  return value;
+}
+
+export function asText(value: Cbor | undefined, what: string): string {
+  if (typeof value !== "string") throw invalid(`${what} is not text.`);
+  return value;
+}
+
+export function asBytes(value: Cbor | undefined, what: string): Uint8Array<ArrayBuffer> {
+  if (!(value instanceof Uint8Array)) throw invalid(`${what} is not a byte string.`);
+  return value as Uint8Array<ArrayBuffer>;
+}
+
+export function asInteger(value: Cbor | undefined, what: string): number {
+  if (typeof value !== "number" || !Number.isInteger(value)) throw invalid(`${what} is not an integer.`);
+  return value;
+}
+
+/** The bytes inside `#6.24(bstr)`, the embedded CBOR that mdocs sign and digest. */
+export function embeddedBytes(value: Cbor | undefined, what: string): Uint8Array<ArrayBuffer> {
+  if (!(value instanceof Tagged) || value.tag !== 24) throw invalid(`${what} is not embedded CBOR (tag 24).`);
+  return asBytes(value.value, what);
+}
+
+/** `tdate` (tag 0, RFC 3339 text), as mdoc validity fields carry it. */
+export function asDate(value: Cbor | undefined, what: string): Date {
+  if (!(value instanceof Tagged) || value.tag !== 0 || typeof value.value !== "string") throw invalid(`${what} is not a date-time (tag 0).`);
+  const date = new Date(value.value);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value.value) || Number.isNaN(date.getTime())) throw invalid(`${what} is not a valid date-time.`);
+  return date;
+}

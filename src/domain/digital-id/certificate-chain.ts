@@ -1,0 +1,83 @@
+// Trust in an issuer (ISO/IEC 18013-5 §9.3.3, RFC 5280 §6 reduced to what issuer chains use): the
+// signer's certificate, through any certificates the credential carries, must be signed by a configured
+// trust anchor (DIGITAL_ID_TRUST_ANCHORS: IACA roots for mdocs, issuer roots for SD-JWT VC `x5c`), every
+// certificate valid now, every issuer a CA allowed to sign certificates, the signer allowed to sign.
+import { derSignatureToRaw, importSpki, verifyRaw } from "./ecdsa";
+import { invalid } from "./failures";
+import { parseCertificate, type Certificate } from "./x509";
+import { fromBase64 } from "../../lib/encoding";
+
+/** Longest chain a credential may carry (signer plus intermediates); IACA chains are one deep. */
+const MAX_CHAIN = 4;
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** One or more concatenated PEM CERTIFICATE blocks; throws on an empty setting or a certificate it cannot use. */
+export function parseTrustAnchors(pem: string): Certificate[] {
+  const blocks = [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)];
+  if (blocks.length === 0) throw new Error("DIGITAL_ID_TRUST_ANCHORS holds no PEM CERTIFICATE block");
+  return blocks.map((block, index) => {
+    try {
+      return parseCertificate(fromBase64(block[1]!.replace(/\s+/g, "")));
+    } catch (error) {
+      throw new Error(`DIGITAL_ID_TRUST_ANCHORS certificate ${index + 1} cannot be used: ${(error as Error).message}`);
+    }
+  });
+}
+
+function checkValidity(certificate: Certificate, now: Date, role: string): void {
+  if (certificate.unknownCritical.length > 0) throw invalid(`the ${role} certificate has a critical extension this service does not understand.`);
+  if (now < certificate.notBefore) throw invalid(`the ${role} certificate is not valid yet.`);
+  if (now > certificate.notAfter) throw invalid(`the ${role} certificate has expired.`);
+}
+
+async function signedBy(certificate: Certificate, issuer: Certificate): Promise<boolean> {
+  if (!sameBytes(certificate.issuer, issuer.subject)) return false;
+  try {
+    const key = await importSpki(issuer.spki, issuer.curve);
+    return await verifyRaw(key, certificate.signatureHash, derSignatureToRaw(certificate.signature, issuer.curve), certificate.tbs);
+  } catch {
+    return false;
+  }
+}
+
+function checkIssuer(issuer: Certificate, now: Date): void {
+  checkValidity(issuer, now, "issuing CA");
+  if (!issuer.isCa) throw invalid("a certificate in the issuer's chain is signed by a certificate that is not a CA.");
+  if (issuer.keyUsage && !issuer.keyUsage.keyCertSign) throw invalid("a certificate in the issuer's chain is signed by a key not allowed to sign certificates.");
+}
+
+/**
+ * Checks the chain (signer first, DER certificates as the credential carries them) against the anchors
+ * at `now`; returns the signer's certificate, whose key then verifies the credential's signature.
+ */
+export async function verifyChain(chain: Uint8Array<ArrayBuffer>[], anchors: Certificate[], now: Date): Promise<Certificate> {
+  if (chain.length === 0 || chain.length > MAX_CHAIN) throw invalid("the issuer's certificate chain is missing or too long.");
+  let certificates: Certificate[];
+  try {
+    certificates = chain.map(parseCertificate);
+  } catch {
+    throw invalid("a certificate in the issuer's chain could not be read.");
+  }
+  const signer = certificates[0]!;
+  checkValidity(signer, now, "issuer's signing");
+  if (signer.keyUsage && !signer.keyUsage.digitalSignature) throw invalid("the issuer's signing certificate is not allowed to sign.");
+
+  for (let index = 0; index < certificates.length; index++) {
+    const certificate = certificates[index]!;
+    if (index > 0) checkValidity(certificate, now, "issuer's intermediate");
+    // An operator may configure the signer itself (or an intermediate) as an anchor: it is trusted as is.
+    if (anchors.some((anchor) => sameBytes(anchor.der, certificate.der))) return signer;
+    for (const anchor of anchors) {
+      if (await signedBy(certificate, anchor)) {
+        checkIssuer(anchor, now);
+        return signer;
+      }
+    }
+    const next = certificates[index + 1];
+    if (!next) break;
+    if (!(await signedBy(certificate, next))) throw invalid("the issuer's certificate chain is broken (a certificate is not signed by the next).");
+    checkIssuer(next, now);
+  }
+  throw invalid("the issuer's certificate does not chain to a trusted issuer.");
+}

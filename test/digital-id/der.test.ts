@@ -1,0 +1,29 @@
+// The DER reader under the certificate checks: exact items, and refusal of what DER forbids (trailing
+// bytes, indefinite or non-minimal lengths, truncation) rather than a lenient guess.
+import { describe, expect, it } from "vitest";
+import { children, oid, parseDer, time } from "../../src/domain/digital-id/der";
+
+const bytes = (...values: number[]) => Uint8Array.from(values);
+
+describe("DER reader", () => {
+  it("reads a SEQUENCE of an OID and a UTCTime, keeping each item's encoded bytes", () => {
+    const utc = [0x17, 0x0d, ...new TextEncoder().encode("491231235959Z")];
+    const item = parseDer(bytes(0x30, 0x0a + 0x0f, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, ...utc));
+    const [first, second] = children(item);
+    expect(oid(first)).toBe("1.2.840.10045.3.1.7");
+    expect(time(second).toISOString()).toBe("2049-12-31T23:59:59.000Z");
+    expect(Array.from(second!.encoded)).toEqual(utc);
+  });
+
+  it("reads UTCTime years 50-99 as 19xx and GeneralizedTime as written", () => {
+    expect(time(parseDer(bytes(0x17, 0x0d, ...new TextEncoder().encode("500101000000Z")))).getUTCFullYear()).toBe(1950);
+    expect(time(parseDer(bytes(0x18, 0x0f, ...new TextEncoder().encode("20510101000000Z")))).getUTCFullYear()).toBe(2051);
+  });
+
+  it("refuses trailing bytes, indefinite and non-minimal lengths, and truncation", () => {
+    expect(() => parseDer(bytes(0x05, 0x00, 0x00))).toThrow();
+    expect(() => parseDer(bytes(0x30, 0x80, 0x00, 0x00))).toThrow();
+    expect(() => parseDer(bytes(0x04, 0x81, 0x01, 0xff))).toThrow();
+    expect(() => parseDer(bytes(0x04, 0x05, 0x01))).toThrow();
+  });
+});

@@ -1,0 +1,22 @@
+/// <reference types="vite/client" />
+// The test wallet under the committed test IACA root, and the service's side of one session: make a
+// request, let the wallet answer it, verify the answer, with the pending state passed through JSON as
+// the session's Durable Object will keep it.
+import rootPem from "../wallet/test-iaca.pem?raw";
+import rootKey from "../wallet/test-iaca-key.json?raw";
+import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";
+import { documentSigner, testRoot, type DigitalResponse } from "../wallet";
+
+export const APP_ORIGIN = "https://age.example.test";
+
+export const root = () => testRoot(rootPem, JSON.parse(rootKey));
+export const anchors = () => parseTrustAnchors(rootPem);
+export const signerUnderTestRoot = async () => documentSigner(await root());
+
+export async function newRequest(ageRequired: number) {
+  const { requests, pending } = await createDigitalIdRequest({ ageRequired, appOrigin: APP_ORIGIN, now: new Date() });
+  return { requests, pending: JSON.parse(JSON.stringify(pending)) as unknown };
+}
+
+export const verify = (response: DigitalResponse, pending: unknown, ageRequired: number, trustAnchors = anchors(), now = new Date()) =>
+  verifyDigitalIdResponse(response, { pending, ageRequired, appOrigin: APP_ORIGIN, trustAnchors, now });
