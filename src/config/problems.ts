@@ -90,6 +90,7 @@ export const ACCOUNT_LIMIT_SETTINGS = [
   "KYC_SDK_TOKENS_PER_HOUR",
   "KYC_CHECKS_PER_DAY",
   "PASSWORD_CHANGES_PER_HOUR",
+  "VERIFICATION_MAILS_PER_DAY",
 ] as const;
 
 const positiveInteger = (value: string | undefined) => value === undefined || /^[1-9]\d*$/.test(value);

@@ -109,6 +109,12 @@ const CATALOGUE = {
     why: "each submission starts a paid check; one account in a loop must not exhaust the provider quota for everyone",
     tooMany: (production) => `Too many submissions for this account (production: ${production}); Retry-After says when the window ends.`,
   }),
+  verificationMailsPerAccount: accountLimit("verificationMail", OPENAPI_METADATA && {
+    keyedBy: "account",
+    counts: "verification mails of one account, every request",
+    why: "the minute limit alone still lets one address be mailed about 7,000 times a day",
+    tooMany: (production) => `Too many verification mails for this account (production: ${production}); Retry-After says when the day ends.`,
+  }),
   passwordChangesPerAccount: accountLimit("passwordChange", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "password changes, every attempt",

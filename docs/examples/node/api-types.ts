@@ -756,7 +756,7 @@ export type operations = {
           };
         };
       };
-      /** @description More than 5 mails a minute for this account. Codes: RATE_LIMITED. */
+      /** @description More than 5 mails a minute for this account. Too many verification mails for this account (production: 10 a day); Retry-After says when the day ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

@@ -33,6 +33,8 @@ export const ACCOUNT_LIMITS = {
   sdkToken: [{ name: "sdk-token-hour", setting: "KYC_SDK_TOKENS_PER_HOUR", fallback: 10, seconds: HOUR }],
   /** Each submission starts a paid check at the provider. */
   kycCheck: [{ name: "kyc-check-day", setting: "KYC_CHECKS_PER_DAY", fallback: 3, seconds: DAY }],
+  /** One address must not be mailed a verification link thousands of times a day (issue 30). */
+  verificationMail: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
   /** A stolen token must not guess the current password without end. */
   passwordChange: [{ name: "password-change-hour", setting: "PASSWORD_CHANGES_PER_HOUR", fallback: 10, seconds: HOUR }],
 } as const satisfies Record<string, readonly Window[]>;

@@ -8,7 +8,7 @@ import { accepted } from "../../http/respond";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { resendVerificationDoc } from "./docs";
 
-const spec = { method: "post", path: "/resend-verification", limits: { mails: LIMITS.accountMailsPerAccount } } as const satisfies RouteSpec;
+const spec = { method: "post", path: "/resend-verification", limits: { mails: LIMITS.accountMailsPerAccount, daily: LIMITS.verificationMailsPerAccount } } as const satisfies RouteSpec;
 
 export const resendVerificationRoute = {
   ...spec,
@@ -17,6 +17,7 @@ export const resendVerificationRoute = {
     requireUser,
     async function mailVerificationLink(c) {
       await countUse(c, spec.limits.mails, c.var.user.id);
+      await countUse(c, spec.limits.daily, c.var.user.id);
       await resendVerification(c.var.ctx, c.var.user);
       return accepted(c, "A new verification link is on its way.");
     },
