@@ -189,7 +189,7 @@ async function signAndSend(
     const keys = secretsKeys(ctx.settings);
     const secrets = [await openSecret(sealed.current, keys, body.keyId)];
     if (sealed.previous) secrets.push(await openSecret(sealed.previous, keys, previousSecretRowId(body.keyId)));
-    return await attemptDelivery(body, secrets);
+    return await attemptDelivery(body, secrets, ctx.settings.dnsOverHttpsUrl);
   } catch (error) {
     await releaseAttempt(db, body.webhookId, attempt);
     throw error;

@@ -1,6 +1,7 @@
 // One outbound attempt: a signed POST to the merchant's callback_url, bounded in time and in what
 // is read back, never following a redirect.
 import { toIso } from "../lib/time";
+import { callbackHostProblem } from "./callback-host";
 import type { AttemptOutcome } from "./retry-policy";
 import { webhookHeaders } from "./sign";
 
@@ -40,10 +41,14 @@ async function drain(response: Response): Promise<void> {
 const isTimeout = (error: unknown) =>
   error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 
-/** `signingSecrets`: the key's live secrets, newest first (two during a rotation's grace). */
+/**
+ * `signingSecrets`: the key's live secrets, newest first (two during a rotation's grace). `dohUrl`: where
+ * the host is resolved before sending (settings.dnsOverHttpsUrl); without it, no lookup (development).
+ */
 export async function attemptDelivery(
   message: OutboundEvent,
   signingSecrets: readonly string[],
+  dohUrl: string | undefined,
 ): Promise<AttemptResult> {
   const startedAt = Date.now();
   const body = callbackBody(message);
@@ -53,6 +58,10 @@ export async function attemptDelivery(
     durationMs: Math.max(Date.now() - startedAt, 0),
     outcome,
   });
+  if (dohUrl) {
+    const problem = await callbackHostProblem(dohUrl, message.callbackUrl);
+    if (problem) return finish({ kind: "error", error: problem });
+  }
   try {
     const response = await fetch(message.callbackUrl, {
       method: "POST",

@@ -18,7 +18,8 @@ export const MAX_RETRY_AFTER_SECONDS = 24 * 3600;
 /** Jitter only ever delays (up to 10 % of the wait): a retry never comes earlier than the schedule says. */
 const JITTER_FRACTION = 0.1;
 
-export type ErrorKind = "timeout" | "network_error";
+/** refused_address: the host is or resolved to a non-public address (src/callbacks/callback-host.ts). */
+export type ErrorKind = "timeout" | "network_error" | "refused_address";
 
 export type AttemptOutcome =
   | { kind: "response"; status: number; retryAfter?: string | null }

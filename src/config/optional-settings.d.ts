@@ -7,6 +7,8 @@ declare namespace Cloudflare {
     /** ISO time JWT_SECRET was rotated: JWT_SECRET_PREVIOUS is accepted until one token lifetime after it. */
     JWT_SECRET_ROTATED_AT?: string;
     PASSWORD_PEPPER_PREVIOUS?: string;
+    /** DNS over HTTPS (JSON) resolver for the callback host check; production defaults to Cloudflare's (docs/configuration.md). */
+    DNS_OVER_HTTPS_URL?: string;
     /** The previous receipt key's public JWK: still published in the JWKS after a rotation (docs/receipts.md). */
     RECEIPT_SIGNING_KEY_PREVIOUS?: string;
   }

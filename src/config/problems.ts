@@ -137,6 +137,8 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
   }
 
   add("APP_URL", urlProblem(text(env, "APP_URL")));
+  // Optional (Cloudflare's resolver by default), but never a plain-http or placeholder resolver.
+  if (text(env, "DNS_OVER_HTTPS_URL") !== undefined) add("DNS_OVER_HTTPS_URL", urlProblem(text(env, "DNS_OVER_HTTPS_URL")));
   add("MAIL_FROM", mailFromProblem(text(env, "MAIL_FROM")));
 
   if (provider === "onfido") {

@@ -22,6 +22,7 @@ export type SecretName =
 export type AccountLimitSetting = (typeof ACCOUNT_LIMIT_SETTINGS)[number];
 
 export const DEFAULT_SESSION_TTL_SECONDS = 1800;
+export const DEFAULT_DNS_OVER_HTTPS_URL = "https://cloudflare-dns.com/dns-query";
 export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 400;
 export const DEFAULT_CALLBACK_STALL_SECONDS = 900;
@@ -33,6 +34,11 @@ export type Settings = {
   mailFrom: string;
   provider: "sandbox" | "onfido" | undefined;
   onfidoApiUrl: string;
+  /**
+   * Where callback hosts are resolved before each delivery (DNS over HTTPS, JSON form): DNS_OVER_HTTPS_URL,
+   * or Cloudflare's resolver in production; unset in development (no lookup).
+   */
+  dnsOverHttpsUrl: string | undefined;
   sessionTtlSeconds: number;
   callbackLogRetentionDays: number;
   sessionLogRetentionDays: number;
@@ -100,6 +106,7 @@ export function parseSettings(env: Bindings): Settings {
     mailFrom: nonEmpty(read.MAIL_FROM) ?? "",
     provider: provider === "sandbox" || provider === "onfido" ? provider : undefined,
     onfidoApiUrl: nonEmpty(read.ONFIDO_API_URL) ?? "",
+    dnsOverHttpsUrl: nonEmpty(read.DNS_OVER_HTTPS_URL) ?? (read.ENVIRONMENT === "production" ? DEFAULT_DNS_OVER_HTTPS_URL : undefined),
     sessionTtlSeconds: positiveInteger(read.SESSION_TTL_SECONDS) ?? DEFAULT_SESSION_TTL_SECONDS,
     callbackLogRetentionDays: positiveInteger(read.CALLBACK_LOG_RETENTION_DAYS) ?? DEFAULT_CALLBACK_LOG_RETENTION_DAYS,
     sessionLogRetentionDays: positiveInteger(read.SESSION_LOG_RETENTION_DAYS) ?? DEFAULT_SESSION_LOG_RETENTION_DAYS,

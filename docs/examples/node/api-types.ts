@@ -252,7 +252,7 @@ export type paths = {
   "/api/usage/sessions/{id}/callbacks": {
     /**
      * Callback delivery log of one of your sessions
-     * @description Each callback event of the session (Standard Webhooks, one per resolution) with its webhook-id, type, state (pending while retries remain, delivered, failed) and every attempt: time, duration, HTTP status or error kind (timeout, network_error, redirect_not_followed, dead_lettered; in_progress while an attempt is being sent, interrupted if its sender stopped before recording an outcome). Attempts follow the schedule immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the previous one, with up to 10 % added jitter; Retry-After on 429/503 is honoured as a minimum wait (up to 24 h); 410 stops retrying.
+     * @description Each callback event of the session (Standard Webhooks, one per resolution) with its webhook-id, type, state (pending while retries remain, delivered, failed) and every attempt: time, duration, HTTP status or error kind (timeout, network_error, refused_address, redirect_not_followed, dead_lettered; in_progress while an attempt is being sent, interrupted if its sender stopped before recording an outcome). Attempts follow the schedule immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the previous one, with up to 10 % added jitter; Retry-After on 429/503 is honoured as a minimum wait (up to 24 h); 410 stops retrying.
      */
     get: operations["getApiUsageSessionsIdCallbacks"];
   };
@@ -2857,7 +2857,7 @@ export type operations = {
               delivered: boolean;
               /** @description The receiver's status; null when it did not answer. */
               status_code: number | null;
-              /** @description timeout, network_error or redirect_not_followed; null otherwise. */
+              /** @description timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise. */
               error: string | null;
               duration_ms: number;
               /** @description How many v1 signatures webhook-signature carried (2 during a rotation's grace). */
@@ -4964,7 +4964,7 @@ export type operations = {
   };
   /**
    * Callback delivery log of one of your sessions
-   * @description Each callback event of the session (Standard Webhooks, one per resolution) with its webhook-id, type, state (pending while retries remain, delivered, failed) and every attempt: time, duration, HTTP status or error kind (timeout, network_error, redirect_not_followed, dead_lettered; in_progress while an attempt is being sent, interrupted if its sender stopped before recording an outcome). Attempts follow the schedule immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the previous one, with up to 10 % added jitter; Retry-After on 429/503 is honoured as a minimum wait (up to 24 h); 410 stops retrying.
+   * @description Each callback event of the session (Standard Webhooks, one per resolution) with its webhook-id, type, state (pending while retries remain, delivered, failed) and every attempt: time, duration, HTTP status or error kind (timeout, network_error, refused_address, redirect_not_followed, dead_lettered; in_progress while an attempt is being sent, interrupted if its sender stopped before recording an outcome). Attempts follow the schedule immediately, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 14 h, 20 h, 24 h after the previous one, with up to 10 % added jitter; Retry-After on 429/503 is honoured as a minimum wait (up to 24 h); 410 stops retrying.
    */
   getApiUsageSessionsIdCallbacks: {
     parameters: {

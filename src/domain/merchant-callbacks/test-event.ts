@@ -25,7 +25,7 @@ export const TestCallbackResult = z.object({
   type: z.literal(TEST_EVENT_TYPE),
   delivered: z.boolean().describe("True when the receiver answered 2xx within 15 s."),
   status_code: z.int().nullable().describe("The receiver's status; null when it did not answer."),
-  error: z.string().nullable().describe("timeout, network_error or redirect_not_followed; null otherwise."),
+  error: z.string().nullable().describe("timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise."),
   duration_ms: z.int(),
   signatures: z.int().describe("How many v1 signatures webhook-signature carried (2 during a rotation's grace)."),
 });
@@ -62,6 +62,7 @@ export async function sendTestCallback(
       data: { key_id: row.id, message: "A test event: no session is involved." },
     },
     secrets,
+    ctx.settings.dnsOverHttpsUrl,
   );
   const { outcome } = result;
   const status = outcome.kind === "response" ? outcome.status : null;

@@ -72,7 +72,7 @@ export function listSessionCallbacksDoc(): OperationDoc {
     description:
       "Each callback event of the session (Standard Webhooks, one per resolution) with its webhook-id, type, " +
       "state (pending while retries remain, delivered, failed) and every attempt: time, duration, HTTP status " +
-      "or error kind (timeout, network_error, redirect_not_followed, dead_lettered; in_progress while an " +
+      "or error kind (timeout, network_error, refused_address, redirect_not_followed, dead_lettered; in_progress while an " +
       "attempt is being sent, interrupted if its sender stopped before recording an outcome). Attempts follow " +
       `the schedule ${RETRY_SCHEDULE_SECONDS.map(formatWait).join(", ")} after the previous one, ` +
       `with up to 10 % added jitter; Retry-After on 429/503 is honoured as a minimum wait (up to ${formatWait(MAX_RETRY_AFTER_SECONDS)}); ` +
