@@ -3,8 +3,8 @@
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
   "app.css": "d68afda5b848",
-  "common.browser.js": "207e994edb4f",
-  "console.browser.js": "70feffb28b00",
-  "passkeys.browser.js": "1fe1f82cbd09",
-  "verify.browser.js": "eaa477ce16d2",
+  "common.browser.js": "57845871ec27",
+  "console.browser.js": "3d8b50783955",
+  "passkeys.browser.js": "40c8b32dad37",
+  "verify.browser.js": "f758c425305a",
 } as const;
