@@ -12,7 +12,7 @@ const STATUSES = [...SESSION_STATUSES].sort();
 
 export function ConsolePage({ development }: { development: boolean }) {
   return (
-    <Layout title="Merchant console" scripts={["common.js", "console.js"]} wide>
+    <Layout title="Merchant console" styles={["console.css"]} scripts={["common.js", "console.js"]} wide>
       <main id="console-app" data-development={development ? "true" : "false"}>
         <div class="topbar">
           <Brand subtitle="Merchant console" />

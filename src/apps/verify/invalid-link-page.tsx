@@ -6,7 +6,7 @@ import type { PageLanguage } from "../../web/i18n/load-catalogue";
 export function InvalidLinkPage({ language: { locale, catalogue } }: { language: PageLanguage }) {
   const title = translate(catalogue, "result.invalid.title");
   return (
-    <Layout title={title} lang={locale} scripts={[]}>
+    <Layout title={title} lang={locale} styles={["verify.css"]} scripts={[]}>
       <main>
         <div class="topbar">
           <Brand />

@@ -10,6 +10,8 @@ import { ASSET_VERSIONS } from "./versions";
 /** The names pages ask for, and the file under public/assets (the URL path /assets/…) behind each. */
 const FILES = {
   "app.css": "app.css",
+  "verify.css": "verify.css",
+  "console.css": "console.css",
   "common.js": "common.browser.js",
   "verify.js": "verify.browser.js",
   "passkeys.js": "passkeys.browser.js",
