@@ -17,8 +17,10 @@ import { verificationRoutes } from "./routes/verification";
 import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/provider-webhooks";
 import { usageRoutes } from "./routes/usage";
-import { pageRoutes } from "./routes/pages";
 import { jwksRoutes } from "./routes/jwks";
+import { verifyAppRoutes } from "./apps/verify/verify-routes";
+import { consoleAppRoutes } from "./apps/console/console-routes";
+import { accountAppRoutes } from "./apps/account/account-routes";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -40,7 +42,10 @@ export function createApp() {
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", usageRoutes);
   app.route("/.well-known", jwksRoutes);
-  app.route("/", pageRoutes);
+  // The apps' pages (src/apps/): the end user's, the merchant console, the account mail links' pages.
+  app.route("/", verifyAppRoutes);
+  app.route("/", consoleAppRoutes);
+  app.route("/", accountAppRoutes);
   // GET /api/openapi.json and GET /docs are static files (public/api/openapi.json, public/docs.html),
   // generated from this app by `npm run openapi`: the document builder is not part of the Worker.
 

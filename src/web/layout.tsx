@@ -10,6 +10,8 @@ const ICON =
 export type LayoutProps = {
   title: string;
   scripts: AssetName[];
+  /** The app's own stylesheet, linked after the shared app.css (its rules may rely on coming later). */
+  styles?: AssetName[];
   wide?: boolean;
   /** The page's language (the end user's pages are translated; the console stays English). */
   lang?: string;
@@ -28,6 +30,9 @@ export function Layout(props: LayoutProps) {
           <title>{props.title}</title>
           <link rel="icon" href={ICON} />
           <link rel="stylesheet" href={assetPath("app.css")} />
+          {(props.styles ?? []).map((name) => (
+            <link rel="stylesheet" href={assetPath(name)} />
+          ))}
           {props.scripts.map((name) => (
             <script defer src={assetPath(name)}></script>
           ))}

@@ -32,11 +32,12 @@ async function sizeOf(dir: string, files: string[]): Promise<{ rawBytes: number;
 }
 
 async function staticAssets(): Promise<BundleSize["staticAssets"]> {
-  // Every file under public/ (assets/, i18n/, ...) but _headers, which is configuration, not served.
+  // Every file under public/ (assets/, i18n/, ...) but _headers, which is configuration, not served. The
+  // apps' scripts and stylesheet are symlinks to their sources in src/ (served, and read here, as files).
   const root = join(process.cwd(), "public");
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const files = entries
-    .filter((entry) => entry.isFile() && entry.name !== "_headers")
+    .filter((entry) => (entry.isFile() || entry.isSymbolicLink()) && entry.name !== "_headers")
     .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
     .sort();
   return { files, ...(await sizeOf(root, files)) };

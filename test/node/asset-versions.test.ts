@@ -1,9 +1,13 @@
 /// <reference types="vite/client" />
-// src/web/assets/versions.ts holds a content hash of every file in public/assets: the ?v= of its URL
+// The apps' browser scripts and stylesheet are written beside their pages (src/apps/<app>/, the shared
+// ones in src/web/) and served from public/assets, the Workers Static Assets folder, through committed
+// symlinks (docs/design.md, "The apps and /docs"). This test keeps the two trees in step: every entry of
+// public/assets is a relative symlink to one such source, and every source has its link.
+// src/web/assets/versions.ts holds a content hash of every served file: the ?v= of its URL
 // (src/web/assets/manifest.ts). Static assets are not part of the Worker's script, so the Worker cannot
-// hash them itself; this test hashes the files and compares with the checked-in map, so a file edited
-// without regenerating fails here. `npm run asset-versions` runs this same test with --update, which
-// writes the file.
+// hash them itself; this test hashes the real files behind the links and compares with the checked-in
+// map, so a file edited without regenerating fails here. `npm run asset-versions` runs this same test
+// with --update, which writes the file.
 import { describe, expect, it } from "vitest";
 
 // Node's modules, loaded untyped: the project's type-check sees the Workers types, not Node's.
@@ -18,13 +22,42 @@ async function sha256Hex(bytes: Uint8Array): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-describe("static asset versions", () => {
-  it("the checked-in versions are the hashes of the files in public/assets", async () => {
-    const [fs, { fileURLToPath }] = await Promise.all(["node:fs", "node:url"].map(node));
-    const dir = fileURLToPath(new URL("../../public/assets/", import.meta.url));
-    const names: string[] = fs.readdirSync(dir).sort();
+const [fs, path, { fileURLToPath }] = await Promise.all(["node:fs", "node:path", "node:url"].map(node));
+const root: string = fileURLToPath(new URL("../../", import.meta.url));
+const served: string = path.join(root, "public/assets");
+
+/** The served files' sources, repository-relative: the apps' and the shared browser scripts and stylesheets. */
+function sources(): string[] {
+  const found: string[] = fs.readdirSync(path.join(root, "src"), { recursive: true });
+  return found
+    .filter((file) => /\.browser\.js$|\.css$/.test(file))
+    .map((file) => `src/${file.split(path.sep).join("/")}`)
+    .sort();
+}
+
+describe("static assets", () => {
+  it("public/assets holds one relative symlink per browser script and stylesheet under src/, and nothing else", () => {
+    const expected = sources().map((source) => ({ name: path.basename(source), target: path.relative(served, path.join(root, source)) }));
+    expect(expected.map((e) => e.target)).toContain("../../src/apps/verify/verify.browser.js");
+    expect(new Set(expected.map((e) => e.name)).size, "two sources share a file name").toBe(expected.length);
+    const actual = (fs.readdirSync(served) as string[]).sort().map((name) => {
+      const full = path.join(served, name);
+      return { name, target: fs.lstatSync(full).isSymbolicLink() ? fs.readlinkSync(full) : "(not a symlink)" };
+    });
+    // A missing one: `ln -s ../../src/apps/<app>/<file> public/assets/<file>` (or src/web/<file>).
+    expect(actual).toEqual(expected.sort((a, b) => a.name.localeCompare(b.name)));
+  });
+
+  it("the checked-in versions are the hashes of the real files behind public/assets", async () => {
+    const names: string[] = fs.readdirSync(served).sort();
     expect(names.length).toBeGreaterThanOrEqual(6);
-    const lines = await Promise.all(names.map(async (name) => `  "${name}": "${(await sha256Hex(fs.readFileSync(dir + name))).slice(0, 12)}",`));
+    const lines = await Promise.all(
+      names.map(async (name) => {
+        const real: string = fs.realpathSync(path.join(served, name));
+        expect(real.startsWith(path.join(root, "src") + path.sep), `${name} -> ${real}`).toBe(true);
+        return `  "${name}": "${(await sha256Hex(fs.readFileSync(real))).slice(0, 12)}",`;
+      }),
+    );
     await expect(`${HEADER}export const ASSET_VERSIONS = {\n${lines.join("\n")}\n} as const;\n`).toMatchFileSnapshot("../../src/web/assets/versions.ts");
   });
 });

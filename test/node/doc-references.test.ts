@@ -21,7 +21,7 @@ const tree = Object.keys(
   // A module's glob never lists the module itself.
   .concat("test/node/doc-references.test.ts");
 const sources = Object.values(
-  import.meta.glob<string>(["../../src/**/*.{ts,tsx,js}", "../../public/**/*.js", "../../test/**/*.{ts,mjs}", "../../docs/examples/**/*.{ts,py}"], { query: "?raw", import: "default", eager: true }),
+  import.meta.glob<string>(["../../src/**/*.{ts,tsx,js}", "../../test/**/*.{ts,mjs}", "../../docs/examples/**/*.{ts,py}"], { query: "?raw", import: "default", eager: true }),
 ).join("\n");
 
 const app = createApp();

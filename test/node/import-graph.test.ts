@@ -3,6 +3,7 @@
 // goes to its own folder or one below it in LAYERS, no cycle between files or folders, only the HTTP side
 // imports Hono, and lib/, errors and db/ import nothing of ours outside themselves. Type-only imports
 // count: a type cycle is still a cycle for a reader. The browser files and the stylesheet (imported as text) are nodes too: their JSDoc imports are edges.
+// Each app (src/apps/<app>/: its routes, page shell, browser scripts) stands alone: no app imports another.
 import { describe, expect, it } from "vitest";
 
 const sources = import.meta.glob<string>("../../src/**/*.{ts,tsx,js,css}", { query: "?raw", import: "default", eager: true });
@@ -66,8 +67,8 @@ function cycles(edges: Edge[]): string[][] {
 
 /**
  * The folders of src/ from the top down (docs/design.md, "Layers"). An import may point to its own
- * folder or to a folder below it, never up: the entry and the routes at the top, then the pages, the
- * HTTP plumbing, the features (each may use a lower feature), the adapters, and at the bottom the service
+ * folder or to a folder below it, never up: the entry and the routes at the top, then the apps (each
+ * one's routes, page shell and browser scripts), what their pages share (web/), the HTTP plumbing, the features (each may use a lower feature), the adapters, and at the bottom the service
  * context, configuration, database, errors and helpers. A file directly in src/ is a folder of its own.
  */
 const LAYERS = [
@@ -80,6 +81,9 @@ const LAYERS = [
   // The builder of the service context: it chooses the adapters, so it sits above everything it wires.
   "service",
   "routes",
+  "apps/verify",
+  "apps/console",
+  "apps/account",
   "maintenance",
   "web",
   "http",
@@ -104,12 +108,14 @@ const LAYERS = [
   "lib",
 ] as const;
 
-/** The folder a file belongs to: `domain/` counts by feature, the rest by top-level folder. */
+/** The folder a file belongs to: `domain/` counts by feature, `apps/` by app, the rest by top-level folder. */
 const folderOf = (file: string): string => {
   const parts = file.split("/");
   if (parts.length === 1) return file.replace(/\.(d\.)?tsx?$/, "");
-  return parts[0] === "domain" ? `domain/${parts[1]}` : parts[0]!;
+  return parts[0] === "domain" || parts[0] === "apps" ? `${parts[0]}/${parts[1]}` : parts[0]!;
 };
+
+const isApp = (folder: string) => folder.startsWith("apps/");
 
 const rank = (file: string): number => {
   const index = (LAYERS as readonly string[]).indexOf(folderOf(file));
@@ -117,7 +123,7 @@ const rank = (file: string): number => {
   return index;
 };
 
-const HONO_FOLDERS = new Set(["app", "http", "routes", "web"]);
+const HONO_FOLDERS = new Set(["app", "http", "routes", "web", ...LAYERS.filter(isApp)]);
 const isHono = (module: string) => module === "hono" || module.startsWith("hono/") || module.startsWith("@hono/");
 
 describe("import graph", () => {
@@ -131,6 +137,7 @@ describe("import graph", () => {
     // Every folder is placed, and a file's folder is what the layering says it is.
     expect(folderOf("domain/usage/totals.ts")).toBe("domain/usage");
     expect(folderOf("app.ts")).toBe("app");
+    expect(folderOf("apps/verify/verify.browser.js")).toBe("apps/verify");
     for (const file of files.keys()) expect(() => rank(file)).not.toThrow();
   });
 
@@ -150,6 +157,14 @@ describe("import graph", () => {
     expect(rank("session/verification-session.ts") > rank("domain/verification/sessions.ts")).toBe(true);
   });
 
+  it("keeps each app to itself: no app imports another", () => {
+    expect(LAYERS.filter(isApp).length).toBeGreaterThanOrEqual(2);
+    const across = internal
+      .filter(({ from, to }) => isApp(folderOf(from)) && isApp(folderOf(to)) && folderOf(from) !== folderOf(to))
+      .map(({ from, to }) => `${from} -> ${to}`);
+    expect(across).toEqual([]);
+  });
+
   it("keeps lib/, errors and db/ free of the rest of the code", () => {
     const outward = internal
       .filter(({ from, to }) => ["lib", "db", "errors"].includes(folderOf(from)) && folderOf(to) !== folderOf(from))
@@ -167,7 +182,7 @@ describe("import graph", () => {
     expect(readsEnv.test("function f({ db, env }: ServiceContext) {}")).toBe(true);
   });
 
-  it("lets only http/, routes/, web/ (for its JSX) and the app import Hono", () => {
+  it("lets only http/, routes/, the apps and web/ (for their JSX) and the app import Hono", () => {
     const importers = [...new Set(external.filter(({ module }) => isHono(module)).map(({ from }) => folderOf(from)))].sort();
     expect(importers.filter((folder) => !HONO_FOLDERS.has(folder))).toEqual([]);
   });

@@ -89,7 +89,7 @@ describe("apps: happy", () => {
   it("the Onfido step loads the SDK on demand, submits the upload for checking and tears the SDK down", async () => {
     const app = createApp();
     const html = await (await app.request(LINK, {}, withProvider("onfido"))).text();
-    const script = assetUrls(html).find((url) => url.includes("verify"))!;
+    const script = assetUrls(html).find((url) => url.startsWith("/assets/verify.browser.js"))!;
     const { text } = await asset(script);
     expect(text).toContain('getAttribute("data-onfido-sdk")');
     expect(text).toContain('"/api/kyc/submit"');

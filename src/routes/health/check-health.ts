@@ -12,7 +12,7 @@ export const checkHealthRoute = {
   ...spec,
   handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, checkHealthDoc())), async function checkHealth(c) {
     try {
-      await c.env.DB.prepare("SELECT 1").first();
+      await c.var.ctx.db.$client.prepare("SELECT 1").first();
     } catch {
       throw new ApiError("UNAVAILABLE");
     }

@@ -2,9 +2,11 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
-  "app.css": "d68afda5b848",
-  "common.browser.js": "207e994edb4f",
-  "console.browser.js": "70feffb28b00",
-  "passkeys.browser.js": "1fe1f82cbd09",
-  "verify.browser.js": "eaa477ce16d2",
+  "app.css": "8e67c80d229b",
+  "common.browser.js": "57845871ec27",
+  "console.browser.js": "3d8b50783955",
+  "console.css": "af00d4f9e8ca",
+  "passkeys.browser.js": "40c8b32dad37",
+  "verify.browser.js": "f758c425305a",
+  "verify.css": "94626df4a784",
 } as const;

@@ -1,18 +1,18 @@
 // GET /console: the merchant console for business accounts. A server-rendered shell with every
 // section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
-import { Field, FormNotice } from "./form-field";
+import { Field, FormNotice } from "../../web/form-field";
 import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-callbacks";
 import { ConsoleTable } from "./console-table";
-import { ForgotPasswordForm } from "./forgot-password-form";
-import { SESSION_STATUSES } from "../session/session-status";
-import { Brand, Layout, NoScript } from "./layout";
+import { ForgotPasswordForm } from "../../web/forgot-password-form";
+import { SESSION_STATUSES } from "../../session/session-status";
+import { Brand, Layout, NoScript } from "../../web/layout";
 
 /** Alphabetical, as the filters and the totals list them. */
 const STATUSES = [...SESSION_STATUSES].sort();
 
 export function ConsolePage({ development }: { development: boolean }) {
   return (
-    <Layout title="Merchant console" scripts={["common.js", "console.js"]} wide>
+    <Layout title="Merchant console" styles={["console.css"]} scripts={["common.js", "console.js"]} wide>
       <main id="console-app" data-development={development ? "true" : "false"}>
         <div class="topbar">
           <Brand subtitle="Merchant console" />

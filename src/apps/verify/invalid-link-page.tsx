@@ -1,12 +1,12 @@
 // What a verification link with a missing or malformed session_id or nonce opens, in the browser's language.
-import { Brand, Layout } from "./layout";
-import { translate } from "./i18n/catalogue";
-import type { PageLanguage } from "./i18n/load-catalogue";
+import { Brand, Layout } from "../../web/layout";
+import { translate } from "../../web/i18n/catalogue";
+import type { PageLanguage } from "../../web/i18n/load-catalogue";
 
 export function InvalidLinkPage({ language: { locale, catalogue } }: { language: PageLanguage }) {
   const title = translate(catalogue, "result.invalid.title");
   return (
-    <Layout title={title} lang={locale} scripts={[]}>
+    <Layout title={title} lang={locale} styles={["verify.css"]} scripts={[]}>
       <main>
         <div class="topbar">
           <Brand />

@@ -1,14 +1,14 @@
 // GET /verify: the page behind the merchant's QR code or tap link. Server-rendered shell with every
 // step present and hidden; assets/verify.browser.js walks the end user through them with the JSON API.
-import { Field, FormNotice } from "./form-field";
-import { ForgotPasswordForm } from "./forgot-password-form";
-import { Brand, Layout, NoScript } from "./layout";
-import { ONFIDO_SDK_URL } from "./csp";
+import { Field, FormNotice } from "../../web/form-field";
+import { ForgotPasswordForm } from "../../web/forgot-password-form";
+import { Brand, Layout, NoScript } from "../../web/layout";
+import { ONFIDO_SDK_URL } from "../../web/csp";
 import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
-import { LanguageSwitcher, PageTexts } from "./i18n/page-texts";
-import { translate } from "./i18n/catalogue";
-import type { TextKey } from "./i18n/en";
-import type { PageLanguage } from "./i18n/load-catalogue";
+import { LanguageSwitcher, PageTexts } from "../../web/i18n/page-texts";
+import { translate } from "../../web/i18n/catalogue";
+import type { TextKey } from "../../web/i18n/en";
+import type { PageLanguage } from "../../web/i18n/load-catalogue";
 
 export type VerifyPageProps = { provider: "sandbox" | "onfido"; language: PageLanguage; link: { session_id: string; nonce: string } };
 
@@ -17,7 +17,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
   const sandbox = provider !== "onfido";
   const t = (key: TextKey) => translate(catalogue, key);
   return (
-    <Layout title={t("page.title")} lang={locale} scripts={["common.js", "passkeys.js", "verify.js"]}>
+    <Layout title={t("page.title")} lang={locale} styles={["verify.css"]} scripts={["common.js", "passkeys.js", "verify.js"]}>
       <PageTexts catalogue={catalogue} />
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}

@@ -3,12 +3,12 @@
 // script takes it out of the address bar at once and sends it in a request body. They speak the
 // browser's language (Accept-Language): the end user's catalogue, handed to account.js as data. No
 // switcher: its link would carry no token, which the script has already removed from the address.
-import { Field, FormNotice } from "./form-field";
-import { Brand, Layout, NoScript } from "./layout";
-import { translate } from "./i18n/catalogue";
-import { PageTexts } from "./i18n/page-texts";
-import type { TextKey } from "./i18n/en";
-import type { PageLanguage } from "./i18n/load-catalogue";
+import { Field, FormNotice } from "../../web/form-field";
+import { Brand, Layout, NoScript } from "../../web/layout";
+import { translate } from "../../web/i18n/catalogue";
+import { PageTexts } from "../../web/i18n/page-texts";
+import type { TextKey } from "../../web/i18n/en";
+import type { PageLanguage } from "../../web/i18n/load-catalogue";
 
 export type AccountLinkKind = "verify-email" | "reset-password" | "confirm-email-change";
 

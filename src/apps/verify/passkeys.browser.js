@@ -1,0 +1,207 @@
+// @ts-check
+// Passkeys on the verification page (/assets/passkeys.js), loaded before verify.js: enrolment right
+// after identity verification, the account's passkey settings (list, rename, remove), and the
+// assertion an approval carries. The WebAuthn calls are the browser's own (navigator.credentials);
+// the options come from the server as JSON with base64url fields, converted here both ways. Nothing
+// else of the page is touched: verify.js calls refresh() on its decision step and assertion() when
+// the user approves.
+
+/**
+ * @typedef {{ id: string, name: string, created_at: string, last_used_at: string | null }} PasskeyView
+ * @typedef {{ ok: true, assertion: unknown } | { ok: false, error: string, message: string }} AssertionResult
+ */
+
+var AVS_PASSKEYS = (function () {
+  "use strict";
+  var A = window.AVS;
+  /** @type {string | null} */
+  var token = null;
+  /** @type {PasskeyView[]} */
+  var passkeys = [];
+  var requirePasskey = false;
+  var offerDismissed = false;
+
+  /** @param {string} text */
+  function fromB64url(text) {
+    var padded = text.replace(/-/g, "+").replace(/_/g, "/");
+    var binary = atob(padded + "===".slice((padded.length + 3) % 4));
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes.buffer;
+  }
+  /** @param {ArrayBuffer} buffer */
+  function toB64url(buffer) {
+    var bytes = new Uint8Array(buffer);
+    var binary = "";
+    for (var i = 0; i < bytes.length; i++) binary += String.fromCharCode(bytes[i]);
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+  /** @param {{ type: "public-key", id: string }[]} list */
+  function descriptors(list) {
+    return list.map(function (item) { return { type: item.type, id: fromB64url(item.id) }; });
+  }
+
+  function supported() {
+    return typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
+  }
+
+  // The browser's refusal (the user cancelled, no authenticator, a timeout) in the page's words.
+  /** @param {unknown} error */
+  function cancelled(error) {
+    var name = error instanceof Error ? error.name : "";
+    return {
+      ok: /** @type {const} */ (false),
+      error: "PASSKEY_CANCELLED",
+      message: A.t(name === "InvalidStateError" ? "passkey.exists" : "passkey.cancelled")
+    };
+  }
+
+  // --- Enrolment ------------------------------------------------------------------------------
+  /** @returns {Promise<{ ok: boolean, error?: string, message?: string }>} */
+  async function enrol() {
+    var options = await A.api("POST", "/api/users/me/passkeys/registration-options", { token: token });
+    if (!options.ok) return options;
+    var o = options.data;
+    var credential;
+    try {
+      credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.create({
+        publicKey: {
+          challenge: fromB64url(o.challenge),
+          rp: o.rp,
+          user: { id: fromB64url(o.user.id), name: o.user.name, displayName: o.user.displayName },
+          pubKeyCredParams: o.pubKeyCredParams,
+          timeout: o.timeout,
+          attestation: o.attestation,
+          authenticatorSelection: o.authenticatorSelection,
+          excludeCredentials: descriptors(o.excludeCredentials)
+        }
+      }));
+    } catch (error) {
+      return cancelled(error);
+    }
+    if (!credential) return cancelled(null);
+    var response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
+    var res = await A.api("POST", "/api/users/me/passkeys", {
+      token: token,
+      body: {
+        credential: {
+          id: credential.id,
+          type: "public-key",
+          response: { clientDataJSON: toB64url(response.clientDataJSON), attestationObject: toB64url(response.attestationObject) }
+        }
+      }
+    });
+    if (res.ok) await refresh(token, requirePasskey);
+    return res;
+  }
+
+  // --- Approval -------------------------------------------------------------------------------
+  /**
+   * Whether an approval carries an assertion: when the account has a passkey. A merchant's requirement
+   * without one is the server's to refuse (403 PASSKEY_REQUIRED), and the page then explains it.
+   */
+  function needed() { return passkeys.length > 0; }
+
+  /** @param {string} sessionId @param {string} nonce @returns {Promise<AssertionResult>} */
+  async function assertion(sessionId, nonce) {
+    var options = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/passkey-options", { token: token, body: { nonce: nonce } });
+    if (!options.ok) return options;
+    var o = options.data;
+    var credential;
+    try {
+      credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get({
+        publicKey: { challenge: fromB64url(o.challenge), rpId: o.rpId, allowCredentials: descriptors(o.allowCredentials), userVerification: o.userVerification, timeout: o.timeout }
+      }));
+    } catch (error) {
+      return cancelled(error);
+    }
+    if (!credential) return cancelled(null);
+    var response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
+    return {
+      ok: true,
+      assertion: {
+        id: credential.id,
+        type: "public-key",
+        response: {
+          clientDataJSON: toB64url(response.clientDataJSON),
+          authenticatorData: toB64url(response.authenticatorData),
+          signature: toB64url(response.signature)
+        }
+      }
+    };
+  }
+
+  // --- The page's passkey sections (src/apps/verify/passkey-sections.tsx) ---------------------------------
+  /** Reads the account's passkeys and redraws the offer, the requirement notice and the settings. @param {string | null} signedIn @param {boolean} required */
+  async function refresh(signedIn, required) {
+    token = signedIn;
+    requirePasskey = required;
+    var res = await A.api("GET", "/api/users/me/passkeys", { token: token });
+    passkeys = res.ok ? res.data.passkeys : [];
+    var can = supported();
+    A.show("passkey-offer", can && passkeys.length === 0 && !offerDismissed);
+    A.show("passkey-settings", passkeys.length > 0 || (can && offerDismissed));
+    A.show("passkey-required", requirePasskey && passkeys.length === 0);
+    A.text("passkey-required-text", A.t(can ? "passkey.required" : "passkey.required.unsupported"));
+    drawList();
+  }
+
+  function drawList() {
+    var list = A.$("passkey-list");
+    list.textContent = "";
+    passkeys.forEach(function (passkey) {
+      var rename = A.el("button", { type: "button", className: "btn small secondary", text: A.t("passkey.rename") });
+      var remove = A.el("button", { type: "button", className: "btn small secondary", text: A.t("passkey.remove") });
+      rename.addEventListener("click", function () { renameOne(passkey); });
+      remove.addEventListener("click", function () { removeOne(passkey, remove); });
+      list.appendChild(A.el("li", { "data-passkey": passkey.id }, [
+        A.el("span", { className: "passkey-name", text: passkey.name }), " ",
+        A.el("span", { className: "muted", text: A.t("passkey.added", { date: A.formatDateTime(passkey.created_at, document.documentElement.lang) }) }), " ",
+        rename, " ", remove
+      ]));
+    });
+    A.show("passkey-empty", passkeys.length === 0);
+  }
+
+  /** @param {PasskeyView} passkey */
+  async function renameOne(passkey) {
+    var name = window.prompt(A.t("passkey.name_prompt"), passkey.name);
+    if (!name) return;
+    var res = await A.api("PATCH", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), { token: token, body: { name: name } });
+    A.notice("passkey-settings-notice", res.ok ? "" : A.messageFor(res), "error");
+    await refresh(token, requirePasskey);
+  }
+
+  /** @param {PasskeyView} passkey @param {HTMLButtonElement} button */
+  async function removeOne(passkey, button) {
+    if (!window.confirm(A.t("passkey.remove_confirm", { name: passkey.name }))) return;
+    await A.busy(button, async function () {
+      var res = await A.api("DELETE", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), { token: token });
+      A.notice("passkey-settings-notice", res.ok ? "" : A.messageFor(res), "error");
+      await refresh(token, requirePasskey);
+    });
+  }
+
+  /** @param {string} noticeId @param {HTMLButtonElement} button */
+  async function enrolFrom(noticeId, button) {
+    A.notice(noticeId, "", "error");
+    await A.busy(button, async function () {
+      var res = await enrol();
+      if (res.ok) A.notice("passkey-settings-notice", A.t("passkey.created"), "ok");
+      else A.notice(noticeId, A.messageFor(/** @type {{ error?: string, message?: string }} */ (res)), "error");
+    });
+  }
+
+  A.$("passkey-create").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    enrolFrom("passkey-offer-notice", /** @type {HTMLButtonElement} */ (event.currentTarget));
+  });
+  A.$("passkey-add").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    enrolFrom("passkey-settings-notice", /** @type {HTMLButtonElement} */ (event.currentTarget));
+  });
+  A.$("passkey-skip").addEventListener("click", function () {
+    offerDismissed = true;
+    refresh(token, requirePasskey);
+  });
+
+  return { supported: supported, refresh: refresh, needed: needed, assertion: assertion };
+})();

@@ -1,0 +1,675 @@
+// @ts-check
+// Client code of the verification page (/assets/verify.js). The flow: account, then the request
+// (read with the nonce), then identity (KYC) if needed, then the decision, then a result screen.
+// Uses only the public JSON API; the nonce is read from the page's own URL and sent in the
+// X-Session-Nonce header, so it appears in no API URL.
+
+/**
+ * The request as the end user's endpoints return it (the server's own type).
+ * @typedef {import("../../session/session-view").HolderSessionRequest} SessionRequest
+ * The first screen's view, read with the nonce before any sign-in.
+ * @typedef {import("../../session/session-view").SessionPreview} SessionPreview
+ * The part of the Onfido Web SDK this page uses (loaded from ONFIDO_SDK_URL, see src/web/csp.ts).
+ * @typedef {{ tearDown(): void }} OnfidoHandle
+ * @typedef {{ init(options: { token: string, containerId: string, steps: string[], onComplete(): void, onError(): void }): OnfidoHandle }} OnfidoSdk
+ */
+
+(function () {
+  "use strict";
+  var A = window.AVS;
+  var P = window.AVS_PASSKEYS;
+  // The SDK's global, once its script has loaded.
+  var sdkWindow = /** @type {Window & { Onfido?: OnfidoSdk }} */ (window);
+  var root = A.$("verify-app");
+  var provider = root.getAttribute("data-provider");
+  var tokens = A.tokenStore("avs.verify.token");
+  var params = new URLSearchParams(location.search);
+  var sessionId = params.get("session_id") || "";
+  var nonce = params.get("nonce") || "";
+  var token = tokens.get();
+  /** @type {SessionRequest | null} */
+  var request = null;
+  /** @type {SessionPreview | null} */
+  var preview = null;
+  // Non-zero while the request is open on screen: an interval id, or -1 while the server is asked
+  // whether it has expired.
+  var timer = 0;
+  // Server time minus device time, from the Date header: a phone's clock may be minutes off.
+  var clockOffset = 0;
+  /** @type {(() => void) | null} */
+  var retry = null;
+  var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
+
+  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
+  /** @type {Record<string, string>} */
+  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
+  // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
+  // first section that just appeared takes it, and a screen reader reads the new step from its title.
+  /** @param {string[]} visible */
+  function showSections(visible) {
+    var appeared = visible.filter(function (id) { return A.$(id).hidden && HEADINGS[id]; });
+    SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
+    if (appeared.length) A.$(HEADINGS[appeared[0]]).focus();
+    // The tab's title follows the step: the heading of the last section shown that has one.
+    var titled = visible.filter(function (id) { return HEADINGS[id]; }).pop();
+    var title = titled ? A.$(HEADINGS[titled]).textContent : "";
+    if (title) document.title = title;
+  }
+  /** @param {"account" | "identity" | "decision" | null} current */
+  function progress(current) {
+    var order = ["account", "identity", "decision"];
+    A.show("progress", current !== null);
+    order.forEach(function (name, index) {
+      var li = A.$("progress-" + name);
+      var at = current === null ? -1 : order.indexOf(current);
+      li.className = index < at ? "done" : index === at ? "current" : "";
+      if (index === at) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    });
+  }
+  function merchant() { return (request && request.merchant_name) || (preview && preview.merchant_name) || t("merchant.fallback"); }
+  function ageRequired() { return request ? request.age_required : preview ? preview.age_required : ""; }
+
+  // --- Texts --------------------------------------------------------------------------------------
+  // The server picks the language and hands its catalogue over as data (src/web/i18n); whole sentences
+  // only, with {named} values filled in. Dates and times are formatted for that language.
+  var locale = document.documentElement.lang || "en";
+  var t = A.t;
+  /** One date format for every date the page shows (A.formatDateTime), in the page's language. @param {string} iso */
+  function when(iso) { return A.formatDateTime(iso, locale); }
+
+  // A failure that is not about the user's input: a banner with a retry of the step that failed.
+  /** @param {Failure} result @param {() => void} [again] */
+  function banner(result, again) {
+    retry = again || null;
+    A.text("banner-text", A.messageFor(result));
+    A.show("banner-retry", !!again);
+    A.show("banner", true);
+  }
+  function clearBanner() { A.show("banner", false); retry = null; }
+  A.$("banner-retry").addEventListener("click", function () {
+    var again = retry;
+    clearBanner();
+    if (again) again();
+  });
+
+  /**
+   * @param {"approved" | "declined" | "underage" | "expired" | "used" | "invalid"} kind
+   * @param {{ receipt_id?: string | null }} [extra]
+   */
+  function result(kind, extra) {
+    stopCountdown();
+    progress(null);
+    A.show("switch-account", false);
+    var values = { merchant: merchant(), age: ageRequired() };
+    var answeredAt = preview && preview.resolved_at ? when(preview.resolved_at) : "";
+    /** @type {Record<string, [string, string, string, string]>} */
+    var screens = {
+      approved: ["ok", ICONS.check, t("result.approved.title", values), t("result.approved.text", values)],
+      declined: ["neutral", ICONS.minus, t("result.declined.title", values), t("result.declined.text", values)],
+      underage: ["bad", ICONS.cross, t("result.underage.title", values), t("result.underage.text", values)],
+      expired: ["neutral", ICONS.clock, t("result.expired.title", values), t("result.expired.text", values)],
+      used: ["neutral", ICONS.check,
+        t(preview && preview.status === "APPROVED" ? "result.used.approved" : "result.used.denied", { time: answeredAt }), t("result.used.text", values)],
+      invalid: ["bad", ICONS.question, t("result.invalid.title"), t("result.invalid.text")]
+    };
+    var screen = screens[kind];
+    A.$("result-icon").className = "result-icon " + screen[0];
+    showIcon(screen[1]);
+    A.text("result-title", screen[2]);
+    A.text("result-text", screen[3]);
+    A.text("result-receipt", extra && extra.receipt_id ? t("result.receipt", { receipt: extra.receipt_id }) : "");
+    showReturn(kind !== "invalid");
+    A.show("account-notice", false);
+    showSections(["step-result"]);
+    A.$("step-result").setAttribute("data-result", kind);
+    A.$("result-title").focus();
+  }
+
+  // The icons are inline SVG in the page's markup (src/apps/verify/verify-page.tsx): one is shown.
+  var ICONS = { check: "check", minus: "minus", cross: "cross", clock: "clock", question: "question" };
+  /** @param {string} name */
+  function showIcon(name) {
+    A.$("result-icon").querySelectorAll("svg").forEach(function (svg) {
+      if (svg.getAttribute("data-icon") === name) svg.removeAttribute("hidden"); else svg.setAttribute("hidden", "");
+    });
+  }
+
+  // --- The way back -------------------------------------------------------------------------------
+  // Every result screen offers a way back to the merchant: its return_url when it gave one, otherwise
+  // the words "you can close this page".
+  /** @param {boolean} known whether the link named a real session (and so a merchant) */
+  function showReturn(known) {
+    var href = known ? returnHref() : null;
+    var link = /** @type {HTMLAnchorElement} */ (A.$("result-return"));
+    if (href) {
+      link.href = href;
+      A.text(link, preview && preview.merchant_name ? t("result.return", { merchant: preview.merchant_name }) : t("result.return.anonymous"));
+    } else {
+      link.removeAttribute("href");
+    }
+    A.show(link, !!href);
+    A.show("result-close", !href);
+  }
+  /** The merchant's return_url with the session id added, or null (none given, or not http(s)). */
+  function returnHref() {
+    var given = (preview && preview.return_url) || (request && /** @type {{ return_url?: string | null }} */ (request).return_url) || null;
+    if (!given) return null;
+    try {
+      var url = new URL(given);
+      if (url.protocol !== "https:" && url.protocol !== "http:") return null;
+      url.searchParams.set("session_id", sessionId);
+      return url.href;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // --- Test mode ---------------------------------------------------------------------------
+  /** @param {SessionPreview} shown */
+  function showTestMode(shown) {
+    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, meets_age_required: null };
+    progress(null);
+    A.show("switch-account", false);
+    showSections(["step-test"]);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("[data-test-outcome]"), function (/** @type {HTMLButtonElement} */ button) {
+    button.addEventListener("click", function () {
+      A.show("test-notice", false);
+      A.busy(button, async function () {
+        var outcome = button.getAttribute("data-test-outcome");
+        var res = await A.api("POST", sessionPath("/test-outcome"), { body: { nonce: nonce, outcome: outcome } });
+        if (res.ok) {
+          if (res.data.status === "EXPIRED") return result("expired");
+          return result(outcome === "APPROVED" ? "approved" : outcome === "DENIED_REFUSED" ? "declined" : "underage", res.data);
+        }
+        if (res.status === 404) return result("invalid");
+        if (res.error === "SESSION_NOT_PENDING") return result("used");
+        A.notice("test-notice", A.messageFor(res), "error");
+      });
+    });
+  });
+
+  // --- Countdown ------------------------------------------------------------------------------
+  // The countdown runs on the server's clock (device clock + offset from the Date header), and at zero
+  // the server has the last word: only its answer shows the expired screen.
+  function serverNow() { return Date.now() + clockOffset; }
+  // fetch has no timeout of its own: one request sent and never answered (nor failed) would stop the
+  // step that awaits it. Past the limit the answer counts as a network failure; a late one is ignored.
+  var ANSWER_WITHIN_MS = 5000;
+  /** @param {number} ms @param {Promise<ApiResult>} call @returns {Promise<ApiResult>} */
+  function answerWithin(ms, call) {
+    return Promise.race([
+      call,
+      new Promise(function (resolve) { setTimeout(function () { resolve({ ok: false, status: 0, error: "NETWORK", message: "", errors: [] }); }, ms); })
+    ]);
+  }
+  /** @param {ApiSuccess} res @param {number} sentAt */
+  function learnClock(res, sentAt) {
+    var date = res.date ? Date.parse(res.date) : NaN;
+    // The header has whole seconds; +500 ms is the middle of that second, the request's middle is ours.
+    if (!isNaN(date)) clockOffset = date + 500 - (sentAt + Date.now()) / 2;
+  }
+  function stopCountdown() { if (timer) { clearInterval(timer); timer = 0; } }
+  function tick() {
+    // Only while a request is on screen.
+    var shown = /** @type {SessionRequest} */ (request);
+    var left = Math.max(0, Math.ceil((Date.parse(shown.expires_at) - serverNow()) / 1000));
+    var minutes = Math.floor(left / 60);
+    var seconds = left % 60;
+    var time = minutes + ":" + (seconds < 10 ? "0" : "") + seconds;
+    // The last minute is told by words and, once, to a screen reader, not by the colour alone.
+    var ending = left < 60;
+    A.text("countdown", t(ending ? "countdown.ending" : "countdown.left", { time: time }));
+    A.$("countdown").classList.toggle("ending", ending);
+    var alert = A.$("countdown-alert");
+    if (ending && !alert.textContent) A.text(alert, t("countdown.ending.announce"));
+    if (!ending && alert.textContent) A.text(alert, "");
+    if (left === 0) { clearInterval(timer); timer = -1; confirmExpiry(0); }
+  }
+  // The Date header has whole seconds, so the estimate may be early by about one: a PENDING answer
+  // near expiry is asked again each second; the expiry alarm turns it EXPIRED. If the alarm is late,
+  // after 10 s the page says expired anyway: completing past expires_at is refused.
+  // The read at zero reaches the session's object just as its expiry alarm runs; a read that is held
+  // there (wrangler dev held one 25 s under load) or lost must not leave the page on the request for
+  // good, so an answer later than ANSWER_WITHIN_MS counts as none.
+  /** @param {number} round */
+  async function confirmExpiry(round) {
+    var sentAt = Date.now();
+    var res = await answerWithin(ANSWER_WITHIN_MS, A.api("GET", sessionPath("/request"), { token: token, nonce: nonce }));
+    if (timer !== -1) return; // answered, signed out or left meanwhile
+    if (!res.ok) {
+      if (res.status === 401) { timer = 0; return signedOut(); }
+      if (res.status === 404) return result("invalid");
+      // No answer in time (network, 5xx, held): the server-corrected clock is the best word left.
+      return result("expired");
+    }
+    learnClock(res, sentAt);
+    request = /** @type {SessionRequest} */ (res.data);
+    if (request.status === "EXPIRED") return result("expired");
+    // Answered meanwhile (elsewhere): the first screen's read says what was answered and when.
+    if (request.status !== "PENDING") { timer = 0; return loadPreview(); }
+    if (Date.parse(request.expires_at) - serverNow() > 2000) {
+      // Time is left after all: the device clock was off more than the offset said.
+      timer = setInterval(tick, 1000);
+      return tick();
+    }
+    if (round >= 10) return result("expired");
+    setTimeout(function () { if (timer === -1) confirmExpiry(round + 1); }, 1000);
+  }
+  function startCountdown() {
+    stopCountdown();
+    var shown = /** @type {SessionRequest} */ (request);
+    A.text("request-detail", t("intro.valid", { time: when(shown.expires_at) }));
+    // The interval first: a first tick at zero replaces it with the server check.
+    timer = setInterval(tick, 1000);
+    tick();
+  }
+
+  // --- First screen -------------------------------------------------------------------------------
+  // Before any sign-in: who asks, for which age, and whether the link can still be answered (the
+  // nonce proves the link). A dead link is told here, not after the person has made an account.
+  async function loadPreview() {
+    clearBanner();
+    showSections(["step-loading"]);
+    var sentAt = Date.now();
+    var res = await A.api("GET", sessionPath("/preview"), { nonce: nonce });
+    if (!res.ok) {
+      if (res.status === 404 || res.status === 422) return result("invalid");
+      return banner(res, loadPreview);
+    }
+    learnClock(res, sentAt);
+    preview = /** @type {SessionPreview} */ (res.data);
+    if (preview.status === "EXPIRED") return result("expired");
+    if (preview.status !== "PENDING") return result("used");
+    // A test session (opened with a test key): no account and no identity check; the tester picks the outcome.
+    if (preview.livemode === false) return showTestMode(preview);
+    showFirstScreen(preview);
+    if (token) loadRequest(); else showAccount();
+  }
+  /** @param {SessionPreview} shown */
+  function showFirstScreen(shown) {
+    var values = { merchant: shown.merchant_name, age: shown.age_required };
+    var title = shown.merchant_name ? t("intro.asks", values) : t("intro.asks.anonymous", values);
+    A.text("intro-title", title);
+    A.text("intro-valid", t("intro.valid", { time: when(shown.expires_at) }));
+    A.text("decline-text", t("decline.text", { merchant: merchant() }));
+    document.title = title;
+  }
+  /** @param {string} tail */
+  function sessionPath(tail) {
+    return "/api/age-verification/session/" + encodeURIComponent(sessionId) + tail;
+  }
+
+  // --- Declining without an account ---------------------------------------------------------------
+  // "Not now" from the first screen, then a confirmation; no account and no identity check.
+  /** @type {string[]} */
+  var beforeDecline = [];
+  A.$("not-now").addEventListener("click", function () {
+    beforeDecline = SECTIONS.filter(function (id) { return !A.$(id).hidden; });
+    A.show("decline-notice", false);
+    showSections(["step-decline"]);
+  });
+  A.$("decline-back").addEventListener("click", function () {
+    showSections(beforeDecline.length ? beforeDecline : ["step-intro", "step-account"]);
+    A.$("not-now").focus();
+  });
+  A.$("decline-confirm").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+    A.busy(button, async function () {
+      var res = await A.api("POST", sessionPath("/decline"), { nonce: nonce });
+      if (res.ok) return result("declined", res.data);
+      if (res.status === 404) return result("invalid");
+      if (res.error === "SESSION_NOT_PENDING") return loadPreview();
+      A.notice("decline-notice", A.messageFor(res), "error");
+    });
+  });
+
+  // --- Account ----------------------------------------------------------------------------------
+  function showAccount() {
+    progress("account");
+    A.show("switch-account", false);
+    showSections(["step-intro", "step-account"]);
+  }
+
+  /** @param {{ token: string, user: { email: string } }} data @param {boolean} registered */
+  function signedIn(data, registered) {
+    token = data.token;
+    tokens.set(data.token);
+    if (registered) {
+      A.notice("account-notice", t("account.created", { email: data.user.email }), "info");
+    }
+    loadRequest();
+  }
+
+  A.onSubmit(A.form("register-form"), async function (values) {
+    var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL", locale: locale } });
+    if (res.ok) { signedIn(res.data, true); return res; }
+    if (res.error === "EMAIL_TAKEN") {
+      tabs.select("tab-login");
+      A.input("login-email").value = values.email;
+      A.notice(A.$("login-form").querySelector(".notice"), t("account.email_taken"), "info");
+      A.$("login-password").focus();
+      return { ok: true };
+    }
+    return res;
+  });
+
+  A.onSubmit(A.form("login-form"), async function (values) {
+    var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
+    if (res.ok) signedIn(res.data, false);
+    return res;
+  });
+
+  A.onSubmit(A.form("forgot-form"), async function (values, form) {
+    var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
+    if (res.ok) A.notice(form.querySelector(".notice"), t("forgot.sent"), "ok");
+    return res;
+  });
+
+  A.$("switch-account").addEventListener("click", function () {
+    forgetPerson();
+    stopCountdown();
+    showAccount();
+  });
+
+  // Nothing left behind on a shared phone: the sign-in, every field, every notice and every cached
+  // answer go, and sessionStorage holds nothing of this page; the next person starts blank.
+  function forgetPerson() {
+    tokens.clear();
+    token = null;
+    request = null;
+    try { sessionStorage.clear(); } catch (e) { /* nothing stored */ }
+    root.querySelectorAll("form").forEach(function (form) {
+      form.reset();
+      A.clearFieldErrors(form);
+      var box = form.querySelector(".notice");
+      if (box) A.show(/** @type {HTMLElement} */ (box), false);
+    });
+    ["account-notice", "kyc-notice", "decide-notice", "decline-notice"].forEach(function (id) { A.show(id, false); });
+    A.text("decide-underage", "");
+    A.show("decide-underage", false);
+    A.text("onfido-status", "");
+    clearBanner();
+  }
+
+  // An expired or revoked sign-in sends the user back to the account step, keeping the request.
+  function signedOut() {
+    forgetPerson();
+    showAccount();
+    A.notice(A.$("login-form").querySelector(".notice"), t("account.signed_out"), "info");
+    tabs.select("tab-login");
+  }
+
+  // --- Request ----------------------------------------------------------------------------------
+  async function loadRequest() {
+    clearBanner();
+    showSections(["step-loading"]);
+    var sentAt = Date.now();
+    var res = await A.api("GET", sessionPath("/request"), { token: token, nonce: nonce });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      if (res.status === 404 || res.status === 422) return result("invalid");
+      return banner(res, loadRequest);
+    }
+    learnClock(res, sentAt);
+    request = /** @type {SessionRequest} */ (res.data);
+    // Answered or expired meanwhile: the first screen's read says what was answered and when.
+    if (request.status !== "PENDING") return loadPreview();
+    var values = { merchant: merchant(), age: request.age_required };
+    A.text("request-title", t(request.merchant_name ? "intro.asks" : "intro.asks.anonymous", values));
+    A.text("share-age", t("decide.share_age", values));
+    A.text("decide-intro", t("decide.intro", values));
+    A.text("approve", t("decide.send"));
+    A.show("switch-account", true);
+    startCountdown();
+    loadKyc();
+  }
+
+  // --- Identity ---------------------------------------------------------------------------------
+  async function loadKyc() {
+    var res = await A.api("GET", "/api/kyc/status", { token: token });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      return banner(res, loadKyc);
+    }
+    applyKyc(res.data.status, res.data.reason);
+  }
+
+  /** @param {string} status @param {string} [reason] */
+  function applyKyc(status, reason) {
+    if (!timer) return; // the request expired meanwhile
+    if (status === "VERIFIED") return decideWithAge();
+    progress("identity");
+    showSections(["step-request", "step-kyc"]);
+    A.show("kyc-notice", false);
+    var sandbox = provider !== "onfido";
+    A.show("applicant-form", status === "NOT_STARTED");
+    if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
+    else { A.show("onfido-panel", status !== "NOT_STARTED"); resetOnfido(); }
+    if (status === "REJECTED" && reason === "IDENTITY_ALREADY_VERIFIED") {
+      A.notice("kyc-notice", t("kyc.rejected.duplicate"), "error");
+    } else if (status === "REJECTED") {
+      A.notice("kyc-notice", t(sandbox ? "kyc.rejected.sandbox" : "kyc.rejected.onfido"), "error");
+    } else if (status === "PENDING" && !sandbox) {
+      A.text("onfido-status", t("kyc.onfido.pending"));
+      startPolling();
+    }
+  }
+
+  A.onSubmit(A.form("applicant-form"), async function (values) {
+    // An empty date says it is required, in the page's language, before anything is sent.
+    if (!values.dob) return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: [{ path: "dob", message: t("problem.dob.required"), own: true }] };
+    var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: values.dob } });
+    if (!res.ok && res.error !== "APPLICANT_EXISTS") {
+      if (res.status === 401) { signedOut(); return { ok: true }; }
+      return res;
+    }
+    if (provider === "onfido") { startOnfido(); return { ok: true }; }
+    return completeSandbox(values.result || "clear");
+  });
+
+  if (A.$("sandbox-form")) {
+    A.onSubmit(A.form("sandbox-form"), function (values) { return completeSandbox(values.result || "clear"); });
+  }
+
+  /** @param {string} outcome */
+  async function completeSandbox(outcome) {
+    var res = await A.api("POST", "/api/kyc/sandbox/complete", { token: token, body: { result: outcome } });
+    if (!res.ok) {
+      if (res.status === 401) { signedOut(); return { ok: true }; }
+      return res;
+    }
+    applyKyc(res.data.status, res.data.reason);
+    return { ok: true };
+  }
+
+  // Onfido (classic flow): the SDK captures the document and a selfie and uploads them to Onfido; then
+  // POST /api/kyc/submit has the server create the check, whose result arrives through the provider
+  // webhook, so the page polls the KYC status. The SDK script is injected only here, when the step
+  // starts (never for a verified user), from the pinned URL the page carries in data-onfido-sdk.
+  /** @type {OnfidoHandle | null} */
+  var onfidoHandle = null;
+  /** @type {Promise<boolean> | null} */
+  var onfidoScript = null;
+  var pollRun = 0;
+
+  function loadOnfidoSdk() {
+    if (sdkWindow.Onfido) return Promise.resolve(true);
+    if (!onfidoScript) {
+      onfidoScript = new Promise(function (resolve) {
+        var script = document.createElement("script");
+        script.src = /** @type {string} */ (root.getAttribute("data-onfido-sdk"));
+        script.onload = function () { resolve(!!sdkWindow.Onfido); };
+        // A failed load is not cached: the next attempt injects the script again.
+        script.onerror = function () { script.remove(); onfidoScript = null; resolve(false); };
+        document.head.appendChild(script);
+      });
+    }
+    return onfidoScript;
+  }
+
+  // One SDK instance at most: a retry or a new attempt after a rejection starts from a clean mount.
+  function tearDownOnfido() {
+    if (!onfidoHandle) return;
+    var handle = onfidoHandle;
+    onfidoHandle = null;
+    try { handle.tearDown(); } catch (error) { /* already gone */ }
+  }
+  function resetOnfido() {
+    tearDownOnfido();
+    pollRun++;
+    A.text("onfido-status", "");
+    A.show("onfido-start", true);
+  }
+  /** @param {Failure} result @param {() => void} again */
+  function onfidoFailed(result, again) {
+    tearDownOnfido();
+    A.text("onfido-status", "");
+    A.show("onfido-start", true);
+    banner(result, again);
+  }
+
+  async function startOnfido() {
+    clearBanner();
+    tearDownOnfido();
+    pollRun++;
+    A.show("applicant-form", false);
+    A.show("onfido-panel", true);
+    A.show("onfido-start", false);
+    A.text("onfido-status", t("kyc.onfido.loading"));
+    var res = await A.api("GET", "/api/kyc/sdk-token", { token: token });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      return onfidoFailed(res, startOnfido);
+    }
+    if (!(await loadOnfidoSdk())) return onfidoFailed({ error: "NETWORK" }, startOnfido);
+    if (!timer) return; // the request expired while the SDK loaded
+    A.text("onfido-status", "");
+    onfidoHandle = /** @type {OnfidoSdk} */ (sdkWindow.Onfido).init({
+      token: res.data.token,
+      containerId: "onfido-mount",
+      // The face step takes a photo: the server asks for a facial_similarity_photo report.
+      steps: ["welcome", "document", "face", "complete"],
+      onComplete: function () { submitOnfido(); },
+      // An expired SDK token or a failed upload: a fresh start gets a new token.
+      onError: function () { onfidoFailed({ error: "INTERNAL_ERROR" }, startOnfido); }
+    });
+  }
+  if (A.$("onfido-start")) A.$("onfido-start").addEventListener("click", startOnfido);
+
+  // The uploads are at Onfido; asking for the check again after a failure is safe (the server starts
+  // one check at most while one is running).
+  async function submitOnfido() {
+    clearBanner();
+    tearDownOnfido();
+    A.show("onfido-start", false);
+    A.text("onfido-status", t("kyc.onfido.submitted"));
+    var res = await A.api("POST", "/api/kyc/submit", { token: token });
+    if (!res.ok) {
+      if (res.status === 401) return signedOut();
+      if (res.error === "APPLICANT_REQUIRED") return loadKyc();
+      A.text("onfido-status", "");
+      banner(res, submitOnfido);
+      // The answer failed, not necessarily the check: one may have started at Onfido all the same, and its
+      // webhook will still decide. Watching the status lets the page follow it either way.
+      return startPolling();
+    }
+    if (res.data.status !== "PENDING") return applyKyc(res.data.status, res.data.reason);
+    startPolling();
+  }
+
+  function startPolling() { pollRun++; pollKyc(0, pollRun); }
+
+  // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload. A newer run
+  // (a new attempt, a new status) ends the older one. A read that has not answered in 10 s is given up
+  // (its late answer ignored) and the next round starts: fetch has no timeout of its own, and one request
+  // lost on the way (sent, never answered, never failed) must not stop the page for good.
+  /** @param {number} round @param {number} run */
+  async function pollKyc(round, run) {
+    if (!timer || run !== pollRun) return;
+    if (round >= 120) { A.text("onfido-status", t("kyc.onfido.slow")); return; }
+    var res = await answerWithin(10000, A.api("GET", "/api/kyc/status", { token: token }));
+    if (run !== pollRun) return;
+    if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
+      clearBanner();
+      return applyKyc(res.data.status, res.data.reason);
+    }
+    setTimeout(function () { pollKyc(round + 1, run); }, 5000);
+  }
+
+  // --- Decision ---------------------------------------------------------------------------------
+  // An identity verified on this page after the request was read: the request is read again, for
+  // whether the verified age meets it. Should that read fail, the answer step shows as before and the
+  // server decides on complete.
+  async function decideWithAge() {
+    if (request && request.meets_age_required === null) {
+      // The answer belongs to the account that asked: after "Use another account" or a sign-out
+      // meanwhile it is dropped, so the next person never sees the previous one's age.
+      var asked = token;
+      var res = await A.api("GET", sessionPath("/request"), { token: asked, nonce: nonce });
+      if (!timer || token !== asked) return;
+      if (res.status === 401) return signedOut();
+      if (res.ok && res.data.status === "PENDING") request = /** @type {SessionRequest} */ (res.data);
+    }
+    showDecision();
+  }
+  function showDecision() {
+    progress("decision");
+    showSections(["step-request", "step-decide"]);
+    A.show("decide-notice", false);
+    // A verified person under the age is told so before answering, and offered only what is true:
+    // declining (the server still decides on complete, from the verified date of birth).
+    var under = !!request && request.meets_age_required === false;
+    A.text("decide-underage", under ? t("decide.underage", { merchant: merchant(), age: ageRequired() }) : "");
+    A.show("decide-underage", under);
+    A.show("approve", !under);
+    // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
+    P.refresh(token, !!(request && request.require_passkey));
+  }
+
+  // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
+  // replace the real result with "already answered".
+  /** @param {boolean} consent @param {HTMLButtonElement} button */
+  async function decide(consent, button) {
+    A.show("decide-notice", false);
+    var other = /** @type {HTMLButtonElement} */ (A.$(consent ? "decline" : "approve"));
+    other.disabled = true;
+    try { await answer(consent, button); } finally { other.disabled = false; }
+  }
+  /** @param {boolean} consent @param {HTMLButtonElement} button */
+  async function answer(consent, button) {
+    await A.busy(button, async function () {
+      /** @type {{ consent: boolean, assertion?: unknown }} */
+      var body = { consent: consent };
+      // An approval from an account with a passkey carries an assertion; a browser that cannot make one
+      // sends the plain answer, which the server refuses with PASSKEY_REQUIRED (explained below).
+      if (consent && P.needed() && P.supported()) {
+        var signed = await P.assertion(sessionId, nonce);
+        if (!signed.ok) {
+          if (signed.error === "NOT_FOUND") return result("invalid");
+          return A.notice("decide-notice", A.messageFor(signed), "error");
+        }
+        body.assertion = signed.assertion;
+      }
+      var res = await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
+      if (res.ok) {
+        if (res.data.status === "APPROVED") return result("approved", res.data);
+        return result(consent ? "underage" : "declined", res.data);
+      }
+      if (res.status === 401) return signedOut();
+      if (res.status === 404) return result("invalid");
+      if (res.error === "KYC_REQUIRED") return loadKyc();
+      if (res.error === "SESSION_NOT_PENDING") return loadPreview();
+      if (res.error === "PASSKEY_REQUIRED") await P.refresh(token, !!(request && request.require_passkey));
+      A.notice("decide-notice", A.messageFor(res), "error");
+    });
+  }
+  A.$("approve").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(true, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
+  A.$("decline").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(false, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
+
+  if (!/^ses_[A-Za-z0-9_-]{24}$/.test(sessionId) || !nonce) {
+    result("invalid");
+  } else {
+    loadPreview();
+  }
+})();
