@@ -91,6 +91,7 @@ export const ACCOUNT_LIMIT_SETTINGS = [
   "KYC_CHECKS_PER_DAY",
   "PASSWORD_CHANGES_PER_HOUR",
   "VERIFICATION_MAILS_PER_DAY",
+  "SESSION_OPENS_PER_MINUTE",
 ] as const;
 
 const positiveInteger = (value: string | undefined) => value === undefined || /^[1-9]\d*$/.test(value);
@@ -155,6 +156,7 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
     "CALLBACK_LOG_RETENTION_DAYS",
     "SESSION_LOG_RETENTION_DAYS",
     "CALLBACK_STALL_SECONDS",
+    "PENDING_SESSIONS_MAX",
     // The per-account limits (src/domain/limits/account-limits.ts; a test keeps this list in step with it).
     ...ACCOUNT_LIMIT_SETTINGS,
   ]) {

@@ -26,6 +26,8 @@ export const DEFAULT_DNS_OVER_HTTPS_URL = "https://cloudflare-dns.com/dns-query"
 export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
 export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 400;
 export const DEFAULT_CALLBACK_STALL_SECONDS = 900;
+/** Sessions one merchant account may have open (PENDING) at once (issue 30). */
+export const DEFAULT_PENDING_SESSIONS_MAX = 10_000;
 
 export type Settings = {
   production: boolean;
@@ -43,6 +45,7 @@ export type Settings = {
   callbackLogRetentionDays: number;
   sessionLogRetentionDays: number;
   callbackStallSeconds: number;
+  pendingSessionsMax: number;
   /** An operator's value for each per-account limit; undefined means the production value. */
   accountLimits: Readonly<Record<AccountLimitSetting, number | undefined>>;
   /** The previous versions of the rotating secrets, set only during a rotation (src/config/secret-versions.ts). */
@@ -111,6 +114,7 @@ export function parseSettings(env: Bindings): Settings {
     callbackLogRetentionDays: positiveInteger(read.CALLBACK_LOG_RETENTION_DAYS) ?? DEFAULT_CALLBACK_LOG_RETENTION_DAYS,
     sessionLogRetentionDays: positiveInteger(read.SESSION_LOG_RETENTION_DAYS) ?? DEFAULT_SESSION_LOG_RETENTION_DAYS,
     callbackStallSeconds: positiveInteger(read.CALLBACK_STALL_SECONDS) ?? DEFAULT_CALLBACK_STALL_SECONDS,
+    pendingSessionsMax: positiveInteger(read.PENDING_SESSIONS_MAX) ?? DEFAULT_PENDING_SESSIONS_MAX,
     accountLimits: Object.fromEntries(ACCOUNT_LIMIT_SETTINGS.map((name) => [name, positiveInteger(read[name])])) as Record<AccountLimitSetting, number | undefined>,
     secretsKeyPrevious: nonEmpty(read.SECRETS_KEY_PREVIOUS),
     passwordPepperPrevious: nonEmpty(read.PASSWORD_PEPPER_PREVIOUS),

@@ -109,6 +109,12 @@ const CATALOGUE = {
     why: "each submission starts a paid check; one account in a loop must not exhaust the provider quota for everyone",
     tooMany: (production) => `Too many submissions for this account (production: ${production}); Retry-After says when the window ends.`,
   }),
+  sessionOpensPerAccount: accountLimit("sessionOpen", OPENAPI_METADATA && {
+    keyedBy: "account",
+    counts: "sessions opened, and test-key answers, every attempt",
+    why: "each open costs a Durable Object, a log row, an alarm and a signed callback to any server: a loop on a test key must not spend the operator's money or flood someone else's endpoint",
+    tooMany: (production) => `The account opened too many sessions (production: ${production}, and at most 10,000 pending at once); Retry-After says when to try again.`,
+  }),
   verificationMailsPerAccount: accountLimit("verificationMail", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "verification mails of one account, every request",
@@ -135,7 +141,7 @@ export const LIMITS = Object.fromEntries(Object.entries(CATALOGUE).map(([name, s
 
 export const isBindingLimit = (limit: Limit): limit is BindingLimit => "binding" in limit;
 
-const PER = { 3600: "an hour", 86_400: "a day" } as const;
+const PER = { 60: "a minute", 3600: "an hour", 86_400: "a day" } as const;
 
 /** An account limit's production numbers in words: "10 an hour, 30 a day". */
 export const productionWindows = (limit: AccountLimitName): string =>

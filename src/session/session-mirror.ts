@@ -1,6 +1,6 @@
 // Mirrors each session into the D1 session log that usage reports read (verification_sessions). Only the
 // session Durable Object writes status changes here; the log holds no end-user identity.
-import { eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { CallbackMessage } from "./callback-message";
 import type { Database } from "../db/client";
 import type { ServiceContext } from "../context/service-context";
@@ -8,6 +8,12 @@ import { callbackEvents, verificationSessions } from "../db/schema";
 import type { ResolvedStatus } from "./session-status";
 
 export const insertOpenedSession = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
+
+/** How many sessions the account has open (PENDING) now: read through the account and status index. */
+export const pendingSessionsOf = (db: Database, accountId: string) =>
+  db.select({ pending: count() }).from(verificationSessions).where(and(eq(verificationSessions.accountId, accountId), eq(verificationSessions.status, "PENDING")));
+
+export const deleteSessionLog = (db: Database, sessionId: string) => db.delete(verificationSessions).where(eq(verificationSessions.id, sessionId));
 
 export type Resolution = {
   sessionId: string;

@@ -4,7 +4,8 @@
 // retried by the alarm instead of being lost.
 import { DurableObject } from "cloudflare:workers";
 import type { ServiceContext } from "../context/service-context";
-import { insertOpenedSession, resolutionStatements, sessionLogExists } from "./session-mirror";
+import { deleteSessionLog, insertOpenedSession, pendingSessionsOf, resolutionStatements, sessionLogExists } from "./session-mirror";
+import { upsertCounter } from "../db/account-counter";
 import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
@@ -14,7 +15,14 @@ import { polledView, previewView, requestView, type PolledSession, type SessionP
 import { transition, type HolderBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
 
-export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING" | "PASSKEY_REQUIRED";
+export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING" | "PASSKEY_REQUIRED" | "OPENS_LIMITED" | "TOO_MANY_PENDING";
+
+/**
+ * What opening a session is measured against (issue 30): this minute's counter of the account's opens
+ * (its key and window end, computed by the caller: src/domain/verification/open-session.ts), and the
+ * limits. Counted and checked in the same D1 batch as the log row's insert.
+ */
+export type OpenAdmission = { opens: { key: string; expiresAt: string }; opensPerMinute: number; pendingMax: number };
 export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionFailure };
 
 type Outbox = { message: CallbackMessage };
@@ -41,28 +49,45 @@ export class VerificationSessionObject extends DurableObject<Env> {
     return this.ctx.storage.get<SessionState>("state");
   }
 
-  /** Creates the session: its D1 log row first, so nothing exists here that the log lacks. */
-  async open(state: SessionState): Promise<void> {
+  /**
+   * Creates the session: its D1 log row first, so nothing exists here that the log lacks. The same batch
+   * counts the account's opens this minute and its open sessions (the new one included); past either
+   * limit the row is taken back and nothing is stored here: no state, no alarm, no callback.
+   */
+  async open(state: SessionState, admission: OpenAdmission): Promise<SessionResult<null>> {
+    let refused: SessionFailure | null = null;
     await this.ctx.blockConcurrencyWhile(async () => {
       if (await this.load()) throw new Error("session already open");
-      await insertOpenedSession(this.domain.db, {
-        id: state.id,
-        accountId: state.accountId,
-        keyId: state.keyId,
-        status: "PENDING",
-        ageRequired: state.ageRequired,
-        aboveAgeRequired: false,
-        receiptId: null,
-        createdAt: state.createdAt,
-        expiresAt: state.expiresAt,
-        resolvedAt: null,
-        livemode: state.livemode ?? true,
-        reference: state.reference ?? null,
-        metadata: state.metadata ?? null,
-      });
+      const { db } = this.domain;
+      const [[opened], , [open]] = await db.batch([
+        upsertCounter(db, admission.opens),
+        insertOpenedSession(db, {
+          id: state.id,
+          accountId: state.accountId,
+          keyId: state.keyId,
+          status: "PENDING",
+          ageRequired: state.ageRequired,
+          aboveAgeRequired: false,
+          receiptId: null,
+          createdAt: state.createdAt,
+          expiresAt: state.expiresAt,
+          resolvedAt: null,
+          livemode: state.livemode ?? true,
+          reference: state.reference ?? null,
+          metadata: state.metadata ?? null,
+        }),
+        pendingSessionsOf(db, state.accountId),
+      ]);
+      if ((opened?.count ?? 0) > admission.opensPerMinute) refused = "OPENS_LIMITED";
+      else if ((open?.pending ?? 0) > admission.pendingMax) refused = "TOO_MANY_PENDING";
+      if (refused) {
+        await deleteSessionLog(db, state.id);
+        return;
+      }
       await this.ctx.storage.put("state", state);
       await this.scheduleAlarm(state);
     });
+    return refused ? fail(refused) : { ok: true, value: null };
   }
 
   /** The merchant's poll. Past expiry it expires the session first, so it never shows PENDING late. */

@@ -3067,6 +3067,15 @@ export type operations = {
           });
         };
       };
+      /** @description The account opened too many sessions (production: 600 a minute, and at most 10,000 pending at once); Retry-After says when to try again. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
       /** @description Internal error (INTERNAL_ERROR) */
       500: {
         content: {
@@ -3589,6 +3598,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description The account opened too many sessions (production: 600 a minute, and at most 10,000 pending at once); Retry-After says when to try again. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
           };
         };
       };

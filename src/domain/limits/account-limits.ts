@@ -5,12 +5,10 @@
 // counter of completions links no account to the sessions it answered (CONTRACT §5), and the key (an
 // HMAC under a key derived from SECRETS_KEY, src/config/derived-keys.ts) cannot be recomputed for a
 // known account id from a copy of the database, so the rows do not even say whose activity they count.
-import { sql, type SQL } from "drizzle-orm";
-import { accountCounters, users } from "../../db/schema";
+import { upsertCounter } from "../../db/account-counter";
 import { ApiError } from "../../errors";
 import { hmacHex } from "../../lib/crypto";
 import { derivedKey } from "../../config/derived-keys";
-import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
 import type { AccountLimitSetting, Settings } from "../../config/settings";
 
@@ -33,6 +31,8 @@ export const ACCOUNT_LIMITS = {
   sdkToken: [{ name: "sdk-token-hour", setting: "KYC_SDK_TOKENS_PER_HOUR", fallback: 10, seconds: HOUR }],
   /** Each submission starts a paid check at the provider. */
   kycCheck: [{ name: "kyc-check-day", setting: "KYC_CHECKS_PER_DAY", fallback: 3, seconds: DAY }],
+  /** Each open session costs a Durable Object, a log row, an alarm and a signed callback (issue 30). */
+  sessionOpen: [{ name: "session-open-minute", setting: "SESSION_OPENS_PER_MINUTE", fallback: 600, seconds: 60 }],
   /** One address must not be mailed a verification link thousands of times a day (issue 30). */
   verificationMail: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
   /** A stolen token must not guess the current password without end. */
@@ -58,20 +58,6 @@ export async function counterKeys(settings: Settings, limit: AccountLimitName, a
 }
 
 export type CounterKey = Awaited<ReturnType<typeof counterKeys>>[number];
-
-/**
- * Adds one to the counter, returning the new count: an UPSERT … RETURNING for a db.batch. With
- * `onlyIf`, a condition on the account's row, it counts only when that holds (and returns no row).
- */
-export function upsertCounter(db: Database, { key, expiresAt }: CounterKey, onlyIf?: SQL) {
-  const insert = db.insert(accountCounters);
-  const values = onlyIf
-    ? insert.select(db.select({ key: sql<string>`${key}`.as("key"), count: sql<number>`1`.as("count"), expiresAt: sql<string>`${expiresAt}`.as("expires_at") }).from(users).where(onlyIf))
-    : insert.values({ key, count: 1, expiresAt });
-  return values
-    .onConflictDoUpdate({ target: accountCounters.key, set: { count: sql`${accountCounters.count} + 1` } })
-    .returning({ count: accountCounters.count });
-}
 
 /** 429 RATE_LIMITED, Retry-After: the seconds until the exceeded window ends, when any count is over its limit. */
 export function refuseOverLimit(settings: Settings, rows: readonly CounterKey[], counts: readonly (readonly { count: number }[] | undefined)[], now: number): void {

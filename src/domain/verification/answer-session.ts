@@ -7,6 +7,7 @@ import { sessionStub } from "../../session/session-stub";
 import { TEST_OUTCOMES } from "../../session/state-machine";
 import type { AuthenticatedKey } from "../keys";
 import { AssertionCredential, verifyApproval } from "../passkeys";
+import { countAccountUse, type AccountLimitName } from "../limits";
 import { checkedId, unwrap } from "./session-calls";
 
 export const TestOutcomeInput = z.object({
@@ -27,10 +28,13 @@ export const CompleteInput = z.object({
  * Test mode: answers a test session with a chosen outcome, from the merchant's test key or from the
  * page with the nonce. A live key, a live session, another account's session and a wrong nonce are all 404.
  */
-export async function answerTestSession(ctx: ServiceContext, key: AuthenticatedKey | null, sessionId: string, input: z.infer<typeof TestOutcomeInput>) {
+export async function answerTestSession(ctx: ServiceContext, key: AuthenticatedKey | null, sessionId: string, input: z.infer<typeof TestOutcomeInput>, opensLimit: AccountLimitName) {
   const auth = key ? (key.mode === "test" ? { accountId: key.userId } : null) : input.nonce ? { nonce: input.nonce } : null;
   if (!auth) throw notFound("Session");
-  return unwrap(await sessionStub(ctx, checkedId(sessionId)).testAnswer(auth, input.outcome));
+  const id = checkedId(sessionId);
+  // A test key's answer sends a callback like an open does: it counts on the account's opens (issue 30).
+  if (key) await countAccountUse(ctx, opensLimit, key.userId);
+  return unwrap(await sessionStub(ctx, id).testAnswer(auth, input.outcome));
 }
 
 /** Declining from the first screen: no account, no identity check, nothing about the person recorded. */

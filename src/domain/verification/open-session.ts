@@ -8,6 +8,9 @@ import { sha256Hex } from "../../lib/crypto";
 import { newId, newToken } from "../../lib/ids";
 import { addSeconds, nowIso } from "../../lib/time";
 import { sessionStub } from "../../session/session-stub";
+import type { OpenAdmission } from "../../session/verification-session";
+import { counterKeys, limitOf, type AccountLimitName } from "../limits";
+import { tooManySessions } from "./session-calls";
 import type { AuthenticatedKey } from "../keys";
 import { assertCallbackOriginAllowed, callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "../merchant-callbacks";
 
@@ -65,7 +68,8 @@ export type OpenedSession = z.infer<typeof OpenedSession>;
 export const verificationUrl = (appUrl: string, sessionId: string, nonce: string) =>
   `${appUrl.replace(/\/$/, "")}/verify?session_id=${encodeURIComponent(sessionId)}&nonce=${encodeURIComponent(nonce)}`;
 
-export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>): Promise<OpenedSession> {
+/** `opensLimit`: the account limit the opens count on (the route declares it: src/routes/verification/open-session.ts). */
+export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>, opensLimit: AccountLimitName): Promise<OpenedSession> {
   const allowLocalHttp = !ctx.settings.production;
   const problems = (["callback_url", "return_url"] as const).flatMap((path) => {
     const url = input[path];
@@ -78,7 +82,11 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
   const nonce = newToken(32);
   const createdAt = nowIso();
   const expiresAt = addSeconds(createdAt, ctx.settings.sessionTtlSeconds);
-  await sessionStub(ctx, id).open({
+  // This minute's counter of the account's opens: counted with the log row's insert, in one D1 batch.
+  const now = Date.parse(createdAt);
+  const [opens] = await counterKeys(ctx.settings, opensLimit, key.userId, now);
+  const admission: OpenAdmission = { opens: opens!, opensPerMinute: limitOf(ctx.settings, opens!.window), pendingMax: ctx.settings.pendingSessionsMax };
+  const opened = await sessionStub(ctx, id).open({
     id,
     accountId: key.userId,
     keyId: key.id,
@@ -100,7 +108,12 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
     holderBinding: null,
     receipt: null,
     requirePasskey: input.require_passkey ?? false,
-  });
+  }, admission);
+  if (!opened.ok) {
+    // Past the minute's opens: until the window ends. Past the pending sessions: a minute, as sessions
+    // resolve and expire all the time.
+    throw tooManySessions(opened.error === "OPENS_LIMITED" ? opens!.end - Math.floor(now / 1000) : 60);
+  }
   return {
     session_id: id,
     nonce,

@@ -9,7 +9,14 @@ const FAILURES: Record<SessionFailure, () => ApiError> = {
   KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
   PASSKEY_REQUIRED: () => new ApiError("PASSKEY_REQUIRED"),
   SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
+  // Opening's own refusals carry their exact Retry-After (src/domain/verification/open-session.ts).
+  OPENS_LIMITED: () => tooManySessions(60),
+  TOO_MANY_PENDING: () => tooManySessions(60),
 };
+
+/** 429 for opening past the account's limits (issue 30): Retry-After in seconds. */
+export const tooManySessions = (retryAfter: number) =>
+  new ApiError("RATE_LIMITED", { message: "This account opened too many sessions; try again later.", headers: { "Retry-After": String(Math.max(retryAfter, 1)) } });
 
 export function unwrap<T>(result: SessionResult<T>): T {
   if (!result.ok) throw FAILURES[result.error]();

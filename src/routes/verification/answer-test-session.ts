@@ -5,6 +5,7 @@ import { authenticateApiKey } from "../../domain/keys";
 import { answerTestSession, TestOutcomeInput } from "../../domain/verification";
 import { unauthorized } from "../../errors";
 import type { AppEnv } from "../../http/app-env";
+import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
 import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
@@ -22,7 +23,7 @@ const optionalApiKey = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-const spec = { method: "post", path: "/session/:id/test-outcome", limits: {} } as const satisfies RouteSpec;
+const spec = { method: "post", path: "/session/:id/test-outcome", limits: { opens: LIMITS.sessionOpensPerAccount } } as const satisfies RouteSpec;
 
 export const answerTestSessionRoute = {
   ...spec,
@@ -32,7 +33,8 @@ export const answerTestSessionRoute = {
     jsonBody(TestOutcomeInput),
     async function answerWithOutcome(c) {
       const key = c.req.header("x-api-key") === undefined ? null : c.var.apiKey;
-      return ok(c, await answerTestSession(c.var.ctx, key, c.req.param("id"), c.req.valid("json")));
+      // A test key's answer counts on its account's opens (it sends a callback as an open does).
+      return ok(c, await answerTestSession(c.var.ctx, key, c.req.param("id"), c.req.valid("json"), spec.limits.opens.accountWindows));
     },
   ),
 } satisfies NamedRoute;
