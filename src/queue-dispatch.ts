@@ -1,11 +1,13 @@
 // The Worker's `queue` handler: each batch to its consumer by the role of its queue. Staging's queues
 // are production's names with a "staging-" prefix (a queue has one consumer, so staging cannot share
-// production's; wrangler.toml [env.staging]): the role is the name without it.
+// production's; wrangler.toml [env.staging]): the role is the name without it. The mail queue also carries
+// the provider's applicant deletions and a deleted account's sessions to close: each message on its own.
 import { CALLBACK_QUEUE, DEAD_LETTER_QUEUE, handleCallbackBatch, handleDeadLetterBatch, handleQueue } from "./callbacks/consumer";
 import type { CallbackMessage } from "./session/callback-message";
 import type { ServiceContext } from "./context/service-context";
 import { handleDeadLetteredMail, handleMailMessage } from "./mail/mail-consumer";
 import { handleApplicantDeletion, handleDeadLetteredApplicantDeletion, isApplicantDeletionMessage } from "./providers/applicant-deletion";
+import { handleDeadLetteredSessionClosing, handleSessionClosing, isSessionClosingMessage } from "./session/closing-for-deleted-account";
 
 export const STAGING_QUEUE_PREFIX = "staging-";
 export const MAIL_QUEUE = "mail";
@@ -17,11 +19,23 @@ export async function dispatchQueue(batch: MessageBatch<unknown>, ctx: ServiceCo
   const role = queueRole(batch.queue);
   // The mail queue also carries applicant deletions (src/providers/applicant-deletion.ts); each message on its own.
   if (role === MAIL_QUEUE) {
-    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleApplicantDeletion(m, ctx) : handleMailMessage(m, ctx))));
+    await Promise.all(
+      batch.messages.map((m) =>
+        isApplicantDeletionMessage(m.body) ? handleApplicantDeletion(m, ctx) : isSessionClosingMessage(m.body) ? handleSessionClosing(m, ctx) : handleMailMessage(m, ctx),
+      ),
+    );
     return;
   }
   if (role === MAIL_DEAD_LETTER_QUEUE) {
-    await Promise.all(batch.messages.map((m) => (isApplicantDeletionMessage(m.body) ? handleDeadLetteredApplicantDeletion(m, ctx) : handleDeadLetteredMail(m, ctx))));
+    await Promise.all(
+      batch.messages.map((m) =>
+        isApplicantDeletionMessage(m.body)
+          ? handleDeadLetteredApplicantDeletion(m, ctx)
+          : isSessionClosingMessage(m.body)
+            ? handleDeadLetteredSessionClosing(m)
+            : handleDeadLetteredMail(m, ctx),
+      ),
+    );
     return;
   }
   if (role === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, ctx);
