@@ -2093,7 +2093,7 @@ export type operations = {
           };
         };
       };
-      /** @description More than 5 mails a minute for this account. Codes: RATE_LIMITED. */
+      /** @description More than 5 mails a minute for this account. Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
