@@ -5,6 +5,7 @@ import { users } from "../../src/db/schema";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { serviceContext } from "../../src/service";
 import { newId } from "../../src/lib/ids";
+import { hashPassword } from "../../src/lib/password";
 import { signAccountToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
 import { verifyKycViaSandbox } from "./kyc";
@@ -12,6 +13,12 @@ import { verifyKycViaSandbox } from "./kyc";
 export const db = () => database(env.DB);
 /** The context domain functions take, as a request would have it. */
 export const domain = () => serviceContext(env);
+
+/** Every seeded account's password (the accounts tests register theirs through the real endpoints). */
+export const SEEDED_PASSWORD = "correct horse battery";
+// One hash for every seeded account of a test file: PBKDF2 at full strength costs tens of milliseconds.
+let seededHash: Promise<string> | undefined;
+const seededPasswordHash = () => (seededHash ??= hashPassword(SEEDED_PASSWORD, env.PASSWORD_PEPPER!));
 
 let counter = 0;
 export const uniqueEmail = (label = "user") => `${label}-${Date.now()}-${++counter}@example.test`;
@@ -33,7 +40,7 @@ export async function seedAccount(
   await db().insert(users).values({
     id,
     email,
-    passwordHash: "seeded-account-has-no-password",
+    passwordHash: await seededPasswordHash(),
     firstName: "Test",
     lastName: "Account",
     companyName,

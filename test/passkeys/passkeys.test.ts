@@ -7,20 +7,20 @@ import { describe, expect, it } from "vitest";
 import { passkeyChallenges, passkeys } from "../../src/db/schema";
 import { SoftwareAuthenticator, type Forgery } from "../helpers/authenticator";
 import { call, expectError } from "../helpers/http";
-import { db, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { db, SEEDED_PASSWORD, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
 
 const base = "/api/users/me/passkeys";
 
 async function registrationOptions(user: SeededAccount) {
-  const res = await call("POST", `${base}/registration-options`, { token: user.token });
+  const res = await call("POST", `${base}/registration-options`, { token: user.token, body: { password: SEEDED_PASSWORD } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
 
 async function enrol(user: SeededAccount, authenticator: SoftwareAuthenticator, forgery: Forgery = {}, name?: string) {
   const options = await registrationOptions(user);
-  return call("POST", base, { token: user.token, body: { name, credential: await authenticator.register(options, forgery) } });
+  return call("POST", base, { token: user.token, body: { name, credential: await authenticator.register(options, forgery), password: SEEDED_PASSWORD } });
 }
 
 async function enrolled(user: SeededAccount) {
@@ -183,7 +183,7 @@ describe("enrolment", () => {
     const { user } = await setup();
     const options = await registrationOptions(user);
     const credential = await (await SoftwareAuthenticator.create()).register(options);
-    const res = await call("POST", base, { token: user.token, body: { credential: { ...credential, id: "AAAAAAAAAAAAAAAAAAAAAA" } } });
+    const res = await call("POST", base, { token: user.token, body: { credential: { ...credential, id: "AAAAAAAAAAAAAAAAAAAAAA" }, password: SEEDED_PASSWORD } });
     expectError(res, 400, "PASSKEY_INVALID");
     expect(await storedPasskeys(user.id)).toEqual([]);
   });

@@ -95,9 +95,12 @@ async function prepare(op: Operation, s: State) {
     case "GET /api/dev/outbox":
       fixtures.query = { to: account.email };
       break;
+    case "POST /api/users/me/passkeys/registration-options":
+      fixtures.body = { password: PASSWORD };
+      break;
     case "POST /api/users/me/passkeys": {
-      const options = await request("POST", "/api/users/me/passkeys/registration-options", { token: account.token });
-      if (options.status === 200) fixtures.body = { credential: await (await SoftwareAuthenticator.create()).register(options.body.data) };
+      const options = await request("POST", "/api/users/me/passkeys/registration-options", { token: account.token, body: { password: PASSWORD } });
+      if (options.status === 200) fixtures.body = { credential: await (await SoftwareAuthenticator.create()).register(options.body.data), password: PASSWORD };
       break;
     }
     case "POST /api/users/me/passkeys/confirmation-options":

@@ -60,7 +60,7 @@ export type paths = {
   "/api/users/me/passkeys/registration-options": {
     /**
      * Options for navigator.credentials.create(): a single-use challenge valid 5 minutes
-     * @description A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON().
+     * @description A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON(). For the account's first passkey the body carries the account's current password ({password}), and the enrolment body too: a stolen token alone cannot add a passkey. Later passkeys are confirmed by an existing one instead.
      */
     post: operations["postApiUsersMePasskeysRegistrationOptions"];
   };
@@ -1203,6 +1203,8 @@ export type operations = {
               signature: string;
             };
           };
+          /** @description The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong). */
+          password?: string;
         };
       };
     };
@@ -1236,13 +1238,13 @@ export type operations = {
           });
         };
       };
-      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      /** @description The account's first passkey without its current password, or with a wrong one Codes: INVALID_CREDENTIALS, UNAUTHORIZED. */
       401: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "UNAUTHORIZED";
-          };
+            error?: "INVALID_CREDENTIALS" | "UNAUTHORIZED";
+          });
         };
       };
       /** @description The account has a passkey and the change was not confirmed with one Codes: PASSKEY_REQUIRED. */
@@ -1290,6 +1292,15 @@ export type operations = {
           };
         };
       };
+      /** @description Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
       /** @description Internal error (INTERNAL_ERROR) */
       500: {
         content: {
@@ -1312,9 +1323,17 @@ export type operations = {
   };
   /**
    * Options for navigator.credentials.create(): a single-use challenge valid 5 minutes
-   * @description A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON().
+   * @description A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON(). For the account's first passkey the body carries the account's current password ({password}), and the enrolment body too: a stolen token alone cannot add a passkey. Later passkeys are confirmed by an existing one instead.
    */
   postApiUsersMePasskeysRegistrationOptions: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong). */
+          password?: string;
+        };
+      };
+    };
     responses: {
       /** @description Creation options (PublicKeyCredentialCreationOptionsJSON) */
       200: {
@@ -1367,13 +1386,13 @@ export type operations = {
           };
         };
       };
-      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      /** @description The account's first passkey without its current password, or with a wrong one Codes: INVALID_CREDENTIALS, UNAUTHORIZED. */
       401: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "UNAUTHORIZED";
-          };
+            error?: "INVALID_CREDENTIALS" | "UNAUTHORIZED";
+          });
         };
       };
       /** @description The account holds 10 passkeys Codes: PASSKEY_LIMIT_REACHED. */
@@ -1403,7 +1422,16 @@ export type operations = {
           };
         };
       };
-      /** @description More than 10 option requests a minute for this account Codes: RATE_LIMITED. */
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description More than 10 option requests a minute for this account Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

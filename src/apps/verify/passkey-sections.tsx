@@ -2,6 +2,7 @@
 // to create one after identity verification, the notice of a merchant that requires one, and the
 // account's passkey settings. assets/passkeys.browser.js drives them. Texts from the page's catalogue.
 import type { TextKey } from "../../web/i18n/en";
+import { Field } from "../../web/form-field";
 
 type Texts = { t: (key: TextKey) => string };
 export function PasskeyOffer({ t }: Texts) {
@@ -10,6 +11,7 @@ export function PasskeyOffer({ t }: Texts) {
       <h2 id="passkey-offer-title">{t("passkey.offer.title")}</h2>
       <p class="muted">{t("passkey.offer.text")}</p>
       <div id="passkey-offer-notice" class="notice error" hidden></div>
+      <Field form="passkey-offer" name="password" type="password" autocomplete="current-password" label={t("passkey.password")} hint={t("passkey.password.hint")} />
       <div class="actions">
         <button type="button" class="btn block" id="passkey-create">
           {t("passkey.create")}
@@ -40,6 +42,9 @@ export function PasskeySettings({ t }: Texts) {
       <p id="passkey-empty" class="muted" hidden>
         {t("passkey.empty")}
       </p>
+      <div id="passkey-add-password-field" hidden>
+        <Field form="passkey-add" name="password" type="password" autocomplete="current-password" label={t("passkey.password")} hint={t("passkey.password.hint")} />
+      </div>
       <button type="button" class="btn small" id="passkey-add">
         {t("passkey.add")}
       </button>

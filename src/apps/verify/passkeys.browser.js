@@ -57,9 +57,14 @@ var AVS_PASSKEYS = (function () {
   }
 
   // --- Enrolment ------------------------------------------------------------------------------
-  /** @returns {Promise<{ ok: boolean, error?: string, message?: string }>} */
-  async function enrol() {
-    var options = await A.api("POST", "/api/users/me/passkeys/registration-options", { token: token });
+  /**
+   * The account's first passkey needs its password (the server refuses without it); later ones are
+   * confirmed by an existing passkey instead.
+   * @param {string} password @returns {Promise<{ ok: boolean, error?: string, message?: string }>}
+   */
+  async function enrol(password) {
+    var first = passkeys.length === 0;
+    var options = await A.api("POST", "/api/users/me/passkeys/registration-options", { token: token, body: first ? { password: password } : {} });
     if (!options.ok) return options;
     var o = options.data;
     var credential;
@@ -88,7 +93,8 @@ var AVS_PASSKEYS = (function () {
           id: credential.id,
           type: "public-key",
           response: { clientDataJSON: toB64url(response.clientDataJSON), attestationObject: toB64url(response.attestationObject) }
-        }
+        },
+        password: first ? password : undefined
       }
     });
     if (res.ok) await refresh(token, requirePasskey);
@@ -141,6 +147,7 @@ var AVS_PASSKEYS = (function () {
     var can = supported();
     A.show("passkey-offer", can && passkeys.length === 0 && !offerDismissed);
     A.show("passkey-settings", passkeys.length > 0 || (can && offerDismissed));
+    A.show("passkey-add-password-field", passkeys.length === 0);
     A.show("passkey-required", requirePasskey && passkeys.length === 0);
     A.text("passkey-required-text", A.t(can ? "passkey.required" : "passkey.required.unsupported"));
     drawList();
@@ -182,21 +189,34 @@ var AVS_PASSKEYS = (function () {
     });
   }
 
-  /** @param {string} noticeId @param {HTMLButtonElement} button */
-  async function enrolFrom(noticeId, button) {
+  /** @param {string} noticeId @param {string} passwordId @param {HTMLButtonElement} button */
+  async function enrolFrom(noticeId, passwordId, button) {
     A.notice(noticeId, "", "error");
+    var input = /** @type {HTMLInputElement} */ (A.$(passwordId));
+    if (passkeys.length === 0 && !input.value) {
+      A.notice(noticeId, A.t("passkey.password.required"), "error");
+      input.focus();
+      return;
+    }
     await A.busy(button, async function () {
-      var res = await enrol();
-      if (res.ok) A.notice("passkey-settings-notice", A.t("passkey.created"), "ok");
-      else A.notice(noticeId, A.messageFor(/** @type {{ error?: string, message?: string }} */ (res)), "error");
+      var res = await enrol(input.value);
+      if (res.ok) {
+        input.value = "";
+        A.notice("passkey-settings-notice", A.t("passkey.created"), "ok");
+      } else if (res.error === "INVALID_CREDENTIALS") {
+        A.notice(noticeId, A.t("passkey.password.wrong"), "error");
+        input.focus();
+      } else {
+        A.notice(noticeId, A.messageFor(/** @type {{ error?: string, message?: string }} */ (res)), "error");
+      }
     });
   }
 
   A.$("passkey-create").addEventListener("click", function (/** @type {MouseEvent} */ event) {
-    enrolFrom("passkey-offer-notice", /** @type {HTMLButtonElement} */ (event.currentTarget));
+    enrolFrom("passkey-offer-notice", "passkey-offer-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
   });
   A.$("passkey-add").addEventListener("click", function (/** @type {MouseEvent} */ event) {
-    enrolFrom("passkey-settings-notice", /** @type {HTMLButtonElement} */ (event.currentTarget));
+    enrolFrom("passkey-settings-notice", "passkey-add-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
   });
   A.$("passkey-skip").addEventListener("click", function () {
     offerDismissed = true;

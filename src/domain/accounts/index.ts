@@ -6,5 +6,5 @@ export { resendVerification, verifyEmail } from "./email-verification";
 export { ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPasswordInput } from "./password-reset";
 export { ProfileInput, updateProfile } from "./profile";
 export { register, RegisterInput } from "./registration";
-export { login, LoginInput, signOutEverywhere } from "./sign-in";
+export { checkPassword, login, LoginInput, signOutEverywhere } from "./sign-in";
 export { EmailField, toUser, User } from "./users";

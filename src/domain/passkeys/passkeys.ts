@@ -11,6 +11,7 @@ import { isIdOf, newId, newToken } from "../../lib/ids";
 import { addSeconds, nowIso } from "../../lib/time";
 import type { ServiceContext } from "../../context/service-context";
 import { isUniqueViolation } from "../../db/unique-violation";
+import { checkPassword } from "../accounts";
 import {
   clientData,
   invalidPasskey,
@@ -94,10 +95,23 @@ export async function listPasskeys(ctx: ServiceContext, userId: string): Promise
   return (await listRows(ctx, userId)).map(view);
 }
 
+/**
+ * The account's first passkey needs its current password (CONTRACT §13): a stolen token alone must not
+ * enrol a passkey of its own and approve in the owner's name. Later passkeys are confirmed by an existing
+ * one instead (confirmHolder). A missing and a wrong password are the same 401.
+ */
+async function requirePasswordForFirst(ctx: ServiceContext, user: UserRow, existing: number, password: string | undefined): Promise<void> {
+  if (existing > 0) return;
+  if (password === undefined || !(await checkPassword(ctx, user, password))) {
+    throw new ApiError("INVALID_CREDENTIALS", { message: "Enter your account's password to add your first passkey." });
+  }
+}
+
 /** PublicKeyCredentialCreationOptionsJSON: a resident key with user verification, no attestation. */
-export async function registrationOptions(ctx: ServiceContext, user: UserRow) {
+export async function registrationOptions(ctx: ServiceContext, user: UserRow, password?: string) {
   const existing = await listRows(ctx, user.id);
   if (existing.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
+  await requirePasswordForFirst(ctx, user, existing.length, password);
   const rp = rpOf(ctx);
   return {
     challenge: await issueChallenge(ctx, user.id, { purpose: "register" }),
@@ -134,10 +148,13 @@ export async function confirmationOptions(ctx: ServiceContext, userId: string) {
 
 export async function enrolPasskey(
   ctx: ServiceContext,
-  userId: string,
-  input: { name?: string | undefined; credential: RegistrationCredential; confirmation?: AssertionCredential | undefined },
+  user: UserRow,
+  input: { name?: string | undefined; credential: RegistrationCredential; confirmation?: AssertionCredential | undefined; password?: string | undefined },
 ): Promise<PasskeyView> {
+  const userId = user.id;
   await spendChallenge(ctx, userId, input.credential.response.clientDataJSON, { purpose: "register" });
+  const [{ existing } = { existing: 0 }] = await ctx.db.select({ existing: count() }).from(passkeys).where(eq(passkeys.userId, userId));
+  await requirePasswordForFirst(ctx, user, existing, input.password);
   await confirmHolder(ctx, userId, input.confirmation);
   const verified = await verifyRegistration(input.credential, rpOf(ctx));
   const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));

@@ -29,9 +29,12 @@ export function registrationOptionsDoc(): OperationDoc {
   return {
     tag,
     summary: "Options for navigator.credentials.create(): a single-use challenge valid 5 minutes",
-    description: "A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON().",
+    description:
+      "A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON(). " +
+      "For the account's first passkey the body carries the account's current password ({password}), and the enrolment body too: a stolen token alone cannot add a passkey. Later passkeys are confirmed by an existing one instead.",
     responses: {
       200: { description: "Creation options (PublicKeyCredentialCreationOptionsJSON)", data: creationOptions() },
+      401: { description: "The account's first passkey without its current password, or with a wrong one", codes: ["INVALID_CREDENTIALS", "UNAUTHORIZED"] },
       409: { description: "The account holds 10 passkeys", codes: ["PASSKEY_LIMIT_REACHED"] },
     },
   };
@@ -45,6 +48,7 @@ export function enrolPasskeyDoc(): OperationDoc {
     responses: {
       201: { description: "Enrolled", data: z.object({ passkey: PasskeyView }) },
       400: { description: "The registration (or the confirmation) did not verify; the message says which check failed", codes: ["PASSKEY_INVALID"] },
+      401: { description: "The account's first passkey without its current password, or with a wrong one", codes: ["INVALID_CREDENTIALS", "UNAUTHORIZED"] },
       ...needsConfirmation,
       409: { description: "The account holds 10 passkeys", codes: ["PASSKEY_LIMIT_REACHED"] },
     },

@@ -6,7 +6,7 @@ export const ASSET_VERSIONS = {
   "common.browser.js": "57845871ec27",
   "console.browser.js": "3d8b50783955",
   "console.css": "af00d4f9e8ca",
-  "passkeys.browser.js": "40c8b32dad37",
+  "passkeys.browser.js": "a03a4b090a6b",
   "verify.browser.js": "f758c425305a",
   "verify.css": "94626df4a784",
 } as const;
