@@ -2,9 +2,9 @@
 // resolved session decided, for whom it decided (the merchant account) and nothing about the person.
 // Anyone verifies one against GET /.well-known/jwks.json; the key id (`kid`) picks the key, so a
 // rotated-out key stays published (RECEIPT_SIGNING_KEY_PREVIOUS) while its receipts matter.
-// A test session's receipt is signed by a key of its own (`<kid>.test`), derived from the signing key and
-// published apart, at GET /.well-known/jwks-test.json: it never verifies against the live key set, so a
-// merchant who forgot to check `livemode` still cannot take a test receipt for a real one (issue 30).
+// A test session's receipt is signed by a key of its own (kid `<kid>.test`), derived from the signing key
+// and published in the same key set: a receipt's kid says which it is, and a verifier that trusts only the
+// live key ids (or checks `livemode`) cannot take a test receipt for a real one (issue 30).
 import { misconfigured, type Settings } from "../config/settings";
 import type { ReceiptJwk, ReceiptKeySetting } from "../config/receipt-key";
 import { fromBase64Url, toBase64Url, utf8 } from "../lib/encoding";
@@ -90,10 +90,13 @@ function signingPair(live: ReceiptJwk, livemode: boolean): Promise<SigningPair> 
   return pair;
 }
 
-/** The key set of test receipts (GET /.well-known/jwks-test.json): the current test key only. */
-export async function testReceiptJwks(settings: Settings): Promise<{ keys: PublicJwk[] }> {
+/**
+ * The key set GET /.well-known/jwks.json publishes: the live keys (receiptJwks), then the current test
+ * receipts' key (kid `<kid>.test`).
+ */
+export async function publishedReceiptKeys(settings: Settings): Promise<{ keys: PublicJwk[] }> {
   const { kid, x } = await signingPair(signingKey(settings), false);
-  return { keys: [{ kty: "OKP", crv: "Ed25519", x, kid, alg: "EdDSA", use: "sig" }] };
+  return { keys: [...receiptJwks(settings).keys, { kty: "OKP", crv: "Ed25519", x, kid, alg: "EdDSA", use: "sig" }] };
 }
 
 /**

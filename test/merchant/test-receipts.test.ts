@@ -1,7 +1,8 @@
 // A test session's receipt is unmistakable beyond `livemode: false` (issue 30, item 4; docs/receipts.md):
-// it is signed by a key of its own, published apart at /.well-known/jwks-test.json, so it does not verify
-// against the live key set at all, even for a verifier that tries every live key, and a live receipt
-// does not verify against the test key. Checked with jose, an implementation apart from ours.
+// it is signed by a key of its own, kid `<kid>.test`, published in /.well-known/jwks.json beside the live
+// keys (CONTRACT §12: one key set). It verifies there by its kid, but under no live key, even for a
+// verifier that tries every live key; a live receipt does not verify under the test key. Checked with
+// jose, an implementation apart from ours.
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from "jose";
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/domain/keys/api-keys";
@@ -29,7 +30,7 @@ async function verifiesWithAny(receipt: string, keys: JWK[]): Promise<boolean> {
 }
 
 describe("test receipts", () => {
-  it("are signed by the test key alone: they verify against jwks-test.json and never against the live key set", async () => {
+  it("are signed by the test key alone: its kid says test, and no live key verifies them", async () => {
     const merchant = await seedMerchant();
     const testKey = await createApiKey(domain(), merchant.account.id, "test key", "test");
     const session = await openSession(testKey.apiKey);
@@ -37,29 +38,32 @@ describe("test receipts", () => {
     expect(answered.status).toBe(200);
     const receipt = answered.body.data.receipt as string;
 
-    const live = await keySet("/.well-known/jwks.json");
-    const test = await keySet("/.well-known/jwks-test.json");
+    const published = await keySet("/.well-known/jwks.json");
+    const live = published.keys.filter((k) => !k.kid!.endsWith(".test"));
+    const test = published.keys.filter((k) => k.kid!.endsWith(".test"));
     const header = decodeProtectedHeader(receipt);
-    expect(header).toEqual({ alg: "EdDSA", kid: `${live.keys[0]!.kid}.test`, typ: "age-receipt+jwt" });
-    expect(test.keys.map((k) => k.kid)).toEqual([header.kid]);
-    const { payload } = await jwtVerify(receipt, createLocalJWKSet(test));
+    expect(header).toEqual({ alg: "EdDSA", kid: `${live[0]!.kid}.test`, typ: "age-receipt+jwt" });
+    expect(test.map((k) => k.kid)).toEqual([header.kid]);
+    // Against the published set (by its kid) it verifies, and says what it is.
+    const { payload } = await jwtVerify(receipt, createLocalJWKSet(published));
     expect(payload).toMatchObject({ livemode: false, outcome: "APPROVED", session_id: session.session_id });
-    // Not against the live set, by kid or by trying each of its keys.
-    await expect(jwtVerify(receipt, createLocalJWKSet(live))).rejects.toThrow();
-    expect(await verifiesWithAny(receipt, live.keys)).toBe(false);
-    // The test key set publishes no live key.
-    expect(test.keys.some((k) => live.keys.some((l) => l.x === k.x))).toBe(false);
+    // Under no live key, by kid or by trying each of them.
+    await expect(jwtVerify(receipt, createLocalJWKSet({ keys: live }))).rejects.toThrow();
+    expect(await verifiesWithAny(receipt, live)).toBe(false);
+    expect(test.some((k) => live.some((l) => l.x === k.x))).toBe(false);
   });
 
-  it("a live receipt verifies against the live key set and not against the test key", async () => {
+  it("a live receipt verifies under a live key and not under the test key", async () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const session = await openSession(merchant.apiKey);
     const approved = await complete(user.token, session.session_id, session.nonce);
     expect(approved.status).toBe(200);
     const receipt = approved.body.data.receipt as string;
-    const { payload } = await jwtVerify(receipt, createLocalJWKSet(await keySet("/.well-known/jwks.json")));
+    const published = await keySet("/.well-known/jwks.json");
+    const { payload, protectedHeader } = await jwtVerify(receipt, createLocalJWKSet(published));
     expect(payload.livemode).toBe(true);
-    expect(await verifiesWithAny(receipt, (await keySet("/.well-known/jwks-test.json")).keys)).toBe(false);
+    expect(protectedHeader.kid!.endsWith(".test")).toBe(false);
+    expect(await verifiesWithAny(receipt, published.keys.filter((k) => k.kid!.endsWith(".test")))).toBe(false);
   });
 });

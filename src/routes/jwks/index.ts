@@ -1,6 +1,5 @@
-// The receipts' public keys, mounted at /.well-known: the live key set and the test receipts' key.
+// The receipts' public keys, mounted at /.well-known.
 import { mountOperations } from "../named-route";
 import { readJwksRoute } from "./read-jwks";
-import { readTestJwksRoute } from "./read-test-jwks";
 
-export const jwksRoutes = mountOperations(readJwksRoute, readTestJwksRoute);
+export const jwksRoutes = mountOperations(readJwksRoute);

@@ -1,16 +1,17 @@
-// GET /.well-known/jwks.json: the public keys that verify live receipts (src/session/receipts.ts), current
-// first. Public and cacheable; a rotated-out key stays here while its receipts matter (docs/receipts.md).
+// GET /.well-known/jwks.json: the public keys that verify receipts (src/session/receipts.ts): the live
+// ones, current first, then the test receipts' key (kid `<kid>.test`). Public and cacheable; a
+// rotated-out key stays here while its receipts matter (docs/receipts.md).
 // Outside /api, so it is not in the OpenAPI document and has no prose.
-import { receiptJwks } from "../../session/receipts";
+import { publishedReceiptKeys } from "../../session/receipts";
 import { handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
 const spec = { method: "get", path: "/jwks.json", limits: {} } as const satisfies RouteSpec;
 
 export const readJwksRoute = {
   ...spec,
-  handlers: handlersFor(spec)(function readJwks(c) {
+  handlers: handlersFor(spec)(async function readJwks(c) {
     c.header("Cache-Control", "public, max-age=300");
     c.header("Access-Control-Allow-Origin", "*");
-    return c.json(receiptJwks(c.var.ctx.settings));
+    return c.json(await publishedReceiptKeys(c.var.ctx.settings));
   }),
 } satisfies NamedRoute;
