@@ -1,4 +1,5 @@
 // Redelivery and test events through the API and the real queue consumer.
+import { runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -6,7 +7,7 @@ import { callbackAttempts, callbackEvents, verificationSessions } from "../../sr
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
-import { complete, openSession } from "../helpers/sessions";
+import { complete, fireAlarm, openSession, sessionObject } from "../helpers/sessions";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -28,6 +29,9 @@ async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>
   return { sessionId: opened.session_id, webhookId: event!.id, spy };
 }
 
+/** Queue deliveries run in the background; on a loaded machine they can take longer than vi.waitFor's 1 s default. */
+const DELIVERY = { timeout: 10_000 };
+
 const attemptsOf = (webhookId: string) => db().select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);
 const posts = (spy: { mock: { calls: unknown[][] } }) =>
   spy.mock.calls.filter(([input]) => String(input) === HOOK).map(([, init]) => init as RequestInit);
@@ -36,13 +40,13 @@ describe("redelivering a session's callback", () => {
   it("sends a delivered event again as a new attempt with the same webhook-id, signed, recorded in the log", async () => {
     const merchant = await seedMerchant();
     const { sessionId, webhookId, spy } = await resolvedSession(merchant, [204]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
 
     const res = await redeliver(merchant.account.token, sessionId);
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ webhook_id: webhookId, type: "age_verification.session.approved", state: "pending" });
-    await vi.waitFor(async () => expect(await attemptsOf(webhookId)).toHaveLength(2));
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await attemptsOf(webhookId)).toHaveLength(2), DELIVERY);
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     const sent = posts(spy);
     expect(sent).toHaveLength(2);
     const [first, second] = sent.map((init) => ({ body: String(init.body), headers: Object.fromEntries(new Headers(init.headers)) }));
@@ -56,16 +60,16 @@ describe("redelivering a session's callback", () => {
   it("a failed event (410 stopped it) is sent once more, off the schedule: a 2xx makes it delivered, a failure leaves it failed without retries", async () => {
     const merchant = await seedMerchant();
     const { sessionId, webhookId, spy } = await resolvedSession(merchant, [410, 500, 200]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"), DELIVERY);
 
     expect((await redeliver(merchant.account.token, sessionId)).status).toBe(202);
-    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).at(-1)?.statusCode).toBe(500));
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"));
+    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).at(-1)?.statusCode).toBe(500), DELIVERY);
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"), DELIVERY);
     // One attempt only: no retry was scheduled for the 500.
     expect(posts(spy)).toHaveLength(2);
 
     expect((await redeliver(merchant.account.token, sessionId)).status).toBe(202);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     expect((await attemptsOf(webhookId)).map((a) => a.statusCode)).toEqual([410, 500, 200]);
   });
 
@@ -73,7 +77,7 @@ describe("redelivering a session's callback", () => {
     const merchant = await seedMerchant();
     const other = await seedMerchant();
     const { sessionId, webhookId, spy } = await resolvedSession(merchant, [204]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     expectError(await redeliver(other.account.token, sessionId), 404, "NOT_FOUND");
     expectError(await redeliver(merchant.account.token, "ses_notasessionnotasession"), 404, "NOT_FOUND");
     const pending = await openSession(merchant.apiKey, 18, HOOK);
@@ -86,7 +90,7 @@ describe("redelivering a session's callback", () => {
     const merchant = await seedMerchant();
     const other = await seedMerchant();
     const { sessionId, webhookId } = await resolvedSession(merchant, [204]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     let limited;
     for (let i = 0; i < 15 && !limited; i++) {
       const res = await redeliver(merchant.account.token, sessionId);
@@ -97,7 +101,47 @@ describe("redelivering a session's callback", () => {
     expect(limited!.headers.get("retry-after")).toBe("60");
     // The limit is the account's, shared with test events; another account is not affected.
     expectError(await testCallback(merchant.account.token, merchant.keyId, HOOK), 429, "RATE_LIMITED");
-    expectError(await redeliver(other.account.token, sessionId), 404, "NOT_FOUND");
+    // Another account redelivering its own session goes through: the limit is per account, not global.
+    const own = await resolvedSession(other, [204]);
+    await vi.waitFor(async () => expect(await eventState(own.webhookId)).toBe("delivered"), DELIVERY);
+    const res = await redeliver(other.account.token, own.sessionId);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.data).toMatchObject({ webhook_id: own.webhookId, state: "pending" });
+  });
+});
+
+describe("redelivery and the event's schedule and retention", () => {
+  it("a pending event keeps its schedule: a redelivered attempt that fails leaves it pending for its retries, not failed", async () => {
+    const merchant = await seedMerchant();
+    const { sessionId, webhookId } = await resolvedSession(merchant, [500]);
+    await vi.waitFor(async () => expect(await attemptsOf(webhookId)).toHaveLength(1), DELIVERY);
+    expect((await attemptsOf(webhookId))[0]!.statusCode).toBe(500);
+    expect(await eventState(webhookId)).toBe("pending");
+
+    expect((await redeliver(merchant.account.token, sessionId)).status).toBe(202);
+    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).map((a) => a.statusCode).slice(0, 2)).toEqual([500, 500]), DELIVERY);
+    // A settled event redelivered gets one attempt and is failed again; a pending one stays on its schedule.
+    expect(await eventState(webhookId)).toBe("pending");
+  });
+
+  it("a session past its retention is 409 NOTHING_TO_REDELIVER, sends nothing and leaves its event as it was", async () => {
+    const merchant = await seedMerchant();
+    const { sessionId, webhookId, spy } = await resolvedSession(merchant, [204]);
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
+    // Its object forgets it the way retention does: resolved longer ago than RESOLVED_RETENTION_MS, then the alarm.
+    await runInDurableObject(sessionObject(sessionId), async (_instance, state) => {
+      const current = await state.storage.get<Record<string, unknown>>("state");
+      await state.storage.put("state", { ...current, resolvedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
+    });
+    await fireAlarm(sessionId);
+    await runInDurableObject(sessionObject(sessionId), async (_instance, state) => expect(await state.storage.get("state")).toBeUndefined());
+
+    const res = await redeliver(merchant.account.token, sessionId);
+    expectError(res, 409, "NOTHING_TO_REDELIVER");
+    expect(res.body.message).toMatch(/retention/);
+    expect(await eventState(webhookId)).toBe("delivered");
+    expect(await attemptsOf(webhookId)).toHaveLength(1);
+    expect(posts(spy)).toHaveLength(1);
   });
 });
 
