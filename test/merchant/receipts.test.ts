@@ -101,7 +101,7 @@ describe("receipts", () => {
   it("during a rotation the served key set publishes the new key first and the previous one, and both verify their receipts", async () => {
     const old = JSON.parse(env.RECEIPT_SIGNING_KEY!) as Record<string, string>;
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
-    const fresh = { ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as unknown as Record<string, string>), kid: "2026-12" };
+    const fresh: Record<string, string> = { ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as unknown as Record<string, string>), kid: "2026-12" };
     const { d: _d, ...oldPublic } = old;
     const rotated = { ...env, RECEIPT_SIGNING_KEY: JSON.stringify(fresh), RECEIPT_SIGNING_KEY_PREVIOUS: JSON.stringify(oldPublic) } as Env;
     // What a verifier fetches from the Worker configured for the rotation, not what a function returns.

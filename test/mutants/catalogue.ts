@@ -20,7 +20,6 @@ const KEYS = "test/routes/keys.test.ts";
 const JWT = "test/lib/jwt.test.ts";
 const CONSUMER = "test/callbacks/consumer.test.ts";
 const SIGN = "test/callbacks/sign.test.ts";
-const USERS = "test/routes/users.test.ts";
 
 /** The breaks an audit made in issue 37, which the suite let through before it was fixed. */
 const audit: Mutation[] = [
@@ -382,7 +381,7 @@ const passkeys: Mutation[] = [
     file: "drizzle/0006_passkeys.sql",
     find: "FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX",
     replace: "FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX",
-    tests: [USERS],
+    tests: [PASSKEYS],
     why: "a deleted account's passkeys stay behind",
   },
 ];
