@@ -20,6 +20,8 @@ const KEYS = "test/routes/keys.test.ts";
 const JWT = "test/lib/jwt.test.ts";
 const CONSUMER = "test/callbacks/consumer.test.ts";
 const SIGN = "test/callbacks/sign.test.ts";
+const STALLED = "test/maintenance/stalled-callbacks.test.ts";
+const RETENTION = "test/maintenance/retention.test.ts";
 
 /** The breaks an audit made in issue 37, which the suite let through before it was fixed. */
 const audit: Mutation[] = [
@@ -691,6 +693,25 @@ const callbacks: Mutation[] = [
   },
 ];
 
+const callbackTools: Mutation[] = [
+  {
+    id: "callback-test-event-origin-checked",
+    file: "src/domain/test-callback.ts",
+    find: '  if (problem) throw validationFailed([{ path: "url", message: problem }]);',
+    replace: '  if (problem || (row.allowedCallbackOrigins?.length && !row.allowedCallbackOrigins.includes(new URL(url).origin))) throw validationFailed([{ path: "url", message: problem ?? "origin not allowed" }]);',
+    tests: [ORIGINS],
+    why: "test events refuse URLs off the allowed origins, so a merchant cannot try a new endpoint before allowing it",
+  },
+  {
+    id: "callback-test-event-grace-ignored",
+    file: "src/domain/test-callback.ts",
+    find: "if (row.previousSigningSecretEnc && previousSecretLive(row, now))",
+    replace: "if (row.previousSigningSecretEnc)",
+    tests: [REDELIVERY],
+    why: "after a rotation's grace, test events are still signed with the replaced secret",
+  },
+];
+
 const idempotency: Mutation[] = [
   {
     id: "idempotency-other-body-replayed",
@@ -726,4 +747,47 @@ const idempotency: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...idempotency];
+const maintenance: Mutation[] = [
+  {
+    id: "maintenance-resend-not-yet-due",
+    file: "src/maintenance/stalled-callbacks.ts",
+    find: "    if (now.getTime() < nextAttemptDueMs(event) + stallSeconds * 1000) continue;\n",
+    replace: "",
+    tests: [STALLED],
+    why: "the scheduled run re-enqueues events whose queue message is only waiting: duplicate attempts",
+  },
+  {
+    id: "maintenance-resend-delivered",
+    file: "src/maintenance/stalled-callbacks.ts",
+    find: "WHERE e.state = 'pending' AND e.updated_at < ?",
+    replace: "WHERE e.state != 'failed' AND e.updated_at < ?",
+    tests: [STALLED],
+    why: "delivered events are sent again by every scheduled run",
+  },
+  {
+    id: "maintenance-attempts-outlive-sessions",
+    file: "drizzle/0000_init.sql",
+    find: "\t`error` text,\n\tFOREIGN KEY (`event_id`) REFERENCES `callback_events`(`id`) ON UPDATE no action ON DELETE cascade\n);",
+    replace: "\t`error` text\n);",
+    tests: [RETENTION],
+    why: "a pruned session's callback attempts (when and how its merchant was called) stay behind",
+  },
+  {
+    id: "maintenance-unbounded-run",
+    file: "src/maintenance/batch-delete.ts",
+    find: "MAX_BATCHES_PER_RUN = 10;",
+    replace: "MAX_BATCHES_PER_RUN = 1000;",
+    tests: [RETENTION],
+    why: "one scheduled run may hold D1 for a hundred times longer",
+  },
+  {
+    id: "config-checked-per-request",
+    file: "src/config-check.ts",
+    find: "    checked.set(env, problems);\n",
+    replace: "",
+    tests: ["test/http/fail-closed.test.ts"],
+    why: "the configuration is parsed and checked on every request",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance];

@@ -3,7 +3,7 @@ import { runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
+import { apiKeys, callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
@@ -176,6 +176,14 @@ describe("sending a test event", () => {
     const [init] = posts(spy);
     const headers = Object.fromEntries(new Headers(init!.headers));
     for (const secret of [fresh, merchant.signingSecret]) expect(new Webhook(secret).verify(String(init!.body), headers)).toBeTruthy();
+
+    // Once the grace has ended, only the new secret signs.
+    await db().update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
+    spy.mockClear();
+    expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data.signatures).toBe(1);
+    const after = Object.fromEntries(new Headers(posts(spy)[0]!.headers));
+    expect(after["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(new Webhook(fresh).verify(String(posts(spy)[0]!.body), after)).toBeTruthy();
 
     spy.mockImplementation(async () => {
       throw new TypeError("connection refused");
