@@ -323,6 +323,14 @@ const passkeys: Mutation[] = [
     why: "another account's challenge is accepted",
   },
   {
+    id: "passkey-challenge-kept",
+    file: "src/domain/passkeys.ts",
+    find: "    .delete(passkeyChallenges)\n    .where(eq(passkeyChallenges.challengeHash, await sha256Hex(challengeText)))\n    .returning();",
+    replace: "    .select()\n    .from(passkeyChallenges)\n    .where(eq(passkeyChallenges.challengeHash, await sha256Hex(challengeText)));",
+    tests: [PASSKEYS],
+    why: "a spent challenge is kept: it replays, and an approval's row links the account to the session",
+  },
+  {
     id: "passkey-challenge-expiry",
     file: "src/domain/passkeys.ts",
     find: "if (Date.parse(row.expiresAt) <= Date.now())",
