@@ -97,7 +97,7 @@ const receipts: Mutation[] = [
     file: "src/session/verification-session.ts",
     find: "holder_binding: state.holderBinding ?? null,",
     replace: 'holder_binding: state.holderBinding === "PASSKEY" ? "PASSWORD" : (state.holderBinding ?? null),',
-    tests: [RECEIPTS],
+    tests: [PASSKEYS],
     why: "a passkey approval's receipt says PASSWORD",
   },
   {
