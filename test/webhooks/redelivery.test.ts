@@ -16,12 +16,13 @@ const redeliver = (token: string, sessionId: string) => call("POST", `/api/usage
 const testCallback = (token: string, keyId: string, url: unknown) => call("POST", `/api/keys/${keyId}/test-callback`, { token, body: { url } });
 
 /** A session of `merchant` resolved by an end user; its callback answered with `statuses` in turn. */
-async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>>, statuses: number[]) {
+async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>>, statuses: (number | (() => Response))[]) {
   const user = await seedEndUser("1990-01-01");
   let call = 0;
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
     if (String(input) !== HOOK) throw new Error(`unexpected fetch ${String(input)}`);
-    return new Response(null, { status: statuses[Math.min(call++, statuses.length - 1)] });
+    const next = statuses[Math.min(call++, statuses.length - 1)]!;
+    return typeof next === "number" ? new Response(null, { status: next }) : next();
   });
   const opened = await openSession(merchant.apiKey, 18, HOOK);
   expect((await complete(user.token, opened.session_id, opened.nonce)).status).toBe(200);
@@ -113,13 +114,14 @@ describe("redelivering a session's callback", () => {
 describe("redelivery and the event's schedule and retention", () => {
   it("a pending event keeps its schedule: a redelivered attempt that fails leaves it pending for its retries, not failed", async () => {
     const merchant = await seedMerchant();
-    const { sessionId, webhookId } = await resolvedSession(merchant, [500]);
+    // The first answer asks for an hour's wait, so the schedule's own retry cannot interleave below.
+    const { sessionId, webhookId } = await resolvedSession(merchant, [() => new Response(null, { status: 429, headers: { "retry-after": "3600" } }), 500]);
     await vi.waitFor(async () => expect(await attemptsOf(webhookId)).toHaveLength(1), DELIVERY);
-    expect((await attemptsOf(webhookId))[0]!.statusCode).toBe(500);
+    expect((await attemptsOf(webhookId))[0]!.statusCode).toBe(429);
     expect(await eventState(webhookId)).toBe("pending");
 
     expect((await redeliver(merchant.account.token, sessionId)).status).toBe(202);
-    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).map((a) => a.statusCode).slice(0, 2)).toEqual([500, 500]), DELIVERY);
+    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).map((a) => a.statusCode)).toEqual([429, 500]), DELIVERY);
     // A settled event redelivered gets one attempt and is failed again; a pending one stays on its schedule.
     expect(await eventState(webhookId)).toBe("pending");
   });
