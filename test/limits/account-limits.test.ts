@@ -173,9 +173,14 @@ describe("KYC provider calls per account", () => {
     const account = await seedAccount({ userType: "PERSONAL" });
     const created = await callWith(appEnv, "POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    for (let i = 0; i < 3; i++) expect((await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token })).status).toBe(202);
-    const checks = onfido.requests.filter((r) => r.method === "POST" && r.path === "/checks").length;
-    expect(checks).toBeGreaterThan(0);
+    // Each submission starts a paid check: the one before came back rejected ("consider"), so the account
+    // may try again (a PENDING check would be answered without a new one).
+    const rejectLastCheck = () => db().update(kycRecords).set({ status: "REJECTED" }).where(eq(kycRecords.userId, account.id));
+    for (let i = 0; i < 3; i++) {
+      expect((await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token })).status).toBe(202);
+      await rejectLastCheck();
+    }
+    expect(onfido.requests.filter((r) => r.method === "POST" && r.path === "/checks")).toHaveLength(3);
     const before = onfido.requests.length;
     expectRateLimited(await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token }), 86_400);
     expect(onfido.requests.slice(before)).toEqual([]);

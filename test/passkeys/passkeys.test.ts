@@ -322,6 +322,17 @@ describe("approving with a passkey", () => {
         return authenticator.assert(await approvalOptions(user, other));
       }, /another request/));
 
+    it("another session's challenge sent with that session's nonce (the session check, before the nonce's)", async () => {
+      const context = await prepared();
+      const other = await open(context.merchant.apiKey);
+      const assertion = await context.authenticator.assert(await approvalOptions(context.user, other));
+      const res = await answer(context.user, { session_id: context.session.session_id, nonce: other.nonce }, { consent: true, assertion });
+      expectError(res, 400, "PASSKEY_INVALID");
+      expect(res.body.message).toMatch(/another request/);
+      expect(await storedStatus(context.session.session_id)).toBe("PENDING");
+      expect(await storedStatus(other.session_id)).toBe("PENDING");
+    });
+
     it("another account's credential", () =>
       attempt(async ({ user, session }) => {
         const stranger = await seedEndUser(birthdayToday(30));
