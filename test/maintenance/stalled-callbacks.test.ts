@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLAIM_TTL_SECONDS } from "../../src/callbacks/consumer";
 import { callbackMessage } from "../../src/session/callback-message";
 import { VerificationSession } from "../../src/session/verification-session";
-import { callbackEvents } from "../../src/db/schema";
+import { callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { resolutionStatements } from "../../src/domain/session-mirror";
 import { newId } from "../../src/lib/ids";
 import { nextAttemptDueMs } from "../../src/maintenance/stalled-callbacks";
@@ -78,6 +78,32 @@ describe("re-enqueueing stalled callback events", () => {
     expect(resends).not.toHaveBeenCalled();
     expect(spy.mock.calls.filter(([input]) => String(input) === HOOK)).toHaveLength(0);
     expect(await eventState(message.webhookId)).toBe("pending");
+  });
+
+  it("an event whose last attempt's retry is still ahead (on its schedule) is left to its queue message", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const { message } = await resolvedWithLostMessage(120);
+    // Three attempts, the last two minutes ago: the fourth is due 30 minutes after it, not yet.
+    const at = new Date(Date.now() - 120_000).toISOString();
+    await db().insert(callbackAttempts).values([1, 2, 3].map((attempt) => ({ eventId: message.webhookId, attempt, at, durationMs: 5, statusCode: 500, error: null })));
+    const resends = countResends();
+    await runScheduled();
+    expect(resends).not.toHaveBeenCalled();
+    expect(spy.mock.calls.filter(([input]) => String(input) === HOOK)).toHaveLength(0);
+    expect(await eventState(message.webhookId)).toBe("pending");
+  });
+
+  it("a delivered or failed event is never re-enqueued, however long ago it settled", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const delivered = await resolvedWithLostMessage(600);
+    const failed = await resolvedWithLostMessage(600);
+    const settledAt = new Date(Date.now() - 600_000).toISOString();
+    await db().update(callbackEvents).set({ state: "delivered", updatedAt: settledAt }).where(eq(callbackEvents.id, delivered.message.webhookId));
+    await db().update(callbackEvents).set({ state: "failed", updatedAt: settledAt }).where(eq(callbackEvents.id, failed.message.webhookId));
+    const resends = countResends();
+    await runScheduled();
+    expect(resends).not.toHaveBeenCalled();
+    expect(spy.mock.calls.filter(([input]) => String(input) === HOOK)).toHaveLength(0);
   });
 
   it("an event whose session object has forgotten it is reported, not re-enqueued", async () => {
