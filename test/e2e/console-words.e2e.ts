@@ -119,6 +119,16 @@ describe("console words", () => {
     await page.getByRole("button", { name: "Change password" }).click();
     await expect.poll(() => page.locator("#password-form .notice.ok").textContent()).toContain("Password changed");
     expect(await page.locator("#password-currentPassword-error").isVisible()).toBe(false);
+    // The change signed every earlier token out; the console holds the new one and works with it.
+    const fresh = await page.evaluate(() => (globalThis as any).sessionStorage.getItem("avs.console.token") as string | null);
+    expect(fresh).not.toBeNull();
+    expect(fresh).not.toBe(merchant.token);
+    expect((await api(server.baseUrl, "GET", "/api/users/me", { token: merchant.token })).status).toBe(401);
+    expect((await api(server.baseUrl, "GET", "/api/users/me", { token: fresh! })).status).toBe(200);
+    const reload = page.waitForResponse((response) => response.url().endsWith("/api/keys") && response.request().method() === "GET");
+    await page.getByRole("tab", { name: "API keys" }).click();
+    expect((await reload).status()).toBe(200);
+    expect(await page.locator("#console-auth").isVisible()).toBe(false);
     expect(unexpected(problems, 401)).toEqual([]);
   });
 

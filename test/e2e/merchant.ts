@@ -35,9 +35,9 @@ export async function merchantWithKey(baseUrl: string, companyName = "Cellar & C
   const token = registered.body.data.token;
   const link = new URL(await mailedLink(baseUrl, email));
   await api(baseUrl, "POST", "/api/auth/verify-email", { body: { token: link.searchParams.get("token") } });
-  const created = await api<{ apiKey: string }>(baseUrl, "POST", "/api/keys", { token, body: { name: "e2e" } });
+  const created = await api<{ apiKey: string; signingSecret: string }>(baseUrl, "POST", "/api/keys", { token, body: { name: "e2e" } });
   if (created.status !== 201) throw new Error(`key creation failed: ${created.status}`);
-  return { email, token, apiKey: created.body.data.apiKey };
+  return { email, token, apiKey: created.body.data.apiKey, signingSecret: created.body.data.signingSecret };
 }
 
 /** `extra`: further open-request fields (return_url, locale, …). */

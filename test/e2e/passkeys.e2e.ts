@@ -118,8 +118,14 @@ describe("passkeys on /verify", () => {
     });
     await other.page.goto(verifyLink(server.baseUrl, second));
     await signIn(other.page, email);
+    const refusal = other.page.waitForResponse((response) => /\/complete$/.test(response.url()) && response.request().method() === "POST");
     await other.page.getByRole("button", { name: "Send my answer" }).click();
+    // Refused by the server, not only by the page: 403 PASSKEY_REQUIRED, and the page says so.
+    const refused = await refusal;
+    expect(refused.status()).toBe(403);
+    expect(((await refused.json()) as { error: string }).error).toBe("PASSKEY_REQUIRED");
     await other.page.locator("#decide-notice").waitFor({ state: "visible" });
+    await expect(other.page.locator("#decide-notice").textContent()).resolves.toContain("This approval must be confirmed with a passkey.");
     await other.page.screenshot({ path: `${ARTIFACTS}/passkey-3-other-device.png`, fullPage: true });
     expect(await polled(second.session_id)).toMatchObject({ status: "PENDING", holder_binding: null });
     // Declining needs no passkey.

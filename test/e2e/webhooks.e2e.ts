@@ -78,6 +78,7 @@ describe("console webhook tools", () => {
     await expect.poll(() => page.locator("#test-result").textContent()).toContain("Delivered: HTTP 204");
     expect(received).toHaveLength(1);
     expect(JSON.parse(received[0]!.body).type).toBe("age_verification.test");
+    expect(new Webhook(merchant.signingSecret).verify(received[0]!.body, headersOf(received[0]!.headers))).toBeTruthy();
 
     // Rotate: the new secret is shown once; the key now signs with both.
     await page.locator("#rotate-graceHours").fill("2");
@@ -91,7 +92,10 @@ describe("console webhook tools", () => {
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect.poll(() => page.locator("#test-result").textContent()).toContain("2 signatures");
     const signed = received[1]!;
+    // Signed with both: a receiver holding either secret verifies it, the new one's signature first.
     expect(new Webhook(newSecret).verify(signed.body, headersOf(signed.headers))).toBeTruthy();
+    expect(new Webhook(merchant.signingSecret).verify(signed.body, headersOf(signed.headers))).toBeTruthy();
+    expect(headersOf(signed.headers)["webhook-signature"]!.split(" ")).toHaveLength(2);
 
     // Allowed origins: a bad one is refused under the field, a good one saved and enforced.
     await page.locator("#origins").fill("https://example.com/path");

@@ -62,6 +62,15 @@ export type Forgery = {
   /** The counter to report; by default it moves forward by one each time. */
   counter?: number;
   challenge?: string;
+  /** The client data's crossOrigin: true is a ceremony run in a frame of another origin (topOrigin names it). */
+  crossOrigin?: boolean;
+  topOrigin?: string;
+  /**
+   * The public key a registration carries, as COSE: the authenticator's own ES256 (P-256) key by default;
+   * "ed25519" an EdDSA (OKP) key; "es384" an EC2 key labelled ES384 (alg -35) on P-384; "p256-es384-label"
+   * the authenticator's P-256 key labelled ES384; "p256-no-alg" its P-256 key with no algorithm.
+   */
+  key?: "ed25519" | "es384" | "p256-es384-label" | "p256-no-alg";
 };
 
 export const ORIGIN = "http://localhost:8787";
@@ -89,13 +98,44 @@ export class SoftwareAuthenticator {
   }
 
   private clientData(type: string, challenge: string, forgery: Forgery): Uint8Array {
-    return encoder.encode(JSON.stringify({ type: forgery.type ?? type, challenge: forgery.challenge ?? challenge, origin: forgery.origin ?? ORIGIN, crossOrigin: false }));
+    return encoder.encode(
+      JSON.stringify({
+        type: forgery.type ?? type,
+        challenge: forgery.challenge ?? challenge,
+        origin: forgery.origin ?? ORIGIN,
+        crossOrigin: forgery.crossOrigin ?? false,
+        ...(forgery.topOrigin ? { topOrigin: forgery.topOrigin } : {}),
+      }),
+    );
+  }
+
+  /** The COSE_Key (RFC 9053) a registration carries: labels 1 kty, 3 alg, -1 crv, -2 x, -3 y. */
+  private async coseKey(kind: Forgery["key"]): Promise<Uint8Array> {
+    const own = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
+    const ec2 = (alg: number | null, crv: number, jwk: JsonWebKey) =>
+      cbor(new Map<Cbor, Cbor>([[1, 2], ...(alg === null ? [] : [[3, alg] as [Cbor, Cbor]]), [-1, crv], [-2, fromB64url(jwk.x!)], [-3, fromB64url(jwk.y!)]]));
+    switch (kind) {
+      case undefined:
+        return ec2(-7, 1, own);
+      case "p256-es384-label":
+        return ec2(-35, 1, own);
+      case "p256-no-alg":
+        return ec2(null, 1, own);
+      case "es384": {
+        const other = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-384" }, true, ["sign", "verify"])) as CryptoKeyPair;
+        return ec2(-35, 2, (await crypto.subtle.exportKey("jwk", other.publicKey)) as JsonWebKey);
+      }
+      case "ed25519": {
+        const other = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
+        const jwk = (await crypto.subtle.exportKey("jwk", other.publicKey)) as JsonWebKey;
+        return cbor(new Map<Cbor, Cbor>([[1, 1], [3, -8], [-1, 6], [-2, fromB64url(jwk.x!)]]));
+      }
+    }
   }
 
   /** navigator.credentials.create() answered, as PublicKeyCredential.toJSON() shows it. */
   async register(options: { challenge: string }, forgery: Forgery = {}) {
-    const jwk = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
-    const coseKey = cbor(new Map<Cbor, Cbor>([[1, 2], [3, -7], [-1, 1], [-2, fromB64url(jwk.x!)], [-3, fromB64url(jwk.y!)]]));
+    const coseKey = await this.coseKey(forgery.key);
     const attested = concat(new Uint8Array(16), Uint8Array.of(0, this.credentialId.length), this.credentialId, coseKey);
     const authData = await this.authenticatorData({ counter: 0, ...forgery }, attested);
     const attestationObject = cbor(new Map<Cbor, Cbor>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));

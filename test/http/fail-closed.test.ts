@@ -165,9 +165,26 @@ describe("fail closed in production", () => {
     errors.mockRestore();
   });
 
-  it("checks a configuration once per isolate, not per request", () => {
-    const appEnv = productionEnv({ PROVIDER: "sandbox" });
-    const first = configurationProblems(appEnv);
-    expect(configurationProblems(appEnv)).toBe(first);
+  it("checks a configuration once per isolate, not per request", async () => {
+    // The bindings object lives as long as the isolate: counted at the setting only the check reads on
+    // /api/health, three requests read it during the first alone.
+    let reads = 0;
+    const appEnv = new Proxy(productionEnv(), {
+      get(target, name, receiver) {
+        if (name === "COMPLETIONS_PER_HOUR") reads++;
+        return Reflect.get(target, name, receiver);
+      },
+    });
+    expect((await health(appEnv)).status).toBe(200);
+    const afterFirst = reads;
+    expect(afterFirst).toBeGreaterThan(0);
+    expect((await health(appEnv)).status).toBe(200);
+    expect((await health(appEnv)).status).toBe(200);
+    expect(reads).toBe(afterFirst);
+    // A broken configuration is remembered as broken, request after request.
+    const broken = productionEnv({ PROVIDER: "sandbox" });
+    expect(configurationProblems(broken)).toBe(configurationProblems(broken));
+    await expectRefused(broken, "PROVIDER");
+    await expectRefused(broken, "PROVIDER");
   });
 });

@@ -30,4 +30,24 @@ describe("account JWT", () => {
     const signature = toBase64Url(await crypto.subtle.sign("HMAC", key, utf8(input)));
     expect(await verifyAccountToken(SECRET, `${input}.${signature}`, 1)).toBeNull();
   });
+
+  /** A token signed with the right key over any header and claims: what only the algorithm and claim checks can refuse. */
+  async function signedWith(header: unknown, claims: unknown) {
+    const key = await crypto.subtle.importKey("raw", utf8(SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    const input = `${b64(header)}.${b64(claims)}`;
+    return `${input}.${toBase64Url(await crypto.subtle.sign("HMAC", key, utf8(input)))}`;
+  }
+  const good = { sub: "usr_x", ver: 0, iss: "age-verification-service", aud: "age-verification-api", exp: 9e9 };
+
+  it("pins HS256: a header naming another algorithm is refused even over a valid HMAC signature", async () => {
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, good), 1)).toMatchObject({ sub: "usr_x" });
+    for (const alg of ["none", "HS512", "RS256", "hs256"]) {
+      expect(await verifyAccountToken(SECRET, await signedWith({ alg, typ: "JWT" }, good), 1), alg).toBeNull();
+    }
+  });
+
+  it("refuses a validly signed token for another issuer or audience", async () => {
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, aud: "another-api" }), 1)).toBeNull();
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, iss: "someone-else" }), 1)).toBeNull();
+  });
 });

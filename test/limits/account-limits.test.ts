@@ -2,12 +2,12 @@
 // RATE_LIMITED with an honest Retry-After and changes nothing; the ordinary user and other accounts are
 // not affected; and the counters store nothing that names a session.
 import { env } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import { accountCounters, kycRecords, users } from "../../src/db/schema";
 import { PASSWORD, registerVerified } from "../helpers/accounts";
 import { expectError } from "../helpers/http";
-import { callWith } from "../helpers/kyc";
+import { callWith, ONFIDO_URL, stubOnfido } from "../helpers/kyc";
 import { db, seedAccount, seedEndUser, seedMerchant } from "../helpers/seed";
 import { openSession, storedStatus } from "../helpers/sessions";
 
@@ -25,6 +25,23 @@ const productionLimits = (overrides: Partial<Env> = {}): Env =>
 
 const completeWith = (appEnv: Env, token: string, session: { session_id: string; nonce: string }, consent = true) =>
   callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token, body: { nonce: session.nonce, consent } });
+
+/**
+ * The windows are fixed hours and days (UTC): a run that crossed xx:00 or midnight would find its counts
+ * reset halfway. The clock (Date, in this isolate: the Worker's code runs here too) is frozen at a moment
+ * with at least 15 minutes left in its hour and its day: now, or just past the next hour when that is
+ * closer than 15 minutes. Frozen at most 15 minutes ahead, so sessions' expiry alarms stay in the future.
+ */
+beforeEach(() => {
+  const now = Date.now();
+  const left = 3600 - (Math.floor(now / 1000) % 3600);
+  const frozen = left > 15 * 60 ? now : now + (left + 60) * 1000;
+  vi.useFakeTimers({ toFake: ["Date"], now: frozen });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 
 const secondsToNextBoundary = (windowSeconds: number) => windowSeconds - (Math.floor(Date.now() / 1000) % windowSeconds);
 
@@ -62,6 +79,31 @@ describe("completions per account", () => {
     expectRateLimited(res, 86_400);
     // The day window, not the hour one, is what the client must wait for.
     expect(Math.abs(Number(res.headers.get("retry-after")) - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
+  });
+
+  it("with both windows over, Retry-After names the later end: the day's", async () => {
+    const appEnv = productionLimits({ COMPLETIONS_PER_HOUR: "1", COMPLETIONS_PER_DAY: "1" });
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    expect((await completeWith(appEnv, user.token, await openSession(merchant.apiKey))).status).toBe(200);
+    const res = await completeWith(appEnv, user.token, await openSession(merchant.apiKey));
+    expectRateLimited(res, 86_400);
+    expect(Math.abs(Number(res.headers.get("retry-after")) - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
+    expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(secondsToNextBoundary(3600));
+  });
+
+  it("a completion with a wrong nonce, or of a session already answered, counts toward the limit (docs/limits.md)", async () => {
+    const appEnv = productionLimits({ COMPLETIONS_PER_HOUR: "3" });
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const answered = await openSession(merchant.apiKey);
+    expect((await completeWith(appEnv, user.token, answered)).status).toBe(200); // 1
+    expectError(await completeWith(appEnv, user.token, answered), 409, "SESSION_NOT_PENDING"); // 2
+    const other = await openSession(merchant.apiKey);
+    expectError(await completeWith(appEnv, user.token, { ...other, nonce: "not-the-nonce" }), 404, "NOT_FOUND"); // 3
+    // The fourth is refused though only one session was answered: the refusals counted too.
+    expectRateLimited(await completeWith(appEnv, user.token, other), 3600);
+    expect(await storedStatus(other.session_id)).toBe("PENDING");
   });
 
   it("the counters hold only hashes and counts: no session id, account id or nonce is stored", async () => {
@@ -123,6 +165,25 @@ describe("KYC provider calls per account", () => {
     expect(created.status).toBe(201);
     for (let i = 0; i < 3; i++) expect((await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token })).status).toBe(202);
     expectRateLimited(await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token }), 86_400);
+  });
+
+  it("check submissions at the provider: the 4th is refused before any request leaves for it", async () => {
+    const onfido = stubOnfido();
+    const appEnv = productionLimits({ PROVIDER: "onfido", ONFIDO_API_URL: ONFIDO_URL });
+    const account = await seedAccount({ userType: "PERSONAL" });
+    const created = await callWith(appEnv, "POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Each submission starts a paid check: the one before came back rejected ("consider"), so the account
+    // may try again (a PENDING check would be answered without a new one).
+    const rejectLastCheck = () => db().update(kycRecords).set({ status: "REJECTED" }).where(eq(kycRecords.userId, account.id));
+    for (let i = 0; i < 3; i++) {
+      expect((await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token })).status).toBe(202);
+      await rejectLastCheck();
+    }
+    expect(onfido.requests.filter((r) => r.method === "POST" && r.path === "/checks")).toHaveLength(3);
+    const before = onfido.requests.length;
+    expectRateLimited(await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token }), 86_400);
+    expect(onfido.requests.slice(before)).toEqual([]);
   });
 });
 

@@ -83,11 +83,36 @@ describe("scheduled clean-up", () => {
     await db().update(verificationSessions).set({ createdAt: daysAgo(401) }).where(eq(verificationSessions.id, old.sessionId));
     await db().update(verificationSessions).set({ createdAt: daysAgo(399) }).where(eq(verificationSessions.id, recent.sessionId));
     await db().update(callbackEvents).set({ state: "delivered" }).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
+    // Recent attempts (inside the attempts' own retention), so only the session log's rule removes them.
+    await db().insert(callbackAttempts).values([
+      { eventId: old.webhookId, attempt: 1, at: daysAgo(1), durationMs: 5, statusCode: 204, error: null },
+      { eventId: recent.webhookId, attempt: 1, at: daysAgo(1), durationMs: 5, statusCode: 204, error: null },
+    ]);
     await runScheduled();
     const sessions = await db().select().from(verificationSessions).where(inArray(verificationSessions.id, [old.sessionId, recent.sessionId]));
     expect(sessions.map((s) => s.id)).toEqual([recent.sessionId]);
     const events = await db().select().from(callbackEvents).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
     expect(events.map((e) => e.id)).toEqual([recent.webhookId]);
+    const attempts = await db().select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [old.webhookId, recent.webhookId]));
+    expect(attempts.map((a) => a.eventId)).toEqual([recent.webhookId]);
+  });
+
+  it("the scheduled run deletes at most its bound (10 batches of 500 rows) per table: the rest goes in the next run", async () => {
+    const to = `bounded-${Date.now()}@example.test`;
+    const old = daysAgo(3);
+    // 5001 old rows in one statement (a recursive count), one more than a run deletes.
+    await env.DB.prepare(
+      `INSERT INTO dev_outbox ("to", subject, text, created_at)
+       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5001) SELECT ?, 'm' || i, 'x', ? FROM n`,
+    )
+      .bind(to, old)
+      .run();
+    const left = async () => (await env.DB.prepare(`SELECT count(*) AS n FROM dev_outbox WHERE "to" = ?`).bind(to).first<{ n: number }>())!.n;
+    expect(await left()).toBe(5001);
+    await runScheduled();
+    expect(await left()).toBe(1);
+    await runScheduled();
+    expect(await left()).toBe(0);
   });
 
   it("deletes in bounded batches: what is left goes in the next run", async () => {

@@ -5,7 +5,8 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLAIM_TTL_SECONDS } from "../../src/callbacks/consumer";
 import { callbackMessage } from "../../src/session/callback-message";
-import { callbackEvents } from "../../src/db/schema";
+import { VerificationSessionObject as VerificationSession } from "../../src/session/verification-session";
+import { callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { resolutionStatements } from "../../src/session/session-mirror";
 import { newId } from "../../src/lib/ids";
 import { nextAttemptDueMs } from "../../src/maintenance/resend-stalled-callbacks";
@@ -18,6 +19,15 @@ import { runScheduled } from "./helpers";
 afterEach(() => vi.restoreAllMocks());
 
 const HOOK = "https://merchant.example.com/hooks/stalled";
+
+/**
+ * Counts the scheduled run's re-enqueues at their one door: the session object's resendCallback, which
+ * sends the message to the queue. The run awaits each call, so once it returns, a count of zero means
+ * nothing was (or will be) sent: no waiting for a delivery that should not happen.
+ */
+const countResends = () => vi.spyOn(VerificationSession.prototype, "resendCallback");
+/** Queue deliveries run in the background; on a loaded machine they can take longer than vi.waitFor's 1 s default. */
+const DELIVERY = { timeout: 10_000 };
 
 /**
  * A session resolved in its Durable Object and in D1 whose queue message never reached the queue (as
@@ -45,24 +55,55 @@ describe("re-enqueueing stalled callback events", () => {
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
     const { message } = await resolvedWithLostMessage(120);
     expect(env.CALLBACK_STALL_SECONDS).toBe("60");
+    const resends = countResends();
     await runScheduled();
-    await vi.waitFor(async () => expect(await eventState(message.webhookId)).toBe("delivered"));
+    expect(resends).toHaveBeenCalledTimes(1);
+    expect(resends.mock.calls[0]![0]).toBe(message.webhookId);
+    await vi.waitFor(async () => expect(await eventState(message.webhookId)).toBe("delivered"), DELIVERY);
     const posts = spy.mock.calls.filter(([input]) => String(input) === HOOK);
     expect(posts).toHaveLength(1);
     expect(new Headers(posts[0]![1]!.headers).get("webhook-id")).toBe(message.webhookId);
     expect(JSON.parse(String(posts[0]![1]!.body))).toEqual({ type: message.type, timestamp: message.timestamp, data: message.data });
+    // Delivered now: the next run enqueues nothing.
     await runScheduled();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(resends).toHaveBeenCalledTimes(1);
     expect(spy.mock.calls.filter(([input]) => String(input) === HOOK)).toHaveLength(1);
   });
 
   it("an event not yet overdue is left to its queue message", async () => {
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
     const { message } = await resolvedWithLostMessage(20);
+    const resends = countResends();
     await runScheduled();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(resends).not.toHaveBeenCalled();
     expect(spy.mock.calls.filter(([input]) => String(input) === HOOK)).toHaveLength(0);
     expect(await eventState(message.webhookId)).toBe("pending");
+  });
+
+  it("an event whose last attempt's retry is still ahead (on its schedule) is left to its queue message", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const { message } = await resolvedWithLostMessage(120);
+    // Three attempts, the last two minutes ago: the fourth is due 30 minutes after it, not yet.
+    const at = new Date(Date.now() - 120_000).toISOString();
+    await db().insert(callbackAttempts).values([1, 2, 3].map((attempt) => ({ eventId: message.webhookId, attempt, at, durationMs: 5, statusCode: 500, error: null })));
+    const resends = countResends();
+    await runScheduled();
+    expect(resends).not.toHaveBeenCalled();
+    expect(spy.mock.calls.filter(([input]) => String(input) === HOOK)).toHaveLength(0);
+    expect(await eventState(message.webhookId)).toBe("pending");
+  });
+
+  it("a delivered or failed event is never re-enqueued, however long ago it settled", async () => {
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const delivered = await resolvedWithLostMessage(600);
+    const failed = await resolvedWithLostMessage(600);
+    const settledAt = new Date(Date.now() - 600_000).toISOString();
+    await db().update(callbackEvents).set({ state: "delivered", updatedAt: settledAt }).where(eq(callbackEvents.id, delivered.message.webhookId));
+    await db().update(callbackEvents).set({ state: "failed", updatedAt: settledAt }).where(eq(callbackEvents.id, failed.message.webhookId));
+    const resends = countResends();
+    await runScheduled();
+    expect(resends).not.toHaveBeenCalled();
+    expect(spy.mock.calls.filter(([input]) => String(input) === HOOK)).toHaveLength(0);
   });
 
   it("an event whose session object has forgotten it is reported, not re-enqueued", async () => {

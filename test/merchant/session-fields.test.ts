@@ -81,7 +81,7 @@ describe("open request additions", () => {
     expect(completed.body.data).toMatchObject({ status: "APPROVED", reference: "order-1", metadata: { a: "b" }, livemode: true, holder_binding: "PASSWORD" });
     expect(completed.body.data.receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
     const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
-    await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"), { timeout: 10_000 });
     const body = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
     expect(body.data).toEqual(completed.body.data);
     expect((await poll(merchant.apiKey, opened.session_id)).body.data).toEqual(completed.body.data);

@@ -1,5 +1,6 @@
 // Issue 18, test mode: test keys open livemode:false sessions, answered through the test-outcome route
 // (test key or nonce) without an identity check; a live session can never be answered that way.
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -7,6 +8,7 @@ import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
+import { verifyReceipt } from "../helpers/receipts";
 import { CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
 
 afterEach(() => {
@@ -41,10 +43,27 @@ describe("test mode", () => {
     const res = await answer(opened.session_id, { outcome }, merchant.testKey);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ ...expected, livemode: false, holder_binding: null, reference: "ci-run-1" });
-    if (expected.status !== "EXPIRED") expect(res.body.data.receipt).toEqual(expect.any(String));
+    if (expected.status !== "EXPIRED") {
+      // A test receipt verifies like a live one, and says it was simulated: livemode false.
+      const { claims } = await verifyReceipt(res.body.data.receipt);
+      expect(claims).toEqual({
+        receipt_id: res.body.data.receipt_id,
+        session_id: opened.session_id,
+        merchant_id: merchant.account.id,
+        age_required: 18,
+        outcome: expected.status,
+        assurance: "KYC_VERIFIED",
+        holder_binding: null,
+        resolved_at: res.body.data.resolved_at,
+        livemode: false,
+        iat: Math.floor(Date.parse(res.body.data.resolved_at) / 1000),
+        iss: env.APP_URL,
+      });
+      expect(res.body.data.receipt_id).toMatch(/^rcpt_/);
+    }
     expect((await poll(merchant.testKey, opened.session_id)).body.data).toEqual(res.body.data);
     const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
-    await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"), { timeout: 10_000 });
     const body = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
     expect(body.data).toEqual(res.body.data);
     // Answered once: a second answer is refused and changes nothing.

@@ -3,10 +3,12 @@
 // stale response is refused with its own message and changes nothing: no passkey stored, the counter
 // as it was, the session still PENDING.
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
-import { passkeyChallenges, passkeys } from "../../src/db/schema";
+import { describe, expect, it, vi } from "vitest";
+import { emailTokens, passkeyChallenges, passkeys } from "../../src/db/schema";
+import { freshAddress, mailedToken } from "../helpers/accounts";
 import { SoftwareAuthenticator, type Forgery } from "../helpers/authenticator";
 import { call, expectError } from "../helpers/http";
+import { verifyReceipt } from "../helpers/receipts";
 import { db, SEEDED_PASSWORD, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
 
@@ -245,10 +247,14 @@ describe("approving with a passkey", () => {
     expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
   });
 
-  it("refuses a require_passkey session's consent even with the password of an account that has a passkey elsewhere", async () => {
+  it("refuses a require_passkey session's password approval from an account that has a passkey, and lets it refuse", async () => {
     const { merchant, user } = await setup();
+    await enrolled(user);
     const session = await open(merchant.apiKey, { require_passkey: true });
+    expectError(await answer(user, session, { consent: true }), 403, "PASSKEY_REQUIRED");
+    expect(await storedStatus(session.session_id)).toBe("PENDING");
     const res = await answer(user, session, { consent: false });
+    expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ status: "DENIED", holder_binding: null });
   });
 
@@ -316,6 +322,17 @@ describe("approving with a passkey", () => {
         return authenticator.assert(await approvalOptions(user, other));
       }, /another request/));
 
+    it("another session's challenge sent with that session's nonce (the session check, before the nonce's)", async () => {
+      const context = await prepared();
+      const other = await open(context.merchant.apiKey);
+      const assertion = await context.authenticator.assert(await approvalOptions(context.user, other));
+      const res = await answer(context.user, { session_id: context.session.session_id, nonce: other.nonce }, { consent: true, assertion });
+      expectError(res, 400, "PASSKEY_INVALID");
+      expect(res.body.message).toMatch(/another request/);
+      expect(await storedStatus(context.session.session_id)).toBe("PENDING");
+      expect(await storedStatus(other.session_id)).toBe("PENDING");
+    });
+
     it("another account's credential", () =>
       attempt(async ({ user, session }) => {
         const stranger = await seedEndUser(birthdayToday(30));
@@ -340,8 +357,183 @@ describe("approving with a passkey", () => {
   it("answers 404 for the options of an unknown session or a wrong nonce, and stores no challenge", async () => {
     const { merchant, user } = await setup();
     const session = await open(merchant.apiKey);
-    const res = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: "wrong" } });
-    expectError(res, 404, "NOT_FOUND");
+    const wrongNonce = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: "wrong" } });
+    expectError(wrongNonce, 404, "NOT_FOUND");
+    const unknown = await call("POST", `/api/age-verification/session/ses_${"A".repeat(24)}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
+    expectError(unknown, 404, "NOT_FOUND");
     expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+    // The right nonce on the right session is answered: the 404s above were the id's and the nonce's.
+    expect((await approvalOptions(user, session)).challenge).toEqual(expect.any(String));
+  });
+});
+
+describe("limits, key types and counters", () => {
+  /** Passkey rows written straight to D1 (as if enrolled earlier): the cap is about how many rows exist. */
+  async function storedFakePasskeys(userId: string, count: number) {
+    for (let i = 0; i < count; i++) {
+      await db().insert(passkeys).values({
+        id: `psk_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`,
+        userId,
+        credentialId: `fake-credential-${crypto.randomUUID()}`,
+        publicKey: "BA",
+        algorithm: -7,
+        signCount: 0,
+        name: `Old key ${i}`,
+        createdAt: new Date(Date.now() - 1000 * (count - i)).toISOString(),
+        lastUsedAt: null,
+      });
+    }
+  }
+
+  it("holds at most 10 passkeys: options for an 11th are 409 PASSKEY_LIMIT_REACHED, and so is an enrolment whose options came before the 10th", async () => {
+    const { user } = await setup();
+    const owner = await enrolled(user);
+    await storedFakePasskeys(user.id, 8);
+    // Nine passkeys: options are still given, then a tenth lands before this enrolment finishes.
+    const options = await registrationOptions(user);
+    await storedFakePasskeys(user.id, 1);
+    const late = await SoftwareAuthenticator.create();
+    const res = await call("POST", base, { token: user.token, body: { credential: await late.register(options), confirmation: await confirmation(user, owner) } });
+    expectError(res, 409, "PASSKEY_LIMIT_REACHED");
+    expect(await storedPasskeys(user.id)).toHaveLength(10);
+    expectError(await call("POST", `${base}/registration-options`, { token: user.token }), 409, "PASSKEY_LIMIT_REACHED");
+  });
+
+  it("limits option requests to 10 a minute per account, across registration, confirmation and approval options: 429 with Retry-After", async () => {
+    const { merchant, user } = await setup();
+    const session = await open(merchant.apiKey);
+    for (let i = 0; i < 10; i++) await registrationOptions(user);
+    for (const res of [
+      await call("POST", `${base}/registration-options`, { token: user.token }),
+      await call("POST", `${base}/confirmation-options`, { token: user.token }),
+      await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } }),
+    ]) {
+      expectError(res, 429, "RATE_LIMITED");
+      expect(res.headers.get("retry-after")).toBe("60");
+    }
+    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toHaveLength(10);
+    // Another account is not affected.
+    const other = await seedEndUser(birthdayToday(30));
+    await registrationOptions(other);
+  });
+
+  it.each<[string, Forgery]>([
+    ["an Ed25519 (EdDSA) key", { key: "ed25519" }],
+    ["a P-384 key (ES384)", { key: "es384" }],
+    ["a P-256 key labelled ES384", { key: "p256-es384-label" }],
+    ["a P-256 key without an algorithm", { key: "p256-no-alg" }],
+  ])("refuses to enrol %s: only ES256 is accepted", async (_label, forgery) => {
+    const { user } = await setup();
+    const res = await enrol(user, await SoftwareAuthenticator.create(), forgery);
+    expectError(res, 400, "PASSKEY_INVALID");
+    expect(res.body.message).toMatch(/Only ES256/);
+    expect(await storedPasskeys(user.id)).toEqual([]);
+  });
+
+  it("refuses a registration and an approval made in a frame of another origin", async () => {
+    const { merchant, user } = await setup();
+    const framed: Forgery = { crossOrigin: true, topOrigin: "https://evil.example" };
+    const refused = await enrol(user, await SoftwareAuthenticator.create(), framed);
+    expectError(refused, 400, "PASSKEY_INVALID");
+    expect(refused.body.message).toMatch(/embedded frame/);
+    expect(await storedPasskeys(user.id)).toEqual([]);
+
+    const authenticator = await enrolled(user);
+    const session = await open(merchant.apiKey);
+    const res = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session), framed) });
+    expectError(res, 400, "PASSKEY_INVALID");
+    expect(res.body.message).toMatch(/embedded frame/);
+    expect(await storedStatus(session.session_id)).toBe("PENDING");
+    // The same authenticator outside a frame approves: the refusal was the frame's.
+    const approved = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session)) });
+    expect(approved.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
+  });
+
+  it("refuses an assertion whose counter did not move, and accepts authenticators that keep no counter (0 both times)", async () => {
+    const { merchant, user } = await setup();
+    const authenticator = await enrolled(user);
+    await db().update(passkeys).set({ signCount: 5 }).where(eq(passkeys.userId, user.id));
+    const session = await open(merchant.apiKey);
+    const same = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session), { counter: 5 }) });
+    expectError(same, 400, "PASSKEY_INVALID");
+    expect(same.body.message).toMatch(/counter went backwards/);
+    expect((await storedPasskeys(user.id))[0]!.signCount).toBe(5);
+
+    // A counter-less authenticator: stored 0, sends 0, every time.
+    await db().update(passkeys).set({ signCount: 0 }).where(eq(passkeys.userId, user.id));
+    for (let i = 0; i < 2; i++) {
+      const next = await open(merchant.apiKey);
+      const res = await answer(user, next, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, next), { counter: 0 }) });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
+    }
+  });
+});
+
+describe("what a passkey approval reports, and what is left when passkeys go", () => {
+  it("an under-age denial with a passkey is bound to the PASSKEY, in the poll and in a receipt that verifies", async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser(birthdayToday(15));
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const authenticator = await enrolled(user);
+    const session = await open(merchant.apiKey);
+    const res = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session)) });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "DENIED", above_age_required: false, holder_binding: "PASSKEY" });
+    const { claims } = await verifyReceipt(res.body.data.receipt);
+    expect(claims).toMatchObject({ outcome: "DENIED", holder_binding: "PASSKEY", assurance: "KYC_VERIFIED", session_id: session.session_id });
+    // The callback is delivered before the test ends, so no retry of it outlives the file.
+    await vi.waitFor(() => expect(spy.mock.calls.some(([input]) => String(input) === CALLBACK_URL)).toBe(true), { timeout: 10_000 });
+    spy.mockRestore();
+  });
+
+  it("an approval's receipt says holder_binding PASSKEY; neither the poll nor the callback carries a credential id", async () => {
+    const { merchant, user } = await setup();
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const authenticator = await enrolled(user);
+    const [row] = await storedPasskeys(user.id);
+    const session = await open(merchant.apiKey);
+    const res = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session)) });
+    expect((await verifyReceipt(res.body.data.receipt)).claims).toMatchObject({ outcome: "APPROVED", holder_binding: "PASSKEY" });
+    const polled = await poll(merchant.apiKey, session.session_id);
+    await vi.waitFor(() => expect(spy.mock.calls.some(([input]) => String(input) === CALLBACK_URL)).toBe(true), { timeout: 10_000 });
+    const callback = String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body);
+    expect(JSON.parse(callback).data.holder_binding).toBe("PASSKEY");
+    for (const text of [polled.text, callback, res.text]) {
+      expect(text).not.toContain(authenticator.id);
+      expect(text).not.toContain(row!.id);
+      expect(text).not.toContain(user.id);
+    }
+    spy.mockRestore();
+  });
+
+  it("once the last passkey is removed, the password approves again (holder_binding PASSWORD)", async () => {
+    const { merchant, user } = await setup();
+    const authenticator = await enrolled(user);
+    const [row] = await storedPasskeys(user.id);
+    const before = await open(merchant.apiKey);
+    expectError(await answer(user, before, { consent: true }), 403, "PASSKEY_REQUIRED");
+    const removed = await call("DELETE", `${base}/${row!.id}`, { token: user.token, body: { confirmation: await confirmation(user, authenticator) } });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const res = await answer(user, before, { consent: true });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSWORD" });
+  });
+
+  it("deleting an account removes its passkeys and challenges and spends its email links", async () => {
+    const { user } = await setup();
+    await enrolled(user);
+    await registrationOptions(user);
+    // A reset link mailed before the deletion.
+    expect((await call("POST", "/api/auth/forgot-password", { body: { email: user.email }, headers: freshAddress() })).status).toBe(202);
+    const link = await mailedToken(user.email);
+    expect(await storedPasskeys(user.id)).toHaveLength(1);
+
+    const deleted = await call("DELETE", "/api/users/account", { token: user.token });
+    expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
+    expect(await storedPasskeys(user.id)).toEqual([]);
+    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+    expect(await db().select().from(emailTokens).where(eq(emailTokens.userId, user.id))).toEqual([]);
+    expectError(await call("POST", "/api/auth/reset-password", { body: { token: link, newPassword: "a brand new password" }, headers: freshAddress() }), 400, "INVALID_TOKEN");
   });
 });

@@ -1,6 +1,6 @@
 // Allowed callback origins per key: set through PATCH /api/keys/{id}, enforced when a session is opened.
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { apiKeys, verificationSessions } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
@@ -44,5 +44,29 @@ describe("allowed callback origins", () => {
     expectError(await setOrigins(other.account.token, merchant.keyId, ["https://evil.example"]), 404, "NOT_FOUND");
     const row = await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) });
     expect(row!.allowedCallbackOrigins).toEqual(["https://ok.example"]);
+  });
+});
+
+describe("clearing allowed origins, and test events", () => {
+  it("[] clears the list: the key opens sessions calling back anywhere again", async () => {
+    const merchant = await seedMerchant();
+    await setOrigins(merchant.account.token, merchant.keyId, ["https://hooks.merchant.example"]);
+    expectError(await open(merchant.apiKey, "https://anywhere.example/cb"), 422, "CALLBACK_ORIGIN_NOT_ALLOWED");
+    const cleared = await setOrigins(merchant.account.token, merchant.keyId, []);
+    expect(cleared.status).toBe(200);
+    expect(cleared.body.data.key.allowedCallbackOrigins).toBeNull();
+    expect((await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) }))!.allowedCallbackOrigins).toBeNull();
+    expect((await open(merchant.apiKey, "https://anywhere.example/cb")).status).toBe(201);
+  });
+
+  it("a test event goes to the URL it names, whatever the key's allowed origins (they govern sessions only)", async () => {
+    const merchant = await seedMerchant();
+    await setOrigins(merchant.account.token, merchant.keyId, ["https://hooks.merchant.example"]);
+    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
+    const res = await call("POST", `/api/keys/${merchant.keyId}/test-callback`, { token: merchant.account.token, body: { url: "https://staging.elsewhere.example/hook" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ delivered: true, status_code: 204 });
+    expect(spy.mock.calls.map(([input]) => String(input))).toEqual(["https://staging.elsewhere.example/hook"]);
+    spy.mockRestore();
   });
 });

@@ -1,12 +1,13 @@
 // Redelivery and test events through the API and the real queue consumer.
+import { runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
+import { apiKeys, callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
-import { complete, openSession } from "../helpers/sessions";
+import { complete, fireAlarm, openSession, sessionObject } from "../helpers/sessions";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -15,18 +16,24 @@ const redeliver = (token: string, sessionId: string) => call("POST", `/api/usage
 const testCallback = (token: string, keyId: string, url: unknown) => call("POST", `/api/keys/${keyId}/test-callback`, { token, body: { url } });
 
 /** A session of `merchant` resolved by an end user; its callback answered with `statuses` in turn. */
-async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>>, statuses: number[]) {
+async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>>, statuses: (number | (() => Response))[], hook = HOOK) {
   const user = await seedEndUser("1990-01-01");
   let call = 0;
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input) => {
-    if (String(input) !== HOOK) throw new Error(`unexpected fetch ${String(input)}`);
-    return new Response(null, { status: statuses[Math.min(call++, statuses.length - 1)] });
+    // A retry left over from an earlier test of this file may still reach HOOK: answered, not counted.
+    if (hook !== HOOK && String(input) === HOOK) return new Response(null, { status: 204 });
+    if (String(input) !== hook) throw new Error(`unexpected fetch ${String(input)}`);
+    const next = statuses[Math.min(call++, statuses.length - 1)]!;
+    return typeof next === "number" ? new Response(null, { status: next }) : next();
   });
-  const opened = await openSession(merchant.apiKey, 18, HOOK);
+  const opened = await openSession(merchant.apiKey, 18, hook);
   expect((await complete(user.token, opened.session_id, opened.nonce)).status).toBe(200);
   const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
   return { sessionId: opened.session_id, webhookId: event!.id, spy };
 }
+
+/** Queue deliveries run in the background; on a loaded machine they can take longer than vi.waitFor's 1 s default. */
+const DELIVERY = { timeout: 10_000 };
 
 const attemptsOf = (webhookId: string) => db().select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);
 const posts = (spy: { mock: { calls: unknown[][] } }) =>
@@ -36,13 +43,13 @@ describe("redelivering a session's callback", () => {
   it("sends a delivered event again as a new attempt with the same webhook-id, signed, recorded in the log", async () => {
     const merchant = await seedMerchant();
     const { sessionId, webhookId, spy } = await resolvedSession(merchant, [204]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
 
     const res = await redeliver(merchant.account.token, sessionId);
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ webhook_id: webhookId, type: "age_verification.session.approved", state: "pending" });
-    await vi.waitFor(async () => expect(await attemptsOf(webhookId)).toHaveLength(2));
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await attemptsOf(webhookId)).toHaveLength(2), DELIVERY);
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     const sent = posts(spy);
     expect(sent).toHaveLength(2);
     const [first, second] = sent.map((init) => ({ body: String(init.body), headers: Object.fromEntries(new Headers(init.headers)) }));
@@ -56,16 +63,16 @@ describe("redelivering a session's callback", () => {
   it("a failed event (410 stopped it) is sent once more, off the schedule: a 2xx makes it delivered, a failure leaves it failed without retries", async () => {
     const merchant = await seedMerchant();
     const { sessionId, webhookId, spy } = await resolvedSession(merchant, [410, 500, 200]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"), DELIVERY);
 
     expect((await redeliver(merchant.account.token, sessionId)).status).toBe(202);
-    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).at(-1)?.statusCode).toBe(500));
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"));
+    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).at(-1)?.statusCode).toBe(500), DELIVERY);
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("failed"), DELIVERY);
     // One attempt only: no retry was scheduled for the 500.
     expect(posts(spy)).toHaveLength(2);
 
     expect((await redeliver(merchant.account.token, sessionId)).status).toBe(202);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     expect((await attemptsOf(webhookId)).map((a) => a.statusCode)).toEqual([410, 500, 200]);
   });
 
@@ -73,7 +80,7 @@ describe("redelivering a session's callback", () => {
     const merchant = await seedMerchant();
     const other = await seedMerchant();
     const { sessionId, webhookId, spy } = await resolvedSession(merchant, [204]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     expectError(await redeliver(other.account.token, sessionId), 404, "NOT_FOUND");
     expectError(await redeliver(merchant.account.token, "ses_notasessionnotasession"), 404, "NOT_FOUND");
     const pending = await openSession(merchant.apiKey, 18, HOOK);
@@ -86,7 +93,7 @@ describe("redelivering a session's callback", () => {
     const merchant = await seedMerchant();
     const other = await seedMerchant();
     const { sessionId, webhookId } = await resolvedSession(merchant, [204]);
-    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"));
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     let limited;
     for (let i = 0; i < 15 && !limited; i++) {
       const res = await redeliver(merchant.account.token, sessionId);
@@ -97,7 +104,54 @@ describe("redelivering a session's callback", () => {
     expect(limited!.headers.get("retry-after")).toBe("60");
     // The limit is the account's, shared with test events; another account is not affected.
     expectError(await testCallback(merchant.account.token, merchant.keyId, HOOK), 429, "RATE_LIMITED");
-    expectError(await redeliver(other.account.token, sessionId), 404, "NOT_FOUND");
+    // Another account redelivering its own session goes through: the limit is per account, not global.
+    const own = await resolvedSession(other, [204]);
+    await vi.waitFor(async () => expect(await eventState(own.webhookId)).toBe("delivered"), DELIVERY);
+    const res = await redeliver(other.account.token, own.sessionId);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    expect(res.body.data).toMatchObject({ webhook_id: own.webhookId, state: "pending" });
+  });
+});
+
+describe("redelivery and the event's schedule and retention", () => {
+  it("a pending event keeps its schedule: a redelivered attempt that fails leaves it pending for its retries, not failed", async () => {
+    const merchant = await seedMerchant();
+    // The first answer asks for an hour's wait, so the schedule's own retry cannot interleave below.
+    // Its own URL, so that no retry left over from an earlier test takes one of its answers.
+    const { sessionId, webhookId } = await resolvedSession(
+      merchant,
+      [() => new Response(null, { status: 429, headers: { "retry-after": "3600" } }), 500],
+      `${HOOK}/schedule`,
+    );
+    await vi.waitFor(async () => expect(await attemptsOf(webhookId)).toHaveLength(1), DELIVERY);
+    expect((await attemptsOf(webhookId))[0]!.statusCode).toBe(429);
+    expect(await eventState(webhookId)).toBe("pending");
+
+    expect((await redeliver(merchant.account.token, sessionId)).status).toBe(202);
+    await vi.waitFor(async () => expect((await attemptsOf(webhookId)).map((a) => a.statusCode)).toEqual([429, 500]), DELIVERY);
+    // A settled event redelivered gets one attempt and is failed again; a pending one stays on its schedule.
+    expect(await eventState(webhookId)).toBe("pending");
+  });
+
+  it("a session past its retention is 409 NOTHING_TO_REDELIVER, sends nothing and leaves its event as it was", async () => {
+    const merchant = await seedMerchant();
+    const hook = `${HOOK}/retention`;
+    const { sessionId, webhookId, spy } = await resolvedSession(merchant, [204], hook);
+    await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
+    // Its object forgets it the way retention does: resolved longer ago than RESOLVED_RETENTION_MS, then the alarm.
+    await runInDurableObject(sessionObject(sessionId), async (_instance, state) => {
+      const current = await state.storage.get<Record<string, unknown>>("state");
+      await state.storage.put("state", { ...current, resolvedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
+    });
+    await fireAlarm(sessionId);
+    await runInDurableObject(sessionObject(sessionId), async (_instance, state) => expect(await state.storage.get("state")).toBeUndefined());
+
+    const res = await redeliver(merchant.account.token, sessionId);
+    expectError(res, 409, "NOTHING_TO_REDELIVER");
+    expect(res.body.message).toMatch(/retention/);
+    expect(await eventState(webhookId)).toBe("delivered");
+    expect(await attemptsOf(webhookId)).toHaveLength(1);
+    expect(spy.mock.calls.filter(([input]) => String(input) === hook)).toHaveLength(1);
   });
 });
 
@@ -132,6 +186,14 @@ describe("sending a test event", () => {
     const [init] = posts(spy);
     const headers = Object.fromEntries(new Headers(init!.headers));
     for (const secret of [fresh, merchant.signingSecret]) expect(new Webhook(secret).verify(String(init!.body), headers)).toBeTruthy();
+
+    // Once the grace has ended, only the new secret signs.
+    await db().update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
+    spy.mockClear();
+    expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data.signatures).toBe(1);
+    const after = Object.fromEntries(new Headers(posts(spy)[0]!.headers));
+    expect(after["webhook-signature"]!.split(" ")).toHaveLength(1);
+    expect(new Webhook(fresh).verify(String(posts(spy)[0]!.body), after)).toBeTruthy();
 
     spy.mockImplementation(async () => {
       throw new TypeError("connection refused");

@@ -7,6 +7,7 @@ import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeys } from "../../src/db/schema";
 import { previousSecretRowId } from "../../src/callbacks/signing-secret";
+import { rotateSigningSecret } from "../../src/domain/merchant-callbacks/secret-rotation";
 import { openSecret } from "../../src/lib/sealed-secret";
 import { toBase64 } from "../../src/lib/encoding";
 import { reencryptSigningSecrets } from "../../src/maintenance/reencrypt-secrets";
@@ -98,6 +99,39 @@ describe("rotating a key's signing secret", () => {
     expect(verifies(fourth.body.data.signingSecret, immediate)).toBe(true);
     expect(verifies(third, immediate)).toBe(false);
     expect((await rowOf(merchant.keyId)).previousSigningSecretEnc).toBeNull();
+  });
+
+  it("without graceHours the previous secret keeps signing for the default 24 hours", async () => {
+    const merchant = await seedMerchant();
+    const rotated = await rotate(merchant.account.token, merchant.keyId);
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    const { rotatedAt, previousExpiresAt } = rotated.body.data.key.signingSecret;
+    expect(Date.parse(previousExpiresAt) - Date.parse(rotatedAt)).toBe(24 * 3600 * 1000);
+    const delivered = await deliverOne(merchant);
+    expect(verifies(merchant.signingSecret, delivered)).toBe(true);
+    expect(verifies(rotated.body.data.signingSecret, delivered)).toBe(true);
+  });
+
+  it("a rotation that lost a race to another is 409 ROTATION_CONFLICT and changes nothing: the winner's secret signs", async () => {
+    const merchant = await seedMerchant();
+    const ctx = serviceContext({ ...env } as Env);
+    const read = ctx.db.query.apiKeys.findFirst.bind(ctx.db.query.apiKeys);
+    let winner: string | undefined;
+    // Between this rotation's read of the key and its write, another request rotates the same key. (A
+    // context of its own, so the other request, through the API, reads the key unhindered.)
+    vi.spyOn(ctx.db.query.apiKeys, "findFirst").mockImplementation((async (...args: Parameters<typeof read>) => {
+      const row = await read(...args);
+      const other = await rotate(merchant.account.token, merchant.keyId, { graceHours: 0 });
+      expect(other.status).toBe(200);
+      winner = other.body.data.signingSecret;
+      return row;
+    }) as unknown as typeof read);
+    const lost = rotateSigningSecret(ctx, merchant.account.id, merchant.keyId, 0);
+    await expect(lost).rejects.toMatchObject({ code: "ROTATION_CONFLICT" });
+    expect(winner).toMatch(/^whsec_/);
+    const delivered = await deliverOne(merchant);
+    expect(verifies(winner!, delivered)).toBe(true);
+    expect(verifies(merchant.signingSecret, delivered)).toBe(false);
   });
 
   it("another account's key is 404, a bad grace is 422, and neither changes the key", async () => {
