@@ -9,6 +9,7 @@ import { database } from "./db/client";
 import { devOutboxMailer } from "./mail/dev-outbox-mailer";
 import { emailServiceMailer } from "./mail/email-service";
 import { providerFor } from "./providers/from-env";
+import { perObject } from "./lib/per-object";
 
 function build(env: Bindings): ServiceContext {
   const settings = settingsOf(env);
@@ -24,13 +25,5 @@ function build(env: Bindings): ServiceContext {
   };
 }
 
-const contexts = new WeakMap<Bindings, ServiceContext>();
-
-export function serviceContext(env: Bindings): ServiceContext {
-  let ctx = contexts.get(env);
-  if (!ctx) {
-    ctx = build(env);
-    contexts.set(env, ctx);
-  }
-  return ctx;
-}
+/** The isolate's service context: built once per bindings object (src/lib/per-object.ts). */
+export const serviceContext: (env: Bindings) => ServiceContext = perObject(build);

@@ -5,6 +5,7 @@
 import { ApiError } from "../errors";
 import { ACCOUNT_LIMIT_SETTINGS, configProblems, type ConfigProblem } from "./problems";
 import { parseReceiptKey, type ReceiptKeySetting } from "./receipt-key";
+import { perObject } from "../lib/per-object";
 
 export type { ConfigProblem };
 
@@ -127,18 +128,8 @@ export function parseSettings(env: Bindings): Settings {
   };
 }
 
-// The bindings object lives as long as the isolate (workerd passes the same one to every request, batch
-// and alarm): one parse per isolate. A different object (a test's own env) gets its own parse.
-const parsed = new WeakMap<object, Settings>();
-
-export function settingsOf(env: Bindings): Settings {
-  let settings = parsed.get(env);
-  if (!settings) {
-    settings = parseSettings(env);
-    parsed.set(env, settings);
-  }
-  return settings;
-}
+/** The isolate's settings: one parse per bindings object (src/lib/per-object.ts). */
+export const settingsOf: (env: Bindings) => Settings = perObject(parseSettings);
 
 /** The rules the deployment breaks, from the same parse (one check per isolate). */
 export const configurationProblems = (env: Bindings): readonly ConfigProblem[] => settingsOf(env).problems;

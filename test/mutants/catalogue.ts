@@ -791,8 +791,8 @@ const maintenance: Mutation[] = [
   {
     id: "config-checked-per-request",
     file: "src/config/settings.ts",
-    find: "    parsed.set(env, settings);\n",
-    replace: "",
+    find: "export const settingsOf: (env: Bindings) => Settings = perObject(parseSettings);",
+    replace: "export const settingsOf: (env: Bindings) => Settings = (env) => parseSettings(env);",
     tests: ["test/http/fail-closed.test.ts"],
     why: "the configuration is parsed and checked on every request",
   },
