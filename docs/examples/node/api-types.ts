@@ -170,7 +170,7 @@ export type paths = {
   "/api/age-verification/session/{id}/passkey-options": {
     /**
      * Options for navigator.credentials.get() to approve this session with a passkey
-     * @description The challenge is single use, valid 5 minutes and bound to this session (its id and nonce) and this account; send the resulting assertion with consent: true to /complete.
+     * @description The challenge is single use, valid 5 minutes and bound to this session (by its nonce: no session id is stored with it) and this account; send the resulting assertion with consent: true to /complete.
      */
     post: operations["postApiAgeVerificationSessionIdPasskeyOptions"];
   };
@@ -3826,7 +3826,7 @@ export type operations = {
   };
   /**
    * Options for navigator.credentials.get() to approve this session with a passkey
-   * @description The challenge is single use, valid 5 minutes and bound to this session (its id and nonce) and this account; send the resulting assertion with consent: true to /complete.
+   * @description The challenge is single use, valid 5 minutes and bound to this session (by its nonce: no session id is stored with it) and this account; send the resulting assertion with consent: true to /complete.
    */
   postApiAgeVerificationSessionIdPasskeyOptions: {
     parameters: {

@@ -196,8 +196,8 @@ export async function removePasskey(ctx: ServiceContext, userId: string, passkey
   await ctx.db.delete(passkeys).where(eq(passkeys.id, row.id));
 }
 
-/** PublicKeyCredentialRequestOptionsJSON for approving one session: the challenge is bound to its id and nonce. */
-export async function approvalOptions(ctx: ServiceContext, userId: string, sessionId: string, nonce: string) {
+/** PublicKeyCredentialRequestOptionsJSON for approving one session: the challenge is bound to it by its nonce (the caller has checked the session and nonce). */
+export async function approvalOptions(ctx: ServiceContext, userId: string, nonce: string) {
   const rows = await listRows(ctx, userId);
   return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "approve", nonce }));
 }
@@ -215,7 +215,7 @@ const requestOptions = (ctx: ServiceContext, rows: PasskeyRow[], challenge: stri
  * passkeys, and the WebAuthn checks; then moves the passkey's counter forward. Any refusal leaves the
  * passkey as it was (the challenge is spent either way).
  */
-export const verifyApproval = (ctx: ServiceContext, userId: string, sessionId: string, nonce: string, assertion: AssertionCredential) =>
+export const verifyApproval = (ctx: ServiceContext, userId: string, nonce: string, assertion: AssertionCredential) =>
   verifyOwnAssertion(ctx, userId, assertion, { purpose: "approve", nonce });
 
 async function verifyOwnAssertion(ctx: ServiceContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {

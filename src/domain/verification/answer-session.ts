@@ -58,7 +58,7 @@ export async function completeSession(
 ) {
   const stub = sessionStub(ctx, checkedId(sessionId));
   const withPasskey = input.consent && input.assertion !== undefined;
-  if (withPasskey) await verifyApproval(ctx, answerer.userId, sessionId, input.nonce, input.assertion!);
+  if (withPasskey) await verifyApproval(ctx, answerer.userId, input.nonce, input.assertion!);
   return unwrap(
     await stub.complete({
       nonce: input.nonce,

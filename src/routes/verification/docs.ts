@@ -125,7 +125,7 @@ export function passkeyApprovalOptionsDoc(): OperationDoc {
     tag,
     summary: "Options for navigator.credentials.get() to approve this session with a passkey",
     description:
-      "The challenge is single use, valid 5 minutes and bound to this session (its id and nonce) and this account; send the resulting assertion with consent: true to /complete.",
+      "The challenge is single use, valid 5 minutes and bound to this session (by its nonce: no session id is stored with it) and this account; send the resulting assertion with consent: true to /complete.",
     responses: {
       200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
       ...unknownSession,

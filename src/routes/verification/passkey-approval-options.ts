@@ -26,7 +26,7 @@ export const passkeyApprovalOptionsRoute = {
       // The session and nonce first (404, writing nothing); only a challenge that will be stored counts against the limit.
       await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
       await countUse(c, spec.limits.options, c.var.user.id);
-      return ok(c, await approvalOptions(c.var.ctx, c.var.user.id, c.req.param("id"), nonce));
+      return ok(c, await approvalOptions(c.var.ctx, c.var.user.id, nonce));
     },
   ),
 } satisfies NamedRoute;
