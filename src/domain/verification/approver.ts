@@ -5,7 +5,8 @@
 import { and, eq, getTableColumns, inArray, notExists, sql } from "drizzle-orm";
 import { kycRecords, passkeys, users } from "../../db/schema";
 import { ApiError, unauthorized } from "../../errors";
-import { counterKeys, refuseOverLimit, upsertCounter, type AccountLimitName } from "../limits";
+import { upsertCounter } from "../../db/account-counter";
+import { counterKeys, refuseOverLimit, type AccountLimitName } from "../limits";
 import type { ServiceContext } from "../../context/service-context";
 import type { Answerer } from "./answer-session";
 
