@@ -15,6 +15,7 @@ export const ERROR_CATALOGUE = {
   EMAIL_NOT_VERIFIED: { status: 403, message: "Verify your email address first." },
   KYC_REQUIRED: { status: 403, message: "Verify your identity before answering age requests." },
   PASSKEY_REQUIRED: { status: 403, message: "Approving this request needs your passkey." },
+  ASSURANCE_NOT_ACCEPTED: { status: 403, message: "The merchant does not accept this way of proving an age for this request." },
   AGE_TOKEN_NOT_ALLOWED: { status: 403, message: "This account's verified age is under the threshold of the age tokens asked for." },
   DOUBLE_BLIND_REQUIRED: { status: 403, message: "This request can only be approved with an anonymous age token or a digital ID." },
   NOT_FOUND: { status: 404, message: "Resource not found." },

@@ -58,6 +58,13 @@ export type Settings = {
   /** The receipts' signing key, and the previous one still published in the JWKS after a rotation. */
   receiptSigningKey: ReceiptKeySetting;
   receiptSigningKeyPrevious: ReceiptKeySetting;
+  /**
+   * The digital-ID trust anchors as configured (DIGITAL_ID_TRUST_ANCHORS, concatenated PEM), parsed by
+   * src/domain/digital-id; unset: the deployment does not offer the way (CONTRACT §13).
+   */
+  digitalIdTrustAnchors: string | undefined;
+  /** The age-token keys (AGE_TOKEN_KEYS, JSON), parsed by src/domain/age-tokens; unset: no anonymous age tokens. */
+  ageTokenKeys: string | undefined;
   /** The rules this configuration breaks; a production deployment with any refuses to serve. */
   problems: readonly ConfigProblem[];
   /** The secrets themselves, read through secret(): a missing one fails the request that needs it. */
@@ -123,6 +130,8 @@ export function parseSettings(env: Bindings): Settings {
     jwtSecretRotatedAt: Date.parse(nonEmpty(read.JWT_SECRET_ROTATED_AT) ?? "") / 1000,
     receiptSigningKey,
     receiptSigningKeyPrevious,
+    digitalIdTrustAnchors: nonEmpty(read.DIGITAL_ID_TRUST_ANCHORS),
+    ageTokenKeys: nonEmpty(read.AGE_TOKEN_KEYS),
     problems: configProblems(read, { current: receiptSigningKey, previous: receiptSigningKeyPrevious }),
     secrets,
   };

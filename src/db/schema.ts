@@ -1,5 +1,6 @@
 // D1 tables. Times are ISO 8601 UTC strings with milliseconds: they sort as text, which keeps
 // the keyset pagination and range filters on plain indexes.
+import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS, type Assurance } from "../session/assurance";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -129,6 +130,13 @@ export const verificationSessions = sqliteTable(
     // The merchant's own reference and metadata (JSON object of strings): never shown to the end user.
     reference: text("reference"),
     metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
+    // 1.2.0 (CONTRACT §13): the merchant's policy at open, and what the resolution rested on. Rows
+    // written before read null (the ways then: KYC_VERIFIED alone; not double-blind).
+    acceptedAssurance: text("accepted_assurance", { mode: "json" }).$type<Assurance[]>(),
+    doubleBlind: integer("double_blind", { mode: "boolean" }).notNull().default(false),
+    assurance: text("assurance", { enum: ASSURANCES }),
+    holderBinding: text("holder_binding", { enum: HOLDER_BINDINGS }),
+    denialReason: text("denial_reason", { enum: DENIAL_REASONS }),
   },
   (t) => [
     index("sessions_account_created").on(t.accountId, t.createdAt, t.id),

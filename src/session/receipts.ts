@@ -7,6 +7,7 @@
 // live key ids (or checks `livemode`) cannot take a test receipt for a real one (issue 30).
 import { misconfigured, type Settings } from "../config/settings";
 import type { ReceiptJwk, ReceiptKeySetting } from "../config/receipt-key";
+import type { Assurance, DenialReason, HolderBindingName } from "./assurance";
 import { fromBase64Url, toBase64Url, utf8 } from "../lib/encoding";
 
 export type ReceiptClaims = {
@@ -16,8 +17,10 @@ export type ReceiptClaims = {
   age_required: number;
   outcome: "APPROVED" | "DENIED";
   /** null for a decline from the first screen: no identity was checked (as in the polled session). */
-  assurance: "KYC_VERIFIED" | null;
-  holder_binding: "PASSWORD" | "PASSKEY" | null;
+  assurance: Assurance | null;
+  holder_binding: HolderBindingName | null;
+  /** Why a DENIED session was denied (UNDER_AGE, DECLINED); null for an approval (CONTRACT §13). */
+  denial_reason: DenialReason | null;
   resolved_at: string;
   livemode: boolean;
   iat: number;

@@ -6,6 +6,7 @@ import type { Database } from "../db/client";
 import type { ServiceContext } from "../context/service-context";
 import { callbackEvents, verificationSessions } from "../db/schema";
 import type { ResolvedStatus } from "./session-status";
+import type { Assurance, DenialReason, HolderBindingName } from "./assurance";
 
 export const insertOpenedSession = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
 
@@ -21,6 +22,10 @@ export type Resolution = {
   aboveAgeRequired: boolean;
   receiptId: string | null;
   resolvedAt: string;
+  /** What the answer rested on (absent: left as it is, for callers that only move a status). */
+  assurance?: Assurance | null;
+  holderBinding?: HolderBindingName | null;
+  denialReason?: DenialReason | null;
 };
 
 /** The session's new status and its pending callback event, written in one batch. */
@@ -32,6 +37,9 @@ export function resolutionStatements(db: Database, resolution: Resolution, event
       aboveAgeRequired: resolution.aboveAgeRequired,
       receiptId: resolution.receiptId,
       resolvedAt: resolution.resolvedAt,
+      assurance: resolution.assurance,
+      holderBinding: resolution.holderBinding,
+      denialReason: resolution.denialReason,
     })
     .where(eq(verificationSessions.id, resolution.sessionId));
   if (!event) return [update] as const;

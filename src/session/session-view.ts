@@ -5,6 +5,8 @@ import * as z from "zod";
 import { SESSION_STATUSES } from "./session-status";
 import { LOCALES } from "../db/schema";
 import type { SessionState } from "./state-machine";
+import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS, type Assurance, type DenialReason } from "./assurance";
+import { acceptedAssuranceOf } from "./answer-policy";
 
 const Metadata = z.record(z.string(), z.string());
 
@@ -12,7 +14,12 @@ export const PolledSession = z.object({
   session_id: z.string(),
   status: z.enum(SESSION_STATUSES),
   above_age_required: z.boolean(),
-  assurance: z.enum(["KYC_VERIFIED"]).nullable(),
+  assurance: z
+    .enum(ASSURANCES)
+    .nullable()
+    .describe(
+      "What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen.",
+    ),
   receipt_id: z.string().nullable(),
   age_required: z.int(),
   expires_at: z.iso.datetime(),
@@ -21,9 +28,17 @@ export const PolledSession = z.object({
   metadata: Metadata.nullable().describe("The merchant's metadata from the open request, or null."),
   livemode: z.boolean().describe("false for a session opened with a test key (svc_sk_test_…)."),
   holder_binding: z
-    .enum(["PASSWORD", "PASSKEY"])
+    .enum(HOLDER_BINDINGS)
     .nullable()
-    .describe("How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers."),
+    .describe(
+      "How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers.",
+    ),
+  denial_reason: z
+    .enum(DENIAL_REASONS)
+    .nullable()
+    .describe("Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED."),
+  accepted_assurance: z.array(z.enum(ASSURANCES)).describe("The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered)."),
+  double_blind: z.boolean().describe("Only an anonymous age token or a digital ID may approve this session."),
   receipt: z
     .string()
     .nullable()
@@ -41,6 +56,8 @@ export const SessionRequest = z.object({
   locale: z.enum(LOCALES).nullable().describe("The language the merchant asked the pages to open in, or null."),
   return_url: z.string().nullable().describe("Where the result screen's button leads back to (with session_id appended), or null."),
   require_passkey: z.boolean().describe("The merchant accepts only a passkey approval."),
+  accepted_assurance: z.array(z.enum(ASSURANCES)).describe("The ways this session may be answered: the page offers only these."),
+  double_blind: z.boolean().describe("Only an anonymous age token or a digital ID may approve: the account's own approval is refused."),
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
@@ -65,6 +82,8 @@ export const SessionPreview = z.object({
   livemode: z.boolean(),
   return_url: z.string().nullable().describe("Where the merchant asked the end user to be sent back; null when it gave none"),
   locale: z.enum(LOCALES).nullable().describe("The language the merchant asked the pages to open in; null when it gave none"),
+  accepted_assurance: z.array(z.enum(ASSURANCES)).describe("The ways this session may be answered: the first screen offers only these."),
+  double_blind: z.boolean().describe("Only an anonymous age token or a digital ID may approve this session."),
 });
 export type SessionPreview = z.infer<typeof SessionPreview>;
 
@@ -77,14 +96,28 @@ export const previewView = (state: SessionState): SessionPreview => ({
   livemode: state.livemode ?? true,
   return_url: state.returnUrl ?? null,
   locale: state.locale ?? null,
+  accepted_assurance: acceptedAssuranceOf(state),
+  double_blind: state.doubleBlind ?? false,
 });
+
+/** A state resolved before 1.2.0 has no assurance stored: every answer then was an account's (KYC_VERIFIED). */
+function assuranceOf(state: SessionState): Assurance | null {
+  if (state.assurance !== undefined) return state.assurance;
+  return state.status === "APPROVED" || (state.status === "DENIED" && !state.declinedWithoutAccount) ? "KYC_VERIFIED" : null;
+}
+
+/** Before 1.2.0 only a first-screen decline told its reason apart; a refusal and an under-age answer did not. */
+function denialReasonOf(state: SessionState): DenialReason | null {
+  if (state.status !== "DENIED") return null;
+  if (state.denialReason !== undefined) return state.denialReason;
+  return state.declinedWithoutAccount ? "DECLINED" : null;
+}
 
 export const polledView = (state: SessionState): PolledSession => ({
   session_id: state.id,
   status: state.status,
   above_age_required: state.status === "APPROVED",
-  // A decline from the first screen checked no identity: it asserts nothing about the person.
-  assurance: state.status === "APPROVED" || (state.status === "DENIED" && !state.declinedWithoutAccount) ? "KYC_VERIFIED" : null,
+  assurance: assuranceOf(state),
   receipt_id: state.receiptId,
   age_required: state.ageRequired,
   expires_at: state.expiresAt,
@@ -93,6 +126,9 @@ export const polledView = (state: SessionState): PolledSession => ({
   metadata: state.metadata ?? null,
   livemode: state.livemode ?? true,
   holder_binding: state.holderBinding ?? null,
+  denial_reason: denialReasonOf(state),
+  accepted_assurance: acceptedAssuranceOf(state),
+  double_blind: state.doubleBlind ?? false,
   receipt: state.receipt ?? null,
 });
 
@@ -106,4 +142,6 @@ export const requestView = (state: SessionState): SessionRequest => ({
   locale: state.locale ?? null,
   return_url: state.returnUrl ?? null,
   require_passkey: state.requirePasskey ?? false,
+  accepted_assurance: acceptedAssuranceOf(state),
+  double_blind: state.doubleBlind ?? false,
 });

@@ -2,9 +2,12 @@
 import { fullYearsOn } from "./age";
 import type { Locale } from "../db/schema";
 import type { SessionStatus } from "./session-status";
+import type { Assurance, DenialReason, HolderBindingName } from "./assurance";
 
-/** How the end user who answered was bound to the verified identity (CONTRACT §12); #20 adds PASSKEY. */
-export type HolderBinding = "PASSWORD" | "PASSKEY" | null;
+/** How the end user who answered was bound to the answer (CONTRACT §12, §13); null when nobody was. */
+export type HolderBinding = HolderBindingName | null;
+/** An account's own approval: its sign-in alone, or a passkey assertion as well. */
+export type AccountBinding = "PASSWORD" | "PASSKEY";
 /** The outcomes a test session can be given without an identity check (test mode, CONTRACT §12). */
 export const TEST_OUTCOMES = ["APPROVED", "DENIED_UNDER_AGE", "DENIED_REFUSED", "EXPIRED"] as const;
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
@@ -37,10 +40,23 @@ export type SessionState = {
   requirePasskey?: boolean;
   /** Declined from the first screen, before any sign-in: no account and no identity check took part. */
   declinedWithoutAccount?: boolean;
+  /** Added in 1.2.0 (absent before: every way the deployment offered then, KYC_VERIFIED alone). */
+  acceptedAssurance?: Assurance[];
+  /** Only an anonymous age token or a digital ID may approve (CONTRACT §13). */
+  doubleBlind?: boolean;
+  /** Written with every resolution from 1.2.0 on; absent in states resolved before (session-view.ts infers them). */
+  assurance?: Assurance | null;
+  denialReason?: DenialReason | null;
 };
 
 export type SessionEvent =
-  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: NonNullable<HolderBinding> }
+  | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: AccountBinding }
+  /**
+   * An answer that carries its own proof and no account (CONTRACT §13): a wallet credential's age element
+   * (DIGITAL_ID_VERIFIED, DEVICE_KEY; `above` false is UNDER_AGE) or an anonymous age token
+   * (KYC_VERIFIED, ANONYMOUS_TOKEN; always above: a token below the age is refused before this).
+   */
+  | { type: "proof"; at: string; receiptId: string; above: boolean; assurance: Assurance; holderBinding: "DEVICE_KEY" | "ANONYMOUS_TOKEN" }
   /** Test mode: the tester picks the outcome; never applies to a live session. */
   | { type: "test_answer"; at: string; outcome: TestOutcome; receiptId: string }
   /** "Not now" from the first screen: a refusal that needs no account (CONTRACT §12). */
@@ -58,7 +74,7 @@ const isDue = (state: SessionState, at: string) => Date.parse(at) >= Date.parse(
 
 function expired(state: SessionState, at: string): SessionState {
   const resolvedAt = isDue(state, at) ? state.expiresAt : at;
-  return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null, holderBinding: null, receipt: null };
+  return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null, holderBinding: null, receipt: null, assurance: null, denialReason: null };
 }
 
 export function transition(state: SessionState, event: SessionEvent): TransitionResult {
@@ -72,7 +88,33 @@ export function transition(state: SessionState, event: SessionEvent): Transition
   if (event.type === "decline") {
     return {
       outcome: "changed",
-      state: { ...state, status: "DENIED", aboveAgeRequired: false, resolvedAt: event.at, receiptId: event.receiptId, holderBinding: null, declinedWithoutAccount: true },
+      state: {
+        ...state,
+        status: "DENIED",
+        aboveAgeRequired: false,
+        resolvedAt: event.at,
+        receiptId: event.receiptId,
+        holderBinding: null,
+        declinedWithoutAccount: true,
+        // A decline from the first screen checked no identity: it asserts nothing about the person.
+        assurance: null,
+        denialReason: "DECLINED",
+      },
+    };
+  }
+  if (event.type === "proof") {
+    return {
+      outcome: "changed",
+      state: {
+        ...state,
+        status: event.above ? "APPROVED" : "DENIED",
+        aboveAgeRequired: event.above,
+        resolvedAt: event.at,
+        receiptId: event.receiptId,
+        holderBinding: event.holderBinding,
+        assurance: event.assurance,
+        denialReason: event.above ? null : "UNDER_AGE",
+      },
     };
   }
   if (event.type === "test_answer") {
@@ -81,7 +123,17 @@ export function transition(state: SessionState, event: SessionEvent): Transition
     const above = event.outcome === "APPROVED";
     return {
       outcome: "changed",
-      state: { ...state, status: above ? "APPROVED" : "DENIED", aboveAgeRequired: above, resolvedAt: event.at, receiptId: event.receiptId, holderBinding: null },
+      state: {
+        ...state,
+        status: above ? "APPROVED" : "DENIED",
+        aboveAgeRequired: above,
+        resolvedAt: event.at,
+        receiptId: event.receiptId,
+        holderBinding: null,
+        assurance: "KYC_VERIFIED",
+        // Test mode answers carry the reason their outcome implies (CONTRACT §13).
+        denialReason: above ? null : event.outcome === "DENIED_UNDER_AGE" ? "UNDER_AGE" : "DECLINED",
+      },
     };
   }
   const above = event.consent && fullYearsOn(event.dateOfBirth, event.at) >= state.ageRequired;
@@ -95,6 +147,8 @@ export function transition(state: SessionState, event: SessionEvent): Transition
       receiptId: event.receiptId,
       // A refusal proves nothing about the holder; an answer with consent was made by the signed-in holder.
       holderBinding: event.consent ? (event.holderBinding ?? "PASSWORD") : null,
+      assurance: "KYC_VERIFIED",
+      denialReason: above ? null : event.consent ? "UNDER_AGE" : "DECLINED",
     },
   };
 }

@@ -12,10 +12,18 @@ import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
 import { callbackMessage, type CallbackMessage } from "./callback-message";
 import { polledView, previewView, requestView, type PolledSession, type SessionPreview, type SessionRequest } from "./session-view";
-import { transition, type HolderBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
+import { transition, type AccountBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
+import { policyRefusal, type PolicyRefusal } from "./answer-policy";
 
-export type SessionFailure = "NOT_FOUND" | "KYC_REQUIRED" | "SESSION_NOT_PENDING" | "PASSKEY_REQUIRED" | "OPENS_LIMITED" | "TOO_MANY_PENDING";
+export type SessionFailure =
+  | "NOT_FOUND"
+  | "KYC_REQUIRED"
+  | "SESSION_NOT_PENDING"
+  | "PASSKEY_REQUIRED"
+  | "OPENS_LIMITED"
+  | "TOO_MANY_PENDING"
+  | PolicyRefusal;
 
 /**
  * What opening a session is measured against (issue 30): this minute's counter of the account's opens
@@ -75,6 +83,8 @@ export class VerificationSessionObject extends DurableObject<Env> {
           livemode: state.livemode ?? true,
           reference: state.reference ?? null,
           metadata: state.metadata ?? null,
+          acceptedAssurance: state.acceptedAssurance ?? null,
+          doubleBlind: state.doubleBlind ?? false,
         }),
         pendingSessionsOf(db, state.accountId),
       ]);
@@ -133,11 +143,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
     nonce: string;
     consent: boolean;
     dateOfBirth: string | null;
-    holderBinding: NonNullable<HolderBinding>;
+    holderBinding: AccountBinding;
     accountHasPasskey: boolean;
   }): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, input.nonce))) return fail("NOT_FOUND");
+    // The merchant's policy first: whether an account may answer at all does not depend on which one asks.
+    const refusal = policyRefusal(state, "account");
+    if (refusal) return fail(refusal);
     if (input.dateOfBirth === null) return fail("KYC_REQUIRED");
     // A consent from an account with a passkey, or for a merchant that asked for one, needs an
     // assertion: the password alone cannot approve. Refusing needs nothing more.
@@ -250,14 +263,16 @@ export class VerificationSessionObject extends DurableObject<Env> {
 
   /** The resolution's receipt, signed once here so that the poll and every callback carry the same one. */
   private signedReceipt(state: SessionState, outcome: "APPROVED" | "DENIED"): Promise<string> {
+    const view = polledView(state);
     return signReceipt(this.domain.settings, {
       receipt_id: state.receiptId!,
       session_id: state.id,
       merchant_id: state.accountId,
       age_required: state.ageRequired,
       outcome,
-      assurance: state.declinedWithoutAccount ? null : "KYC_VERIFIED",
-      holder_binding: state.holderBinding ?? null,
+      assurance: view.assurance,
+      holder_binding: view.holder_binding,
+      denial_reason: view.denial_reason,
       resolved_at: state.resolvedAt!,
       livemode: state.livemode ?? true,
       iat: Math.floor(Date.parse(state.resolvedAt!) / 1000),
@@ -280,6 +295,9 @@ export class VerificationSessionObject extends DurableObject<Env> {
             aboveAgeRequired: message.data.above_age_required,
             receiptId: message.data.receipt_id,
             resolvedAt: message.data.resolved_at ?? message.timestamp,
+            assurance: message.data.assurance,
+            holderBinding: message.data.holder_binding,
+            denialReason: message.data.denial_reason,
           },
           message,
         ),

@@ -52,6 +52,9 @@ export async function seedResolvedSession(
     metadata: null,
     livemode: true,
     holder_binding: status === "EXPIRED" ? null : "PASSWORD",
+    denial_reason: status === "DENIED" ? "UNDER_AGE" : null,
+    accepted_assurance: ["KYC_VERIFIED"],
+    double_blind: false,
     receipt: null,
   };
   const message: CallbackMessage = {

@@ -45,6 +45,11 @@ export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[
       livemode: true,
       reference: null,
       metadata: null,
+      acceptedAssurance: ["KYC_VERIFIED"],
+      doubleBlind: false,
+      assurance: status === "APPROVED" || status === "DENIED" ? "KYC_VERIFIED" : null,
+      holderBinding: status === "APPROVED" ? "PASSWORD" : null,
+      denialReason: status === "DENIED" ? "UNDER_AGE" : null,
     });
   }
   await writeSessions(rows);

@@ -23,6 +23,7 @@ const someClaims = (): ReceiptClaims => ({
   outcome: "APPROVED",
   assurance: "KYC_VERIFIED",
   holder_binding: "PASSWORD",
+  denial_reason: null,
   resolved_at: "2026-11-22T06:30:00.000Z",
   livemode: true,
   iat: 1795329000,

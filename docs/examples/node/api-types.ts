@@ -230,7 +230,7 @@ export type paths = {
   "/api/usage/export.csv": {
     /**
      * Every session matching the filters, as CSV
-     * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
+     * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name, assurance, holder_binding, denial_reason, accepted_assurance, double_blind. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
      */
     get: operations["getApiUsageExportCsv"];
   };
@@ -312,7 +312,7 @@ export type components = {
        * @description Stable UPPER_SNAKE machine code.
        * @enum {string}
        */
-      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "AGE_TOKEN_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
+      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
       /** @description For people; may change. */
       message: string;
       errors: {
@@ -3016,6 +3016,10 @@ export type operations = {
           locale?: "en" | "fr" | "de" | "es" | "it";
           /** @description Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false. */
           require_passkey?: boolean;
+          /** @description The ways you accept (CONTRACT §13): KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED. */
+          accepted_assurance?: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+          /** @description Default false. true: only an anonymous age token or a digital ID may approve, so the service never holds an account and this session together (docs/double-blind.md); a password or passkey approval answers 403 DOUBLE_BLIND_REQUIRED. 422 when no accepted way could approve such a session here. */
+          double_blind?: boolean;
         };
       };
     };
@@ -3037,6 +3041,9 @@ export type operations = {
               verification_url: string;
               /** @description false when opened with a test key. */
               livemode: boolean;
+              /** @description The ways this session accepts: the request's accepted_assurance, or every way this deployment offers. */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              double_blind: boolean;
             };
           };
         };
@@ -3144,7 +3151,8 @@ export type operations = {
               /** @enum {string} */
               status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
               above_age_required: boolean;
-              assurance: "KYC_VERIFIED" | null;
+              /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+              assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
               receipt_id: string | null;
               age_required: number;
               /** Format: date-time */
@@ -3158,8 +3166,14 @@ export type operations = {
               } | null;
               /** @description false for a session opened with a test key (svc_sk_test_…). */
               livemode: boolean;
-              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
-              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+              /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+              denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+              /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              /** @description Only an anonymous age token or a digital ID may approve this session. */
+              double_blind: boolean;
               /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
               receipt: string | null;
             };
@@ -3242,6 +3256,10 @@ export type operations = {
               return_url: string | null;
               /** @description The language the merchant asked the pages to open in; null when it gave none */
               locale: ("en" | "fr" | "de" | "es" | "it") | null;
+              /** @description The ways this session may be answered: the first screen offers only these. */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              /** @description Only an anonymous age token or a digital ID may approve this session. */
+              double_blind: boolean;
             };
           };
         };
@@ -3330,6 +3348,10 @@ export type operations = {
               return_url: string | null;
               /** @description The merchant accepts only a passkey approval. */
               require_passkey: boolean;
+              /** @description The ways this session may be answered: the page offers only these. */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              /** @description Only an anonymous age token or a digital ID may approve: the account's own approval is refused. */
+              double_blind: boolean;
               /** @description Whether the signed-in account's verified date of birth meets age_required today, so that the page can tell a person under the age before they answer; null while the account has no verified identity. Only the account itself reads this, and the server still decides on complete. */
               meets_age_required: boolean | null;
             };
@@ -3412,7 +3434,8 @@ export type operations = {
               /** @enum {string} */
               status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
               above_age_required: boolean;
-              assurance: "KYC_VERIFIED" | null;
+              /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+              assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
               receipt_id: string | null;
               age_required: number;
               /** Format: date-time */
@@ -3426,8 +3449,14 @@ export type operations = {
               } | null;
               /** @description false for a session opened with a test key (svc_sk_test_…). */
               livemode: boolean;
-              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
-              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+              /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+              denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+              /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              /** @description Only an anonymous age token or a digital ID may approve this session. */
+              double_blind: boolean;
               /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
               receipt: string | null;
             };
@@ -3544,7 +3573,8 @@ export type operations = {
               /** @enum {string} */
               status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
               above_age_required: boolean;
-              assurance: "KYC_VERIFIED" | null;
+              /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+              assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
               receipt_id: string | null;
               age_required: number;
               /** Format: date-time */
@@ -3558,8 +3588,14 @@ export type operations = {
               } | null;
               /** @description false for a session opened with a test key (svc_sk_test_…). */
               livemode: boolean;
-              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
-              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+              /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+              denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+              /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              /** @description Only an anonymous age token or a digital ID may approve this session. */
+              double_blind: boolean;
               /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
               receipt: string | null;
             };
@@ -3701,7 +3737,8 @@ export type operations = {
               /** @enum {string} */
               status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
               above_age_required: boolean;
-              assurance: "KYC_VERIFIED" | null;
+              /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+              assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
               receipt_id: string | null;
               age_required: number;
               /** Format: date-time */
@@ -3715,8 +3752,14 @@ export type operations = {
               } | null;
               /** @description false for a session opened with a test key (svc_sk_test_…). */
               livemode: boolean;
-              /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
-              holder_binding: ("PASSWORD" | "PASSKEY") | null;
+              /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+              /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+              denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+              /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              /** @description Only an anonymous age token or a digital ID may approve this session. */
+              double_blind: boolean;
               /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
               receipt: string | null;
             };
@@ -4641,6 +4684,16 @@ export type operations = {
                   metadata: {
                     [key: string]: string;
                   } | null;
+                  /** @description What the answer rested on, as in the polled session; null while unresolved, on expiry, for a first-screen decline. */
+                  assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
+                  /** @description How the answer was bound to the person, as in the polled session. */
+                  holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+                  /** @description UNDER_AGE or DECLINED; null unless DENIED. */
+                  denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+                  /** @description The ways the open request accepted. */
+                  accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+                  /** @description The open request asked for a double-blind session. */
+                  double_blind: boolean;
                 })[];
               /** @description Opaque; pass it back as `cursor` with the same filters. null on the last page. */
               next_cursor: string | null;
@@ -4697,7 +4750,7 @@ export type operations = {
   };
   /**
    * Every session matching the filters, as CSV
-   * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
+   * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name, assurance, holder_binding, denial_reason, accepted_assurance, double_blind. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
    */
   getApiUsageExportCsv: {
     parameters: {
@@ -5254,7 +5307,8 @@ export type operations = {
             /** @constant */
             status: "APPROVED";
             above_age_required: boolean;
-            assurance: "KYC_VERIFIED" | null;
+            /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+            assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
             receipt_id: string | null;
             age_required: number;
             /** Format: date-time */
@@ -5268,8 +5322,14 @@ export type operations = {
             } | null;
             /** @description false for a session opened with a test key (svc_sk_test_…). */
             livemode: boolean;
-            /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
-            holder_binding: ("PASSWORD" | "PASSKEY") | null;
+            /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+            holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+            /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+            denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+            /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+            accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+            /** @description Only an anonymous age token or a digital ID may approve this session. */
+            double_blind: boolean;
             /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
             receipt: string | null;
           };
@@ -5317,7 +5377,8 @@ export type operations = {
             /** @constant */
             status: "DENIED";
             above_age_required: boolean;
-            assurance: "KYC_VERIFIED" | null;
+            /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+            assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
             receipt_id: string | null;
             age_required: number;
             /** Format: date-time */
@@ -5331,8 +5392,14 @@ export type operations = {
             } | null;
             /** @description false for a session opened with a test key (svc_sk_test_…). */
             livemode: boolean;
-            /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
-            holder_binding: ("PASSWORD" | "PASSKEY") | null;
+            /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+            holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+            /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+            denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+            /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+            accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+            /** @description Only an anonymous age token or a digital ID may approve this session. */
+            double_blind: boolean;
             /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
             receipt: string | null;
           };
@@ -5380,7 +5447,8 @@ export type operations = {
             /** @constant */
             status: "EXPIRED";
             above_age_required: boolean;
-            assurance: "KYC_VERIFIED" | null;
+            /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+            assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
             receipt_id: string | null;
             age_required: number;
             /** Format: date-time */
@@ -5394,8 +5462,14 @@ export type operations = {
             } | null;
             /** @description false for a session opened with a test key (svc_sk_test_…). */
             livemode: boolean;
-            /** @description How the answer was bound to the verified person: PASSKEY (a passkey assertion at the moment of approval) or PASSWORD (the account's sign-in only); null while unresolved, for refusals, declines, expiry and test-mode answers. */
-            holder_binding: ("PASSWORD" | "PASSKEY") | null;
+            /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+            holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+            /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+            denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+            /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+            accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+            /** @description Only an anonymous age token or a digital ID may approve this session. */
+            double_blind: boolean;
             /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
             receipt: string | null;
           };

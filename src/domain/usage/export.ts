@@ -24,14 +24,19 @@ const ITEM_COLUMNS = [
   "metadata",
 ] as const satisfies readonly (keyof UsageItem)[];
 
-export const CSV_COLUMNS = [...ITEM_COLUMNS, "key_name"] as const;
+/** Added in 1.2.0, after key_name so that a reader of the 1.1.0 columns finds each where it was. */
+const POLICY_COLUMNS = ["assurance", "holder_binding", "denial_reason", "accepted_assurance", "double_blind"] as const satisfies readonly (keyof UsageItem)[];
+
+export const CSV_COLUMNS = [...ITEM_COLUMNS, "key_name", ...POLICY_COLUMNS] as const;
 
 /** A pending or expired session has no answer: its above_age_required cell is empty, not "false". */
-function csvValue(item: UsageItem, column: (typeof ITEM_COLUMNS)[number]) {
+function csvValue(item: UsageItem, column: (typeof ITEM_COLUMNS)[number] | (typeof POLICY_COLUMNS)[number]) {
   // Unanswered sessions asserted nothing: above_age_required stays empty rather than false.
   if (column === "above_age_required" && (item.status === "PENDING" || item.status === "EXPIRED")) return null;
   // metadata as its JSON text: one cell, parseable back.
   if (column === "metadata") return item.metadata ? JSON.stringify(item.metadata) : null;
+  // The accepted ways in one cell, space-separated: `KYC_VERIFIED DIGITAL_ID_VERIFIED`.
+  if (column === "accepted_assurance") return item.accepted_assurance.join(" ");
   return item[column];
 }
 
@@ -57,7 +62,7 @@ export function exportSessionLog({ db }: ServiceContext, accountId: string, filt
             const text = rows
               .map(({ session, keyName }) => {
                 const item = toUsageItem(session);
-                return csvRow([...ITEM_COLUMNS.map((column) => csvValue(item, column)), keyName]);
+                return csvRow([...ITEM_COLUMNS.map((column) => csvValue(item, column)), keyName, ...POLICY_COLUMNS.map((column) => csvValue(item, column))]);
               })
               .join("");
             controller.enqueue(utf8(text));

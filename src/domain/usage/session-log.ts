@@ -7,6 +7,7 @@ import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
 import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
+import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS } from "../../session/assurance";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./cursor";
 import { resolveRange, type Range } from "./range";
 
@@ -25,6 +26,11 @@ export const UsageItem = z.object({
   livemode: z.boolean().describe("false for a session opened with a test key."),
   reference: z.string().nullable().describe("The merchant's reference from the open request."),
   metadata: z.record(z.string(), z.string()).nullable().describe("The merchant's metadata from the open request."),
+  assurance: z.enum(ASSURANCES).nullable().describe("What the answer rested on, as in the polled session; null while unresolved, on expiry, for a first-screen decline."),
+  holder_binding: z.enum(HOLDER_BINDINGS).nullable().describe("How the answer was bound to the person, as in the polled session."),
+  denial_reason: z.enum(DENIAL_REASONS).nullable().describe("UNDER_AGE or DECLINED; null unless DENIED."),
+  accepted_assurance: z.array(z.enum(ASSURANCES)).describe("The ways the open request accepted."),
+  double_blind: z.boolean().describe("The open request asked for a double-blind session."),
 });
 export type UsageItem = z.infer<typeof UsageItem>;
 
@@ -48,6 +54,12 @@ export const toUsageItem = (row: SessionLogRow): UsageItem => ({
   livemode: row.livemode,
   reference: row.reference,
   metadata: row.metadata,
+  assurance: row.assurance,
+  holder_binding: row.holderBinding,
+  denial_reason: row.status === "DENIED" ? row.denialReason : null,
+  // Rows written before 1.2.0 accepted the one way there was.
+  accepted_assurance: row.acceptedAssurance ?? ["KYC_VERIFIED"],
+  double_blind: row.doubleBlind,
 });
 
 function logConditions(accountId: string, filter: LogFilter, after?: LogPosition): SQL | undefined {

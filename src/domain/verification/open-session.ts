@@ -12,6 +12,8 @@ import type { OpenAdmission } from "../../session/verification-session";
 import { counterKeys, limitOf, type AccountLimitName } from "../limits";
 import { tooManySessions } from "./session-calls";
 import type { AuthenticatedKey } from "../keys";
+import { ASSURANCES } from "../../session/assurance";
+import { sessionPolicy } from "./ways-offered";
 import { assertCallbackOriginAllowed, callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "../merchant-callbacks";
 
 export const MAX_REFERENCE_LENGTH = 128;
@@ -54,6 +56,21 @@ export const OpenSessionInput = z.object({
     .boolean()
     .optional()
     .describe("Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false."),
+  accepted_assurance: z
+    .array(z.enum(ASSURANCES))
+    .min(1)
+    .max(ASSURANCES.length)
+    .refine((ways) => new Set(ways).size === ways.length, "Each way at most once.")
+    .optional()
+    .describe(
+      "The ways you accept (CONTRACT §13): KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED.",
+    ),
+  double_blind: z
+    .boolean()
+    .optional()
+    .describe(
+      "Default false. true: only an anonymous age token or a digital ID may approve, so the service never holds an account and this session together (docs/double-blind.md); a password or passkey approval answers 403 DOUBLE_BLIND_REQUIRED. 422 when no accepted way could approve such a session here.",
+    ),
 });
 export const OpenedSession = z.object({
   session_id: z.string(),
@@ -62,6 +79,8 @@ export const OpenedSession = z.object({
   expires_at: z.iso.datetime(),
   verification_url: z.string().describe("The service's /verify page for this session, nonce included: redirect, link or QR code."),
   livemode: z.boolean().describe("false when opened with a test key."),
+  accepted_assurance: z.array(z.enum(ASSURANCES)).describe("The ways this session accepts: the request's accepted_assurance, or every way this deployment offers."),
+  double_blind: z.boolean(),
 });
 export type OpenedSession = z.infer<typeof OpenedSession>;
 /** The end user's page for a session, built from APP_URL (never from the request's Host). */
@@ -77,6 +96,8 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
     return problem ? [{ path, message: problem }] : [];
   });
   if (problems.length > 0) throw validationFailed(problems);
+  const policy = sessionPolicy(ctx.settings, input);
+  if (!policy.ok) throw validationFailed(policy.errors);
   assertCallbackOriginAllowed(key.allowedCallbackOrigins, input.callback_url);
   const id = newId("ses");
   const nonce = newToken(32);
@@ -108,6 +129,8 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
     holderBinding: null,
     receipt: null,
     requirePasskey: input.require_passkey ?? false,
+    acceptedAssurance: policy.policy.acceptedAssurance,
+    doubleBlind: policy.policy.doubleBlind,
   }, admission);
   if (!opened.ok) {
     // Past the minute's opens: until the window ends. Past the pending sessions: a minute, as sessions
@@ -121,5 +144,7 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
     expires_at: expiresAt,
     verification_url: verificationUrl(ctx.settings.appUrl, id, nonce),
     livemode: key.mode !== "test",
+    accepted_assurance: policy.policy.acceptedAssurance,
+    double_blind: policy.policy.doubleBlind,
   };
 }

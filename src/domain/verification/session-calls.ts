@@ -8,6 +8,8 @@ const FAILURES: Record<SessionFailure, () => ApiError> = {
   NOT_FOUND: () => notFound("Session"),
   KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
   PASSKEY_REQUIRED: () => new ApiError("PASSKEY_REQUIRED"),
+  ASSURANCE_NOT_ACCEPTED: () => new ApiError("ASSURANCE_NOT_ACCEPTED"),
+  DOUBLE_BLIND_REQUIRED: () => new ApiError("DOUBLE_BLIND_REQUIRED"),
   SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
   // Opening's own refusals carry their exact Retry-After (src/domain/verification/open-session.ts).
   OPENS_LIMITED: () => tooManySessions(60),
