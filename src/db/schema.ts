@@ -1,6 +1,5 @@
 // D1 tables. Times are ISO 8601 UTC strings with milliseconds: they sort as text, which keeps
 // the keyset pagination and range filters on plain indexes.
-import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS, type Assurance } from "../session/assurance";
 import { sql } from "drizzle-orm";
 import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
@@ -13,6 +12,10 @@ export const KEY_MODES = ["live", "test"] as const;
 /** The languages of the end user's pages and mails (CONTRACT §12 `locale`); the console stays English. */
 export const LOCALES = ["en", "fr", "de", "es", "it"] as const;
 export type Locale = (typeof LOCALES)[number];
+// How a session was answered (CONTRACT §12, §13), stored in the session log: read through src/session/assurance.ts.
+export const ASSURANCES = ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"] as const;
+export const HOLDER_BINDINGS = ["PASSWORD", "PASSKEY", "DEVICE_KEY", "ANONYMOUS_TOKEN"] as const;
+export const DENIAL_REASONS = ["UNDER_AGE", "DECLINED"] as const;
 
 export const users = sqliteTable(
   "users",
@@ -132,7 +135,7 @@ export const verificationSessions = sqliteTable(
     metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
     // 1.2.0 (CONTRACT §13): the merchant's policy at open, and what the resolution rested on. Rows
     // written before read null (the ways then: KYC_VERIFIED alone; not double-blind).
-    acceptedAssurance: text("accepted_assurance", { mode: "json" }).$type<Assurance[]>(),
+    acceptedAssurance: text("accepted_assurance", { mode: "json" }).$type<(typeof ASSURANCES)[number][]>(),
     doubleBlind: integer("double_blind", { mode: "boolean" }).notNull().default(false),
     assurance: text("assurance", { enum: ASSURANCES }),
     holderBinding: text("holder_binding", { enum: HOLDER_BINDINGS }),

@@ -1,15 +1,16 @@
 // The vocabulary of how a session was answered (CONTRACT §12, §13): the assurance behind an answer, how
 // the person who answered was bound to it, and why a DENIED session was denied. One list each, read by
-// the state machine, the views, the receipts, the session log and the open request's policy.
+// the state machine, the views, the receipts, the session log and the open request's policy. The lists
+// live with the session log's columns (src/db/schema.ts), which store them.
+import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS } from "../db/schema";
+
+export { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS };
 
 /** KYC_VERIFIED: a document and face checked by the identity provider; DIGITAL_ID_VERIFIED: a wallet credential. */
-export const ASSURANCES = ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"] as const;
 export type Assurance = (typeof ASSURANCES)[number];
 
 /** PASSWORD, PASSKEY: an account's approval; DEVICE_KEY: a wallet's device signature; ANONYMOUS_TOKEN: a blind-signed age token. */
-export const HOLDER_BINDINGS = ["PASSWORD", "PASSKEY", "DEVICE_KEY", "ANONYMOUS_TOKEN"] as const;
 export type HolderBindingName = (typeof HOLDER_BINDINGS)[number];
 
 /** UNDER_AGE: a verified age or a credential says under age_required; DECLINED: the person said no. */
-export const DENIAL_REASONS = ["UNDER_AGE", "DECLINED"] as const;
 export type DenialReason = (typeof DENIAL_REASONS)[number];

@@ -96,9 +96,8 @@ export function transition(state: SessionState, event: SessionEvent): Transition
         receiptId: event.receiptId,
         holderBinding: null,
         declinedWithoutAccount: true,
-        // A decline from the first screen checked no identity: it asserts nothing about the person.
-        assurance: null,
         denialReason: "DECLINED",
+        assurance: null, // a decline from the first screen checked no identity: it asserts nothing about the person
       },
     };
   }

@@ -51,6 +51,7 @@ describe("receipts", () => {
       outcome: "APPROVED",
       assurance: "KYC_VERIFIED",
       holder_binding: "PASSWORD",
+      denial_reason: null,
       resolved_at: completed.resolved_at,
       livemode: true,
       iat: Math.floor(Date.parse(completed.resolved_at) / 1000),
@@ -72,6 +73,7 @@ describe("receipts", () => {
     const receipt = (await complete(user.token, opened.session_id, opened.nonce)).body.data.receipt as string;
     const claims = await verifyReceipt(receipt);
     expect(claims.outcome).toBe("DENIED");
+    expect(claims.denial_reason).toBe("UNDER_AGE");
     const changes: [string, unknown][] = [
       ["receipt_id", "rcpt_forged"],
       ["session_id", "ses_forged"],
@@ -80,6 +82,7 @@ describe("receipts", () => {
       ["outcome", "APPROVED"],
       ["assurance", "NONE"],
       ["holder_binding", "PASSKEY"],
+      ["denial_reason", "DECLINED"],
       ["resolved_at", "2030-01-01T00:00:00.000Z"],
       ["livemode", false],
       ["iat", 1],

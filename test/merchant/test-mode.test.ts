@@ -31,10 +31,10 @@ async function merchantWithBothKeys() {
 
 describe("test mode", () => {
   it.each([
-    ["APPROVED", { status: "APPROVED", above_age_required: true }],
-    ["DENIED_UNDER_AGE", { status: "DENIED", above_age_required: false }],
-    ["DENIED_REFUSED", { status: "DENIED", above_age_required: false }],
-    ["EXPIRED", { status: "EXPIRED", above_age_required: false, receipt: null, receipt_id: null }],
+    ["APPROVED", { status: "APPROVED", above_age_required: true, denial_reason: null }],
+    ["DENIED_UNDER_AGE", { status: "DENIED", above_age_required: false, denial_reason: "UNDER_AGE" }],
+    ["DENIED_REFUSED", { status: "DENIED", above_age_required: false, denial_reason: "DECLINED" }],
+    ["EXPIRED", { status: "EXPIRED", above_age_required: false, receipt: null, receipt_id: null, denial_reason: null }],
   ])("a test key answers its test session %s, livemode false, holder_binding null, with a callback", async (outcome, expected) => {
     const merchant = await merchantWithBothKeys();
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
@@ -54,6 +54,7 @@ describe("test mode", () => {
         outcome: expected.status,
         assurance: "KYC_VERIFIED",
         holder_binding: null,
+        denial_reason: expected.denial_reason,
         resolved_at: res.body.data.resolved_at,
         livemode: false,
         iat: Math.floor(Date.parse(res.body.data.resolved_at) / 1000),

@@ -86,17 +86,17 @@ const audit: Mutation[] = [
 const receipts: Mutation[] = [
   {
     id: "receipt-assurance-always-kyc",
-    file: "src/session/verification-session.ts",
-    find: 'assurance: state.declinedWithoutAccount ? null : "KYC_VERIFIED",',
-    replace: 'assurance: "KYC_VERIFIED",',
+    file: "src/session/state-machine.ts",
+    find: "assurance: null, // a decline from the first screen",
+    replace: 'assurance: "KYC_VERIFIED", // a decline from the first screen',
     tests: ["test/routes/first-screen.test.ts", RECEIPTS],
     why: "a first-screen decline, where no identity was checked, claims KYC_VERIFIED",
   },
   {
     id: "receipt-passkey-reported-as-password",
     file: "src/session/verification-session.ts",
-    find: "holder_binding: state.holderBinding ?? null,",
-    replace: 'holder_binding: state.holderBinding === "PASSKEY" ? "PASSWORD" : (state.holderBinding ?? null),',
+    find: "holder_binding: view.holder_binding,",
+    replace: 'holder_binding: view.holder_binding === "PASSKEY" ? "PASSWORD" : view.holder_binding,',
     tests: [PASSKEYS],
     why: "a passkey approval's receipt says PASSWORD",
   },
@@ -938,4 +938,33 @@ const hardening: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening];
+/** The merchant's policy on a session (CONTRACT §13): the ways it accepts, and double-blind. */
+const POLICY = "test/merchant/session-policy.test.ts";
+const policy: Mutation[] = [
+  {
+    id: "policy-double-blind-account-approval",
+    file: "src/session/answer-policy.ts",
+    find: '  if (way === "account" && state.doubleBlind) return "DOUBLE_BLIND_REQUIRED";',
+    replace: "",
+    tests: [POLICY],
+    why: "a signed-in account approves a double-blind session: the service holds the account and the session together",
+  },
+  {
+    id: "policy-assurance-not-accepted",
+    file: "src/session/answer-policy.ts",
+    find: '  if (!acceptedAssuranceOf(state).includes(ASSURANCE_OF[way])) return "ASSURANCE_NOT_ACCEPTED";',
+    replace: "",
+    tests: [POLICY],
+    why: "a session answered by a way its merchant did not accept",
+  },
+  {
+    id: "policy-not-offered-way-accepted",
+    file: "src/domain/verification/ways-offered.ts",
+    find: "  if (notOffered.length > 0) {",
+    replace: "  if (false) {",
+    tests: [POLICY],
+    why: "a merchant asks for a way this deployment cannot check, and the session opens promising it",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy];

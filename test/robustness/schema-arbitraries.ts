@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import type { Schema } from "./openapi-walk";
 
-const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "description", "format", "items", "maxItems"]);
+const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "description", "format", "items", "minItems", "maxItems"]);
 
 function checkKeywords(schema: Schema) {
   for (const key of Object.keys(schema)) if (!KNOWN.has(key)) throw new Error(`schema keyword ${key} is not handled by the generators`);
@@ -40,8 +40,12 @@ export function validValue(schema: Schema, hints: Hints = {}, name = ""): fc.Arb
       return fc.boolean();
     case "null":
       return fc.constant(null);
-    case "array":
-      return fc.array(validValue(schema.items ?? {}, hints), { maxLength: Math.min(3, (schema.maxItems as number | undefined) ?? 3) });
+    case "array": {
+      const bounds = { minLength: (schema.minItems as number | undefined) ?? 0, maxLength: Math.min(3, (schema.maxItems as number | undefined) ?? 3) };
+      // A list of choices (an enum's values) names each at most once.
+      const items = schema.items ?? {};
+      return items.enum ? fc.uniqueArray(validValue(items, hints), bounds) : fc.array(validValue(items, hints), bounds);
+    }
     case "object": {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
       const shape = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, validValue(s, hints, key)]));
@@ -110,7 +114,9 @@ export function invalidValue(schema: Schema): fc.Arbitrary<unknown> {
     if (schema.minimum !== undefined) options.push(fc.integer({ min: schema.minimum - 1000, max: schema.minimum - 1 }));
     if (schema.maximum !== undefined) options.push(fc.integer({ min: schema.maximum + 1, max: schema.maximum + 1000 }));
   }
-  if (schema.type === "object" && schema.properties) {
+  if (schema.type === "array" && schema.minItems) options.push(fc.constant([]));
+  // An object with no named fields (metadata's free pairs) has no field to break: its wrong types stand.
+  if (schema.type === "object" && schema.properties && Object.keys(schema.properties).length > 0) {
     options.push(invalidObject(schema));
   }
   return fc.oneof(...options);

@@ -27,6 +27,9 @@ describe("GET /session/{id}/preview", () => {
       livemode: true,
       return_url: null,
       locale: null,
+      // Development offers both ways (test/wallet's root is a trust anchor there); the default accepts each.
+      accepted_assurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"],
+      double_blind: false,
     });
     expect(res.headers.get("date")).toBeTruthy();
   });

@@ -12,7 +12,9 @@ import { recordingD1, seedSessions } from "../helpers/sessions-log";
 
 // A key name a spreadsheet would run as a formula, with a comma and a quote for the CSV quoting.
 const TRICKY_NAME = '=HYPERLINK("https://evil.test"), "EU" shop';
-const COLUMNS = ["session_id", "key_id", "status", "age_required", "above_age_required", "created_at", "resolved_at", "expires_at", "livemode", "reference", "metadata", "key_name"];
+const COLUMNS = ["session_id", "key_id", "status", "age_required", "above_age_required", "created_at", "resolved_at", "expires_at", "livemode", "reference", "metadata", "key_name", "assurance", "holder_binding", "denial_reason", "accepted_assurance", "double_blind"];
+/** The 1.2.0 columns come after key_name, so that the 1.1.0 ones keep their places. */
+const ITEM_CSV_COLUMNS = COLUMNS.filter((c) => c !== "key_name");
 
 type Merchant = { account: SeededAccount; keys: { id: string; name: string; prefix: string }[]; rows: SessionLogRow[] };
 
@@ -59,6 +61,11 @@ const itemOf = (row: SessionLogRow) => ({
   livemode: row.livemode,
   reference: row.reference,
   metadata: row.metadata,
+  assurance: row.assurance,
+  holder_binding: row.holderBinding,
+  denial_reason: row.denialReason,
+  accepted_assurance: row.acceptedAssurance,
+  double_blind: row.doubleBlind,
 });
 
 const countsOf = (rows: SessionLogRow[]) => ({
@@ -118,6 +125,11 @@ describe("usage reporting", () => {
           livemode: true,
           reference: null,
           metadata: null,
+          assurance: null,
+          holder_binding: null,
+          denial_reason: null,
+          accepted_assurance: ["KYC_VERIFIED"],
+          double_blind: false,
         },
         APPROVED: {
           session_id: rows.find((r) => r.status === "APPROVED")!.id,
@@ -131,6 +143,11 @@ describe("usage reporting", () => {
           livemode: true,
           reference: null,
           metadata: null,
+          assurance: "KYC_VERIFIED",
+          holder_binding: "PASSWORD",
+          denial_reason: null,
+          accepted_assurance: ["KYC_VERIFIED"],
+          double_blind: false,
         },
       });
     });
@@ -277,10 +294,13 @@ describe("usage reporting", () => {
         merchant.rows.map((row) => {
           const item = itemOf(row);
           const unanswered = row.status === "PENDING" || row.status === "EXPIRED";
-          return [
-            ...COLUMNS.slice(0, -1).map((c) => (c === "above_age_required" && unanswered ? "" : String(item[c as keyof typeof item] ?? ""))),
-            names.get(row.keyId)!.replace(/^=/, "'="),
-          ];
+          const cell = (c: string) => {
+            const value = item[c as keyof typeof item];
+            if (c === "above_age_required" && unanswered) return "";
+            return Array.isArray(value) ? value.join(" ") : String(value ?? "");
+          };
+          const at = COLUMNS.indexOf("key_name");
+          return [...ITEM_CSV_COLUMNS.slice(0, at).map(cell), names.get(row.keyId)!.replace(/^=/, "'="), ...ITEM_CSV_COLUMNS.slice(at).map(cell)];
         }),
       );
       // Unanswered sessions leave above_age_required empty; answered ones say true or false.

@@ -34,6 +34,9 @@ describe("open and poll", () => {
       metadata: null,
       livemode: true,
       holder_binding: null,
+      denial_reason: null,
+      accepted_assurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"],
+      double_blind: false,
       receipt: null,
     });
     const row = await db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
@@ -112,6 +115,8 @@ describe("end-user request and completion", () => {
       locale: null,
       return_url: null,
       require_passkey: false,
+      accepted_assurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"],
+      double_blind: false,
       meets_age_required: true,
     });
     // The verification page takes the server's time from it for the countdown.

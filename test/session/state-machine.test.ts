@@ -98,7 +98,7 @@ describe("declining without an account", () => {
   it("denies a pending session and marks that no identity took part", () => {
     expect(transition(pending, decline("2026-11-22T10:05:00.000Z"))).toEqual({
       outcome: "changed",
-      state: { ...pending, status: "DENIED", aboveAgeRequired: false, resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: "rcpt_d", holderBinding: null, declinedWithoutAccount: true },
+      state: { ...pending, status: "DENIED", aboveAgeRequired: false, resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: "rcpt_d", holderBinding: null, declinedWithoutAccount: true, assurance: null, denialReason: "DECLINED" },
     });
   });
 
@@ -106,5 +106,48 @@ describe("declining without an account", () => {
     const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "2000-01-01")).state;
     expect(transition(approved, decline("2026-11-22T10:06:00.000Z"))).toEqual({ outcome: "not_pending", state: approved, changed: false });
     expect(transition(pending, decline("2026-11-22T10:30:00.000Z"))).toMatchObject({ outcome: "not_pending", changed: true, state: { status: "EXPIRED", receiptId: null } });
+  });
+});
+
+describe("answers that carry their own proof (CONTRACT §13)", () => {
+  const proof = (at: string, above: boolean, way: "wallet" | "token") =>
+    ({
+      type: "proof",
+      at,
+      receiptId: "rcpt_p",
+      above,
+      assurance: way === "wallet" ? "DIGITAL_ID_VERIFIED" : "KYC_VERIFIED",
+      holderBinding: way === "wallet" ? "DEVICE_KEY" : "ANONYMOUS_TOKEN",
+    }) as const;
+
+  it("approves with the proof's assurance and binding, and denies a credential under the age as UNDER_AGE", () => {
+    expect(transition(pending, proof("2026-11-22T10:05:00.000Z", true, "wallet"))).toEqual({
+      outcome: "changed",
+      state: { ...pending, status: "APPROVED", aboveAgeRequired: true, resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: "rcpt_p", holderBinding: "DEVICE_KEY", assurance: "DIGITAL_ID_VERIFIED", denialReason: null },
+    });
+    expect(transition(pending, proof("2026-11-22T10:05:00.000Z", false, "wallet")).state).toMatchObject({
+      status: "DENIED",
+      aboveAgeRequired: false,
+      holderBinding: "DEVICE_KEY",
+      assurance: "DIGITAL_ID_VERIFIED",
+      denialReason: "UNDER_AGE",
+    });
+    expect(transition(pending, proof("2026-11-22T10:05:00.000Z", true, "token")).state).toMatchObject({ status: "APPROVED", holderBinding: "ANONYMOUS_TOKEN", assurance: "KYC_VERIFIED" });
+  });
+
+  it("is refused once answered, and past expiry expires instead, with nothing of the proof kept", () => {
+    const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "2000-01-01")).state;
+    expect(transition(approved, proof("2026-11-22T10:06:00.000Z", true, "wallet"))).toEqual({ outcome: "not_pending", state: approved, changed: false });
+    expect(transition(pending, proof("2026-11-22T10:30:00.000Z", true, "wallet"))).toMatchObject({
+      outcome: "not_pending",
+      changed: true,
+      state: { status: "EXPIRED", holderBinding: null, assurance: null, denialReason: null },
+    });
+  });
+
+  it("tells an account's refusal (DECLINED) from its under-age answer (UNDER_AGE)", () => {
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "2015-01-01")).state).toMatchObject({ denialReason: "UNDER_AGE", assurance: "KYC_VERIFIED" });
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01", false)).state).toMatchObject({ denialReason: "DECLINED", assurance: "KYC_VERIFIED" });
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01")).state).toMatchObject({ denialReason: null });
   });
 });
