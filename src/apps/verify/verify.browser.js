@@ -167,7 +167,7 @@
   // --- Test mode ---------------------------------------------------------------------------
   /** @param {SessionPreview} shown */
   function showTestMode(shown) {
-    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, meets_age_required: null };
+    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, accepted_assurance: shown.accepted_assurance, double_blind: shown.double_blind, meets_age_required: null };
     progress(null);
     A.show("switch-account", false);
     showSections(["step-test"]);
