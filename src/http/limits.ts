@@ -91,6 +91,13 @@ const CATALOGUE = {
     why: "each sends an outbound request for the caller, so neither can be turned into a request flood",
     tooMany: () => "Too many test events and redeliveries from this account this minute.",
   }),
+  sessionLinkPerAddress: rateLimit("SESSION_LINK_PER_ADDRESS_LIMITER", OPENAPI_METADATA && {
+    keyedBy: "client address",
+    perMinute: 120,
+    counts: "calls with a session's nonce and no API key (preview, request, decline, test outcome, digital ID)",
+    why: "each reaches a session's Durable Object: a flood of guessed session ids or nonces must be refused before any is reached",
+    tooMany: (n) => `More than ${n} session-link calls a minute from this address.`,
+  }),
   completionsPerAccount: accountLimit("completion", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "session answers, every attempt",

@@ -936,6 +936,22 @@ const hardening: Mutation[] = [
     tests: ["test/passkeys/first-passkey-password.test.ts"],
     why: "a stolen token enrols the account's first passkey without the password",
   },
+  {
+    id: "hardening-session-link-per-address",
+    file: "src/routes/verification/preview-session.ts",
+    find: "    limitPerAddress(spec.limits.perAddress),\n",
+    replace: "",
+    tests: ["test/limits/session-link-per-address.test.ts"],
+    why: "a flood of guessed session ids reaches a Durable Object each, without limit",
+  },
+  {
+    id: "hardening-page-test-outcome-per-address",
+    file: "src/routes/verification/answer-test-session.ts",
+    find: "    limitPageAnswers,\n",
+    replace: "",
+    tests: ["test/limits/session-link-per-address.test.ts"],
+    why: "the page's test outcome escapes the session-link limit",
+  },
 ];
 
 /** The merchant's policy on a session (CONTRACT §13): the ways it accepts, and double-blind. */

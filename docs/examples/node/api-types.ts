@@ -3291,6 +3291,15 @@ export type operations = {
           };
         };
       };
+      /** @description More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
       /** @description Internal error (INTERNAL_ERROR) */
       500: {
         content: {
@@ -3382,6 +3391,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
           };
         };
       };
@@ -3514,6 +3532,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
           };
         };
       };
@@ -3665,7 +3692,7 @@ export type operations = {
           };
         };
       };
-      /** @description The account opened too many sessions (production: 600 a minute, and at most 10,000 pending at once); Retry-After says when to try again. Codes: RATE_LIMITED. */
+      /** @description The account opened too many sessions (production: 600 a minute, and at most 10,000 pending at once); Retry-After says when to try again. More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

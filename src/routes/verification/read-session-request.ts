@@ -1,6 +1,8 @@
 // GET /api/age-verification/session/{id}/request: what a session asks, for the signed-in end user (needs the nonce).
 import { NonceQuery, readSessionRequest } from "../../domain/verification";
+import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
+import { limitPerAddress } from "../../http/rate-limit";
 import { requireUserReadingVerifiedDob } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
@@ -8,12 +10,13 @@ import { queryParams } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { readSessionRequestDoc } from "./docs";
 
-const spec = { method: "get", path: "/session/:id/request", limits: {} } as const satisfies RouteSpec;
+const spec = { method: "get", path: "/session/:id/request", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
 export const readSessionRequestRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, readSessionRequestDoc())),
+    limitPerAddress(spec.limits.perAddress),
     requireUserReadingVerifiedDob,
     sessionNonceHeader,
     queryParams(NonceQuery),
