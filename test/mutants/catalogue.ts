@@ -952,6 +952,14 @@ const hardening: Mutation[] = [
     tests: ["test/limits/session-link-per-address.test.ts"],
     why: "the page's test outcome escapes the session-link limit",
   },
+  {
+    id: "hardening-test-callback-timing",
+    file: "src/domain/merchant-callbacks/test-event.ts",
+    find: "    duration_ms: coarseDuration(result.durationMs),",
+    replace: "    duration_ms: result.durationMs,",
+    tests: [REDELIVERY],
+    why: "a test event reports the receiver's own timing: a timing probe of any public host",
+  },
 ];
 
 /** The merchant's policy on a session (CONTRACT §13): the ways it accepts, and double-blind. */

@@ -2887,6 +2887,7 @@ export type operations = {
               status_code: number | null;
               /** @description timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise. */
               error: string | null;
+              /** @description How long the attempt took, rounded up to whole seconds (0, 1000, … 15000): coarse on purpose, so that a test event is no timing probe of a host. */
               duration_ms: number;
               /** @description How many v1 signatures webhook-signature carried (2 during a rotation's grace). */
               signatures: number;

@@ -1,7 +1,8 @@
 // Test events: a merchant checks an endpoint and its secret before going live. One signed POST of an
 // `age_verification.test` event to the URL given, under the key's live secret(s) (both during a
-// rotation's grace), answered with the receiver's status and timing. Sent once, in the request, never
-// queued or retried; nothing is written to the usage log or the callback log.
+// rotation's grace), answered with the receiver's status and a coarse duration (whole seconds: the
+// endpoint's own timing would make this a timing probe of any public host, issue 30). Sent once, in the
+// request, never queued or retried; nothing is written to the usage log or the callback log.
 import { and, eq } from "drizzle-orm";
 import * as z from "zod";
 import { attemptDelivery } from "../../callbacks/deliver";
@@ -26,10 +27,15 @@ export const TestCallbackResult = z.object({
   delivered: z.boolean().describe("True when the receiver answered 2xx within 15 s."),
   status_code: z.int().nullable().describe("The receiver's status; null when it did not answer."),
   error: z.string().nullable().describe("timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise."),
-  duration_ms: z.int(),
+  duration_ms: z
+    .int()
+    .describe("How long the attempt took, rounded up to whole seconds (0, 1000, … 15000): coarse on purpose, so that a test event is no timing probe of a host."),
   signatures: z.int().describe("How many v1 signatures webhook-signature carried (2 during a rotation's grace)."),
 });
 export type TestCallbackResult = z.infer<typeof TestCallbackResult>;
+
+/** Whole seconds, rounded up: enough to tell a quick answer from a slow one or a timeout, and no more. */
+const coarseDuration = (ms: number) => Math.ceil(ms / 1000) * 1000;
 
 /** `admit` is the caller's rate limit: taken once the key is found and the URL accepted, before sending. */
 export async function sendTestCallback(
@@ -72,7 +78,7 @@ export async function sendTestCallback(
     delivered: status !== null && status >= 200 && status < 300,
     status_code: status,
     error: outcome.kind === "error" ? outcome.error : status !== null && status >= 300 && status < 400 ? "redirect_not_followed" : null,
-    duration_ms: result.durationMs,
+    duration_ms: coarseDuration(result.durationMs),
     signatures: secrets.length,
   };
 }
