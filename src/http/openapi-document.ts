@@ -211,7 +211,10 @@ export function buildOpenApiDocument(app: Hono<any>) {
       responses: responses(meta, method),
     };
     if (meta.body) {
-      operation.requestBody = { required: true, content: { "application/json": { schema: jsonSchema(meta.body, "input") } } };
+      const schema = jsonSchema(meta.body, "input");
+      // A body whose every field is optional may be left out (DELETE /api/users/account after a fresh sign-in).
+      const required = Array.isArray(schema.required) && schema.required.length > 0;
+      operation.requestBody = { required, content: { "application/json": { schema } } };
     }
     (paths[openApiPath] ??= {})[method] = operation;
   }

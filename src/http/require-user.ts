@@ -29,6 +29,8 @@ export const requireUser = withMeta(
     const claims = await verifiedClaims(c);
     const user = await c.var.ctx.db.query.users.findFirst({ where: eq(users.id, claims.sub) });
     acceptUser(c, user, claims.ver);
+    // When the token was issued: account deletion takes a recent sign-in for the password.
+    c.set("accountClaims", claims);
     await next();
   }),
   { security: "bearer" },

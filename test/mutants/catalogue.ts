@@ -960,6 +960,22 @@ const hardening: Mutation[] = [
     tests: [REDELIVERY],
     why: "a test event reports the receiver's own timing: a timing probe of any public host",
   },
+  {
+    id: "hardening-deletion-fresh-sign-in",
+    file: "src/domain/accounts/account-deletion.ts",
+    find: "  } else if (Date.now() / 1000 - confirmation.signedInAt > FRESH_SIGN_IN_SECONDS) {",
+    replace: "  } else if (false) {",
+    tests: ["test/routes/account-deletion-confirmation.test.ts"],
+    why: "a token lifted from a browser hours ago deletes the account",
+  },
+  {
+    id: "hardening-deletion-password-checked",
+    file: "src/domain/accounts/account-deletion.ts",
+    find: "    if (!(await checkPassword(ctx, user, confirmation.password))) throw",
+    replace: "    if (false) throw",
+    tests: ["test/routes/account-deletion-confirmation.test.ts"],
+    why: "any password deletes the account",
+  },
 ];
 
 /** The merchant's policy on a session (CONTRACT §13): the ways it accepts, and double-blind. */

@@ -60,11 +60,11 @@ function badCases(op: Operation): fc.Arbitrary<[string, Case]> {
   const baseBody = op.body ? validValue(op.body, hints).map((json) => ({ json })) : fc.constant(undefined);
 
   if (op.body) {
-    kinds.push(
-      fc.tuple(invalidObject(op.body, hints).chain(withJunkKeys), baseQuery).map(([json, query]) => ["body", { params: pathParams(op), query, body: { json } }]),
-      // The body is required: none at all, or an empty one that claims to be JSON.
-      fc.tuple(fc.constantFrom<Case["body"]>(undefined, { raw: "", contentType: "application/json" }), baseQuery).map(([body, query]) => ["no-body", { params: pathParams(op), query, body }]),
-    );
+    kinds.push(fc.tuple(invalidObject(op.body, hints).chain(withJunkKeys), baseQuery).map(([json, query]) => ["body", { params: pathParams(op), query, body: { json } }]));
+  }
+  if (op.body && op.bodyRequired) {
+    // The body is required: none at all, or an empty one that claims to be JSON.
+    kinds.push(fc.tuple(fc.constantFrom<Case["body"]>(undefined, { raw: "", contentType: "application/json" }), baseQuery).map(([body, query]) => ["no-body", { params: pathParams(op), query, body }]));
   }
   if (op.method !== "GET") {
     kinds.push(fc.tuple(rawBodyJunk, baseQuery).map(([body, query]) => ["raw-body", { params: pathParams(op), query, body }]));

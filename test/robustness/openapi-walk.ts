@@ -18,6 +18,8 @@ export type Operation = {
   security: "bearer" | "apiKey" | "webhookSignature" | null;
   parameters: Parameter[];
   body: Schema | null;
+  /** The document says the body may not be left out. */
+  bodyRequired: boolean;
   responses: Record<string, { content?: Record<string, { schema: Schema }> }>;
 };
 
@@ -47,6 +49,7 @@ export async function loadDocument() {
         security,
         parameters: op.parameters ?? [],
         body: op.requestBody?.content?.["application/json"]?.schema ?? null,
+        bodyRequired: op.requestBody?.required === true,
         responses: op.responses,
       });
     }

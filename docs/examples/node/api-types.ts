@@ -94,7 +94,7 @@ export type paths = {
   "/api/users/account": {
     /**
      * Delete the account (spec endpoint 7); needs a verified email
-     * @description Removes personal data and the KYC record, revokes every API key at once and expires pending sessions.
+     * @description Removes personal data and the KYC record, revokes every API key at once and expires pending sessions. It needs the account's password in the body, or a token from a sign-in within the last 10 minutes (then no body is needed, as in 1.1.0): a token lifted from a browser hours ago cannot delete the account.
      */
     delete: operations["deleteApiUsersAccount"];
   };
@@ -1326,7 +1326,7 @@ export type operations = {
    * @description A resident key with user verification required, attestation none, ES256. Pass them to PublicKeyCredential.parseCreationOptionsFromJSON(). For the account's first passkey the body carries the account's current password ({password}), and the enrolment body too: a stolen token alone cannot add a passkey. Later passkeys are confirmed by an existing one instead.
    */
   postApiUsersMePasskeysRegistrationOptions: {
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @description The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong). */
@@ -1569,7 +1569,7 @@ export type operations = {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @description Required when the account already has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED), so a known password cannot add or remove passkeys. */
@@ -1848,7 +1848,7 @@ export type operations = {
   };
   /** Update names, or the company name of a business account */
   patchApiUsersMe: {
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           firstName?: string | null;
@@ -2152,9 +2152,17 @@ export type operations = {
   };
   /**
    * Delete the account (spec endpoint 7); needs a verified email
-   * @description Removes personal data and the KYC record, revokes every API key at once and expires pending sessions.
+   * @description Removes personal data and the KYC record, revokes every API key at once and expires pending sessions. It needs the account's password in the body, or a token from a sign-in within the last 10 minutes (then no body is needed, as in 1.1.0): a token lifted from a browser hours ago cannot delete the account.
    */
   deleteApiUsersAccount: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @description The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0). */
+          password?: string;
+        };
+      };
+    };
     responses: {
       /** @description Deleted */
       200: {
@@ -2175,13 +2183,13 @@ export type operations = {
           };
         };
       };
-      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      /** @description Wrong password, or no password and a sign-in older than 10 minutes Codes: UNAUTHORIZED, INVALID_CREDENTIALS. */
       401: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "UNAUTHORIZED";
-          };
+            error?: "UNAUTHORIZED" | "INVALID_CREDENTIALS";
+          });
         };
       };
       /** @description Email not verified Codes: EMAIL_NOT_VERIFIED. */
@@ -2208,6 +2216,24 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
           };
         };
       };
@@ -2709,7 +2735,7 @@ export type operations = {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /**
@@ -3908,7 +3934,7 @@ export type operations = {
         id: string;
       };
     };
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /** @description The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs). */
@@ -4439,7 +4465,7 @@ export type operations = {
    * @description Only with PROVIDER=sandbox (404 otherwise). Takes the date of birth given at applicant creation as verified (`result: clear`, the default) or rejects (`consider`), through the same code path as a provider webhook. The body is optional. Development configuration only; 404 in production.
    */
   postApiKycSandboxComplete: {
-    requestBody: {
+    requestBody?: {
       content: {
         "application/json": {
           /**

@@ -360,6 +360,7 @@ function AccountSection() {
             email address must be confirmed first.
           </p>
           <div id="delete-notice" class="notice error" role="alert" hidden></div>
+          <Field form="delete" name="password" label="Password" type="password" autocomplete="current-password" hint="Needed unless you signed in within the last 10 minutes." />
           <button type="button" class="btn danger" id="delete-account">
             Delete account
           </button>

@@ -6,15 +6,41 @@
 // the identity provider through the queue (src/providers/applicant-deletion.ts): our deletion never
 // waits for the provider.
 import { and, eq } from "drizzle-orm";
+import * as z from "zod";
 import { kycRecords, users, verificationSessions, type UserRow } from "../../db/schema";
 import { ApiError } from "../../errors";
+import { checkPassword } from "./sign-in";
 import { enqueueApplicantDeletion } from "../../providers/applicant-deletion";
 import type { ServiceContext } from "../../context/service-context";
 import { closeSessionsOfDeletedAccount } from "../../session/closing-for-deleted-account";
 
-export async function deleteAccount(ctx: ServiceContext, user: UserRow): Promise<void> {
+export const DeleteAccountInput = z.object({
+  password: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)."),
+});
+
+/** How recent a sign-in stands for the password (issue 30): a stolen token of the morning cannot delete. */
+export const FRESH_SIGN_IN_SECONDS = 600;
+
+/**
+ * `signedInAt`: when the presented token was issued (its `iat`, Unix seconds). A deletion needs the
+ * password, or a token issued by a sign-in within FRESH_SIGN_IN_SECONDS: either way the person proved
+ * they know a credential moments ago, which a token lifted from a browser hours ago does not.
+ */
+export async function deleteAccount(ctx: ServiceContext, user: UserRow, confirmation: { password?: string; signedInAt: number }): Promise<void> {
   const { db } = ctx;
   if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED");
+  if (confirmation.password !== undefined) {
+    if (!(await checkPassword(ctx, user, confirmation.password))) throw new ApiError("INVALID_CREDENTIALS", { message: "That is not the account's password." });
+  } else if (Date.now() / 1000 - confirmation.signedInAt > FRESH_SIGN_IN_SECONDS) {
+    throw new ApiError("INVALID_CREDENTIALS", {
+      message: "Deleting the account needs its password: send {\"password\"}, or sign in again and delete within 10 minutes.",
+    });
+  }
   if (user.userType === "BUSINESS") {
     const pending = await db
       .select({ id: verificationSessions.id })

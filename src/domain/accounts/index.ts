@@ -1,6 +1,6 @@
 // Accounts (CONTRACT §2-3): sign-up, sign-in, email links, credential and profile changes, deletion.
 // What the routes and pages may use; the files beside this one are the feature's own.
-export { deleteAccount } from "./account-deletion";
+export { deleteAccount, DeleteAccountInput, FRESH_SIGN_IN_SECONDS } from "./account-deletion";
 export { ChangeEmailInput, changePassword, ChangePasswordInput, confirmEmailChange, requestEmailChange, TokenInput } from "./credential-change";
 export { resendVerification, verifyEmail } from "./email-verification";
 export { ForgotPasswordInput, requestPasswordReset, resetPassword, ResetPasswordInput } from "./password-reset";

@@ -37,7 +37,14 @@ export function deleteAccountDoc(): OperationDoc {
   return {
     tag,
     summary: "Delete the account (spec endpoint 7); needs a verified email",
-    description: "Removes personal data and the KYC record, revokes every API key at once and expires pending sessions.",
-    responses: { 200: { description: "Deleted" }, 403: { description: "Email not verified", codes: ["EMAIL_NOT_VERIFIED"] } },
+    description:
+      "Removes personal data and the KYC record, revokes every API key at once and expires pending sessions. " +
+      "It needs the account's password in the body, or a token from a sign-in within the last 10 minutes (then no body is needed, as in 1.1.0): " +
+      "a token lifted from a browser hours ago cannot delete the account.",
+    responses: {
+      200: { description: "Deleted" },
+      401: { description: "Wrong password, or no password and a sign-in older than 10 minutes", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] },
+      403: { description: "Email not verified", codes: ["EMAIL_NOT_VERIFIED"] },
+    },
   };
 }

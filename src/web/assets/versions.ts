@@ -4,7 +4,7 @@ export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
   "app.css": "8e67c80d229b",
   "common.browser.js": "57845871ec27",
-  "console.browser.js": "3d8b50783955",
+  "console.browser.js": "175b6b129842",
   "console.css": "af00d4f9e8ca",
   "passkeys.browser.js": "a03a4b090a6b",
   "verify.browser.js": "6f590a02378a",
