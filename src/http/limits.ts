@@ -130,7 +130,7 @@ const CATALOGUE = {
   }),
   passwordChangesPerAccount: accountLimit("passwordChange", OPENAPI_METADATA && {
     keyedBy: "account",
-    counts: "password checks of a signed-in account (password and email changes, a first passkey), every attempt",
+    counts: "password checks of a signed-in account (password and email changes, a first passkey, account deletion), every attempt",
     why: "a stolen token must not guess the current password without end",
     tooMany: (production) => `Too many attempts for this account (production: ${production}); Retry-After says when the window ends.`,
   }),
