@@ -77,6 +77,14 @@ function expired(state: SessionState, at: string): SessionState {
   return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null, holderBinding: null, receipt: null, assurance: null, denialReason: null };
 }
 
+/** What an answer decides; the rest of a resolution (status, time, receipt id) follows from it. */
+type Answer = { above: boolean; holderBinding: HolderBinding; assurance: Assurance | null; denialReason: DenialReason | null };
+
+function resolved(state: SessionState, event: { at: string; receiptId: string }, answer: Answer): TransitionResult {
+  const { above, ...rest } = answer;
+  return { outcome: "changed", state: { ...state, ...rest, status: above ? "APPROVED" : "DENIED", aboveAgeRequired: above, resolvedAt: event.at, receiptId: event.receiptId } };
+}
+
 export function transition(state: SessionState, event: SessionEvent): TransitionResult {
   if (state.status !== "PENDING") {
     return event.type === "expire" ? { outcome: "unchanged", state } : { outcome: "not_pending", state, changed: false };
@@ -86,68 +94,32 @@ export function transition(state: SessionState, event: SessionEvent): Transition
   }
   if (isDue(state, event.at)) return { outcome: "not_pending", state: expired(state, event.at), changed: true };
   if (event.type === "decline") {
-    return {
-      outcome: "changed",
-      state: {
-        ...state,
-        status: "DENIED",
-        aboveAgeRequired: false,
-        resolvedAt: event.at,
-        receiptId: event.receiptId,
-        holderBinding: null,
-        declinedWithoutAccount: true,
-        denialReason: "DECLINED",
-        assurance: null, // a decline from the first screen checked no identity: it asserts nothing about the person
-      },
-    };
+    const declined = resolved(state, event, {
+      above: false,
+      holderBinding: null,
+      denialReason: "DECLINED",
+      assurance: null, // a decline from the first screen checked no identity: it asserts nothing about the person
+    });
+    return { ...declined, state: { ...declined.state, declinedWithoutAccount: true } };
   }
   if (event.type === "proof") {
-    return {
-      outcome: "changed",
-      state: {
-        ...state,
-        status: event.above ? "APPROVED" : "DENIED",
-        aboveAgeRequired: event.above,
-        resolvedAt: event.at,
-        receiptId: event.receiptId,
-        holderBinding: event.holderBinding,
-        assurance: event.assurance,
-        denialReason: event.above ? null : "UNDER_AGE",
-      },
-    };
+    const { above, holderBinding, assurance } = event;
+    return resolved(state, event, { above, holderBinding, assurance, denialReason: above ? null : "UNDER_AGE" });
   }
   if (event.type === "test_answer") {
     if (state.livemode !== false) return { outcome: "not_pending", state, changed: false };
     if (event.outcome === "EXPIRED") return { outcome: "changed", state: expired(state, event.at) };
     const above = event.outcome === "APPROVED";
-    return {
-      outcome: "changed",
-      state: {
-        ...state,
-        status: above ? "APPROVED" : "DENIED",
-        aboveAgeRequired: above,
-        resolvedAt: event.at,
-        receiptId: event.receiptId,
-        holderBinding: null,
-        assurance: "KYC_VERIFIED",
-        // Test mode answers carry the reason their outcome implies (CONTRACT §13).
-        denialReason: above ? null : event.outcome === "DENIED_UNDER_AGE" ? "UNDER_AGE" : "DECLINED",
-      },
-    };
+    // Test mode answers carry the reason their outcome implies (CONTRACT §13).
+    const denialReason = above ? null : event.outcome === "DENIED_UNDER_AGE" ? "UNDER_AGE" : "DECLINED";
+    return resolved(state, event, { above, holderBinding: null, assurance: "KYC_VERIFIED", denialReason });
   }
   const above = event.consent && fullYearsOn(event.dateOfBirth, event.at) >= state.ageRequired;
-  return {
-    outcome: "changed",
-    state: {
-      ...state,
-      status: above ? "APPROVED" : "DENIED",
-      aboveAgeRequired: above,
-      resolvedAt: event.at,
-      receiptId: event.receiptId,
-      // A refusal proves nothing about the holder; an answer with consent was made by the signed-in holder.
-      holderBinding: event.consent ? (event.holderBinding ?? "PASSWORD") : null,
-      assurance: "KYC_VERIFIED",
-      denialReason: above ? null : event.consent ? "UNDER_AGE" : "DECLINED",
-    },
-  };
+  return resolved(state, event, {
+    above,
+    // A refusal proves nothing about the holder; an answer with consent was made by the signed-in holder.
+    holderBinding: event.consent ? (event.holderBinding ?? "PASSWORD") : null,
+    assurance: "KYC_VERIFIED",
+    denialReason: above ? null : event.consent ? "UNDER_AGE" : "DECLINED",
+  });
 }
