@@ -24,6 +24,17 @@ export const DEVELOPMENT_VALUES: readonly string[] = [
 /** The development receipt key's public half: a production key set must not publish it. */
 const DEVELOPMENT_RECEIPT_X = "T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY";
 
+/**
+ * Marks of the committed development values of the 1.2.0 ways, public with their private halves: the
+ * start of the test IACA root's DER (its serial number: test/wallet/test-iaca.pem) and a piece of each
+ * committed token key (test/fixtures/dev-age-token-keys.json). A production setting that contains one,
+ * however its lines are wrapped, would let anyone issue wallet credentials or mint age tokens.
+ * test/http/fail-closed.test.ts keeps them equal to the committed files.
+ */
+export const DEVELOPMENT_TRUST_ANCHOR_MARK = "MIIB0jCCAXegAwIBAgIPdQ7/1MJ4HGtZ+SOfYo58MAoGCCqGSM49BAMCMFUxUzBR";
+export const DEVELOPMENT_TOKEN_KEY_MARKS = ["D5pr+Ot1IsVLUZ2i7R6QicY7rETkBC5GOTwsERqqD2vJi2ChhgPNq0KyjqNMR836", "x+pVJwm37ZxJYSo4qXLnZ8NEUxNw6i52Rx+MBKZeRedjWT1ZQxLnyiTmRBORfO+8"];
+const containsMark = (value: string | undefined, marks: readonly string[]) => value !== undefined && marks.some((mark) => value.replace(/\s+/g, "").includes(mark));
+
 /** 32 random bytes: the AES-256 key itself for SECRETS_KEY, and the least entropy for the HMAC secrets. */
 export const SECRET_BYTES = 32;
 
@@ -136,6 +147,10 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
     else if (setting.key?.x === DEVELOPMENT_RECEIPT_X) add(name, "is the committed development key");
     else if (!setting.key && name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
   }
+
+  // Optional (without them the way is not offered), but never the committed development values.
+  if (containsMark(text(env, "DIGITAL_ID_TRUST_ANCHORS"), [DEVELOPMENT_TRUST_ANCHOR_MARK])) add("DIGITAL_ID_TRUST_ANCHORS", "includes the committed test root");
+  if (containsMark(text(env, "AGE_TOKEN_KEYS"), DEVELOPMENT_TOKEN_KEY_MARKS)) add("AGE_TOKEN_KEYS", "includes a committed development key");
 
   add("APP_URL", urlProblem(text(env, "APP_URL")));
   // Optional (Cloudflare's resolver by default), but never a plain-http or placeholder resolver.

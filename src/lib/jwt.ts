@@ -54,6 +54,8 @@ export async function verifyAccountToken(
     if (claims.iss !== JWT_ISSUER || claims.aud !== JWT_AUDIENCE) return null;
     if (typeof claims.sub !== "string" || typeof claims.ver !== "number") return null;
     if (typeof claims.exp !== "number" || claims.exp <= nowSeconds) return null;
+    // iat is read as the sign-in's time (account deletion asks for a recent one): never absent.
+    if (typeof claims.iat !== "number") return null;
     return claims as AccountClaims;
   } catch {
     return null;

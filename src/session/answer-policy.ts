@@ -1,7 +1,9 @@
 // Which ways may answer a session (CONTRACT §13): the merchant's accepted_assurance and double_blind, as
 // one pure rule the session's Durable Object applies before any answer changes anything.
 import type { Assurance } from "./assurance";
-import type { SessionState } from "./state-machine";
+
+/** The policy fields of a session's state (src/session/state-machine.ts): absent in states stored before 1.2.0. */
+type Policy = { acceptedAssurance?: Assurance[]; doubleBlind?: boolean };
 
 /** account: a signed-in approval (password or passkey); digital_id: a wallet credential; age_token: an anonymous age token. */
 export type AnswerWay = "account" | "digital_id" | "age_token";
@@ -10,9 +12,9 @@ export type PolicyRefusal = "ASSURANCE_NOT_ACCEPTED" | "DOUBLE_BLIND_REQUIRED";
 const ASSURANCE_OF: Record<AnswerWay, Assurance> = { account: "KYC_VERIFIED", digital_id: "DIGITAL_ID_VERIFIED", age_token: "KYC_VERIFIED" };
 
 /** A session stored before 1.2.0 accepted the one way there was. */
-export const acceptedAssuranceOf = (state: Pick<SessionState, "acceptedAssurance">): Assurance[] => state.acceptedAssurance ?? ["KYC_VERIFIED"];
+export const acceptedAssuranceOf = (state: Policy): Assurance[] => state.acceptedAssurance ?? ["KYC_VERIFIED"];
 
-export function policyRefusal(state: Pick<SessionState, "acceptedAssurance" | "doubleBlind">, way: AnswerWay): PolicyRefusal | null {
+export function policyRefusal(state: Policy, way: AnswerWay): PolicyRefusal | null {
   if (!acceptedAssuranceOf(state).includes(ASSURANCE_OF[way])) return "ASSURANCE_NOT_ACCEPTED";
   // Double-blind: the service must not hold an account and this session together at the answer.
   if (way === "account" && state.doubleBlind) return "DOUBLE_BLIND_REQUIRED";

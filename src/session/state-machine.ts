@@ -3,6 +3,7 @@ import { fullYearsOn } from "./age";
 import type { Locale } from "../db/schema";
 import type { SessionStatus } from "./session-status";
 import type { Assurance, DenialReason, HolderBindingName } from "./assurance";
+import { acceptedAssuranceOf } from "./answer-policy";
 
 /** How the end user who answered was bound to the answer (CONTRACT §12, §13); null when nobody was. */
 export type HolderBinding = HolderBindingName | null;
@@ -112,7 +113,9 @@ export function transition(state: SessionState, event: SessionEvent): Transition
     const above = event.outcome === "APPROVED";
     // Test mode answers carry the reason their outcome implies (CONTRACT §13).
     const denialReason = above ? null : event.outcome === "DENIED_UNDER_AGE" ? "UNDER_AGE" : "DECLINED";
-    return resolved(state, event, { above, holderBinding: null, assurance: "KYC_VERIFIED", denialReason });
+    // The assurance of the first way the session accepts: a test answer stands for an answer the live
+    // policy allows (a digital-ID-only session reads DIGITAL_ID_VERIFIED).
+    return resolved(state, event, { above, holderBinding: null, assurance: acceptedAssuranceOf(state)[0]!, denialReason });
   }
   const above = event.consent && fullYearsOn(event.dateOfBirth, event.at) >= state.ageRequired;
   return resolved(state, event, {

@@ -37,13 +37,19 @@ describe("account JWT", () => {
     const input = `${b64(header)}.${b64(claims)}`;
     return `${input}.${toBase64Url(await crypto.subtle.sign("HMAC", key, utf8(input)))}`;
   }
-  const good = { sub: "usr_x", ver: 0, iss: "age-verification-service", aud: "age-verification-api", exp: 9e9 };
+  const good = { sub: "usr_x", ver: 0, iss: "age-verification-service", aud: "age-verification-api", iat: 1, exp: 9e9 };
 
   it("pins HS256: a header naming another algorithm is refused even over a valid HMAC signature", async () => {
     expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, good), 1)).toMatchObject({ sub: "usr_x" });
     for (const alg of ["none", "HS512", "RS256", "hs256"]) {
       expect(await verifyAccountToken(SECRET, await signedWith({ alg, typ: "JWT" }, good), 1), alg).toBeNull();
     }
+  });
+
+  it("refuses a validly signed token without a numeric iat (account deletion reads it as the sign-in's time)", async () => {
+    const { iat: _, ...noIat } = good;
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, noIat), 1)).toBeNull();
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, iat: "now" }), 1)).toBeNull();
   });
 
   it("refuses a validly signed token for another issuer or audience", async () => {

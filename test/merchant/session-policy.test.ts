@@ -3,7 +3,7 @@
 // as the poll, the receipt and the session log tell it.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { verificationSessions } from "../../src/db/schema";
+import { passkeyChallenges, verificationSessions } from "../../src/db/schema";
 import { sessionPolicy } from "../../src/domain/verification";
 import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
@@ -92,6 +92,38 @@ describe("a way the session does not accept", () => {
     const declined = await decline(opened.session_id, opened.nonce);
     expect(declined.status).toBe(200);
     expect(declined.body.data).toMatchObject({ status: "DENIED", assurance: null, holder_binding: null, denial_reason: "DECLINED", double_blind: true });
+  });
+});
+
+describe("the account's passkey challenge", () => {
+  it("is refused for a double-blind session and for one that does not accept KYC_VERIFIED, and none is stored", async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const cases = [
+      [{ double_blind: true }, "DOUBLE_BLIND_REQUIRED"],
+      [{ accepted_assurance: ["DIGITAL_ID_VERIFIED"] }, "ASSURANCE_NOT_ACCEPTED"],
+    ] as const;
+    for (const [policy, code] of cases) {
+      const opened = (await open(merchant.apiKey, policy)).body.data;
+      const before = (await db().select().from(passkeyChallenges)).length;
+      const res = await call("POST", `/api/age-verification/session/${opened.session_id}/passkey-options`, { token: user.token, headers: { "x-session-nonce": opened.nonce }, body: {} });
+      expectError(res, 403, code);
+      expect((await db().select().from(passkeyChallenges)).length).toBe(before);
+    }
+    // The positive control: a session that accepts the account's approval hands out a challenge.
+    const open2 = (await open(merchant.apiKey, {})).body.data;
+    const ok = await call("POST", `/api/age-verification/session/${open2.session_id}/passkey-options`, { token: user.token, headers: { "x-session-nonce": open2.nonce }, body: {} });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+  });
+});
+
+describe("test mode under a policy", () => {
+  it("answers a digital-ID-only test session with DIGITAL_ID_VERIFIED, the way its live twin would be answered", async () => {
+    const merchant = await seedMerchant("Policy tests", "test");
+    const opened = (await open(merchant.apiKey, { accepted_assurance: ["DIGITAL_ID_VERIFIED"] })).body.data;
+    const res = await call("POST", `/api/age-verification/session/${opened.session_id}/test-outcome`, { apiKey: merchant.apiKey, body: { outcome: "APPROVED" } });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holder_binding: null, denial_reason: null });
   });
 });
 

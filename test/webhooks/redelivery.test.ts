@@ -163,7 +163,10 @@ describe("sending a test event", () => {
       await scheduler.wait(40);
       return new Response("nope", { status: 500 });
     });
+    const sentAt = Date.now();
     const res = await testCallback(merchant.account.token, merchant.keyId, HOOK);
+    // The answer itself waits for the rounded second: the caller's own clock learns no more than the body.
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1000);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ type: "age_verification.test", delivered: false, status_code: 500, error: null, signatures: 1, duration_ms: 1000 });
     const [init] = posts(spy);

@@ -4019,7 +4019,7 @@ export type operations = {
           };
         };
       };
-      /** @description More than 10 option requests a minute for this account Codes: RATE_LIMITED. */
+      /** @description More than 10 option requests a minute for this account More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

@@ -71,6 +71,10 @@ export async function sendTestCallback(
     ctx.settings.dnsOverHttpsUrl,
   );
   const { outcome } = result;
+  // The answer leaves at the rounded boundary too: the reported duration is coarse, and so is the
+  // request's own time, which a caller measures whatever the body says.
+  const duration = coarseDuration(result.durationMs);
+  if (duration > result.durationMs) await scheduler.wait(duration - result.durationMs);
   const status = outcome.kind === "response" ? outcome.status : null;
   return {
     webhook_id: webhookId,
@@ -78,7 +82,7 @@ export async function sendTestCallback(
     delivered: status !== null && status >= 200 && status < 300,
     status_code: status,
     error: outcome.kind === "error" ? outcome.error : status !== null && status >= 300 && status < 400 ? "redirect_not_followed" : null,
-    duration_ms: coarseDuration(result.durationMs),
+    duration_ms: duration,
     signatures: secrets.length,
   };
 }

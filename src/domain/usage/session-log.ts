@@ -54,7 +54,8 @@ export const toUsageItem = (row: SessionLogRow): UsageItem => ({
   livemode: row.livemode,
   reference: row.reference,
   metadata: row.metadata,
-  assurance: row.assurance,
+  // A row resolved before 1.2.0 has no assurance stored: its approvals were all an account's.
+  assurance: row.assurance ?? (row.status === "APPROVED" ? "KYC_VERIFIED" : null),
   holder_binding: row.holderBinding,
   denial_reason: row.status === "DENIED" ? row.denialReason : null,
   // Rows written before 1.2.0 accepted the one way there was.

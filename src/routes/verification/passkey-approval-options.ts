@@ -4,7 +4,9 @@ import { approvalOptions } from "../../domain/passkeys";
 import { NonceQuery, readSessionRequest } from "../../domain/verification";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
-import { countUse } from "../../http/rate-limit";
+import { countUse, limitPerAddress } from "../../http/rate-limit";
+import { ApiError } from "../../errors";
+import { policyRefusal } from "../../session/answer-policy";
 import { requireUser } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
@@ -12,19 +14,24 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { passkeyApprovalOptionsDoc } from "./docs";
 
-const spec = { method: "post", path: "/session/:id/passkey-options", limits: { options: LIMITS.passkeyOptionsPerAccount } } as const satisfies RouteSpec;
+const spec = { method: "post", path: "/session/:id/passkey-options", limits: { options: LIMITS.passkeyOptionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
 export const passkeyApprovalOptionsRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, passkeyApprovalOptionsDoc())),
+    limitPerAddress(spec.limits.perAddress),
     requireUser,
     sessionNonceHeader,
     jsonBody(NonceQuery),
     async function approvalChallenge(c) {
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("json").nonce, "nonce");
       // The session and nonce first (404, writing nothing); only a challenge that will be stored counts against the limit.
-      await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
+      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
+      // A session the account may not approve (double-blind, or not accepting KYC_VERIFIED) gets no
+      // challenge: nothing of the account's passkeys is spent on an answer that will be refused.
+      const refusal = policyRefusal({ acceptedAssurance: request.accepted_assurance, doubleBlind: request.double_blind }, "account");
+      if (refusal) throw new ApiError(refusal);
       await countUse(c, spec.limits.options, c.var.user.id);
       return ok(c, await approvalOptions(c.var.ctx, c.var.user.id, nonce));
     },
