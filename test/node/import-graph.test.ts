@@ -91,7 +91,6 @@ const LAYERS = [
   "domain/merchant-callbacks",
   "domain/keys",
   "domain/passkeys",
-  "domain/digital-id",
   "domain/age-tokens",
   // Accounts come below the features that check an account's password (a first passkey needs it).
   "domain/accounts",
@@ -102,6 +101,9 @@ const LAYERS = [
   "providers",
   "mail",
   "session",
+  // The digital-ID verifier is a pure core (CBOR, COSE, X.509, HPKE; errors and lib only): the session's
+  // Durable Object makes the request and checks the answer in its own serialized section.
+  "domain/digital-id",
   "context",
   "config",
   "db",
