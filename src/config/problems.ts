@@ -3,6 +3,7 @@
 // (src/config/settings.ts), whose `problems` the HTTP app, the scheduled run and the queues consult.
 
 import type { ReceiptKeySetting } from "./receipt-key";
+import { includesTestAnchorDer, parseTrustAnchors } from "../domain/digital-id";
 
 export type ConfigProblem = { setting: string; problem: string };
 
@@ -83,6 +84,20 @@ function mailFromProblem(value: string | undefined): string | null {
   return null;
 }
 
+/**
+ * Optional: without anchors production does not offer the digital-ID way. With them, every block must be
+ * a certificate the verifier can use, and none the committed test root (its private key is public).
+ */
+function trustAnchorsProblem(value: string): string | null {
+  let anchors;
+  try {
+    anchors = parseTrustAnchors(value);
+  } catch {
+    return "must be PEM CERTIFICATE blocks this service can read (P-256, P-384 or P-521 issuer roots)";
+  }
+  return includesTestAnchorDer(anchors) ? "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" : null;
+}
+
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
 export const ACCOUNT_LIMIT_SETTINGS = [
   "COMPLETIONS_PER_HOUR",
@@ -150,6 +165,9 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
       else if (DEVELOPMENT_VALUES.includes(value)) add(name, "is a committed development value");
     }
   }
+
+  const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
+  if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors));
 
   for (const name of [
     "SESSION_TTL_SECONDS",

@@ -24,6 +24,8 @@ export const productionEnv = (overrides: Record<string, unknown> = {}): Env =>
     ONFIDO_WEBHOOK_TOKEN: "production-webhook-token",
     APP_URL: "https://age.merchant-verify.eu",
     MAIL_FROM: "no-reply@merchant-verify.eu",
+    // Development trusts the committed test root, which production refuses; production may set none.
+    DIGITAL_ID_TRUST_ANCHORS: undefined,
     ...productionSecrets,
     ...overrides,
   }) as Env;

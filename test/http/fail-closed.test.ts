@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 // Production refuses to serve (503 MISCONFIGURED) for each rule of src/config/problems.ts: the body says
 // only that, to anyone asking; the operator's log line names the setting and its rule, never its value.
 // A complete production configuration serves.
@@ -7,6 +8,11 @@ import { createApp } from "../../src/app";
 import { DEVELOPMENT_VALUES } from "../../src/config/problems";
 import { configurationProblems } from "../../src/config/settings";
 import { productionEnv, productionSecrets } from "../helpers/production-env";
+import testRootPem from "../wallet/test-iaca.pem?raw";
+import vectorsText from "../fixtures/digital-id-vectors.json?raw";
+
+/** A real issuer root from a published test vector (Multipaz): not the committed test root. */
+const otherRootPem = (JSON.parse(vectorsText) as { multipaz_device_response: { iacaPem: string } }).multipaz_device_response.iacaPem;
 
 async function health(appEnv: Env) {
   const res = await createApp().fetch(new Request("https://avs.test/api/health"), appEnv, createExecutionContext());
@@ -154,6 +160,21 @@ describe("fail closed in production", () => {
   it("a malformed per-account limit refuses instead of silently falling back", async () => {
     await expectRefused(productionEnv({ COMPLETIONS_PER_HOUR: "ten" }), "COMPLETIONS_PER_HOUR");
     await expectRefused(productionEnv({ KYC_CHECKS_PER_DAY: "-1" }), "KYC_CHECKS_PER_DAY");
+  });
+
+  it("DIGITAL_ID_TRUST_ANCHORS that includes the committed test root refuses, alone or among other anchors", async () => {
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: testRootPem }), "DIGITAL_ID_TRUST_ANCHORS");
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: `${otherRootPem}\n${testRootPem}` }), "DIGITAL_ID_TRUST_ANCHORS");
+  });
+
+  it("DIGITAL_ID_TRUST_ANCHORS that is not PEM certificates refuses", async () => {
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "not a certificate" }), "DIGITAL_ID_TRUST_ANCHORS");
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----" }), "DIGITAL_ID_TRUST_ANCHORS");
+  });
+
+  it("DIGITAL_ID_TRUST_ANCHORS with real anchors serves, and with none production serves without the way", async () => {
+    expect((await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: otherRootPem }))).status).toBe(200);
+    expect((await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: undefined }))).status).toBe(200);
   });
 
   it("lists every broken rule at once, so an operator fixes them in one deploy", async () => {

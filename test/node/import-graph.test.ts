@@ -101,11 +101,12 @@ const LAYERS = [
   "providers",
   "mail",
   "session",
-  // The digital-ID verifier is a pure core (CBOR, COSE, X.509, HPKE; errors and lib only): the session's
-  // Durable Object makes the request and checks the answer in its own serialized section.
-  "domain/digital-id",
   "context",
   "config",
+  // The digital-ID verifier is a pure core (CBOR, COSE, X.509, HPKE; errors and lib only): the session's
+  // Durable Object makes the request and checks the answer in its own serialized section, and the
+  // settings parse reads the trust anchors with it (production refuses the test root).
+  "domain/digital-id",
   "db",
   "errors",
   "lib",
