@@ -7,6 +7,6 @@ export const ASSET_VERSIONS = {
   "console.browser.js": "3d8b50783955",
   "console.css": "af00d4f9e8ca",
   "passkeys.browser.js": "a03a4b090a6b",
-  "verify.browser.js": "f758c425305a",
+  "verify.browser.js": "db63cdeaef0c",
   "verify.css": "94626df4a784",
 } as const;
