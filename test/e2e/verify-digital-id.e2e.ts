@@ -1,9 +1,11 @@
+/// <reference types="vite/client" />
 // The /verify page's digital-ID way (issue 31): in chromium with `window.DigitalCredential` defined and
 // `navigator.credentials.get` answered by the test wallet (in Node, through page.exposeFunction), the
 // server's verification real. One tap approves on a phone and a desktop viewport and the merchant's poll
 // shows APPROVED with DIGITAL_ID_VERIFIED; a browser without the API is told so and offered the other
 // ways; axe on every screen.
-import { readFile } from "node:fs/promises";
+import rootPem from "../wallet/test-iaca.pem?raw";
+import rootKey from "../wallet/test-iaca-key.json?raw";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { MDL, answer, documentSigner, issueMdoc, testRoot, type DigitalRequest } from "../wallet";
@@ -14,8 +16,7 @@ import { expectAccessible, openPage as open, useVerifyEnv, type Viewport } from 
 const env = useVerifyEnv();
 const openPage = (viewport: Viewport) => open(env.browser, viewport);
 
-const testRootIssuer = async () =>
-  testRoot(await readFile("test/wallet/test-iaca.pem", "utf8"), JSON.parse(await readFile("test/wallet/test-iaca-key.json", "utf8")) as JsonWebKey);
+const testRootIssuer = () => testRoot(rootPem, JSON.parse(rootKey) as JsonWebKey);
 
 /**
  * Gives the page a wallet: `DigitalCredential` exists and `navigator.credentials.get({digital})` is
