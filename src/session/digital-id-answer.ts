@@ -11,6 +11,9 @@ import { perObject } from "../lib/per-object";
 export const DIGITAL_ID_REQUEST_KEY = "digitalIdRequest";
 export const DIGITAL_ID_FAILURES_KEY = "digitalIdFailures";
 
+/** The refusal of an answer when no request is open (never asked, replaced, or already answered): the verifier's own words. */
+export const NO_OPEN_REQUEST = "The digital ID did not verify: there is no open request for this session to answer (it was answered or replaced).";
+
 /** Failed answers a session takes before it refuses more (docs/limits.md). */
 export const DIGITAL_ID_FAILURES_MAX = 5;
 

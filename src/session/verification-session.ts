@@ -23,6 +23,7 @@ import {
   DIGITAL_ID_FAILURES_KEY,
   DIGITAL_ID_FAILURES_MAX,
   DIGITAL_ID_REQUEST_KEY,
+  NO_OPEN_REQUEST,
   refusedAnswer,
   trustAnchorsOf,
 } from "./digital-id-answer";
@@ -204,8 +205,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const checked = await this.digitalIdGate(nonce, { beforeStatus: true });
     if (!checked.ok) return checked;
     const state = checked.value;
-    const failures = await this.digitalIdFailures();
-    if (failures >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
+    if ((await this.digitalIdFailures()) >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
     const pending = await this.ctx.storage.get<PendingDigitalIdRequest>(DIGITAL_ID_REQUEST_KEY);
     const { settings } = this.domain;
     let outcome: DigitalIdOutcome;
@@ -231,7 +231,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
         return false;
       },
     );
-    if (result === "replaced") return fail("DIGITAL_ID_INVALID", { message: "The digital ID did not verify: there is no open request for this session to answer (it was answered or replaced)." });
+    if (result === "replaced") return fail("DIGITAL_ID_INVALID", { message: NO_OPEN_REQUEST });
     return result === "not_pending" ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
   }
 
@@ -320,7 +320,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     if (refusal) return fail(refusal);
     // An answer with no request open (never asked, replaced or already answered) fails like any unbound one.
     if (options.beforeStatus && !(await this.ctx.storage.get(DIGITAL_ID_REQUEST_KEY))) {
-      return fail("DIGITAL_ID_INVALID", { message: "The digital ID did not verify: there is no open request for this session to answer (it was answered or replaced)." });
+      return fail("DIGITAL_ID_INVALID", { message: NO_OPEN_REQUEST });
     }
     if (state.status === "PENDING" && Date.now() >= Date.parse(state.expiresAt)) state = await this.apply({ type: "expire", at: nowIso() });
     if (state.status !== "PENDING") return fail("SESSION_NOT_PENDING");
