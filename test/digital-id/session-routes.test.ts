@@ -2,10 +2,11 @@
 // `…/digital-id/request` and `…/digital-id/response`, the session's Durable Object, the D1 log, the
 // callback and the receipt. One test per check that can fail, each answer made by the test wallet with
 // one fault; a refused answer leaves the session PENDING and its log row as it was.
-import { env, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, env, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { createApp } from "../../src/app";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { toBase64 } from "../../src/lib/encoding";
 import { eventState } from "../helpers/callbacks";
@@ -86,13 +87,9 @@ describe("POST …/digital-id/request", () => {
   it("answers 403 on a deployment without trust anchors (the way is not offered)", async () => {
     const merchant = await seedMerchant();
     const opened = await openSession(merchant.apiKey, 18);
-    const worker = (await import("../../src/index")).default as ExportedHandler<Env>;
     const withoutAnchors = { ...env, DIGITAL_ID_TRUST_ANCHORS: undefined } as unknown as Env;
-    const res = await worker.fetch!(
-      new Request(`https://avs.test/api/age-verification/session/${opened.session_id}/digital-id/request`, { method: "POST", headers: { "x-session-nonce": opened.nonce } }) as never,
-      withoutAnchors,
-      { waitUntil() {}, passThroughOnException() {}, props: {} } as unknown as ExecutionContext,
-    );
+    const request = new Request(`https://avs.test/api/age-verification/session/${opened.session_id}/digital-id/request`, { method: "POST", headers: { "x-session-nonce": opened.nonce } });
+    const res = await createApp().fetch(request, withoutAnchors, createExecutionContext());
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: string }).error).toBe("ASSURANCE_NOT_ACCEPTED");
   });
