@@ -3,6 +3,7 @@
 // (src/config/settings.ts), whose `problems` the HTTP app, the scheduled run and the queues consult.
 
 import type { ReceiptKeySetting } from "./receipt-key";
+import { includesTestAnchorDer, parseTrustAnchors } from "../domain/digital-id";
 
 export type ConfigProblem = { setting: string; problem: string };
 
@@ -25,13 +26,10 @@ export const DEVELOPMENT_VALUES: readonly string[] = [
 const DEVELOPMENT_RECEIPT_X = "T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY";
 
 /**
- * Marks of the committed development values of the 1.2.0 ways, public with their private halves: the
- * start of the test IACA root's DER (its serial number: test/wallet/test-iaca.pem) and a piece of each
- * committed token key (test/fixtures/dev-age-token-keys.json). A production setting that contains one,
- * however its lines are wrapped, would let anyone issue wallet credentials or mint age tokens.
- * test/http/fail-closed.test.ts keeps them equal to the committed files.
+ * A piece of each committed development token key (test/fixtures/dev-age-token-keys.json), public with
+ * the rest of it: a production AGE_TOKEN_KEYS that contains one, however its lines are wrapped, would let
+ * anyone mint age tokens. test/http/fail-closed.test.ts keeps them equal to the committed file.
  */
-export const DEVELOPMENT_TRUST_ANCHOR_MARK = "MIIB0jCCAXegAwIBAgIPdQ7/1MJ4HGtZ+SOfYo58MAoGCCqGSM49BAMCMFUxUzBR";
 export const DEVELOPMENT_TOKEN_KEY_MARKS = ["D5pr+Ot1IsVLUZ2i7R6QicY7rETkBC5GOTwsERqqD2vJi2ChhgPNq0KyjqNMR836", "x+pVJwm37ZxJYSo4qXLnZ8NEUxNw6i52Rx+MBKZeRedjWT1ZQxLnyiTmRBORfO+8"];
 const containsMark = (value: string | undefined, marks: readonly string[]) => value !== undefined && marks.some((mark) => value.replace(/\s+/g, "").includes(mark));
 
@@ -94,6 +92,20 @@ function mailFromProblem(value: string | undefined): string | null {
   return null;
 }
 
+/**
+ * Optional: without anchors production does not offer the digital-ID way. With them, every block must be
+ * a certificate the verifier can use, and none the committed test root (its private key is public).
+ */
+function trustAnchorsProblem(value: string): string | null {
+  let anchors;
+  try {
+    anchors = parseTrustAnchors(value);
+  } catch {
+    return "must be PEM CERTIFICATE blocks this service can read (P-256, P-384 or P-521 issuer roots)";
+  }
+  return includesTestAnchorDer(anchors) ? "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" : null;
+}
+
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
 export const ACCOUNT_LIMIT_SETTINGS = [
   "COMPLETIONS_PER_HOUR",
@@ -148,8 +160,7 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
     else if (!setting.key && name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
   }
 
-  // Optional (without them the way is not offered), but never the committed development values.
-  if (containsMark(text(env, "DIGITAL_ID_TRUST_ANCHORS"), [DEVELOPMENT_TRUST_ANCHOR_MARK])) add("DIGITAL_ID_TRUST_ANCHORS", "includes the committed test root");
+  // Optional (without them tokens are not offered), but never a committed development key.
   if (containsMark(text(env, "AGE_TOKEN_KEYS"), DEVELOPMENT_TOKEN_KEY_MARKS)) add("AGE_TOKEN_KEYS", "includes a committed development key");
 
   add("APP_URL", urlProblem(text(env, "APP_URL")));
@@ -165,6 +176,9 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
       else if (DEVELOPMENT_VALUES.includes(value)) add(name, "is a committed development value");
     }
   }
+
+  const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
+  if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors));
 
   for (const name of [
     "SESSION_TTL_SECONDS",

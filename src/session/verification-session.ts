@@ -15,6 +15,18 @@ import { polledView, previewView, requestView, type PolledSession, type SessionP
 import { transition, type AccountBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
 import { policyRefusal, type PolicyRefusal } from "./answer-policy";
+import { createDigitalIdRequest, verifyDigitalIdResponse, type DigitalCredentialRequest, type DigitalIdOutcome, type PendingDigitalIdRequest } from "../domain/digital-id";
+import type { FieldError } from "../errors";
+import {
+  appOriginOf,
+  digitalIdOffered,
+  DIGITAL_ID_FAILURES_KEY,
+  DIGITAL_ID_FAILURES_MAX,
+  DIGITAL_ID_REQUEST_KEY,
+  NO_OPEN_REQUEST,
+  refusedAnswer,
+  trustAnchorsOf,
+} from "./digital-id-answer";
 
 export type SessionFailure =
   | "NOT_FOUND"
@@ -23,6 +35,10 @@ export type SessionFailure =
   | "PASSKEY_REQUIRED"
   | "OPENS_LIMITED"
   | "TOO_MANY_PENDING"
+  | "DIGITAL_ID_INVALID"
+  | "DIGITAL_ID_INSUFFICIENT"
+  | "DIGITAL_ID_BODY_INVALID"
+  | "DIGITAL_ID_FAILURES_EXCEEDED"
   | PolicyRefusal;
 
 /**
@@ -31,14 +47,16 @@ export type SessionFailure =
  * limits. Counted and checked in the same D1 batch as the log row's insert.
  */
 export type OpenAdmission = { opens: { key: string; expiresAt: string }; opensPerMinute: number; pendingMax: number };
-export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionFailure };
+/** A failure's own words, where it has them: the check a digital ID failed, the fields of a bad body, when to retry. */
+export type FailureDetail = { message?: string; errors?: FieldError[]; retryAfter?: number };
+export type SessionResult<T> = { ok: true; value: T } | { ok: false; error: SessionFailure; detail?: FailureDetail };
 
 type Outbox = { message: CallbackMessage };
 
 const OUTBOX_RETRY_MS = 10_000;
 /** How long a resolved session can still be polled; then its object forgets it (the D1 log stays). */
 export const RESOLVED_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
-const fail = (error: SessionFailure) => ({ ok: false, error }) as const;
+const fail = (error: SessionFailure, detail?: FailureDetail) => ({ ok: false, error, detail }) as const;
 
 /**
  * The session's logic. The runtime constructs the entry's subclass (src/index.ts), which hands in the
@@ -164,6 +182,60 @@ export class VerificationSessionObject extends DurableObject<Env> {
   }
 
   /**
+   * A fresh digital-ID request (CONTRACT §13) for the browser's Digital Credentials API. Its private half
+   * replaces any earlier one: only the latest request can be answered.
+   */
+  async digitalIdRequest(nonce: string): Promise<SessionResult<{ requests: DigitalCredentialRequest[] }>> {
+    const checked = await this.digitalIdGate(nonce);
+    if (!checked.ok) return checked;
+    const state = checked.value;
+    if ((await this.digitalIdFailures()) >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
+    const { settings } = this.domain;
+    const { requests, pending } = await createDigitalIdRequest({ ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), now: new Date() });
+    await this.ctx.storage.put(DIGITAL_ID_REQUEST_KEY, pending);
+    return { ok: true, value: { requests } };
+  }
+
+  /**
+   * The wallet's answer to the latest request. A refusal counts one failure and changes nothing else; an
+   * outcome resolves the session and drops the request in one serialized section, so of two answers at
+   * once only one resolves. Nothing of the credential is kept or logged: only the outcome leaves the verifier.
+   */
+  async digitalIdResponse(nonce: string, body: { protocol: unknown; data: unknown }): Promise<SessionResult<PolledSession>> {
+    const checked = await this.digitalIdGate(nonce, { beforeStatus: true });
+    if (!checked.ok) return checked;
+    const state = checked.value;
+    if ((await this.digitalIdFailures()) >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
+    const pending = await this.ctx.storage.get<PendingDigitalIdRequest>(DIGITAL_ID_REQUEST_KEY);
+    const { settings } = this.domain;
+    let outcome: DigitalIdOutcome;
+    try {
+      outcome = await verifyDigitalIdResponse(body, { pending, ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), trustAnchors: trustAnchorsOf(settings), now: new Date() });
+    } catch (error) {
+      const refused = refusedAnswer(error);
+      if (!refused.counted) return fail("DIGITAL_ID_BODY_INVALID", { message: refused.message, errors: refused.errors });
+      await this.ctx.storage.put(DIGITAL_ID_FAILURES_KEY, (await this.digitalIdFailures()) + 1);
+      return fail(refused.error === "DIGITAL_ID_INVALID" ? "DIGITAL_ID_INVALID" : "DIGITAL_ID_INSUFFICIENT", { message: refused.message });
+    }
+    let result = "resolved" as "resolved" | "not_pending" | "replaced";
+    const after = await this.apply(
+      { type: "proof", at: nowIso(), receiptId: newId("rcpt"), above: outcome.outcome === "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holderBinding: "DEVICE_KEY" },
+      (transitioned) => {
+        if (transitioned.outcome === "not_pending") result = "not_pending";
+      },
+      // The request verified must still be the latest one when the answer lands (another answer may have used it).
+      async () => {
+        const latest = await this.ctx.storage.get<PendingDigitalIdRequest>(DIGITAL_ID_REQUEST_KEY);
+        if (latest !== undefined && latest.openId4Vp.nonce === pending?.openId4Vp.nonce) return true;
+        result = "replaced";
+        return false;
+      },
+    );
+    if (result === "replaced") return fail("DIGITAL_ID_INVALID", { message: NO_OPEN_REQUEST });
+    return result === "not_pending" ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
+  }
+
+  /**
    * Test mode: answers a test session with the outcome the tester picked, through the merchant's test
    * key (its account) or the page (the nonce). A live session is NOT_FOUND here, whoever asks.
    */
@@ -237,16 +309,49 @@ export class VerificationSessionObject extends DurableObject<Env> {
     await this.ctx.storage.setAlarm(at);
   }
 
+  /**
+   * What both digital-ID routes check first, in order: the nonce, the merchant's policy and the
+   * deployment's offer, then (for the request, or for the response once a request is open) the status.
+   */
+  private async digitalIdGate(nonce: string, options: { beforeStatus?: boolean } = {}): Promise<SessionResult<SessionState>> {
+    let state = await this.load();
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    const refusal = policyRefusal(state, "digital_id") ?? (digitalIdOffered(this.domain.settings) ? null : "ASSURANCE_NOT_ACCEPTED");
+    if (refusal) return fail(refusal);
+    // An answer with no request open (never asked, replaced or already answered) fails like any unbound one.
+    if (options.beforeStatus && !(await this.ctx.storage.get(DIGITAL_ID_REQUEST_KEY))) {
+      return fail("DIGITAL_ID_INVALID", { message: NO_OPEN_REQUEST });
+    }
+    if (state.status === "PENDING" && Date.now() >= Date.parse(state.expiresAt)) state = await this.apply({ type: "expire", at: nowIso() });
+    if (state.status !== "PENDING") return fail("SESSION_NOT_PENDING");
+    return { ok: true, value: state };
+  }
+
+  private async digitalIdFailures(): Promise<number> {
+    return (await this.ctx.storage.get<number>(DIGITAL_ID_FAILURES_KEY)) ?? 0;
+  }
+
+  /** Past the failed answers a session takes: no more requests or answers; the other ways stay open until it expires. */
+  private digitalIdLimited(state: SessionState) {
+    return fail("DIGITAL_ID_FAILURES_EXCEEDED", { retryAfter: Math.max(1, Math.ceil((Date.parse(state.expiresAt) - Date.now()) / 1000)) });
+  }
+
   private async nonceMatches(state: SessionState, nonce: string): Promise<boolean> {
     return timingSafeEqual(await sha256Hex(nonce), state.nonceHash);
   }
 
   /** Applies an event under the object's lock: exactly one of complete and expire wins. */
-  private async apply(event: SessionEvent, observe?: (result: ReturnType<typeof transition>) => void): Promise<SessionState> {
+  private async apply(
+    event: SessionEvent,
+    observe?: (result: ReturnType<typeof transition>) => void,
+    precondition?: () => Promise<boolean>,
+  ): Promise<SessionState> {
     let next: SessionState | undefined;
     await this.ctx.blockConcurrencyWhile(async () => {
       const current = await this.load();
       if (!current) throw new Error("session state missing");
+      next = current;
+      if (precondition && !(await precondition())) return;
       const result = transition(current, event);
       observe?.(result);
       next = result.state;
@@ -254,7 +359,11 @@ export class VerificationSessionObject extends DurableObject<Env> {
       if (!changed || next.status === "PENDING") return;
       if (next.status === "APPROVED" || next.status === "DENIED") next = { ...next, receipt: await this.signedReceipt(next, next.status) };
       const message = callbackMessage(next, newId("msg"), 1);
+      // However the session ended, its digital-ID request can no longer be answered (a replay finds none):
+      // both writes issued before any await, so they commit together.
+      const dropped = this.ctx.storage.delete(DIGITAL_ID_REQUEST_KEY);
       await this.ctx.storage.put<unknown>({ state: next, outbox: { message } satisfies Outbox });
+      await dropped;
       await this.flushOutbox();
       await this.scheduleAlarm(next);
     });

@@ -3,7 +3,8 @@
 import { describe, expect, it } from "vitest";
 import rootPem from "../wallet/test-iaca.pem?raw";
 import vectorsText from "../fixtures/digital-id-vectors.json?raw";
-import { includesTestAnchor, parseTrustAnchors } from "../../src/domain/digital-id";
+import { includesTestAnchor, includesTestAnchorDer, parseTrustAnchors } from "../../src/domain/digital-id";
+import { TEST_IACA_DER_BASE64 } from "../../src/domain/digital-id/test-anchor";
 
 describe("the committed test IACA root", () => {
   it("is recognised among the anchors, alone or with others", async () => {
@@ -15,6 +16,12 @@ describe("the committed test IACA root", () => {
   it("is not confused with another root", async () => {
     const multipaz = JSON.parse(vectorsText).multipaz_device_response.iacaPem as string;
     expect(await includesTestAnchor(parseTrustAnchors(multipaz))).toBe(false);
+    expect(includesTestAnchorDer(parseTrustAnchors(multipaz))).toBe(false);
+  });
+
+  it("is recognised synchronously by its DER, which is the committed file's", () => {
+    expect(TEST_IACA_DER_BASE64).toBe(rootPem.replace(/-----[A-Z ]+-----|\s/g, ""));
+    expect(includesTestAnchorDer(parseTrustAnchors(rootPem))).toBe(true);
   });
 });
 

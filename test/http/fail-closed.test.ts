@@ -1,12 +1,18 @@
+/// <reference types="vite/client" />
 // Production refuses to serve (503 MISCONFIGURED) for each rule of src/config/problems.ts: the body says
 // only that, to anyone asking; the operator's log line names the setting and its rule, never its value.
 // A complete production configuration serves.
 import { createExecutionContext, env } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app";
-import { DEVELOPMENT_TOKEN_KEY_MARKS, DEVELOPMENT_TRUST_ANCHOR_MARK, DEVELOPMENT_VALUES } from "../../src/config/problems";
+import { DEVELOPMENT_TOKEN_KEY_MARKS, DEVELOPMENT_VALUES } from "../../src/config/problems";
 import { configurationProblems } from "../../src/config/settings";
 import { productionEnv, productionSecrets } from "../helpers/production-env";
+import testRootPem from "../wallet/test-iaca.pem?raw";
+import vectorsText from "../fixtures/digital-id-vectors.json?raw";
+
+/** A real issuer root from a published test vector (Multipaz): not the committed test root. */
+const otherRootPem = (JSON.parse(vectorsText) as { multipaz_device_response: { iacaPem: string } }).multipaz_device_response.iacaPem;
 
 async function health(appEnv: Env) {
   const res = await createApp().fetch(new Request("https://avs.test/api/health"), appEnv, createExecutionContext());
@@ -51,13 +57,10 @@ describe("fail closed in production", () => {
     await expectRefused(productionEnv({ AGE_TOKEN_KEYS: env.AGE_TOKEN_KEYS }), "AGE_TOKEN_KEYS");
     // Unset, both ways are simply not offered; other values pass this rule.
     expect((await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: undefined, AGE_TOKEN_KEYS: undefined }))).status).toBe(200);
-    const otherRoot = "-----BEGIN CERTIFICATE-----\nMIIBzTCCAXOgAwIBAgIUc29tZS1vdGhlci1yb290LWZvci10ZXN0czAKBggqhkjOPQQDAjA\n-----END CERTIFICATE-----";
-    expect((await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: otherRoot, AGE_TOKEN_KEYS: '[{"age_over":18,"current":"MIIEvAIBADANBgkqhkiG9w0BAQEFAASC"}]' }))).status).toBe(200);
+    expect((await health(productionEnv({ AGE_TOKEN_KEYS: '[{"age_over":18,"current":"MIIEvAIBADANBgkqhkiG9w0BAQEFAASC"}]' }))).status).toBe(200);
   });
 
   it("the development marks are taken from the committed files", async () => {
-    const pem = (await import("../wallet/test-iaca.pem?raw")).default as string;
-    expect(pem.replace(/-----[^-]+-----|\s+/g, "").startsWith(DEVELOPMENT_TRUST_ANCHOR_MARK)).toBe(true);
     const keys = JSON.parse((await import("../fixtures/dev-age-token-keys.json")).default.value) as { current: string }[];
     expect(DEVELOPMENT_TOKEN_KEY_MARKS.map((mark) => keys.some((key) => key.current.includes(mark)))).toEqual([true, true]);
     expect(keys).toHaveLength(DEVELOPMENT_TOKEN_KEY_MARKS.length);
@@ -173,6 +176,21 @@ describe("fail closed in production", () => {
   it("a malformed per-account limit refuses instead of silently falling back", async () => {
     await expectRefused(productionEnv({ COMPLETIONS_PER_HOUR: "ten" }), "COMPLETIONS_PER_HOUR");
     await expectRefused(productionEnv({ KYC_CHECKS_PER_DAY: "-1" }), "KYC_CHECKS_PER_DAY");
+  });
+
+  it("DIGITAL_ID_TRUST_ANCHORS that includes the committed test root refuses, alone or among other anchors", async () => {
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: testRootPem }), "DIGITAL_ID_TRUST_ANCHORS");
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: `${otherRootPem}\n${testRootPem}` }), "DIGITAL_ID_TRUST_ANCHORS");
+  });
+
+  it("DIGITAL_ID_TRUST_ANCHORS that is not PEM certificates refuses", async () => {
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "not a certificate" }), "DIGITAL_ID_TRUST_ANCHORS");
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----" }), "DIGITAL_ID_TRUST_ANCHORS");
+  });
+
+  it("DIGITAL_ID_TRUST_ANCHORS with real anchors serves, and with none production serves without the way", async () => {
+    expect((await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: otherRootPem }))).status).toBe(200);
+    expect((await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: undefined }))).status).toBe(200);
   });
 
   it("lists every broken rule at once, so an operator fixes them in one deploy", async () => {

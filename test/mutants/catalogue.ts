@@ -993,14 +993,6 @@ const hardening: Mutation[] = [
     why: "a double-blind session hands the account a passkey challenge for an answer that will be refused",
   },
   {
-    id: "hardening-production-test-root",
-    file: "src/config/problems.ts",
-    find: 'if (containsMark(text(env, "DIGITAL_ID_TRUST_ANCHORS"), [DEVELOPMENT_TRUST_ANCHOR_MARK]))',
-    replace: "if (false)",
-    tests: ["test/http/fail-closed.test.ts"],
-    why: "production trusts the committed test root, whose private key anyone has: anyone issues wallet credentials",
-  },
-  {
     id: "hardening-production-dev-token-keys",
     file: "src/config/problems.ts",
     find: 'if (containsMark(text(env, "AGE_TOKEN_KEYS"), DEVELOPMENT_TOKEN_KEY_MARKS))',
@@ -1039,4 +1031,57 @@ const policy: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy];
+/** Digital ID from the wallet (issue 31): the session's side of the answer, and the production refusal of the test root. */
+const DIGITAL_ID = "test/digital-id/session-routes.test.ts";
+const digitalId: Mutation[] = [
+  {
+    id: "digital-id-failures-counted",
+    file: "src/session/verification-session.ts",
+    find: "      await this.ctx.storage.put(DIGITAL_ID_FAILURES_KEY, (await this.digitalIdFailures()) + 1);\n",
+    replace: "",
+    tests: [DIGITAL_ID],
+    why: "a stranger with the link tries forged credentials without end",
+  },
+  {
+    id: "digital-id-latest-request-only",
+    file: "src/session/verification-session.ts",
+    find: "if (latest !== undefined && latest.openId4Vp.nonce === pending?.openId4Vp.nonce) return true;",
+    replace: "return true;",
+    tests: [DIGITAL_ID],
+    why: "an answer to a request that was replaced while it was checked still resolves the session",
+  },
+  {
+    id: "digital-id-request-dropped-with-outcome",
+    file: "src/session/verification-session.ts",
+    find: "const dropped = this.ctx.storage.delete(DIGITAL_ID_REQUEST_KEY);",
+    replace: "const dropped = Promise.resolve();",
+    tests: [DIGITAL_ID],
+    why: "the request's private keys outlive the answer, and a replay meets a request instead of none",
+  },
+  {
+    id: "digital-id-merchant-policy",
+    file: "src/session/verification-session.ts",
+    find: 'const refusal = policyRefusal(state, "digital_id") ??',
+    replace: "const refusal = null ??",
+    tests: [DIGITAL_ID],
+    why: "a wallet answers a session whose merchant accepts only KYC_VERIFIED",
+  },
+  {
+    id: "digital-id-not-offered",
+    file: "src/domain/verification/digital-id.ts",
+    find: 'if (!assurancesOffered(ctx.settings).includes("DIGITAL_ID_VERIFIED")) throw',
+    replace: "if (false) throw",
+    tests: [DIGITAL_ID],
+    why: "a deployment without trust anchors still hands out digital-ID requests",
+  },
+  {
+    id: "digital-id-test-root-refused",
+    file: "src/config/problems.ts",
+    find: "return includesTestAnchorDer(anchors) ?",
+    replace: "return false ?",
+    tests: ["test/http/fail-closed.test.ts"],
+    why: "production trusts the committed test root, whose private key anyone can read",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId];

@@ -91,7 +91,6 @@ const LAYERS = [
   "domain/merchant-callbacks",
   "domain/keys",
   "domain/passkeys",
-  "domain/digital-id",
   "domain/age-tokens",
   // Accounts come below the features that check an account's password (a first passkey needs it).
   "domain/accounts",
@@ -104,6 +103,10 @@ const LAYERS = [
   "session",
   "context",
   "config",
+  // The digital-ID verifier is a pure core (CBOR, COSE, X.509, HPKE; errors and lib only): the session's
+  // Durable Object makes the request and checks the answer in its own serialized section, and the
+  // settings parse reads the trust anchors with it (production refuses the test root).
+  "domain/digital-id",
   "db",
   "errors",
   "lib",

@@ -48,6 +48,19 @@ const MATRIX: Record<string, Access> = {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
     request: (target, _caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: {} }),
   },
+  // A digital ID from the wallet: no account, the nonce in X-Session-Nonce is the capability. The answer's
+  // body has the documented shape, so the refusal is about the session, not the body.
+  "POST /api/age-verification/session/{id}/digital-id/request": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, _caller, own) => ({ c: { params: { id: target.id }, headers: { "x-session-nonce": own.nonce! } }, credentials: {} }),
+  },
+  "POST /api/age-verification/session/{id}/digital-id/response": {
+    id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
+    request: (target, _caller, own) => ({
+      c: { params: { id: target.id }, headers: { "x-session-nonce": own.nonce! }, body: { json: { protocol: "org-iso-mdoc", data: { response: "AAAA" } } } },
+      credentials: {},
+    }),
+  },
   // Test mode: another account's test key, on a test session of the owner.
   "POST /api/age-verification/session/{id}/test-outcome": {
     id: (owner) => pick(owner.testSessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
@@ -143,7 +156,7 @@ describe("object-level authorization matrix", () => {
   });
 
   it("the owner reaches the same objects (the 404s above are not a broken fixture)", async () => {
-    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("decline") && !k.includes("test-outcome") && !k.includes("redeliver") && !k.includes("/api/keys/"))) {
+    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("decline") && !k.includes("digital-id/response") && !k.includes("test-outcome") && !k.includes("redeliver") && !k.includes("/api/keys/"))) {
       const access = MATRIX[key]!;
       const own = { nonce: owner.sessions[0]!.nonce };
       const id = key.includes("/passkeys/") ? owner.passkeyId : owner.sessions[0]!.session_id;

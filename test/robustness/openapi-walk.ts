@@ -9,7 +9,7 @@ import { STATIC_ASSET } from "../../src/http/openapi-document";
 import { asset } from "../helpers/static-assets";
 
 export type Schema = Record<string, any>;
-export type Parameter = { name: string; in: "path" | "query"; required: boolean; schema: Schema };
+export type Parameter = { name: string; in: "path" | "query" | "header"; required: boolean; schema: Schema };
 export type Operation = {
   method: string;
   /** OpenAPI path, with {id} placeholders. */

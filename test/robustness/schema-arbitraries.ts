@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import type { Schema } from "./openapi-walk";
 
-const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "description", "format", "items", "minItems", "maxItems"]);
+const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "description", "format", "items", "minItems", "maxItems", "oneOf"]);
 
 function checkKeywords(schema: Schema) {
   for (const key of Object.keys(schema)) if (!KNOWN.has(key)) throw new Error(`schema keyword ${key} is not handled by the generators`);
@@ -22,6 +22,8 @@ export function validValue(schema: Schema, hints: Hints = {}, name = ""): fc.Arb
   if ("const" in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
   if (schema.anyOf) return fc.oneof(...(schema.anyOf as Schema[]).map((s) => validValue(s, hints, name)));
+  // A discriminated union (each branch an object with its own `const` tag): any branch's valid value.
+  if (schema.oneOf) return fc.oneof(...(schema.oneOf as Schema[]).map((s) => validValue(s, hints, name)));
   switch (schema.type) {
     case "string": {
       if (schema.pattern) return fc.stringMatching(new RegExp(schema.pattern));
@@ -83,6 +85,7 @@ function wrongType(schema: Schema): fc.Arbitrary<unknown> {
   const allowed = new Set<string>();
   const collect = (s: Schema) => {
     if (s.anyOf) s.anyOf.forEach(collect);
+    else if (s.oneOf) s.oneOf.forEach(collect);
     else if ("const" in s) allowed.add(typeOf(s.const));
     else if (s.enum) s.enum.forEach((v: unknown) => allowed.add(typeOf(v)));
     else if (s.type) allowed.add(s.type);
@@ -115,6 +118,7 @@ export function invalidValue(schema: Schema): fc.Arbitrary<unknown> {
     if (schema.maximum !== undefined) options.push(fc.integer({ min: schema.maximum + 1, max: schema.maximum + 1000 }));
   }
   if (schema.type === "array" && schema.minItems) options.push(fc.constant([]));
+  if (schema.oneOf) options.push(invalidObject(schema));
   // An object with no named fields (metadata's free pairs) has no field to break: its wrong types stand.
   if (schema.type === "object" && schema.properties && Object.keys(schema.properties).length > 0) {
     options.push(invalidObject(schema));
@@ -124,6 +128,8 @@ export function invalidValue(schema: Schema): fc.Arbitrary<unknown> {
 
 /** A copy of a valid object with one field made invalid or one required field removed. */
 export function invalidObject(schema: Schema, hints: Hints = {}): fc.Arbitrary<unknown> {
+  // One branch of a discriminated union, broken: its tag still names that branch (or is broken itself), so no other branch accepts it.
+  if (schema.oneOf) return fc.constantFrom(...(schema.oneOf as Schema[])).chain((branch) => invalidObject(branch, hints));
   const properties = Object.entries((schema.properties ?? {}) as Record<string, Schema>);
   const required = (schema.required ?? []) as string[];
   const breakField = fc

@@ -15,6 +15,8 @@ import { hintsFor } from "./hints";
 import { caseCounts, conformanceProblem, countCase, expectEveryRouteExercised, loadDocument, printCaseCounts, type Operation } from "./openapi-walk";
 import { type Case, type Credentials, request, send } from "./requests";
 import { validValue } from "./schema-arbitraries";
+import { MDL, answer, issueMdoc } from "../wallet";
+import { signerUnderTestRoot } from "../digital-id/wallet-setup";
 
 const SEED = 0x7a11d;
 const RUNS = 20;
@@ -122,6 +124,13 @@ async function prepare(op: Operation, s: State) {
       await request("POST", `/api/age-verification/session/${fixtures.params.id}/complete`, { token: adult.token, body: { nonce: fixtures.body.nonce, consent: true } });
       break;
     }
+    case "POST /api/age-verification/session/{id}/digital-id/response": {
+      // A wallet's answer to the session's request, for the origin of APP_URL: the way to a 200.
+      const asked = await request("POST", `/api/age-verification/session/${fixtures.params.id}/digital-id/request`, { headers: { "x-session-nonce": String(fixtures.body.nonce) } });
+      const credential = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
+      fixtures.body = await answer(asked.body.data.requests, credential, { origin: new URL(env.APP_URL).origin });
+      break;
+    }
     case "POST /api/webhooks/provider":
       if (applicantId) fixtures.body = { payload: { resource_type: "check", action: "check.completed", object: { id: sandboxCheckId(applicantId, "clear") } } };
       break;
@@ -157,6 +166,8 @@ describe("generated valid requests answer as the document says", () => {
             params: take(generated.params as Record<string, string>, fixtures.params),
             query: take(generated.query as Record<string, string>, pickKnown(generated.query, fixtures.query, op, "query")),
             body: op.body ? { json: typeof generated.body === "object" && generated.body ? take(generated.body as object, fixtures.body) : generated.body } : undefined,
+            // The nonce-gated routes read it from X-Session-Nonce (some only there).
+            headers: s.useFixtures && fixtures.query.nonce && op.parameters.some((p) => p.in === "header" && p.name === "x-session-nonce") ? { "x-session-nonce": fixtures.query.nonce } : undefined,
           };
           const res = await send(op, c, credentials);
           if (res.status >= 500) throw new Error(`${op.key}: ${res.status} ${res.text.slice(0, 300)}`);

@@ -5,6 +5,11 @@
  */
 
 
+/** OneOf type helpers */
+type Without<T, U> = { [P in Exclude<keyof T, keyof U>]?: never };
+type XOR<T, U> = (T | U) extends object ? (Without<T, U> & U) | (Without<U, T> & T) : T | U;
+type OneOf<T extends any[]> = T extends [infer Only] ? Only : T extends [infer A, infer B, ...infer Rest] ? OneOf<[XOR<A, B>, ...Rest]> : never;
+
 export type paths = {
   "/api/health": {
     /** Liveness, including a D1 round trip */
@@ -173,6 +178,20 @@ export type paths = {
      * @description The challenge is single use, valid 5 minutes and bound to this session (by its nonce: no session id is stored with it) and this account; send the resulting assertion with consent: true to /complete.
      */
     post: operations["postApiAgeVerificationSessionIdPasskeyOptions"];
+  };
+  "/api/age-verification/session/{id}/digital-id/request": {
+    /**
+     * A request for the person's wallet (Digital Credentials API), with the nonce and no account
+     * @description Answers {requests}: pass it as navigator.credentials.get({digital: {requests}}). Asks for age_over_NN (NN = age_required, two digits) in the mDL (org.iso.18013.5.1) and the EU proof-of-age attestation (eu.europa.ec.av.1) through org-iso-mdoc (ISO/IEC TS 18013-7 Annex C), and for the same elements or an SD-JWT VC's age_equal_or_over.NN through openid4vp-v1-unsigned (OpenID4VP 1.0, response mode dc_api.jwt); nothing else (no name, birth date or portrait). Each call makes a fresh request (its own nonce and response-encryption key, held by the session): only the latest one can be answered. No body. The nonce goes in X-Session-Nonce only.
+     */
+    post: operations["postApiAgeVerificationSessionIdDigitalIdRequest"];
+  };
+  "/api/age-verification/session/{id}/digital-id/response": {
+    /**
+     * The wallet's answer: resolves the session with assurance DIGITAL_ID_VERIFIED
+     * @description Body: {protocol, data} as the browser's DigitalCredential returns them. APPROVED (holder_binding DEVICE_KEY) when the issuer's signature chains to a trust anchor, the credential is valid now, the disclosed values match their digests, the device signature (or key-binding JWT) covers the session's latest request and the origin of APP_URL, and an age_over_M is true with M at least age_required; DENIED with denial_reason UNDER_AGE (a receipt, assurance DIGITAL_ID_VERIFIED) when one is false with M at most age_required. Any other answer is refused with 422 and the session stays PENDING; each refusal counts, and the sixth answer after five refusals is 429. Nothing of the credential is stored or logged (docs/digital-id.md).
+     */
+    post: operations["postApiAgeVerificationSessionIdDigitalIdResponse"];
   };
   "/api/dev/outbox": {
     /**
@@ -4020,6 +4039,297 @@ export type operations = {
         };
       };
       /** @description More than 10 option requests a minute for this account More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A request for the person's wallet (Digital Credentials API), with the nonce and no account
+   * @description Answers {requests}: pass it as navigator.credentials.get({digital: {requests}}). Asks for age_over_NN (NN = age_required, two digits) in the mDL (org.iso.18013.5.1) and the EU proof-of-age attestation (eu.europa.ec.av.1) through org-iso-mdoc (ISO/IEC TS 18013-7 Annex C), and for the same elements or an SD-JWT VC's age_equal_or_over.NN through openid4vp-v1-unsigned (OpenID4VP 1.0, response mode dc_api.jwt); nothing else (no name, birth date or portrait). Each call makes a fresh request (its own nonce and response-encryption key, held by the session): only the latest one can be answered. No body. The nonce goes in X-Session-Nonce only.
+   */
+  postApiAgeVerificationSessionIdDigitalIdRequest: {
+    parameters: {
+      header?: {
+        "x-session-nonce"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    responses: {
+      /** @description The digital.requests array */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              /** @description Exactly the digital.requests array of the W3C Digital Credentials API; org-iso-mdoc is left out when age_required is above 99. */
+              requests: ({
+                  /** @enum {string} */
+                  protocol: "org-iso-mdoc" | "openid4vp-v1-unsigned";
+                  /** @description The protocol's request: Annex C {deviceRequest, encryptionInfo}, or the OpenID4VP request object with its DCQL query. */
+                  data: {
+                    [key: string]: unknown;
+                  };
+                })[];
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS) Codes: ASSURANCE_NOT_ACCEPTED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "ASSURANCE_NOT_ACCEPTED";
+          };
+        };
+      };
+      /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Already answered or expired Codes: SESSION_NOT_PENDING. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Five answers to this session failed to verify: no more requests or answers by wallet; Retry-After is the time left until the session expires Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The wallet's answer: resolves the session with assurance DIGITAL_ID_VERIFIED
+   * @description Body: {protocol, data} as the browser's DigitalCredential returns them. APPROVED (holder_binding DEVICE_KEY) when the issuer's signature chains to a trust anchor, the credential is valid now, the disclosed values match their digests, the device signature (or key-binding JWT) covers the session's latest request and the origin of APP_URL, and an age_over_M is true with M at least age_required; DENIED with denial_reason UNDER_AGE (a receipt, assurance DIGITAL_ID_VERIFIED) when one is false with M at most age_required. Any other answer is refused with 422 and the session stays PENDING; each refusal counts, and the sixth answer after five refusals is 429. Nothing of the credential is stored or logged (docs/digital-id.md).
+   */
+  postApiAgeVerificationSessionIdDigitalIdResponse: {
+    parameters: {
+      header?: {
+        "x-session-nonce"?: string;
+      };
+      path: {
+        id: string;
+      };
+    };
+    requestBody?: {
+      content: {
+        "application/json": OneOf<[{
+          /** @constant */
+          protocol: "org-iso-mdoc";
+          data: {
+            response: string;
+          };
+        }, {
+          /** @constant */
+          protocol: "openid4vp-v1-unsigned";
+          data: {
+            response: string;
+          };
+        }]>;
+      };
+    };
+    responses: {
+      /** @description Resolved: the polled session */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              session_id: string;
+              /** @enum {string} */
+              status: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+              above_age_required: boolean;
+              /** @description What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen. */
+              assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED") | null;
+              receipt_id: string | null;
+              age_required: number;
+              /** Format: date-time */
+              expires_at: string;
+              resolved_at: string | null;
+              /** @description The merchant's own reference from the open request, or null. */
+              reference: string | null;
+              /** @description The merchant's metadata from the open request, or null. */
+              metadata: {
+                [key: string]: string;
+              } | null;
+              /** @description false for a session opened with a test key (svc_sk_test_…). */
+              livemode: boolean;
+              /** @description How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers. */
+              holder_binding: ("PASSWORD" | "PASSKEY" | "DEVICE_KEY" | "ANONYMOUS_TOKEN") | null;
+              /** @description Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED. */
+              denial_reason: ("UNDER_AGE" | "DECLINED") | null;
+              /** @description The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered). */
+              accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
+              /** @description Only an anonymous age token or a digital ID may approve this session. */
+              double_blind: boolean;
+              /** @description Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED. */
+              receipt: string | null;
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS) Codes: ASSURANCE_NOT_ACCEPTED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "ASSURANCE_NOT_ACCEPTED";
+          };
+        };
+      };
+      /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Already answered or expired Codes: SESSION_NOT_PENDING. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description DIGITAL_ID_INVALID: it does not answer the session's latest request (another origin, an earlier request, a replay, no request open) or a signature, chain, validity, digest or binding check failed (the message names the check, never a value); DIGITAL_ID_INSUFFICIENT: it verified but no age element decides; VALIDATION_FAILED: the body is not {protocol, data} of an offered protocol Codes: DIGITAL_ID_INVALID, DIGITAL_ID_INSUFFICIENT, VALIDATION_FAILED. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "VALIDATION_FAILED";
+          });
+        };
+      };
+      /** @description Five answers to this session failed to verify: no more requests or answers by wallet; Retry-After is the time left until the session expires Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

@@ -67,7 +67,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
         <section id="step-intro" class="card accent" hidden aria-labelledby="intro-title">
           <h1 id="intro-title" tabindex={-1}>{t("page.title")}</h1>
           <p class="muted" id="intro-valid"></p>
-          <p class="lede">{t("intro.how")}</p>
+          <p class="lede" id="intro-how">{t("intro.how")}</p>
           <button type="button" class="btn secondary" id="not-now">
             {t("intro.not_now")}
           </button>
@@ -95,6 +95,23 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
           </p>
           {/* Said once, when less than a minute is left: the timer itself stays silent each second. */}
           <p class="sr-only" id="countdown-alert" role="status"></p>
+        </section>
+
+        {/* A digital ID from the person's wallet (CONTRACT §13): offered first, when the session accepts it and the
+            browser has the Digital Credentials API; without the API, a line says so and the other ways follow. */}
+        <section id="step-wallet" class="card" hidden aria-labelledby="wallet-title">
+          <h2 id="wallet-title">{t("wallet.title")}</h2>
+          <div id="wallet-offer" hidden>
+            <p class="muted" id="wallet-text"></p>
+            <div id="wallet-notice" class="notice error" role="alert" hidden></div>
+            <button type="button" class="btn block" id="wallet-use">
+              {t("wallet.use")}
+            </button>
+          </div>
+          <p class="notice info" id="wallet-unsupported" hidden></p>
+          <p class="muted mt" id="wallet-or" hidden>
+            {t("wallet.or_account")}
+          </p>
         </section>
 
         <div id="account-notice" class="notice info" role="status" hidden></div>

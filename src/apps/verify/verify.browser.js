@@ -38,15 +38,19 @@
   var clockOffset = 0;
   /** @type {(() => void) | null} */
   var retry = null;
+  // Whether the wallet's section (offer, or the line saying this browser cannot use one) is on screen.
+  var walletShown = false;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
+  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-wallet", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
   /** @type {Record<string, string>} */
   var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
   /** @param {string[]} visible */
   function showSections(visible) {
+    // The wallet's way rides along with the first screen and the request, above the account path.
+    if (walletShown && (visible.indexOf("step-intro") >= 0 || visible.indexOf("step-request") >= 0)) visible = visible.concat("step-wallet");
     var appeared = visible.filter(function (id) { return A.$(id).hidden && HEADINGS[id]; });
     SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
     if (appeared.length) A.$(HEADINGS[appeared[0]]).focus();
@@ -93,13 +97,14 @@
   });
 
   /**
-   * @param {"approved" | "declined" | "underage" | "expired" | "used" | "invalid"} kind
+   * @param {"approved" | "declined" | "underage" | "underage_wallet" | "expired" | "used" | "invalid"} kind
    * @param {{ receipt_id?: string | null }} [extra]
    */
   function result(kind, extra) {
     stopCountdown();
     progress(null);
     A.show("switch-account", false);
+    walletShown = false;
     var values = { merchant: merchant(), age: ageRequired() };
     var answeredAt = preview && preview.resolved_at ? when(preview.resolved_at) : "";
     /** @type {Record<string, [string, string, string, string]>} */
@@ -107,6 +112,7 @@
       approved: ["ok", ICONS.check, t("result.approved.title", values), t("result.approved.text", values)],
       declined: ["neutral", ICONS.minus, t("result.declined.title", values), t("result.declined.text", values)],
       underage: ["bad", ICONS.cross, t("result.underage.title", values), t("result.underage.text", values)],
+      underage_wallet: ["bad", ICONS.cross, t("result.underage.title", values), t("result.underage.wallet", values)],
       expired: ["neutral", ICONS.clock, t("result.expired.title", values), t("result.expired.text", values)],
       used: ["neutral", ICONS.check,
         t(preview && preview.status === "APPROVED" ? "result.used.approved" : "result.used.denied", { time: answeredAt }), t("result.used.text", values)],
@@ -284,7 +290,73 @@
     // A test session (opened with a test key): no account and no identity check; the tester picks the outcome.
     if (preview.livemode === false) return showTestMode(preview);
     showFirstScreen(preview);
+    var account = accountPathOffered(preview);
+    offerWallet(preview, account);
+    if (!account) return showSections(["step-intro"]);
     if (token) loadRequest(); else showAccount();
+  }
+
+  // --- The ways offered -------------------------------------------------------------------------
+  // Only the ways the merchant accepts (the preview's accepted_assurance, CONTRACT §13).
+  /** @param {SessionPreview} shown */
+  function accountPathOffered(shown) {
+    if (shown.accepted_assurance.indexOf("KYC_VERIFIED") < 0) return false;
+    // A double-blind session cannot be approved by a password or passkey (DOUBLE_BLIND_REQUIRED).
+    if (shown.double_blind) return doubleBlindAccountPath(shown);
+    return true;
+  }
+  // HOOK for the double-blind account path (anonymous age tokens, issue 32): it shows its own way and
+  // answers true to keep the account steps, or false (as now) to offer only the wallet.
+  /** @param {SessionPreview} _shown @returns {boolean} */
+  function doubleBlindAccountPath(_shown) { return false; }
+
+  /** @param {SessionPreview} shown @param {boolean} account whether the account path follows */
+  function offerWallet(shown, account) {
+    var accepted = shown.accepted_assurance.indexOf("DIGITAL_ID_VERIFIED") >= 0;
+    var supported = typeof (/** @type {Window & { DigitalCredential?: unknown }} */ (window)).DigitalCredential !== "undefined" && !!navigator.credentials;
+    walletShown = accepted;
+    A.text("intro-how", t(account ? "intro.how" : "intro.how.wallet"));
+    A.text("wallet-text", t("wallet.text", { age: shown.age_required }));
+    A.show("wallet-offer", accepted && supported);
+    A.text("wallet-unsupported", t(account ? "wallet.unsupported" : "wallet.unsupported.only"));
+    A.show("wallet-unsupported", accepted && !supported);
+    A.show("wallet-or", accepted && account);
+    A.show("wallet-notice", false);
+  }
+
+  // One tap: the service's request, the wallet's answer through the browser, the service's verdict.
+  A.$("wallet-use").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+    A.show("wallet-notice", false);
+    A.busy(button, async function () {
+      var asked = await A.api("POST", sessionPath("/digital-id/request"), { nonce: nonce });
+      if (!asked.ok) return walletRefused(asked);
+      /** @type {{ protocol?: string, data?: unknown } | null} */
+      var credential = null;
+      try {
+        credential = /** @type {any} */ (await navigator.credentials.get(/** @type {any} */ ({ digital: { requests: asked.data.requests } })));
+      } catch (error) {
+        credential = null;
+      }
+      if (!credential || typeof credential.protocol !== "string" || !credential.data) return A.notice("wallet-notice", t("wallet.cancelled"), "error");
+      var res = await A.api("POST", sessionPath("/digital-id/response"), { nonce: nonce, body: { protocol: credential.protocol, data: credential.data } });
+      if (!res.ok) return walletRefused(res);
+      return result(res.data.status === "APPROVED" ? "approved" : "underage_wallet", res.data);
+    });
+  });
+  /** @param {Failure & { status?: number }} res */
+  function walletRefused(res) {
+    if (res.status === 404) return result("invalid");
+    if (res.error === "SESSION_NOT_PENDING") return loadPreview();
+    /** @type {Record<string, string>} */
+    var words = {
+      DIGITAL_ID_INVALID: t("wallet.invalid"),
+      DIGITAL_ID_INSUFFICIENT: t("wallet.insufficient", { age: ageRequired() }),
+      RATE_LIMITED: t("wallet.limited"),
+      ASSURANCE_NOT_ACCEPTED: t("wallet.not_accepted"),
+      VALIDATION_FAILED: t("wallet.invalid")
+    };
+    A.notice("wallet-notice", (res.error && words[res.error]) || A.messageFor(res), "error");
   }
   /** @param {SessionPreview} shown */
   function showFirstScreen(shown) {

@@ -2,6 +2,7 @@
 // opens, and the approver's account read with its completion limit.
 export { accountWithVerifiedDob, loadAnswerer } from "./approver";
 export { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "./idempotency";
+export { answerWithDigitalId, DigitalIdResponseBody, requestDigitalId } from "./digital-id";
 export { answerTestSession, CompleteInput, completeSession, declineSession, TestOutcomeInput } from "./answer-session";
 export { OpenedSession, openSession, OpenSessionInput } from "./open-session";
 export { ageTokensOffered, assurancesOffered, sessionPolicy } from "./ways-offered";

@@ -1,10 +1,10 @@
 // Calls into a session's Durable Object from the features: its failures become the API's errors, and an
 // id of the wrong shape is refused before any storage is touched.
-import { ApiError, notFound } from "../../errors";
+import { ApiError, notFound, validationFailed } from "../../errors";
 import { isIdOf } from "../../lib/ids";
-import type { SessionFailure, SessionResult } from "../../session/verification-session";
+import type { FailureDetail, SessionFailure, SessionResult } from "../../session/verification-session";
 
-const FAILURES: Record<SessionFailure, () => ApiError> = {
+const FAILURES: Record<SessionFailure, (detail: FailureDetail) => ApiError> = {
   NOT_FOUND: () => notFound("Session"),
   KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
   PASSKEY_REQUIRED: () => new ApiError("PASSKEY_REQUIRED"),
@@ -14,6 +14,15 @@ const FAILURES: Record<SessionFailure, () => ApiError> = {
   // Opening's own refusals carry their exact Retry-After (src/domain/verification/open-session.ts).
   OPENS_LIMITED: () => tooManySessions(60),
   TOO_MANY_PENDING: () => tooManySessions(60),
+  // A wallet's answer: the message names the check that failed, never a value of the credential.
+  DIGITAL_ID_INVALID: ({ message }) => new ApiError("DIGITAL_ID_INVALID", { message }),
+  DIGITAL_ID_INSUFFICIENT: ({ message }) => new ApiError("DIGITAL_ID_INSUFFICIENT", { message }),
+  DIGITAL_ID_BODY_INVALID: ({ errors }) => validationFailed(errors ?? []),
+  DIGITAL_ID_FAILURES_EXCEEDED: ({ retryAfter }) =>
+    new ApiError("RATE_LIMITED", {
+      message: "This request had too many digital IDs that did not verify; use another way to prove your age.",
+      headers: { "Retry-After": String(retryAfter ?? 60) },
+    }),
 };
 
 /** 429 for opening past the account's limits (issue 30): Retry-After in seconds. */
@@ -21,7 +30,7 @@ export const tooManySessions = (retryAfter: number) =>
   new ApiError("RATE_LIMITED", { message: "This account opened too many sessions; try again later.", headers: { "Retry-After": String(Math.max(retryAfter, 1)) } });
 
 export function unwrap<T>(result: SessionResult<T>): T {
-  if (!result.ok) throw FAILURES[result.error]();
+  if (!result.ok) throw FAILURES[result.error](result.detail ?? {});
   return result.value;
 }
 

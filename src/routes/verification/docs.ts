@@ -3,7 +3,7 @@
 import * as z from "zod";
 import { PasskeyRequestOptions } from "../../domain/passkeys";
 import { MAX_IDEMPOTENCY_KEY_LENGTH, OpenedSession } from "../../domain/verification";
-import type { OperationDoc, Responses } from "../../http/openapi-meta";
+import type { OperationDoc, OperationMeta, Responses } from "../../http/openapi-meta";
 import { SessionNonceHeader } from "../../http/session-nonce";
 import { HolderSessionRequest, PolledSession, SessionPreview } from "../../session/session-view";
 
@@ -129,6 +129,64 @@ export function passkeyApprovalOptionsDoc(): OperationDoc {
     responses: {
       200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
       ...unknownSession,
+    },
+  };
+}
+
+/** The request a page hands to navigator.credentials.get({digital: {requests}}). */
+const DigitalIdRequests = z.object({
+  requests: z
+    .array(
+      z.object({
+        protocol: z.enum(["org-iso-mdoc", "openid4vp-v1-unsigned"]),
+        data: z.record(z.string(), z.unknown()).describe("The protocol's request: Annex C {deviceRequest, encryptionInfo}, or the OpenID4VP request object with its DCQL query."),
+      }),
+    )
+    .describe("Exactly the digital.requests array of the W3C Digital Credentials API; org-iso-mdoc is left out when age_required is above 99."),
+});
+
+const digitalIdRefusals = {
+  403: {
+    description: "The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS)",
+    codes: ["ASSURANCE_NOT_ACCEPTED"],
+  },
+  409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+  // The session's own limit, counted by its Durable Object (docs/limits.md, "Per session"), not a catalogue limit.
+  429: {
+    description: "Five answers to this session failed to verify: no more requests or answers by wallet; Retry-After is the time left until the session expires",
+    codes: ["RATE_LIMITED"],
+  },
+  ...unknownSession,
+} satisfies Responses;
+
+export function digitalIdRequestDoc(): OperationMeta {
+  return {
+    tag,
+    summary: "A request for the person's wallet (Digital Credentials API), with the nonce and no account",
+    description:
+      "Answers {requests}: pass it as navigator.credentials.get({digital: {requests}}). Asks for age_over_NN (NN = age_required, two digits) in the mDL (org.iso.18013.5.1) and the EU proof-of-age attestation (eu.europa.ec.av.1) through org-iso-mdoc (ISO/IEC TS 18013-7 Annex C), and for the same elements or an SD-JWT VC's age_equal_or_over.NN through openid4vp-v1-unsigned (OpenID4VP 1.0, response mode dc_api.jwt); nothing else (no name, birth date or portrait). " +
+      "Each call makes a fresh request (its own nonce and response-encryption key, held by the session): only the latest one can be answered. No body. The nonce goes in X-Session-Nonce only.",
+    headers: SessionNonceHeader,
+    responses: { 200: { description: "The digital.requests array", data: DigitalIdRequests }, ...digitalIdRefusals },
+  };
+}
+
+export function digitalIdResponseDoc(): OperationMeta {
+  return {
+    tag,
+    summary: "The wallet's answer: resolves the session with assurance DIGITAL_ID_VERIFIED",
+    description:
+      "Body: {protocol, data} as the browser's DigitalCredential returns them. APPROVED (holder_binding DEVICE_KEY) when the issuer's signature chains to a trust anchor, the credential is valid now, the disclosed values match their digests, the device signature (or key-binding JWT) covers the session's latest request and the origin of APP_URL, and an age_over_M is true with M at least age_required; DENIED with denial_reason UNDER_AGE (a receipt, assurance DIGITAL_ID_VERIFIED) when one is false with M at most age_required. " +
+      "Any other answer is refused with 422 and the session stays PENDING; each refusal counts, and the sixth answer after five refusals is 429. Nothing of the credential is stored or logged (docs/digital-id.md).",
+    headers: SessionNonceHeader,
+    responses: {
+      200: { description: "Resolved: the polled session", data: PolledSession },
+      422: {
+        description:
+          "DIGITAL_ID_INVALID: it does not answer the session's latest request (another origin, an earlier request, a replay, no request open) or a signature, chain, validity, digest or binding check failed (the message names the check, never a value); DIGITAL_ID_INSUFFICIENT: it verified but no age element decides; VALIDATION_FAILED: the body is not {protocol, data} of an offered protocol",
+        codes: ["DIGITAL_ID_INVALID", "DIGITAL_ID_INSUFFICIENT", "VALIDATION_FAILED"],
+      },
+      ...digitalIdRefusals,
     },
   };
 }

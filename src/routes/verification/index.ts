@@ -4,6 +4,8 @@ import { mountOperations } from "../named-route";
 import { answerTestSessionRoute } from "./answer-test-session";
 import { completeSessionRoute } from "./complete-session";
 import { declineSessionRoute } from "./decline-session";
+import { digitalIdRequestRoute } from "./digital-id-request";
+import { digitalIdResponseRoute } from "./digital-id-response";
 import { openSessionRoute } from "./open-session";
 import { passkeyApprovalOptionsRoute } from "./passkey-approval-options";
 import { pollSessionRoute } from "./poll-session";
@@ -19,4 +21,6 @@ export const verificationRoutes = mountOperations(
   answerTestSessionRoute,
   completeSessionRoute,
   passkeyApprovalOptionsRoute,
+  digitalIdRequestRoute,
+  digitalIdResponseRoute,
 );

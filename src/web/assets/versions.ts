@@ -7,6 +7,6 @@ export const ASSET_VERSIONS = {
   "console.browser.js": "175b6b129842",
   "console.css": "af00d4f9e8ca",
   "passkeys.browser.js": "a03a4b090a6b",
-  "verify.browser.js": "6f590a02378a",
+  "verify.browser.js": "aa2465cb2ca2",
   "verify.css": "94626df4a784",
 } as const;
