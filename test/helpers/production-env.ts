@@ -25,5 +25,7 @@ export const productionEnv = (overrides: Record<string, unknown> = {}): Env =>
     APP_URL: "https://age.merchant-verify.eu",
     MAIL_FROM: "no-reply@merchant-verify.eu",
     ...productionSecrets,
+    // Development's committed token keys are refused in production; a test that wants tokens sets its own.
+    AGE_TOKEN_KEYS: undefined,
     ...overrides,
   }) as Env;
