@@ -263,6 +263,13 @@ export type paths = {
      */
     post: operations["postApiUsageSessionsIdCallbacksRedeliver"];
   };
+  "/api/age-tokens": {
+    /**
+     * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
+     * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+     */
+    post: operations["postApiAgeTokens"];
+  };
   "/api/openapi.json": {
     /**
      * This OpenAPI 3.1 document
@@ -5235,6 +5242,139 @@ export type operations = {
         };
       };
       /** @description Too many test events and redeliveries from this account this minute. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
+   * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+   */
+  postApiAgeTokens: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The threshold the tokens vouch for: one of the issuer directory's age_over values. */
+          age_over: number;
+          /** @description 1 to 10 TokenRequests (RFC 9578 §6.1, token type 2), each base64url. */
+          token_requests: string[];
+          /** @description Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED). */
+          confirmation?: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description One TokenResponse per request, in order */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              /** @description One TokenResponse (the blind signature, RFC 9578 §6.2) per request, base64url, in the same order. */
+              token_responses: string[];
+            };
+          };
+        };
+      };
+      /** @description The passkey assertion did not verify Codes: PASSKEY_INVALID. */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "PASSKEY_INVALID" | "MALFORMED_JSON";
+          });
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description No verified identity (KYC_REQUIRED), a verified age under age_over (AGE_TOKEN_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED) Codes: KYC_REQUIRED, AGE_TOKEN_NOT_ALLOWED, PASSKEY_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "KYC_REQUIRED" | "AGE_TOKEN_NOT_ALLOWED" | "PASSKEY_REQUIRED";
+          });
+        };
+      };
+      /** @description This deployment offers no age tokens Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description A malformed TokenRequest, one for another key or token type, or a threshold not offered Codes: VALIDATION_FAILED. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Too many age tokens for this account today (production: 30 a day); Retry-After says when the UTC day ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
