@@ -164,7 +164,10 @@ export type paths = {
     post: operations["postApiAgeVerificationSessionIdTestOutcome"];
   };
   "/api/age-verification/session/{id}/complete": {
-    /** Answer a session as the end user: consent shares whether you are old enough, nothing else */
+    /**
+     * Answer a session as the end user: consent shares whether you are old enough, nothing else
+     * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+     */
     post: operations["postApiAgeVerificationSessionIdComplete"];
   };
   "/api/age-verification/session/{id}/passkey-options": {
@@ -3701,7 +3704,10 @@ export type operations = {
       };
     };
   };
-  /** Answer a session as the end user: consent shares whether you are old enough, nothing else */
+  /**
+   * Answer a session as the end user: consent shares whether you are old enough, nothing else
+   * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+   */
   postApiAgeVerificationSessionIdComplete: {
     parameters: {
       header?: {
@@ -3728,6 +3734,8 @@ export type operations = {
               signature: string;
             };
           };
+          /** @description Instead of signing in: an anonymous age token (Privacy Pass token type 2, RFC 9577 §2.2, base64url) from POST /api/age-tokens, sent with consent: true and without an Authorization header. Approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN; spent once. */
+          age_token?: string;
         };
       };
     };
@@ -3782,7 +3790,7 @@ export type operations = {
           });
         };
       };
-      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      /** @description No valid Bearer token, and no age_token: with WWW-Authenticate: PrivateToken when the nonce opens a session that tokens can approve Codes: UNAUTHORIZED. */
       401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -3791,12 +3799,12 @@ export type operations = {
           };
         };
       };
-      /** @description No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one Codes: KYC_REQUIRED, PASSKEY_REQUIRED. */
+      /** @description No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one; an account's approval of a double-blind session (DOUBLE_BLIND_REQUIRED); a way the merchant does not accept (ASSURANCE_NOT_ACCEPTED) Codes: KYC_REQUIRED, PASSKEY_REQUIRED, DOUBLE_BLIND_REQUIRED, ASSURANCE_NOT_ACCEPTED. */
       403: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "KYC_REQUIRED" | "PASSKEY_REQUIRED";
+            error?: "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "DOUBLE_BLIND_REQUIRED" | "ASSURANCE_NOT_ACCEPTED";
           });
         };
       };
@@ -3809,12 +3817,12 @@ export type operations = {
           };
         };
       };
-      /** @description Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED) Codes: SESSION_NOT_PENDING, IDENTITY_ALREADY_VERIFIED. */
+      /** @description Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED); or the age token was already spent (AGE_TOKEN_SPENT) Codes: SESSION_NOT_PENDING, IDENTITY_ALREADY_VERIFIED, AGE_TOKEN_SPENT. */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "SESSION_NOT_PENDING" | "IDENTITY_ALREADY_VERIFIED";
+            error?: "SESSION_NOT_PENDING" | "IDENTITY_ALREADY_VERIFIED" | "AGE_TOKEN_SPENT";
           });
         };
       };
@@ -3836,13 +3844,13 @@ export type operations = {
           };
         };
       };
-      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      /** @description An age token this service did not issue for its own challenge under a published key (AGE_TOKEN_INVALID), or for a threshold below age_required (AGE_TOKEN_INSUFFICIENT); age_token with an Authorization header, or without consent: true (VALIDATION_FAILED) Codes: AGE_TOKEN_INVALID, AGE_TOKEN_INSUFFICIENT, VALIDATION_FAILED. */
       422: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "VALIDATION_FAILED";
-          };
+            error?: "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED";
+          });
         };
       };
       /** @description The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends. Codes: RATE_LIMITED. */
