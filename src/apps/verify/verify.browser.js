@@ -18,6 +18,8 @@
   "use strict";
   var A = window.AVS;
   var P = window.AVS_PASSKEYS;
+  // Anonymous age tokens (age-tokens.js): the stock that answers double-blind requests.
+  var T = window.AVS_AGE_TOKENS;
   // The SDK's global, once its script has loaded.
   var sdkWindow = /** @type {Window & { Onfido?: OnfidoSdk }} */ (window);
   var root = A.$("verify-app");
@@ -167,7 +169,7 @@
   // --- Test mode ---------------------------------------------------------------------------
   /** @param {SessionPreview} shown */
   function showTestMode(shown) {
-    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, meets_age_required: null };
+    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, meets_age_required: null, accepted_assurance: shown.accepted_assurance, double_blind: shown.double_blind };
     progress(null);
     A.show("switch-account", false);
     showSections(["step-test"]);
@@ -376,6 +378,7 @@
   // answer go, and sessionStorage holds nothing of this page; the next person starts blank.
   function forgetPerson() {
     tokens.clear();
+    T.clear();
     token = null;
     request = null;
     try { sessionStorage.clear(); } catch (e) { /* nothing stored */ }
@@ -438,7 +441,11 @@
   /** @param {string} status @param {string} [reason] */
   function applyKyc(status, reason) {
     if (!timer) return; // the request expired meanwhile
-    if (status === "VERIFIED") return decideWithAge();
+    if (status === "VERIFIED") {
+      // A verified person keeps a stock of anonymous tokens, topped up now, well before it is spent.
+      T.refill(token);
+      return decideWithAge();
+    }
     progress("identity");
     showSections(["step-request", "step-kyc"]);
     A.show("kyc-notice", false);
@@ -623,6 +630,7 @@
     A.text("decide-underage", under ? t("decide.underage", { merchant: merchant(), age: ageRequired() }) : "");
     A.show("decide-underage", under);
     A.show("approve", !under);
+    A.show("decide-anonymous", !!request && request.double_blind && !under);
     // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
     P.refresh(token, !!(request && request.require_passkey));
   }
@@ -651,7 +659,10 @@
         }
         body.assertion = signed.assertion;
       }
-      var res = await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
+      // A double-blind request is approved with an anonymous token from the stock, without the sign-in.
+      var res = consent && request && request.double_blind
+        ? await T.approve(/** @type {string} */ (token), sessionPath("/complete"), nonce, request.age_required)
+        : await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);
