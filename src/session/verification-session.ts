@@ -15,9 +15,7 @@ import { polledView, previewView, requestView, type PolledSession, type SessionP
 import { transition, type AccountBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
 import { policyRefusal, type PolicyRefusal } from "./answer-policy";
-import { spendAgeToken } from "../domain/age-tokens/spent-tokens";
-import type { SpentAgeToken } from "../domain/age-tokens/redemption";
-import { ApiError } from "../errors";
+import { insertSpentAgeToken, type SpentAgeToken } from "../db/spent-age-tokens";
 
 export type SessionFailure =
   | "NOT_FOUND"
@@ -189,12 +187,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
         await this.applyNow(event);
         return void (result = fail("SESSION_NOT_PENDING"));
       }
-      try {
-        await spendAgeToken(this.domain.db, input.spent);
-      } catch (error) {
-        if (error instanceof ApiError && error.code === "AGE_TOKEN_SPENT") return void (result = fail("AGE_TOKEN_SPENT"));
-        throw error;
-      }
+      if (!(await insertSpentAgeToken(this.domain.db, input.spent))) return void (result = fail("AGE_TOKEN_SPENT"));
       result = { ok: true, value: polledView(await this.applyNow(event)) };
     });
     return result!;

@@ -5,6 +5,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { accountCounters } from "../../src/db/schema";
+import { AGE_TOKENS_PER_DAY_DEFAULT } from "../../src/domain/age-tokens";
+import { ACCOUNT_LIMITS } from "../../src/domain/limits";
 import { SoftwareAuthenticator } from "../helpers/authenticator";
 import { call, expectError } from "../helpers/http";
 import { enrolPasskeyFor } from "../helpers/passkeys";
@@ -125,6 +127,11 @@ describe("issuance", () => {
     expect(JSON.stringify(rows)).not.toContain(adult.id);
     const other = await seedEndUser(birthdayToday(30));
     expect(await stockTokens(other.token, 18, 10, {}, limited)).toHaveLength(10);
+  });
+
+  it("the production limit is the contract's 30 tokens a day", () => {
+    expect(ACCOUNT_LIMITS.ageToken[0].fallback).toBe(AGE_TOKENS_PER_DAY_DEFAULT);
+    expect(AGE_TOKENS_PER_DAY_DEFAULT).toBe(30);
   });
 
   it("a call for more tokens than the whole day allows is refused", async () => {

@@ -5,7 +5,6 @@
 // signatures leave only once counted; which tokens were issued is never recorded.
 import type { ServiceContext } from "../../context/service-context";
 import { ApiError, notFound } from "../../errors";
-import { verifyConfirmation, type AssertionCredential } from "../passkeys";
 import { deploymentTokenKeys } from "./deployment-keys";
 import { issueTokens } from "./issuance";
 import { countIssuedTokens } from "./issuance-count";
@@ -15,9 +14,14 @@ import { currentKeyFor, thresholdsOffered } from "./token-keys";
 /** What the route read of the account, in one query (accountWithVerifiedDob). */
 export type TokenHolder = { userId: string; verifiedDateOfBirth: string | null; hasPasskey: boolean };
 
-export type IssueRequest = { age_over: number; token_requests: string[]; confirmation?: AssertionCredential | undefined };
+export type IssueRequest = { age_over: number; token_requests: string[]; confirmation?: unknown };
 
-export async function issueAgeTokensTo(ctx: ServiceContext, holder: TokenHolder, input: IssueRequest, now = new Date()): Promise<string[]> {
+/**
+ * `confirmHolder` verifies the request's passkey assertion for the account (the passkey feature's
+ * confirmation, handed in by the route: this feature sits below passkeys); called only when the account
+ * has a passkey and the request carries an assertion.
+ */
+export async function issueAgeTokensTo(ctx: ServiceContext, holder: TokenHolder, input: IssueRequest, confirmHolder: () => Promise<void>, now = new Date()): Promise<string[]> {
   const keys = await deploymentTokenKeys(ctx.settings);
   // A deployment without token keys has no issuer: the route does not exist there.
   if (!keys) throw notFound("Route");
@@ -36,7 +40,7 @@ export async function issueAgeTokensTo(ctx: ServiceContext, holder: TokenHolder,
   };
   const refusal = issuanceRefusal(ask);
   if (refusal) throw refusal;
-  if (holder.hasPasskey) await verifyConfirmation(ctx, holder.userId, input.confirmation!);
+  if (holder.hasPasskey) await confirmHolder();
   // Malformed requests are refused before anything is counted; signing is cheap (blind-rsa.ts).
   const responses = await issueTokens(keys, input.age_over, input.token_requests);
   const over = await countIssuedTokens(ctx, holder.userId, input.token_requests.length, now.getTime());

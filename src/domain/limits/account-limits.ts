@@ -11,7 +11,6 @@ import { hmacHex } from "../../lib/crypto";
 import { derivedKey } from "../../config/derived-keys";
 import type { ServiceContext } from "../../context/service-context";
 import type { AccountLimitSetting, Settings } from "../../config/settings";
-import { AGE_TOKENS_PER_DAY_DEFAULT } from "../age-tokens/issuance-eligibility";
 
 const HOUR = 3600;
 const DAY = 86_400;
@@ -38,9 +37,10 @@ export const ACCOUNT_LIMITS = {
   verificationMail: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
   /**
    * Age tokens are bearer tokens: what one verified adult can hand on is bounded by how many they get
-   * (CONTRACT §13, docs/security-privacy.md). Counts tokens, not calls (src/domain/age-tokens/issuance-count.ts).
+   * (CONTRACT §13, docs/security-privacy.md). Counts tokens, not calls (src/domain/age-tokens/issuance-count.ts);
+   * 30 is AGE_TOKENS_PER_DAY_DEFAULT there (test/age-tokens/issuance-route.test.ts keeps them equal).
    */
-  ageToken: [{ name: "age-token-day", setting: "AGE_TOKENS_PER_DAY", fallback: AGE_TOKENS_PER_DAY_DEFAULT, seconds: DAY }],
+  ageToken: [{ name: "age-token-day", setting: "AGE_TOKENS_PER_DAY", fallback: 30, seconds: DAY }],
   /** A stolen token must not guess the current password without end. */
   passwordChange: [{ name: "password-change-hour", setting: "PASSWORD_CHANGES_PER_HOUR", fallback: 10, seconds: HOUR }],
 } as const satisfies Record<string, readonly Window[]>;

@@ -2,7 +2,7 @@
 // signed-in, verified account (CONTRACT §13, docs/double-blind.md). The account is read once, with its
 // verified date of birth and whether it holds a passkey; the issuance itself is the domain's.
 import { IssueAgeTokensInput, issueAgeTokensTo } from "../../domain/age-tokens";
-import { AssertionCredential } from "../../domain/passkeys";
+import { AssertionCredential, verifyConfirmation } from "../../domain/passkeys";
 import { accountWithVerifiedDob } from "../../domain/verification";
 import { unauthorized } from "../../errors";
 import { LIMITS } from "../../http/limits";
@@ -33,7 +33,9 @@ export const issueAgeTokensRoute = {
       if (!row || row.user.tokenVersion !== claims.ver) throw unauthorized();
       c.set("accountChecked", true);
       const holder = { userId: claims.sub, verifiedDateOfBirth: row.verifiedDob ?? null, hasPasskey: Boolean(row.hasPasskey) };
-      return ok(c, { token_responses: await issueAgeTokensTo(c.var.ctx, holder, c.req.valid("json")) });
+      const input = c.req.valid("json");
+      const confirmHolder = () => verifyConfirmation(c.var.ctx, claims.sub, input.confirmation!);
+      return ok(c, { token_responses: await issueAgeTokensTo(c.var.ctx, holder, input, confirmHolder) });
     },
   ),
 } satisfies NamedRoute;
