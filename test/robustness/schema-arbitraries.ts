@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import type { Schema } from "./openapi-walk";
 
-const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "description", "format", "items", "maxItems"]);
+const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "description", "format", "items", "minItems", "maxItems"]);
 
 function checkKeywords(schema: Schema) {
   for (const key of Object.keys(schema)) if (!KNOWN.has(key)) throw new Error(`schema keyword ${key} is not handled by the generators`);
@@ -41,7 +41,7 @@ export function validValue(schema: Schema, hints: Hints = {}, name = ""): fc.Arb
     case "null":
       return fc.constant(null);
     case "array":
-      return fc.array(validValue(schema.items ?? {}, hints), { maxLength: Math.min(3, (schema.maxItems as number | undefined) ?? 3) });
+      return fc.array(validValue(schema.items ?? {}, hints), { minLength: (schema.minItems as number | undefined) ?? 0, maxLength: Math.min(3, (schema.maxItems as number | undefined) ?? 3) });
     case "object": {
       const properties = (schema.properties ?? {}) as Record<string, Schema>;
       const shape = Object.fromEntries(Object.entries(properties).map(([key, s]) => [key, validValue(s, hints, key)]));

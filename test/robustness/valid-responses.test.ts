@@ -15,6 +15,8 @@ import { hintsFor } from "./hints";
 import { caseCounts, conformanceProblem, countCase, expectEveryRouteExercised, loadDocument, printCaseCounts, type Operation } from "./openapi-walk";
 import { type Case, type Credentials, request, send } from "./requests";
 import { validValue } from "./schema-arbitraries";
+import { b64url } from "../age-tokens/rfc-client";
+import { directoryKey, tokenRequests } from "../age-tokens/service-client";
 
 const SEED = 0x7a11d;
 const RUNS = 20;
@@ -120,6 +122,12 @@ async function prepare(op: Operation, s: State) {
       // A resolved session has a callback event to send again.
       const adult = await seedEndUser("1980-01-01");
       await request("POST", `/api/age-verification/session/${fixtures.params.id}/complete`, { token: adult.token, body: { nonce: fixtures.body.nonce, consent: true } });
+      break;
+    }
+    case "POST /api/age-tokens": {
+      // A TokenRequest built by the RFC client for the 18 key: a verified adult's call succeeds.
+      const [pending] = await tokenRequests(await directoryKey(18), 1);
+      fixtures.body = { age_over: 18, token_requests: [b64url(pending!.tokenRequest)] };
       break;
     }
     case "POST /api/webhooks/provider":
