@@ -290,8 +290,9 @@ var AVS_AGE_TOKENS = (function () {
 
   /**
    * Tops the stock up: drops tokens of keys no longer published, then asks for a batch for each
-   * threshold (or only `ageRequired`'s lowest) that is low. Failures are quiet: the stock is a reserve.
-   * @param {string | null} account @param {{ confirm?: boolean, ageRequired?: number }} [options]
+   * threshold that is low: those up to `provenAge` (an age the person's verified date of birth is known
+   * to meet, so none is refused), or only `ageRequired`'s lowest. Failures are quiet: the stock is a reserve.
+   * @param {string | null} account @param {{ confirm?: boolean, ageRequired?: number, provenAge?: number }} [options]
    */
   async function refill(account, options) {
     options = options || {};
@@ -302,7 +303,8 @@ var AVS_AGE_TOKENS = (function () {
     var held = await stock();
     var published = dir["token-keys"].map(function (k) { return k["token-key"]; });
     for (var i = 0; i < held.length; i++) if (published.indexOf(held[i].tokenKey) < 0) await remove(/** @type {number} */ (held[i].id));
-    var wanted = current;
+    var proven = options.provenAge === undefined ? Infinity : options.provenAge;
+    var wanted = current.filter(function (k) { return k.age_over <= proven; });
     if (options.ageRequired !== undefined) {
       var needed = options.ageRequired;
       wanted = current.filter(function (k) { return k.age_over >= needed; }).slice(0, 1);
@@ -318,9 +320,10 @@ var AVS_AGE_TOKENS = (function () {
   }
 
   /** A refill a while after a token was used (1 to 4 minutes, at random): never in the same moment. @param {string} account */
-  function refillLater(account) {
+  /** @param {string} account @param {number} provenAge */
+  function refillLater(account, provenAge) {
     if (laterRefill) clearTimeout(laterRefill);
-    laterRefill = setTimeout(function () { laterRefill = 0; refill(account); }, 60000 + Math.floor(Math.random() * 180000));
+    laterRefill = setTimeout(function () { laterRefill = 0; refill(account, { provenAge: provenAge }); }, 60000 + Math.floor(Math.random() * 180000));
   }
 
   /**
@@ -348,7 +351,8 @@ var AVS_AGE_TOKENS = (function () {
       await remove(/** @type {number} */ (chosen.id));
       var res = await A.api("POST", path, { nonce: nonce, body: { consent: true, age_token: chosen.token } });
       if (!res.ok && (res.error === "AGE_TOKEN_SPENT" || res.error === "AGE_TOKEN_INVALID")) continue;
-      if (res.ok) refillLater(account);
+      // Approved with this token: the person meets its threshold, so the later refill may ask for it.
+      if (res.ok) refillLater(account, chosen.ageOver);
       return res;
     }
     return { ok: false, status: 0, error: "AGE_TOKEN_UNAVAILABLE", message: "", errors: [] };

@@ -441,11 +441,7 @@
   /** @param {string} status @param {string} [reason] */
   function applyKyc(status, reason) {
     if (!timer) return; // the request expired meanwhile
-    if (status === "VERIFIED") {
-      // A verified person keeps a stock of anonymous tokens, topped up now, well before it is spent.
-      T.refill(token);
-      return decideWithAge();
-    }
+    if (status === "VERIFIED") return decideWithAge();
     progress("identity");
     showSections(["step-request", "step-kyc"]);
     A.show("kyc-notice", false);
@@ -632,7 +628,13 @@
     A.show("approve", !under);
     A.show("decide-anonymous", !!request && request.double_blind && !under);
     // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
-    P.refresh(token, !!(request && request.require_passkey));
+    var shown = request;
+    P.refresh(token, !!(request && request.require_passkey)).then(function () {
+      // A verified person keeps a stock of anonymous tokens, topped up now, well before one is spent:
+      // only for the thresholds their verified age is known to meet, and without a passkey prompt
+      // nobody asked for (an account with a passkey fills its stock when it approves).
+      if (shown && shown.meets_age_required === true && !P.needed()) T.refill(token, { provenAge: shown.age_required });
+    });
   }
 
   // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
