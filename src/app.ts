@@ -18,6 +18,7 @@ import { kycRoutes } from "./routes/kyc";
 import { webhookRoutes } from "./routes/provider-webhooks";
 import { usageRoutes } from "./routes/usage";
 import { jwksRoutes } from "./routes/jwks";
+import { ageTokenRoutes, issuerDirectoryRoutes } from "./routes/age-tokens";
 import { verifyAppRoutes } from "./apps/verify/verify-routes";
 import { consoleAppRoutes } from "./apps/console/console-routes";
 import { accountAppRoutes } from "./apps/account/account-routes";
@@ -41,7 +42,9 @@ export function createApp() {
   app.route("/api/kyc", kycRoutes);
   app.route("/api/webhooks", webhookRoutes);
   app.route("/api/usage", usageRoutes);
+  app.route("/api/age-tokens", ageTokenRoutes);
   app.route("/.well-known", jwksRoutes);
+  app.route("/.well-known", issuerDirectoryRoutes);
   // The apps' pages (src/apps/): the end user's, the merchant console, the account mail links' pages.
   app.route("/", verifyAppRoutes);
   app.route("/", consoleAppRoutes);

@@ -22,16 +22,16 @@ export const DEVELOPMENT_VALUES: readonly string[] = [
   '{"kty":"OKP","crv":"Ed25519","x":"T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY","d":"tzXOkEwDTt5SFLnBNJwKz9ggw_ARjgwySSaXGUOHWP8","kid":"dev-receipts-1"}',
 ];
 
+/**
+ * A slice from the middle of each committed development token key (AGE_TOKEN_KEYS in wrangler.toml,
+ * test/fixtures/dev-age-token-keys.json): a production setting that carries one of these keys, in any
+ * arrangement, signs tokens anyone could forge. A test keeps them in step with the fixture.
+ */
+export const DEVELOPMENT_AGE_TOKEN_KEY_SLICES: readonly string[] = ["8p3qKTyLFNiBKpcCbu0+BcXSkuU7Xg6nGFLJpyxtc+phF2Ip", "ZlbLP/ud7iWMqaOiL42OtwnPkZx4IBKYbO39ei68612pq7V6"];
+
 /** The development receipt key's public half: a production key set must not publish it. */
 const DEVELOPMENT_RECEIPT_X = "T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY";
 
-/**
- * A piece of each committed development token key (test/fixtures/dev-age-token-keys.json), public with
- * the rest of it: a production AGE_TOKEN_KEYS that contains one, however its lines are wrapped, would let
- * anyone mint age tokens. test/http/fail-closed.test.ts keeps them equal to the committed file.
- */
-export const DEVELOPMENT_TOKEN_KEY_MARKS = ["D5pr+Ot1IsVLUZ2i7R6QicY7rETkBC5GOTwsERqqD2vJi2ChhgPNq0KyjqNMR836", "x+pVJwm37ZxJYSo4qXLnZ8NEUxNw6i52Rx+MBKZeRedjWT1ZQxLnyiTmRBORfO+8"];
-const containsMark = (value: string | undefined, marks: readonly string[]) => value !== undefined && marks.some((mark) => value.replace(/\s+/g, "").includes(mark));
 
 /** 32 random bytes: the AES-256 key itself for SECRETS_KEY, and the least entropy for the HMAC secrets. */
 export const SECRET_BYTES = 32;
@@ -115,7 +115,30 @@ export const ACCOUNT_LIMIT_SETTINGS = [
   "PASSWORD_CHANGES_PER_HOUR",
   "VERIFICATION_MAILS_PER_DAY",
   "SESSION_OPENS_PER_MINUTE",
+  "AGE_TOKENS_PER_DAY",
 ] as const;
+
+/**
+ * AGE_TOKEN_KEYS in production: optional (unset, no anonymous age tokens are offered), else a JSON array
+ * of {age_over, current, previous?} with none of the development keys. Whether each key imports as
+ * RSA-2048 is asynchronous (Web Crypto), so src/domain/age-tokens answers that with 503 at first use.
+ */
+function ageTokenKeysProblem(value: string): string | null {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(value);
+  } catch {
+    return "is not JSON";
+  }
+  const shaped = (entry: unknown) =>
+    typeof entry === "object" && entry !== null && Number.isInteger((entry as { age_over?: unknown }).age_over) && typeof (entry as { current?: unknown }).current === "string";
+  if (!Array.isArray(entries) || entries.length === 0 || !entries.every(shaped)) return 'must be a JSON array of {"age_over", "current", "previous"?}';
+  // As the keys are read (src/domain/age-tokens/token-keys.ts): whitespace inside a key is ignored.
+  const keys = (entries as { current: string; previous?: unknown }[]).flatMap((entry) => [entry.current, entry.previous]).filter((key) => typeof key === "string");
+  const compact = keys.map((key) => key.replace(/\s+/g, ""));
+  if (compact.some((key) => DEVELOPMENT_AGE_TOKEN_KEY_SLICES.some((slice) => key.includes(slice)))) return "carries a committed development key";
+  return null;
+}
 
 const positiveInteger = (value: string | undefined) => value === undefined || /^[1-9]\d*$/.test(value);
 
@@ -160,13 +183,13 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
     else if (!setting.key && name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
   }
 
-  // Optional (without them tokens are not offered), but never a committed development key.
-  if (containsMark(text(env, "AGE_TOKEN_KEYS"), DEVELOPMENT_TOKEN_KEY_MARKS)) add("AGE_TOKEN_KEYS", "includes a committed development key");
 
   add("APP_URL", urlProblem(text(env, "APP_URL")));
   // Optional (Cloudflare's resolver by default), but never a plain-http or placeholder resolver.
   if (text(env, "DNS_OVER_HTTPS_URL") !== undefined) add("DNS_OVER_HTTPS_URL", urlProblem(text(env, "DNS_OVER_HTTPS_URL")));
   add("MAIL_FROM", mailFromProblem(text(env, "MAIL_FROM")));
+  const ageTokenKeys = text(env, "AGE_TOKEN_KEYS");
+  if (ageTokenKeys !== undefined) add("AGE_TOKEN_KEYS", ageTokenKeysProblem(ageTokenKeys));
 
   if (provider === "onfido") {
     add("ONFIDO_API_URL", urlProblem(text(env, "ONFIDO_API_URL")));

@@ -128,6 +128,12 @@ const CATALOGUE = {
     why: "the minute limit alone still lets one address be mailed about 7,000 times a day",
     tooMany: (production) => `Too many verification mails for this account (production: ${production}); Retry-After says when the day ends.`,
   }),
+  ageTokensPerAccount: accountLimit("ageToken", OPENAPI_METADATA && {
+    keyedBy: "account",
+    counts: "anonymous age tokens issued (each token of a call, not the call)",
+    why: "age tokens are bearer tokens: what one verified adult can pass on to others is bounded by how many they are issued",
+    tooMany: (production) => `Too many age tokens for this account today (production: ${production}); Retry-After says when the UTC day ends.`,
+  }),
   passwordChangesPerAccount: accountLimit("passwordChange", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "password checks of a signed-in account (password and email changes, a first passkey, account deletion), every attempt",

@@ -14,6 +14,8 @@ import { prunePasskeyChallenges } from "./prune-passkey-challenges";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./prune-session-log";
 import { resendStalledCallbacks } from "./resend-stalled-callbacks";
+import { pruneSpentAgeTokens } from "./spent-age-tokens";
+import { deploymentTokenKeys, publishedKeyIds } from "../domain/age-tokens";
 
 export type MaintenanceReport = Record<string, unknown>;
 
@@ -38,6 +40,8 @@ export async function runMaintenance(controller: ScheduledController, ctx: Servi
     ["accountCounters", () => pruneAccountCounters(d1, now)],
     ["mailFailures", () => pruneMailFailures(d1, now)],
     ["applicantDeletions", () => retryApplicantDeletions(ctx, now)],
+    // Without token keys nothing is pruned: restoring the setting must not make spent tokens spendable again.
+    ["spentAgeTokens", async () => pruneSpentAgeTokens(d1, publishedKeyIds((await deploymentTokenKeys(settings)) ?? []))],
   ];
   const report: MaintenanceReport = {};
   for (const [name, job] of jobs) {

@@ -27,6 +27,7 @@ import {
   refusedAnswer,
   trustAnchorsOf,
 } from "./digital-id-answer";
+import { insertSpentAgeToken, type SpentAgeToken } from "../db/spent-age-tokens";
 
 export type SessionFailure =
   | "NOT_FOUND"
@@ -39,6 +40,8 @@ export type SessionFailure =
   | "DIGITAL_ID_INSUFFICIENT"
   | "DIGITAL_ID_BODY_INVALID"
   | "DIGITAL_ID_FAILURES_EXCEEDED"
+  | "AGE_TOKEN_SPENT"
+  | "AGE_TOKEN_INSUFFICIENT"
   | PolicyRefusal;
 
 /**
@@ -236,6 +239,33 @@ export class VerificationSessionObject extends DurableObject<Env> {
   }
 
   /**
+   * An anonymous age token's approval (CONTRACT §13), its token already verified by the caller: all in
+   * one serialized section, so that a token is spent only on a session that takes it and two spends of
+   * one token cannot both approve. Nonce, threshold against age_required, the merchant's policy, still
+   * PENDING, then the spend (D1's unique nonce hash: 409 on a second spend, from any session), then the
+   * proof. Nothing about who holds the token is known here.
+   */
+  async redeemAgeToken(input: { nonce: string; ageOver: number; spent: SpentAgeToken }): Promise<SessionResult<PolledSession>> {
+    let result: SessionResult<PolledSession> | undefined;
+    await this.ctx.blockConcurrencyWhile(async () => {
+      const state = await this.load();
+      if (!state || !(await this.nonceMatches(state, input.nonce))) return void (result = fail("NOT_FOUND"));
+      if (input.ageOver < state.ageRequired) return void (result = fail("AGE_TOKEN_INSUFFICIENT"));
+      const refusal = policyRefusal(state, "age_token");
+      if (refusal) return void (result = fail(refusal));
+      const event: SessionEvent = { type: "proof", at: nowIso(), receiptId: newId("rcpt"), above: true, assurance: "KYC_VERIFIED", holderBinding: "ANONYMOUS_TOKEN" };
+      if (transition(state, event).outcome !== "changed") {
+        // Answered or expired (an expiry is recorded on the way): the token stays unspent.
+        await this.applyNow(event);
+        return void (result = fail("SESSION_NOT_PENDING"));
+      }
+      if (!(await insertSpentAgeToken(this.domain.db, input.spent))) return void (result = fail("AGE_TOKEN_SPENT"));
+      result = { ok: true, value: polledView(await this.applyNow(event)) };
+    });
+    return result!;
+  }
+
+  /**
    * Test mode: answers a test session with the outcome the tester picked, through the merchant's test
    * key (its account) or the page (the nonce). A live session is NOT_FOUND here, whoever asks.
    */
@@ -348,26 +378,35 @@ export class VerificationSessionObject extends DurableObject<Env> {
   ): Promise<SessionState> {
     let next: SessionState | undefined;
     await this.ctx.blockConcurrencyWhile(async () => {
-      const current = await this.load();
-      if (!current) throw new Error("session state missing");
-      next = current;
-      if (precondition && !(await precondition())) return;
-      const result = transition(current, event);
-      observe?.(result);
-      next = result.state;
-      const changed = result.outcome === "changed" || (result.outcome === "not_pending" && result.changed);
-      if (!changed || next.status === "PENDING") return;
-      if (next.status === "APPROVED" || next.status === "DENIED") next = { ...next, receipt: await this.signedReceipt(next, next.status) };
-      const message = callbackMessage(next, newId("msg"), 1);
-      // However the session ended, its digital-ID request can no longer be answered (a replay finds none):
-      // both writes issued before any await, so they commit together.
-      const dropped = this.ctx.storage.delete(DIGITAL_ID_REQUEST_KEY);
-      await this.ctx.storage.put<unknown>({ state: next, outbox: { message } satisfies Outbox });
-      await dropped;
-      await this.flushOutbox();
-      await this.scheduleAlarm(next);
+      if (precondition && !(await precondition())) {
+        next = await this.load();
+        if (!next) throw new Error("session state missing");
+        return;
+      }
+      next = await this.applyNow(event, observe);
     });
     return next!;
+  }
+
+  /** apply's work, for a caller already inside the object's lock (redeemAgeToken). */
+  private async applyNow(event: SessionEvent, observe?: (result: ReturnType<typeof transition>) => void): Promise<SessionState> {
+    const current = await this.load();
+    if (!current) throw new Error("session state missing");
+    const result = transition(current, event);
+    observe?.(result);
+    let next = result.state;
+    const changed = result.outcome === "changed" || (result.outcome === "not_pending" && result.changed);
+    if (!changed || next.status === "PENDING") return next;
+    if (next.status === "APPROVED" || next.status === "DENIED") next = { ...next, receipt: await this.signedReceipt(next, next.status) };
+    const message = callbackMessage(next, newId("msg"), 1);
+    // However the session ended, its digital-ID request can no longer be answered (a replay finds none):
+    // both writes issued before any await, so they commit together.
+    const dropped = this.ctx.storage.delete(DIGITAL_ID_REQUEST_KEY);
+    await this.ctx.storage.put<unknown>({ state: next, outbox: { message } satisfies Outbox });
+    await dropped;
+    await this.flushOutbox();
+    await this.scheduleAlarm(next);
+    return next;
   }
 
   /** The resolution's receipt, signed once here so that the poll and every callback carry the same one. */

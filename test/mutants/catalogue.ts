@@ -992,14 +992,6 @@ const hardening: Mutation[] = [
     tests: ["test/merchant/session-policy.test.ts"],
     why: "a double-blind session hands the account a passkey challenge for an answer that will be refused",
   },
-  {
-    id: "hardening-production-dev-token-keys",
-    file: "src/config/problems.ts",
-    find: 'if (containsMark(text(env, "AGE_TOKEN_KEYS"), DEVELOPMENT_TOKEN_KEY_MARKS))',
-    replace: "if (false)",
-    tests: ["test/http/fail-closed.test.ts"],
-    why: "production signs age tokens with a committed key: anyone mints tokens",
-  },
 ];
 
 /** The merchant's policy on a session (CONTRACT §13): the ways it accepts, and double-blind. */

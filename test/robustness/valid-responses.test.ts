@@ -17,6 +17,8 @@ import { type Case, type Credentials, request, send } from "./requests";
 import { validValue } from "./schema-arbitraries";
 import { MDL, answer, issueMdoc } from "../wallet";
 import { signerUnderTestRoot } from "../digital-id/wallet-setup";
+import { b64url } from "../age-tokens/rfc-client";
+import { directoryKey, tokenRequests } from "../age-tokens/service-client";
 
 const SEED = 0x7a11d;
 const RUNS = 20;
@@ -129,6 +131,12 @@ async function prepare(op: Operation, s: State) {
       const asked = await request("POST", `/api/age-verification/session/${fixtures.params.id}/digital-id/request`, { headers: { "x-session-nonce": String(fixtures.body.nonce) } });
       const credential = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
       fixtures.body = await answer(asked.body.data.requests, credential, { origin: new URL(env.APP_URL).origin });
+      break;
+    }
+    case "POST /api/age-tokens": {
+      // A TokenRequest built by the RFC client for the 18 key: a verified adult's call succeeds.
+      const [pending] = await tokenRequests(await directoryKey(18), 1);
+      fixtures.body = { age_over: 18, token_requests: [b64url(pending!.tokenRequest)] };
       break;
     }
     case "POST /api/webhooks/provider":

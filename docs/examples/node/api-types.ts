@@ -169,7 +169,10 @@ export type paths = {
     post: operations["postApiAgeVerificationSessionIdTestOutcome"];
   };
   "/api/age-verification/session/{id}/complete": {
-    /** Answer a session as the end user: consent shares whether you are old enough, nothing else */
+    /**
+     * Answer a session as the end user: consent shares whether you are old enough, nothing else
+     * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+     */
     post: operations["postApiAgeVerificationSessionIdComplete"];
   };
   "/api/age-verification/session/{id}/passkey-options": {
@@ -281,6 +284,13 @@ export type paths = {
      * @description A new attempt of the same event (same webhook-id, so receivers de-duplicate), whether it was delivered or failed. A delivered or failed event gets one attempt, off the retry schedule: its state becomes delivered or failed by that attempt. A pending event keeps its schedule; this attempt only comes sooner. Limited to 10 redeliveries and test events per account per minute.
      */
     post: operations["postApiUsageSessionsIdCallbacksRedeliver"];
+  };
+  "/api/age-tokens": {
+    /**
+     * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
+     * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+     */
+    post: operations["postApiAgeTokens"];
   };
   "/api/openapi.json": {
     /**
@@ -3767,7 +3777,10 @@ export type operations = {
       };
     };
   };
-  /** Answer a session as the end user: consent shares whether you are old enough, nothing else */
+  /**
+   * Answer a session as the end user: consent shares whether you are old enough, nothing else
+   * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+   */
   postApiAgeVerificationSessionIdComplete: {
     parameters: {
       header?: {
@@ -3794,6 +3807,8 @@ export type operations = {
               signature: string;
             };
           };
+          /** @description Instead of signing in: an anonymous age token (Privacy Pass token type 2, RFC 9577 §2.2, base64url) from POST /api/age-tokens, sent with consent: true and without an Authorization header. Approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN; spent once. */
+          age_token?: string;
         };
       };
     };
@@ -3848,7 +3863,7 @@ export type operations = {
           });
         };
       };
-      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      /** @description No valid Bearer token, and no age_token: with WWW-Authenticate: PrivateToken when the nonce opens a session that tokens can approve Codes: UNAUTHORIZED. */
       401: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -3857,12 +3872,12 @@ export type operations = {
           };
         };
       };
-      /** @description No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one Codes: KYC_REQUIRED, PASSKEY_REQUIRED. */
+      /** @description No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one; an account's approval of a double-blind session (DOUBLE_BLIND_REQUIRED); a way the merchant does not accept (ASSURANCE_NOT_ACCEPTED) Codes: KYC_REQUIRED, PASSKEY_REQUIRED, DOUBLE_BLIND_REQUIRED, ASSURANCE_NOT_ACCEPTED. */
       403: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "KYC_REQUIRED" | "PASSKEY_REQUIRED";
+            error?: "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "DOUBLE_BLIND_REQUIRED" | "ASSURANCE_NOT_ACCEPTED";
           });
         };
       };
@@ -3875,12 +3890,12 @@ export type operations = {
           };
         };
       };
-      /** @description Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED) Codes: SESSION_NOT_PENDING, IDENTITY_ALREADY_VERIFIED. */
+      /** @description Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED); or the age token was already spent (AGE_TOKEN_SPENT) Codes: SESSION_NOT_PENDING, IDENTITY_ALREADY_VERIFIED, AGE_TOKEN_SPENT. */
       409: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "SESSION_NOT_PENDING" | "IDENTITY_ALREADY_VERIFIED";
+            error?: "SESSION_NOT_PENDING" | "IDENTITY_ALREADY_VERIFIED" | "AGE_TOKEN_SPENT";
           });
         };
       };
@@ -3902,13 +3917,13 @@ export type operations = {
           };
         };
       };
-      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      /** @description An age token this service did not issue for its own challenge under a published key (AGE_TOKEN_INVALID), or for a threshold below age_required (AGE_TOKEN_INSUFFICIENT); age_token with an Authorization header, or without consent: true (VALIDATION_FAILED) Codes: AGE_TOKEN_INVALID, AGE_TOKEN_INSUFFICIENT, VALIDATION_FAILED. */
       422: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "VALIDATION_FAILED";
-          };
+            error?: "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED";
+          });
         };
       };
       /** @description The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends. Codes: RATE_LIMITED. */
@@ -5599,6 +5614,139 @@ export type operations = {
         };
       };
       /** @description Too many test events and redeliveries from this account this minute. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
+   * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+   */
+  postApiAgeTokens: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The threshold the tokens vouch for: one of the issuer directory's age_over values. */
+          age_over: number;
+          /** @description 1 to 10 TokenRequests (RFC 9578 §6.1, token type 2), each base64url. */
+          token_requests: string[];
+          /** @description Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED). */
+          confirmation?: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description One TokenResponse per request, in order */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              /** @description One TokenResponse (the blind signature, RFC 9578 §6.2) per request, base64url, in the same order. */
+              token_responses: string[];
+            };
+          };
+        };
+      };
+      /** @description The passkey assertion did not verify Codes: PASSKEY_INVALID. */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "PASSKEY_INVALID" | "MALFORMED_JSON";
+          });
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description No verified identity (KYC_REQUIRED), a verified age under age_over (AGE_TOKEN_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED) Codes: KYC_REQUIRED, AGE_TOKEN_NOT_ALLOWED, PASSKEY_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "KYC_REQUIRED" | "AGE_TOKEN_NOT_ALLOWED" | "PASSKEY_REQUIRED";
+          });
+        };
+      };
+      /** @description This deployment offers no age tokens Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description A malformed TokenRequest, one for another key or token type, or a threshold not offered Codes: VALIDATION_FAILED. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Too many age tokens for this account today (production: 30 a day); Retry-After says when the UTC day ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

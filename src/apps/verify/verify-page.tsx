@@ -17,7 +17,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
   const sandbox = provider !== "onfido";
   const t = (key: TextKey) => translate(catalogue, key);
   return (
-    <Layout title={t("page.title")} lang={locale} styles={["verify.css"]} scripts={["common.js", "passkeys.js", "verify.js"]}>
+    <Layout title={t("page.title")} lang={locale} styles={["verify.css"]} scripts={["common.js", "passkeys.js", "age-tokens.js", "verify.js"]}>
       <PageTexts catalogue={catalogue} />
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}
@@ -207,6 +207,9 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
           </ul>
           <PasskeyRequired />
           <p id="decide-underage" class="notice warn" role="status" hidden></p>
+          <p id="decide-anonymous" class="notice info" hidden>
+            {t("decide.anonymous")}
+          </p>
           <div id="decide-notice" class="notice error" hidden></div>
           <div class="actions">
             <button type="button" class="btn block" id="approve"></button>

@@ -18,6 +18,8 @@
   "use strict";
   var A = window.AVS;
   var P = window.AVS_PASSKEYS;
+  // Anonymous age tokens (age-tokens.js): the stock that answers double-blind requests.
+  var T = window.AVS_AGE_TOKENS;
   // The SDK's global, once its script has loaded.
   var sdkWindow = /** @type {Window & { Onfido?: OnfidoSdk }} */ (window);
   var root = A.$("verify-app");
@@ -448,6 +450,7 @@
   // answer go, and sessionStorage holds nothing of this page; the next person starts blank.
   function forgetPerson() {
     tokens.clear();
+    T.clear();
     token = null;
     request = null;
     try { sessionStorage.clear(); } catch (e) { /* nothing stored */ }
@@ -695,8 +698,15 @@
     A.text("decide-underage", under ? t("decide.underage", { merchant: merchant(), age: ageRequired() }) : "");
     A.show("decide-underage", under);
     A.show("approve", !under);
+    A.show("decide-anonymous", !!request && request.double_blind && !under);
     // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
-    P.refresh(token, !!(request && request.require_passkey));
+    var shown = request;
+    P.refresh(token, !!(request && request.require_passkey)).then(function () {
+      // A verified person keeps a stock of anonymous tokens, topped up now, well before one is spent:
+      // only for the thresholds their verified age is known to meet, and without a passkey prompt
+      // nobody asked for (an account with a passkey fills its stock when it approves).
+      if (shown && shown.meets_age_required === true && !P.needed()) T.refill(token, { provenAge: shown.age_required });
+    });
   }
 
   // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
@@ -723,7 +733,10 @@
         }
         body.assertion = signed.assertion;
       }
-      var res = await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
+      // A double-blind request is approved with an anonymous token from the stock, without the sign-in.
+      var res = consent && request && request.double_blind
+        ? await T.approve(/** @type {string} */ (token), sessionPath("/complete"), nonce, request.age_required)
+        : await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);

@@ -7,8 +7,9 @@ import { verifyPss } from "./blind-rsa";
 import { publishedKeyWithId, type TokenKeys } from "./token-keys";
 import { parseToken } from "./wire-format";
 
-/** All a spent token leaves behind (CONTRACT §13): its nonce's hash, and its key's id for pruning. */
-export type SpentAgeToken = { nonceHash: string; tokenKeyId: string };
+import type { SpentAgeToken } from "../../db/spent-age-tokens";
+
+export type { SpentAgeToken };
 
 export type VerifiedAgeToken = { ageOver: number; spent: SpentAgeToken };
 

@@ -35,6 +35,12 @@ export const ACCOUNT_LIMITS = {
   sessionOpen: [{ name: "session-open-minute", setting: "SESSION_OPENS_PER_MINUTE", fallback: 600, seconds: 60 }],
   /** One address must not be mailed a verification link thousands of times a day (issue 30). */
   verificationMail: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
+  /**
+   * Age tokens are bearer tokens: what one verified adult can hand on is bounded by how many they get
+   * (CONTRACT §13, docs/security-privacy.md). Counts tokens, not calls (src/domain/age-tokens/issuance-count.ts);
+   * 30 is AGE_TOKENS_PER_DAY_DEFAULT there (test/age-tokens/issuance-route.test.ts keeps them equal).
+   */
+  ageToken: [{ name: "age-token-day", setting: "AGE_TOKENS_PER_DAY", fallback: 30, seconds: DAY }],
   /** A stolen token must not guess the current password without end. */
   passwordChange: [{ name: "password-change-hour", setting: "PASSWORD_CHANGES_PER_HOUR", fallback: 10, seconds: HOUR }],
 } as const satisfies Record<string, readonly Window[]>;

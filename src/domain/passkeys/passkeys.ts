@@ -139,6 +139,13 @@ async function confirmHolder(ctx: ServiceContext, userId: string, confirmation: 
   await verifyOwnAssertion(ctx, userId, confirmation, { purpose: "confirm" });
 }
 
+/**
+ * A fresh assertion by one of the account's passkeys over a "confirm" challenge (confirmationOptions),
+ * for an action that must not rest on a sign-in token alone: asking for age tokens (CONTRACT §13).
+ */
+export const verifyConfirmation = (ctx: ServiceContext, userId: string, assertion: AssertionCredential): Promise<void> =>
+  verifyOwnAssertion(ctx, userId, assertion, { purpose: "confirm" });
+
 /** Request options for confirming a change to the account's passkeys (see confirmHolder). */
 export async function confirmationOptions(ctx: ServiceContext, userId: string) {
   const rows = await listRows(ctx, userId);

@@ -7,6 +7,7 @@ import { sessionStub } from "../../session/session-stub";
 import { TEST_OUTCOMES } from "../../session/state-machine";
 import type { AuthenticatedKey } from "../keys";
 import { AssertionCredential, verifyApproval } from "../passkeys";
+import { AgeTokenField } from "../age-tokens";
 import { countAccountUse, type AccountLimitName } from "../limits";
 import { checkedId, unwrap } from "./session-calls";
 
@@ -22,6 +23,9 @@ export const CompleteInput = z.object({
   consent: z.boolean(),
   assertion: AssertionCredential.optional().describe(
     "With consent: the passkey assertion (PublicKeyCredential.toJSON()) over the challenge from POST /session/{id}/passkey-options. Required when the account has a passkey or the session requires one.",
+  ),
+  age_token: AgeTokenField.optional().describe(
+    "Instead of signing in: an anonymous age token (Privacy Pass token type 2, RFC 9577 §2.2, base64url) from POST /api/age-tokens, sent with consent: true and without an Authorization header. Approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN; spent once.",
   ),
 });
 /**

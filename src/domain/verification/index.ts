@@ -4,6 +4,7 @@ export { accountWithVerifiedDob, loadAnswerer } from "./approver";
 export { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "./idempotency";
 export { answerWithDigitalId, DigitalIdResponseBody, requestDigitalId } from "./digital-id";
 export { answerTestSession, CompleteInput, completeSession, declineSession, TestOutcomeInput } from "./answer-session";
+export { anonymousWithoutToken, redeemAgeToken } from "./redeem-age-token";
 export { OpenedSession, openSession, OpenSessionInput } from "./open-session";
 export { ageTokensOffered, assurancesOffered, sessionPolicy } from "./ways-offered";
 export { NonceQuery, pollSession, previewSession, readSessionRequest } from "./read-session";

@@ -11,6 +11,8 @@ const FAILURES: Record<SessionFailure, (detail: FailureDetail) => ApiError> = {
   ASSURANCE_NOT_ACCEPTED: () => new ApiError("ASSURANCE_NOT_ACCEPTED"),
   DOUBLE_BLIND_REQUIRED: () => new ApiError("DOUBLE_BLIND_REQUIRED"),
   SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
+  AGE_TOKEN_SPENT: () => new ApiError("AGE_TOKEN_SPENT"),
+  AGE_TOKEN_INSUFFICIENT: () => new ApiError("AGE_TOKEN_INSUFFICIENT"),
   // Opening's own refusals carry their exact Retry-After (src/domain/verification/open-session.ts).
   OPENS_LIMITED: () => tooManySessions(60),
   TOO_MANY_PENDING: () => tooManySessions(60),

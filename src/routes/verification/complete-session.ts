@@ -1,8 +1,12 @@
-// POST /api/age-verification/session/{id}/complete: the signed-in end user answers a session; consent
-// shares whether they are old enough, nothing else.
-import { CompleteInput, completeSession, loadAnswerer } from "../../domain/verification";
+// POST /api/age-verification/session/{id}/complete: the end user answers a session; consent shares
+// whether they are old enough, nothing else. Signed in (Bearer), as an account; or with no
+// Authorization header and an anonymous age token (CONTRACT §13), as no one in particular.
+import type { MiddlewareHandler } from "hono";
+import { anonymousWithoutToken, CompleteInput, completeSession, loadAnswerer, redeemAgeToken } from "../../domain/verification";
+import { validationFailed } from "../../errors";
+import type { AppEnv } from "../../http/app-env";
 import { LIMITS } from "../../http/limits";
-import { describe } from "../../http/openapi-meta";
+import { describe, readMeta, withMeta } from "../../http/openapi-meta";
 import { requireAccountToken } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
@@ -12,20 +16,36 @@ import { completeSessionDoc } from "./docs";
 
 const spec = { method: "post", path: "/session/:id/complete", limits: { completions: LIMITS.completionsPerAccount } } as const satisfies RouteSpec;
 
+/** The Bearer check when an Authorization header is sent; none at all for the anonymous, token-carrying answer. */
+const accountTokenUnlessAnonymous: MiddlewareHandler<AppEnv> = withMeta(
+  async (c, next) => (c.req.header("authorization") === undefined ? next() : requireAccountToken(c, next)),
+  readMeta(requireAccountToken)!,
+);
+
 export const completeSessionRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, completeSessionDoc())),
-    requireAccountToken,
+    accountTokenUnlessAnonymous,
     sessionNonceHeader,
     jsonBody(CompleteInput),
     async function answerSession(c) {
-      const { nonce: bodyNonce, ...answer } = c.req.valid("json");
+      const { nonce: bodyNonce, age_token: ageToken, ...answer } = c.req.valid("json");
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], bodyNonce, "nonce");
+      const sessionId = c.req.param("id");
+      const claims = c.get("accountClaims") as AppEnv["Variables"]["accountClaims"] | undefined;
+      if (!claims) {
+        // Anonymous: an age token is the only way in, with consent; nothing is counted against anyone.
+        if (ageToken === undefined) throw await anonymousWithoutToken(c.var.ctx, sessionId, nonce);
+        if (!answer.consent) throw validationFailed([{ path: "consent", message: "An age token approves: send consent: true (to decline, use /decline)." }]);
+        return ok(c, await redeemAgeToken(c.var.ctx, sessionId, { nonce, ageToken }));
+      }
+      // Signed in, a token would only tie the account to this session: it is never taken with a Bearer token.
+      if (ageToken !== undefined) throw validationFailed([{ path: "age_token", message: "Send an age token without an Authorization header." }]);
       // Validation first (400/422 count nothing), then one D1 batch: the account and its completion counters.
-      const answerer = await loadAnswerer(c.var.ctx, c.var.accountClaims, spec.limits.completions.accountWindows);
+      const answerer = await loadAnswerer(c.var.ctx, claims, spec.limits.completions.accountWindows);
       c.set("accountChecked", true);
-      return ok(c, await completeSession(c.var.ctx, answerer, c.req.param("id"), { ...answer, nonce }));
+      return ok(c, await completeSession(c.var.ctx, answerer, sessionId, { ...answer, nonce }));
     },
   ),
 } satisfies NamedRoute;

@@ -15,6 +15,7 @@ const FILES = {
   "common.js": "common.browser.js",
   "verify.js": "verify.browser.js",
   "passkeys.js": "passkeys.browser.js",
+  "age-tokens.js": "age-tokens.browser.js",
   "console.js": "console.browser.js",
   "account.js": "account.browser.js",
 } as const satisfies Record<string, keyof typeof ASSET_VERSIONS>;

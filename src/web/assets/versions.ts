@@ -2,11 +2,12 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
+  "age-tokens.browser.js": "79fb195ed07b",
   "app.css": "8e67c80d229b",
   "common.browser.js": "57845871ec27",
   "console.browser.js": "175b6b129842",
   "console.css": "af00d4f9e8ca",
   "passkeys.browser.js": "a03a4b090a6b",
-  "verify.browser.js": "aa2465cb2ca2",
+  "verify.browser.js": "2ccbb5e797e0",
   "verify.css": "94626df4a784",
 } as const;

@@ -1,0 +1,1 @@
+../../src/apps/verify/age-tokens.browser.js

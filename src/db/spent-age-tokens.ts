@@ -1,0 +1,14 @@
+// One spent anonymous age token (docs/double-blind.md): a row keyed by the token nonce's hash, so the
+// database itself refuses a second spend, atomically, from any location. A statement of its own so that
+// the session's Durable Object, which decides when a token is spent, and the age-token feature share it.
+import type { Database } from "./client";
+import { spentAgeTokens } from "./schema";
+
+/** All a spent token leaves behind (CONTRACT §13): its nonce's hash, and its key's id for pruning. */
+export type SpentAgeToken = { nonceHash: string; tokenKeyId: string };
+
+/** Records the token as spent; false when it already was (nothing written). */
+export async function insertSpentAgeToken(db: Database, spent: SpentAgeToken): Promise<boolean> {
+  const inserted = await db.insert(spentAgeTokens).values(spent).onConflictDoNothing().returning({ nonceHash: spentAgeTokens.nonceHash });
+  return inserted.length > 0;
+}

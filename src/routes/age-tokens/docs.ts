@@ -1,0 +1,26 @@
+// The OpenAPI prose of the age-token issuance (tag Verification). Called only behind `OPENAPI_METADATA &&`,
+// so esbuild drops it from the Worker (the document is a static file).
+import { IssueAgeTokensOutput } from "../../domain/age-tokens";
+import type { OperationDoc } from "../../http/openapi-meta";
+
+export function issueAgeTokensDoc(): OperationDoc {
+  return {
+    tag: "Verification",
+    summary: "Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)",
+    description:
+      "Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. " +
+      "The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. " +
+      "A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. " +
+      "The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.",
+    responses: {
+      200: { description: "One TokenResponse per request, in order", data: IssueAgeTokensOutput },
+      400: { description: "The passkey assertion did not verify", codes: ["PASSKEY_INVALID"] },
+      403: {
+        description: "No verified identity (KYC_REQUIRED), a verified age under age_over (AGE_TOKEN_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED)",
+        codes: ["KYC_REQUIRED", "AGE_TOKEN_NOT_ALLOWED", "PASSKEY_REQUIRED"],
+      },
+      404: { description: "This deployment offers no age tokens", codes: ["NOT_FOUND"] },
+      422: { description: "A malformed TokenRequest, one for another key or token type, or a threshold not offered", codes: ["VALIDATION_FAILED"] },
+    },
+  };
+}

@@ -1,0 +1,26 @@
+// The scheduled handler prunes the spent records of retired token keys (src/maintenance/run.ts,
+// spent-age-tokens.ts): a published key's records stay, however old; without any token keys nothing goes.
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { database } from "../../src/db/client";
+import { loadTokenKeys, spendAgeToken } from "../../src/domain/age-tokens";
+import { runScheduled } from "../maintenance/helpers";
+import { DEV_SETTING } from "./helpers";
+
+const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const countFor = async (tokenKeyId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;
+
+describe("scheduled pruning of spent age tokens", () => {
+  it("deletes a retired key's records and keeps every published key's", async () => {
+    const published = (await loadTokenKeys(DEV_SETTING)).map((k) => k.tokenKeyIdHex);
+    const retired = randomHex(32);
+    const db = database(env.DB);
+    for (const tokenKeyId of [...published, retired, retired]) await spendAgeToken(db, { nonceHash: randomHex(32), tokenKeyId });
+    const before = await Promise.all(published.map(countFor));
+    await runScheduled({ ...env, AGE_TOKEN_KEYS: undefined } as Env);
+    expect(await countFor(retired)).toBe(2);
+    await runScheduled();
+    expect(await countFor(retired)).toBe(0);
+    expect(await Promise.all(published.map(countFor))).toEqual(before);
+  });
+});
