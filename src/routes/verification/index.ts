@@ -1,5 +1,7 @@
 // Verification area (CONTRACT §5), mounted at /api/age-verification: the merchant side with X-API-Key,
 // the end-user side with the nonce, and with Bearer to answer.
+import { Hono } from "hono";
+import type { AppEnv } from "../../http/app-env";
 import { mountOperations } from "../named-route";
 import { answerTestSessionRoute } from "./answer-test-session";
 import { completeSessionRoute } from "./complete-session";
@@ -7,10 +9,11 @@ import { declineSessionRoute } from "./decline-session";
 import { openSessionRoute } from "./open-session";
 import { passkeyApprovalOptionsRoute } from "./passkey-approval-options";
 import { pollSessionRoute } from "./poll-session";
+import { PREVIEW_PATH, previewCors } from "./preview-cors";
 import { previewSessionRoute } from "./preview-session";
 import { readSessionRequestRoute } from "./read-session-request";
 
-export const verificationRoutes = mountOperations(
+const operations = mountOperations(
   openSessionRoute,
   pollSessionRoute,
   previewSessionRoute,
@@ -20,3 +23,7 @@ export const verificationRoutes = mountOperations(
   completeSessionRoute,
   passkeyApprovalOptionsRoute,
 );
+
+// The preview's CORS before the operations: it answers the drop-in's preflight (OPTIONS) and marks the
+// GET's answer (src/routes/verification/preview-cors.ts).
+export const verificationRoutes = new Hono<AppEnv>().use(PREVIEW_PATH, previewCors).route("/", operations);
