@@ -156,6 +156,35 @@ describe("the drop-in on the sample shop's checkout page", () => {
     expect(problems).toEqual([]);
   });
 
+  it("keyboard: Tab reaches the drop-in's link; it polls gently (one read per interval) and backs off when refused", async () => {
+    const { page } = await shopPage({ width: 1280, height: 800 }, false);
+    await page.locator("age-verification svg").waitFor();
+    await page.keyboard.press("Tab");
+    const focused = await page.locator("age-verification").evaluate((element) => (element.shadowRoot as unknown as { activeElement: { textContent: string } | null }).activeElement?.textContent);
+    expect(focused).toBe("Or continue on this device");
+
+    // Count the reads over 4.5 s: at 1.5 s apart, 3 or 4 (the first at once); then refuse them all
+    // (429, as the session-link limit would) and count again: the interval doubles each time.
+    let reads = 0;
+    let refuse = false;
+    await page.route("**/preview", async (route) => {
+      reads += 1;
+      if (refuse) await route.fulfill({ status: 429, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: '{"success":false,"error":"RATE_LIMITED"}' });
+      else await route.continue();
+    });
+    await page.locator("age-verification").evaluate((element) => element.setAttribute("url", element.getAttribute("url") ?? ""));
+    await page.waitForTimeout(4_500);
+    expect(reads).toBeGreaterThanOrEqual(3);
+    expect(reads).toBeLessThanOrEqual(4);
+    refuse = true;
+    reads = 0;
+    await page.locator("age-verification").evaluate((element) => element.setAttribute("url", element.getAttribute("url") ?? ""));
+    // Refused at 0 s, then after 3 s, then 6 s more: two reads in 7 s, where a steady 1.5 s would make five.
+    await page.waitForTimeout(7_000);
+    expect(reads).toBe(2);
+    expect(await elementStatus(page)).toBe("PENDING");
+  });
+
   it("a language of the page is the drop-in's: French words under <html lang=fr>", async () => {
     const { page } = await shopPage({ width: 1280, height: 800 }, false);
     await page.locator("age-verification svg").waitFor();
