@@ -2,7 +2,7 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
-  "age-verification.browser.js": "2889b825aad8",
+  "age-verification.browser.js": "1248f07fa8fb",
   "app.css": "8e67c80d229b",
   "common.browser.js": "57845871ec27",
   "console.browser.js": "175b6b129842",

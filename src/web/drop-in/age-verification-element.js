@@ -84,6 +84,7 @@ const TEXTS = {
 const CSS = `
 :host { display: block; font: inherit; color: #1a1a1a; }
 .panel { display: grid; gap: 0.75rem; justify-items: center; text-align: center; padding: 1rem; border: 1px solid #8a8a8a; border-radius: 0.5rem; background: #fff; }
+.content:empty { display: none; }
 .qr-part { display: none; gap: 0.5rem; justify-items: center; }
 .button-part { display: block; }
 @media (min-width: 40rem) { .qr-part { display: grid; } .button-part { display: none; } }
@@ -165,6 +166,8 @@ export class AgeVerificationElement extends HTMLElement {
   #failures = 0;
   /** @type {AbortController | null} */
   #reading = null;
+  #content = node("div", "content");
+  #result = node("p", "result");
   #onVisibility = () => {
     if (document.visibilityState === "visible") this.#schedule(0);
     else this.#stop();
@@ -178,6 +181,13 @@ export class AgeVerificationElement extends HTMLElement {
       sheet.replaceSync(CSS);
     }
     root.adoptedStyleSheets = [sheet];
+    // The live region is created once and only its text changes: a screen reader announces a change in
+    // a region it already knows, not a region inserted with its text.
+    const panel = node("div", "panel");
+    panel.setAttribute("part", "panel");
+    this.#result.setAttribute("role", "status");
+    panel.append(this.#content, this.#result);
+    root.append(panel);
   }
 
   /** The session's status as last read: PENDING, APPROVED, DENIED or EXPIRED (or INVALID for a bad link). */
@@ -258,15 +268,9 @@ export class AgeVerificationElement extends HTMLElement {
   }
 
   #render() {
-    const root = /** @type {ShadowRoot} */ (this.shadowRoot);
     const language = languageOf(this);
     const texts = TEXTS[language];
-    const panel = node("div", "panel");
-    panel.lang = language;
-    panel.setAttribute("part", "panel");
-    // The live region is there from the start, so a screen reader announces the answer when it comes.
-    const result = node("p", "result");
-    result.setAttribute("role", "status");
+    /** @type {HTMLElement} */ (this.#content.parentElement).lang = language;
     const link = parseLink(this.getAttribute("url"));
     if (this.#status === "PENDING" && link) {
       const qrPart = node("div", "qr-part");
@@ -277,13 +281,14 @@ export class AgeVerificationElement extends HTMLElement {
       const button = /** @type {HTMLAnchorElement} */ (node("a", "button", texts.button));
       button.href = link.href;
       buttonPart.append(button);
-      panel.append(qrPart, buttonPart);
+      this.#content.replaceChildren(qrPart, buttonPart);
+      delete this.#result.dataset.status;
+      this.#result.textContent = "";
     } else {
-      result.dataset.status = this.#status;
-      result.textContent = this.#status === "INVALID" || this.#status === "PENDING" ? texts.invalid : texts[this.#status];
+      this.#content.replaceChildren();
+      this.#result.dataset.status = this.#status;
+      this.#result.textContent = this.#status === "INVALID" || this.#status === "PENDING" ? texts.invalid : texts[this.#status];
     }
-    panel.append(result);
-    root.replaceChildren(panel);
   }
 }
 
