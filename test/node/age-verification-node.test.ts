@@ -5,6 +5,7 @@
 import { generateKeyPair, exportJWK, SignJWT } from "jose";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
+import { API_VERSION } from "../../src/http/api-version";
 import { verifyCallback, verifyReceipt, type Jwks } from "../../packages/age-verification-node/src/index";
 
 const node = (name: string): Promise<any> => import(/* @vite-ignore */ name);
@@ -80,6 +81,15 @@ describe("verifyReceipt (EdDSA against the JWKS)", async () => {
     const hs = await new SignJWT(claims).setProtectedHeader({ alg: "HS256", kid: "rk-1" }).sign(new Uint8Array(32));
     await expect(verifyReceipt(hs, jwks)).rejects.toThrow(/only EdDSA/);
     await expect(verifyReceipt(await sign("rk-1"), jwks, { issuer: "https://other.example" })).rejects.toThrow(/issuer/);
+  });
+});
+
+describe("the library's package", () => {
+  it("is versioned with the API it speaks, an ES module with no runtime dependency", async () => {
+    const [fs, { fileURLToPath }] = await Promise.all(["node:fs", "node:url"].map(node));
+    const manifest = JSON.parse(fs.readFileSync(fileURLToPath(new URL("../../packages/age-verification-node/package.json", import.meta.url)), "utf8"));
+    expect(manifest).toMatchObject({ name: "age-verification-node", version: API_VERSION, type: "module" });
+    expect(manifest.dependencies ?? {}).toEqual({});
   });
 });
 
