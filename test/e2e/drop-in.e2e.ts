@@ -187,6 +187,21 @@ describe("the drop-in on the sample shop's checkout page", () => {
     expect(await elementStatus(page)).toBe("PENDING");
   });
 
+  it("a link whose nonce is wrong ends as INVALID, says so, and stops reading", async () => {
+    const { page } = await shopPage({ width: 1280, height: 800 }, false);
+    await page.locator("age-verification svg").waitFor();
+    let reads = 0;
+    page.on("request", (request) => {
+      if (request.url().endsWith("/preview") && request.method() === "GET") reads += 1;
+    });
+    await page.locator("age-verification").evaluate((element) => element.setAttribute("url", (element.getAttribute("url") ?? "").replace(/nonce=[^&]+/, "nonce=wrong")));
+    await page.locator('age-verification [role="status"]', { hasText: "This age-check link is not valid." }).waitFor();
+    expect(await elementStatus(page)).toBe("INVALID");
+    await page.waitForTimeout(3_500);
+    expect(reads).toBe(1);
+    await expect(page.locator("age-verification svg").count()).resolves.toBe(0);
+  });
+
   it("a language of the page is the drop-in's: French words under <html lang=fr>", async () => {
     const { page } = await shopPage({ width: 1280, height: 800 }, false);
     await page.locator("age-verification svg").waitFor();
