@@ -1076,4 +1076,42 @@ const digitalId: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId];
+/** The merchant's drop-in and server library (issue 34): what a merchant's checkout relies on. */
+const LIBRARY = "test/node/age-verification-node.test.ts";
+const PREVIEW_CORS = "test/routes/preview-cors.test.ts";
+const dropIn: Mutation[] = [
+  {
+    id: "library-callback-no-tolerance",
+    file: "packages/age-verification-node/src/callbacks.ts",
+    find: "if (Math.abs(now - Number(timestamp)) > CALLBACK_TOLERANCE_SECONDS)",
+    replace: "if (Math.abs(now - Number(timestamp)) > 1e12)",
+    tests: [LIBRARY],
+    why: "the library accepts a validly signed callback from any time: an old one can be replayed",
+  },
+  {
+    id: "library-callback-unverified",
+    file: "packages/age-verification-node/src/callbacks.ts",
+    find: 'if (await crypto.subtle.verify("HMAC", key, signature, signed)) return',
+    replace: 'if ((await crypto.subtle.verify("HMAC", key, signature, signed)) || signature.length > 0) return',
+    tests: [LIBRARY],
+    why: "the library accepts a callback whose signature does not match: a forged or changed body passes",
+  },
+  {
+    id: "library-receipt-unverified",
+    file: "packages/age-verification-node/src/receipts.ts",
+    find: "if (!valid) throw",
+    replace: "if (valid === null) throw",
+    tests: [LIBRARY],
+    why: "the library returns the claims of a receipt whose signature does not match: a changed claim passes",
+  },
+  {
+    id: "preview-cors-everywhere",
+    file: "src/routes/verification/index.ts",
+    find: ".use(PREVIEW_PATH, previewCors)",
+    replace: '.use("*", previewCors)',
+    tests: [PREVIEW_CORS],
+    why: "every session route answers cross-origin, the merchant's poll and open among them, not the preview alone",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn];

@@ -49,7 +49,7 @@ export function previewSessionDoc(): OperationDoc {
     summary: "The first screen of the end user's app: who asks, the age, whether the link can still be answered",
     description:
       "Needs no account: the nonce (header X-Session-Nonce, or ?nonce=) proves the link. An unknown id and a wrong nonce get the same 404. A PENDING session past its expiry is expired first (as a poll does). " +
-      "Never shows the merchant's reference or metadata; return_url and locale are the merchant's, when it gave them. Cheap by design (one read of the session's Durable Object, no database query), so it is not rate-limited: the 256-bit nonce cannot be guessed.",
+      "Never shows the merchant's reference or metadata; return_url and locale are the merchant's, when it gave them. CORS-enabled for any origin (GET with X-Session-Nonce only, never credentials), so the merchant's drop-in can read the status from the checkout page (docs/drop-in.md). Cheap by design (one read of the session's Durable Object, no database query); it counts on the session-link limit per client address (120 a minute with the other nonce routes), so a drop-in polls it every 1.5 s at most.",
     headers: SessionNonceHeader,
     responses: {
       200: { description: "The preview", data: SessionPreview },

@@ -1,5 +1,7 @@
 // Verification area (CONTRACT §5), mounted at /api/age-verification: the merchant side with X-API-Key,
 // the end-user side with the nonce, and with Bearer to answer.
+import { Hono } from "hono";
+import type { AppEnv } from "../../http/app-env";
 import { mountOperations } from "../named-route";
 import { answerTestSessionRoute } from "./answer-test-session";
 import { completeSessionRoute } from "./complete-session";
@@ -9,10 +11,11 @@ import { digitalIdResponseRoute } from "./digital-id-response";
 import { openSessionRoute } from "./open-session";
 import { passkeyApprovalOptionsRoute } from "./passkey-approval-options";
 import { pollSessionRoute } from "./poll-session";
+import { PREVIEW_PATH, previewCors } from "./preview-cors";
 import { previewSessionRoute } from "./preview-session";
 import { readSessionRequestRoute } from "./read-session-request";
 
-export const verificationRoutes = mountOperations(
+const operations = mountOperations(
   openSessionRoute,
   pollSessionRoute,
   previewSessionRoute,
@@ -24,3 +27,7 @@ export const verificationRoutes = mountOperations(
   digitalIdRequestRoute,
   digitalIdResponseRoute,
 );
+
+// The preview's CORS before the operations: it answers the drop-in's preflight (OPTIONS) and marks the
+// GET's answer (src/routes/verification/preview-cors.ts).
+export const verificationRoutes = new Hono<AppEnv>().use(PREVIEW_PATH, previewCors).route("/", operations);

@@ -3,6 +3,7 @@
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
   "age-tokens.browser.js": "79fb195ed07b",
+  "age-verification.browser.js": "1248f07fa8fb",
   "app.css": "8e67c80d229b",
   "common.browser.js": "57845871ec27",
   "console.browser.js": "175b6b129842",

@@ -1,0 +1,1 @@
+../../src/web/drop-in/age-verification.browser.js

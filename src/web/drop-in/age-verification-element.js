@@ -1,0 +1,295 @@
+// @ts-check
+// The merchant's drop-in (issue 34, docs/drop-in.md): <age-verification url="…verification_url…">, one
+// element on the checkout page. On a wide screen it shows the link as a QR code to scan with a phone, and
+// a link to continue on this device; on a narrow one, one button. It reads the session's status with the
+// link's own nonce (GET …/preview, CORS-enabled for this) and fires `age-verification-status` when the
+// session is answered. It carries no API key and reads nothing but the status: the merchant's server
+// confirms the answer (poll or callback), never this event.
+//
+// Written for a merchant's strict CSP: no inline script or style, no innerHTML, no image; the QR code is
+// SVG built node by node, the styles a constructed stylesheet. Bundled with its QR encoder (uqr) into
+// age-verification.browser.js by `npm run drop-in` (test/node/drop-in-bundle.test.ts).
+import { encode } from "uqr";
+
+/** How often the status is read while the page is visible. The preview shares a limit of 120 calls a
+ * minute per client address with the other session-link routes (docs/limits.md): 1.5 s is 40 a minute,
+ * which leaves room for the phone's own calls behind the same home router. */
+export const POLL_INTERVAL_MS = 1500;
+/** After a failed read (rate-limited, offline, server error) the interval doubles up to this. */
+export const MAX_BACKOFF_MS = 15000;
+
+const TEXTS = {
+  en: {
+    scan: "Scan with your phone to verify your age",
+    qr: "QR code of your age-check link",
+    other: "Or continue on this device",
+    button: "Verify my age",
+    waiting: "Waiting for your answer…",
+    APPROVED: "Age verified",
+    DENIED: "Age not verified",
+    EXPIRED: "This age check expired. Reload the page to start again.",
+    invalid: "This age-check link is not valid.",
+  },
+  fr: {
+    scan: "Scannez avec votre téléphone pour vérifier votre âge",
+    qr: "Code QR de votre lien de vérification d'âge",
+    other: "Ou continuez sur cet appareil",
+    button: "Vérifier mon âge",
+    waiting: "En attente de votre réponse…",
+    APPROVED: "Âge vérifié",
+    DENIED: "Âge non vérifié",
+    EXPIRED: "Cette vérification d'âge a expiré. Rechargez la page pour recommencer.",
+    invalid: "Ce lien de vérification d'âge n'est pas valide.",
+  },
+  de: {
+    scan: "Scannen Sie mit Ihrem Telefon, um Ihr Alter zu bestätigen",
+    qr: "QR-Code Ihres Links zur Altersprüfung",
+    other: "Oder auf diesem Gerät fortfahren",
+    button: "Mein Alter bestätigen",
+    waiting: "Warten auf Ihre Antwort …",
+    APPROVED: "Alter bestätigt",
+    DENIED: "Alter nicht bestätigt",
+    EXPIRED: "Diese Altersprüfung ist abgelaufen. Laden Sie die Seite neu, um neu zu beginnen.",
+    invalid: "Dieser Link zur Altersprüfung ist ungültig.",
+  },
+  es: {
+    scan: "Escanee con su teléfono para verificar su edad",
+    qr: "Código QR de su enlace de verificación de edad",
+    other: "O continúe en este dispositivo",
+    button: "Verificar mi edad",
+    waiting: "Esperando su respuesta…",
+    APPROVED: "Edad verificada",
+    DENIED: "Edad no verificada",
+    EXPIRED: "Esta verificación de edad ha caducado. Recargue la página para empezar de nuevo.",
+    invalid: "Este enlace de verificación de edad no es válido.",
+  },
+  it: {
+    scan: "Scansiona con il telefono per verificare la tua età",
+    qr: "Codice QR del tuo link di verifica dell'età",
+    other: "Oppure continua su questo dispositivo",
+    button: "Verifica la mia età",
+    waiting: "In attesa della tua risposta…",
+    APPROVED: "Età verificata",
+    DENIED: "Età non verificata",
+    EXPIRED: "Questa verifica dell'età è scaduta. Ricarica la pagina per ricominciare.",
+    invalid: "Questo link di verifica dell'età non è valido.",
+  },
+};
+
+/** @typedef {keyof typeof TEXTS} Language */
+/** @typedef {"PENDING" | "APPROVED" | "DENIED" | "EXPIRED"} Status */
+
+// Wide screens get the QR code; narrow ones (a phone) the button alone. Colours are fixed dark on light
+// so the code scans whatever the merchant's theme; everything else inherits the page's font.
+const CSS = `
+:host { display: block; font: inherit; color: #1a1a1a; }
+.panel { display: grid; gap: 0.75rem; justify-items: center; text-align: center; padding: 1rem; border: 1px solid #8a8a8a; border-radius: 0.5rem; background: #fff; }
+.content:empty { display: none; }
+.qr-part { display: none; gap: 0.5rem; justify-items: center; }
+.button-part { display: block; }
+@media (min-width: 40rem) { .qr-part { display: grid; } .button-part { display: none; } }
+svg { width: 12rem; height: 12rem; }
+p { margin: 0; }
+.lead { font-weight: 600; }
+a { color: #0b57d0; }
+.button { display: inline-block; padding: 0.75rem 1.5rem; border-radius: 0.375rem; background: #0b57d0; color: #fff; font-weight: 600; text-decoration: none; }
+a:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
+.result { font-weight: 600; }
+.result[data-status="APPROVED"] { color: #0a6b2d; }
+.result[data-status="DENIED"], .result[data-status="EXPIRED"], .result[data-status="INVALID"] { color: #a11a1a; }
+`;
+
+/** @type {CSSStyleSheet | null} */
+let sheet = null;
+
+/** The session's id, nonce and preview address from its verification_url; null for anything else. */
+function parseLink(/** @type {string | null} */ url) {
+  if (!url) return null;
+  try {
+    const link = new URL(url, document.baseURI);
+    const sessionId = link.searchParams.get("session_id");
+    const nonce = link.searchParams.get("nonce");
+    if ((link.protocol !== "https:" && link.protocol !== "http:") || !sessionId || !nonce) return null;
+    return { href: link.href, sessionId, nonce, preview: `${link.origin}/api/age-verification/session/${encodeURIComponent(sessionId)}/preview` };
+  } catch {
+    return null;
+  }
+}
+
+/** The element's language: its own lang, the nearest ancestor's, then the browser's; English otherwise. */
+function languageOf(/** @type {HTMLElement} */ element) {
+  const asked = [element.closest("[lang]")?.getAttribute("lang") ?? "", ...navigator.languages];
+  for (const tag of asked) {
+    const base = tag.toLowerCase().split("-")[0];
+    if (base && base in TEXTS) return /** @type {Language} */ (base);
+  }
+  return "en";
+}
+
+/** The QR code as SVG elements: one path of unit squares over a white quiet zone, dark on light. */
+function qrSvg(/** @type {string} */ text, /** @type {string} */ label) {
+  const ns = "http://www.w3.org/2000/svg";
+  const { data, size } = encode(text, { ecc: "M", border: 4 });
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", label);
+  svg.setAttribute("shape-rendering", "crispEdges");
+  const background = document.createElementNS(ns, "rect");
+  background.setAttribute("width", String(size));
+  background.setAttribute("height", String(size));
+  background.setAttribute("fill", "#fff");
+  let d = "";
+  data.forEach((row, y) => row.forEach((dark, x) => (d += dark ? `M${x} ${y}h1v1h-1z` : "")));
+  const modules = document.createElementNS(ns, "path");
+  modules.setAttribute("d", d);
+  modules.setAttribute("fill", "#000");
+  svg.append(background, modules);
+  return svg;
+}
+
+/** Creates an element with a class and text, written as text (never HTML). */
+function node(/** @type {string} */ tag, /** @type {string} */ className, /** @type {string} */ text = "") {
+  const element = document.createElement(tag);
+  element.className = className;
+  element.textContent = text;
+  return element;
+}
+
+export class AgeVerificationElement extends HTMLElement {
+  static observedAttributes = ["url", "lang"];
+
+  /** @type {Status | "INVALID"} */
+  #status = "PENDING";
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  #timer = undefined;
+  #failures = 0;
+  /** @type {AbortController | null} */
+  #reading = null;
+  #content = node("div", "content");
+  #result = node("p", "result");
+  #onVisibility = () => {
+    if (document.visibilityState === "visible") this.#schedule(0);
+    else this.#stop();
+  };
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: "open" });
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(CSS);
+    }
+    root.adoptedStyleSheets = [sheet];
+    // The live region is created once and only its text changes: a screen reader announces a change in
+    // a region it already knows, not a region inserted with its text.
+    const panel = node("div", "panel");
+    panel.setAttribute("part", "panel");
+    this.#result.setAttribute("role", "status");
+    panel.append(this.#content, this.#result);
+    root.append(panel);
+  }
+
+  /** The session's status as last read: PENDING, APPROVED, DENIED or EXPIRED (or INVALID for a bad link). */
+  get status() {
+    return this.#status;
+  }
+
+  connectedCallback() {
+    document.addEventListener("visibilitychange", this.#onVisibility);
+    this.#start();
+  }
+
+  disconnectedCallback() {
+    document.removeEventListener("visibilitychange", this.#onVisibility);
+    this.#stop();
+  }
+
+  attributeChangedCallback() {
+    if (this.isConnected) this.#start();
+  }
+
+  #start() {
+    this.#stop();
+    this.#status = parseLink(this.getAttribute("url")) ? "PENDING" : "INVALID";
+    this.#failures = 0;
+    this.#render();
+    if (this.#status === "PENDING") this.#schedule(0);
+  }
+
+  #stop() {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#reading?.abort();
+    this.#reading = null;
+  }
+
+  #schedule(/** @type {number} */ delay) {
+    clearTimeout(this.#timer);
+    if (this.#status !== "PENDING" || document.visibilityState !== "visible") return;
+    this.#timer = setTimeout(() => void this.#read(), delay);
+  }
+
+  // One read of the status. The nonce goes in a header, never in the address (it would reach logs).
+  async #read() {
+    const link = parseLink(this.getAttribute("url"));
+    if (!link || this.#status !== "PENDING") return;
+    this.#reading?.abort();
+    const reading = (this.#reading = new AbortController());
+    let next = POLL_INTERVAL_MS;
+    try {
+      const response = await fetch(link.preview, {
+        headers: { "x-session-nonce": link.nonce },
+        credentials: "omit",
+        cache: "no-store",
+        referrerPolicy: "no-referrer",
+        signal: reading.signal,
+      });
+      if (response.status === 404) return this.#settle("INVALID");
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      const status = /** @type {{ data?: { status?: Status } }} */ (await response.json()).data?.status;
+      this.#failures = 0;
+      if (status && status !== "PENDING") return this.#settle(status);
+    } catch (error) {
+      if (reading.signal.aborted) return;
+      // Rate-limited, offline or a server error: back off, then try again.
+      this.#failures += 1;
+      next = Math.min(POLL_INTERVAL_MS * 2 ** this.#failures, MAX_BACKOFF_MS);
+    }
+    this.#schedule(next);
+  }
+
+  #settle(/** @type {Status | "INVALID"} */ status) {
+    this.#stop();
+    this.#status = status;
+    this.#render();
+    const link = parseLink(this.getAttribute("url"));
+    this.dispatchEvent(new CustomEvent("age-verification-status", { bubbles: true, composed: true, detail: { status, sessionId: link?.sessionId ?? null } }));
+  }
+
+  #render() {
+    const language = languageOf(this);
+    const texts = TEXTS[language];
+    /** @type {HTMLElement} */ (this.#content.parentElement).lang = language;
+    const link = parseLink(this.getAttribute("url"));
+    if (this.#status === "PENDING" && link) {
+      const qrPart = node("div", "qr-part");
+      const anchor = /** @type {HTMLAnchorElement} */ (node("a", "link", texts.other));
+      anchor.href = link.href;
+      qrPart.append(qrSvg(link.href, texts.qr), node("p", "lead", texts.scan), anchor, node("p", "waiting", texts.waiting));
+      const buttonPart = node("div", "button-part");
+      const button = /** @type {HTMLAnchorElement} */ (node("a", "button", texts.button));
+      button.href = link.href;
+      buttonPart.append(button);
+      this.#content.replaceChildren(qrPart, buttonPart);
+      delete this.#result.dataset.status;
+      this.#result.textContent = "";
+    } else {
+      this.#content.replaceChildren();
+      this.#result.dataset.status = this.#status;
+      this.#result.textContent = this.#status === "INVALID" || this.#status === "PENDING" ? texts.invalid : texts[this.#status];
+    }
+  }
+}
+
+if (!customElements.get("age-verification")) customElements.define("age-verification", AgeVerificationElement);
