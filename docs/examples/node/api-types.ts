@@ -4676,6 +4676,7 @@ export type operations = {
     parameters: {
       query?: {
         status?: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+        mode?: "live" | "test";
         key_id?: string;
         from?: string;
         to?: string;
@@ -4784,6 +4785,7 @@ export type operations = {
     parameters: {
       query?: {
         status?: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+        mode?: "live" | "test";
         key_id?: string;
         from?: string;
         to?: string;
