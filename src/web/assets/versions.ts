@@ -3,9 +3,9 @@
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
   "app.css": "8e67c80d229b",
-  "common.browser.js": "57845871ec27",
-  "console.browser.js": "3d8b50783955",
-  "console.css": "af00d4f9e8ca",
+  "common.browser.js": "577adc1f7f2e",
+  "console.browser.js": "c96f79302b2d",
+  "console.css": "b84576d1f04c",
   "passkeys.browser.js": "a03a4b090a6b",
   "verify.browser.js": "6f590a02378a",
   "verify.css": "94626df4a784",
