@@ -5,8 +5,7 @@ import * as z from "zod";
 import { secret } from "../../config/settings";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
-import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
-import type { KeyMode } from "../keys/api-keys";
+import { apiKeys, KEY_MODES, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
 import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS } from "../../session/assurance";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./cursor";
@@ -41,6 +40,8 @@ export const UsagePage = z.object({
 });
 
 /** The filters of the log and the export, with the window already resolved. */
+type KeyMode = (typeof KEY_MODES)[number];
+
 export type LogFilter = Range & { status?: SessionStatus; keyId?: string; mode?: KeyMode };
 
 export const toUsageItem = (row: SessionLogRow): UsageItem => ({

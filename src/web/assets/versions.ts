@@ -2,6 +2,7 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
+  "api-reference.css": "05890d93c7e3",
   "app.css": "8e67c80d229b",
   "common.browser.js": "577adc1f7f2e",
   "console.browser.js": "c96f79302b2d",
