@@ -473,13 +473,17 @@
     A.show("copy-status", false);
     A.show("new-key", true);
     A.$("new-key-title").focus();
-    loadKeys();
+    keysReload = loadKeys();
     return res;
   }, wording("createKey"));
 
   // The panel closes under the focus: it moves to the new key's row (its first control), or to the
-  // keys heading while the table has not caught up.
-  A.$("new-key-done").addEventListener("click", function () {
+  // keys heading when the table could not be reloaded.
+  /** @type {Promise<void>} the keys table's reload after a key was created: its row takes the focus */
+  var keysReload = Promise.resolve();
+  A.$("new-key-done").addEventListener("click", async function () {
+    // On a slow network the table may not list the new key yet: wait for it rather than lose the row.
+    await keysReload;
     A.input("new-api-key").value = "";
     A.input("new-signing-secret").value = "";
     A.show("new-key", false);

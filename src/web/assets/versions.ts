@@ -2,10 +2,10 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
-  "api-reference.css": "05890d93c7e3",
+  "api-reference.css": "8a3138a0cb61",
   "app.css": "8e67c80d229b",
   "common.browser.js": "577adc1f7f2e",
-  "console.browser.js": "c96f79302b2d",
+  "console.browser.js": "bd2a0fffad6c",
   "console.css": "b84576d1f04c",
   "passkeys.browser.js": "a03a4b090a6b",
   "verify.browser.js": "6f590a02378a",
