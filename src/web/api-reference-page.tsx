@@ -102,10 +102,19 @@ function Fields({ fields, label }: { fields: Field[]; label: string }) {
   );
 }
 
-function Body({ body, label }: { body: ReferenceBody; label: string }) {
+/** A body's fields and example; a response's fields fold away (its example shows the shape), which keeps the page short on a phone. */
+function Body({ body, label, foldFields = false }: { body: ReferenceBody; label: string; foldFields?: boolean }) {
+  const fields = <Fields fields={body.fields} label={`Fields of ${label}`} />;
   return (
     <>
-      <Fields fields={body.fields} label={`Fields of ${label}`} />
+      {foldFields && body.fields.length ? (
+        <details class="fields-fold">
+          <summary>Fields ({body.fields.length})</summary>
+          {fields}
+        </details>
+      ) : (
+        fields
+      )}
       {body.example === undefined ? (
         <p class="muted">
           Content type <code>{body.mediaType}</code>.
@@ -169,7 +178,7 @@ function Operation({ operation }: { operation: ReferenceOperation }) {
               ))}
             </p>
           ) : null}
-          {response.body ? <Body body={response.body} label={`the ${response.status} response of ${route}`} /> : null}
+          {response.body ? <Body body={response.body} label={`the ${response.status} response of ${route}`} foldFields /> : null}
         </details>
       ))}
     </section>
@@ -308,6 +317,12 @@ export function ApiReferencePage({ document }: { document: ReferenceDocument }) 
                 <p class="muted">
                   <Prose text={document.tags?.find((t) => t.name === tag)?.description ?? ""} />
                 </p>
+                {/* The provider's intake shares the word with the callbacks merchants receive: point there. */}
+                {tag === "Webhooks" ? (
+                  <p class="notice info">
+                    Looking for the callbacks this service sends to your server? See <a href="#callbacks">Callbacks to your server</a>.
+                  </p>
+                ) : null}
                 {operations
                   .filter((operation) => operation.tag === tag)
                   .map((operation) => (

@@ -93,6 +93,8 @@ describe.each([
       expect(headers).toEqual(document.webhooks[event]!.post.parameters.map((p) => p.name));
       expect(headers).toEqual(expect.arrayContaining(["webhook-id", "webhook-timestamp", "webhook-signature"]));
     }
+    // The provider's inbound "Webhooks" section points merchants to the callbacks they receive.
+    expect(await page.locator('section[aria-labelledby="tag-Webhooks"] a[href="#callbacks"]').count()).toBe(1);
     const example = await page.locator("#verify-callback pre").innerText();
     expect(example).toContain("createHmac");
     expect(example).toContain("timingSafeEqual");

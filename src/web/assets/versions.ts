@@ -2,7 +2,7 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
-  "api-reference.css": "8a3138a0cb61",
+  "api-reference.css": "f32a87f4dc7c",
   "app.css": "8e67c80d229b",
   "common.browser.js": "577adc1f7f2e",
   "console.browser.js": "bd2a0fffad6c",
