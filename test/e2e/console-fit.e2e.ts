@@ -5,25 +5,10 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS, watchedPage } from "./browser";
 import { seriousViolations } from "./axe";
-import { consoleHarness, DESKTOP, openSignedIn, PHONE } from "./console-helpers";
+import { consoleHarness, DESKTOP, fitsViewport, NARROW, openSignedIn, PHONE } from "./console-helpers";
 import { api, merchantWithKey, openSession } from "./merchant";
 
 const harness = consoleHarness("e2e-fit");
-const NARROW = { width: 320, height: 640 };
-
-/** The page's own width against the viewport's, with the widest culprits named when it is wider. */
-async function fitsViewport(page: Page, screen: string) {
-  const result = await page.evaluate(() => {
-    const doc = (globalThis as any).document;
-    const width = doc.documentElement.clientWidth;
-    const culprits = [...doc.querySelectorAll("body *")]
-      .filter((el: any) => el.getBoundingClientRect().right > width + 0.5 && el.getClientRects().length > 0 && !el.closest(".table-wrap > table"))
-      .slice(0, 5)
-      .map((el: any) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`);
-    return { scrollWidth: doc.documentElement.scrollWidth, width, culprits };
-  });
-  expect({ screen, over: Math.max(0, result.scrollWidth - result.width), culprits: result.culprits }).toEqual({ screen, over: 0, culprits: [] });
-}
 
 async function passesAxe(page: Page, screen: string) {
   expect({ screen, violations: await seriousViolations(page) }).toEqual({ screen, violations: [] });
@@ -63,11 +48,19 @@ describe.each([
     await fitsViewport(page, "sign in");
     await page.getByRole("tab", { name: "Create a business account" }).click();
     await fitsViewport(page, "create an account");
+    await page.getByRole("tab", { name: "Sign in" }).click();
+    await page.getByText("Forgot your password?").click();
+    await page.locator("#forgot-email").waitFor({ state: "visible" });
+    await fitsViewport(page, "forgot password");
 
     await openSignedIn(page, server.baseUrl, merchant.token);
     await page.locator("#keys-table tbody tr").nth(1).waitFor();
     await fitsViewport(page, "keys");
     await controlsOnScreen(page, "#keys-table", "keys");
+    await page.getByRole("button", { name: "Revoke staging shop server" }).click();
+    await page.locator("#confirm-dialog").waitFor({ state: "visible" });
+    await fitsViewport(page, "revoke confirmation");
+    await page.getByRole("button", { name: "Cancel" }).click();
     await page.locator("#create-key-name").fill("a key with a rather long descriptive name");
     await page.getByRole("button", { name: "Create key" }).click();
     await page.locator("#new-key").waitFor({ state: "visible" });
