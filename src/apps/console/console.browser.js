@@ -754,9 +754,11 @@
 
   A.$("download-csv").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
     await A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
-      var problems = rangeProblems();
+      // The CSV holds what the figures on screen count: their range and mode, not a selector changed since
+      // without "Show". Before any figures, the form's range, checked first.
+      var problems = shownRange ? [] : rangeProblems();
       if (problems.length) return A.showFailure(A.form("range-form"), { error: "VALIDATION_FAILED", errors: problems }, wording("range"));
-      var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
+      var res = await call("GET", "/api/usage/export.csv?" + (shownRange || rangeQuery()), { raw: true, accept: "text/csv" });
       if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
       var response = /** @type {Response} */ (res.response);
       var disposition = response.headers.get("content-disposition") || "";

@@ -5,7 +5,7 @@ export const ASSET_VERSIONS = {
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "8e67c80d229b",
   "common.browser.js": "577adc1f7f2e",
-  "console.browser.js": "bd2a0fffad6c",
+  "console.browser.js": "80b01f502821",
   "console.css": "b84576d1f04c",
   "passkeys.browser.js": "a03a4b090a6b",
   "verify.browser.js": "6f590a02378a",
