@@ -1,5 +1,6 @@
 // The API reference's content, read from the OpenAPI document (public/api/openapi.json):
-// every operation with its parameters, body, responses, error codes and an example of each body.
+// every operation with its parameters, body, responses, error codes, an example of each body and of the
+// request; and the callbacks the service sends (the document's `webhooks`) with their headers.
 // Plain data, so that the page (api-reference-page.tsx) renders it and a test validates each example
 // against the schema it was built from.
 import { exampleOf, resolve as resolveIn, type JsonSchema } from "./schema-example";
@@ -10,6 +11,7 @@ export type ReferenceDocument = {
   info: { title: string; version: string; description?: string };
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationObject>>;
+  webhooks?: Record<string, Record<string, OperationObject>>;
   components?: { schemas?: Record<string, JsonSchema>; securitySchemes?: Record<string, { description?: string; name?: string; type: string }> };
 };
 
@@ -18,7 +20,7 @@ type OperationObject = {
   tags?: string[];
   summary?: string;
   description?: string;
-  parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema }[];
+  parameters?: { name: string; in: string; required?: boolean; description?: string; schema?: JsonSchema }[];
   security?: Record<string, string[]>[];
   requestBody?: { content: Record<string, { schema: JsonSchema }> };
   responses: Record<string, { description: string; content?: Record<string, { schema: JsonSchema }> }>;
@@ -41,7 +43,46 @@ export type ReferenceOperation = {
   parameters: { name: string; in: string; required: boolean; type: string }[];
   requestBody?: ReferenceBody;
   responses: ReferenceResponse[];
+  /** A curl command that calls it, with placeholders for the secrets and ids. */
+  requestExample: string;
 };
+
+/** A callback event the service sends to the merchant's callback_url, from the document's `webhooks`. */
+export type ReferenceCallback = {
+  id: string;
+  event: string;
+  description?: string;
+  headers: { name: string; description: string }[];
+  body?: ReferenceBody;
+};
+
+/** The shell variables a request example expects, by security scheme. */
+const SECURITY_HEADERS: Record<string, string> = {
+  apiKey: "X-API-Key: $API_KEY",
+  bearer: "Authorization: Bearer $ACCOUNT_TOKEN",
+  webhookSignature: "X-SHA2-Signature: $SIGNATURE",
+};
+
+const shellQuote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+const placeholder = (name: string) => `$${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`;
+
+/**
+ * The request as curl: this deployment's origin as $BASE_URL, path ids and required query and header
+ * parameters as shell variables, the credentials of its security scheme, and the body's example.
+ */
+export function requestExample(operation: Omit<ReferenceOperation, "requestExample">): string {
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_, name: string) => placeholder(name));
+  const query = operation.parameters.filter((p) => p.in === "query" && p.required).map((p) => `${p.name}=${placeholder(p.name)}`);
+  const lines = [`curl -X ${operation.method} "$BASE_URL${path}${query.length ? `?${query.join("&")}` : ""}"`];
+  for (const scheme of operation.security) lines.push(`-H "${SECURITY_HEADERS[scheme] ?? scheme}"`);
+  for (const p of operation.parameters.filter((p) => p.in === "header" && p.required)) lines.push(`-H "${p.name}: ${placeholder(p.name)}"`);
+  const body = operation.requestBody;
+  if (body) {
+    lines.push(`-H "Content-Type: ${body.mediaType}"`);
+    if (body.example !== undefined) lines.push(`-d ${shellQuote(JSON.stringify(body.example))}`);
+  }
+  return lines.join(" \\\n  ");
+}
 
 /** A short type label: "string", "integer 1–150", "one of A, B", "string | null". */
 export function typeLabel(input: JsonSchema, document: ReferenceDocument): string {
@@ -97,10 +138,23 @@ function codesOf(schema: JsonSchema | undefined): string[] {
   return [];
 }
 
+/** The callback events, in the document's order, with their signature headers and body. */
+export function referenceCallbacks(document: ReferenceDocument): ReferenceCallback[] {
+  return Object.entries(document.webhooks ?? {}).flatMap(([event, methods]) =>
+    Object.values(methods).map((operation) => ({
+      id: operation.operationId,
+      event,
+      description: operation.description,
+      headers: (operation.parameters ?? []).filter((p) => p.in === "header").map((p) => ({ name: p.name, description: p.description ?? "" })),
+      body: operation.requestBody ? body(operation.requestBody.content, document) : undefined,
+    })),
+  );
+}
+
 export function referenceOperations(document: ReferenceDocument): ReferenceOperation[] {
   const tagOrder = (document.tags ?? []).map((tag) => tag.name);
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]): ReferenceOperation => ({
+    Object.entries(methods).map(([method, operation]): Omit<ReferenceOperation, "requestExample"> => ({
       id: operation.operationId,
       method: method.toUpperCase(),
       path,
@@ -114,7 +168,7 @@ export function referenceOperations(document: ReferenceDocument): ReferenceOpera
         const first = Object.values(response.content ?? {})[0];
         return { status, description: response.description, codes: codesOf(first?.schema), body: body(response.content, document) };
       }),
-    })),
+    })).map((operation) => ({ ...operation, requestExample: requestExample(operation) })),
   );
   const rank = (tag: string) => (tagOrder.includes(tag) ? tagOrder.indexOf(tag) : tagOrder.length);
   return operations.sort((a, b) => rank(a.tag) - rank(b.tag));

@@ -226,6 +226,9 @@ var AVS = (function () {
     if (box) notice(box, message, "error");
   }
 
+  /** How long a request runs before an opted-in button's label says it is being sent. */
+  var BUSY_WORDS_AFTER_MS = 600;
+
   /**
    * Runs work with the button disabled and marked busy (aria-busy), restoring its label after.
    * @template T
@@ -238,7 +241,13 @@ var AVS = (function () {
     var label = button.textContent;
     button.disabled = true;
     button.setAttribute("aria-busy", "true");
+    // A page that opts in (data-busy-words on an ancestor, the console's "Sending…") says so in words once
+    // the wait is noticeable; a quick answer never flickers the label.
+    var holder = button.closest("[data-busy-words]");
+    var words = holder && holder.getAttribute("data-busy-words");
+    var timer = words ? setTimeout(function () { button.textContent = /** @type {string} */ (words); }, BUSY_WORDS_AFTER_MS) : 0;
     try { return await work(); } finally {
+      clearTimeout(timer);
       button.disabled = false;
       button.removeAttribute("aria-busy");
       button.textContent = label;

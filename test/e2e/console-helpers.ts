@@ -8,6 +8,8 @@ import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
+/** The narrowest phone a console screen must fit (issue 33). */
+export const NARROW = { width: 320, height: 640 };
 
 /** Starts a dev server and chromium before the file's tests and stops both after; read them in a test. */
 export function consoleHarness(name = "e2e"): { server: DevServer; browser: Browser } {
@@ -45,3 +47,17 @@ export async function withinPhoneWidth(page: Page, selector: string) {
 /** The problems a page recorded, less the HTTP statuses a test provoked on purpose (its answer and chromium's note of it). */
 export const unexpected = (problems: string[], ...provoked: number[]) =>
   problems.filter((p) => !provoked.some((status) => p.startsWith(`HTTP ${status}:`) || p.includes(`status of ${status} `)));
+
+/** The page's own width against the viewport's, with the widest culprits named when it is wider. */
+export async function fitsViewport(page: Page, screen: string) {
+  const result = await page.evaluate(() => {
+    const doc = (globalThis as any).document;
+    const width = doc.documentElement.clientWidth;
+    const culprits = [...doc.querySelectorAll("body *")]
+      .filter((el: any) => el.getBoundingClientRect().right > width + 0.5 && el.getClientRects().length > 0 && !el.closest(".table-wrap > table"))
+      .slice(0, 5)
+      .map((el: any) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`);
+    return { scrollWidth: doc.documentElement.scrollWidth, width, culprits };
+  });
+  expect({ screen, over: Math.max(0, result.scrollWidth - result.width), culprits: result.culprits }).toEqual({ screen, over: 0, culprits: [] });
+}

@@ -141,7 +141,7 @@ describe("console words", () => {
     await page.setViewportSize(DESKTOP);
     await openSignedIn(page, server.baseUrl, merchant.token, "#usage");
     await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(2);
-    const keyCells = await page.locator("#log-table tbody tr td:nth-child(4)").allTextContents();
+    const keyCells = await page.locator("#log-table tbody tr td:nth-child(6)").allTextContents();
     expect(keyCells.map((cell) => cell.split(" ")[0])).toEqual(["e2e", "e2e"]);
     expect(keyCells[0]).toMatch(/^e2e svc_sk_live_[A-Za-z0-9_-]+…$/);
 

@@ -56,7 +56,7 @@ describe("merchant console", () => {
     await page.locator("#keys-table tbody tr").first().waitFor();
     expect(await page.locator("#new-key").isVisible()).toBe(false);
     expect(await page.content()).not.toContain(apiKey);
-    await expect(page.locator("#keys-table tbody tr td").nth(1).textContent()).resolves.toBe(`${apiKey.slice(0, 16)}…`);
+    await expect(page.locator("#keys-table tbody tr td").nth(2).textContent()).resolves.toBe(`${apiKey.slice(0, 16)}…`);
 
     // Two sessions through the merchant API, then the usage section.
     await openSession(server.baseUrl, apiKey, 18);
@@ -72,7 +72,7 @@ describe("merchant console", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^sessions-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = (await readAll(await download.createReadStream())).trim().split("\r\n");
-    expect(csv[0]).toBe("session_id,key_id,status,age_required,above_age_required,created_at,resolved_at,expires_at,livemode,reference,metadata,key_name");
+    expect(csv[0]).toBe("session_id,key_id,status,age_required,above_age_required,created_at,resolved_at,expires_at,livemode,reference,metadata,key_name,assurance,holder_binding,denial_reason,accepted_assurance,double_blind");
     expect(csv.length - 1).toBe(2);
 
     // Revoke with confirmation; the merchant API refuses the key on its next request.

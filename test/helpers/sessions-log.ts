@@ -17,13 +17,15 @@ export type SeedOptions = {
   stepMs?: number;
   /** How many sessions share one created_at, so that paging must break ties on the id. */
   sameTime?: number;
+  /** Which sessions are test sessions (opened with a test key), by their index; none by default. */
+  testSession?: (index: number) => boolean;
 };
 
 const BATCH = 200;
 
 /** Sessions in every status, cycling through the keys; returns the rows as stored, newest first. */
 export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[]> {
-  const { accountId, keyIds, count, newest = Date.now() - 60_000, stepMs = 4 * 60 * 60 * 1000, sameTime = 3 } = options;
+  const { accountId, keyIds, count, newest = Date.now() - 60_000, stepMs = 4 * 60 * 60 * 1000, sameTime = 3, testSession = () => false } = options;
   const rows: SessionLogRow[] = [];
   for (let i = 0; i < count; i++) {
     const createdAt = toIso(newest - Math.floor(i / sameTime) * stepMs);
@@ -42,7 +44,7 @@ export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[
       createdAt,
       expiresAt,
       resolvedAt,
-      livemode: true,
+      livemode: !testSession(i),
       reference: null,
       metadata: null,
       acceptedAssurance: ["KYC_VERIFIED"],

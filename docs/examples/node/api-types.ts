@@ -5027,6 +5027,7 @@ export type operations = {
     parameters: {
       query?: {
         status?: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+        mode?: "live" | "test";
         key_id?: string;
         from?: string;
         to?: string;
@@ -5135,6 +5136,7 @@ export type operations = {
     parameters: {
       query?: {
         status?: "PENDING" | "APPROVED" | "DENIED" | "EXPIRED";
+        mode?: "live" | "test";
         key_id?: string;
         from?: string;
         to?: string;

@@ -2,6 +2,7 @@
 // callback origins; a session's callback attempts with Redeliver. Filled by console.browser.js.
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from "../../domain/merchant-callbacks";
 import { ConsoleTable } from "./console-table";
+import { SecretField } from "./secret-field";
 import { Field, FormNotice } from "../../web/form-field";
 
 export function KeyWebhooksPanel() {
@@ -27,8 +28,8 @@ export function KeyWebhooksPanel() {
       </form>
       <div id="rotated" class="notice warn" hidden>
         <p>Your new signing secret: copy it now, it will not be shown again.</p>
-        <label for="rotated-secret">New signing secret</label>
-        <input id="rotated-secret" class="mono" readonly />
+        <SecretField id="rotated-secret" label="New signing secret" copyName="Copy the new signing secret" statusId="rotated-copy-status" />
+        <div id="rotated-copy-status" class="notice ok" role="status" hidden></div>
       </div>
       <form id="test-event-form" class="mt" novalidate>
         <FormNotice />
@@ -68,7 +69,7 @@ export function SessionCallbacksPanel() {
         Callbacks of <span id="session-callbacks-id" class="mono"></span>
       </h2>
       <p id="session-callbacks-event" class="muted"></p>
-      <ConsoleTable id="attempts-table" label="Callback attempts" columns={["Time", "Status", "Duration", "Error"]} />
+      <ConsoleTable id="attempts-table" label="Callback attempts" stacked columns={["Time", "Status", "Duration", "Error"]} />
       <p id="redeliver-status" role="status" hidden></p>
       <button type="button" class="btn secondary" id="redeliver">
         Redeliver

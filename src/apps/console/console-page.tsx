@@ -3,6 +3,7 @@
 import { Field, FormNotice } from "../../web/form-field";
 import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-callbacks";
 import { ConsoleTable } from "./console-table";
+import { SecretField } from "./secret-field";
 import { ForgotPasswordForm } from "../../web/forgot-password-form";
 import { SESSION_STATUSES } from "../../session/session-status";
 import { Brand, Layout, NoScript } from "../../web/layout";
@@ -13,7 +14,7 @@ const STATUSES = [...SESSION_STATUSES].sort();
 export function ConsolePage({ development }: { development: boolean }) {
   return (
     <Layout title="Merchant console" styles={["console.css"]} scripts={["common.js", "console.js"]} wide>
-      <main id="console-app" data-development={development ? "true" : "false"}>
+      <main id="console-app" data-development={development ? "true" : "false"} data-busy-words="Sending…">
         <div class="topbar">
           <Brand subtitle="Merchant console" />
           <span class="topbar-links">
@@ -142,7 +143,8 @@ function AuthSection() {
 function KeysSection() {
   return (
     <section id="section-keys" role="tabpanel" aria-labelledby="tab-keys" hidden>
-      <div class="grid two">
+      {/* One column: the keys table takes the whole width (six columns were cramped beside the recipe). */}
+      <div>
         <div>
           <div id="new-key" class="card accent" hidden aria-labelledby="new-key-title">
             <h2 id="new-key-title" tabindex={-1}>
@@ -180,7 +182,7 @@ function KeysSection() {
                 Create key
               </button>
             </form>
-            <ConsoleTable id="keys-table" label="API keys" class="mt" hidden columns={["Name", "Prefix", "Created", "Last used", "Status", { hidden: "Actions" }]}>
+            <ConsoleTable id="keys-table" label="API keys" class="mt" stacked hidden columns={["Name", "Mode", "Prefix", "Created", "Last used", "Status", { hidden: "Actions" }]}>
               <p id="keys-empty" class="empty" hidden>
                 No keys yet. Create one for each server that opens verification sessions.
               </p>
@@ -202,20 +204,6 @@ function KeysSection() {
         </aside>
       </div>
     </section>
-  );
-}
-
-function SecretField({ id, label, copyName }: { id: string; label: string; copyName: string }) {
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <div class="secret-box">
-        <input id={id} type="text" readonly spellcheck={false} autocomplete="off" />
-        <button type="button" class="btn secondary small" data-copy={id} aria-label={copyName}>
-          Copy
-        </button>
-      </div>
-    </div>
   );
 }
 
@@ -271,7 +259,7 @@ function UsageSection() {
       </div>
       <div class="card">
         <h2>By key</h2>
-        <ConsoleTable id="by-key-table" label="Sessions by key" columns={["Key", "Prefix", "Total", "Approved", "Denied", "Expired", "Pending"]} />
+        <ConsoleTable id="by-key-table" label="Sessions by key" stacked columns={["Key", "Prefix", "Total", "Approved", "Denied", "Expired", "Pending"]} />
       </div>
       <div class="card">
         <h2 id="log-title" tabindex={-1}>
@@ -286,7 +274,7 @@ function UsageSection() {
             ))}
           </select>
         </div>
-        <ConsoleTable id="log-table" label="Session log" hidden columns={["Session", "Status", "Age", "Key", "Created", "Resolved", { hidden: "Callbacks" }]} />
+        <ConsoleTable id="log-table" label="Session log" stacked hidden columns={["Session", "Mode", "Status", "Reference", "Age", "Key", "Created", "Resolved", { hidden: "Callbacks" }]} />
         <SessionCallbacksPanel />
         <div id="log-empty" hidden>
           <p id="log-none" class="empty">

@@ -11,7 +11,7 @@
  * @typedef {{ at: string, duration_ms: number, status_code: number | null, error: string | null }} CallbackAttempt
  * @typedef {{ webhook_id: string, type: string, state: string, attempts: CallbackAttempt[] }} CallbackEvent
  * @typedef {{ key_id: string, name: string, prefix: string, total: number, approved: number, denied: number, expired: number, pending: number }} KeyTotals
- * @typedef {{ session_id: string, key_id: string, status: Status, age_required: number, created_at: string, resolved_at: string | null }} LogEntry
+ * @typedef {{ session_id: string, key_id: string, status: Status, age_required: number, created_at: string, resolved_at: string | null, livemode: boolean, reference: string | null, assurance: string | null, denial_reason: string | null }} LogEntry
  * @typedef {{ date: string, total: number, approved: number, denied: number, expired: number, pending: number }} DayUsage
  */
 
@@ -253,6 +253,28 @@
     return id ? A.$("keys-table").querySelector('tr[data-key-id="' + CSS.escape(id) + '"]') : null;
   }
 
+  /** A live or test pill: both modes look alike, only their words and colour differ. @param {boolean} live */
+  function modeCell(live) {
+    return A.el("td", {}, [A.el("span", { className: "pill mode " + (live ? "live" : "test"), text: live ? "Live" : "Test" })]);
+  }
+
+  /**
+   * Gives each body cell of a stacked table its column's header as data-label, which the narrow layout
+   * shows beside the value (console.css): a row read as a block still says what each value is.
+   * @param {string} id
+   */
+  function labelCells(id) {
+    var table = A.$(id);
+    /** @type {string[]} */
+    var headers = [];
+    table.querySelectorAll("thead th").forEach(function (th) { headers.push(th.querySelector(".sr-only") ? "" : (th.textContent || "").trim()); });
+    Array.prototype.forEach.call(table.querySelectorAll("tbody tr"), function (/** @type {HTMLTableRowElement} */ row) {
+      Array.prototype.forEach.call(row.cells, function (/** @type {HTMLTableCellElement} */ cell, /** @type {number} */ index) {
+        if (cell.colSpan === 1) cell.setAttribute("data-label", headers[index] || "");
+      });
+    });
+  }
+
   async function loadKeys() {
     var res = await call("GET", "/api/keys");
     if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
@@ -271,14 +293,19 @@
         revoke.addEventListener("click", function () { revokeKey(key, /** @type {HTMLButtonElement} */ (revoke)); });
       }
       body.appendChild(A.el("tr", { "data-key-id": key.id }, [
-        A.el("td", {}, [key.name + " ", A.el("span", { className: "pill " + (key.mode === "test" ? "test" : "live"), text: key.mode === "test" ? "Test" : "Live" })]),
+        A.el("td", { text: key.name }),
+        modeCell(key.mode !== "test"),
         A.el("td", { className: "mono", text: key.prefix + "\u2026" }),
         A.el("td", { text: A.formatDateTime(key.createdAt) }),
         A.el("td", { text: key.lastUsedAt ? A.formatDateTime(key.lastUsedAt) : "Never" }),
-        A.el("td", {}, [A.el("span", { className: "pill " + (key.revokedAt ? "revoked" : "active"), text: key.revokedAt ? "Revoked " + A.formatDateTime(key.revokedAt) : "Active" })]),
-        A.el("td", {}, [webhooks, revoke])
+        // The pill stays one word; the revocation's date follows it as plain text.
+        A.el("td", {}, key.revokedAt
+          ? [A.el("span", { className: "pill revoked", text: "Revoked" }), A.el("span", { className: "detail", text: A.formatDateTime(key.revokedAt) })]
+          : [A.el("span", { className: "pill active", text: "Active" })]),
+        A.el("td", { className: "actions-cell" }, [webhooks, revoke])
       ]));
     });
+    labelCells("keys-table");
     A.show("keys-table", res.data.keys.length > 0);
     A.show("keys-empty", res.data.keys.length === 0);
   }
@@ -344,6 +371,7 @@
     var res = await call("POST", "/api/keys/" + encodeURIComponent(key.id) + "/rotate-signing-secret", { body: { graceHours: Number(values.graceHours) } });
     if (!res.ok) return res.status === 401 ? { ok: true } : res;
     A.input("rotated-secret").value = res.data.signingSecret;
+    A.show("rotated-copy-status", false);
     A.show("rotated", true);
     webhooksKey = res.data.key;
     showSecretState(res.data.key);
@@ -410,6 +438,7 @@
         A.el("td", { text: attempt.error || "\u2013" })
       ]));
     });
+    labelCells("attempts-table");
     A.show("redeliver", !!event);
   }
 
@@ -444,13 +473,17 @@
     A.show("copy-status", false);
     A.show("new-key", true);
     A.$("new-key-title").focus();
-    loadKeys();
+    keysReload = loadKeys();
     return res;
   }, wording("createKey"));
 
   // The panel closes under the focus: it moves to the new key's row (its first control), or to the
-  // keys heading while the table has not caught up.
-  A.$("new-key-done").addEventListener("click", function () {
+  // keys heading when the table could not be reloaded.
+  /** @type {Promise<void>} the keys table's reload after a key was created: its row takes the focus */
+  var keysReload = Promise.resolve();
+  A.$("new-key-done").addEventListener("click", async function () {
+    // On a slow network the table may not list the new key yet: wait for it rather than lose the row.
+    await keysReload;
     A.input("new-api-key").value = "";
     A.input("new-signing-secret").value = "";
     A.show("new-key", false);
@@ -463,9 +496,10 @@
   Array.prototype.forEach.call(document.querySelectorAll("[data-copy]"), function (button) {
     button.addEventListener("click", function () {
       var input = A.input(button.getAttribute("data-copy"));
+      var status = button.getAttribute("data-copy-status") || "copy-status";
       input.select();
-      var copied = function () { A.notice("copy-status", "Copied to the clipboard.", "ok"); };
-      var manual = function () { A.notice("copy-status", "Selected: press Ctrl+C (or \u2318C) to copy.", "info"); };
+      var copied = function () { A.notice(status, "Copied to the clipboard.", "ok"); };
+      var manual = function () { A.notice(status, "Selected: press Ctrl+C (or \u2318C) to copy.", "info"); };
       if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(input.value).then(copied, manual);
       else manual();
     });
@@ -576,6 +610,7 @@
         A.el("td", { text: String(k.expired) }), A.el("td", { text: String(k.pending) })
       ]));
     });
+    labelCells("by-key-table");
   }
 
   // A first page (more = false) starts a new query from the range and the status; "Load more" sends
@@ -599,7 +634,9 @@
     res.data.items.forEach(function (/** @type {LogEntry} */ item) {
       body.appendChild(A.el("tr", { "data-session-id": item.session_id }, [
         A.el("td", { className: "mono", text: item.session_id }),
-        A.el("td", {}, [A.el("span", { className: "pill " + item.status, text: item.status.toLowerCase() })]),
+        modeCell(item.livemode),
+        A.el("td", {}, [A.el("span", { className: "pill " + item.status, text: item.status.toLowerCase() }), outcomeDetail(item)]),
+        A.el("td", { className: item.reference ? "mono" : "", text: item.reference || "\u2013" }),
         A.el("td", { text: String(item.age_required) }),
         keyCell(item.key_id),
         A.el("td", { text: A.formatDateTime(item.created_at) }),
@@ -607,6 +644,7 @@
         A.el("td", {}, [item.status === "PENDING" ? null : callbacksButton(item.session_id)])
       ]));
     });
+    labelCells("log-table");
     logCursor = res.data.next_cursor;
     var any = body.children.length > 0;
     A.show("log-table", any);
@@ -615,6 +653,19 @@
     A.show("log-none", !noMatch);
     A.show("log-no-match", noMatch);
     A.show("load-more", !!logCursor);
+  }
+
+  // What an answer rested on, or why a session was denied, in words under its status (1.2.0 fields).
+  /** @type {Record<string, string>} */
+  var OUTCOME_WORDS = {
+    UNDER_AGE: "under the age", DECLINED: "declined by the person",
+    KYC_VERIFIED: "identity check", DIGITAL_ID_VERIFIED: "digital ID"
+  };
+  /** @param {LogEntry} item */
+  function outcomeDetail(item) {
+    var code = item.status === "DENIED" ? item.denial_reason : item.status === "APPROVED" ? item.assurance : null;
+    if (!code) return null;
+    return A.el("span", { className: "detail", "data-code": code, text: OUTCOME_WORDS[code] || code.toLowerCase().replace(/_/g, " ") });
   }
 
   // The key's name as the by-key table shows it (with its prefix); the id for a key not listed there yet.
@@ -703,9 +754,11 @@
 
   A.$("download-csv").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
     await A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
-      var problems = rangeProblems();
+      // The CSV holds what the figures on screen count: their range and mode, not a selector changed since
+      // without "Show". Before any figures, the form's range, checked first.
+      var problems = shownRange ? [] : rangeProblems();
       if (problems.length) return A.showFailure(A.form("range-form"), { error: "VALIDATION_FAILED", errors: problems }, wording("range"));
-      var res = await call("GET", "/api/usage/export.csv?" + rangeQuery(), { raw: true, accept: "text/csv" });
+      var res = await call("GET", "/api/usage/export.csv?" + (shownRange || rangeQuery()), { raw: true, accept: "text/csv" });
       if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
       var response = /** @type {Response} */ (res.response);
       var disposition = response.headers.get("content-disposition") || "";

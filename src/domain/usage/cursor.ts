@@ -15,6 +15,8 @@ export type CursorBinding = {
   accountId: string;
   status?: string;
   keyId?: string;
+  /** Added in 1.2.0: bound only when asked, so a cursor of a query without it keeps its signature. */
+  mode?: string;
   /** The raw from/to query values, so that a cursor cannot be replayed against another window. */
   from?: string;
   to?: string;
@@ -27,7 +29,8 @@ const CURSOR_KEY_LABEL = "usage-cursor/v1";
 async function signature(jwtSecret: string, binding: CursorBinding, payload: string): Promise<string> {
   // A separate key per purpose: a cursor MAC can never be confused with a JWT signature.
   const key = await hmacSha256(utf8(jwtSecret), CURSOR_KEY_LABEL);
-  const bound = JSON.stringify([binding.accountId, binding.status ?? null, binding.keyId ?? null, binding.from ?? null, binding.to ?? null, payload]);
+  const mode = binding.mode ? [binding.mode] : [];
+  const bound = JSON.stringify([binding.accountId, binding.status ?? null, binding.keyId ?? null, binding.from ?? null, binding.to ?? null, ...mode, payload]);
   return toBase64Url(await hmacSha256(key, bound));
 }
 

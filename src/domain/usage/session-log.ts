@@ -5,7 +5,7 @@ import * as z from "zod";
 import { secret } from "../../config/settings";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
-import { apiKeys, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
+import { apiKeys, KEY_MODES, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
 import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS } from "../../session/assurance";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./cursor";
@@ -40,7 +40,9 @@ export const UsagePage = z.object({
 });
 
 /** The filters of the log and the export, with the window already resolved. */
-export type LogFilter = Range & { status?: SessionStatus; keyId?: string };
+type KeyMode = (typeof KEY_MODES)[number];
+
+export type LogFilter = Range & { status?: SessionStatus; keyId?: string; mode?: KeyMode };
 
 export const toUsageItem = (row: SessionLogRow): UsageItem => ({
   session_id: row.id,
@@ -67,6 +69,7 @@ function logConditions(accountId: string, filter: LogFilter, after?: LogPosition
   const parts: SQL[] = [eq(sessions.accountId, accountId), gte(sessions.createdAt, filter.from), lte(sessions.createdAt, filter.to)];
   if (filter.status) parts.push(eq(sessions.status, filter.status));
   if (filter.keyId) parts.push(eq(sessions.keyId, filter.keyId));
+  if (filter.mode) parts.push(eq(sessions.livemode, filter.mode === "live"));
   // A row-value comparison walks the (…, created_at, id) indexes from the cursor on, newest first.
   if (after) parts.push(sql`(${sessions.createdAt}, ${sessions.id}) < (${after.createdAt}, ${after.id})`);
   return and(...parts);
@@ -91,12 +94,13 @@ export const exportPageQuery = (db: Database, accountId: string, filter: LogFilt
     .orderBy(desc(sessions.createdAt), desc(sessions.id))
     .limit(limit);
 
-export type LogQuery = { status?: SessionStatus; key_id?: string; from?: string; to?: string; limit: number; cursor?: string };
+export type LogQuery = { status?: SessionStatus; key_id?: string; mode?: KeyMode; from?: string; to?: string; limit: number; cursor?: string };
 
 const bindingOf = (accountId: string, query: LogQuery): CursorBinding => ({
   accountId,
   status: query.status,
   keyId: query.key_id,
+  mode: query.mode,
   from: query.from,
   to: query.to,
 });
@@ -108,7 +112,7 @@ export async function listSessionLog({ db, settings }: ServiceContext, accountId
   const { position, range } = query.cursor
     ? await decodeCursor(jwtSecret, binding, query.cursor)
     : { position: undefined, range: resolveRange(query) };
-  const filter: LogFilter = { ...range, status: query.status, keyId: query.key_id };
+  const filter: LogFilter = { ...range, status: query.status, keyId: query.key_id, mode: query.mode };
   // One row more than asked tells whether another page exists without a count query.
   const rows = await logPageQuery(db, accountId, filter, query.limit + 1, position);
   const page = rows.slice(0, query.limit);

@@ -18,7 +18,7 @@ export const exportSessionLogRoute = {
     queryParams(ExportQuery),
     function exportCsv(c) {
       const query = c.req.valid("query");
-      const filter = { ...resolveRange(query), status: query.status, keyId: query.key_id };
+      const filter = { ...resolveRange(query), status: query.status, keyId: query.key_id, mode: query.mode };
       return new Response(exportSessionLog(c.var.ctx, c.var.user.id, filter), {
         headers: {
           "content-type": "text/csv; charset=utf-8",

@@ -21,6 +21,10 @@ const rangeFields = {
 
 const logFilterFields = {
   status: z.enum(SESSION_STATUSES).optional(),
+  mode: z
+    .enum(KEY_MODES)
+    .optional()
+    .describe("live: only sessions opened with live keys; test: only those opened with test keys (as the counts' `mode`). Default: both."),
   key_id: z
     .string()
     .regex(idShape("key"), "Expected a key id (key_…).")

@@ -12,6 +12,7 @@ const FILES = {
   "app.css": "app.css",
   "verify.css": "verify.css",
   "console.css": "console.css",
+  "api-reference.css": "api-reference.css",
   "common.js": "common.browser.js",
   "verify.js": "verify.browser.js",
   "passkeys.js": "passkeys.browser.js",
