@@ -10,19 +10,23 @@ import { devOutboxMailer } from "./mail/dev-outbox-mailer";
 import { emailServiceMailer } from "./mail/email-service";
 import { providerFor } from "./providers/from-env";
 import { perObject } from "./lib/per-object";
+import { deliverAtOnce } from "./callbacks/first-attempt";
+import type { CallbackMessage } from "./session/callback-message";
 
 function build(env: Bindings): ServiceContext {
   const settings = settingsOf(env);
   const db = database(env.DB);
-  return {
+  const context: ServiceContext = {
     settings,
     db,
     provider: providerFor(settings, env.DB),
     mailer: settings.production ? emailServiceMailer(env.MAILER, settings.mailFrom) : devOutboxMailer(db),
     sessions: env.SESSIONS,
     callbackQueue: env.CALLBACKS,
+    firstCallbackAttempt: (message) => deliverAtOnce(message as CallbackMessage, context),
     mailQueue: env.MAIL,
   };
+  return context;
 }
 
 /** The isolate's service context: built once per bindings object (src/lib/per-object.ts). */

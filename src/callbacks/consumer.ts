@@ -74,7 +74,8 @@ function errorOf(result: AttemptResult): string | null {
 const stateAfter = (decision: Decision): CallbackState =>
   decision.action === "delivered" ? "delivered" : decision.action === "give_up" ? "failed" : "pending";
 
-async function processCallback(message: Message<CallbackMessage>, ctx: ServiceContext): Promise<void> {
+/** One message, top to bottom; also run at once for a resolution's first attempt (first-attempt.ts). */
+export async function processCallback(message: Message<CallbackMessage>, ctx: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isCallbackMessage(body)) {
     log("error", "callback message without the expected shape", { messageId: message.id });

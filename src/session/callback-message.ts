@@ -60,3 +60,17 @@ export function callbackMessage(state: SessionState, webhookId: string, attempt:
     attempt,
   };
 }
+
+/**
+ * How long the queue's copy of a resolution's callback waits: past the consumer's claim lifetime (60 s,
+ * src/callbacks/consumer.ts CLAIM_TTL_SECONDS; test/callbacks/first-attempt.test.ts compares), so that an
+ * attempt cut off mid-way counts as interrupted by the time the copy looks.
+ */
+export const SAFETY_NET_DELAY_SECONDS = 90;
+
+/**
+ * The queue's copy of a resolution's callback, beside the first attempt made at once: it waits for
+ * attempt 1 and is dropped once that attempt has an outcome (whoever made it carried the event on); if
+ * attempt 1 never started or was cut off, the copy delivers.
+ */
+export const safetyNetMessage = (message: CallbackMessage): CallbackMessage => ({ ...message, awaitsAttempt: 1 });

@@ -10,7 +10,7 @@ import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
 import { nowIso } from "../lib/time";
-import { callbackMessage, type CallbackMessage } from "./callback-message";
+import { callbackMessage, safetyNetMessage, SAFETY_NET_DELAY_SECONDS, type CallbackMessage } from "./callback-message";
 import { polledView, previewView, requestView, type PolledSession, type SessionPreview, type SessionRequest } from "./session-view";
 import { transition, type AccountBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
@@ -450,8 +450,12 @@ export class VerificationSessionObject extends DurableObject<Env> {
           message,
         ),
       );
-      await this.domain.callbackQueue.send(message);
+      // The queue's copy first, then the attempt at once: once the outbox is gone, the copy is what
+      // guarantees delivery (src/callbacks/first-attempt.ts).
+      await this.domain.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });
       await this.ctx.storage.delete("outbox");
+      // Not awaited by the answer: the merchant's server may take up to 15 s, the person need not wait.
+      this.ctx.waitUntil(this.domain.firstCallbackAttempt(message));
     } catch (error) {
       if (!(await sessionLogExists(this.domain, message.sessionId).catch(() => true))) {
         // The merchant's account was deleted with its log: there is no one left to tell.

@@ -1114,4 +1114,41 @@ const dropIn: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn];
+/** The first callback attempt at once, with the queue's copy as the safety net (issue 35). */
+const FIRST_ATTEMPT = "test/callbacks/first-attempt.test.ts";
+const firstAttempt: Mutation[] = [
+  {
+    id: "first-attempt-copy-does-not-wait",
+    file: "src/session/callback-message.ts",
+    find: "export const safetyNetMessage = (message: CallbackMessage): CallbackMessage => ({ ...message, awaitsAttempt: 1 });",
+    replace: "export const safetyNetMessage = (message: CallbackMessage): CallbackMessage => ({ ...message });",
+    tests: [FIRST_ATTEMPT],
+    why: "the queue's copy claims an attempt of its own beside the first one: an extra delivery off the schedule",
+  },
+  {
+    id: "first-attempt-copy-not-sent",
+    file: "src/session/verification-session.ts",
+    find: "      await this.domain.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });\n",
+    replace: "",
+    tests: [FIRST_ATTEMPT, "test/session/outbox.test.ts"],
+    why: "an object that stops after its outbox is flushed loses the callback: nothing on the queue delivers it",
+  },
+  {
+    id: "first-attempt-copy-too-early",
+    file: "src/session/callback-message.ts",
+    find: "export const SAFETY_NET_DELAY_SECONDS = 90;",
+    replace: "export const SAFETY_NET_DELAY_SECONDS = 30;",
+    tests: [FIRST_ATTEMPT],
+    why: "the copy looks before a cut-off attempt counts as interrupted, and stands aside again and again",
+  },
+  {
+    id: "first-attempt-not-made",
+    file: "src/session/verification-session.ts",
+    find: "      this.ctx.waitUntil(this.domain.firstCallbackAttempt(message));\n",
+    replace: "",
+    tests: [FIRST_ATTEMPT],
+    why: "the merchant hears the answer only after the queue's copy waits out its delay",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...firstAttempt];

@@ -1,9 +1,10 @@
-// The session object's outbox: a resolution is mirrored to the D1 log and its callback enqueued; when
+// The session object's outbox: a resolution is mirrored to the D1 log and its callback's queue copy
+// enqueued (the safety net beside the first attempt made at once: src/callbacks/first-attempt.ts); when
 // either write fails, the change waits in the object's storage and the alarm (10 s later) writes it,
 // so the event is neither lost nor delivered twice.
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { CallbackMessage } from "../../src/session/callback-message";
 import type { ServiceContext } from "../../src/context/service-context";
 import { serviceContext } from "../../src/service";
@@ -59,7 +60,13 @@ const pendingOutbox = (sessionId: string) => runInDurableObject(sessionObject(se
 const logRow = (sessionId: string) => db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
 const eventsOf = (sessionId: string) => db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 async function approvedWith(failures: Writes["failures"]) {
+  // The merchant's server answers 2xx: the first attempt delivers, and the queue holds only its copy.
+  vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
   const merchant = await seedMerchant();
   const user = await seedEndUser("1990-01-01");
   const opened = await openSession(merchant.apiKey);
@@ -89,7 +96,8 @@ describe("session outbox", () => {
     expect(await pendingOutbox(opened.session_id)).toBeUndefined();
     expect(await logRow(opened.session_id)).toMatchObject({ status: "APPROVED", receiptId: completed.body.data.receipt_id });
     expect((await eventsOf(opened.session_id)).map((e) => e.type)).toEqual(["age_verification.session.approved"]);
-    expect(writes.sends.map((m) => [m.sessionId, m.type])).toEqual([[opened.session_id, "age_verification.session.approved"]]);
+    // One message: the queue's copy, which waits for attempt 1.
+    expect(writes.sends.map((m) => [m.sessionId, m.type, m.awaitsAttempt])).toEqual([[opened.session_id, "age_verification.session.approved", 1]]);
 
     // Nothing is left to send: a later alarm sends nothing again.
     await runInDurableObject(sessionObject(opened.session_id), (instance) => (instance as unknown as { alarm(): Promise<void> }).alarm());
