@@ -307,10 +307,11 @@
     if (shown.double_blind) return doubleBlindAccountPath(shown);
     return true;
   }
-  // HOOK for the double-blind account path (anonymous age tokens, issue 32): it shows its own way and
-  // answers true to keep the account steps, or false (as now) to offer only the wallet.
+  // A double-blind request is still answered after a sign-in: the signed-in, verified person approves it
+  // from the page's stock of anonymous age tokens (age-tokens.browser.js), never with the sign-in itself.
+  // The stock lives in IndexedDB: a browser without it is offered the wallet alone.
   /** @param {SessionPreview} _shown @returns {boolean} */
-  function doubleBlindAccountPath(_shown) { return false; }
+  function doubleBlindAccountPath(_shown) { return typeof indexedDB !== "undefined"; }
 
   /** @param {SessionPreview} shown @param {boolean} account whether the account path follows */
   function offerWallet(shown, account) {

@@ -8,8 +8,8 @@ export const ASSET_VERSIONS = {
   "app.css": "8e67c80d229b",
   "common.browser.js": "577adc1f7f2e",
   "console.browser.js": "813e78d6e3aa",
-  "console.css": "b84576d1f04c",
+  "console.css": "abc9a1ff0d81",
   "passkeys.browser.js": "a03a4b090a6b",
-  "verify.browser.js": "2ccbb5e797e0",
+  "verify.browser.js": "fc0f9d34e5d8",
   "verify.css": "94626df4a784",
 } as const;
