@@ -2,6 +2,7 @@
 // name with the rule it breaks, never with the value. Run once per isolate, by the settings parse
 // (src/config/settings.ts), whose `problems` the HTTP app, the scheduled run and the queues consult.
 
+import { parseAgeTokenKeysSetting } from "./age-token-keys-setting";
 import type { ReceiptKeySetting } from "./receipt-key";
 import { includesTestAnchorDer, parseTrustAnchors } from "../domain/digital-id";
 
@@ -124,17 +125,10 @@ export const ACCOUNT_LIMIT_SETTINGS = [
  * RSA-2048 is asynchronous (Web Crypto), so src/domain/age-tokens answers that with 503 at first use.
  */
 function ageTokenKeysProblem(value: string): string | null {
-  let entries: unknown;
-  try {
-    entries = JSON.parse(value);
-  } catch {
-    return "is not JSON";
-  }
-  const shaped = (entry: unknown) =>
-    typeof entry === "object" && entry !== null && Number.isInteger((entry as { age_over?: unknown }).age_over) && typeof (entry as { current?: unknown }).current === "string";
-  if (!Array.isArray(entries) || entries.length === 0 || !entries.every(shaped)) return 'must be a JSON array of {"age_over", "current", "previous"?}';
+  const parsed = parseAgeTokenKeysSetting(value);
+  if ("problem" in parsed) return parsed.problem;
   // As the keys are read (src/domain/age-tokens/token-keys.ts): whitespace inside a key is ignored.
-  const keys = (entries as { current: string; previous?: unknown }[]).flatMap((entry) => [entry.current, entry.previous]).filter((key) => typeof key === "string");
+  const keys = parsed.entries.flatMap((entry) => (entry.previous === undefined ? [entry.current] : [entry.current, entry.previous]));
   const compact = keys.map((key) => key.replace(/\s+/g, ""));
   if (compact.some((key) => DEVELOPMENT_AGE_TOKEN_KEY_SLICES.some((slice) => key.includes(slice)))) return "carries a committed development key";
   return null;

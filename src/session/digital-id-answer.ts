@@ -27,8 +27,8 @@ export const trustAnchorsOf = perObject((settings: Settings) => {
   }
 });
 
-/** The way is offered only where anchors are configured (src/domain/verification/ways-offered.ts). */
-export const digitalIdOffered = (settings: Settings) => settings.digitalIdTrustAnchors !== undefined;
+/** The way is offered only where anchors are configured; the open request's policy reads the same rule (src/domain/verification/ways-offered.ts). */
+export const digitalIdOffered = (settings: Pick<Settings, "digitalIdTrustAnchors">) => settings.digitalIdTrustAnchors !== undefined;
 
 /** The origin the wallet's answer binds: the page at APP_URL asked (verification_url lies under it). */
 export const appOriginOf = (settings: Settings) => new URL(settings.appUrl).origin;

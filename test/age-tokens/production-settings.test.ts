@@ -59,6 +59,13 @@ describe("AGE_TOKEN_KEYS in production", () => {
     await expectRefused('[{"age_over":"18","current":"x"}]');
   });
 
+  it("a value the key import would refuse refuses at once too: one parse of the setting serves both (a threshold twice, out of range, an unknown field)", async () => {
+    const key = await freshKey();
+    await expectRefused(setting([{ age_over: 18, current: key }, { age_over: 18, current: key }]));
+    await expectRefused(setting([{ age_over: 0, current: key }]));
+    await expectRefused(JSON.stringify([{ age_over: 18, current: key, note: "x" }]));
+  });
+
   it("fresh keys serve", async () => {
     expect((await health(productionEnv({ AGE_TOKEN_KEYS: setting([{ age_over: 18, current: await freshKey() }]) }))).status).toBe(200);
   });

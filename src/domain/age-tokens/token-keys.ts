@@ -3,21 +3,13 @@
 // name its `previous` one, which only verifies while tokens under it may still be spent; both are
 // published in the directory. A key dropped from the setting is retired: its tokens are refused and
 // its spent records pruned, so a retired key must never come back.
-import * as z from "zod";
+import { parseAgeTokenKeysSetting } from "../../config/age-token-keys-setting";
 import { fromBase64, fromBase64Url, toHex } from "../../lib/encoding";
 import { bytesToBigInt, type BlindSigningKey } from "./blind-rsa";
 import { tokenKeyId, toRsassaPssSpki } from "./token-key-encoding";
 
 export const AGE_TOKEN_KEYS_SETTING = "AGE_TOKEN_KEYS";
 
-/**
- * The setting's value: a JSON array, one entry per threshold, each key a PKCS#8 DER RSA-2048 private
- * key in standard base64 (`openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 | openssl pkcs8 -topk8 -nocrypt -outform DER | base64 -w0`):
- * `[{"age_over": 18, "current": "MIIEv…", "previous": "MIIEv…"}, {"age_over": 21, "current": "MIIEv…"}]`.
- */
-const settingSchema = z
-  .array(z.object({ age_over: z.number().int().min(1).max(150), current: z.string().min(1), previous: z.string().min(1).optional() }).strict())
-  .min(1);
 
 export type TokenKey = {
   ageOver: number;
@@ -66,16 +58,9 @@ async function importTokenKey(ageOver: number, role: TokenKey["role"], base64Pkc
 }
 
 export async function loadTokenKeys(setting: string): Promise<TokenKeys> {
-  let json: unknown;
-  try {
-    json = JSON.parse(setting);
-  } catch {
-    throw new TokenKeysMisconfigured("is not JSON");
-  }
-  const parsed = settingSchema.safeParse(json);
-  if (!parsed.success) throw new TokenKeysMisconfigured('must be a JSON array of {"age_over", "current", "previous"?}');
-  const entries = [...parsed.data].sort((a, b) => a.age_over - b.age_over);
-  if (new Set(entries.map((e) => e.age_over)).size !== entries.length) throw new TokenKeysMisconfigured("names an age_over twice");
+  const parsed = parseAgeTokenKeysSetting(setting);
+  if ("problem" in parsed) throw new TokenKeysMisconfigured(parsed.problem);
+  const { entries } = parsed;
   const keys = await Promise.all(
     entries.flatMap((entry) => [importTokenKey(entry.age_over, "current", entry.current), ...(entry.previous ? [importTokenKey(entry.age_over, "previous", entry.previous)] : [])]),
   );

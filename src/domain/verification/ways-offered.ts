@@ -4,9 +4,10 @@
 import type { Settings } from "../../config/settings";
 import type { FieldError } from "../../errors";
 import type { Assurance } from "../../session/assurance";
+import { digitalIdOffered } from "../../session/digital-id-answer";
 
 export function assurancesOffered(settings: Pick<Settings, "digitalIdTrustAnchors">): Assurance[] {
-  return settings.digitalIdTrustAnchors ? ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"] : ["KYC_VERIFIED"];
+  return digitalIdOffered(settings) ? ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"] : ["KYC_VERIFIED"];
 }
 
 export const ageTokensOffered = (settings: Pick<Settings, "ageTokenKeys">): boolean => settings.ageTokenKeys !== undefined;
