@@ -2,6 +2,7 @@
 // may still be spent), both are in the directory; a key dropped from the setting is retired.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ageTokenChallenge, issueTokens, issuerDirectory, loadTokenKeys, verifyAgeToken, type TokenKeys } from "../../src/domain/age-tokens";
+import { truncatedIdClash } from "../../src/domain/age-tokens/token-keys";
 import { fetchTokens, freshKey, setting } from "./helpers";
 import { b64url, createTokenRequest, rsaPublicKeyOf, unb64url } from "./rfc-client";
 
@@ -20,8 +21,14 @@ async function modulusOf(pkcs8: string): Promise<bigint> {
   return BigInt(`0x${Array.from(unb64url(n), (b) => b.toString(16).padStart(2, "0")).join("")}`);
 }
 
+/** The last byte of a key's id: what a TokenRequest names it by (RFC 9578 §6.1). */
+const truncatedId = async (pkcs8: string) => (await loadTokenKeys(setting([{ age_over: 18, current: pkcs8 }])))[0]!.tokenKeyId.at(-1);
+
 beforeAll(async () => {
-  [oldKey, newKey] = await Promise.all([freshKey(), freshKey()]);
+  oldKey = await freshKey();
+  // As an operator must: a new key whose truncated id differs from the one it replaces (1 in 256 does not).
+  do newKey = await freshKey();
+  while ((await truncatedId(newKey)) === (await truncatedId(oldKey)));
   before = await loadTokenKeys(setting([{ age_over: 18, current: oldKey }]));
   during = await loadTokenKeys(setting([{ age_over: 18, current: newKey, previous: oldKey }]));
   after = await loadTokenKeys(setting([{ age_over: 18, current: newKey }]));
@@ -49,6 +56,18 @@ describe("rotation", () => {
   it("a token under the current key verifies", async () => {
     const [token] = await fetchTokens(during, 18, challenge);
     await expect(verify(during, token!)).resolves.toMatchObject({ ageOver: 18 });
+  });
+
+  it("refuses a current and previous key of one threshold that share a truncated key id", () => {
+    const id = (...bytes: number[]) => Uint8Array.from(bytes);
+    const keys = [
+      { ageOver: 18, role: "current" as const, tokenKeyId: id(1, 2, 0x7f) },
+      { ageOver: 18, role: "previous" as const, tokenKeyId: id(9, 9, 0x7f) },
+      { ageOver: 21, role: "current" as const, tokenKeyId: id(3, 0x10) },
+    ];
+    expect(truncatedIdClash(keys)).toBe(18);
+    // Another threshold's key may share it: a request names its threshold as well.
+    expect(truncatedIdClash([keys[0]!, { ...keys[1]!, tokenKeyId: id(9, 9, 0x80) }, { ...keys[2]!, tokenKeyId: id(3, 0x7f) }])).toBeNull();
   });
 
   it("the previous key signs nothing new: a request for it is 422", async () => {

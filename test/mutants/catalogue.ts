@@ -1114,6 +1114,18 @@ const dropIn: Mutation[] = [
   },
 ];
 
+/** Anonymous age tokens (issue 32): the keys a rotation publishes. */
+const ageTokens: Mutation[] = [
+  {
+    id: "age-token-truncated-id-clash",
+    file: "src/domain/age-tokens/token-keys.ts",
+    find: "    if (current && lastByte(current) === lastByte(previous)) return previous.ageOver;\n",
+    replace: "",
+    tests: ["test/age-tokens/rotation.test.ts"],
+    why: "a rotation to a key with the retired key's truncated id: requests made for the retired key are signed by the new one",
+  },
+];
+
 /** The first callback attempt at once, with the queue's copy as the safety net (issue 35). */
 const FIRST_ATTEMPT = "test/callbacks/first-attempt.test.ts";
 const firstAttempt: Mutation[] = [
@@ -1151,4 +1163,4 @@ const firstAttempt: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...firstAttempt];
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt];

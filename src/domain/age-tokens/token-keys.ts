@@ -57,6 +57,20 @@ async function importTokenKey(ageOver: number, role: TokenKey["role"], base64Pkc
   return { ageOver, role, publicKey, tokenKeyId: id, tokenKeyIdHex: toHex(id), verifyKey, signing };
 }
 
+/**
+ * The threshold whose current and previous keys share a truncated key id, or null. A TokenRequest names
+ * its key by the key id's last byte alone (RFC 9578 §6.1): were the two to share it, a request made for
+ * the retired key would be signed by the current one. One new key in 256 does: generate another.
+ */
+export function truncatedIdClash(keys: readonly Pick<TokenKey, "ageOver" | "role" | "tokenKeyId">[]): number | null {
+  const lastByte = (key: Pick<TokenKey, "tokenKeyId">) => key.tokenKeyId[key.tokenKeyId.length - 1];
+  for (const previous of keys.filter((k) => k.role === "previous")) {
+    const current = keys.find((k) => k.role === "current" && k.ageOver === previous.ageOver);
+    if (current && lastByte(current) === lastByte(previous)) return previous.ageOver;
+  }
+  return null;
+}
+
 export async function loadTokenKeys(setting: string): Promise<TokenKeys> {
   const parsed = parseAgeTokenKeysSetting(setting);
   if ("problem" in parsed) throw new TokenKeysMisconfigured(parsed.problem);
@@ -66,6 +80,8 @@ export async function loadTokenKeys(setting: string): Promise<TokenKeys> {
   );
   // One key, one threshold: a token proves its threshold only through the key that signed it.
   if (new Set(keys.map((k) => k.tokenKeyIdHex)).size !== keys.length) throw new TokenKeysMisconfigured("uses one key twice");
+  const clash = truncatedIdClash(keys);
+  if (clash !== null) throw new TokenKeysMisconfigured(`age_over ${clash}: the current and previous keys share a truncated key id; generate another current key`);
   return keys;
 }
 
