@@ -1,5 +1,5 @@
 // `npm run bench:profile [-- --duration 8]`: where a request's CPU time goes. Starts the service's own
-// throw-away `wrangler dev`, drives health, poll and open with autocannon while workerd's sampling CPU
+// throw-away `wrangler dev`, drives health, poll, open and the flow (open + complete + poll) with autocannon while workerd's sampling CPU
 // profiler runs (the DevTools protocol through wrangler's inspector), and attributes every sample to the
 // source module of its innermost frame: esbuild's unminified dev bundle marks each module with a
 // `// path` comment, so a frame's line number names its file. Prints, per scenario, the share of busy
@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { apiClient, expectStatus } from "../tools/api-client";
 import { prepare } from "./prepare";
-import { measureHealth, measureOpen, measurePoll, type Load } from "./scenarios";
+import { measureFlow, measureHealth, measureOpen, measurePoll, type Load } from "./scenarios";
 
 type Frame = { functionName: string; url: string; lineNumber: number };
 type Node = { id: number; callFrame: Frame; children?: number[] };
@@ -150,6 +150,7 @@ try {
   await profileScenario(running, "health", () => measureHealth(running.baseUrl, load));
   await profileScenario(running, "poll", () => measurePoll(running.baseUrl, load, fixtures, sessionId));
   await profileScenario(running, "open", () => measureOpen(running.baseUrl, load, fixtures, "https://m.example.com/cb"));
+  await profileScenario(running, "open+complete+poll", () => measureFlow(running.baseUrl, load, fixtures, "https://m.example.com/cb"));
 } catch (error) {
   console.error(`profile failed: ${error instanceof Error ? error.stack : String(error)}`);
   process.exitCode = 1;

@@ -6,13 +6,17 @@
 //   open:   one D1 read (the key), then one Durable Object call that writes the D1 session log row, its
 //           state and its alarm (the service's open, call for call).
 //   complete: one D1 batch (the account with its KYC record, and the two completion counters) + one Durable Object call that stores state and
-//           outbox, writes the D1 batch (log update + callback event), enqueues the callback, sets its alarm.
+//           outbox, writes the D1 batch (log update + callback event), enqueues the callback's safety-net copy, sets its alarm,
+//           then, after the resolution is durable, makes the callback's first attempt as the service's object does
+//           (src/callbacks/first-attempt.ts): one D1 batch that claims the attempt and reads the key's secret, the POST to
+//           the callback URL, one D1 batch that records its outcome. The issue's physical floor for telling the merchant
+//           is that one request after the state is durable; its two storage calls are the service's, call for call.
 // The key is looked up by the header's text as its hash (the floor does no crypto); POST /floor/seed makes
 // the one key and account that lookups find, so every read returns a row as the service's do.
 import { DurableObject } from "cloudflare:workers";
 
 type Env = { DB: D1Database; SESSIONS: DurableObjectNamespace<FloorSession>; CALLBACKS: Queue };
-type State = { id: string; accountId: string; keyId: string; status: string; expiresAt: string; createdAt: string; resolvedAt: string | null };
+type State = { id: string; accountId: string; keyId: string; callbackUrl: string; status: string; expiresAt: string; createdAt: string; resolvedAt: string | null };
 
 const FLOOR_KEY = "floor-key";
 const FLOOR_USER = "usr_floor";
@@ -47,25 +51,43 @@ export class FloorSession extends DurableObject<Env> {
       if (!current || current.status !== "PENDING") return;
       const at = new Date().toISOString();
       next = { ...current, status: "APPROVED", resolvedAt: at };
-      const message = { type: "age_verification.completed", sessionId: current.id, at };
+      const eventId = crypto.randomUUID();
+      const message = { type: "age_verification.completed", sessionId: current.id, eventId, at };
       await this.ctx.storage.put<unknown>({ state: next, outbox: { message } });
       await this.ctx.storage.get("outbox");
       await this.env.DB.batch([
         this.env.DB.prepare("update verification_sessions set status = 'APPROVED', above_age_required = 1, resolved_at = ? where id = ?").bind(at, current.id),
         this.env.DB.prepare("insert into callback_events (id, session_id, type, state, created_at, updated_at) values (?, ?, ?, 'pending', ?, ?) on conflict do nothing").bind(
-          crypto.randomUUID(),
+          eventId,
           current.id,
           message.type,
           at,
           at,
         ),
       ]);
-      await this.env.CALLBACKS.send(message);
+      await this.env.CALLBACKS.send(message, { delaySeconds: 90 });
       await this.ctx.storage.delete("outbox");
       await this.ctx.storage.get("outbox");
       await this.ctx.storage.setAlarm(Date.now() + TTL_MS);
+      this.ctx.waitUntil(this.firstAttempt(current, eventId, message));
     });
     return next;
+  }
+
+  /** The service's first callback attempt, storage call for storage call: claim and read, send, record. */
+  private async firstAttempt(state: State, eventId: string, message: unknown): Promise<void> {
+    const at = new Date().toISOString();
+    await this.env.DB.batch([
+      this.env.DB.prepare("insert into callback_attempts (event_id, attempt, at, duration_ms, error) values (?, 1, ?, 0, 'in_progress') on conflict do nothing").bind(eventId, at),
+      this.env.DB.prepare("select e.state, k.signing_secret_enc from callback_events e left join api_keys k on k.id = ? where e.id = ?").bind(state.keyId, eventId),
+    ]);
+    const started = Date.now();
+    const response = await fetch(state.callbackUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(message) }).catch(() => null);
+    await response?.arrayBuffer();
+    await this.env.DB.batch([
+      this.env.DB.prepare("update callback_attempts set duration_ms = ?, status_code = ?, error = null where event_id = ? and attempt = 1").bind(Date.now() - started, response?.status ?? null, eventId),
+      this.env.DB.prepare("update callback_events set state = 'delivered', updated_at = ? where id = ? and state = 'pending'").bind(at, eventId),
+    ]);
   }
 
   override async alarm(): Promise<void> {
@@ -109,9 +131,10 @@ async function handle(request: Request, env: Env): Promise<Response> {
   if (request.method === "POST" && pathname === SESSION_PATH) {
     const key = await readKey(env, request);
     if (!key) return json(401, { success: false });
+    const { callback_url: callbackUrl } = await request.json<{ callback_url: string }>();
     const now = Date.now();
     const id = `ses_${crypto.randomUUID().replaceAll("-", "")}`;
-    const state: State = { id, accountId: key.user_id, keyId: key.id, status: "PENDING", createdAt: new Date(now).toISOString(), expiresAt: new Date(now + TTL_MS).toISOString(), resolvedAt: null };
+    const state: State = { id, accountId: key.user_id, keyId: key.id, callbackUrl, status: "PENDING", createdAt: new Date(now).toISOString(), expiresAt: new Date(now + TTL_MS).toISOString(), resolvedAt: null };
     await stub(env, id).open(state);
     return json(201, { success: true, data: { session_id: id, nonce: id } });
   }

@@ -1,0 +1,108 @@
+// The CPU a request spends on the 1.2.0 proofs, timed one call at a time (issue 35: "a digital-ID
+// presentation verified and an anonymous token redeemed, each with its CPU time per request"): the
+// service's own verifier on fresh answers from the test wallet, for each protocol and credential, and the
+// service's own token verification and issuance on tokens from the RFC client of the tests. Web Crypto
+// does the work here as in workerd (both on BoringSSL or OpenSSL), so the figures stand for the Worker's
+// CPU per request. `npm run bench` reports them; alone: npx tsx test/bench/crypto-cpu.ts
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";
+import { ageTokenChallenge, issueTokens, loadTokenKeys, verifyAgeToken } from "../../src/domain/age-tokens";
+import { DEV_SETTING, fetchTokens } from "../age-tokens/helpers";
+import { b64url, createTokenRequest } from "../age-tokens/rfc-client";
+import { installWorkerdCrypto } from "./workerd-crypto";
+import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, testRoot, type Mdoc, type SdJwtVc } from "../wallet";
+
+export type CpuFigure = { label: string; p50Ms: number; p90Ms: number; rounds: number };
+
+const WARM_UP = 3;
+const ORIGIN = "https://age.example.test";
+const text = async (path: string) => new TextDecoder().decode(await readFile(path));
+
+/** p50 and p90 of `rounds` timed calls of `timed`, each after its own untimed `prepare`. */
+async function timeEach<T>(label: string, rounds: number, prepare: () => Promise<T>, timed: (input: T) => Promise<void>): Promise<CpuFigure> {
+  const times: number[] = [];
+  for (let round = -WARM_UP; round < rounds; round++) {
+    const input = await prepare();
+    const started = performance.now();
+    await timed(input);
+    if (round >= 0) times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!;
+  return { label, p50Ms: at(0.5), p90Ms: at(0.9), rounds };
+}
+
+/** One presentation verified, per protocol and credential (the /digital-id/response route's work). */
+export async function measureDigitalIdCpu(rounds = 40): Promise<CpuFigure[]> {
+  const rootPem = await text("test/wallet/test-iaca.pem");
+  const root = await testRoot(rootPem, JSON.parse(await text("test/wallet/test-iaca-key.json")));
+  const trustAnchors = parseTrustAnchors(rootPem);
+  const signer = await documentSigner(root);
+  const mdl = await issueMdoc({ kind: MDL, signer, ages: { 18: true } });
+  const av = await issueMdoc({ kind: EU_AGE, signer, ages: { 18: true } });
+  const sdJwt = await issueSdJwtVc({ signer, ages: { 18: true } });
+  const cases = [
+    ["digital ID: mDL over org-iso-mdoc (HPKE, Annex C)", mdl, "org-iso-mdoc"],
+    ["digital ID: EU proof of age over org-iso-mdoc", av, "org-iso-mdoc"],
+    ["digital ID: mDL over openid4vp-v1-unsigned (JWE)", mdl, "openid4vp-v1-unsigned"],
+    ["digital ID: SD-JWT VC over openid4vp-v1-unsigned (JWE)", sdJwt, "openid4vp-v1-unsigned"],
+  ] as const satisfies readonly (readonly [string, Mdoc | SdJwtVc, "org-iso-mdoc" | "openid4vp-v1-unsigned"])[];
+  const figures: CpuFigure[] = [];
+  for (const [label, credential, protocol] of cases) {
+    figures.push(
+      await timeEach(
+        label,
+        rounds,
+        async () => {
+          const { requests, pending } = await createDigitalIdRequest({ ageRequired: 18, appOrigin: ORIGIN, now: new Date() });
+          return { pending, response: await answer(requests, credential, { origin: ORIGIN, protocol }) };
+        },
+        async ({ pending, response }) => {
+          const outcome = await verifyDigitalIdResponse(response, { pending, ageRequired: 18, appOrigin: ORIGIN, trustAnchors, now: new Date() });
+          if (outcome.outcome !== "APPROVED") throw new Error(`${label}: ${JSON.stringify(outcome)}`);
+        },
+      ),
+    );
+  }
+  return figures;
+}
+
+/**
+ * An anonymous token redeemed (the /complete route's verification, before its one spend write), and a
+ * batch of ten issued (the /api/age-tokens route's blind signatures), under the development keys.
+ */
+export async function measureAgeTokenCpu(rounds = 40): Promise<CpuFigure[]> {
+  installWorkerdCrypto();
+  const keys = await loadTokenKeys(DEV_SETTING);
+  const challenge = ageTokenChallenge(ORIGIN);
+  const publicKey = keys.find((k) => k.ageOver === 18 && k.role === "current")!.publicKey;
+  const redeem = await timeEach(
+    "age token: one redeemed (RSA-PSS verify, RFC 9578)",
+    rounds,
+    async () => (await fetchTokens(keys, 18, challenge))[0]!,
+    async (token) => {
+      const verified = await verifyAgeToken(token, { keys, expectedChallenge: challenge, ageRequired: 18 });
+      if (verified.ageOver !== 18) throw new Error("age token: wrong threshold");
+    },
+  );
+  const issue = await timeEach(
+    "age token: a batch of 10 issued (blind RSA signatures)",
+    Math.max(10, rounds >> 2),
+    async () => Promise.all(Array.from({ length: 10 }, async () => b64url((await createTokenRequest(challenge, publicKey)).tokenRequest))),
+    async (requests) => {
+      if ((await issueTokens(keys, 18, requests)).length !== 10) throw new Error("age token: short batch");
+    },
+  );
+  return [redeem, issue];
+}
+
+export const cpuTable = (figures: CpuFigure[]): string[][] => [
+  ["per request", "p50 ms", "p90 ms", "rounds"],
+  ...figures.map((f) => [f.label, f.p50Ms.toFixed(2), f.p90Ms.toFixed(2), String(f.rounds)]),
+];
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const figures = [...(await measureDigitalIdCpu()), ...(await measureAgeTokenCpu())];
+  for (const row of cpuTable(figures)) console.log(`| ${row.join(" | ")} |`);
+}
