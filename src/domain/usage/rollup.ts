@@ -12,7 +12,6 @@
 // with a time of day inside one counts that whole day (they are older than the raw log).
 import { and, eq, gte, lt, lte, sql, type SQL } from "drizzle-orm";
 import { usageDays, verificationSessions as sessions } from "../../db/schema";
-import type { Counts } from "./totals";
 import type { Range } from "./range";
 
 export const rawLogFrom = sql<string>`min(
@@ -48,6 +47,8 @@ export const rollupConditions = (accountId: string, range: Range & { livemode?: 
   );
 
 type CountColumns = { approved: number | null; denied: number | null; expired: number | null; pending: number | null };
+/** The reports' counts (./totals.ts `Counts`), named here by shape: totals.ts imports this file. */
+type Counts = { total: number; approved: number; denied: number; expired: number; pending: number };
 
 /** Adds one row of either branch (sums are null when a branch matched nothing). */
 export function addCounts(counts: Counts, row: CountColumns) {
