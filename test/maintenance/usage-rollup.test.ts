@@ -2,14 +2,16 @@
 // retention deletes its rows, and every count report (summary, by-key, by-day, per mode) answers the same
 // after the fold and the prune as the raw log did before them, across the boundary. The raw answers are
 // read through the real routes before any fold; the seeded truth never goes through the code under test.
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, lt } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { usageDays, usageFold, verificationSessions } from "../../src/db/schema";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { foldUsage, lastFoldableDay } from "../../src/maintenance/fold-usage";
 import { pruneSessionLog } from "../../src/maintenance/prune-session-log";
-import { call } from "../helpers/http";
+import { createApp } from "../../src/app";
+import { countingEnv } from "../helpers/counting-env";
+import { buildRequest, call } from "../helpers/http";
 import { db, domain, seedMerchant, SEEDED_PASSWORD } from "../helpers/seed";
 import { seedSessions } from "../helpers/sessions-log";
 import { daysAgo, runScheduled } from "./helpers";
@@ -133,6 +135,44 @@ describe("usage rollups", { timeout: 120_000 }, () => {
     const res = await call("DELETE", "/api/users/account", { token: a.account.token, body: { password: SEEDED_PASSWORD } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await owners()).toEqual(new Set([b.account.id]));
+  });
+
+  it("each report is still one D1 round trip after the account's read, rollup and log together", async () => {
+    const { a } = await seedTwoMerchants();
+    for (let run = 0; run < 12; run++) await runScheduled(retention);
+    for (const report of REPORTS) {
+      const { env: counted, counts } = countingEnv();
+      const ctx = createExecutionContext();
+      const res = await createApp().fetch(buildRequest("GET", `/api/usage/${report}?${WINDOWS[0]}`, { token: a.account.token }), counted, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(res.status).toBe(200);
+      // The signed-in account's read, then the report: one query (by-key's is a batch with the key list).
+      expect(counts.d1, report).toBe(2);
+    }
+  });
+
+  it("a day older than the raw log is counted whole, even when the window starts inside it", async () => {
+    const { a } = await seedTwoMerchants();
+    for (let run = 0; run < 12; run++) await runScheduled(retention);
+    const day = date(50);
+    const noon = encodeURIComponent(`${day}T12:00:00.000Z`);
+    const whole = await call("GET", `/api/usage/summary?from=${day}&to=${day}`, { token: a.account.token });
+    const fromNoon = await call("GET", `/api/usage/summary?from=${noon}&to=${day}`, { token: a.account.token });
+    expect(whole.body.data.total).toBeGreaterThan(0);
+    expect({ ...fromNoon.body.data, from: undefined }).toEqual({ ...whole.body.data, from: undefined });
+  });
+
+  it("the rollup holds counts only: no session id, no time finer than a day, nothing about an end user", async () => {
+    const { a } = await seedTwoMerchants();
+    await foldAll();
+    const columns = (await env.DB.prepare("PRAGMA table_info(usage_days)").all<{ name: string }>()).results.map((c) => c.name);
+    expect(columns).toEqual(["account_id", "key_id", "day", "livemode", "approved", "denied", "expired", "pending"]);
+    const rows = await rollupRows();
+    expect(rows.some((row) => row.accountId === a.account.id)).toBe(true);
+    for (const row of rows) {
+      expect(row.day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+      expect(JSON.stringify(row)).not.toMatch(/ses_|rcpt_|T\d{2}:/);
+    }
   });
 
   it("a day is folded only once its last session has expired, plus an hour's grace", () => {

@@ -1232,6 +1232,22 @@ const rollups: Mutation[] = [
     why: "test sessions are counted with live ones in the days older than the raw log",
   },
   {
+    id: "rollup-raw-branch-ignores-boundary",
+    file: "src/domain/usage/rollup.ts",
+    find: "sql`max(${range.from}, ${rawLogFrom})`",
+    replace: "sql`${range.from}`",
+    tests: [ROLLUP],
+    why: "the raw branch also counts the folded day whose rows the retention has not finished deleting: counted twice",
+  },
+  {
+    id: "rollup-branch-ignores-boundary",
+    file: "src/domain/usage/rollup.ts",
+    find: "    lt(usageDays.day, rawLogFrom),\n",
+    replace: "",
+    tests: [ROLLUP],
+    why: "the rollup branch also counts the days the raw log answers for: folded days inside the log counted twice",
+  },
+  {
     id: "rollup-survives-account-deletion",
     file: "drizzle/0014_usage_rollup.sql",
     find: "ON DELETE cascade\n) WITHOUT ROWID",
