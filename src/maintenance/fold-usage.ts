@@ -29,7 +29,7 @@ export const lastFoldableDay = (now: Date, sessionTtlSeconds: number) => dayOf(n
 // Recomputes one day's rows from the raw log: running it twice writes the same counts (idempotent).
 // Reads the day through sessions_created; `created_at` is ISO text, so the day's rows sort between the
 // two dates. The WHERE also settles SQLite's INSERT … SELECT … ON CONFLICT parsing ambiguity.
-const FOLD_DAY = `INSERT INTO usage_days (account_id, key_id, day, livemode, approved, denied, expired, pending)
+export const FOLD_DAY = `INSERT INTO usage_days (account_id, key_id, day, livemode, approved, denied, expired, pending)
 SELECT account_id, key_id, ?1, livemode,
   sum(status = 'APPROVED'), sum(status = 'DENIED'), sum(status = 'EXPIRED'), sum(status = 'PENDING')
 FROM verification_sessions

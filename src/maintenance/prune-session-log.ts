@@ -7,7 +7,7 @@ import { DAY_MS } from "./periods";
 
 // One bound, the earlier of the two (min() of a NULL mark is NULL: nothing matches), so each batch walks
 // sessions_created from its start and stops at the bound.
-const PRUNABLE = "created_at < min(?, (SELECT date(folded_through, '+1 day') FROM usage_fold WHERE id = 1))";
+export const PRUNABLE = "created_at < min(?, (SELECT date(folded_through, '+1 day') FROM usage_fold WHERE id = 1))";
 
 export const pruneSessionLog = (db: D1Database, now: Date, retentionDays: number) =>
   deleteInBatches(db, "verification_sessions", PRUNABLE, [new Date(now.getTime() - retentionDays * DAY_MS).toISOString()]);

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage/session-log";
 import { byDayQuery } from "../../src/domain/usage/by-day";
 import { byKeyQuery, summaryQuery } from "../../src/domain/usage/totals";
+import { FOLD_DAY } from "../../src/maintenance/fold-usage";
+import { PRUNABLE } from "../../src/maintenance/prune-session-log";
 import { db } from "../helpers/seed";
 
 const range = { from: "2026-10-01T00:00:00.000Z", to: "2026-11-01T00:00:00.000Z" };
@@ -77,5 +79,16 @@ describe("usage query plans", () => {
 
   it("the per-day breakdown searches the covering index and the rollup's key, reading no table row", async () => {
     expectCountsIndexed(await plan(byDayQuery(db(), account, range)));
+  });
+
+  // The scheduled run's side of the rollup: one day of the log, and the folded prefix, by created_at.
+  it("the fold reads one day through sessions_created, and the retention's delete walks it to one bound", async () => {
+    const explain = async (sql: string, ...params: unknown[]) =>
+      (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>()).results.map((row) => row.detail).join("\n");
+    const fold = await explain(FOLD_DAY, "2026-10-01", "2026-10-02");
+    expect(fold).toMatch(/SEARCH verification_sessions USING INDEX sessions_created \(created_at>\? AND created_at<\?\)/);
+    expect(fold).not.toMatch(/SCAN verification_sessions/);
+    const prune = await explain(`SELECT rowid FROM verification_sessions WHERE ${PRUNABLE} LIMIT ?`, "2026-10-01T00:00:00.000Z", 500);
+    expect(prune).toMatch(/SEARCH verification_sessions USING COVERING INDEX sessions_created \(created_at<\?\)/);
   });
 });
