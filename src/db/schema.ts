@@ -354,7 +354,7 @@ export const spentAgeTokens = sqliteTable(
 // Usage rollup (issue 36): the session log's counts per account, key, UTC day and mode, folded by the
 // scheduled run (src/maintenance/fold-usage.ts) once a day's sessions can no longer change, before the
 // retention deletes their rows. Usage reports read it for the days older than the raw log
-// (src/domain/usage/boundary.ts). Counts only: no session id, nothing about an end user (CONTRACT §5);
+// (src/domain/usage/rollup.ts). Counts only: no session id, nothing about an end user (CONTRACT §5);
 // `day` is a calendar date, nothing finer. Created WITHOUT ROWID by its migration (drizzle/0014_usage_rollup.sql,
 // by hand: drizzle-kit cannot say it), so a row is stored once, in its primary key.
 export const usageDays = sqliteTable(

@@ -43,7 +43,7 @@ ON CONFLICT (id) DO UPDATE SET folded_through = excluded.folded_through`;
 
 /**
  * Folds the days after the last folded one (or, the first time, from the oldest raw row's day) up to
- * the last foldable day, at most `daysPerRun`. Each day's rows and the mark move in one batch (one
+ * the last foldable day, at most `limits.days`. Each day's rows and the mark move in one batch (one
  * transaction): a run cut short leaves no day half-counted.
  */
 export async function foldUsage({ db, settings }: ServiceContext, now: Date, limits = { days: FOLD_DAYS_PER_RUN }): Promise<Folded> {
