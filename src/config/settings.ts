@@ -25,7 +25,13 @@ export type AccountLimitSetting = (typeof ACCOUNT_LIMIT_SETTINGS)[number];
 export const DEFAULT_SESSION_TTL_SECONDS = 1800;
 export const DEFAULT_DNS_OVER_HTTPS_URL = "https://cloudflare-dns.com/dns-query";
 export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
-export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 400;
+/**
+ * The raw session log (listing, CSV, redelivery): 45 days covers the default 30-day report window, the
+ * fold's day of delay and the 30 days callbacks and session objects are kept, and keeps one D1 database
+ * under 10 GB up to about 135,000 sessions a day (docs/capacity.md). Counts older than it come from the
+ * daily usage rollup (src/maintenance/fold-usage.ts).
+ */
+export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 45;
 export const DEFAULT_CALLBACK_STALL_SECONDS = 900;
 /** Sessions one merchant account may have open (PENDING) at once (issue 30). */
 export const DEFAULT_PENDING_SESSIONS_MAX = 10_000;

@@ -350,3 +350,35 @@ export const spentAgeTokens = sqliteTable(
   },
   (t) => [index("spent_age_tokens_key").on(t.tokenKeyId)],
 );
+
+// Usage rollup (issue 36): the session log's counts per account, key, UTC day and mode, folded by the
+// scheduled run (src/maintenance/fold-usage.ts) once a day's sessions can no longer change, before the
+// retention deletes their rows. Usage reports read it for the days older than the raw log
+// (src/domain/usage/rollup.ts). Counts only: no session id, nothing about an end user (CONTRACT §5);
+// `day` is a calendar date, nothing finer. Created WITHOUT ROWID by its migration (drizzle/0014_usage_rollup.sql,
+// by hand: drizzle-kit cannot say it), so a row is stored once, in its primary key.
+export const usageDays = sqliteTable(
+  "usage_days",
+  {
+    accountId: text("account_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    keyId: text("key_id").notNull(),
+    day: text("day").notNull(),
+    livemode: integer("livemode", { mode: "boolean" }).notNull(),
+    approved: integer("approved").notNull().default(0),
+    denied: integer("denied").notNull().default(0),
+    expired: integer("expired").notNull().default(0),
+    pending: integer("pending").notNull().default(0),
+  },
+  // In the reports' order: an account, a mode, a range of days; by key last.
+  (t) => [primaryKey({ columns: [t.accountId, t.livemode, t.day, t.keyId] })],
+);
+
+// How far the fold has gone in this database: one row (id 1), the last UTC day folded. One row for the
+// whole database, not one per account: the fold recomputes a day for every account at once, so a day is
+// folded for all or for none, and the session-log retention deletes only rows of folded days.
+export const usageFold = sqliteTable("usage_fold", {
+  id: integer("id").primaryKey(),
+  foldedThrough: text("folded_through").notNull(),
+});

@@ -13,6 +13,7 @@ import { pruneMailFailures } from "./prune-mail-failures";
 import { prunePasskeyChallenges } from "./prune-passkey-challenges";
 import { reencryptSigningSecrets } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./prune-session-log";
+import { foldUsage } from "./fold-usage";
 import { resendStalledCallbacks } from "./resend-stalled-callbacks";
 import { pruneSpentAgeTokens } from "./spent-age-tokens";
 import { deploymentTokenKeys, publishedKeyIds } from "../domain/age-tokens";
@@ -34,6 +35,8 @@ export async function runMaintenance(controller: ScheduledController, ctx: Servi
     ["idempotencyKeys", () => pruneIdempotencyKeys(d1, now)],
     ["passkeyChallenges", () => prunePasskeyChallenges(d1, now)],
     ["callbackAttempts", () => pruneCallbackAttempts(d1, now, settings.callbackLogRetentionDays)],
+    // Before the session log's pruning, which deletes only rows of days folded here.
+    ["usageFold", () => foldUsage(ctx, now)],
     ["sessionLog", () => pruneSessionLog(d1, now, settings.sessionLogRetentionDays)],
     ["stalledCallbacks", () => resendStalledCallbacks(ctx, now, settings.callbackStallSeconds)],
     ["signingSecrets", () => reencryptSigningSecrets(ctx)],

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { exportPageQuery, logPageQuery, type LogFilter } from "../../src/domain/usage/session-log";
 import { byDayQuery } from "../../src/domain/usage/by-day";
 import { byKeyQuery, summaryQuery } from "../../src/domain/usage/totals";
+import { FOLD_DAY } from "../../src/maintenance/fold-usage";
+import { PRUNABLE } from "../../src/maintenance/prune-session-log";
 import { db } from "../helpers/seed";
 
 const range = { from: "2026-10-01T00:00:00.000Z", to: "2026-11-01T00:00:00.000Z" };
@@ -55,18 +57,38 @@ describe("usage query plans", () => {
     });
   }
 
-  it("the summary searches an index", async () => {
-    expectIndexed(await plan(summaryQuery(db(), account, range)));
-  });
-
-  it("the per-key breakdown searches an index", async () => {
-    expectIndexed(await plan(byKeyQuery(db(), account, range)));
-  });
-
-  it("the per-day breakdown searches an index that covers it, reading no table row", async () => {
-    const details = await plan(byDayQuery(db(), account, range));
+  // The counts read the raw log from its boundary day on and the daily rollup before it (one UNION ALL):
+  // the raw branch on the covering index, the rollup on its primary key's range, never a scan.
+  function expectCountsIndexed(details: string[], covering = true) {
     expectIndexed(details);
-    // Only (account_id, status, created_at) holds every column the query reads.
-    expect(details.join("\n")).toMatch(/USING COVERING INDEX sessions_account_status_created/);
+    // (account_id, status, created_at, id, livemode) holds every column the summary and the per-day raw
+    // branch read; the per-key one also reads key_id from the row.
+    const index = covering ? /SEARCH verification_sessions USING COVERING INDEX sessions_account_status_created/ : /SEARCH verification_sessions USING INDEX sessions_account_status_created/;
+    expect(details.join("\n")).toMatch(index);
+    expect(details.join("\n")).toMatch(/SEARCH usage_days USING PRIMARY KEY \(account_id=\? AND livemode=\? AND day>\? AND day<\?\)/);
+    expect(details.join("\n")).not.toMatch(/SCAN usage_days/);
+  }
+
+  it("the summary searches the covering index and the rollup's key", async () => {
+    expectCountsIndexed(await plan(summaryQuery(db(), account, { ...range, livemode: true })));
+  });
+
+  it("the per-key breakdown searches the covering index and the rollup's key", async () => {
+    expectCountsIndexed(await plan(byKeyQuery(db(), account, { ...range, livemode: false })), false);
+  });
+
+  it("the per-day breakdown searches the covering index and the rollup's key, reading no table row", async () => {
+    expectCountsIndexed(await plan(byDayQuery(db(), account, range)));
+  });
+
+  // The scheduled run's side of the rollup: one day of the log, and the folded prefix, by created_at.
+  it("the fold reads one day through sessions_created, and the retention's delete walks it to one bound", async () => {
+    const explain = async (sql: string, ...params: unknown[]) =>
+      (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>()).results.map((row) => row.detail).join("\n");
+    const fold = await explain(FOLD_DAY, "2026-10-01", "2026-10-02");
+    expect(fold).toMatch(/SEARCH verification_sessions USING INDEX sessions_created \(created_at>\? AND created_at<\?\)/);
+    expect(fold).not.toMatch(/SCAN verification_sessions/);
+    const prune = await explain(`SELECT rowid FROM verification_sessions WHERE ${PRUNABLE} LIMIT ?`, "2026-10-01T00:00:00.000Z", 500);
+    expect(prune).toMatch(/SEARCH verification_sessions USING COVERING INDEX sessions_created \(created_at<\?\)/);
   });
 });

@@ -4,6 +4,7 @@ import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { accountCounters, callbackAttempts, callbackEvents, devOutbox, emailTokens, verificationSessions } from "../../src/db/schema";
+import { DEFAULT_SESSION_LOG_RETENTION_DAYS } from "../../src/config/settings";
 import { deleteInBatches } from "../../src/maintenance/batch-delete";
 import { seedResolvedSession } from "../helpers/callbacks";
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
@@ -80,8 +81,9 @@ describe("scheduled clean-up", () => {
     const merchant = await seedMerchant();
     const old = await seedResolvedSession(merchant);
     const recent = await seedResolvedSession(merchant);
-    await db().update(verificationSessions).set({ createdAt: daysAgo(401) }).where(eq(verificationSessions.id, old.sessionId));
-    await db().update(verificationSessions).set({ createdAt: daysAgo(399) }).where(eq(verificationSessions.id, recent.sessionId));
+    // The scheduled run folds their days into the usage rollup first (test/maintenance/usage-rollup.test.ts).
+    await db().update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS + 1) }).where(eq(verificationSessions.id, old.sessionId));
+    await db().update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS - 1) }).where(eq(verificationSessions.id, recent.sessionId));
     await db().update(callbackEvents).set({ state: "delivered" }).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
     // Recent attempts (inside the attempts' own retention), so only the session log's rule removes them.
     await db().insert(callbackAttempts).values([

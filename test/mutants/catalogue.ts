@@ -1163,4 +1163,98 @@ const firstAttempt: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt];
+
+const ROLLUP = "test/maintenance/usage-rollup.test.ts";
+/** Issue 36: the usage rollup's fold, the retention that waits for it, and the reports' boundary. */
+const rollups: Mutation[] = [
+  {
+    id: "rollup-fold-swaps-statuses",
+    file: "src/maintenance/fold-usage.ts",
+    find: "sum(status = 'APPROVED'), sum(status = 'DENIED')",
+    replace: "sum(status = 'DENIED'), sum(status = 'APPROVED')",
+    tests: [ROLLUP],
+    why: "the fold counts denials as approvals: every report older than the raw log is wrong",
+  },
+  {
+    id: "rollup-fold-adds-on-refold",
+    file: "src/maintenance/fold-usage.ts",
+    find: "approved = excluded.approved, denied",
+    replace: "approved = approved + excluded.approved, denied",
+    tests: [ROLLUP],
+    why: "folding a day twice doubles its approvals: the fold is not idempotent",
+  },
+  {
+    id: "rollup-fold-too-early",
+    file: "src/maintenance/fold-usage.ts",
+    find: "sessionTtlSeconds * 1000 - FOLD_GRACE_MS - DAY_MS",
+    replace: "sessionTtlSeconds * 1000 - DAY_MS",
+    tests: [ROLLUP],
+    why: "a day is folded before a late expiry can reach the log: its sessions' last change is lost for good",
+  },
+  {
+    id: "rollup-prune-ignores-fold",
+    file: "src/maintenance/prune-session-log.ts",
+    find: "created_at < min(?, (SELECT date(folded_through, '+1 day') FROM usage_fold WHERE id = 1))",
+    replace: "created_at < ?",
+    tests: [ROLLUP],
+    why: "the retention deletes days the fold has not reached: their sessions vanish from every report",
+  },
+  {
+    id: "rollup-reports-raw-only",
+    file: "src/domain/usage/rollup.ts",
+    find: "coalesce((SELECT date(folded_through, '+1 day') FROM usage_fold WHERE id = 1), '0000-01-01')",
+    replace: "'0000-01-01'",
+    tests: [ROLLUP],
+    why: "the reports never read the rollup: days older than the raw log count nothing",
+  },
+  {
+    id: "rollup-boundary-ignores-oldest-row",
+    file: "src/domain/usage/rollup.ts",
+    find: "coalesce((SELECT date(min(created_at), '+1 day') FROM verification_sessions), '9999-12-31')",
+    replace: "'9999-12-31'",
+    tests: [ROLLUP],
+    why: "a folded day whose raw rows remain is counted twice, from the rollup and from the log",
+  },
+  {
+    id: "rollup-reports-other-accounts",
+    file: "src/domain/usage/rollup.ts",
+    find: "    eq(usageDays.accountId, accountId),\n",
+    replace: "",
+    tests: [ROLLUP],
+    why: "a merchant's reports count every account's rolled-up sessions (object-level authorization)",
+  },
+  {
+    id: "rollup-reports-both-modes",
+    file: "src/domain/usage/rollup.ts",
+    find: "    eq(usageDays.livemode, range.livemode ?? true),\n",
+    replace: "",
+    tests: [ROLLUP],
+    why: "test sessions are counted with live ones in the days older than the raw log",
+  },
+  {
+    id: "rollup-raw-branch-ignores-boundary",
+    file: "src/domain/usage/rollup.ts",
+    find: "sql`max(${range.from}, ${rawLogFrom})`",
+    replace: "sql`${range.from}`",
+    tests: [ROLLUP],
+    why: "the raw branch also counts the folded day whose rows the retention has not finished deleting: counted twice",
+  },
+  {
+    id: "rollup-branch-ignores-boundary",
+    file: "src/domain/usage/rollup.ts",
+    find: "    lt(usageDays.day, rawLogFrom),\n",
+    replace: "",
+    tests: [ROLLUP],
+    why: "the rollup branch also counts the days the raw log answers for: folded days inside the log counted twice",
+  },
+  {
+    id: "rollup-survives-account-deletion",
+    file: "drizzle/0014_usage_rollup.sql",
+    find: "ON DELETE cascade\n) WITHOUT ROWID",
+    replace: "ON DELETE no action\n) WITHOUT ROWID",
+    tests: [ROLLUP],
+    why: "a deleted merchant's usage rollup stays behind (CONTRACT §3: its usage log goes with it)",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups];

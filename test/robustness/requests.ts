@@ -95,6 +95,9 @@ const IGNORED_TABLES = new Set(["account_counters"]);
 
 let tableNames: string[] | undefined;
 
+/** A WITHOUT ROWID table has no rowid to order by: its primary key orders it. */
+const ORDER_BY: Partial<Record<string, string>> = { usage_days: "account_id, livemode, day, key_id" };
+
 /** Every row of every application table, as text: equal snapshots mean the request wrote nothing. */
 export async function snapshot(): Promise<string> {
   tableNames ??= (
@@ -104,7 +107,7 @@ export async function snapshot(): Promise<string> {
   ).results
     .map((r) => r.name)
     .filter((name) => !IGNORED_TABLES.has(name));
-  const results = await env.DB.batch(tableNames.map((name) => env.DB.prepare(`SELECT * FROM "${name}" ORDER BY rowid`)));
+  const results = await env.DB.batch(tableNames.map((name) => env.DB.prepare(`SELECT * FROM "${name}" ORDER BY ${ORDER_BY[name] ?? "rowid"}`)));
   return JSON.stringify(
     results.map((r, i) => [
       tableNames![i],

@@ -245,30 +245,36 @@ export type paths = {
   "/api/usage/sessions": {
     /**
      * The session log, newest first, cursor-paged
-     * @description Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. A cursor edited, from another account or sent with other filters is 422. No end-user identity.
+     * @description Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. A cursor edited, from another account or sent with other filters is 422. No end-user identity. Lists only sessions still in the log: SESSION_LOG_RETENTION_DAYS (45 by default); older days are in the counts only.
      */
     get: operations["getApiUsageSessions"];
   };
   "/api/usage/export.csv": {
     /**
      * Every session matching the filters, as CSV
-     * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name, assurance, holder_binding, denial_reason, accepted_assurance, double_blind. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
+     * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name, assurance, holder_binding, denial_reason, accepted_assurance, double_blind. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it. Lists only sessions still in the log: SESSION_LOG_RETENTION_DAYS (45 by default); older days are in the counts only.
      */
     get: operations["getApiUsageExportCsv"];
   };
   "/api/usage/by-key": {
-    /** Counts per status for each key, revoked keys included */
+    /**
+     * Counts per status for each key, revoked keys included
+     * @description Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.
+     */
     get: operations["getApiUsageByKey"];
   };
   "/api/usage/by-day": {
     /**
      * Counts per status for each UTC day of the window
-     * @description Sessions counted by the UTC day of created_at, with the same window and counts as the summary. Every day the window touches is listed, oldest first, days without sessions as zeros; the first and last day count only the part inside the window. At most 367 days (a window spans at most 366).
+     * @description Sessions counted by the UTC day of created_at, with the same window and counts as the summary. Every day the window touches is listed, oldest first, days without sessions as zeros; the first and last day count only the part inside the window. At most 367 days (a window spans at most 366). Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.
      */
     get: operations["getApiUsageByDay"];
   };
   "/api/usage/summary": {
-    /** Counts per status across all keys */
+    /**
+     * Counts per status across all keys
+     * @description Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.
+     */
     get: operations["getApiUsageSummary"];
   };
   "/api/usage/sessions/{id}/callbacks": {
@@ -5021,7 +5027,7 @@ export type operations = {
   };
   /**
    * The session log, newest first, cursor-paged
-   * @description Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. A cursor edited, from another account or sent with other filters is 422. No end-user identity.
+   * @description Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. A cursor edited, from another account or sent with other filters is 422. No end-user identity. Lists only sessions still in the log: SESSION_LOG_RETENTION_DAYS (45 by default); older days are in the counts only.
    */
   getApiUsageSessions: {
     parameters: {
@@ -5130,7 +5136,7 @@ export type operations = {
   };
   /**
    * Every session matching the filters, as CSV
-   * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name, assurance, holder_binding, denial_reason, accepted_assurance, double_blind. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.
+   * @description Streamed; not paged. Columns: session_id, key_id, status, age_required, above_age_required, created_at, resolved_at, expires_at, livemode, reference, metadata, key_name, assurance, holder_binding, denial_reason, accepted_assurance, double_blind. RFC 4180 with CRLF line ends; text starting with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it. Lists only sessions still in the log: SESSION_LOG_RETENTION_DAYS (45 by default); older days are in the counts only.
    */
   getApiUsageExportCsv: {
     parameters: {
@@ -5196,7 +5202,10 @@ export type operations = {
       };
     };
   };
-  /** Counts per status for each key, revoked keys included */
+  /**
+   * Counts per status for each key, revoked keys included
+   * @description Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.
+   */
   getApiUsageByKey: {
     parameters: {
       query?: {
@@ -5281,7 +5290,7 @@ export type operations = {
   };
   /**
    * Counts per status for each UTC day of the window
-   * @description Sessions counted by the UTC day of created_at, with the same window and counts as the summary. Every day the window touches is listed, oldest first, days without sessions as zeros; the first and last day count only the part inside the window. At most 367 days (a window spans at most 366).
+   * @description Sessions counted by the UTC day of created_at, with the same window and counts as the summary. Every day the window touches is listed, oldest first, days without sessions as zeros; the first and last day count only the part inside the window. At most 367 days (a window spans at most 366). Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.
    */
   getApiUsageByDay: {
     parameters: {
@@ -5364,7 +5373,10 @@ export type operations = {
       };
     };
   };
-  /** Counts per status across all keys */
+  /**
+   * Counts per status across all keys
+   * @description Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.
+   */
   getApiUsageSummary: {
     parameters: {
       query?: {

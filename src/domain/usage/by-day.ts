@@ -1,12 +1,14 @@
 // Counts per status for each UTC day of a window (CONTRACT §8 is silent; the console's chart reads it).
-// One grouped query: the database sends at most 367 days × 4 statuses rows, never the sessions.
-import { count, sql } from "drizzle-orm";
+// One grouped query: the database sends at most 367 days × 2 rows (raw and rollup), never the sessions.
+import { sql } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/sqlite-core";
 import * as z from "zod";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
-import { verificationSessions as sessions } from "../../db/schema";
+import { usageDays, verificationSessions as sessions } from "../../db/schema";
 import { toIso } from "../../lib/time";
-import { addCount, Counts, emptyCounts, windowConditions, type CountedRange } from "./totals";
+import { Counts, emptyCounts, windowConditions, type CountedRange } from "./totals";
+import { addCounts, rawFrom, rawCounts, rollupConditions, rollupCounts } from "./rollup";
 import type { Range } from "./range";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,13 +23,13 @@ export const UsageByDay = z.object({
 const day = sql<string>`substr(${sessions.createdAt}, 1, 10)`;
 
 // The summary's window conditions, so the two always agree; with them SQLite reads the window's
-// entries of (account_id, status, created_at) alone, a covering index: no table row is fetched.
+// entries of (account_id, status, created_at) alone, a covering index: no table row is fetched. The days
+// older than the raw log come from the daily rollup, in the same query (./rollup.ts).
 export const byDayQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
-  db
-    .select({ day, status: sessions.status, n: count() })
-    .from(sessions)
-    .where(windowConditions(accountId, range))
-    .groupBy(day, sessions.status);
+  unionAll(
+    db.select({ day, ...rawCounts }).from(sessions).where(windowConditions(accountId, range, rawFrom(range))).groupBy(day),
+    db.select({ day: usageDays.day, ...rollupCounts }).from(usageDays).where(rollupConditions(accountId, range)).groupBy(usageDays.day),
+  );
 
 /** Every UTC day the window touches, oldest first: the first and last may be partly outside it. */
 export function daysOf(range: Range): string[] {
@@ -45,7 +47,7 @@ export async function usageByDay({ db }: ServiceContext, accountId: string, rang
   const perDay = new Map(daysOf(range).map((date) => [date, emptyCounts()]));
   for (const row of await byDayQuery(db, accountId, range)) {
     const counts = perDay.get(row.day);
-    if (counts) addCount(counts, row.status, row.n);
+    if (counts) addCounts(counts, row);
   }
   return { from: range.from, to: range.to, days: [...perDay].map(([date, counts]) => ({ date, ...counts })) };
 }

@@ -1,12 +1,15 @@
 // Counts per status over a window (CONTRACT §8): the account total and a breakdown per key, revoked
-// keys included. Both count the same rows, so they always agree.
-import { and, asc, count, eq, gte, inArray, lte } from "drizzle-orm";
+// keys included. Both count the same rows, so they always agree: the raw log's, and the daily rollup's
+// for the days older than the raw log (./rollup.ts).
+import { and, asc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
+import { unionAll } from "drizzle-orm/sqlite-core";
 import * as z from "zod";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
-import { apiKeys, verificationSessions as sessions } from "../../db/schema";
-import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
+import { apiKeys, usageDays, verificationSessions as sessions } from "../../db/schema";
+import { SESSION_STATUSES } from "../../session/session-status";
 import type { Range } from "./range";
+import { addCounts, rawFrom, rawCounts, rollupConditions, rollupCounts } from "./rollup";
 
 /** Counts are per mode: live sessions by default, test sessions (opened with a test key) apart with mode=test. */
 export type CountedRange = Range & { livemode: boolean };
@@ -30,39 +33,35 @@ export const UsageByKey = z.object({
 
 export const emptyCounts = (): Counts => ({ total: 0, approved: 0, denied: 0, expired: 0, pending: 0 });
 
-export function addCount(counts: Counts, status: SessionStatus, n: number) {
-  counts[status.toLowerCase() as Lowercase<SessionStatus>] += n;
-  counts.total += n;
-}
-
 // `status IN (all four)` looks redundant, but it lets SQLite walk (account_id, status, created_at) once
 // per status with the window as a range, instead of every row of the account.
-export const windowConditions = (accountId: string, range: Range & { livemode?: boolean }) =>
+// `from` is raised to the raw log's boundary day in the counts (./rollup.ts): one lower bound, so
+// SQLite keeps the covering index (two bounds on created_at steer it to another index).
+export const windowConditions = (accountId: string, range: Range & { livemode?: boolean }, from: SQL | string = range.from) =>
   and(
     eq(sessions.accountId, accountId),
     inArray(sessions.status, [...SESSION_STATUSES]),
-    gte(sessions.createdAt, range.from),
+    gte(sessions.createdAt, from),
     lte(sessions.createdAt, range.to),
     eq(sessions.livemode, range.livemode ?? true),
   );
 
+// Each report is one query: the raw log from the boundary day on, the daily rollup before it (./rollup.ts).
 export const summaryQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
-  db
-    .select({ status: sessions.status, n: count() })
-    .from(sessions)
-    .where(windowConditions(accountId, range))
-    .groupBy(sessions.status);
+  unionAll(
+    db.select(rawCounts).from(sessions).where(windowConditions(accountId, range, rawFrom(range))),
+    db.select(rollupCounts).from(usageDays).where(rollupConditions(accountId, range)),
+  );
 
 export const byKeyQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
-  db
-    .select({ keyId: sessions.keyId, status: sessions.status, n: count() })
-    .from(sessions)
-    .where(windowConditions(accountId, range))
-    .groupBy(sessions.keyId, sessions.status);
+  unionAll(
+    db.select({ keyId: sessions.keyId, ...rawCounts }).from(sessions).where(windowConditions(accountId, range, rawFrom(range))).groupBy(sessions.keyId),
+    db.select({ keyId: usageDays.keyId, ...rollupCounts }).from(usageDays).where(rollupConditions(accountId, range)).groupBy(usageDays.keyId),
+  );
 
 export async function usageSummary({ db }: ServiceContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageSummary>> {
   const counts = emptyCounts();
-  for (const row of await summaryQuery(db, accountId, range)) addCount(counts, row.status, row.n);
+  for (const row of await summaryQuery(db, accountId, range)) addCounts(counts, row);
   return { from: range.from, to: range.to, ...counts };
 }
 
@@ -79,7 +78,7 @@ export async function usageByKey({ db }: ServiceContext, accountId: string, rang
   const perKey = new Map(keys.map((key) => [key.id, emptyCounts()]));
   for (const row of rows) {
     const counts = perKey.get(row.keyId);
-    if (counts) addCount(counts, row.status, row.n);
+    if (counts) addCounts(counts, row);
   }
   return {
     from: range.from,

@@ -11,6 +11,14 @@ import { formatWait } from "../../lib/time";
 const tag = "Usage";
 const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } } satisfies Responses;
 
+// The counts outlive the raw log (issue 36): one sentence shared by the three count operations.
+const COUNTS_BEYOND_THE_LOG =
+  "Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup " +
+  "the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.";
+
+/** The log and the CSV list sessions: they cover only the raw log's retention. */
+const RAW_LOG_ONLY = " Lists only sessions still in the log: SESSION_LOG_RETENTION_DAYS (45 by default); older days are in the counts only.";
+
 export function listSessionLogDoc(): OperationDoc {
   return {
     tag,
@@ -18,7 +26,7 @@ export function listSessionLogDoc(): OperationDoc {
     description:
       "Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. " +
       "The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. " +
-      "A cursor edited, from another account or sent with other filters is 422. No end-user identity.",
+      "A cursor edited, from another account or sent with other filters is 422. No end-user identity." + RAW_LOG_ONLY,
     responses: { 200: { description: "One page of the log.", data: UsagePage }, ...BUSINESS_ONLY },
   };
 }
@@ -29,7 +37,7 @@ export function exportSessionLogDoc(): OperationDoc {
     summary: "Every session matching the filters, as CSV",
     description:
       `Streamed; not paged. Columns: ${CSV_COLUMNS.join(", ")}. RFC 4180 with CRLF line ends; text starting ` +
-      "with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it.",
+      "with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it." + RAW_LOG_ONLY,
     responses: {
       200: { description: "CSV with a header row.", content: { type: "text/csv", schema: { type: "string" } } },
       ...BUSINESS_ONLY,
@@ -41,6 +49,7 @@ export function usageByKeyDoc(): OperationDoc {
   return {
     tag,
     summary: "Counts per status for each key, revoked keys included",
+    description: COUNTS_BEYOND_THE_LOG,
     responses: { 200: { description: "The window and one entry per key of the account.", data: UsageByKey }, ...BUSINESS_ONLY },
   };
 }
@@ -52,7 +61,8 @@ export function usageByDayDoc(): OperationDoc {
     description:
       "Sessions counted by the UTC day of created_at, with the same window and counts as the summary. " +
       "Every day the window touches is listed, oldest first, days without sessions as zeros; the first " +
-      "and last day count only the part inside the window. At most 367 days (a window spans at most 366).",
+      "and last day count only the part inside the window. At most 367 days (a window spans at most 366). " +
+      COUNTS_BEYOND_THE_LOG,
     responses: { 200: { description: "The window and one entry per UTC day.", data: UsageByDay }, ...BUSINESS_ONLY },
   };
 }
@@ -61,6 +71,7 @@ export function usageSummaryDoc(): OperationDoc {
   return {
     tag,
     summary: "Counts per status across all keys",
+    description: COUNTS_BEYOND_THE_LOG,
     responses: { 200: { description: "The window and its totals.", data: UsageSummary }, ...BUSINESS_ONLY },
   };
 }
