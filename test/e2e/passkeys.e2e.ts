@@ -2,7 +2,7 @@
 // playwright-core's CDP session) creates a passkey after the sandbox identity check and approves with
 // it (holder_binding PASSKEY); a context without the passkey cannot approve for that account; an
 // account without one approves by password (PASSWORD); a require_passkey session refuses the
-// password path and explains it.
+// password path, explains it and offers a passkey instead of a "Send my answer" that would fail.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
@@ -154,10 +154,11 @@ describe("passkeys on /verify", () => {
     await page.locator("#passkey-required").waitFor({ state: "visible" });
     await expect(page.locator("#passkey-required").textContent()).resolves.toContain("accepts only an approval confirmed with a passkey");
     expect(await seriousViolations(page)).toEqual([]);
-    // This browser has no authenticator: the password path is refused by the server.
-    await page.getByRole("button", { name: "Send my answer" }).click();
-    await page.locator("#decide-notice").waitFor({ state: "visible" });
+    // No "Send my answer" that could only fail (issue 33): the passkey offer is the way forward.
+    expect(await page.locator("#approve").isVisible()).toBe(false);
+    await page.locator("#passkey-offer").waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/passkey-4-required.png`, fullPage: true });
+    // The password path is refused by the server all the same.
     expect(await polled(session.session_id)).toMatchObject({ status: "PENDING" });
     const forced = await api(server.baseUrl, "POST", `/api/age-verification/session/${session.session_id}/complete`, {
       token: await page.evaluate(() => (globalThis as any).sessionStorage.getItem("avs.verify.token") as string),

@@ -9,7 +9,7 @@ export const ASSET_VERSIONS = {
   "common.browser.js": "577adc1f7f2e",
   "console.browser.js": "813e78d6e3aa",
   "console.css": "abc9a1ff0d81",
-  "passkeys.browser.js": "a03a4b090a6b",
-  "verify.browser.js": "fc0f9d34e5d8",
-  "verify.css": "94626df4a784",
+  "passkeys.browser.js": "dc0f746b8663",
+  "verify.browser.js": "9394f9f3b1ed",
+  "verify.css": "c0b992301ba7",
 } as const;
