@@ -33,7 +33,7 @@ async function verifiedOn(page: Page, dob = birthDateYearsAgo(30)) {
 }
 
 describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
-  it("item 6: a merchant that requires a passkey leads to creating one (filled), never to a Send that can only fail; the new passkey is confirmed and approves", async () => {
+  it("item 6: a merchant that requires a passkey leads to creating one (filled), never to a Send that can only fail; the new passkey is confirmed, can be removed, and approves", async () => {
     const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18, { require_passkey: true });
     const { page, problems } = await openPage(env.browser, viewport);
     await page.goto(verifyLink(env.server.baseUrl, session));
@@ -58,6 +58,16 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     expect(await filled(page, "#approve")).toBe(true);
     expect(await filled(page, "#decline")).toBe(false);
     await expectAccessible(page);
+    // Removing it is confirmed with the passkey itself (the server refuses it otherwise): the answer step
+    // goes back to the passkey offer. A new passkey, and the approval goes through.
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.locator("#passkey-list li button", { hasText: "Remove" }).click();
+    await expect.poll(() => page.locator("#passkey-list li").count()).toBe(0);
+    await page.locator("#approve").waitFor({ state: "hidden" });
+    await page.locator("#passkey-offer").waitFor({ state: "visible" });
+    await page.locator("#passkey-offer-password").fill("person-password-1");
+    await page.getByRole("button", { name: "Create a passkey" }).click();
+    await page.locator("#approve").waitFor({ state: "visible" });
     await page.locator("#approve").click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED" });
