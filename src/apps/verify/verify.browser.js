@@ -124,13 +124,20 @@
       invalid: ["bad", ICONS.question, t("result.invalid.title"), t("result.invalid.text")]
     };
     var screen = screens[kind];
+    // A test session's chosen outcome is not a verification: its own title, and the marker's sentence in
+    // place of "now knows that you are at least…" (issue 33).
+    var testing = kind !== "invalid" && !!preview && preview.livemode === false;
+    /** @type {Record<string, string>} */
+    var testTitles = { approved: "test.result.approved", underage: "test.result.underage", declined: "test.result.declined" };
+    if (testing && testTitles[kind]) screen = [screen[0], screen[1], t(testTitles[kind], values), ""];
     A.$("result-icon").className = "result-icon " + screen[0];
     showIcon(screen[1]);
     A.text("result-title", screen[2]);
     A.text("result-text", screen[3]);
+    A.show("result-text", !!screen[3]);
     A.text("result-receipt", extra && extra.receipt_id ? t("result.receipt", { receipt: extra.receipt_id }) : "");
     showReturn(kind !== "invalid");
-    showTestMarker(kind !== "invalid" && !!preview && preview.livemode === false, values);
+    showTestMarker(testing, values);
     A.show("account-notice", false);
     showSections(["step-result"]);
     A.$("step-result").setAttribute("data-result", kind);

@@ -10,6 +10,6 @@ export const ASSET_VERSIONS = {
   "console.browser.js": "813e78d6e3aa",
   "console.css": "abc9a1ff0d81",
   "passkeys.browser.js": "dc0f746b8663",
-  "verify.browser.js": "9394f9f3b1ed",
+  "verify.browser.js": "3ed185649b92",
   "verify.css": "c0b992301ba7",
 } as const;
