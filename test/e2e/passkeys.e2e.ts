@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
 import { seriousViolations } from "./axe";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
+import { fillDateOfBirth } from "./end-user";
 import { api, birthDateYearsAgo, merchantWithKey, uniqueEmail, verifyLink } from "./merchant";
 
 let server: DevServer;
@@ -53,7 +54,7 @@ async function registerAndVerify(page: Page, email: string) {
   await page.getByRole("button", { name: "Create account and continue" }).click();
   await page.getByLabel("First name").fill("Alex");
   await page.getByLabel("Last name").fill("Morgan");
-  await page.getByLabel("Date of birth").fill(birthDateYearsAgo(30));
+  await fillDateOfBirth(page, birthDateYearsAgo(30));
   await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
   await page.locator("#step-decide").waitFor({ state: "visible" });
 }

@@ -78,7 +78,10 @@ describe.each(LANGUAGES)("/verify at 320 px in %s", (language) => {
     // A "consider" check, then its retry with "clear".
     await page.locator("#applicant-firstName").fill("Alex");
     await page.locator("#applicant-lastName").fill("Morgan-Fitzgerald-Oyelaran");
-    await page.locator("#applicant-dob").fill(birthDateYearsAgo(30));
+    const [year, month, day] = birthDateYearsAgo(30).split("-") as [string, string, string];
+    await page.locator("#applicant-dob-day").fill(day);
+    await page.locator("#applicant-dob-month").fill(month);
+    await page.locator("#applicant-dob-year").fill(year);
     await page.locator("#applicant-result").selectOption("consider");
     await page.locator("#applicant-form button[type=submit]").click();
     await visible("#kyc-notice");

@@ -9,7 +9,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS } from "./browser";
-import { signUpAndFillIdentity } from "./end-user";
+import { fillDateOfBirth, signUpAndFillIdentity } from "./end-user";
 import { api, birthDateYearsAgo, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 import { expectAccessible, openPage, useVerifyEnv, VIEWPORTS } from "./verify-setup";
 
@@ -155,7 +155,7 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     expect(problems).toEqual([]);
   });
 
-  it("item 10: the form names every missing field at once; the identity check is confirmed; a slow answer says Sending…; item 2: signed in, the German page fits, its brand and sandbox choices in German", async () => {
+  it("item 10: the form names every missing field at once; the identity check is confirmed; a slow answer says Sending…; item 2: signed in, the German page fits, its brand, date parts and sandbox choices in German", async () => {
     const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18);
     const { page, problems } = await openPage(env.browser, viewport);
     await page.goto(verifyLink(env.server.baseUrl, session));
@@ -167,9 +167,20 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     await page.locator("#applicant-dob-error").waitFor({ state: "visible" });
     expect(await page.locator("#applicant-firstName-error").isVisible()).toBe(true);
     expect(await page.locator("#applicant-lastName-error").isVisible()).toBe(true);
+    // Every part of the date is marked, and the first takes the focus.
+    await expect(page.locator("#applicant-dob-year").getAttribute("aria-invalid")).resolves.toBe("true");
     await page.getByLabel("First name").fill("Alex");
     await page.getByLabel("Last name").fill("Morgan");
-    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(30));
+    // A day the calendar does not have is refused before anything is sent.
+    await fillDateOfBirth(page, "1990-02-31");
+    await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
+    await expect
+      .poll(() => page.locator("#applicant-dob-error").textContent())
+      .toBe("Enter your date of birth as on your identity document: a real date in the past.");
+    expect(await page.locator("#applicant-firstName-error").isVisible()).toBe(false);
+    await expect.poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.id as string)).toBe("applicant-dob-day");
+    await expectAccessible(page);
+    await fillDateOfBirth(page, birthDateYearsAgo(30));
     await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
     await page.locator("#decide-verified").waitFor({ state: "visible" });
     await expect(page.locator("#decide-verified").textContent()).resolves.toBe("Your identity is verified. You will not need to do this again.");
@@ -195,6 +206,9 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     await page.locator("#step-decide").waitFor({ state: "visible" });
     await page.locator("#switch-account").waitFor({ state: "visible" });
     await expect(page.locator(".brand").textContent()).resolves.toContain("Altersprüfung");
+    // The date of birth in the page's language and order, not the browser's mm/dd/yyyy.
+    await expect(page.locator("#applicant-dob legend").textContent()).resolves.toBe("Geburtsdatum");
+    expect(await page.locator("#applicant-dob label").allTextContents()).toEqual(["Tag", "Monat", "Jahr"]);
     const options = await page.locator("#applicant-result option").allTextContents();
     expect(options).toHaveLength(2);
     expect(options.filter((text) => /^(Clear|Consider)\b/.test(text))).toEqual([]);

@@ -6,6 +6,7 @@ import { Brand, Layout, NoScript } from "../../web/layout";
 import { ONFIDO_SDK_URL } from "../../web/csp";
 import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
 import { ResultIcons } from "./result-icons";
+import { DateOfBirthField } from "./date-of-birth-field";
 import { LanguageSwitcher, PageTexts } from "../../web/i18n/page-texts";
 import { translate } from "../../web/i18n/catalogue";
 import type { TextKey } from "../../web/i18n/en";
@@ -175,7 +176,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
               <Field form="applicant" name="firstName" label={t("kyc.first_name")} autocomplete="given-name" required />
               <Field form="applicant" name="lastName" label={t("kyc.last_name")} autocomplete="family-name" required />
             </div>
-            <Field form="applicant" name="dob" label={t("kyc.dob")} type="date" autocomplete="bday" required hint={t("kyc.dob.hint")} />
+            <DateOfBirthField form="applicant" t={t} />
             {sandbox ? <SandboxResultSelect form="applicant" t={t} /> : null}
             <button type="submit" class="btn block">
               {sandbox ? t("kyc.submit.sandbox") : t("kyc.submit.onfido")}

@@ -562,9 +562,11 @@
     var missing = [];
     if (!(values.firstName || "").trim()) missing.push({ path: "firstName", message: t("problem.firstName"), own: true });
     if (!(values.lastName || "").trim()) missing.push({ path: "lastName", message: t("problem.lastName"), own: true });
-    if (!values.dob) missing.push({ path: "dob", message: t("problem.dob.required"), own: true });
+    var dob = dateOfBirth(values);
+    if (dob === "") missing.push({ path: "dob", message: t("problem.dob.required"), own: true });
+    if (dob === null) missing.push({ path: "dob", message: t("problem.dob"), own: true });
     if (missing.length) return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: missing };
-    var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: values.dob } });
+    var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: dob } });
     if (!res.ok && res.error !== "APPLICANT_EXISTS") {
       if (res.status === 401) { signedOut(); return { ok: true }; }
       return res;
@@ -572,6 +574,21 @@
     if (provider === "onfido") { startOnfido(); return { ok: true }; }
     return completeSandbox(values.result || "clear");
   });
+
+  /**
+   * The date of birth from its three parts (date-of-birth-field.tsx) as YYYY-MM-DD: "" while a part is
+   * empty, null when the parts make no calendar date (31 February). Whether it is in the past and a
+   * plausible age is the server's to say.
+   * @param {Record<string, string>} values @returns {string | null}
+   */
+  function dateOfBirth(values) {
+    var day = values["dob-day"] || "", month = values["dob-month"] || "", year = values["dob-year"] || "";
+    if (!day || !month || !year) return "";
+    if (!/^\d{1,2}$/.test(day) || !/^\d{1,2}$/.test(month) || !/^\d{4}$/.test(year)) return null;
+    var iso = year + "-" + ("0" + month).slice(-2) + "-" + ("0" + day).slice(-2);
+    var parsed = new Date(iso + "T00:00:00Z");
+    return !isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === iso ? iso : null;
+  }
 
   if (A.$("sandbox-form")) {
     A.onSubmit(A.form("sandbox-form"), function (values) { return completeSandbox(values.result || "clear"); });

@@ -6,10 +6,10 @@ export const ASSET_VERSIONS = {
   "age-verification.browser.js": "1248f07fa8fb",
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "8e67c80d229b",
-  "common.browser.js": "577adc1f7f2e",
+  "common.browser.js": "5aca17bb9762",
   "console.browser.js": "813e78d6e3aa",
   "console.css": "abc9a1ff0d81",
   "passkeys.browser.js": "dc0f746b8663",
-  "verify.browser.js": "3ed185649b92",
-  "verify.css": "c0b992301ba7",
+  "verify.browser.js": "2c4d2587ac17",
+  "verify.css": "fce852f05a59",
 } as const;
