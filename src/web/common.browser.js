@@ -205,7 +205,10 @@ var AVS = (function () {
       slot.textContent = message;
       slot.hidden = false;
       var input = form.elements.namedItem(slot.getAttribute("data-error-for") || "");
-      if (input && "setAttribute" in input) input.setAttribute("aria-invalid", "true");
+      // A field in parts (a fieldset named after the path: /verify's date of birth): each part is marked,
+      // and the first of them takes the focus below.
+      if (input instanceof HTMLFieldSetElement) input.querySelectorAll("input, select").forEach(function (part) { part.setAttribute("aria-invalid", "true"); });
+      else if (input && "setAttribute" in input) input.setAttribute("aria-invalid", "true");
     });
     /** @type {HTMLElement | null} */
     var first = form.querySelector('[aria-invalid="true"]');

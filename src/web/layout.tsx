@@ -45,14 +45,15 @@ export function Layout(props: LayoutProps) {
   );
 }
 
-export function Brand(props: { subtitle?: string }) {
+/** `name`: the service's name in the page's language (the end user's pages); the console's stays English. */
+export function Brand(props: { subtitle?: string; name?: string }) {
   return (
     <span class="brand">
       <span class="brand-mark" aria-hidden="true">
         ✓
       </span>
       <span>
-        Age Verification{props.subtitle ? <span class="muted"> · {props.subtitle}</span> : null}
+        {props.name ?? "Age Verification"}{props.subtitle ? <span class="muted"> · {props.subtitle}</span> : null}
       </span>
     </span>
   );

@@ -13,5 +13,14 @@ export async function signUpAndFillIdentity(page: Page, dob = birthDateYearsAgo(
   await page.locator("#step-kyc").waitFor({ state: "visible" });
   await page.getByLabel("First name").fill("Alex");
   await page.getByLabel("Last name").fill("Morgan");
-  await page.getByLabel("Date of birth").fill(dob);
+  await fillDateOfBirth(page, dob);
+}
+
+/** Types a YYYY-MM-DD date into the identity form's day, month and year, found by their labels in `labels`' language. */
+export async function fillDateOfBirth(page: Page, iso: string, labels = { group: "Date of birth", day: "Day", month: "Month", year: "Year" }) {
+  const [year, month, day] = iso.split("-") as [string, string, string];
+  const group = page.getByRole("group", { name: labels.group });
+  await group.getByLabel(labels.day, { exact: true }).fill(String(Number(day)));
+  await group.getByLabel(labels.month, { exact: true }).fill(String(Number(month)));
+  await group.getByLabel(labels.year, { exact: true }).fill(year);
 }

@@ -2,12 +2,13 @@
 // playwright-core's CDP session) creates a passkey after the sandbox identity check and approves with
 // it (holder_binding PASSKEY); a context without the passkey cannot approve for that account; an
 // account without one approves by password (PASSWORD); a require_passkey session refuses the
-// password path and explains it.
+// password path, explains it and offers a passkey instead of a "Send my answer" that would fail.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
 import { seriousViolations } from "./axe";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
+import { fillDateOfBirth } from "./end-user";
 import { api, birthDateYearsAgo, merchantWithKey, uniqueEmail, verifyLink } from "./merchant";
 
 let server: DevServer;
@@ -53,7 +54,7 @@ async function registerAndVerify(page: Page, email: string) {
   await page.getByRole("button", { name: "Create account and continue" }).click();
   await page.getByLabel("First name").fill("Alex");
   await page.getByLabel("Last name").fill("Morgan");
-  await page.getByLabel("Date of birth").fill(birthDateYearsAgo(30));
+  await fillDateOfBirth(page, birthDateYearsAgo(30));
   await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
   await page.locator("#step-decide").waitFor({ state: "visible" });
 }
@@ -154,10 +155,11 @@ describe("passkeys on /verify", () => {
     await page.locator("#passkey-required").waitFor({ state: "visible" });
     await expect(page.locator("#passkey-required").textContent()).resolves.toContain("accepts only an approval confirmed with a passkey");
     expect(await seriousViolations(page)).toEqual([]);
-    // This browser has no authenticator: the password path is refused by the server.
-    await page.getByRole("button", { name: "Send my answer" }).click();
-    await page.locator("#decide-notice").waitFor({ state: "visible" });
+    // No "Send my answer" that could only fail (issue 33): the passkey offer is the way forward.
+    expect(await page.locator("#approve").isVisible()).toBe(false);
+    await page.locator("#passkey-offer").waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/passkey-4-required.png`, fullPage: true });
+    // The password path is refused by the server all the same.
     expect(await polled(session.session_id)).toMatchObject({ status: "PENDING" });
     const forced = await api(server.baseUrl, "POST", `/api/age-verification/session/${session.session_id}/complete`, {
       token: await page.evaluate(() => (globalThis as any).sessionStorage.getItem("avs.verify.token") as string),

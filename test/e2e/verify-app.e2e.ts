@@ -4,6 +4,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS, STRICT_CSP, watchedPage } from "./browser";
+import { fillDateOfBirth } from "./end-user";
 import { birthDateYearsAgo, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 import { focusedId, useVerifyEnv } from "./verify-setup";
 
@@ -23,7 +24,7 @@ async function registerAndVerify(page: Page, shot: string, dob: string) {
   await expect(page.locator("#countdown").textContent()).resolves.toMatch(/^Expires in \d+:\d\d$/);
   await page.getByLabel("First name").fill("Alex");
   await page.getByLabel("Last name").fill("Morgan");
-  await page.getByLabel("Date of birth").fill(dob);
+  await fillDateOfBirth(page, dob);
   await page.screenshot({ path: `${ARTIFACTS}/${shot}-2-identity.png`, fullPage: true });
   await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
 
@@ -100,7 +101,7 @@ describe("verification app", () => {
     const error = page.locator("#applicant-dob-error");
     await error.waitFor({ state: "visible" });
     await expect(error.textContent()).resolves.toBe("The date of birth is required.");
-    await expect(page.locator("#applicant-dob").getAttribute("aria-invalid")).resolves.toBe("true");
+    await expect(page.locator("#applicant-dob-day").getAttribute("aria-invalid")).resolves.toBe("true");
     expect(applicants).toEqual([]);
     expect(problems).toEqual([]);
   });
@@ -114,7 +115,7 @@ describe("verification app", () => {
     await page.getByRole("button", { name: "Create account and continue" }).click();
     await page.getByLabel("First name").fill("Sam");
     await page.getByLabel("Last name").fill("Rivera");
-    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(40));
+    await fillDateOfBirth(page, birthDateYearsAgo(40));
     await page.locator("#applicant-result").selectOption("consider");
     await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
 

@@ -5,6 +5,7 @@
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS, watchedPage } from "./browser";
+import { fillDateOfBirth } from "./end-user";
 import { birthDateYearsAgo, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 import { expectAccessible, useVerifyEnv } from "./verify-setup";
 
@@ -27,7 +28,7 @@ describe("double-blind approval from the page's token stock", () => {
     await page.getByRole("button", { name: "Create account and continue" }).click();
     await page.getByLabel("First name").fill("Alex");
     await page.getByLabel("Last name").fill("Morgan");
-    await page.getByLabel("Date of birth").fill(birthDateYearsAgo(30));
+    await fillDateOfBirth(page, birthDateYearsAgo(30));
     await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
     await page.locator("#step-decide").waitFor({ state: "visible" });
 

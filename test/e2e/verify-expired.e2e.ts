@@ -130,3 +130,33 @@ describe.each(["phone", "desktop"] as const)("the first screen of an expired lin
     expect(problems).toEqual([]);
   });
 });
+
+// Issue 33: the expired screen in each language fits a 320 px phone and passes axe; a test session's
+// expired screen says "Test mode" in words. (The other screens: verify-fit.e2e.ts.)
+describe("the expired screen at 320 px", () => {
+  it("fits in every language and passes axe; a test session's says it was a test", async () => {
+    const merchant = await merchantWithKey(server.baseUrl);
+    const testKey = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "expired fit", mode: "test" } });
+    const languages = ["en", "fr", "de", "es", "it"] as const;
+    const sessions = await Promise.all(languages.map((locale) => openSession(server.baseUrl, merchant.apiKey, 18, { locale })));
+    const test = await openSession(server.baseUrl, testKey.body.data.apiKey, 18);
+    await expect
+      .poll(async () => (await poll(server.baseUrl, testKey.body.data.apiKey, test.session_id)).status, UNTIL_EXPIRED)
+      .toBe("EXPIRED");
+    const context = await browser.newContext({ viewport: { width: 320, height: 700 } });
+    const page = await context.newPage();
+    const findings: string[] = [];
+    for (const [index, session] of [...sessions, test].entries()) {
+      const screen = languages[index] ?? "test";
+      await page.goto(verifyLink(server.baseUrl, session));
+      await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible" });
+      const width = await page.evaluate(() => (globalThis as any).document.documentElement.scrollWidth as number);
+      if (width > 320) findings.push(`${screen}: ${width} px wide`);
+      for (const violation of await seriousViolations(page)) findings.push(`${screen}: ${violation}`);
+      expect(await page.locator("#result-test").isVisible(), screen).toBe(screen === "test");
+    }
+    await page.screenshot({ path: `${ARTIFACTS}/expired-test-320.png`, fullPage: true });
+    expect(findings).toEqual([]);
+    await context.close();
+  });
+});

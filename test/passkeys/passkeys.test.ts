@@ -130,6 +130,31 @@ describe("enrolment", () => {
     expect((await storedPasskeys(user.id)).map((row) => row.credentialId).sort()).toEqual([owner.id, second.id].sort());
   });
 
+  it("names passkeys added without a name so that the list tells them apart, after a removal too (issue 33)", async () => {
+    const { user } = await setup();
+    const first = await enrolled(user);
+    const addAnother = async (confirmer: SoftwareAuthenticator) => {
+      const next = await SoftwareAuthenticator.create();
+      const res = await call("POST", base, {
+        token: user.token,
+        body: { credential: await next.register(await registrationOptions(user)), confirmation: await confirmation(user, confirmer) },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return { authenticator: next, name: res.body.data.passkey.name as string };
+    };
+    const second = await addAnother(first);
+    expect(second.name).toBe("Passkey 2");
+    const [firstRow] = (await storedPasskeys(user.id)).filter((row) => row.credentialId === first.id);
+    expect(firstRow!.name).toBe("Passkey 1");
+    const removed = await call("DELETE", `${base}/${firstRow!.id}`, { token: user.token, body: { confirmation: await confirmation(user, second.authenticator) } });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    // One passkey left ("Passkey 2"): the next is not a second "Passkey 2".
+    const third = await addAnother(second.authenticator);
+    expect(third.name).toBe("Passkey 3");
+    const names = (await call("GET", base, { token: user.token })).body.data.passkeys.map((passkey: { name: string }) => passkey.name);
+    expect(names).toEqual(["Passkey 2", "Passkey 3"]);
+  });
+
   it("answers 404 for another account's passkey and changes nothing", async () => {
     const { user } = await setup();
     const other = await seedEndUser(birthdayToday(30));

@@ -37,7 +37,7 @@ export function PasskeySettings({ t }: Texts) {
     <details id="passkey-settings" class="card" hidden>
       <summary>{t("passkey.settings")}</summary>
       <p class="muted">{t("passkey.settings.text")}</p>
-      <div id="passkey-settings-notice" class="notice" hidden></div>
+      <div id="passkey-settings-notice" class="notice" role="status" hidden></div>
       <ul id="passkey-list" class="passkeys"></ul>
       <p id="passkey-empty" class="muted" hidden>
         {t("passkey.empty")}

@@ -20,6 +20,10 @@ var AVS_PASSKEYS = (function () {
   var passkeys = [];
   var requirePasskey = false;
   var offerDismissed = false;
+  // False while the offer would stand in the way of the only real answer (an under-age person's decline).
+  var offerAllowed = true;
+  /** @type {(() => void)[]} */
+  var listeners = [];
 
   /** @param {string} text */
   function fromB64url(text) {
@@ -64,6 +68,13 @@ var AVS_PASSKEYS = (function () {
    */
   async function enrol(password) {
     var first = passkeys.length === 0;
+    /** @type {unknown} */
+    var confirmed = undefined;
+    if (!first) {
+      var held = await confirmation();
+      if (!held.ok) return held;
+      confirmed = held.assertion;
+    }
     var options = await A.api("POST", "/api/users/me/passkeys/registration-options", { token: token, body: first ? { password: password } : {} });
     if (!options.ok) return options;
     var o = options.data;
@@ -94,7 +105,8 @@ var AVS_PASSKEYS = (function () {
           type: "public-key",
           response: { clientDataJSON: toB64url(response.clientDataJSON), attestationObject: toB64url(response.attestationObject) }
         },
-        password: first ? password : undefined
+        password: first ? password : undefined,
+        confirmation: confirmed
       }
     });
     if (res.ok) await refresh(token, requirePasskey);
@@ -107,10 +119,28 @@ var AVS_PASSKEYS = (function () {
    * without one is the server's to refuse (403 PASSKEY_REQUIRED), and the page then explains it.
    */
   function needed() { return passkeys.length > 0; }
+  /** Whether an approval would be refused: the merchant requires a passkey and the account has none. */
+  function blocked() { return requirePasskey && passkeys.length === 0; }
+  /** @param {() => void} listener called after every redraw */
+  function onChange(listener) { listeners.push(listener); }
 
   /** @param {string} sessionId @param {string} nonce @returns {Promise<AssertionResult>} */
   async function assertion(sessionId, nonce) {
-    var options = await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/passkey-options", { token: token, body: { nonce: nonce } });
+    return signed(await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/passkey-options", { token: token, body: { nonce: nonce } }));
+  }
+
+  /**
+   * Adding another passkey or removing one is confirmed by one the account holds (the server refuses
+   * either without it: 403 PASSKEY_REQUIRED); without this the page could never add a second passkey,
+   * and every account's only one was "Passkey 1" (issue 33).
+   * @returns {Promise<AssertionResult>}
+   */
+  async function confirmation() {
+    return signed(await A.api("POST", "/api/users/me/passkeys/confirmation-options", { token: token }));
+  }
+
+  /** The browser's assertion over request options from the server. @param {ApiResult} options @returns {Promise<AssertionResult>} */
+  async function signed(options) {
     if (!options.ok) return options;
     var o = options.data;
     var credential;
@@ -138,19 +168,26 @@ var AVS_PASSKEYS = (function () {
   }
 
   // --- The page's passkey sections (src/apps/verify/passkey-sections.tsx) ---------------------------------
-  /** Reads the account's passkeys and redraws the offer, the requirement notice and the settings. @param {string | null} signedIn @param {boolean} required */
-  async function refresh(signedIn, required) {
+  /**
+   * Reads the account's passkeys and redraws the offer, the requirement notice and the settings.
+   * @param {string | null} signedIn @param {boolean} required @param {boolean} [offer] whether the offer may show (kept when left out)
+   */
+  async function refresh(signedIn, required, offer) {
     token = signedIn;
     requirePasskey = required;
+    if (offer !== undefined) offerAllowed = offer;
     var res = await A.api("GET", "/api/users/me/passkeys", { token: token });
     passkeys = res.ok ? res.data.passkeys : [];
     var can = supported();
-    A.show("passkey-offer", can && passkeys.length === 0 && !offerDismissed);
+    // A merchant that requires a passkey: the offer stays (no "Not now"), it is the way to approve.
+    A.show("passkey-offer", can && passkeys.length === 0 && offerAllowed && (!offerDismissed || requirePasskey));
+    A.show("passkey-skip", !requirePasskey);
     A.show("passkey-settings", passkeys.length > 0 || (can && offerDismissed));
     A.show("passkey-add-password-field", passkeys.length === 0);
     A.show("passkey-required", requirePasskey && passkeys.length === 0);
     A.text("passkey-required-text", A.t(can ? "passkey.required" : "passkey.required.unsupported"));
     drawList();
+    listeners.forEach(function (listener) { listener(); });
   }
 
   function drawList() {
@@ -183,7 +220,9 @@ var AVS_PASSKEYS = (function () {
   async function removeOne(passkey, button) {
     if (!window.confirm(A.t("passkey.remove_confirm", { name: passkey.name }))) return;
     await A.busy(button, async function () {
-      var res = await A.api("DELETE", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), { token: token });
+      var held = await confirmation();
+      if (!held.ok) return A.notice("passkey-settings-notice", A.messageFor(held), "error");
+      var res = await A.api("DELETE", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), { token: token, body: { confirmation: held.assertion } });
       A.notice("passkey-settings-notice", res.ok ? "" : A.messageFor(res), "error");
       await refresh(token, requirePasskey);
     });
@@ -202,6 +241,8 @@ var AVS_PASSKEYS = (function () {
       var res = await enrol(input.value);
       if (res.ok) {
         input.value = "";
+        // Said where it can be seen: the settings open with the new passkey and this line in them.
+        /** @type {HTMLDetailsElement} */ (A.$("passkey-settings")).open = true;
         A.notice("passkey-settings-notice", A.t("passkey.created"), "ok");
       } else if (res.error === "INVALID_CREDENTIALS") {
         A.notice(noticeId, A.t("passkey.password.wrong"), "error");
@@ -223,5 +264,5 @@ var AVS_PASSKEYS = (function () {
     refresh(token, requirePasskey);
   });
 
-  return { supported: supported, refresh: refresh, needed: needed, assertion: assertion };
+  return { supported: supported, refresh: refresh, needed: needed, blocked: blocked, onChange: onChange, assertion: assertion };
 })();

@@ -5,6 +5,8 @@ import { ForgotPasswordForm } from "../../web/forgot-password-form";
 import { Brand, Layout, NoScript } from "../../web/layout";
 import { ONFIDO_SDK_URL } from "../../web/csp";
 import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
+import { ResultIcons } from "./result-icons";
+import { DateOfBirthField } from "./date-of-birth-field";
 import { LanguageSwitcher, PageTexts } from "../../web/i18n/page-texts";
 import { translate } from "../../web/i18n/catalogue";
 import type { TextKey } from "../../web/i18n/en";
@@ -21,9 +23,10 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
       <PageTexts catalogue={catalogue} />
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}
-      <main id="verify-app" data-provider={provider} data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL}>
+      {/* data-busy-words: a button whose request takes a moment says so in words (common.browser.js). */}
+      <main id="verify-app" data-provider={provider} data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL} data-busy-words={t("busy.sending")}>
         <div class="topbar">
-          <Brand />
+          <Brand name={t("brand.name")} />
           <LanguageSwitcher locale={locale} catalogue={catalogue} link={link} />
           <button type="button" class="btn link" id="switch-account" hidden>
             {t("switch_account")}
@@ -52,7 +55,8 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
         {/* Test mode (a session opened with a test key): no account and no identity check; the tester picks the outcome. */}
         <section id="step-test" class="card" hidden aria-labelledby="test-title">
           <p class="notice warn">
-            <span class="sandbox-badge">{t("test.badge")}</span> {t("test.notice")}
+            {/* verify.browser.js names the merchant and the age here, from the first screen's read. */}
+            <span class="sandbox-badge">{t("test.badge")}</span> <span id="test-notice-text">{t("test.notice")}</span>
           </p>
           <h1 id="test-title" tabindex={-1}>{t("test.title")}</h1>
           <div id="test-notice" class="notice error" hidden></div>
@@ -172,7 +176,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
               <Field form="applicant" name="firstName" label={t("kyc.first_name")} autocomplete="given-name" required />
               <Field form="applicant" name="lastName" label={t("kyc.last_name")} autocomplete="family-name" required />
             </div>
-            <Field form="applicant" name="dob" label={t("kyc.dob")} type="date" autocomplete="bday" required hint={t("kyc.dob.hint")} />
+            <DateOfBirthField form="applicant" t={t} />
             {sandbox ? <SandboxResultSelect form="applicant" t={t} /> : null}
             <button type="submit" class="btn block">
               {sandbox ? t("kyc.submit.sandbox") : t("kyc.submit.onfido")}
@@ -199,6 +203,10 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
 
         <section id="step-decide" class="card" hidden aria-labelledby="decide-title">
           <h2 id="decide-title" tabindex={-1}>{t("decide.title")}</h2>
+          {/* Said once, right after the identity check on this page succeeded: the step the person just finished. */}
+          <p id="decide-verified" class="notice ok" role="status" hidden>
+            {t("decide.verified")}
+          </p>
           <p id="decide-intro"></p>
           <ul class="shares">
             <li class="yes" id="share-age"></li>
@@ -223,6 +231,10 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
         <PasskeySettings t={t} />
 
         <section id="step-result" class="card result" hidden aria-live="polite">
+          {/* A test session's results say so in words (issue 33): nothing was verified, nothing real was sent. */}
+          <p id="result-test" class="notice warn" hidden>
+            <span class="sandbox-badge">{t("test.badge")}</span> <span id="result-test-text"></span>
+          </p>
           <div class="result-icon" id="result-icon" aria-hidden="true">
             <ResultIcons />
           </div>
@@ -239,29 +251,6 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
         <p class="footer">{t("page.footer")}</p>
       </main>
     </Layout>
-  );
-}
-
-// Inline SVG, not emoji or symbol characters (which can render as an empty box); the script shows one.
-const ICON_PATHS: Record<string, string[]> = {
-  check: ["M5 12.5l4.5 4.5L19 7.5"],
-  minus: ["M6 12h12"],
-  cross: ["M7 7l10 10M17 7L7 17"],
-  clock: ["M12 4a8 8 0 1 0 0 16a8 8 0 1 0 0-16", "M12 8v4l3 2"],
-  question: ["M9.5 9a2.5 2.5 0 1 1 3.5 2.3c-.6.3-1 .9-1 1.6V14", "M12 17.5h.01"],
-};
-
-function ResultIcons() {
-  return (
-    <>
-      {Object.entries(ICON_PATHS).map(([name, paths]) => (
-        <svg data-icon={name} viewBox="0 0 24 24" width="32" height="32" fill="none" stroke="currentColor" stroke-width="2.5" stroke-linecap="round" stroke-linejoin="round" focusable="false" hidden>
-          {paths.map((d) => (
-            <path d={d} />
-          ))}
-        </svg>
-      ))}
-    </>
   );
 }
 

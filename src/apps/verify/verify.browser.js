@@ -42,6 +42,8 @@
   var retry = null;
   // Whether the wallet's section (offer, or the line saying this browser cannot use one) is on screen.
   var walletShown = false;
+  // Whether the identity check finished on this page just now: the answer step then says so once.
+  var identityJustVerified = false;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
   var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-wallet", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
@@ -116,21 +118,39 @@
       underage: ["bad", ICONS.cross, t("result.underage.title", values), t("result.underage.text", values)],
       underage_wallet: ["bad", ICONS.cross, t("result.underage.title", values), t("result.underage.wallet", values)],
       expired: ["neutral", ICONS.clock, t("result.expired.title", values), t("result.expired.text", values)],
-      used: ["neutral", ICONS.check,
+      // An earlier decline is not shown with a check mark: the icon says which answer it was.
+      used: ["neutral", preview && preview.status === "APPROVED" ? ICONS.check : ICONS.minus,
         t(preview && preview.status === "APPROVED" ? "result.used.approved" : "result.used.denied", { time: answeredAt }), t("result.used.text", values)],
       invalid: ["bad", ICONS.question, t("result.invalid.title"), t("result.invalid.text")]
     };
     var screen = screens[kind];
+    // A test session's chosen outcome is not a verification: its own title, and the marker's sentence in
+    // place of "now knows that you are at least…" (issue 33).
+    var testing = kind !== "invalid" && !!preview && preview.livemode === false;
+    /** @type {Record<string, string>} */
+    var testTitles = { approved: "test.result.approved", underage: "test.result.underage", declined: "test.result.declined" };
+    if (testing && testTitles[kind]) screen = [screen[0], screen[1], t(testTitles[kind], values), ""];
     A.$("result-icon").className = "result-icon " + screen[0];
     showIcon(screen[1]);
     A.text("result-title", screen[2]);
     A.text("result-text", screen[3]);
+    A.show("result-text", !!screen[3]);
     A.text("result-receipt", extra && extra.receipt_id ? t("result.receipt", { receipt: extra.receipt_id }) : "");
     showReturn(kind !== "invalid");
+    showTestMarker(testing, values);
     A.show("account-notice", false);
     showSections(["step-result"]);
     A.$("step-result").setAttribute("data-result", kind);
     A.$("result-title").focus();
+  }
+
+  // A test session's result says so in words, not by colour (issue 33): the title is read with it.
+  /** @param {boolean} testing @param {{ merchant: string, age: number | string }} values */
+  function showTestMarker(testing, values) {
+    A.text("result-test-text", testing ? t("test.result", values) : "");
+    A.show("result-test", testing);
+    if (testing) A.$("result-title").setAttribute("aria-describedby", "result-test");
+    else A.$("result-title").removeAttribute("aria-describedby");
   }
 
   // The icons are inline SVG in the page's markup (src/apps/verify/verify-page.tsx): one is shown.
@@ -178,6 +198,8 @@
     request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, accepted_assurance: shown.accepted_assurance, double_blind: shown.double_blind, meets_age_required: null };
     progress(null);
     A.show("switch-account", false);
+    // The banner names who asks and for which age, as the live first screen does.
+    A.text("test-notice-text", t("test.notice.named", { merchant: merchant(), age: shown.age_required }));
     showSections(["step-test"]);
   }
   Array.prototype.forEach.call(document.querySelectorAll("[data-test-outcome]"), function (/** @type {HTMLButtonElement} */ button) {
@@ -464,6 +486,8 @@
     ["account-notice", "kyc-notice", "decide-notice", "decline-notice"].forEach(function (id) { A.show(id, false); });
     A.text("decide-underage", "");
     A.show("decide-underage", false);
+    A.show("decide-verified", false);
+    identityJustVerified = false;
     A.text("onfido-status", "");
     clearBanner();
   }
@@ -533,9 +557,16 @@
   }
 
   A.onSubmit(A.form("applicant-form"), async function (values) {
-    // An empty date says it is required, in the page's language, before anything is sent.
-    if (!values.dob) return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: [{ path: "dob", message: t("problem.dob.required"), own: true }] };
-    var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: values.dob } });
+    // Every empty field is named at once, in the page's language, before anything is sent (not the date
+    // first and the names on the next try).
+    var missing = [];
+    if (!(values.firstName || "").trim()) missing.push({ path: "firstName", message: t("problem.firstName"), own: true });
+    if (!(values.lastName || "").trim()) missing.push({ path: "lastName", message: t("problem.lastName"), own: true });
+    var dob = dateOfBirth(values);
+    if (dob === "") missing.push({ path: "dob", message: t("problem.dob.required"), own: true });
+    if (dob === null) missing.push({ path: "dob", message: t("problem.dob"), own: true });
+    if (missing.length) return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: missing };
+    var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: dob } });
     if (!res.ok && res.error !== "APPLICANT_EXISTS") {
       if (res.status === 401) { signedOut(); return { ok: true }; }
       return res;
@@ -543,6 +574,21 @@
     if (provider === "onfido") { startOnfido(); return { ok: true }; }
     return completeSandbox(values.result || "clear");
   });
+
+  /**
+   * The date of birth from its three parts (date-of-birth-field.tsx) as YYYY-MM-DD: "" while a part is
+   * empty, null when the parts make no calendar date (31 February). Whether it is in the past and a
+   * plausible age is the server's to say.
+   * @param {Record<string, string>} values @returns {string | null}
+   */
+  function dateOfBirth(values) {
+    var day = values["dob-day"] || "", month = values["dob-month"] || "", year = values["dob-year"] || "";
+    if (!day || !month || !year) return "";
+    if (!/^\d{1,2}$/.test(day) || !/^\d{1,2}$/.test(month) || !/^\d{4}$/.test(year)) return null;
+    var iso = year + "-" + ("0" + month).slice(-2) + "-" + ("0" + day).slice(-2);
+    var parsed = new Date(iso + "T00:00:00Z");
+    return !isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === iso ? iso : null;
+  }
 
   if (A.$("sandbox-form")) {
     A.onSubmit(A.form("sandbox-form"), function (values) { return completeSandbox(values.result || "clear"); });
@@ -555,6 +601,7 @@
       if (res.status === 401) { signedOut(); return { ok: true }; }
       return res;
     }
+    identityJustVerified = res.data.status === "VERIFIED";
     applyKyc(res.data.status, res.data.reason);
     return { ok: true };
   }
@@ -650,6 +697,7 @@
       // webhook will still decide. Watching the status lets the page follow it either way.
       return startPolling();
     }
+    identityJustVerified = res.data.status === "VERIFIED";
     if (res.data.status !== "PENDING") return applyKyc(res.data.status, res.data.reason);
     startPolling();
   }
@@ -668,6 +716,7 @@
     if (run !== pollRun) return;
     if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
       clearBanner();
+      identityJustVerified = res.data.status === "VERIFIED";
       return applyKyc(res.data.status, res.data.reason);
     }
     setTimeout(function () { pollKyc(round + 1, run); }, 5000);
@@ -696,19 +745,38 @@
     // A verified person under the age is told so before answering, and offered only what is true:
     // declining (the server still decides on complete, from the verified date of birth).
     var under = !!request && request.meets_age_required === false;
+    var required = !!(request && request.require_passkey);
     A.text("decide-underage", under ? t("decide.underage", { merchant: merchant(), age: ageRequired() }) : "");
     A.show("decide-underage", under);
-    A.show("approve", !under);
+    A.show("decide-verified", identityJustVerified);
+    identityJustVerified = false;
+    // Until the account's passkeys are read, a required passkey counts as missing (see arrangeAnswer).
+    arrangeAnswer(under || required);
     A.show("decide-anonymous", !!request && request.double_blind && !under);
-    // The passkey offer, requirement and settings (passkeys.js) appear once the account is known.
+    // The passkey offer, requirement and settings (passkeys.js) appear once the account is known; an
+    // under-age person is not offered one in place of the answer they can give.
     var shown = request;
-    P.refresh(token, !!(request && request.require_passkey)).then(function () {
+    P.refresh(token, required, !under).then(function () {
       // A verified person keeps a stock of anonymous tokens, topped up now, well before one is spent:
       // only for the thresholds their verified age is known to meet, and without a passkey prompt
       // nobody asked for (an account with a passkey fills its stock when it approves).
       if (shown && shown.meets_age_required === true && !P.needed()) T.refill(token, { provenAge: shown.age_required });
     });
   }
+
+  // The filled button is the answer that can succeed (issue 33): "Send my answer", unless the answer can
+  // only be a decline (under the age) or an approval would be refused (the merchant requires a passkey
+  // and this account has none: the passkey offer, or the plain reason, comes first). Decline is then
+  // the filled one.
+  /** @param {boolean} [blocked] whether approving is not possible now; read from the request and passkeys when left out */
+  function arrangeAnswer(blocked) {
+    var cannot = blocked !== undefined ? blocked : (!!request && request.meets_age_required === false) || P.blocked();
+    A.show("approve", !cannot);
+    // While the passkey offer is the way forward (a merchant that requires one), its button is the filled one.
+    A.$("decline").classList.toggle("secondary", !cannot || !A.$("passkey-offer").hidden);
+  }
+  // The passkeys' part redraws after every change (a passkey created, removed): the buttons follow.
+  P.onChange(function () { if (!A.$("step-decide").hidden) arrangeAnswer(); });
 
   // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
   // replace the real result with "already answered".

@@ -153,6 +153,14 @@ export async function confirmationOptions(ctx: ServiceContext, userId: string) {
   return requestOptions(ctx, rows, await issueChallenge(ctx, userId, { purpose: "confirm" }));
 }
 
+/**
+ * "Passkey N" with the first N no passkey of the account is named: the count alone named a passkey
+ * added after a removal like one still held ("Passkey 2" twice), and the list could not tell them apart.
+ */
+function defaultName(taken: string[]): string {
+  for (let n = taken.length + 1; ; n++) if (!taken.includes(`Passkey ${n}`)) return `Passkey ${n}`;
+}
+
 export async function enrolPasskey(
   ctx: ServiceContext,
   user: UserRow,
@@ -164,13 +172,13 @@ export async function enrolPasskey(
   await requirePasswordForFirst(ctx, user, existing, input.password);
   await confirmHolder(ctx, userId, input.confirmation);
   const verified = await verifyRegistration(input.credential, rpOf(ctx));
-  const [{ total } = { total: 0 }] = await ctx.db.select({ total: count() }).from(passkeys).where(eq(passkeys.userId, userId));
-  if (total >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
+  const held = await ctx.db.select({ name: passkeys.name }).from(passkeys).where(eq(passkeys.userId, userId));
+  if (held.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");
   const row: PasskeyRow = {
     id: newId("psk"),
     userId,
     ...verified,
-    name: input.name ?? `Passkey ${total + 1}`,
+    name: input.name ?? defaultName(held.map((passkey) => passkey.name)),
     createdAt: nowIso(),
     lastUsedAt: null,
   };

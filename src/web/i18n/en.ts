@@ -3,6 +3,8 @@
 export const en = {
   "page.title": "Confirm your age",
   "page.language": "Language",
+  "brand.name": "Age Verification",
+  "busy.sending": "Sending…",
   "intro.asks": "{merchant} asks you to confirm that you are at least {age}",
   "intro.asks.anonymous": "A website asks you to confirm that you are at least {age}",
   "intro.valid": "This link is valid until {time}.",
@@ -55,6 +57,11 @@ export const en = {
   "loading.request": "Loading the request…",
   "test.badge": "Test mode",
   "test.notice": "This is a test request: no identity is checked and no real answer is shared. Choose the outcome the website should receive.",
+  "test.notice.named": "This is a test request from {merchant} for the age of {age}: no identity is checked and no real answer is shared. Choose the outcome the website should receive.",
+  "test.result": "This was a test request from {merchant}: nothing was verified and no real answer was shared.",
+  "test.result.approved": "Test outcome sent: over {age}",
+  "test.result.underage": "Test outcome sent: under {age}",
+  "test.result.declined": "Test outcome sent: refused",
   "test.title": "Choose the test outcome",
   "test.approve": "Approve as over age",
   "test.underage": "Approve as under age",
@@ -87,6 +94,9 @@ export const en = {
   "kyc.last_name": "Last name",
   "kyc.dob": "Date of birth",
   "kyc.dob.hint": "As on your identity document.",
+  "kyc.dob.day": "Day",
+  "kyc.dob.month": "Month",
+  "kyc.dob.year": "Year",
   "kyc.submit.sandbox": "Verify my identity (sandbox)",
   "kyc.submit.onfido": "Continue to document check",
   "kyc.sandbox.submit": "Complete the sandbox check",
@@ -102,6 +112,7 @@ export const en = {
   "kyc.rejected.sandbox": "We could not verify your identity with that check. You can try again.",
   "kyc.rejected.onfido": "We could not verify your identity with that check. You can try again with a clear photo of a valid document.",
   "decide.title": "Your answer",
+  "decide.verified": "Your identity is verified. You will not need to do this again.",
   "decide.intro": "{merchant} will learn only:",
   "decide.share_age": "Whether you are at least {age} years old",
   "decide.share_checked": "That this was checked against a verified identity document",
@@ -164,7 +175,6 @@ export const en = {
   "link.email_confirmed": "Thank you: {email} is confirmed. You can close this tab and return to the app.",
   "link.email_changed": "Your account email is now {email}. Sign in again with it on every device.",
   "link.password_changed": "Your password is changed. Sign in with the new password.",
-  "invalid_link.text": "The link is incomplete or was changed. Open it again from the website that asked you to confirm your age, or scan its QR code again.",
 } as const;
 
 export type TextKey = keyof typeof en;
