@@ -99,6 +99,12 @@ describe("console screens before the keys", () => {
       await page.setViewportSize(viewport);
       await openSignedIn(page, server.baseUrl, unverified);
       await page.locator("#console-unverified").waitFor({ state: "visible" });
+      // The development outbox is a link to the confirmation mail, not an address to copy (issue 33).
+      const outbox = page.getByRole("link", { name: /\/api\/dev\/outbox/ });
+      const href = await outbox.getAttribute("href");
+      expect(href).toMatch(/^\/api\/dev\/outbox\?to=/);
+      const mail = await api<{ messages: { subject: string }[] }>(server.baseUrl, "GET", href!);
+      expect(mail.body.data.messages.length).toBeGreaterThan(0);
       await passesAxe(page, `confirm your email (${label})`);
       await openSignedIn(page, server.baseUrl, personal);
       await page.locator("#console-personal").waitFor({ state: "visible" });

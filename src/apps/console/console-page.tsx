@@ -64,7 +64,9 @@ export function ConsolePage({ development }: { development: boolean }) {
           {development ? (
             <p class="notice warn">
               <span class="sandbox-badge">Development</span> Mail goes to the outbox:{" "}
-              <code id="outbox-hint"></code>
+              <a id="outbox-hint" href="/api/dev/outbox" target="_blank" rel="noopener">
+                <code id="outbox-hint-text"></code>
+              </a>
             </p>
           ) : null}
           <div id="unverified-notice" class="notice info" role="status" hidden></div>

@@ -181,7 +181,11 @@
     if (!user.emailVerified) {
       A.show("console-nav", false);
       A.text("unverified-email", user.email);
-      A.text("outbox-hint", "GET /api/dev/outbox?to=" + user.email);
+      // A link, not text to copy: in development the confirmation mail is one click away.
+      var outbox = "/api/dev/outbox?to=" + encodeURIComponent(user.email);
+      var hint = A.$("outbox-hint");
+      if (hint) hint.setAttribute("href", outbox);
+      A.text("outbox-hint-text", "GET " + outbox);
       return only(["console-unverified"]);
     }
     A.show("console-nav", true);

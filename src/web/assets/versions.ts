@@ -7,7 +7,7 @@ export const ASSET_VERSIONS = {
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "8e67c80d229b",
   "common.browser.js": "5aca17bb9762",
-  "console.browser.js": "813e78d6e3aa",
+  "console.browser.js": "6681e84a8929",
   "console.css": "abc9a1ff0d81",
   "passkeys.browser.js": "dc0f746b8663",
   "verify.browser.js": "2c4d2587ac17",
