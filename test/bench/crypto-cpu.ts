@@ -3,7 +3,7 @@
 // service's own verifier on fresh answers from the test wallet, for each protocol and credential, and the
 // service's own token verification and issuance on tokens from the RFC client of the tests. Web Crypto
 // does the work here as in workerd (both on BoringSSL or OpenSSL), so the figures stand for the Worker's
-// CPU per request. `npm run bench` reports them; alone: npx tsx test/bench/crypto-cpu.ts
+// CPU per request. `npm run bench` runs this in its own process (--json); alone: npx tsx test/bench/crypto-cpu.ts
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";
@@ -97,12 +97,9 @@ export async function measureAgeTokenCpu(rounds = 40): Promise<CpuFigure[]> {
   return [redeem, issue];
 }
 
-export const cpuTable = (figures: CpuFigure[]): string[][] => [
-  ["per request", "p50 ms", "p90 ms", "rounds"],
-  ...figures.map((f) => [f.label, f.p50Ms.toFixed(2), f.p90Ms.toFixed(2), String(f.rounds)]),
-];
-
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const figures = [...(await measureDigitalIdCpu()), ...(await measureAgeTokenCpu())];
-  for (const row of cpuTable(figures)) console.log(`| ${row.join(" | ")} |`);
+  // --json for npm run bench, which runs this in its own process; a Markdown table otherwise.
+  if (process.argv.includes("--json")) console.log(JSON.stringify(figures));
+  else for (const f of figures) console.log(`| ${f.label} | ${f.p50Ms.toFixed(2)} ms | ${f.p90Ms.toFixed(2)} ms | ${f.rounds} |`);
 }
