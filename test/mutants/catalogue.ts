@@ -365,7 +365,7 @@ const passkeys: Mutation[] = [
   {
     id: "passkey-enrol-cap-unchecked",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "  if (total >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError(\"PASSKEY_LIMIT_REACHED\");",
+    find: "  if (held.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError(\"PASSKEY_LIMIT_REACHED\");",
     replace: "",
     tests: [PASSKEYS],
     why: "enrolment skips the cap (options fetched before the tenth passkey was added enrol an eleventh)",
