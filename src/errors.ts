@@ -26,6 +26,8 @@ export const ERROR_CATALOGUE = {
     status: 409,
     message: "This identity document already verifies another account. One document verifies one account; deleting that account frees it.",
   },
+  KYC_ALREADY_VERIFIED: { status: 409, message: "This account's identity is already verified; its details can no longer be changed." },
+  KYC_CHECK_PENDING: { status: 409, message: "The identity check is not finished; details can be corrected only after a refused check." },
   EMAIL_TAKEN: { status: 409, message: "An account with this email already exists." },
   KEY_LIMIT_REACHED: { status: 409, message: "The account has the most active keys it can have; revoke one first." },
   ROTATION_CONFLICT: { status: 409, message: "The signing secret was rotated by another request at the same moment; list the key and try again." },

@@ -39,6 +39,11 @@ export interface IdentityProvider {
   readonly name: "onfido" | "sandbox";
   /** Creates the applicant at the provider; returns the provider's applicant id. */
   createApplicant(input: ApplicantInput): Promise<string>;
+  /**
+   * Replaces the applicant's details with corrected ones (the same fields as its creation), keeping its
+   * id: a person refused after a typo retries under the same applicant.
+   */
+  updateApplicant(applicantId: string, input: ApplicantInput): Promise<void>;
   /** A short-lived token the provider's SDK uses to upload documents for this applicant. */
   createSdkToken(applicantId: string): Promise<string>;
   /**

@@ -243,6 +243,15 @@ export const sandboxDeletedApplicants = sqliteTable("sandbox_deleted_applicants"
   deletedAt: text("deleted_at").notNull(),
 });
 
+// The sandbox provider's memory of an applicant whose details were corrected (PUT /api/kyc/applicant,
+// development only): its ids carry the date of birth typed at creation, and an id cannot change, so the
+// corrected date lives here, as Onfido keeps an updated applicant. Deleted with the applicant.
+export const sandboxApplicantUpdates = sqliteTable("sandbox_applicant_updates", {
+  applicantId: text("applicant_id").primaryKey(),
+  dob: text("dob").notNull(),
+  updatedAt: text("updated_at").notNull(),
+});
+
 // Fixed-window counters of what an account may do a limited number of times (src/domain/limits/account-limits.ts):
 // only a hash of (limit, account, window) and a count, nothing about what was done (CONTRACT §5).
 export const accountCounters = sqliteTable(

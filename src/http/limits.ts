@@ -116,6 +116,12 @@ const CATALOGUE = {
     why: "each submission starts a paid check; one account in a loop must not exhaust the provider quota for everyone",
     tooMany: (production) => `Too many submissions for this account (production: ${production}); Retry-After says when the window ends.`,
   }),
+  applicantUpdatesPerAccount: accountLimit("applicantUpdate", OPENAPI_METADATA && {
+    keyedBy: "account",
+    counts: "corrections of the applicant's details, every attempt",
+    why: "each correction is a call to the identity provider; a refused check may be corrected a few times, not in a loop",
+    tooMany: (production) => `Too many corrections for this account (production: ${production}); Retry-After says when the window ends.`,
+  }),
   sessionOpensPerAccount: accountLimit("sessionOpen", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "sessions opened, and test-key answers, every attempt",

@@ -42,7 +42,7 @@ const Report = z.object({
     .nullish(),
 });
 
-type Operation = "create_applicant" | "sdk_token" | "create_check" | "read_check" | "read_report" | "delete_applicant";
+type Operation = "create_applicant" | "update_applicant" | "sdk_token" | "create_check" | "read_check" | "read_report" | "delete_applicant";
 
 /**
  * The reports a check runs (classic flow, API v3.6): the document gives the date of birth, the face
@@ -53,6 +53,16 @@ export const CHECK_REPORTS = ["document", "facial_similarity_photo"] as const;
 /** Any facial similarity variant (photo, photo_fully_auto, video, motion) binds the document to a face. */
 const FACE_REPORT = /^facial_similarity_/;
 
+/** The applicant's body, the same for creating and updating (Onfido API v3.6): only the address fields given. */
+function applicantBody(input: ApplicantInput): Record<string, unknown> {
+  const body: Record<string, unknown> = { first_name: input.firstName, last_name: input.lastName, dob: input.dob };
+  if (input.address) {
+    const { country, postcode, street, town } = input.address;
+    body.address = { country, postcode, ...(street ? { street } : {}), ...(town ? { town } : {}) };
+  }
+  return body;
+}
+
 export class OnfidoProvider implements IdentityProvider {
   readonly name = "onfido" as const;
 
@@ -62,13 +72,17 @@ export class OnfidoProvider implements IdentityProvider {
   ) {}
 
   async createApplicant(input: ApplicantInput): Promise<string> {
-    const body: Record<string, unknown> = { first_name: input.firstName, last_name: input.lastName, dob: input.dob };
-    if (input.address) {
-      const { country, postcode, street, town } = input.address;
-      body.address = { country, postcode, ...(street ? { street } : {}), ...(town ? { town } : {}) };
-    }
-    const applicant = await this.request("create_applicant", "POST", "/applicants", Applicant, body);
+    const applicant = await this.request("create_applicant", "POST", "/applicants", Applicant, applicantBody(input));
     return applicant.id;
+  }
+
+  /** PUT /applicants/{id} with the create body: Onfido answers the applicant, whose id must be the one asked for. */
+  async updateApplicant(applicantId: string, input: ApplicantInput): Promise<void> {
+    const applicant = await this.request("update_applicant", "PUT", `/applicants/${encodeURIComponent(applicantId)}`, Applicant, applicantBody(input));
+    if (applicant.id !== applicantId) {
+      log("warn", "provider updated another applicant", { provider: this.name });
+      throw providerError();
+    }
   }
 
   async createSdkToken(applicantId: string): Promise<string> {
@@ -136,7 +150,7 @@ export class OnfidoProvider implements IdentityProvider {
 
   private async request<S extends z.ZodType>(
     operation: Operation,
-    method: "GET" | "POST",
+    method: "GET" | "POST" | "PUT",
     path: string,
     schema: S,
     body?: unknown,
@@ -157,7 +171,7 @@ export class OnfidoProvider implements IdentityProvider {
   }
 
   /** The HTTP call itself; a network failure or timeout is a provider error, any answer is the caller's to read. */
-  private async call(operation: Operation, method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<Response> {
+  private async call(operation: Operation, method: "GET" | "POST" | "PUT" | "DELETE", path: string, body?: unknown): Promise<Response> {
     try {
       return await fetch(`${this.baseUrl.replace(/\/+$/, "")}${path}`, {
         method,

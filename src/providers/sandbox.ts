@@ -1,6 +1,7 @@
-// The development provider: no network and no account. It has no storage of its own, so its ids carry
-// what a real provider would remember: the applicant id ends with the date of birth typed at creation
-// (development data only), and a sandbox check id names its applicant and the result it stands for.
+// The development provider: no network and no account. Its ids carry what a real provider would
+// remember: the applicant id ends with the date of birth typed at creation (development data only), and a
+// sandbox check id names its applicant and the result it stands for. An id cannot change, so only a
+// corrected date of birth is kept in D1 (sandbox_applicant_updates), as Onfido keeps an updated applicant.
 import { randomBytes } from "../lib/crypto";
 import { toHex } from "../lib/encoding";
 import {
@@ -37,6 +38,26 @@ export class SandboxProvider implements IdentityProvider {
     return `sbxapp_${randomPart()}_${input.dob.replaceAll("-", "")}`;
   }
 
+  /** Remembers the corrected date of birth (the only detail the sandbox "checks"); the name goes nowhere. */
+  async updateApplicant(applicantId: string, input: ApplicantInput): Promise<void> {
+    if (!APPLICANT.test(applicantId) || !this.db) throw providerError();
+    await this.db
+      .prepare(
+        "INSERT INTO sandbox_applicant_updates (applicant_id, dob, updated_at) VALUES (?, ?, ?) " +
+          "ON CONFLICT (applicant_id) DO UPDATE SET dob = excluded.dob, updated_at = excluded.updated_at",
+      )
+      .bind(applicantId, input.dob, new Date().toISOString())
+      .run();
+  }
+
+  /** The applicant's date of birth: the corrected one if any, else the one its id carries. */
+  private async dateOfBirth(applicantId: string, fromId: RegExpExecArray): Promise<string> {
+    const updated = this.db
+      ? await this.db.prepare("SELECT dob FROM sandbox_applicant_updates WHERE applicant_id = ?").bind(applicantId).first<{ dob: string }>()
+      : null;
+    return updated?.dob ?? `${fromId[1]}-${fromId[2]}-${fromId[3]}`;
+  }
+
   async createSdkToken(applicantId: string): Promise<string> {
     if (!APPLICANT.test(applicantId)) throw providerError();
     return `sandbox_sdk_${randomPart()}${randomPart()}`;
@@ -48,13 +69,15 @@ export class SandboxProvider implements IdentityProvider {
     return { checkId: sandboxCheckId(applicantId, "clear"), complete: true };
   }
 
-  /** Records the deletion, as Onfido would forget the applicant; deleting twice is one record. */
+  /** Records the deletion and forgets a corrected date of birth, as Onfido would forget the applicant; deleting twice is one record. */
   async deleteApplicant(applicantId: string): Promise<void> {
     if (!APPLICANT.test(applicantId) || !this.db) throw providerError();
-    await this.db
-      .prepare("INSERT INTO sandbox_deleted_applicants (applicant_id, deleted_at) VALUES (?, ?) ON CONFLICT (applicant_id) DO NOTHING")
-      .bind(applicantId, new Date().toISOString())
-      .run();
+    await this.db.batch([
+      this.db
+        .prepare("INSERT INTO sandbox_deleted_applicants (applicant_id, deleted_at) VALUES (?, ?) ON CONFLICT (applicant_id) DO NOTHING")
+        .bind(applicantId, new Date().toISOString()),
+      this.db.prepare("DELETE FROM sandbox_applicant_updates WHERE applicant_id = ?").bind(applicantId),
+    ]);
   }
 
   async readCheck(checkId: string): Promise<ProviderCheck> {
@@ -64,8 +87,8 @@ export class SandboxProvider implements IdentityProvider {
     if (!check || !applicant) throw providerError();
     // Without a number given, each applicant holds a document of its own (its random part).
     const document = { number: check[4] ?? check[3]!.toUpperCase(), issuingCountry: SANDBOX_ISSUING_COUNTRY };
-    const verdict: Verdict =
-      check[1] === "clear" ? { result: "clear", dateOfBirth: `${applicant[1]}-${applicant[2]}-${applicant[3]}`, document } : { result: "rejected" };
-    return { checkId, applicantId: check[2]!, complete: true, verdict: async () => verdict };
+    const verdict = async (): Promise<Verdict> =>
+      check[1] === "clear" ? { result: "clear", dateOfBirth: await this.dateOfBirth(check[2]!, applicant), document } : { result: "rejected" };
+    return { checkId, applicantId: check[2]!, complete: true, verdict };
   }
 }

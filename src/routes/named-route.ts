@@ -12,7 +12,7 @@ import type { OperationDoc, OperationMeta } from "../http/openapi-meta";
 export type RouteLimits = Readonly<Record<string, Limit>>;
 
 /** What a route is: its method and path (in its area), and the limits it counts. */
-export type RouteSpec = { method: "get" | "post" | "patch" | "delete"; path: string; limits: RouteLimits };
+export type RouteSpec = { method: "get" | "post" | "put" | "patch" | "delete"; path: string; limits: RouteLimits };
 
 /** hono/factory's createHandlers, without the factory object the Worker would otherwise carry. */
 const createHandlers = (...handlers: unknown[]) => handlers;

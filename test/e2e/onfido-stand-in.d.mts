@@ -3,6 +3,8 @@ export type OnfidoStandIn = {
   url: string;
   /** Ids of the checks created through POST /checks, in order. */
   created: string[];
+  /** The applicants as they now read (after any update), by id. */
+  applicants: Map<string, { id: string; first_name: string; last_name: string; dob: string }>;
   finishCheck(checkId: string, ending: { result: "clear" | "consider"; dob: string }): void;
   close(): Promise<void>;
 };

@@ -1,5 +1,5 @@
-// A local stand-in for Onfido's API (v3.6) for the Onfido-mode browser test: applicants, SDK tokens,
-// checks created by POST /checks and finished by the test, and their reports. Plain JavaScript for the
+// A local stand-in for Onfido's API (v3.6) for the Onfido-mode browser tests: applicants (created and
+// updated), SDK tokens, checks created by POST /checks and finished by the test, and their reports. Plain JavaScript for the
 // same reason as test/tools/dev-server.mjs (Node's http, no @types/node in the project).
 import { createServer } from "node:http";
 import { randomUUID } from "node:crypto";
@@ -9,8 +9,21 @@ export async function startOnfidoStandIn() {
   const reports = new Map();
   const created = [];
 
+  const applicants = new Map();
+
   const answer = (method, path, body) => {
-    if (method === "POST" && path === "/applicants") return [201, { id: randomUUID(), first_name: body.first_name, last_name: body.last_name }];
+    if (method === "POST" && path === "/applicants") {
+      const applicant = { id: randomUUID(), first_name: body.first_name, last_name: body.last_name, dob: body.dob };
+      applicants.set(applicant.id, applicant);
+      return [201, applicant];
+    }
+    // A correction after a refused check (PUT /api/kyc/applicant): Onfido's update answers the applicant.
+    const applicant = /^\/applicants\/([^/]+)$/.exec(path);
+    if (method === "PUT" && applicant && applicants.has(applicant[1])) {
+      const updated = { ...applicants.get(applicant[1]), first_name: body.first_name, last_name: body.last_name, dob: body.dob };
+      applicants.set(updated.id, updated);
+      return [200, updated];
+    }
     if (method === "POST" && path === "/sdk_token") return [200, { token: `sdk.${randomUUID()}` }];
     if (method === "POST" && path === "/checks") {
       const check = { id: randomUUID(), applicant_id: body.applicant_id, status: "in_progress", result: null, report_ids: [randomUUID(), randomUUID()], report_names: body.report_names };
@@ -47,6 +60,8 @@ export async function startOnfidoStandIn() {
   return {
     url: `http://127.0.0.1:${port}/v3.6`,
     created,
+    /** The applicants as they now read (after any update), by id. */
+    applicants,
     /** Completes a created check: its result, and the document's date of birth. */
     finishCheck(checkId, { result, dob }) {
       const check = checks.get(checkId);

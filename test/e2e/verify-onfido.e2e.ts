@@ -1,12 +1,13 @@
 // The verification page in Onfido mode, in a real browser: the Worker talks to a local Onfido API
 // stand-in, and the Onfido Web SDK is replaced (by routing its pinned URL) with a stand-in that
 // "uploads" on a click and records init/tearDown. Covers: the SDK loaded only when the step starts,
-// submit after onComplete, a rejection with a torn-down SDK and a retry, then VERIFIED and APPROVED.
+// submit after onComplete, a rejection with a torn-down SDK and a retry, then VERIFIED and APPROVED; and a
+// correction of a mistyped date after a rejection (PUT /api/kyc/applicant, issue 33).
 import type { Browser, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
-import { signUpAndFillIdentity } from "./end-user";
+import { fillDateOfBirth, signUpAndFillIdentity } from "./end-user";
 import { seriousViolations } from "./axe";
 import { birthDateYearsAgo, merchantWithKey, openSession, poll, verifyLink } from "./merchant";
 import { startOnfidoStandIn, type OnfidoStandIn } from "./onfido-stand-in.mjs";
@@ -147,6 +148,47 @@ describe("verification app with PROVIDER=onfido", () => {
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-3-approved.png`, fullPage: true });
 
+    expect(await poll(server.baseUrl, merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", above_age_required: true });
+    expect(problems).toEqual([]);
+  });
+
+  it("after a rejection the person corrects a mistyped date: Onfido's applicant is updated, then captured and checked again", async () => {
+    const first = onfido.created.length;
+    const merchant = await merchantWithKey(server.baseUrl, "Corrections Ltd");
+    const session = await openSession(server.baseUrl, merchant.apiKey, 18);
+    const { page, problems } = await watchedPage(browser);
+    await page.route("https://sdk.onfido.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_SDK }));
+    await page.goto(verifyLink(server.baseUrl, session));
+
+    // The typo: a child's year, sent to Onfido as the applicant's date of birth.
+    await signUpAndFillIdentity(page, birthDateYearsAgo(10));
+    await page.getByRole("button", { name: "Continue to document check" }).click();
+    await page.locator("#fake-onfido-done").click();
+    await expect.poll(() => onfido.created.length).toBe(first + 1);
+    const applicantId = [...onfido.applicants.values()].find((a) => a.dob === birthDateYearsAgo(10) && a.last_name === "Morgan")!.id;
+    onfido.finishCheck(onfido.created[first]!, { result: "consider", dob: birthDateYearsAgo(30) });
+    await deliverCheckCompleted(onfido.created[first]!);
+    await page.locator("#kyc-notice").waitFor({ state: "visible", timeout: 30_000 });
+
+    // Correcting reopens the form (the capture panel hidden) and updates the same applicant at Onfido.
+    await page.getByRole("button", { name: "Correct my name or date of birth" }).click();
+    await page.locator("#applicant-form").waitFor({ state: "visible" });
+    expect(await page.locator("#onfido-panel").isVisible()).toBe(false);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-correct.png`, fullPage: true });
+    await fillDateOfBirth(page, birthDateYearsAgo(30));
+    await page.getByRole("button", { name: "Continue to document check" }).click();
+    await page.locator("#fake-onfido-done").waitFor({ state: "visible" });
+    expect(onfido.applicants.get(applicantId)).toMatchObject({ first_name: "Alex", last_name: "Morgan", dob: birthDateYearsAgo(30) });
+
+    // The new capture is checked for the same applicant; the document agrees with the corrected date.
+    await page.locator("#fake-onfido-done").click();
+    await expect.poll(() => onfido.created.length).toBe(first + 2);
+    onfido.finishCheck(onfido.created[first + 1]!, { result: "clear", dob: birthDateYearsAgo(30) });
+    await deliverCheckCompleted(onfido.created[first + 1]!);
+    await page.locator("#step-decide").waitFor({ state: "visible", timeout: 30_000 });
+    await page.getByRole("button", { name: "Send my answer" }).click();
+    await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     expect(await poll(server.baseUrl, merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", above_age_required: true });
     expect(problems).toEqual([]);
   });

@@ -49,6 +49,7 @@ export function stubOnfido() {
   const requests: RecordedRequest[] = [];
   const checks = new Map<string, Record<string, unknown>>();
   const reports = new Map<string, Record<string, unknown>>();
+  const applicants = new Set<string>();
   /** Writes the check's reports as they read once it is done. */
   const finishReports = (check: Record<string, unknown>, options: CheckEnding) => {
     const checkId = check.id as string;
@@ -112,7 +113,15 @@ export function stubOnfido() {
   };
   const answer = (request: RecordedRequest): Answer => {
     if (request.method === "POST" && request.path === "/applicants") {
-      return { status: 201, body: { id: crypto.randomUUID(), created_at: new Date().toISOString(), first_name: request.body.first_name, last_name: request.body.last_name, dob: request.body.dob, href: "/v3.6/applicants/x" } };
+      const id = crypto.randomUUID();
+      applicants.add(id);
+      return { status: 201, body: { id, created_at: new Date().toISOString(), first_name: request.body.first_name, last_name: request.body.last_name, dob: request.body.dob, href: `/v3.6/applicants/${id}` } };
+    }
+    // Onfido's update answers the applicant as it now reads; an id it never created is 404.
+    const applicant = /^\/applicants\/([^/]+)$/.exec(request.path);
+    if (request.method === "PUT" && applicant && applicants.has(applicant[1]!)) {
+      const id = applicant[1]!;
+      return { status: 200, body: { id, first_name: request.body?.first_name, last_name: request.body?.last_name, dob: request.body?.dob, href: `/v3.6/applicants/${id}` } };
     }
     if (request.method === "POST" && request.path === "/sdk_token") return { status: 200, body: { token: `sdk.${crypto.randomUUID()}` } };
     if (request.method === "POST" && request.path === "/checks") {

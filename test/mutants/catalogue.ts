@@ -1257,4 +1257,41 @@ const rollups: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups];
+/** Correcting the applicant after a refused check (issue 33): PUT /api/kyc/applicant. */
+const CORRECT_APPLICANT = "test/routes/kyc-correct-applicant.test.ts";
+const applicantCorrection: Mutation[] = [
+  {
+    id: "correct-applicant-not-rejected-only",
+    file: "src/domain/kyc/correct-applicant.ts",
+    find: '  if (record.status === "VERIFIED") throw new ApiError("KYC_ALREADY_VERIFIED");\n  if (record.status !== "REJECTED") throw new ApiError("KYC_CHECK_PENDING");\n',
+    replace: "",
+    tests: [CORRECT_APPLICANT],
+    why: "a verified account, or one whose check is running, sends new details to the provider: a verified identity's applicant is rewritten, or a running check is of details it did not see",
+  },
+  {
+    id: "correct-applicant-duplicate-reopened",
+    file: "src/domain/kyc/correct-applicant.ts",
+    find: '  if (record.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");\n',
+    replace: "",
+    tests: [CORRECT_APPLICANT],
+    why: "a refusal for a document that verifies another account is answered as a typo: the person is invited to correct details that change nothing",
+  },
+  {
+    id: "correct-applicant-unlimited",
+    file: "src/routes/kyc/correct-applicant.ts",
+    find: "      await countUse(c, spec.limits.corrections, c.var.user.id);\n",
+    replace: "",
+    tests: [CORRECT_APPLICANT],
+    why: "corrections are not limited: one account in a loop calls the identity provider without end",
+  },
+  {
+    id: "correct-applicant-sandbox-kept-after-deletion",
+    file: "src/providers/sandbox.ts",
+    find: '      this.db.prepare("DELETE FROM sandbox_applicant_updates WHERE applicant_id = ?").bind(applicantId),\n',
+    replace: "",
+    tests: [CORRECT_APPLICANT],
+    why: "a deleted account's corrected date of birth stays in the sandbox's table",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection];

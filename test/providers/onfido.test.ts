@@ -37,6 +37,32 @@ describe("Onfido adapter", () => {
     expect(body).toEqual({ first_name: "A", last_name: "B", dob: "1990-01-01", address: { country: "FRA", postcode: "75001" } });
   });
 
+  it("updates an applicant with PUT /applicants/{id} and the create body (only the address fields given)", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch").mockResolvedValue(answer(200, { id: "app 3/x", first_name: "A" }));
+    await new OnfidoProvider("https://onfido.test/v3.6/", "t0k").updateApplicant("app 3/x", {
+      firstName: "A",
+      lastName: "B",
+      dob: "1985-03-04",
+      address: { country: "GBR", postcode: "SW1Y 4JH", town: "London" },
+    });
+    expect(fetchSpy).toHaveBeenCalledTimes(1);
+    const request = new Request(fetchSpy.mock.calls[0]![0] as RequestInfo, fetchSpy.mock.calls[0]![1]);
+    expect(request.method).toBe("PUT");
+    expect(request.url).toBe("https://onfido.test/v3.6/applicants/app%203%2Fx");
+    expect(request.headers.get("authorization")).toBe("Token token=t0k");
+    expect(request.headers.get("content-type")).toBe("application/json");
+    expect(await request.json()).toEqual({ first_name: "A", last_name: "B", dob: "1985-03-04", address: { country: "GBR", postcode: "SW1Y 4JH", town: "London" } });
+  });
+
+  it("an update answered with an error, another applicant or a body of the wrong shape is PROVIDER_ERROR", async () => {
+    const onfido = new OnfidoProvider("https://onfido.test/v3.6", "t");
+    const input = { firstName: "A", lastName: "B", dob: "1985-03-04" };
+    for (const response of [answer(404, { error: { type: "resource_not_found" } }), answer(422, { error: { type: "validation_error" } }), answer(200, { id: "app-other" }), answer(200, { nothing: true })]) {
+      vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(response);
+      await providerError(onfido.updateApplicant("app-1", input));
+    }
+  });
+
   it("maps an error status, a redirect, a body that is not JSON and a body of the wrong shape to PROVIDER_ERROR", async () => {
     const onfido = new OnfidoProvider("https://onfido.test/v3.6", "t");
     for (const response of [

@@ -29,7 +29,7 @@ export function hintsFor(operationKey: string): Hints {
   if (operationKey === "GET /api/dev/outbox") return { ...common, to: email };
   // A signed-in answer never carries an age token (422); the anonymous path is test/age-tokens/redemption-route.test.ts's.
   if (operationKey === "POST /api/age-verification/session/{id}/complete") return { ...common, age_token: fc.constant(undefined) };
-  if (operationKey === "POST /api/kyc/create-applicant") return { ...common, firstName: names, lastName: names };
+  if (operationKey === "POST /api/kyc/create-applicant" || operationKey === "PUT /api/kyc/applicant") return { ...common, firstName: names, lastName: names };
   if (operationKey.startsWith("GET /api/usage/")) return { ...common, from: rangeBound, to: rangeBound };
   return common;
 }

@@ -39,7 +39,7 @@ afterAll(() => {
   vi.restoreAllMocks();
 });
 
-type State = { userType: "PERSONAL" | "BUSINESS"; emailVerified: boolean; kyc: "none" | "applicant" | "verified"; useFixtures: boolean };
+type State = { userType: "PERSONAL" | "BUSINESS"; emailVerified: boolean; kyc: "none" | "applicant" | "verified" | "rejected"; useFixtures: boolean };
 
 const mostly = <T>(usual: T, rare: T) => fc.oneof({ weight: 3, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constant(rare) });
 
@@ -48,7 +48,8 @@ const mostly = <T>(usual: T, rare: T) => fc.oneof({ weight: 3, arbitrary: fc.con
 const state: fc.Arbitrary<State> = fc.record({
   userType: mostly<State["userType"]>("BUSINESS", "PERSONAL"),
   emailVerified: mostly(true, false),
-  kyc: fc.constantFrom("none", "applicant", "verified"),
+  // "rejected": a refused sandbox check, the one state in which PUT /api/kyc/applicant succeeds.
+  kyc: fc.constantFrom("none", "applicant", "verified", "rejected"),
   // Mostly the real token, id or nonce; sometimes the generated one, which the route must refuse as documented.
   useFixtures: mostly(true, false),
 });
@@ -63,6 +64,7 @@ async function prepare(op: Operation, s: State) {
     const created = await request("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-04-01" } });
     applicantId = created.body.data.applicantId;
     if (s.kyc === "verified") await request("POST", "/api/kyc/sandbox/complete", { token: account.token, body: {} });
+    if (s.kyc === "rejected") await request("POST", "/api/kyc/sandbox/complete", { token: account.token, body: { result: "consider" } });
   }
   const fixtures: { params: Record<string, string>; body: Record<string, unknown>; query: Record<string, string> } = { params: {}, body: {}, query: {} };
   const needsMerchant = op.security === "apiKey" || op.path.includes("{id}") || op.path.startsWith("/api/usage");

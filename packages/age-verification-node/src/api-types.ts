@@ -210,6 +210,13 @@ export type paths = {
      */
     post: operations["postApiKycCreateApplicant"];
   };
+  "/api/kyc/applicant": {
+    /**
+     * Correct the applicant's name and date of birth after a refused check
+     * @description For a person whose check was refused (status REJECTED) because of a mistyped name or date of birth: `create-applicant` answers `APPLICANT_EXISTS` once the applicant exists. The body is create-applicant's, validated the same way. The service replaces the applicant's details at the provider (Onfido: `PUT /applicants/{id}`; the sandbox then takes the corrected date as verified) and sets the status back to PENDING with no check, as after create-applicant: the person uploads the documents again (or, in the sandbox, chooses an outcome) and `POST /api/kyc/submit` starts a check of the corrected applicant. Nothing typed is stored by the service. Refused for a verified account, while a check is running or waiting for documents, and for a record refused because its document already verifies another account.
+     */
+    put: operations["putApiKycApplicant"];
+  };
   "/api/kyc/sdk-token": {
     /** Get an SDK token for the provider's capture SDK */
     get: operations["getApiKycSdkToken"];
@@ -347,7 +354,7 @@ export type components = {
        * @description Stable UPPER_SNAKE machine code.
        * @enum {string}
        */
-      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
+      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
       /** @description For people; may change. */
       message: string;
       errors: {
@@ -4522,6 +4529,139 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The identity provider failed or is unreachable. Codes: PROVIDER_ERROR. */
+      502: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PROVIDER_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Correct the applicant's name and date of birth after a refused check
+   * @description For a person whose check was refused (status REJECTED) because of a mistyped name or date of birth: `create-applicant` answers `APPLICANT_EXISTS` once the applicant exists. The body is create-applicant's, validated the same way. The service replaces the applicant's details at the provider (Onfido: `PUT /applicants/{id}`; the sandbox then takes the corrected date as verified) and sets the status back to PENDING with no check, as after create-applicant: the person uploads the documents again (or, in the sandbox, chooses an outcome) and `POST /api/kyc/submit` starts a check of the corrected applicant. Nothing typed is stored by the service. Refused for a verified account, while a check is running or waiting for documents, and for a record refused because its document already verifies another account.
+   */
+  putApiKycApplicant: {
+    requestBody: {
+      content: {
+        "application/json": {
+          firstName: string;
+          lastName: string;
+          dob: string;
+          address?: {
+            country: string;
+            postcode: string;
+            street?: string;
+            town?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The details were corrected; the account's KYC status (PENDING). */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              /** @enum {string} */
+              status: "NOT_STARTED" | "PENDING" | "VERIFIED" | "REJECTED";
+              verifiedAt: string | null;
+              /**
+               * @description Only on REJECTED, when the service refused a clear check: the document already verifies another account.
+               * @enum {string}
+               */
+              reason?: "IDENTITY_ALREADY_VERIFIED";
+            };
+          };
+        };
+      };
+      /** @description Malformed JSON or invalid token (MALFORMED_JSON) */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description No applicant yet (`APPLICANT_REQUIRED`), the identity is already verified (`KYC_ALREADY_VERIFIED`), the check is not finished (`KYC_CHECK_PENDING`), or the document already verifies another account (`IDENTITY_ALREADY_VERIFIED`). Codes: APPLICANT_REQUIRED, KYC_ALREADY_VERIFIED, KYC_CHECK_PENDING, IDENTITY_ALREADY_VERIFIED. */
+      409: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "APPLICANT_REQUIRED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "IDENTITY_ALREADY_VERIFIED";
+          });
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Too many corrections for this account (production: 5 a day); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
           };
         };
       };

@@ -172,6 +172,10 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
           ) : null}
           <form id="applicant-form" novalidate hidden>
             <FormNotice />
+            {/* Shown when the form reopens after a refused check, to correct a mistyped name or date (issue 33). */}
+            <p id="applicant-correct-intro" class="muted" hidden>
+              {t("kyc.correct.intro")}
+            </p>
             <div class="row">
               <Field form="applicant" name="firstName" label={t("kyc.first_name")} autocomplete="given-name" required />
               <Field form="applicant" name="lastName" label={t("kyc.last_name")} autocomplete="family-name" required />
@@ -199,6 +203,9 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
               <div id="onfido-mount"></div>
             </div>
           )}
+          <button type="button" class="btn block secondary" id="kyc-correct" hidden>
+            {t("kyc.correct")}
+          </button>
         </section>
 
         <section id="step-decide" class="card" hidden aria-labelledby="decide-title">

@@ -543,7 +543,11 @@
     showSections(["step-request", "step-kyc"]);
     A.show("kyc-notice", false);
     var sandbox = provider !== "onfido";
+    correcting = false;
     A.show("applicant-form", status === "NOT_STARTED");
+    A.show("applicant-correct-intro", false);
+    // A refusal for a document that verifies another account is not a typo: new details change nothing.
+    A.show("kyc-correct", status === "REJECTED" && reason !== "IDENTITY_ALREADY_VERIFIED");
     if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
     else { A.show("onfido-panel", status !== "NOT_STARTED"); resetOnfido(); }
     if (status === "REJECTED" && reason === "IDENTITY_ALREADY_VERIFIED") {
@@ -556,6 +560,22 @@
     }
   }
 
+  // After a refused check the applicant form opens again, filled by the person, to correct a mistyped
+  // name or date of birth (issue 33): create-applicant would answer APPLICANT_EXISTS, so the corrected
+  // details go by PUT /api/kyc/applicant, and the page continues as after a new applicant.
+  var correcting = false;
+  function startCorrection() {
+    clearBanner();
+    correcting = true;
+    A.show("kyc-correct", false);
+    if (A.$("sandbox-form")) A.show("sandbox-form", false);
+    else { resetOnfido(); A.show("onfido-panel", false); }
+    A.show("applicant-correct-intro", true);
+    A.show("applicant-form", true);
+    A.$("applicant-firstName").focus();
+  }
+  if (A.$("kyc-correct")) A.$("kyc-correct").addEventListener("click", startCorrection);
+
   A.onSubmit(A.form("applicant-form"), async function (values) {
     // Every empty field is named at once, in the page's language, before anything is sent (not the date
     // first and the names on the next try).
@@ -566,9 +586,14 @@
     if (dob === "") missing.push({ path: "dob", message: t("problem.dob.required"), own: true });
     if (dob === null) missing.push({ path: "dob", message: t("problem.dob"), own: true });
     if (missing.length) return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: missing };
-    var res = await A.api("POST", "/api/kyc/create-applicant", { token: token, body: { firstName: values.firstName, lastName: values.lastName, dob: dob } });
+    var body = { firstName: values.firstName, lastName: values.lastName, dob: dob };
+    var res = correcting
+      ? await A.api("PUT", "/api/kyc/applicant", { token: token, body: body })
+      : await A.api("POST", "/api/kyc/create-applicant", { token: token, body: body });
     if (!res.ok && res.error !== "APPLICANT_EXISTS") {
       if (res.status === 401) { signedOut(); return { ok: true }; }
+      // The record changed meanwhile (verified, or a check started in another tab): show where it stands.
+      if (correcting && res.status === 409) { loadKyc(); return { ok: true }; }
       return res;
     }
     if (provider === "onfido") { startOnfido(); return { ok: true }; }

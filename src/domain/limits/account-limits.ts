@@ -31,6 +31,8 @@ export const ACCOUNT_LIMITS = {
   sdkToken: [{ name: "sdk-token-hour", setting: "KYC_SDK_TOKENS_PER_HOUR", fallback: 10, seconds: HOUR }],
   /** Each submission starts a paid check at the provider. */
   kycCheck: [{ name: "kyc-check-day", setting: "KYC_CHECKS_PER_DAY", fallback: 3, seconds: DAY }],
+  /** Each correction of an applicant's details is a provider call (PUT /api/kyc/applicant). */
+  applicantUpdate: [{ name: "applicant-update-day", setting: "KYC_APPLICANT_UPDATES_PER_DAY", fallback: 5, seconds: DAY }],
   /** Each open session costs a Durable Object, a log row, an alarm and a signed callback (issue 30). */
   sessionOpen: [{ name: "session-open-minute", setting: "SESSION_OPENS_PER_MINUTE", fallback: 600, seconds: 60 }],
   /** One address must not be mailed a verification link thousands of times a day (issue 30). */

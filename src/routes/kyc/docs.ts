@@ -26,6 +26,32 @@ export function createApplicantDoc(): OperationDoc {
   };
 }
 
+export function correctApplicantDoc(): OperationDoc {
+  return {
+    tag,
+    summary: "Correct the applicant's name and date of birth after a refused check",
+    description:
+      "For a person whose check was refused (status REJECTED) because of a mistyped name or date of birth: " +
+      "`create-applicant` answers `APPLICANT_EXISTS` once the applicant exists. The body is create-applicant's, " +
+      "validated the same way. The service replaces the applicant's details at the provider (Onfido: " +
+      "`PUT /applicants/{id}`; the sandbox then takes the corrected date as verified) and sets the status back " +
+      "to PENDING with no check, as after create-applicant: the person uploads the documents again (or, in the " +
+      "sandbox, chooses an outcome) and `POST /api/kyc/submit` starts a check of the corrected applicant. " +
+      "Nothing typed is stored by the service. Refused for a verified account, while a check is running or " +
+      "waiting for documents, and for a record refused because its document already verifies another account.",
+    responses: {
+      200: { description: "The details were corrected; the account's KYC status (PENDING).", data: KycStatus },
+      409: {
+        description:
+          "No applicant yet (`APPLICANT_REQUIRED`), the identity is already verified (`KYC_ALREADY_VERIFIED`), the check " +
+          "is not finished (`KYC_CHECK_PENDING`), or the document already verifies another account (`IDENTITY_ALREADY_VERIFIED`).",
+        codes: ["APPLICANT_REQUIRED", "KYC_ALREADY_VERIFIED", "KYC_CHECK_PENDING", "IDENTITY_ALREADY_VERIFIED"],
+      },
+      502: PROVIDER_ERROR,
+    },
+  };
+}
+
 export function createSdkTokenDoc(): OperationDoc {
   return {
     tag,

@@ -10,6 +10,6 @@ export const ASSET_VERSIONS = {
   "console.browser.js": "6681e84a8929",
   "console.css": "abc9a1ff0d81",
   "passkeys.browser.js": "dc0f746b8663",
-  "verify.browser.js": "2c4d2587ac17",
+  "verify.browser.js": "6b438f78c225",
   "verify.css": "fce852f05a59",
 } as const;

@@ -112,6 +112,8 @@ export const de: Catalogue = {
   "kyc.rejected.duplicate": "Dieses Ausweisdokument bestätigt bereits ein anderes Konto. Ein Dokument bestätigt genau ein Konto: Melden Sie sich bei diesem Konto an, oder löschen Sie es zuerst, um das Dokument hier zu verwenden.",
   "kyc.rejected.sandbox": "Wir konnten Ihre Identität mit dieser Prüfung nicht bestätigen. Sie können es erneut versuchen.",
   "kyc.rejected.onfido": "Wir konnten Ihre Identität mit dieser Prüfung nicht bestätigen. Sie können es mit einem scharfen Foto eines gültigen Dokuments erneut versuchen.",
+  "kyc.correct": "Namen oder Geburtsdatum korrigieren",
+  "kyc.correct.intro": "Geben Sie Ihren Namen und Ihr Geburtsdatum genau so ein, wie sie in Ihrem Ausweisdokument stehen, und prüfen Sie dann erneut.",
   "decide.title": "Ihre Antwort",
   "decide.verified": "Ihre Identität ist bestätigt. Sie müssen das nicht noch einmal tun.",
   "decide.intro": "{merchant} erfährt nur:",

@@ -111,6 +111,8 @@ export const en = {
   "kyc.rejected.duplicate": "This identity document already verifies another account. One document verifies one account: sign in to that account, or delete it first to use the document here.",
   "kyc.rejected.sandbox": "We could not verify your identity with that check. You can try again.",
   "kyc.rejected.onfido": "We could not verify your identity with that check. You can try again with a clear photo of a valid document.",
+  "kyc.correct": "Correct my name or date of birth",
+  "kyc.correct.intro": "Enter your name and date of birth exactly as they appear on your identity document, then check again.",
   "decide.title": "Your answer",
   "decide.verified": "Your identity is verified. You will not need to do this again.",
   "decide.intro": "{merchant} will learn only:",

@@ -112,6 +112,8 @@ export const es: Catalogue = {
   "kyc.rejected.duplicate": "Este documento de identidad ya verifica otra cuenta. Un documento verifica una sola cuenta: inicie sesión en esa cuenta, o elimínela primero para usar el documento aquí.",
   "kyc.rejected.sandbox": "No hemos podido verificar su identidad con esa comprobación. Puede volver a intentarlo.",
   "kyc.rejected.onfido": "No hemos podido verificar su identidad con esa comprobación. Puede volver a intentarlo con una foto nítida de un documento válido.",
+  "kyc.correct": "Corregir mi nombre o mi fecha de nacimiento",
+  "kyc.correct.intro": "Introduzca su nombre y su fecha de nacimiento exactamente como figuran en su documento de identidad y vuelva a comprobarlo.",
   "decide.title": "Su respuesta",
   "decide.verified": "Su identidad está verificada. No tendrá que hacerlo de nuevo.",
   "decide.intro": "{merchant} solo sabrá:",

@@ -112,6 +112,8 @@ export const fr: Catalogue = {
   "kyc.rejected.duplicate": "Cette pièce d’identité vérifie déjà un autre compte. Une pièce vérifie un seul compte : connectez-vous à ce compte, ou supprimez-le d’abord pour utiliser la pièce ici.",
   "kyc.rejected.sandbox": "Nous n’avons pas pu vérifier votre identité avec cette vérification. Vous pouvez réessayer.",
   "kyc.rejected.onfido": "Nous n’avons pas pu vérifier votre identité avec cette vérification. Vous pouvez réessayer avec une photo nette d’un document valide.",
+  "kyc.correct": "Corriger mon nom ou ma date de naissance",
+  "kyc.correct.intro": "Saisissez votre nom et votre date de naissance exactement comme sur votre pièce d’identité, puis vérifiez à nouveau.",
   "decide.title": "Votre réponse",
   "decide.verified": "Votre identité est vérifiée. Vous n’aurez plus à le faire.",
   "decide.intro": "{merchant} saura seulement :",

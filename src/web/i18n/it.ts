@@ -112,6 +112,8 @@ export const it: Catalogue = {
   "kyc.rejected.duplicate": "Questo documento d’identità verifica già un altro account. Un documento verifica un solo account: accedi a quell’account, oppure eliminalo prima per usare il documento qui.",
   "kyc.rejected.sandbox": "Non siamo riusciti a verificare la tua identità con questa verifica. Puoi riprovare.",
   "kyc.rejected.onfido": "Non siamo riusciti a verificare la tua identità con questa verifica. Puoi riprovare con una foto nitida di un documento valido.",
+  "kyc.correct": "Correggi il mio nome o la mia data di nascita",
+  "kyc.correct.intro": "Inserisci il tuo nome e la tua data di nascita esattamente come sul tuo documento d’identità, poi verifica di nuovo.",
   "decide.title": "La tua risposta",
   "decide.verified": "La tua identità è verificata. Non dovrai farlo di nuovo.",
   "decide.intro": "{merchant} saprà solo:",
