@@ -350,3 +350,23 @@ export const spentAgeTokens = sqliteTable(
   },
   (t) => [index("spent_age_tokens_key").on(t.tokenKeyId)],
 );
+
+// Home-shard tables (issue 36: the tables that are no single account's live on shard 0, the DB binding;
+// the migration creates them on every shard, where they stay empty but on shard 0).
+
+// The email → account directory: the one place email uniqueness holds across shards, and how sign-in,
+// forgot-password and resend find the account's shard (its id carries it) in one read. Written before
+// the account on register (src/domain/accounts/account-directory.ts); `claimedAt` lets a register take
+// over a claim whose account was never written (a crash between the two writes).
+export const accountDirectory = sqliteTable("account_directory", {
+  email: text("email").primaryKey(),
+  userId: text("user_id").notNull(),
+  claimedAt: text("claimed_at").notNull(),
+});
+
+// Which shard holds the KYC record of a provider applicant: the provider's webhook names the applicant
+// only (src/domain/kyc/applicant-shards.ts). An applicant with no row is from before sharding: shard 0.
+export const applicantShards = sqliteTable("applicant_shards", {
+  applicantId: text("applicant_id").primaryKey(),
+  shard: integer("shard").notNull(),
+});

@@ -1,15 +1,19 @@
 // The merchant credential for the Verification routes. No cache: revocation counts on the very next
-// request. The lastUsedAt write happens after the response (waitUntil), off the request's path.
+// request. The lastUsedAt write happens after the response (waitUntil), off the request's path. The key
+// names its account's shard (src/context/shard-routing.ts): the request's context moves there first.
 import { createMiddleware } from "hono/factory";
 import { authenticateApiKey, lastUsedIsStale, touchLastUsed } from "../domain/keys";
 import { unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
+import { shardOfApiKey } from "../context/shard-routing";
 import { withMeta } from "./openapi-meta";
 
 export const requireApiKey = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
-    const key = await authenticateApiKey(c.var.ctx, c.req.header("x-api-key"));
+    const presented = c.req.header("x-api-key");
+    if (presented !== undefined) c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented)));
+    const key = await authenticateApiKey(c.var.ctx, presented);
     if (!key) throw unauthorized();
     c.set("apiKey", key);
     const now = Date.now();

@@ -13,6 +13,7 @@ import { checkPassword } from "./sign-in";
 import { enqueueApplicantDeletion } from "../../providers/applicant-deletion";
 import type { ServiceContext } from "../../context/service-context";
 import { closeSessionsOfDeletedAccount } from "../../session/closing-for-deleted-account";
+import { releaseEmail } from "./account-directory";
 
 export const DeleteAccountInput = z.object({
   password: z
@@ -51,5 +52,6 @@ export async function deleteAccount(ctx: ServiceContext, user: UserRow, confirma
   }
   const kyc = await db.select({ applicantId: kycRecords.applicantId }).from(kycRecords).where(eq(kycRecords.userId, user.id)).get();
   await db.delete(users).where(eq(users.id, user.id));
+  await releaseEmail(ctx, user.email, user.id);
   if (kyc) await enqueueApplicantDeletion(ctx, kyc.applicantId);
 }
