@@ -370,3 +370,11 @@ export const applicantShards = sqliteTable("applicant_shards", {
   applicantId: text("applicant_id").primaryKey(),
   shard: integer("shard").notNull(),
 });
+
+// Which account a verified identity document is held by (its keyed fingerprint, src/domain/kyc/
+// identity-fingerprint.ts): "one document, one account" must hold across shards, which each KYC table's
+// unique index alone cannot do (src/domain/kyc/identity-claims.ts).
+export const identityClaims = sqliteTable("identity_claims", {
+  fingerprint: text("fingerprint").primaryKey(),
+  userId: text("user_id").notNull(),
+});

@@ -12,7 +12,8 @@ import { withMeta } from "./openapi-meta";
 export const requireApiKey = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const presented = c.req.header("x-api-key");
-    if (presented !== undefined) c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented)));
+    if (presented === undefined) throw unauthorized();
+    c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented)));
     const key = await authenticateApiKey(c.var.ctx, presented);
     if (!key) throw unauthorized();
     c.set("apiKey", key);

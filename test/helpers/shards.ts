@@ -32,3 +32,24 @@ export async function allShards<T>(sql: string, ...params: unknown[]): Promise<T
   const results = await Promise.all(shardBindings().map((d1) => d1.prepare(sql).bind(...params).all<T>()));
   return results.flatMap((result) => result.results);
 }
+
+/**
+ * The drizzle database holding a session's log row: the shard where the row is (its merchant's). A
+ * session with no row anywhere reads shard 0; assert absence through its merchant's shard instead.
+ */
+export const dbOfSession = (sessionId: string) => dbHolding("SELECT 1 FROM verification_sessions WHERE id = ?", sessionId);
+
+/** The drizzle database of the first shard where the query finds a row; shard 0 when none does. */
+export async function dbHolding(sql: string, ...params: unknown[]) {
+  const bindings = shardBindings();
+  for (const d1 of bindings) {
+    if (await d1.prepare(sql).bind(...params).first()) return database(d1);
+  }
+  return database(bindings[0]!);
+}
+
+/** The total of a count(*) query over every shard. */
+export async function countAllShards(sql: string, ...params: unknown[]): Promise<number> {
+  const rows = await allShards<{ n: number }>(sql, ...params);
+  return rows.reduce((sum, row) => sum + row.n, 0);
+}

@@ -5,9 +5,10 @@ import { kycRecords } from "../../src/db/schema";
 import { expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, storedKyc, stubOnfido } from "../helpers/kyc";
 import { db, seedAccount } from "../helpers/seed";
+import { dbOfAccount } from "../helpers/shards";
 
 const typed = { firstName: "Ada", lastName: "Lovelace", dob: "1991-01-01" };
-const recordOf = (userId: string) => db().query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
 let onfido: ReturnType<typeof stubOnfido>;
 beforeEach(() => {

@@ -2,6 +2,7 @@
 // Kept: applicant id, status, the verified date of birth and times. Name and address go to the
 // provider only; the typed date of birth is never stored as verified (the report's is).
 import { forgetApplicantShard, onApplicantShard, recordApplicantShard } from "./applicant-shards";
+import { claimIdentity, releaseIdentity } from "./identity-claims";
 import { and, eq, isNull, ne, or } from "drizzle-orm";
 import * as z from "zod";
 import { KYC_RECORD_STATUSES, kycRecords } from "../../db/schema";
@@ -77,12 +78,6 @@ const findByUser = ({ db }: ServiceContext, userId: string) =>
 
 const applicantExists = () => new ApiError("APPLICANT_EXISTS");
 
-/** Another account whose VERIFIED record carries this document fingerprint. */
-const fingerprintHolder = ({ db }: ServiceContext, fingerprint: string, exceptUserId: string) =>
-  db.query.kycRecords.findFirst({
-    columns: { userId: true },
-    where: and(eq(kycRecords.identityFingerprint, fingerprint), ne(kycRecords.userId, exceptUserId)),
-  });
 
 export async function createApplicant(ctx: ServiceContext, userId: string, input: CreateApplicantBody) {
   // Checked before calling the provider so that a second request creates nothing there either.
@@ -165,9 +160,11 @@ async function applyCheck(ctx: ServiceContext, check: ProviderCheck): Promise<Ch
   const verdict = await check.verdict();
   const now = nowIso();
   // One document verifies one live account: a document that already verifies another account rejects
-  // this one (the first keeps working; deleting it deletes its record and frees the document).
+  // this one (the first keeps working; deleting it deletes its record and frees the document). The
+  // claim on the home shard makes that hold across shards (identity-claims.ts).
   const fingerprint = verdict.result === "clear" && verdict.document ? await identityFingerprint(ctx.settings, verdict.document) : null;
-  const taken = async () => fingerprint !== null && (await fingerprintHolder(ctx, fingerprint, record.userId)) !== undefined;
+  const taken = async () => fingerprint !== null && !(await claimIdentity(ctx, fingerprint, record.userId));
+  const unclaim = () => (fingerprint === null ? undefined : releaseIdentity(ctx, fingerprint, record.userId));
   const write = (verified: boolean) =>
     db
       .update(kycRecords)
@@ -198,11 +195,18 @@ async function applyCheck(ctx: ServiceContext, check: ProviderCheck): Promise<Ch
     written = await write(verified);
   } catch (error) {
     // Two accounts verifying one document at the same moment: the unique index lets one through.
-    if (!verified || !isUniqueViolation(error)) throw error;
+    if (!verified || !isUniqueViolation(error)) {
+      if (verified) await unclaim();
+      throw error;
+    }
+    await unclaim();
     verified = false;
     written = await write(false);
   }
-  if (written.length === 0) return skipped("duplicate");
+  if (written.length === 0) {
+    if (verified) await unclaim();
+    return skipped("duplicate");
+  }
   log("info", "check applied", {
     checkId: check.checkId,
     userId: record.userId,
