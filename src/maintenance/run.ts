@@ -18,7 +18,7 @@ import { pruneEmailTokens } from "./prune-email-links";
 import { pruneIdempotencyKeys } from "./prune-idempotency-keys";
 import { pruneMailFailures } from "./prune-mail-failures";
 import { prunePasskeyChallenges } from "./prune-passkey-challenges";
-import { reencryptSigningSecrets } from "./reencrypt-secrets";
+import { logReencryptionSummary, reencryptSigningSecrets, type ReencryptResult } from "./reencrypt-secrets";
 import { pruneSessionLog } from "./prune-session-log";
 import { resendStalledCallbacks } from "./resend-stalled-callbacks";
 import { pruneSpentAgeTokens } from "./spent-age-tokens";
@@ -99,6 +99,9 @@ export async function runMaintenance(controller: ScheduledController, ctx: Servi
     await runJobs(shardJobs(ctx.onShard(shard), now), report, started + (MAINTENANCE_BUDGET_MS * (turn + 1)) / count, { shard });
     shards[shard] = report;
   }
+  // The previous SECRETS_KEY may go only when every shard's rows are done: judged once, over all of them.
+  const reencryption = shards.map((shard) => shard.signingSecrets);
+  if (reencryption.every((result) => typeof (result as ReencryptResult | undefined)?.remaining === "number")) logReencryptionSummary(reencryption as ReencryptResult[]);
   const report: MaintenanceReport = { ...home, shards };
   log("info", "scheduled maintenance", { cron: controller.cron, ...report });
   return report;
