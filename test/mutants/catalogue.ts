@@ -1195,8 +1195,8 @@ const shards: Mutation[] = [
   {
     id: "directory-takes-over-live-claim",
     file: "src/domain/accounts/account-directory.ts",
-    find: "  if (!holder || Date.now() - Date.parse(holder.claimedAt) < ABANDONED_CLAIM_MS) return false;",
-    replace: "  if (!holder) return false;",
+    find: "export const ABANDONED_CLAIM_MS = 60_000;",
+    replace: "export const ABANDONED_CLAIM_MS = 0;",
     tests: [DIRECTORY],
     why: "a registration between its claim and its account row loses the address to a concurrent one",
   },

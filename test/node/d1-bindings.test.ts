@@ -2,7 +2,7 @@
 // The migration command reads the D1 bindings of each wrangler.toml environment (test/tools/d1-bindings.ts):
 // every environment binds the shards its D1_SHARDS names, DB then DB_1, …, and the command finds them all.
 import { describe, expect, it } from "vitest";
-import { d1Bindings } from "../tools/d1-bindings";
+import { d1Bindings } from "../tools/d1-bindings.mjs";
 import toml from "../../wrangler.toml?raw";
 
 describe("D1 bindings of wrangler.toml", () => {

@@ -72,6 +72,18 @@ describe("Onfido flow: happy paths", () => {
     expect(await recordOf(account.id)).toMatchObject({ status: "VERIFIED", verifiedDob: "1990-04-01", checkId });
   });
 
+  it("reaches the record of an account on shard 1, found from the applicant through the home shard (issue 36)", async () => {
+    const account = await seedAccount({ userType: "PERSONAL", shard: 1 });
+    const created = await callWith(onfidoEnv(), "POST", "/api/kyc/create-applicant", { token: account.token, body: typed });
+    expect(created.status).toBe(201);
+    const applicantId = created.body.data.applicantId as string;
+    expect(await env.DB.prepare("SELECT shard FROM applicant_shards WHERE applicant_id = ?").bind(applicantId).first()).toEqual({ shard: 1 });
+    expect(await env.DB.prepare("SELECT 1 FROM kyc_records WHERE applicant_id = ?").bind(applicantId).first()).toBeNull();
+    const checkId = onfido.completeCheck(applicantId, { result: "clear", dob: "1990-04-01" });
+    expect((await deliver(checkCompletedEvent(checkId))).status).toBe(200);
+    expect(await recordOf(account.id)).toMatchObject({ status: "VERIFIED", verifiedDob: "1990-04-01", checkId });
+  });
+
   it("a consider result rejects, and no report is read", async () => {
     const account = await withApplicant();
     const checkId = onfido.completeCheck(account.applicantId, { result: "consider" });

@@ -4,7 +4,7 @@
 // runs it with --local; any other option (e.g. --persist-to <dir>) is passed on to wrangler.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { d1Bindings } from "./d1-bindings";
+import { d1Bindings } from "./d1-bindings.mjs";
 
 const args = process.argv.slice(2);
 const envAt = args.indexOf("--env");
