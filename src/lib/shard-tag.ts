@@ -6,7 +6,8 @@
 // of those live on shard 0 (a random legacy value passes the 48-bit check with probability 2^-48).
 // Unkeyed on purpose: a forged tag only routes a request to a shard where its key or token does not
 // exist, which answers exactly as an unknown one does. One SHA-256 of a few dozen bytes per read.
-import { randomBytes } from "./crypto";
+// Web Crypto directly rather than ./crypto.ts (which uses a workerd-only call): the bench, in Node, reads
+// the tag of the accounts it registers with this same module (test/bench/prepare.ts).
 import { fromBase64Url, toBase64Url, utf8 } from "./encoding";
 
 const DOMAIN = utf8("shard-tag");
@@ -28,7 +29,7 @@ async function check(random: Uint8Array, shard: Uint8Array): Promise<Uint8Array>
 export async function taggedBytes(length: number, shard: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!Number.isInteger(shard) || shard < 0 || shard > MAX_SHARD) throw new RangeError(`shard ${shard} cannot be tagged`);
   if (length <= TAG_BYTES) throw new RangeError("too short to carry a shard tag");
-  const bytes = randomBytes(length);
+  const bytes = crypto.getRandomValues(new Uint8Array(length));
   const random = bytes.subarray(0, length - TAG_BYTES);
   const shardBytes = bytes.subarray(length - TAG_BYTES, length - CHECK_BYTES);
   shardBytes[0] = shard >> 8;
