@@ -60,9 +60,13 @@ const isCallbackMessage = (body: unknown): body is CallbackMessage => {
     typeof m.webhookId === "string" &&
     typeof m.keyId === "string" &&
     typeof m.callbackUrl === "string" &&
-    typeof m.type === "string"
+    typeof m.type === "string" &&
+    (m.shard === undefined || (Number.isInteger(m.shard) && m.shard >= 0))
   );
 };
+
+/** The context on the message's shard (its merchant's): a message sent before sharding names none, shard 0. */
+const onMessageShard = (ctx: ServiceContext, body: CallbackMessage) => ctx.onShard(body.shard ?? 0);
 
 /** The error kind recorded for an attempt; null when the status code says it all. */
 function errorOf(result: AttemptResult): string | null {
@@ -75,7 +79,7 @@ const stateAfter = (decision: Decision): CallbackState =>
   decision.action === "delivered" ? "delivered" : decision.action === "give_up" ? "failed" : "pending";
 
 /** One message, top to bottom; also run at once for a resolution's first attempt (first-attempt.ts). */
-export async function processCallback(message: Message<CallbackMessage>, ctx: ServiceContext): Promise<void> {
+export async function processCallback(message: Message<CallbackMessage>, root: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isCallbackMessage(body)) {
     log("error", "callback message without the expected shape", { messageId: message.id });
@@ -83,6 +87,7 @@ export async function processCallback(message: Message<CallbackMessage>, ctx: Se
     return;
   }
   const webhookId = body.webhookId;
+  const ctx = onMessageShard(root, body);
   try {
     // A step of a wait longer than the queue's maximum delay: not due yet, wait again.
     const remaining = remainingWaitSeconds(body.notBefore, Date.now());
@@ -256,7 +261,7 @@ async function replaceMessage(
  * (about two more days) is it deleted, and the event stays pending: that last failure is logged at
  * error level with the webhook-id so an operator can close the event by hand.
  */
-async function processDeadLetter(message: Message<CallbackMessage>, ctx: ServiceContext): Promise<void> {
+async function processDeadLetter(message: Message<CallbackMessage>, root: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isCallbackMessage(body)) {
     log("error", "dead-lettered callback message without the expected shape", { messageId: message.id });
@@ -264,6 +269,7 @@ async function processDeadLetter(message: Message<CallbackMessage>, ctx: Service
     return;
   }
   const webhookId = body.webhookId;
+  const ctx = onMessageShard(root, body);
   try {
     if (await failEvent(ctx.db, webhookId, toIso(Date.now()), "dead_lettered")) {
       log("warn", "callback event dead-lettered and marked failed", { webhookId, sessionId: body.sessionId });

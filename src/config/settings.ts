@@ -5,6 +5,7 @@
 import { ApiError } from "../errors";
 import { ACCOUNT_LIMIT_SETTINGS, configProblems, type ConfigProblem } from "./problems";
 import { parseReceiptKey, type ReceiptKeySetting } from "./receipt-key";
+import { parseShardsSetting, type ShardsSetting } from "./shards-setting";
 import { perObject } from "../lib/per-object";
 
 export type { ConfigProblem };
@@ -71,6 +72,8 @@ export type Settings = {
   digitalIdTrustAnchors: string | undefined;
   /** The age-token keys (AGE_TOKEN_KEYS, JSON), parsed by src/domain/age-tokens; unset: no anonymous age tokens. */
   ageTokenKeys: string | undefined;
+  /** The D1 shards (D1_SHARDS, NEW_ACCOUNT_SHARDS: src/config/shards-setting.ts). */
+  shards: Pick<ShardsSetting, "count" | "newAccountShards">;
   /** The rules this configuration breaks; a production deployment with any refuses to serve. */
   problems: readonly ConfigProblem[];
   /** The secrets themselves, read through secret(): a missing one fails the request that needs it. */
@@ -117,6 +120,8 @@ export function parseSettings(env: Bindings): Settings {
   const provider = nonEmpty(read.PROVIDER);
   const receiptSigningKey = parseReceiptKey(nonEmpty(read.RECEIPT_SIGNING_KEY), true);
   const receiptSigningKeyPrevious = parseReceiptKey(nonEmpty(read.RECEIPT_SIGNING_KEY_PREVIOUS), false);
+  const shards = parseShardsSetting(read);
+  const problems = configProblems(read, { current: receiptSigningKey, previous: receiptSigningKeyPrevious });
   return {
     production: read.ENVIRONMENT === "production",
     appUrl: nonEmpty(read.APP_URL) ?? "",
@@ -138,7 +143,9 @@ export function parseSettings(env: Bindings): Settings {
     receiptSigningKeyPrevious,
     digitalIdTrustAnchors: nonEmpty(read.DIGITAL_ID_TRUST_ANCHORS),
     ageTokenKeys: nonEmpty(read.AGE_TOKEN_KEYS),
-    problems: configProblems(read, { current: receiptSigningKey, previous: receiptSigningKeyPrevious }),
+    shards: { count: shards.count, newAccountShards: shards.newAccountShards },
+    // Development serves shard 0 alone when the setting breaks a rule; production refuses.
+    problems: read.ENVIRONMENT === "production" ? [...problems, ...shards.problems] : problems,
     secrets,
   };
 }

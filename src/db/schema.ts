@@ -391,3 +391,31 @@ export const usageFold = sqliteTable("usage_fold", {
   id: integer("id").primaryKey(),
   foldedThrough: text("folded_through").notNull(),
 });
+
+// Home-shard tables (issue 36: the tables that are no single account's live on shard 0, the DB binding;
+// the migration creates them on every shard, where they stay empty but on shard 0).
+
+// The email → account directory: the one place email uniqueness holds across shards, and how sign-in,
+// forgot-password and resend find the account's shard (its id carries it) in one read. Written before
+// the account on register (src/domain/accounts/account-directory.ts); `claimedAt` lets a register take
+// over a claim whose account was never written (a crash between the two writes).
+export const accountDirectory = sqliteTable("account_directory", {
+  email: text("email").primaryKey(),
+  userId: text("user_id").notNull(),
+  claimedAt: text("claimed_at").notNull(),
+});
+
+// Which shard holds the KYC record of a provider applicant: the provider's webhook names the applicant
+// only (src/domain/kyc/applicant-shards.ts). An applicant with no row is from before sharding: shard 0.
+export const applicantShards = sqliteTable("applicant_shards", {
+  applicantId: text("applicant_id").primaryKey(),
+  shard: integer("shard").notNull(),
+});
+
+// Which account a verified identity document is held by (its keyed fingerprint, src/domain/kyc/
+// identity-fingerprint.ts): "one document, one account" must hold across shards, which each KYC table's
+// unique index alone cannot do (src/domain/kyc/identity-claims.ts).
+export const identityClaims = sqliteTable("identity_claims", {
+  fingerprint: text("fingerprint").primaryKey(),
+  userId: text("user_id").notNull(),
+});

@@ -7,6 +7,7 @@ import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import type { Bindings } from "../config/settings";
 import type { ServiceContext } from "../context/service-context";
+import { withParts } from "../context/shard-contexts";
 import type { AppEnv } from "./app-env";
 import { noStoreJson } from "./no-store";
 import { logFailedRequest } from "./request-log";
@@ -22,8 +23,17 @@ const REQUEST_ID = "X-Request-Id";
  */
 function requestContext(c: Context<AppEnv>, contextOf: (env: Bindings) => ServiceContext): ServiceContext {
   const shared = contextOf(c.env);
-  return shared.settings.production ? shared : { ...shared, linkOrigin: new URL(c.req.url).origin };
+  if (shared.settings.production) return shared;
+  // One derived root per origin (its per-shard views are cached with it), not one per request.
+  let byOrigin = developmentContexts.get(shared);
+  if (!byOrigin) developmentContexts.set(shared, (byOrigin = new Map()));
+  const origin = new URL(c.req.url).origin;
+  let context = byOrigin.get(origin);
+  if (!context) byOrigin.set(origin, (context = withParts(shared, { linkOrigin: origin })));
+  return context;
 }
+
+const developmentContexts = new WeakMap<ServiceContext, Map<string, ServiceContext>>();
 
 /** `contextOf` builds the isolate's service context: the app passes src/service.ts's (this layer is below it). */
 export const requestFrame = (contextOf: (env: Bindings) => ServiceContext) =>

@@ -1,15 +1,26 @@
 // The merchant credential for the Verification routes. No cache: revocation counts on the very next
-// request. The lastUsedAt write happens after the response (waitUntil), off the request's path.
+// request. The lastUsedAt write happens after the response (waitUntil), off the request's path. The key
+// names its account's shard (src/context/shard-routing.ts): the request's context moves there first.
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { authenticateApiKey, lastUsedIsStale, touchLastUsed } from "../domain/keys";
 import { unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
+import { shardOfApiKey } from "../context/shard-routing";
 import { withMeta } from "./openapi-meta";
+
+/** Moves the request's context to the shard the presented key names, then authenticates the key there. */
+export async function authenticateOnKeyShard(c: Context<AppEnv>, presented: string) {
+  c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented)));
+  return authenticateApiKey(c.var.ctx, presented);
+}
 
 export const requireApiKey = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
-    const key = await authenticateApiKey(c.var.ctx, c.req.header("x-api-key"));
+    const presented = c.req.header("x-api-key");
+    if (presented === undefined) throw unauthorized();
+    const key = await authenticateOnKeyShard(c, presented);
     if (!key) throw unauthorized();
     c.set("apiKey", key);
     const now = Date.now();

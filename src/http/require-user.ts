@@ -1,5 +1,6 @@
 // Bearer authentication: one JWT verification and one D1 read per request; the token version in the
-// JWT must match the account's, so sign-out-everywhere is immediate.
+// JWT must match the account's, so sign-out-everywhere is immediate. The JWT's sub, the account id,
+// names the account's shard (src/context/shard-routing.ts): the request's context moves there first.
 import { eq } from "drizzle-orm";
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -9,13 +10,15 @@ import type { AppEnv } from "./app-env";
 import { verifyAccountTokenAnyVersion } from "../config/secret-versions";
 import { accountWithVerifiedDob } from "../domain/verification";
 import { withMeta } from "./openapi-meta";
+import { onAccountShard } from "../context/shard-routing";
 
-/** The account id the presented JWT names, once its signature, issuer, audience and expiry check out. */
+/** The account id the presented JWT names, once its signature, issuer, audience and expiry check out; the context moves to its shard. */
 async function verifiedClaims(c: Context<AppEnv>) {
   // The scheme name is case-insensitive (RFC 9110 §11.1).
   const match = /^Bearer ([A-Za-z0-9_.-]{1,2048})$/i.exec(c.req.header("authorization") ?? "");
   const claims = match ? await verifyAccountTokenAnyVersion(c.var.ctx.settings, match[1]!) : null;
   if (!claims) throw unauthorized();
+  c.set("ctx", await onAccountShard(c.var.ctx, claims.sub));
   return claims;
 }
 

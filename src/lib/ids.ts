@@ -1,6 +1,7 @@
 // Opaque, prefixed, unguessable ids (CONTRACT §1): 18 random bytes = 144 bits, base64url.
 import { randomBytes } from "./crypto";
 import { toBase64Url } from "./encoding";
+import { newTaggedValue } from "./shard-tag";
 
 export type IdPrefix = "usr" | "key" | "ses" | "rcpt" | "msg" | "app" | "psk";
 
@@ -14,3 +15,6 @@ export const isIdOf = (prefix: IdPrefix, value: string): boolean => idShape(pref
 
 /** A random secret token, base64url, for nonces and email links. */
 export const newToken = (bytes = 32): string => toBase64Url(randomBytes(bytes));
+
+/** An id that names the D1 shard its record lives on (src/lib/shard-tag.ts): same shape as newId's. */
+export const newTaggedId = async (prefix: IdPrefix, shard: number): Promise<string> => `${prefix}_${await newTaggedValue(18, shard)}`;

@@ -47,7 +47,7 @@ export async function handleMailMessage(message: Message<unknown>, ctx: ServiceC
 /** Records the failure; if even that fails, the message is retried (and dead-lettered in the end). */
 async function giveUp(message: Message<unknown>, body: MailMessage, ctx: ServiceContext, error: string): Promise<void> {
   try {
-    await recordMailFailure(ctx.db, body, error, message.attempts);
+    await recordMailFailure(ctx.home, body, error, message.attempts);
     // No recipient in the line, not even hashed: an unkeyed hash of an address is the address to anyone
     // who can guess it. The recorded failure row answers "did my mail fail?" (docs/operations.md).
     log("error", "mail not delivered after the last retry", { purpose: body.purpose, error, attempts: message.attempts });

@@ -2,7 +2,8 @@
 // SECRETS_KEY_PREVIOUS, and legacy "v1." rows (no row binding). Both slots of a key are covered: the
 // current secret (bound to the row) and, during a webhook-secret rotation's grace, the previous one
 // (bound to the row and its slot, so the two cannot be swapped). Retiring the previous key is safe once
-// a run finds none left: it logs so, with the count of rows still to do otherwise.
+// a run finds none left on every shard: the scheduled run (src/maintenance/run.ts) logs so once it has
+// each shard's result (reencryptionSummary), with the count of rows still to do otherwise.
 import { previousSecretRowId } from "../callbacks/signing-secret";
 import { openSecret, sealSecret, sealedKeyId } from "../lib/sealed-secret";
 import { keyId } from "../lib/key-id";
@@ -52,10 +53,15 @@ export async function reencryptSigningSecrets(ctx: ServiceContext): Promise<Reen
     const left = await d1.prepare(`SELECT count(*) AS n FROM api_keys WHERE ${stale}`).bind(prefix.length, prefix).first<{ n: number }>();
     remaining += left?.n ?? 0;
   }
-  if (remaining === 0) {
-    log("info", "every signing secret is sealed under the newest SECRETS_KEY: SECRETS_KEY_PREVIOUS can be removed", { reencrypted });
-  } else {
-    log("warn", "signing secrets still sealed under an older SECRETS_KEY or format", { reencrypted, remaining, failed });
-  }
   return { reencrypted, failed, remaining };
+}
+
+/** One line for the whole deployment: the previous key may go only when no shard has a row left. */
+export function logReencryptionSummary(perShard: readonly ReencryptResult[]): void {
+  const total = perShard.reduce((sum, r) => ({ reencrypted: sum.reencrypted + r.reencrypted, failed: sum.failed + r.failed, remaining: sum.remaining + r.remaining }), { reencrypted: 0, failed: 0, remaining: 0 });
+  if (total.remaining === 0) {
+    log("info", "every signing secret is sealed under the newest SECRETS_KEY: SECRETS_KEY_PREVIOUS can be removed", { reencrypted: total.reencrypted });
+  } else {
+    log("warn", "signing secrets still sealed under an older SECRETS_KEY or format", total);
+  }
 }

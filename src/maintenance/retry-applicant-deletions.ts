@@ -17,7 +17,7 @@ export type ApplicantRetryResult = { requeued: number; more: boolean };
 type FailureRow = { id: number; provider: ApplicantDeletionMessage["provider"]; applicantId: string };
 
 export async function retryApplicantDeletions(ctx: ServiceContext, now: Date): Promise<ApplicantRetryResult> {
-  const { results } = await ctx.db.$client.prepare(
+  const { results } = await ctx.home.$client.prepare(
     `SELECT id, provider, applicant_id AS applicantId FROM applicant_deletion_failures
      WHERE failed_at < ? AND error <> 'provider_changed'
      ORDER BY failed_at, id LIMIT ?`,
@@ -31,7 +31,7 @@ export async function retryApplicantDeletions(ctx: ServiceContext, now: Date): P
   await ctx.mailQueue.sendBatch(
     rows.map((row) => ({ body: { type: "delete-applicant", provider: row.provider, applicantId: row.applicantId } satisfies ApplicantDeletionMessage })),
   );
-  await ctx.db.$client.prepare(`DELETE FROM applicant_deletion_failures WHERE id IN (SELECT value FROM json_each(?))`)
+  await ctx.home.$client.prepare(`DELETE FROM applicant_deletion_failures WHERE id IN (SELECT value FROM json_each(?))`)
     .bind(JSON.stringify(rows.map((row) => row.id)))
     .run();
   return { requeued: rows.length, more: results.length > APPLICANT_RETRIES_PER_RUN };

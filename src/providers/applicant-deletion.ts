@@ -32,7 +32,7 @@ export async function enqueueApplicantDeletion(ctx: ServiceContext, applicantId:
     await ctx.mailQueue.send(message);
   } catch (error) {
     log("error", "applicant deletion not enqueued", { provider: message.provider, error: error instanceof Error ? error.name : "unknown" });
-    await recordApplicantDeletionFailure(ctx.db, message, "not_enqueued", 0);
+    await recordApplicantDeletionFailure(ctx.home, message, "not_enqueued", 0);
   }
 }
 
@@ -70,7 +70,7 @@ export const handleDeadLetteredApplicantDeletion = (message: Message<unknown>, c
 /** Records the failure; if even that fails, the message is retried (and dead-lettered in the end). */
 async function giveUp(message: Message<unknown>, body: ApplicantDeletionMessage, ctx: ServiceContext, error: string): Promise<void> {
   try {
-    await recordApplicantDeletionFailure(ctx.db, body, error, message.attempts);
+    await recordApplicantDeletionFailure(ctx.home, body, error, message.attempts);
     log("error", "applicant not deleted at the provider after the last retry", { provider: body.provider, error, attempts: message.attempts });
     message.ack();
   } catch (recordError) {

@@ -44,6 +44,8 @@ export type CallbackMessage = {
    * the same event, now, off the retry schedule (src/callbacks/retry-policy.ts, decideSingleAttempt).
    */
   redelivery?: true;
+  /** The D1 shard of the session's merchant (issue 36); absent in messages sent before sharding: shard 0. */
+  shard?: number;
 };
 
 
@@ -58,6 +60,7 @@ export function callbackMessage(state: SessionState, webhookId: string, attempt:
     callbackUrl: state.callbackUrl,
     data: polledView(state),
     attempt,
+    shard: state.shard ?? 0,
   };
 }
 

@@ -48,6 +48,8 @@ export type SessionState = {
   /** Written with every resolution from 1.2.0 on; absent in states resolved before (session-view.ts infers them). */
   assurance?: Assurance | null;
   denialReason?: DenialReason | null;
+  /** The D1 shard of the merchant's account, where the session's log lives (issue 36); absent before sharding: shard 0. */
+  shard?: number;
 };
 
 export type SessionEvent =

@@ -74,6 +74,11 @@ export class VerificationSessionObject extends DurableObject<Env> {
     this.domain = service;
   }
 
+  /** The context on the merchant's shard (recorded when the session opened; a state from before sharding: shard 0). */
+  private onShard(shard: number | undefined): ServiceContext {
+    return this.domain.onShard(shard ?? 0);
+  }
+
   private load(): Promise<SessionState | undefined> {
     return this.ctx.storage.get<SessionState>("state");
   }
@@ -87,7 +92,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     let refused: SessionFailure | null = null;
     await this.ctx.blockConcurrencyWhile(async () => {
       if (await this.load()) throw new Error("session already open");
-      const { db } = this.domain;
+      const { db } = this.onShard(state.shard);
       const [[opened], , [open]] = await db.batch([
         upsertCounter(db, admission.opens),
         insertOpenedSession(db, {
@@ -259,7 +264,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
         await this.applyNow(event);
         return void (result = fail("SESSION_NOT_PENDING"));
       }
-      if (!(await insertSpentAgeToken(this.domain.db, input.spent))) return void (result = fail("AGE_TOKEN_SPENT"));
+      if (!(await insertSpentAgeToken(this.domain.home, input.spent))) return void (result = fail("AGE_TOKEN_SPENT"));
       result = { ok: true, value: polledView(await this.applyNow(event)) };
     });
     return result!;
@@ -433,10 +438,11 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const outbox = await this.ctx.storage.get<Outbox>("outbox");
     if (!outbox) return;
     const { message } = outbox;
+    const shardCtx = this.onShard(message.shard);
     try {
-      await this.domain.db.batch(
+      await shardCtx.db.batch(
         resolutionStatements(
-          this.domain.db,
+          shardCtx.db,
           {
             sessionId: message.sessionId,
             status: message.data.status as "APPROVED" | "DENIED" | "EXPIRED",
@@ -457,7 +463,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
       // Not awaited by the answer: the merchant's server may take up to 15 s, the person need not wait.
       this.ctx.waitUntil(this.domain.firstCallbackAttempt(message));
     } catch (error) {
-      if (!(await sessionLogExists(this.domain, message.sessionId).catch(() => true))) {
+      if (!(await sessionLogExists(shardCtx, message.sessionId).catch(() => true))) {
         // The merchant's account was deleted with its log: there is no one left to tell.
         await this.ctx.storage.delete("outbox");
         return;

@@ -14,6 +14,7 @@ import { db, seedAccount, seedEndUser } from "../helpers/seed";
 import { birthdayToday } from "../helpers/sessions";
 import { b64url, hex, toHexString } from "./rfc-client";
 import { askForTokens, DIRECTORY_PATH, directoryKey, directoryKeys, request, stockTokens, tokenRequests } from "./service-client";
+import { dbOfAccount } from "../helpers/shards";
 
 // The id-RSASSA-PSS AlgorithmIdentifier with SHA-384 / MGF1-SHA-384 / salt 48 (RFC 9578 §6.5), written out.
 const PSS_SHA384_ALGORITHM = "303d06092a864886f70d01010a3030a00d300b0609608648016503040202a11a301806092a864886f70d010108300b0609608648016503040202a203020130";
@@ -90,7 +91,8 @@ describe("issuance", () => {
 
   it("refuses malformed requests and thresholds not offered with 422, counting nothing", async () => {
     const adult = await seedEndUser(birthdayToday(30));
-    const before = (await db().select().from(accountCounters)).length;
+    const shard = await dbOfAccount(adult.id);
+    const before = (await shard.select().from(accountCounters)).length;
     const [good] = await requestsFor(18, 1);
     const bad = [
       { age_over: 19, token_requests: [good] },
@@ -103,13 +105,14 @@ describe("issuance", () => {
       { age_over: "18", token_requests: [good] },
     ];
     for (const body of bad) expectError(await askForTokens(adult.token, body), 422, "VALIDATION_FAILED");
-    expect(await db().select().from(accountCounters)).toHaveLength(before);
+    expect(await shard.select().from(accountCounters)).toHaveLength(before);
   });
 
   it("counts tokens per account per day (AGE_TOKENS_PER_DAY): past it 429 with Retry-After to the end of the UTC day; another account is not affected", async () => {
     const limited = { ...env, AGE_TOKENS_PER_DAY: "12" } as Env;
     const adult = await seedEndUser(birthdayToday(30));
-    const before = new Set((await db().select().from(accountCounters)).map((row) => row.key));
+    const shard = await dbOfAccount(adult.id);
+    const before = new Set((await shard.select().from(accountCounters)).map((row) => row.key));
     expect(await stockTokens(adult.token, 18, 10, {}, limited)).toHaveLength(10);
     const over = await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 3) }, limited);
     expectError(over, 429, "RATE_LIMITED");
@@ -121,7 +124,7 @@ describe("issuance", () => {
     expect(await stockTokens(adult.token, 18, 2, {}, limited)).toHaveLength(2);
     expectError(await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 1) }, limited), 429, "RATE_LIMITED");
     // The whole count is one keyed row holding a number: no token, no request, no account id.
-    const rows = (await db().select().from(accountCounters)).filter((row) => !before.has(row.key));
+    const rows = (await shard.select().from(accountCounters)).filter((row) => !before.has(row.key));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.count).toBe(12);
     expect(JSON.stringify(rows)).not.toContain(adult.id);

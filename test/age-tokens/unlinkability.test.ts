@@ -10,14 +10,17 @@ import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, sessionObject } from "../helpers/sessions";
 import { toHexString, unb64url } from "./rfc-client";
 import { stockTokens } from "./service-client";
-import { env } from "cloudflare:test";
+import { shardBindings } from "../helpers/shards";
 
 const CALLBACK_URL = "https://merchant.example/hooks/age";
 
+/** Every row of every table, on every D1 shard (issue 36): each table's rows from all shards together. */
 async function everyRow(): Promise<Map<string, string[]>> {
-  const { results: tables } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'").all<{ name: string }>();
   const rows = new Map<string, string[]>();
-  for (const { name } of tables) rows.set(name, (await env.DB.prepare(`SELECT * FROM "${name}"`).all()).results.map((row) => JSON.stringify(row)));
+  for (const d1 of shardBindings()) {
+    const { results: tables } = await d1.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'").all<{ name: string }>();
+    for (const { name } of tables) rows.set(name, [...(rows.get(name) ?? []), ...(await d1.prepare(`SELECT * FROM "${name}"`).all()).results.map((row) => JSON.stringify(row))]);
+  }
   return rows;
 }
 

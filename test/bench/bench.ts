@@ -1,12 +1,14 @@
 // `npm run bench [-- --base-url URL --floor-url URL] [--connections 10] [--duration 4] [--rounds 5]
-// [--callback-sessions 50]`: what a merchant pays per call, measured against a bare floor Worker
+// [--callback-sessions 50] [--shards 2]`: what a merchant pays per call, measured against a bare floor Worker
 // (test/bench/floor: the same D1 and Durable Object calls and nothing else) started beside the service on
 // the same machine. Each round runs every scenario on both, back to back, alternating which goes first;
 // the figures are the medians over the rounds of the per-round ratios, because a shared machine makes
 // absolute figures noisy while two runs seconds apart see the same noise. Also reported: each ratio to
 // GET /api/health, p99 ÷ p50, callback latency, startup CPU (cold start) and the bundle. Prints tables and
 // writes test/bench/results.json. Many short rounds beat few long ones here: a pair of runs 4 s apart
-// shares the machine's load more closely than a pair 7 s apart.
+// shares the machine's load more closely than a pair 7 s apart. `--shards N` (at most the D1_SHARDS of
+// wrangler.toml) registers one merchant on each of the first N D1 shards (issue 36) and measures round r
+// with shard (r - 1) mod N's merchant, so the figures cover every shard; the callback latency uses shard 0's.
 import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
@@ -31,12 +33,14 @@ const { values } = parseArgs({
     "callback-sessions": { type: "string", default: "50" },
     "callback-interval-ms": { type: "string", default: "200" },
     "skip-bundle": { type: "boolean", default: false },
+    shards: { type: "string", default: "1" },
   },
 });
 const load: Load = { connections: Number(values.connections), duration: Number(values.duration) };
 const rounds = Math.max(3, Number(values.rounds));
 const callbackSessions = Math.max(50, Number(values["callback-sessions"]));
 const callbackIntervalMs = Number(values["callback-interval-ms"]);
+const shardCount = Math.max(1, Number(values.shards));
 const FLOOR_CONFIG = join("test", "bench", "floor", "wrangler.toml");
 
 // Targets of issue 35 (medians of the per-round ratios to the floor): health, poll and open ≥ 0.95 × the
@@ -98,22 +102,30 @@ try {
   log(`service ${baseUrl}, floor ${floorUrl}`);
   log(`autocannon: ${load.connections} connections, ${load.duration} s per scenario and server, ${rounds} rounds\n`);
 
-  const fixtures = await prepare(baseUrl);
+  const fixturesByShard: Fixtures[] = [];
+  for (let shard = 0; shard < shardCount; shard++) fixturesByShard.push(await prepare(baseUrl, shardCount > 1 ? shard : undefined));
+  const fixtures = fixturesByShard[0]!;
+  if (shardCount > 1) log(`merchants on D1 shards ${fixturesByShard.map((f) => f.shard).join(", ")}`);
   const floorFixtures = await seedFloor(floorUrl);
-  // A receiver that accepts the callbacks of the sessions the load resolves, so none of them is retried.
-  const sink = await startCallbackReceiver({ secret: fixtures.signingSecret });
-  const callbackUrl = `${sink.url}/callbacks`;
+  // A receiver per merchant (each checks its own signing secret) that accepts the callbacks of the
+  // sessions the load resolves, so none of them is retried.
+  const sinks = await Promise.all(fixturesByShard.map((f) => startCallbackReceiver({ secret: f.signingSecret })));
+  const callbackUrl = `${sinks[0]!.url}/callbacks`;
   const openOne = async (url: string, apiKey: string) => {
     const opened = await apiClient(url)("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: callbackUrl } });
     expectStatus(opened, 201);
     return opened.body.data.session_id as string;
   };
-  const service: Target = { baseUrl, fixtures, sessionId: await openOne(baseUrl, fixtures.apiKey), callbackUrl };
+  const services: Target[] = [];
+  for (const [i, f] of fixturesByShard.entries()) {
+    const url = `${sinks[i]!.url}/callbacks`;
+    services.push({ baseUrl, fixtures: f, sessionId: await openOne(baseUrl, f.apiKey), callbackUrl: url });
+  }
   const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl };
 
   // Warm both isolates, the key's lastUsedAt stamp and the connection pools before anything is recorded.
   const warm = { connections: load.connections, duration: 2 };
-  for (const target of [service, floor]) for (const scenario of SCENARIOS.slice(0, 2)) await scenario.run(target, warm);
+  for (const target of [...services, floor]) for (const scenario of SCENARIOS.slice(0, 2)) await scenario.run(target, warm);
 
   // Before the rounds, whose thousands of resolved sessions would otherwise queue their callbacks ahead.
   log(`… callback latency over ${callbackSessions} sessions, one completion every ${callbackIntervalMs} ms`);
@@ -121,6 +133,7 @@ try {
 
   const measured: { round: number; scenario: string; service: Measured; floor: Measured }[] = [];
   for (let round = 1; round <= rounds; round++) {
+    const service = services[(round - 1) % services.length]!;
     for (const scenario of SCENARIOS) {
       log(`… round ${round}/${rounds}: ${scenario.name}`);
       // Alternating who goes first cancels a drift in the machine's load within a pair.
@@ -130,7 +143,7 @@ try {
       measured.push({ round, scenario: scenario.name, service: serviceFirst ? first : second, floor: serviceFirst ? second : first });
     }
   }
-  await sink.close();
+  await Promise.all(sinks.map((sink) => sink.close()));
 
   log("… startup CPU (wrangler check startup), service and floor");
   const startup = { service: await measureStartup(), floor: await measureStartup(FLOOR_CONFIG) };
@@ -238,6 +251,7 @@ try {
     machine: { platform: platform(), cpu: cpus()[0]?.model ?? "unknown", cpus: cpus().length },
     load,
     rounds,
+    shards: fixturesByShard.map((f) => f.shard ?? 0),
     summary,
     measured,
     callbackLatencyMs: callbacks,

@@ -4,7 +4,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { callbackAttempts } from "../../src/db/schema";
 import { eventState, runCallbacks, runQueue, seedResolvedSession } from "../helpers/callbacks";
 import { countingEnv } from "../helpers/counting-env";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
+import { dbOfAccount } from "../helpers/shards";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -46,7 +47,7 @@ describe("D1 round trips per callback delivery", () => {
   it("a copy finding the attempt held by another: the claim alone, then it stands aside", async () => {
     const merchant = await seedMerchant();
     const message = await seedResolvedSession(merchant);
-    await db()
+    await (await dbOfAccount(merchant.account.id))
       .insert(callbackAttempts)
       .values({ eventId: message.webhookId, attempt: 1, at: new Date().toISOString(), durationMs: 0, statusCode: null, error: "in_progress" });
     const sends: unknown[] = [];

@@ -8,6 +8,9 @@ import { apiKeys, callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { attemptsOf, CALLBACK_URL, eventState, runCallbacks, runQueue, seedResolvedSession } from "../helpers/callbacks";
 import { db, seedMerchant } from "../helpers/seed";
+import { dbHolding, dbOfAccount } from "../helpers/shards";
+import { shardBindings } from "../helpers/shards";
+import { shardBindingName } from "../../src/config/shards-setting";
 
 type FetchArgs = [input: RequestInfo | URL, init?: RequestInit];
 
@@ -41,7 +44,8 @@ function withoutD1(): Env {
     throw new Error("D1_ERROR: database unavailable");
   };
   const DB = { prepare: fail, batch: async () => fail(), exec: async () => fail(), dump: async () => fail() } as unknown as D1Database;
-  return { ...env, DB } as Env;
+  // Every shard is down: the merchant's may be any of them.
+  return { ...env, ...Object.fromEntries(shardBindings().map((_, shard) => [shardBindingName(shard), DB])) } as Env;
 }
 
 afterEach(() => {
@@ -283,10 +287,10 @@ describe("callback queue consumer", () => {
     it("acks without a POST a message whose event is gone, and closes an event whose signing key is gone as failed", async () => {
       const merchant = await seedMerchant();
       const eventGone = await seedResolvedSession(merchant);
-      await db().delete(callbackEvents).where(eq(callbackEvents.id, eventGone.webhookId));
+      await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", eventGone.webhookId)).delete(callbackEvents).where(eq(callbackEvents.id, eventGone.webhookId));
       const other = await seedMerchant();
       const keyGone = await seedResolvedSession(other);
-      await db().delete(apiKeys).where(eq(apiKeys.id, other.keyId));
+      await (await dbOfAccount(other.account.id)).delete(apiKeys).where(eq(apiKeys.id, other.keyId));
       const spy = vi.spyOn(globalThis, "fetch");
       const { result, retried } = await runCallbacks([eventGone, keyGone]);
       expect(spy).not.toHaveBeenCalled();
@@ -304,7 +308,7 @@ describe("callback queue consumer", () => {
       const other = await seedMerchant();
       const broken = await seedResolvedSession(other);
       // A signing secret that cannot be decrypted: processing throws for this message only.
-      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, other.keyId));
+      await (await dbOfAccount(other.account.id)).update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, other.keyId));
       answer(status(200));
       const { batch, result, retried } = await runCallbacks([good, broken]);
       expect(result.explicitAcks).toEqual([batch.messages[0]!.id]);
@@ -315,7 +319,7 @@ describe("callback queue consumer", () => {
     it("backs off exponentially, from the queue's delivery count, while processing keeps failing", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
-      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
       const spy = vi.spyOn(globalThis, "fetch");
       const delays: (number | undefined)[] = [];
       for (const attempts of [1, 2, 3, 6, 60]) {
@@ -331,14 +335,14 @@ describe("callback queue consumer", () => {
     it("gives back an attempt it could not sign, so the retry sends that same attempt", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
-      const [key] = await db().select().from(apiKeys).where(eq(apiKeys.id, merchant.keyId));
-      await db().update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      const [key] = await (await dbOfAccount(merchant.account.id)).select().from(apiKeys).where(eq(apiKeys.id, merchant.keyId));
+      await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
       const spy = answer(status(200));
       const failed = await runCallbacks([message]);
       expect(failed.retried).toEqual([expect.objectContaining({ delaySeconds: 60 })]);
       expect(spy).not.toHaveBeenCalled();
 
-      await db().update(apiKeys).set({ signingSecretEnc: key!.signingSecretEnc }).where(eq(apiKeys.id, merchant.keyId));
+      await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ signingSecretEnc: key!.signingSecretEnc }).where(eq(apiKeys.id, merchant.keyId));
       const { result } = await runCallbacks([message]);
       expect(spy).toHaveBeenCalledTimes(1);
       expect(result.explicitAcks).toHaveLength(1);
@@ -421,10 +425,10 @@ describe("callback queue consumer", () => {
      * Marks attempt `attempt` of an event (after as many failed ones) as claimed by another consumer,
      * `ageSeconds` ago, without an outcome.
      */
-    const claimedElsewhere = (webhookId: string, ageSeconds: number, attempt = 1) => {
+    const claimedElsewhere = async (webhookId: string, ageSeconds: number, attempt = 1) => {
       const at = new Date(Date.now() - ageSeconds * 1000).toISOString();
       const held = (n: number) => n === attempt;
-      return db()
+      return (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId))
         .insert(callbackAttempts)
         .values(
           Array.from({ length: attempt }, (_, i) => ({

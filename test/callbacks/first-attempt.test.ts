@@ -14,6 +14,8 @@ import { serviceContext } from "../../src/service";
 import { attemptsOf, eventState, runCallbacks } from "../helpers/callbacks";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, sessionObject } from "../helpers/sessions";
+import { withParts } from "../../src/context/shard-contexts";
+import { dbHolding, dbOfSession } from "../helpers/shards";
 
 const HOOK = "https://merchant.example.com/hooks/age";
 
@@ -35,8 +37,10 @@ async function interceptSession(sessionId: string, options: { firstAttempt: bool
     const queue = {
       send: async (body: CallbackMessage, opts?: QueueSendOptions) => void sent.push({ body, delaySeconds: opts?.delaySeconds }),
     } as unknown as Env["CALLBACKS"];
-    const context: ServiceContext = { ...serviceContext(object.env), callbackQueue: queue };
-    context.firstCallbackAttempt = options.firstAttempt ? (message) => deliverAtOnce(message as CallbackMessage, context) : async () => {};
+    const context: ServiceContext = withParts(serviceContext(object.env), {
+      callbackQueue: queue,
+      firstCallbackAttempt: options.firstAttempt ? (message) => deliverAtOnce(message as CallbackMessage, context) : async () => {},
+    });
     object.domain = context;
   });
   return sent;
@@ -49,7 +53,7 @@ async function approvedSession(options: { firstAttempt: boolean }) {
   const sent = await interceptSession(opened.session_id, options);
   const completed = await complete(user.token, opened.session_id, opened.nonce);
   expect(completed.status).toBe(200);
-  const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+  const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
   return { sent, webhookId: event!.id, resolvedAt: completed.body.data.resolved_at as string };
 }
 
@@ -89,7 +93,7 @@ describe("the first callback attempt, at once", () => {
     const { sent, webhookId } = await approvedSession({ firstAttempt: false });
     // What an object that stopped while sending leaves: attempt 1 claimed, in progress, never recorded.
     const claimedAt = new Date(Date.now() - (CLAIM_TTL_SECONDS + 5) * 1000).toISOString();
-    await db().insert(callbackAttempts).values({ eventId: webhookId, attempt: 1, at: claimedAt, durationMs: 0, statusCode: null, error: "in_progress" });
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId)).insert(callbackAttempts).values({ eventId: webhookId, attempt: 1, at: claimedAt, durationMs: 0, statusCode: null, error: "in_progress" });
     await runCallbacks([sent[0]!.body]);
     expect(await eventState(webhookId)).toBe("delivered");
     expect(postsTo(spy)).toHaveLength(1);

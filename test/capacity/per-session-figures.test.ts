@@ -77,8 +77,9 @@ describe("per-session figures for the capacity model", { timeout: 180_000 }, () 
     // Counting from the start: a statement the Worker prepares once and keeps (the key lookup) is then
     // one of the counted ones.
     const counter = countD1(env.DB);
-    const merchant = await seedMerchant();
-    const user = await seedEndUser("1990-01-01");
+    // Both on shard 0, the binding counted: every D1 call of the session lands there.
+    const merchant = await seedMerchant("default key", "live", { shard: 0 });
+    const user = await seedEndUser("1990-01-01", { shard: 0 });
     // One session first: the key's once-a-minute stamp and the account's first counters are not per session.
     const warm = await openSession(merchant.apiKey, 18, HOOK);
     await complete(user.token, warm.session_id, warm.nonce);
@@ -134,7 +135,7 @@ describe("per-session figures for the capacity model", { timeout: 180_000 }, () 
   });
 
   it("a usage rollup row (account, key, day, mode) takes under 200 bytes", async () => {
-    const accounts = await Promise.all(Array.from({ length: 4 }, () => seedMerchant()));
+    const accounts = await Promise.all(Array.from({ length: 4 }, () => seedMerchant("default key", "live", { shard: 0 })));
     const keys = accounts.flatMap(({ account }) => Array.from({ length: 5 }, () => ({ accountId: account.id, keyId: newId("key") })));
     const before = await databaseBytes();
     const insert = env.DB.prepare("INSERT INTO usage_days (account_id, key_id, day, livemode, approved, denied, expired, pending) VALUES (?, ?, ?, ?, ?, ?, ?, 0)");

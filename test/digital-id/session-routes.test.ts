@@ -16,6 +16,7 @@ import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, complete, poll, sessionObject } from "../helpers/sessions";
 import { MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, makeIssuer, type DigitalRequest, type DigitalResponse } from "../wallet";
 import { root, signerUnderTestRoot } from "./wallet-setup";
+import { dbOfSession } from "../helpers/shards";
 
 /** The page's origin: the one of APP_URL, which the browser reports to the wallet. */
 const ORIGIN = new URL(env.APP_URL).origin;
@@ -51,7 +52,7 @@ async function sessionWithRequest(ageRequired: number, mode: "live" | "test" = "
 const mdl = async (ages: Record<number, boolean>, options: Partial<Parameters<typeof issueMdoc>[0]> = {}) =>
   issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages, otherElements: { family_name: "Doe", birth_date: "2001-02-03" }, ...options });
 
-const logRow = (sessionId: string) => db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
 
 /**
  * Sends `response` and expects it refused with `code`, the message naming `reason`; the session stays
@@ -125,7 +126,7 @@ describe("POST …/digital-id/response: outcomes", () => {
     const session = await sessionWithRequest(18);
     const res = await responseRoute(session.session_id, session.nonce, await answer(session.requests, await mdl({ 18: true }), { origin: ORIGIN }));
     expect(res.status).toBe(200);
-    const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, session.session_id));
+    const [event] = await (await dbOfSession(session.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, session.session_id));
     await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"));
     const [, init] = spy.mock.calls.find(([input]) => String(input) === HOOK)!;
     const headers = Object.fromEntries(new Headers(init!.headers));
@@ -228,7 +229,7 @@ describe("POST …/digital-id/response: each failed check leaves the session pen
     const response = await answer(session.requests, await mdl({ 18: true }), { origin: ORIGIN });
     const both = await Promise.all([responseRoute(session.session_id, session.nonce, response), responseRoute(session.session_id, session.nonce, response)]);
     expect(both.map((r) => r.status).sort()).toStrictEqual([200, 422]);
-    expect(await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, session.session_id))).toHaveLength(1);
+    expect(await (await dbOfSession(session.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, session.session_id))).toHaveLength(1);
   });
 
   it("an answer that verified while a new request replaced its own does not resolve the session", async () => {
@@ -312,7 +313,7 @@ describe("privacy: nothing of the credential is kept", () => {
     expect(stored.map(([key]) => key).filter((key) => key.startsWith("digitalId"))).toStrictEqual([]);
     const rows = JSON.stringify([
       await logRow(session.session_id),
-      await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, session.session_id)),
+      await (await dbOfSession(session.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, session.session_id)),
     ]);
     for (const text of [JSON.stringify(stored), rows, logged.join("\n")]) {
       for (const secret of forbidden) expect(text).not.toContain(secret);

@@ -10,7 +10,7 @@ describe("applyCompletedCheck", () => {
     const account = await seedAccount({ userType: "PERSONAL" });
     const created = await call("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "A", lastName: "B", dob: "1990-01-01" } });
     const checkId = sandboxCheckId(created.body.data.applicantId, "consider");
-    const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(domain(), checkId)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(domain().onShard(account.shard), checkId)));
     expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(2);
   });

@@ -10,7 +10,7 @@ import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, nowIso } from "../../src/lib/time";
 import type { PolledSession } from "../../src/session/session-view";
-import { db } from "./seed";
+import { dbHolding, dbOfAccount, shardOfAccount } from "./shards";
 
 export const CALLBACK_URL = "https://merchant.example/hooks/age";
 
@@ -25,7 +25,8 @@ export async function seedResolvedSession(
   const sessionId = newId("ses");
   const createdAt = nowIso();
   const expiresAt = addSeconds(createdAt, 1800);
-  await insertOpenedSession(db(), {
+  const db = await dbOfAccount(merchant.account.id);
+  await insertOpenedSession(db, {
     id: sessionId,
     accountId: merchant.account.id,
     keyId: merchant.keyId,
@@ -66,9 +67,10 @@ export async function seedResolvedSession(
     callbackUrl: options.callbackUrl ?? CALLBACK_URL,
     data,
     attempt: 1,
+    shard: await shardOfAccount(merchant.account.id),
   };
-  await db().batch(
-    resolutionStatements(db(), { sessionId, status, aboveAgeRequired: status === "APPROVED", receiptId, resolvedAt }, message),
+  await db.batch(
+    resolutionStatements(db, { sessionId, status, aboveAgeRequired: status === "APPROVED", receiptId, resolvedAt }, message),
   );
   return message;
 }
@@ -103,9 +105,10 @@ export async function runQueue(queue: string, bodies: CallbackMessage[], binding
 export const runCallbacks = (bodies: CallbackMessage[], bindings?: Env) => runQueue("callbacks", bodies, bindings);
 
 export async function eventState(webhookId: string) {
-  const event = await db().query.callbackEvents.findFirst({ where: eq(callbackEvents.id, webhookId) });
+  const db = await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId);
+  const event = await db.query.callbackEvents.findFirst({ where: eq(callbackEvents.id, webhookId) });
   return event?.state;
 }
 
-export const attemptsOf = (webhookId: string) =>
-  db().select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);
+export const attemptsOf = async (webhookId: string) =>
+  (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId)).select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);

@@ -1,9 +1,17 @@
-// Wraps the D1 and Durable Object bindings to count storage round trips per request.
+// Wraps the D1 and Durable Object bindings to count storage round trips per request. Every D1 shard is
+// wrapped (issue 36): `d1` is the total over all of them, `d1ByShard` the same round trips by shard, so a
+// test can show which shards a request touched.
 import { env } from "cloudflare:test";
+import { shardBindingName } from "../../src/config/shards-setting";
+import { shardBindings } from "./shards";
 
-export type Counts = { d1: number; durableObject: number };
+export type Counts = { d1: number; durableObject: number; d1ByShard: number[] };
 
-function countingD1(db: D1Database, counts: Counts): D1Database {
+function countingD1(db: D1Database, counts: Counts, shard: number): D1Database {
+  const count = () => {
+    counts.d1++;
+    counts.d1ByShard[shard]!++;
+  };
   const wrapStatement = (statement: D1PreparedStatement): D1PreparedStatement =>
     new Proxy(statement, {
       get(target, prop, receiver) {
@@ -12,7 +20,7 @@ function countingD1(db: D1Database, counts: Counts): D1Database {
         if (prop === "bind") return (...args: unknown[]) => wrapStatement(value.apply(target, args));
         if (["first", "all", "run", "raw"].includes(String(prop))) {
           return (...args: unknown[]) => {
-            counts.d1++;
+            count();
             return value.apply(target, args);
           };
         }
@@ -25,7 +33,7 @@ function countingD1(db: D1Database, counts: Counts): D1Database {
       if (prop === "prepare") return (sql: string) => wrapStatement(target.prepare(sql));
       if (prop === "batch") {
         return (statements: D1PreparedStatement[]) => {
-          counts.d1++;
+          count();
           // Statements reach batch() wrapped; unwrap them for the real binding.
           return target.batch(statements);
         };
@@ -60,6 +68,8 @@ function countingNamespace(namespace: DurableObjectNamespace, counts: Counts): D
 }
 
 export function countingEnv(): { env: Env; counts: Counts } {
-  const counts: Counts = { d1: 0, durableObject: 0 };
-  return { env: { ...env, DB: countingD1(env.DB, counts), SESSIONS: countingNamespace(env.SESSIONS, counts) } as Env, counts };
+  const shards = shardBindings();
+  const counts: Counts = { d1: 0, durableObject: 0, d1ByShard: shards.map(() => 0) };
+  const wrapped = Object.fromEntries(shards.map((d1, shard) => [shardBindingName(shard), countingD1(d1, counts, shard)]));
+  return { env: { ...env, ...wrapped, SESSIONS: countingNamespace(env.SESSIONS, counts) } as Env, counts };
 }

@@ -4,6 +4,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { expect, vi } from "vitest";
 import { createApp } from "../../src/app";
 import { buildRequest, call, readResponse, type CallOptions } from "./http";
+import { d1OfAccount } from "./shards";
 
 /** Creates an applicant with `dob` and completes the sandbox check: the account ends VERIFIED (or REJECTED). */
 export async function verifyKycViaSandbox(token: string, dob: string, result: "clear" | "consider" = "clear") {
@@ -194,7 +195,7 @@ export async function signedHeaders(rawBody: string | Uint8Array, webhookToken =
  * completion route in test/routes/kyc-to-session.test.ts.
  */
 export async function storedKyc(userId: string) {
-  return env.DB.prepare("SELECT status, verified_dob AS verifiedDob FROM kyc_records WHERE user_id = ?")
+  return (await d1OfAccount(userId)).prepare("SELECT status, verified_dob AS verifiedDob FROM kyc_records WHERE user_id = ?")
     .bind(userId)
     .first<{ status: string; verifiedDob: string | null }>();
 }

@@ -1,17 +1,19 @@
 // Test fixtures that go through the domain functions, not hand-written SQL.
 import { env } from "cloudflare:test";
 import { database } from "../../src/db/client";
-import { users } from "../../src/db/schema";
+import { accountDirectory, users } from "../../src/db/schema";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { serviceContext } from "../../src/service";
-import { newId } from "../../src/lib/ids";
+import { newTaggedId } from "../../src/lib/ids";
+import { shardCount } from "./shards";
 import { hashPassword } from "../../src/lib/password";
 import { signAccountToken } from "../../src/lib/jwt";
 import { nowIso } from "../../src/lib/time";
 import { verifyKycViaSandbox } from "./kyc";
 
+/** The home shard (DB): the directory, spent age tokens, the development outbox, and accounts from before sharding. */
 export const db = () => database(env.DB);
-/** The context domain functions take, as a request would have it. */
+/** The isolate's root context: no shard chosen (domainOf in ./shards.ts gives an account's). */
 export const domain = () => serviceContext(env);
 
 /** Every seeded account's password (the accounts tests register theirs through the real endpoints). */
@@ -23,21 +25,26 @@ const seededPasswordHash = () => (seededHash ??= hashPassword(SEEDED_PASSWORD, e
 let counter = 0;
 export const uniqueEmail = (label = "user") => `${label}-${Date.now()}-${++counter}@example.test`;
 
-export type SeededAccount = { id: string; email: string; token: string; companyName: string | null };
+export type SeededAccount = { id: string; email: string; token: string; companyName: string | null; shard: number };
+
+// Seeded accounts take the shards in turn, so every test file has accounts on each shard.
+let nextShard = 0;
 
 /**
  * An account row and a valid JWT for it, without the registration flow (tests of other areas use it;
  * the accounts tests go through the real endpoints).
  */
 export async function seedAccount(
-  options: { userType?: "PERSONAL" | "BUSINESS"; emailVerified?: boolean; companyName?: string } = {},
+  options: { userType?: "PERSONAL" | "BUSINESS"; emailVerified?: boolean; companyName?: string; shard?: number } = {},
 ): Promise<SeededAccount> {
   const userType = options.userType ?? "BUSINESS";
-  const id = newId("usr");
+  const shard = options.shard ?? nextShard++ % shardCount();
+  const id = await newTaggedId("usr", shard);
   const email = uniqueEmail(userType.toLowerCase());
   const companyName = userType === "BUSINESS" ? (options.companyName ?? "Acme Wines Ltd") : null;
   const now = nowIso();
-  await db().insert(users).values({
+  await db().insert(accountDirectory).values({ email, userId: id, claimedAt: now });
+  await domain().onShard(shard).db.insert(users).values({
     id,
     email,
     passwordHash: await seededPasswordHash(),
@@ -50,19 +57,19 @@ export async function seedAccount(
     createdAt: now,
     updatedAt: now,
   });
-  return { id, email, token: await signAccountToken(env.JWT_SECRET!, id, 0), companyName };
+  return { id, email, token: await signAccountToken(env.JWT_SECRET!, id, 0), companyName, shard };
 }
 
 /** A merchant (verified BUSINESS account) with one API key, created by the key domain function. */
-export async function seedMerchant(name = "default key", mode: "live" | "test" = "live") {
-  const account = await seedAccount({ userType: "BUSINESS" });
-  const created = await createApiKey(domain(), account.id, name, mode);
-  return { account, keyId: created.key.id, apiKey: created.apiKey, signingSecret: created.signingSecret };
+export async function seedMerchant(name = "default key", mode: "live" | "test" = "live", options: { shard?: number } = {}) {
+  const account = await seedAccount({ userType: "BUSINESS", ...options });
+  const created = await createApiKey(domain().onShard(account.shard), account.id, name, mode);
+  return { account, keyId: created.key.id, apiKey: created.apiKey, signingSecret: created.signingSecret, shard: account.shard };
 }
 
 /** An end user (PERSONAL) whose identity is verified, through the sandbox provider, with this date of birth. */
-export async function seedEndUser(dateOfBirth: string) {
-  const account = await seedAccount({ userType: "PERSONAL" });
+export async function seedEndUser(dateOfBirth: string, options: { shard?: number } = {}) {
+  const account = await seedAccount({ userType: "PERSONAL", ...options });
   await verifyKycViaSandbox(account.token, dateOfBirth);
   return account;
 }

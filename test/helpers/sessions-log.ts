@@ -5,7 +5,7 @@ import { insertOpenedSession, resolutionStatements } from "../../src/session/ses
 import { newId } from "../../src/lib/ids";
 import { addSeconds, toIso } from "../../src/lib/time";
 import { SESSION_STATUSES } from "../../src/session/session-status";
-import { db } from "./seed";
+import { dbOfAccount } from "./shards";
 
 export type SeedOptions = {
   accountId: string;
@@ -60,7 +60,8 @@ export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[
 
 /** Opens each session as PENDING, then resolves it as the Durable Object would. */
 async function writeSessions(rows: SessionLogRow[]) {
-  const d = db();
+  if (rows.length === 0) return;
+  const d = await dbOfAccount(rows[0]!.accountId);
   const statements = rows.flatMap((row) => {
     const opened = insertOpenedSession(d, { ...row, status: "PENDING", aboveAgeRequired: false, receiptId: null, resolvedAt: null });
     if (row.status === "PENDING") return [opened];

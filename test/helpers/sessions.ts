@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { expect } from "vitest";
 import { verificationSessions } from "../../src/db/schema";
 import { call } from "./http";
-import { db } from "./seed";
+import { dbOfSession } from "./shards";
 
 export const CALLBACK_URL = "https://merchant.example.com/hooks/age";
 
@@ -36,7 +36,7 @@ export async function rewindExpiry(sessionId: string, msAgo = 1000): Promise<str
     const current = await state.storage.get<Record<string, unknown>>("state");
     await state.storage.put("state", { ...current, expiresAt });
   });
-  await db().update(verificationSessions).set({ expiresAt }).where(eq(verificationSessions.id, sessionId));
+  await (await dbOfSession(sessionId)).update(verificationSessions).set({ expiresAt }).where(eq(verificationSessions.id, sessionId));
   return expiresAt;
 }
 

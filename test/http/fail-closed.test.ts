@@ -42,6 +42,33 @@ async function expectRefused(appEnv: Env, setting: string, value?: unknown) {
 const short = btoa("sixteen-bytes-ok");
 
 describe("fail closed in production", () => {
+  // D1 shards (issue 36): how many, and which take new accounts, must be a setting that holds.
+  for (const [name, overrides] of [
+    ["D1_SHARDS missing", { D1_SHARDS: undefined }],
+    ["D1_SHARDS not a positive whole number", { D1_SHARDS: "two" }],
+    ["D1_SHARDS zero", { D1_SHARDS: "0" }],
+    ["D1_SHARDS naming a shard with no binding", { D1_SHARDS: "3" }],
+  ] as const) {
+    it(`${name} refuses`, async () => {
+      await expectRefused(productionEnv(overrides), "D1_SHARDS");
+    });
+  }
+
+  it("D1_SHARDS with a binding removed refuses", async () => {
+    await expectRefused(productionEnv({ DB_1: undefined }), "D1_SHARDS");
+  });
+
+  for (const value of ["2", "0,0", "x", "1,"]) {
+    it(`NEW_ACCOUNT_SHARDS=${JSON.stringify(value)} (a shard not bound, twice, or not a number) refuses`, async () => {
+      await expectRefused(productionEnv({ NEW_ACCOUNT_SHARDS: value }), "NEW_ACCOUNT_SHARDS");
+    });
+  }
+
+  it("NEW_ACCOUNT_SHARDS naming bound shards serves", async () => {
+    expect((await health(productionEnv({ NEW_ACCOUNT_SHARDS: "1" }))).status).toBe(200);
+    expect((await health(productionEnv({ NEW_ACCOUNT_SHARDS: "0, 1" }))).status).toBe(200);
+  });
+
   it("a complete production configuration serves", async () => {
     expect((await health(productionEnv())).status).toBe(200);
   });

@@ -7,6 +7,7 @@ import { keyId } from "../../src/lib/key-id";
 import { hashPassword, verifyPassword } from "../../src/lib/password";
 import { verifyAccountTokenAnyVersion } from "../../src/config/secret-versions";
 import { settingsOf } from "../../src/config/settings";
+import { dbHolding } from "../helpers/shards";
 
 const OLD = "old-jwt-secret-0123456789abcdef0123456789abcdef";
 const NEW = "new-jwt-secret-0123456789abcdef0123456789abcdef";
@@ -80,7 +81,7 @@ describe("PASSWORD_PEPPER rotation through login", () => {
     const account = await register();
     const NEW_PEPPER = "rotated-pepper-0123456789abcdef0123456789abcdef";
     const rotatedEnv = { ...env, PASSWORD_PEPPER: NEW_PEPPER, PASSWORD_PEPPER_PREVIOUS: env.PASSWORD_PEPPER } as Env;
-    const hashOf = async () => (await db().query.users.findFirst({ where: eq(users.email, account.email) }))!.passwordHash;
+    const hashOf = async () => (await (await dbHolding("SELECT 1 FROM users WHERE email = ?", account.email)).query.users.findFirst({ where: eq(users.email, account.email) }))!.passwordHash;
     expect((await hashOf()).endsWith(`$${await keyId(env.PASSWORD_PEPPER!)}`)).toBe(true);
 
     const res = await callWith(rotatedEnv, "POST", "/api/auth/login", { body: { email: account.email, password: account.password }, headers: freshAddress() });

@@ -11,9 +11,10 @@ import { db, domain, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { verificationSessions } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
+import { dbOfAccount } from "../helpers/shards";
 
 const open = (appEnv: Env, apiKey: string) => callWith(appEnv, "POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL } });
-const logged = async (accountId: string) => (await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
+const logged = async (accountId: string) => (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
 
 let minuteStart: number;
 beforeEach(() => {
@@ -39,7 +40,7 @@ describe("opening sessions per account", () => {
   it("test-key answers count on the same minute: two opens and one answer use up three", async () => {
     const appEnv = { ...env, SESSION_OPENS_PER_MINUTE: "3" } as Env;
     const merchant = await seedMerchant();
-    const testKey = await createApiKey(domain(), merchant.account.id, "test", "test");
+    const testKey = await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test", "test");
     const first = await open(appEnv, testKey.apiKey);
     expect((await open(appEnv, testKey.apiKey)).status).toBe(201);
     const answered = await callWith(appEnv, "POST", `/api/age-verification/session/${first.body.data.session_id}/test-outcome`, { apiKey: testKey.apiKey, body: { outcome: "APPROVED" } });

@@ -14,12 +14,14 @@ import { db, seedMerchant } from "../helpers/seed";
 import { runScheduled } from "./helpers";
 import { settingsOf } from "../../src/config/settings";
 import { serviceContext } from "../../src/service";
+import { dbOfAccount } from "../helpers/shards";
+import { dbHolding, shardBindings } from "../helpers/shards";
 
 afterEach(() => vi.restoreAllMocks());
 
 const NEW_KEY = toBase64(crypto.getRandomValues(new Uint8Array(32)));
 
-const sealedOf = async (id: string) => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }))!.signingSecretEnc;
+const sealedOf = async (id: string) => (await (await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", id)).query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }))!.signingSecretEnc;
 /** What the callback consumer does with a key's sealed secret under a configuration. */
 const signingSecretUnder = async (config: Env, id: string) => openSecret(await sealedOf(id), secretsKeys(settingsOf(config)), id);
 
@@ -27,7 +29,7 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
   it("re-seals rows under the previous key and legacy rows; they open under the new key alone, bound to their row", async () => {
     const current = await seedMerchant("under the old key");
     const legacy = await seedMerchant("legacy row");
-    await db().update(apiKeys).set({ signingSecretEnc: await legacySeal(legacy.signingSecret, env.SECRETS_KEY!) }).where(eq(apiKeys.id, legacy.keyId));
+    await (await dbOfAccount(legacy.account.id)).update(apiKeys).set({ signingSecretEnc: await legacySeal(legacy.signingSecret, env.SECRETS_KEY!) }).where(eq(apiKeys.id, legacy.keyId));
 
     const rotated = { ...env, SECRETS_KEY: NEW_KEY, SECRETS_KEY_PREVIOUS: env.SECRETS_KEY } as Env;
     // During the rotation, before the job: old rows still open.
@@ -35,7 +37,8 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     expect(await signingSecretUnder(rotated, legacy.keyId)).toBe(legacy.signingSecret);
 
     const info = vi.spyOn(console, "log");
-    for (let run = 0; run < 20 && (await reencryptSigningSecrets(serviceContext(rotated))).remaining > 0; run++);
+    const eachShard = async () => (await Promise.all(shardBindings().map((_, shard) => reencryptSigningSecrets(serviceContext(rotated).onShard(shard))))).reduce((sum, r) => sum + r.remaining, 0);
+    for (let run = 0; run < 20 && (await eachShard()) > 0; run++);
     await runScheduled(rotated);
     expect(info.mock.calls.flat().join("\n")).toContain("SECRETS_KEY_PREVIOUS can be removed");
 
@@ -51,7 +54,7 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     expect(await signingSecretUnder(retired, current.keyId)).toBe(current.signingSecret);
     // New keys are sealed under the new key.
     const { createApiKey } = await import("../../src/domain/keys/api-keys");
-    const fresh = await createApiKey(serviceContext(retired), current.account.id, "after rotation");
+    const fresh = await createApiKey(serviceContext(retired).onShard(current.shard), current.account.id, "after rotation");
     expect((await sealedOf(fresh.key.id)).startsWith(`${newId}.`)).toBe(true);
   });
 
@@ -60,7 +63,7 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     const rotated = { ...env, SECRETS_KEY: NEW_KEY } as Env; // previous key dropped too early
     const before = await sealedOf(merchant.keyId);
     const errors = vi.spyOn(console, "error");
-    const result = await reencryptSigningSecrets(serviceContext(rotated));
+    const result = await reencryptSigningSecrets(serviceContext(rotated).onShard(merchant.shard));
     expect(result.failed).toBeGreaterThan(0);
     expect(result.remaining).toBeGreaterThan(0);
     expect(await sealedOf(merchant.keyId)).toBe(before);

@@ -9,6 +9,9 @@ import { deleteInBatches } from "../../src/maintenance/batch-delete";
 import { seedResolvedSession } from "../helpers/callbacks";
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
 import { daysAgo, runScheduled } from "./helpers";
+import { dbHolding, dbOfSession } from "../helpers/shards";
+import { dbOfAccount, shardBindings } from "../helpers/shards";
+import { database } from "../../src/db/client";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -25,27 +28,33 @@ const token = (userId: string, name: string, expiresAt: string, usedAt: string |
 describe("scheduled clean-up", () => {
   it("deletes expired and used email tokens, keeps usable ones; a second run changes nothing", async () => {
     const { id } = await seedAccount();
-    await db().insert(emailTokens).values([
+    const shard = await dbOfAccount(id);
+    await shard.insert(emailTokens).values([
       token(id, "expired", daysAgo(1), null),
       token(id, "used", daysAgo(-1), daysAgo(0.5)),
       token(id, "usable", daysAgo(-1), null),
     ]);
-    const left = async () => (await db().select().from(emailTokens).where(eq(emailTokens.userId, id))).map((t) => t.tokenHash.split("-")[0]);
+    const left = async () => (await shard.select().from(emailTokens).where(eq(emailTokens.userId, id))).map((t) => t.tokenHash.split("-")[0]);
     await runScheduled();
     expect(await left()).toEqual(["usable"]);
     await runScheduled();
     expect(await left()).toEqual(["usable"]);
   });
 
-  it("deletes per-account limit counters whose window has ended, keeps the current ones", async () => {
+  it("deletes per-account limit counters whose window has ended, keeps the current ones, on every shard", async () => {
     const tag = `counter-${Date.now()}`;
-    await db().insert(accountCounters).values([
-      { key: `${tag}-ended`, count: 3, expiresAt: daysAgo(0.01) },
-      { key: `${tag}-current`, count: 3, expiresAt: daysAgo(-0.01) },
-    ]);
+    const shards = shardBindings().map((d1) => database(d1));
+    for (const shard of shards) {
+      await shard.insert(accountCounters).values([
+        { key: `${tag}-ended`, count: 3, expiresAt: daysAgo(0.01) },
+        { key: `${tag}-current`, count: 3, expiresAt: daysAgo(-0.01) },
+      ]);
+    }
     await runScheduled();
-    const left = (await db().select().from(accountCounters)).map((r) => r.key).filter((key) => key.startsWith(tag));
-    expect(left).toEqual([`${tag}-current`]);
+    for (const shard of shards) {
+      const left = (await shard.select().from(accountCounters)).map((r) => r.key).filter((key) => key.startsWith(tag));
+      expect(left).toEqual([`${tag}-current`]);
+    }
   });
 
   it("deletes development outbox rows older than a day", async () => {
@@ -60,42 +69,44 @@ describe("scheduled clean-up", () => {
 
   it("prunes callback attempts older than CALLBACK_LOG_RETENTION_DAYS of settled events, never a pending event's", async () => {
     const merchant = await seedMerchant();
+    const shard = await dbOfAccount(merchant.account.id);
     const settled = await seedResolvedSession(merchant);
     const pending = await seedResolvedSession(merchant);
     const attempt = (eventId: string, n: number, at: string) => ({ eventId, attempt: n, at, durationMs: 5, statusCode: 500, error: null });
-    await db().insert(callbackAttempts).values([
+    await shard.insert(callbackAttempts).values([
       attempt(settled.webhookId, 1, daysAgo(31)),
       attempt(settled.webhookId, 2, daysAgo(29)),
       attempt(pending.webhookId, 1, daysAgo(31)),
     ]);
-    await db().update(callbackEvents).set({ state: "failed" }).where(eq(callbackEvents.id, settled.webhookId));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", settled.webhookId)).update(callbackEvents).set({ state: "failed" }).where(eq(callbackEvents.id, settled.webhookId));
     await runScheduled();
-    const rows = await db().select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [settled.webhookId, pending.webhookId]));
+    const rows = await shard.select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [settled.webhookId, pending.webhookId]));
     expect(rows.map((r) => `${r.eventId === settled.webhookId ? "settled" : "pending"}#${r.attempt}`).sort()).toEqual(["pending#1", "settled#2"]);
     // A shorter retention setting is honoured.
     await runScheduled({ ...env, CALLBACK_LOG_RETENTION_DAYS: "10" });
-    expect((await db().select().from(callbackAttempts).where(eq(callbackAttempts.eventId, settled.webhookId))).length).toBe(0);
+    expect((await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", settled.webhookId)).select().from(callbackAttempts).where(eq(callbackAttempts.eventId, settled.webhookId))).length).toBe(0);
   });
 
   it("prunes session log rows older than SESSION_LOG_RETENTION_DAYS, with their events and attempts", async () => {
     const merchant = await seedMerchant();
+    const shard = await dbOfAccount(merchant.account.id);
     const old = await seedResolvedSession(merchant);
     const recent = await seedResolvedSession(merchant);
     // The scheduled run folds their days into the usage rollup first (test/maintenance/usage-rollup.test.ts).
-    await db().update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS + 1) }).where(eq(verificationSessions.id, old.sessionId));
-    await db().update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS - 1) }).where(eq(verificationSessions.id, recent.sessionId));
-    await db().update(callbackEvents).set({ state: "delivered" }).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
+    await (await dbOfSession(old.sessionId)).update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS + 1) }).where(eq(verificationSessions.id, old.sessionId));
+    await (await dbOfSession(recent.sessionId)).update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS - 1) }).where(eq(verificationSessions.id, recent.sessionId));
+    await shard.update(callbackEvents).set({ state: "delivered" }).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
     // Recent attempts (inside the attempts' own retention), so only the session log's rule removes them.
-    await db().insert(callbackAttempts).values([
+    await shard.insert(callbackAttempts).values([
       { eventId: old.webhookId, attempt: 1, at: daysAgo(1), durationMs: 5, statusCode: 204, error: null },
       { eventId: recent.webhookId, attempt: 1, at: daysAgo(1), durationMs: 5, statusCode: 204, error: null },
     ]);
     await runScheduled();
-    const sessions = await db().select().from(verificationSessions).where(inArray(verificationSessions.id, [old.sessionId, recent.sessionId]));
+    const sessions = await shard.select().from(verificationSessions).where(inArray(verificationSessions.id, [old.sessionId, recent.sessionId]));
     expect(sessions.map((s) => s.id)).toEqual([recent.sessionId]);
-    const events = await db().select().from(callbackEvents).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
+    const events = await shard.select().from(callbackEvents).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
     expect(events.map((e) => e.id)).toEqual([recent.webhookId]);
-    const attempts = await db().select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [old.webhookId, recent.webhookId]));
+    const attempts = await shard.select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [old.webhookId, recent.webhookId]));
     expect(attempts.map((a) => a.eventId)).toEqual([recent.webhookId]);
   });
 

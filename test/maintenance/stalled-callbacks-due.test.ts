@@ -39,7 +39,8 @@ async function seedEvent(sessionId: string, now: number, c: Case): Promise<strin
 /** The webhook ids a sweep at `now` selected (each is logged as forgotten: no Durable Object holds it). */
 async function selectedBySweep(now: number): Promise<{ ids: string[]; result: Awaited<ReturnType<typeof resendStalledCallbacks>> }> {
   const errors = vi.spyOn(console, "error");
-  const result = await resendStalledCallbacks(serviceContext(env), new Date(now), STALL_SECONDS);
+  // The sweep runs per shard (src/maintenance/run.ts); these merchants are all on shard 0 (env.DB).
+  const result = await resendStalledCallbacks(serviceContext(env).onShard(0), new Date(now), STALL_SECONDS);
   const ids = errors.mock.calls
     .map((call) => String(call[0]))
     .filter((line) => line.includes("its session is forgotten"))
@@ -51,7 +52,7 @@ async function selectedBySweep(now: number): Promise<{ ids: string[]; result: Aw
 describe("the stalled-callback sweep selects due events", () => {
   it("200 and more pending events not yet due, older than another merchant's lost event, do not hold it back", async () => {
     const now = Date.now();
-    const failing = await seedMerchant();
+    const failing = await seedMerchant("failing", "live", { shard: 0 });
     const failingSession = (await seedResolvedSession(failing)).sessionId;
     // A merchant whose endpoint fails: 210 events between retries (3 attempts, the last 5 minutes ago: the
     // next is due after 30 minutes), all older than the lost event below.
@@ -59,7 +60,7 @@ describe("the stalled-callback sweep selects due events", () => {
       await Promise.all(Array.from({ length: 30 }, () => seedEvent(failingSession, now, { attempts: 3, updatedAgo: 1200, lastAgo: 300 })));
     }
     await db().$client.prepare("DELETE FROM callback_events WHERE session_id = ? AND id NOT LIKE 'msg_case%'").bind(failingSession).run();
-    const other = await seedMerchant();
+    const other = await seedMerchant("other", "live", { shard: 0 });
     const lost = await seedEvent((await seedResolvedSession(other)).sessionId, now, { attempts: 0, updatedAgo: 600 });
     await db().$client.prepare("DELETE FROM callback_events WHERE id <> ? AND session_id <> ?").bind(lost, failingSession).run();
 
@@ -70,7 +71,7 @@ describe("the stalled-callback sweep selects due events", () => {
 
   it("selects exactly the events nextAttemptDueMs says are due, past the stall allowance", async () => {
     const now = Date.now();
-    const session = (await seedResolvedSession(await seedMerchant())).sessionId;
+    const session = (await seedResolvedSession(await seedMerchant("default key", "live", { shard: 0 }))).sessionId;
     await db().$client.prepare("DELETE FROM callback_events").run();
     const cases: Case[] = [
       { attempts: 0, updatedAgo: 120 },

@@ -15,6 +15,7 @@ import { eventState, seedResolvedSession } from "../helpers/callbacks";
 import { db, seedMerchant } from "../helpers/seed";
 import { openSession, sessionObject } from "../helpers/sessions";
 import { runScheduled } from "./helpers";
+import { dbHolding, dbOfAccount } from "../helpers/shards";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -44,9 +45,10 @@ async function resolvedWithLostMessage(updatedSecondsAgo: number) {
     return resolved;
   });
   const message = callbackMessage(state, newId("msg"), 1);
-  await db().batch(resolutionStatements(db(), { sessionId: state.id, status: "APPROVED", aboveAgeRequired: true, receiptId: state.receiptId, resolvedAt }, message));
+  const shard = await dbOfAccount(merchant.account.id);
+  await shard.batch(resolutionStatements(shard, { sessionId: state.id, status: "APPROVED", aboveAgeRequired: true, receiptId: state.receiptId, resolvedAt }, message));
   const past = new Date(Date.now() - updatedSecondsAgo * 1000).toISOString();
-  await db().update(callbackEvents).set({ updatedAt: past, createdAt: past }).where(eq(callbackEvents.id, message.webhookId));
+  await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId)).update(callbackEvents).set({ updatedAt: past, createdAt: past }).where(eq(callbackEvents.id, message.webhookId));
   return { merchant, message };
 }
 
@@ -85,7 +87,7 @@ describe("re-enqueueing stalled callback events", () => {
     const { message } = await resolvedWithLostMessage(120);
     // Three attempts, the last two minutes ago: the fourth is due 30 minutes after it, not yet.
     const at = new Date(Date.now() - 120_000).toISOString();
-    await db().insert(callbackAttempts).values([1, 2, 3].map((attempt) => ({ eventId: message.webhookId, attempt, at, durationMs: 5, statusCode: 500, error: null })));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId)).insert(callbackAttempts).values([1, 2, 3].map((attempt) => ({ eventId: message.webhookId, attempt, at, durationMs: 5, statusCode: 500, error: null })));
     const resends = countResends();
     await runScheduled();
     expect(resends).not.toHaveBeenCalled();
@@ -98,8 +100,8 @@ describe("re-enqueueing stalled callback events", () => {
     const delivered = await resolvedWithLostMessage(600);
     const failed = await resolvedWithLostMessage(600);
     const settledAt = new Date(Date.now() - 600_000).toISOString();
-    await db().update(callbackEvents).set({ state: "delivered", updatedAt: settledAt }).where(eq(callbackEvents.id, delivered.message.webhookId));
-    await db().update(callbackEvents).set({ state: "failed", updatedAt: settledAt }).where(eq(callbackEvents.id, failed.message.webhookId));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", delivered.message.webhookId)).update(callbackEvents).set({ state: "delivered", updatedAt: settledAt }).where(eq(callbackEvents.id, delivered.message.webhookId));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", failed.message.webhookId)).update(callbackEvents).set({ state: "failed", updatedAt: settledAt }).where(eq(callbackEvents.id, failed.message.webhookId));
     const resends = countResends();
     await runScheduled();
     expect(resends).not.toHaveBeenCalled();
@@ -109,7 +111,7 @@ describe("re-enqueueing stalled callback events", () => {
   it("an event whose session object has forgotten it is reported, not re-enqueued", async () => {
     const merchant = await seedMerchant();
     const message = await seedResolvedSession(merchant); // D1 only: no Durable Object state
-    await db().update(callbackEvents).set({ updatedAt: new Date(Date.now() - 600_000).toISOString() }).where(eq(callbackEvents.id, message.webhookId));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId)).update(callbackEvents).set({ updatedAt: new Date(Date.now() - 600_000).toISOString() }).where(eq(callbackEvents.id, message.webhookId));
     const errors = vi.spyOn(console, "error");
     await runScheduled();
     expect(errors.mock.calls.flat().join("\n")).toContain(message.webhookId);

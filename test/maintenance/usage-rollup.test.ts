@@ -5,14 +5,16 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { and, eq, lt } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { usageDays, usageFold, verificationSessions } from "../../src/db/schema";
+import { usageDays, verificationSessions } from "../../src/db/schema";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { foldUsage, lastFoldableDay } from "../../src/maintenance/fold-usage";
 import { pruneSessionLog } from "../../src/maintenance/prune-session-log";
 import { createApp } from "../../src/app";
 import { countingEnv } from "../helpers/counting-env";
 import { buildRequest, call } from "../helpers/http";
+import { database } from "../../src/db/client";
 import { db, domain, seedMerchant, SEEDED_PASSWORD } from "../helpers/seed";
+import { dbOfAccount, shardBindings } from "../helpers/shards";
 import { seedSessions } from "../helpers/sessions-log";
 import { daysAgo, runScheduled } from "./helpers";
 
@@ -21,12 +23,15 @@ const RETENTION_DAYS = 30;
 const retention = { ...env, SESSION_LOG_RETENTION_DAYS: String(RETENTION_DAYS) };
 const date = (daysBack: number, from = Date.now()) => daysAgo(daysBack, from).slice(0, 10);
 
-/** Two merchants with sessions on the same days: A with two live keys and a test key, B with one key. */
+/**
+ * Two merchants with sessions on the same days: A with two live keys and a test key, on shard 0; B with one
+ * key, on shard 1 (each shard folds its own log: the scheduled run folds every shard).
+ */
 async function seedTwoMerchants() {
-  const a = await seedMerchant("A live one");
-  const live2 = await createApiKey(domain(), a.account.id, "A live two", "live");
-  const test = await createApiKey(domain(), a.account.id, "A test", "test");
-  const b = await seedMerchant("B live");
+  const a = await seedMerchant("A live one", "live", { shard: 0 });
+  const live2 = await createApiKey(domain().onShard(0), a.account.id, "A live two", "live");
+  const test = await createApiKey(domain().onShard(0), a.account.id, "A test", "test");
+  const b = await seedMerchant("B live", "live", { shard: 1 });
   // 5-hour steps over about 62 days, the newest a day ago; every fourth row a new key, test rows on the test key.
   const keysA = [a.keyId, live2.key.id, test.key.id];
   await seedSessions({ accountId: a.account.id, keyIds: keysA, count: 600, newest: Date.now() - DAY_MS, stepMs: 5 * 3_600_000, sameTime: 2, testSession: (i) => Math.floor(i / 4) % 3 === 2 });
@@ -60,19 +65,25 @@ async function reports(token: string) {
 }
 
 const rawRowsOlderThan = async (accountId: string, days: number) =>
-  (await db().select().from(verificationSessions).where(and(eq(verificationSessions.accountId, accountId), lt(verificationSessions.createdAt, daysAgo(days))))).length;
+  (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(and(eq(verificationSessions.accountId, accountId), lt(verificationSessions.createdAt, daysAgo(days))))).length;
 
-const rollupRows = async () => db().select().from(usageDays).orderBy(usageDays.accountId, usageDays.livemode, usageDays.day, usageDays.keyId);
+/** Every shard's rollup, shard 0 first. */
+const rollupRows = async () =>
+  (await Promise.all(shardBindings().map((d1) => database(d1).select().from(usageDays).orderBy(usageDays.accountId, usageDays.livemode, usageDays.day, usageDays.keyId)))).flat();
+const onEveryShard = (sql: string) => Promise.all(shardBindings().map((d1) => d1.prepare(sql).run()));
 
 /** Folds until the fold reaches the last foldable day (a backlog goes a week per run). */
 async function foldAll() {
-  for (let run = 0; run < 20; run++) if ((await foldUsage(domain(), new Date())).days.length === 0) return;
-  throw new Error("the fold did not finish");
+  for (let shard = 0; shard < shardBindings().length; shard++) {
+    let done = false;
+    for (let run = 0; run < 20 && !done; run++) done = (await foldUsage(domain().onShard(shard), new Date())).days.length === 0;
+    if (!done) throw new Error("the fold did not finish");
+  }
 }
 
 beforeEach(async () => {
-  // The fold's mark is one for the database: each test starts from a log that was never folded.
-  await env.DB.batch([env.DB.prepare("DELETE FROM usage_fold"), env.DB.prepare("DELETE FROM usage_days"), env.DB.prepare("DELETE FROM verification_sessions")]);
+  // The fold's mark is one per database: each test starts from logs that were never folded.
+  for (const d1 of shardBindings()) await d1.batch([d1.prepare("DELETE FROM usage_fold"), d1.prepare("DELETE FROM usage_days"), d1.prepare("DELETE FROM verification_sessions")]);
 });
 
 describe("usage rollups", { timeout: 120_000 }, () => {
@@ -102,7 +113,7 @@ describe("usage rollups", { timeout: 120_000 }, () => {
     const once = await rollupRows();
     expect(once.length).toBeGreaterThan(100);
     // Forget the mark: every day is folded again from the raw log, over the rows already there.
-    await db().delete(usageFold);
+    await onEveryShard("DELETE FROM usage_fold");
     await foldAll();
     expect(await rollupRows()).toEqual(once);
     await runScheduled();
@@ -116,7 +127,7 @@ describe("usage rollups", { timeout: 120_000 }, () => {
     await pruneSessionLog(env.DB, new Date(), RETENTION_DAYS);
     expect(await rawRowsOlderThan(a.account.id, 0)).toBe(before);
     // Three days folded: only their rows may go; the older-than-retention days after them stay.
-    const folded = await foldUsage(domain(), new Date(), { days: 3 });
+    const folded = await foldUsage(domain().onShard(0), new Date(), { days: 3 });
     expect(folded.days).toHaveLength(3);
     await pruneSessionLog(env.DB, new Date(), RETENTION_DAYS);
     const left = await db().select({ createdAt: verificationSessions.createdAt }).from(verificationSessions).where(eq(verificationSessions.accountId, a.account.id));
@@ -131,7 +142,7 @@ describe("usage rollups", { timeout: 120_000 }, () => {
     const owners = async () => new Set((await rollupRows()).map((row) => row.accountId));
     expect(await owners()).toEqual(new Set([a.account.id, b.account.id]));
     // Old seeded sessions have no Durable Object to close: resolve them, as the alarms would have.
-    await db().update(verificationSessions).set({ status: "EXPIRED" }).where(eq(verificationSessions.status, "PENDING"));
+    await onEveryShard("UPDATE verification_sessions SET status = 'EXPIRED' WHERE status = 'PENDING'");
     const res = await call("DELETE", "/api/users/account", { token: a.account.token, body: { password: SEEDED_PASSWORD } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(await owners()).toEqual(new Set([b.account.id]));

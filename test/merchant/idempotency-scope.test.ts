@@ -8,6 +8,7 @@ import { db, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { domain } from "../helpers/seed";
+import { dbOfAccount } from "../helpers/shards";
 
 const body = { age_required: 18, callback_url: CALLBACK_URL };
 const open = (apiKey: string, key: string) => call("POST", "/api/age-verification/session", { apiKey, body, headers: { "Idempotency-Key": key } });
@@ -15,7 +16,7 @@ const open = (apiKey: string, key: string) => call("POST", "/api/age-verificatio
 describe("Idempotency-Key scope and storage", () => {
   it("the same key from a test key and a live key of one account opens two sessions, each in its own mode", async () => {
     const merchant = await seedMerchant("live key", "live");
-    const testKey = await createApiKey(domain(), merchant.account.id, "test key", "test");
+    const testKey = await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test key", "test");
     const fromTest = await open(testKey.apiKey, "order-4711");
     expect(fromTest.status).toBe(201);
     expect(fromTest.body.data.livemode).toBe(false);
@@ -34,7 +35,7 @@ describe("Idempotency-Key scope and storage", () => {
     const merchant = await seedMerchant();
     const first = await open(merchant.apiKey, "sealed-one");
     expect(first.status).toBe(201);
-    const rows = await db().select().from(idempotencyKeys);
+    const rows = await (await dbOfAccount(merchant.account.id)).select().from(idempotencyKeys);
     const stored = JSON.stringify(rows);
     expect(stored).not.toContain(first.body.data.nonce);
     expect(stored).not.toContain(first.body.data.session_id);
@@ -45,7 +46,7 @@ describe("Idempotency-Key scope and storage", () => {
     expect(second.status).toBe(201);
     const [one] = rows.filter((r) => r.key === "sealed-one");
     const { eq, and } = await import("drizzle-orm");
-    await db().update(idempotencyKeys).set({ responseBody: one!.responseBody }).where(and(eq(idempotencyKeys.keyId, merchant.keyId), eq(idempotencyKeys.key, "sealed-two")));
+    await (await dbOfAccount(merchant.account.id)).update(idempotencyKeys).set({ responseBody: one!.responseBody }).where(and(eq(idempotencyKeys.keyId, merchant.keyId), eq(idempotencyKeys.key, "sealed-two")));
     expect((await open(merchant.apiKey, "sealed-two")).status).toBe(500);
   });
 });

@@ -9,12 +9,13 @@ import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { daysAgo, runScheduled } from "../maintenance/helpers";
+import { dbOfAccount } from "../helpers/shards";
 
 const body = { age_required: 18, callback_url: CALLBACK_URL, reference: "order-1" };
 const open = (apiKey: string, key: string | undefined, payload: Record<string, unknown> = body) =>
   call("POST", "/api/age-verification/session", { apiKey, body: payload, headers: key === undefined ? {} : { "idempotency-key": key } });
 const sessionsOf = async (accountId: string) =>
-  (await db().select({ n: count() }).from(verificationSessions).where(eq(verificationSessions.accountId, accountId)))[0]!.n;
+  (await (await dbOfAccount(accountId)).select({ n: count() }).from(verificationSessions).where(eq(verificationSessions.accountId, accountId)))[0]!.n;
 
 describe("Idempotency-Key", () => {
   it("a retry with the same key and body answers the same status and body and opens nothing more", async () => {
@@ -54,7 +55,7 @@ describe("Idempotency-Key", () => {
     // The in-flight state itself, as the first request leaves it while its session is being opened.
     const { requestFingerprint } = await import("../../src/domain/verification/idempotency");
     const now = nowIso();
-    await db().insert(idempotencyKeys).values({
+    await (await dbOfAccount(merchant.account.id)).insert(idempotencyKeys).values({
       accountId: merchant.account.id,
       keyId: merchant.keyId,
       key: "in-flight",
@@ -71,7 +72,7 @@ describe("Idempotency-Key", () => {
   it("a claim abandoned past its lease, and a record past 24 hours, are taken over by the next request", async () => {
     const merchant = await seedMerchant();
     const old = daysAgo(0.01); // 14 minutes: past the 60-second lease
-    await db().insert(idempotencyKeys).values([
+    await (await dbOfAccount(merchant.account.id)).insert(idempotencyKeys).values([
       { accountId: merchant.account.id, keyId: merchant.keyId, key: "crashed", requestHash: "x", statusCode: null, responseBody: null, createdAt: old, expiresAt: daysAgo(-1) },
       { accountId: merchant.account.id, keyId: merchant.keyId, key: "expired", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
     ]);
@@ -93,7 +94,7 @@ describe("Idempotency-Key", () => {
     const merchant = await seedMerchant();
     const bad = await open(merchant.apiKey, "retry-after-fix", { ...body, callback_url: "https://10.0.0.1/cb" });
     expectError(bad, 422, "VALIDATION_FAILED");
-    const rows = await db().select().from(idempotencyKeys).where(and(eq(idempotencyKeys.accountId, merchant.account.id), eq(idempotencyKeys.key, "retry-after-fix")));
+    const rows = await (await dbOfAccount(merchant.account.id)).select().from(idempotencyKeys).where(and(eq(idempotencyKeys.accountId, merchant.account.id), eq(idempotencyKeys.key, "retry-after-fix")));
     expect(rows).toEqual([]);
     expect((await open(merchant.apiKey, "retry-after-fix")).status).toBe(201);
     expectError(await open(merchant.apiKey, "x".repeat(256)), 422, "VALIDATION_FAILED");
@@ -103,12 +104,12 @@ describe("Idempotency-Key", () => {
 
   it("the scheduled clean-up deletes records past their expiry and keeps the others", async () => {
     const merchant = await seedMerchant();
-    await db().insert(idempotencyKeys).values([
+    await (await dbOfAccount(merchant.account.id)).insert(idempotencyKeys).values([
       { accountId: merchant.account.id, keyId: merchant.keyId, key: "old", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
       { accountId: merchant.account.id, keyId: merchant.keyId, key: "fresh", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(0.5), expiresAt: daysAgo(-0.5) },
     ]);
     await runScheduled();
-    const left = await db().select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.accountId, merchant.account.id));
+    const left = await (await dbOfAccount(merchant.account.id)).select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.accountId, merchant.account.id));
     expect(left).toEqual([{ key: "fresh" }]);
   });
 });

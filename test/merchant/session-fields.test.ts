@@ -9,6 +9,7 @@ import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, poll } from "../helpers/sessions";
+import { dbOfAccount, dbOfSession } from "../helpers/shards";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -17,7 +18,7 @@ afterEach(() => {
 const open = (apiKey: string, body: Record<string, unknown>) =>
   call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
 
-const sessionRows = (accountId: string) => db().select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId));
+const sessionRows = async (accountId: string) => (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId));
 
 describe("open request additions", () => {
   it("returns verification_url from APP_URL and livemode, and carries reference and metadata to the poll and the log, never to the end user", async () => {
@@ -80,7 +81,7 @@ describe("open request additions", () => {
     const completed = await complete(user.token, opened.session_id, opened.nonce);
     expect(completed.body.data).toMatchObject({ status: "APPROVED", reference: "order-1", metadata: { a: "b" }, livemode: true, holder_binding: "PASSWORD" });
     expect(completed.body.data.receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+    const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
     await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"), { timeout: 10_000 });
     const body = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
     expect(body.data).toEqual(completed.body.data);

@@ -9,10 +9,11 @@ import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL, complete, poll, storedStatus } from "../helpers/sessions";
+import { dbOfAccount, dbOfSession } from "../helpers/shards";
 
 const open = (apiKey: string, extra: Record<string, unknown>, ageRequired = 18) =>
   call("POST", "/api/age-verification/session", { apiKey, body: { age_required: ageRequired, callback_url: CALLBACK_URL, ...extra } });
-const logRow = (sessionId: string) => db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
 const decline = (sessionId: string, nonce: string) =>
   call("POST", `/api/age-verification/session/${sessionId}/decline`, { headers: { "x-session-nonce": nonce } });
 
@@ -47,11 +48,11 @@ describe("the open request's policy", () => {
     ["a double_blind that is not a boolean", { double_blind: "yes" }, "double_blind"],
   ])("refuses %s with 422 and opens nothing", async (_name, extra, path) => {
     const merchant = await seedMerchant();
-    const before = await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
+    const before = await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
     const res = await open(merchant.apiKey, extra);
     expectError(res, 422, "VALIDATION_FAILED");
     expect(res.body.errors!.map((e: { path: string }) => e.path)).toContain(path);
-    expect(await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id))).toEqual(before);
+    expect(await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id))).toEqual(before);
   });
 
   it("offers a digital ID only with trust anchors, and refuses a double-blind session no way could approve", () => {
@@ -105,10 +106,10 @@ describe("the account's passkey challenge", () => {
     ] as const;
     for (const [policy, code] of cases) {
       const opened = (await open(merchant.apiKey, policy)).body.data;
-      const before = (await db().select().from(passkeyChallenges)).length;
+      const before = (await (await dbOfAccount(user.id)).select().from(passkeyChallenges)).length;
       const res = await call("POST", `/api/age-verification/session/${opened.session_id}/passkey-options`, { token: user.token, headers: { "x-session-nonce": opened.nonce }, body: {} });
       expectError(res, 403, code);
-      expect((await db().select().from(passkeyChallenges)).length).toBe(before);
+      expect((await (await dbOfAccount(user.id)).select().from(passkeyChallenges)).length).toBe(before);
     }
     // The positive control: a session that accepts the account's approval hands out a challenge.
     const open2 = (await open(merchant.apiKey, {})).body.data;

@@ -10,6 +10,7 @@ import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
 import { verifyReceipt } from "../helpers/receipts";
 import { CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
+import { dbOfAccount, dbOfSession } from "../helpers/shards";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -63,7 +64,7 @@ describe("test mode", () => {
       expect(res.body.data.receipt_id).toMatch(/^rcpt_/);
     }
     expect((await poll(merchant.testKey, opened.session_id)).body.data).toEqual(res.body.data);
-    const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+    const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
     await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"), { timeout: 10_000 });
     const body = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
     expect(body.data).toEqual(res.body.data);
@@ -123,7 +124,7 @@ describe("test mode", () => {
           const opened = await open(merchant.testKey, body);
           expect(opened.livemode).toBe(false);
           expect((await poll(merchant.testKey, opened.session_id)).body.data.livemode).toBe(false);
-          const [row] = await db().select().from(verificationSessions).where(eq(verificationSessions.id, opened.session_id));
+          const [row] = await (await dbOfSession(opened.session_id)).select().from(verificationSessions).where(eq(verificationSessions.id, opened.session_id));
           expect(row!.livemode).toBe(false);
         },
       ),
@@ -132,12 +133,13 @@ describe("test mode", () => {
   });
 
   it("old svc_sk_ keys (1.0.0) stay live keys", async () => {
-    const merchant = await seedMerchant();
+    // Every key made before sharding is on shard 0 (the database that was the only one).
+    const merchant = await seedMerchant("default key", "live", { shard: 0 });
     // A 1.0.0 key: svc_sk_ and 43 characters, stored by hash like every key.
     const legacy = `svc_sk_${"L".repeat(43)}`;
     const { sha256Hex } = await import("../../src/lib/crypto");
     const { apiKeys } = await import("../../src/db/schema");
-    await db().update(apiKeys).set({ keyHash: await sha256Hex(legacy) }).where(eq(apiKeys.id, merchant.keyId));
+    await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ keyHash: await sha256Hex(legacy) }).where(eq(apiKeys.id, merchant.keyId));
     const opened = await open(legacy);
     expect(opened.livemode).toBe(true);
   });

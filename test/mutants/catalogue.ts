@@ -1294,4 +1294,52 @@ const applicantCorrection: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection];
+
+/** Sharded accounts (issue 36): the shard tag's check, the email directory's claim, the per-shard maintenance. */
+const SHARD_TAG = "test/lib/shard-tag.test.ts";
+const SHARD_ROUTING = "test/shards/routing.test.ts";
+const DIRECTORY = "test/shards/account-directory.test.ts";
+const shards: Mutation[] = [
+  {
+    id: "shard-tag-check-ignored",
+    file: "src/lib/shard-tag.ts",
+    find: "  for (let i = 0; i < CHECK_BYTES; i++) if (expected[i] !== presented[i]) return 0;\n",
+    replace: "",
+    tests: [SHARD_TAG, SHARD_ROUTING],
+    why: "any value's two bytes name a shard: keys, tokens and account ids made before sharding are looked for on a random shard and stop working",
+  },
+  {
+    id: "shard-tag-ignored-by-routing",
+    file: "src/context/shard-routing.ts",
+    find: "const bounded = (ctx: ServiceContext, shard: number) => (shard < ctx.shards.length ? shard : 0);",
+    replace: "const bounded = (_ctx: ServiceContext, _shard: number) => 0;",
+    tests: [SHARD_ROUTING],
+    why: "every request reads shard 0: accounts on other shards are unknown to their own keys and tokens",
+  },
+  {
+    id: "directory-claim-skipped",
+    file: "src/domain/accounts/account-directory.ts",
+    find: "  return claimed.length === 1 || (await takeOverAbandonedClaim(ctx, email, userId));",
+    replace: "  return true;",
+    tests: [DIRECTORY],
+    why: "an address already held is registered again, on another shard: two accounts with one email",
+  },
+  {
+    id: "directory-takes-over-live-claim",
+    file: "src/domain/accounts/account-directory.ts",
+    find: "export const ABANDONED_CLAIM_MS = 60_000;",
+    replace: "export const ABANDONED_CLAIM_MS = 0;",
+    tests: [DIRECTORY],
+    why: "a registration between its claim and its account row loses the address to a concurrent one",
+  },
+  {
+    id: "maintenance-first-shard-only",
+    file: "src/maintenance/run.ts",
+    find: "  for (let turn = 0; turn < count; turn++) {",
+    replace: "  for (let turn = 0; turn < 1; turn++) {",
+    tests: [RETENTION],
+    why: "the scheduled run prunes one shard: the others' counters, tokens and session log grow for ever",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards];

@@ -62,7 +62,7 @@ describe("docs/deploy.md", () => {
 
   it("covers the Cron Trigger, migrations before deploy, the health check and rollback", () => {
     expect(wranglerToml).toMatch(/crons\s*=/);
-    for (const phrase of ["crons", "migrations apply DB --remote --env production", "/api/health", "time-travel", "--env staging"]) {
+    for (const phrase of ["crons", "db:migrate -- --remote --env production", "/api/health", "time-travel", "--env staging"]) {
       expect(deployMd).toContain(phrase);
     }
   });

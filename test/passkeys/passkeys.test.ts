@@ -11,6 +11,7 @@ import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
 import { db, SEEDED_PASSWORD, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
+import { dbOfAccount } from "../helpers/shards";
 
 const base = "/api/users/me/passkeys";
 
@@ -54,7 +55,7 @@ async function approvalOptions(user: SeededAccount, session: { session_id: strin
 const answer = (user: SeededAccount, session: { session_id: string; nonce: string }, body: Record<string, unknown>) =>
   call("POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, ...body } });
 
-const storedPasskeys = (userId: string) => db().select().from(passkeys).where(eq(passkeys.userId, userId));
+const storedPasskeys = async (userId: string) => (await dbOfAccount(userId)).select().from(passkeys).where(eq(passkeys.userId, userId));
 
 async function setup() {
   const merchant = await seedMerchant();
@@ -74,7 +75,7 @@ describe("enrolment", () => {
       excludeCredentials: [],
     });
     expect(options.challenge).toMatch(/^[\w-]{43}$/);
-    const stored = await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id));
+    const stored = await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id));
     expect(stored).toHaveLength(1);
     // Only the challenge's hash is kept.
     expect(stored[0]!.challengeHash).not.toBe(options.challenge);
@@ -91,7 +92,7 @@ describe("enrolment", () => {
     expect(passkey).toEqual({ id: expect.stringMatching(/^psk_/), name: "My phone", created_at: expect.any(String), last_used_at: null });
     const [row] = await storedPasskeys(user.id);
     expect(row).toMatchObject({ credentialId: authenticator.id, algorithm: -7, signCount: 0 });
-    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+    expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
 
     const listed = await call("GET", base, { token: user.token });
     expect(listed.body.data.passkeys).toEqual([passkey]);
@@ -182,7 +183,9 @@ describe("enrolment", () => {
 
   it("refuses a replayed registration challenge and another account's challenge", async () => {
     const { user } = await setup();
-    const other = await seedEndUser(birthdayToday(30));
+    // On the same shard, so the other account's attempt reaches the challenge and spends it (an account
+    // on another shard cannot reach it at all: its attempt is refused as an unknown challenge).
+    const other = await seedEndUser(birthdayToday(30), { shard: user.shard });
     const options = await registrationOptions(user);
     const authenticator = await SoftwareAuthenticator.create();
     const credential = await authenticator.register(options);
@@ -199,7 +202,7 @@ describe("enrolment", () => {
   it("refuses an expired registration challenge", async () => {
     const { user } = await setup();
     const options = await registrationOptions(user);
-    await db().update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
+    await (await dbOfAccount(user.id)).update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
     const res = await call("POST", base, { token: user.token, body: { credential: await (await SoftwareAuthenticator.create()).register(options) } });
     expectError(res, 400, "PASSKEY_INVALID");
     expect(res.body.message).toMatch(/expired/);
@@ -231,7 +234,7 @@ describe("approving with a passkey", () => {
     expect(row!.signCount).toBe(1);
     expect(row!.lastUsedAt).not.toBeNull();
     // Nothing links the account to the session once it is answered.
-    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+    expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
   });
 
   it("answers 403 PASSKEY_REQUIRED to a password-only consent from an account with a passkey", async () => {
@@ -337,7 +340,7 @@ describe("approving with a passkey", () => {
     it("an expired challenge", () =>
       attempt(async ({ user, session, authenticator }) => {
         const options = await approvalOptions(user, session);
-        await db().update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
+        await (await dbOfAccount(user.id)).update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
         return authenticator.assert(options);
       }, /expired/));
 
@@ -368,7 +371,7 @@ describe("approving with a passkey", () => {
 
     it("a counter that went backwards", () =>
       attempt(async ({ user, session, authenticator }) => {
-        await db().update(passkeys).set({ signCount: 7 }).where(eq(passkeys.userId, user.id));
+        await (await dbOfAccount(user.id)).update(passkeys).set({ signCount: 7 }).where(eq(passkeys.userId, user.id));
         return authenticator.assert(await approvalOptions(user, session), { counter: 5 });
       }, /counter went backwards/));
 
@@ -387,7 +390,7 @@ describe("approving with a passkey", () => {
     expectError(wrongNonce, 404, "NOT_FOUND");
     const unknown = await call("POST", `/api/age-verification/session/ses_${"A".repeat(24)}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
     expectError(unknown, 404, "NOT_FOUND");
-    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+    expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
     // The right nonce on the right session is answered: the 404s above were the id's and the nonce's.
     expect((await approvalOptions(user, session)).challenge).toEqual(expect.any(String));
   });
@@ -397,7 +400,7 @@ describe("limits, key types and counters", () => {
   /** Passkey rows written straight to D1 (as if enrolled earlier): the cap is about how many rows exist. */
   async function storedFakePasskeys(userId: string, count: number) {
     for (let i = 0; i < count; i++) {
-      await db().insert(passkeys).values({
+      await (await dbOfAccount(userId)).insert(passkeys).values({
         id: `psk_${crypto.randomUUID().replace(/-/g, "").slice(0, 24)}`,
         userId,
         credentialId: `fake-credential-${crypto.randomUUID()}`,
@@ -437,7 +440,7 @@ describe("limits, key types and counters", () => {
       expectError(res, 429, "RATE_LIMITED");
       expect(res.headers.get("retry-after")).toBe("60");
     }
-    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toHaveLength(10);
+    expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toHaveLength(10);
     // Another account is not affected.
     const other = await seedEndUser(birthdayToday(30));
     await registrationOptions(other);
@@ -478,7 +481,7 @@ describe("limits, key types and counters", () => {
   it("refuses an assertion whose counter did not move, and accepts authenticators that keep no counter (0 both times)", async () => {
     const { merchant, user } = await setup();
     const authenticator = await enrolled(user);
-    await db().update(passkeys).set({ signCount: 5 }).where(eq(passkeys.userId, user.id));
+    await (await dbOfAccount(user.id)).update(passkeys).set({ signCount: 5 }).where(eq(passkeys.userId, user.id));
     const session = await open(merchant.apiKey);
     const same = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session), { counter: 5 }) });
     expectError(same, 400, "PASSKEY_INVALID");
@@ -486,7 +489,7 @@ describe("limits, key types and counters", () => {
     expect((await storedPasskeys(user.id))[0]!.signCount).toBe(5);
 
     // A counter-less authenticator: stored 0, sends 0, every time.
-    await db().update(passkeys).set({ signCount: 0 }).where(eq(passkeys.userId, user.id));
+    await (await dbOfAccount(user.id)).update(passkeys).set({ signCount: 0 }).where(eq(passkeys.userId, user.id));
     for (let i = 0; i < 2; i++) {
       const next = await open(merchant.apiKey);
       const res = await answer(user, next, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, next), { counter: 0 }) });
@@ -558,8 +561,8 @@ describe("what a passkey approval reports, and what is left when passkeys go", (
     const deleted = await call("DELETE", "/api/users/account", { token: user.token });
     expect(deleted.status, JSON.stringify(deleted.body)).toBe(200);
     expect(await storedPasskeys(user.id)).toEqual([]);
-    expect(await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
-    expect(await db().select().from(emailTokens).where(eq(emailTokens.userId, user.id))).toEqual([]);
+    expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
+    expect(await (await dbOfAccount(user.id)).select().from(emailTokens).where(eq(emailTokens.userId, user.id))).toEqual([]);
     expectError(await call("POST", "/api/auth/reset-password", { body: { token: link, newPassword: "a brand new password" }, headers: freshAddress() }), 400, "INVALID_TOKEN");
   });
 });

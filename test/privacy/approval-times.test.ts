@@ -2,38 +2,42 @@
 // (issue 30, item 2; CONTRACT §5, §13): a database reader holding every table and the sessions' storage
 // cannot join an account to a merchant's session by time. Scanned here after a passkey approval and a
 // password approval: every table with the account's rows (the users table and each table with a
-// user_id column), before and after, and each session's Durable Object storage.
-import { env, runInDurableObject } from "cloudflare:test";
+// user_id column), on every D1 shard (issue 36), before and after, and each session's Durable Object storage.
+import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SoftwareAuthenticator } from "../helpers/authenticator";
 import { call } from "../helpers/http";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, sessionObject } from "../helpers/sessions";
+import { allShards, shardBindings } from "../helpers/shards";
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const MIDNIGHT = /T00:00:00(\.0+)?Z$/;
 
-/** The tables that hold an account's rows: users itself, and every table with a user_id column. */
-async function accountTables(): Promise<{ table: string; key: string }[]> {
-  const { results } = await env.DB.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'").all<{ name: string }>();
+/** The tables that hold an account's rows: users itself, and every table with a user_id column (the same on every shard). */
+async function accountTables(d1: D1Database): Promise<{ table: string; key: string }[]> {
+  const { results } = await d1.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'").all<{ name: string }>();
   const tables: { table: string; key: string }[] = [];
   for (const { name } of results) {
-    const columns = (await env.DB.prepare(`PRAGMA table_info(${name})`).all<{ name: string }>()).results.map((c) => c.name);
+    const columns = (await d1.prepare(`PRAGMA table_info(${name})`).all<{ name: string }>()).results.map((c) => c.name);
     if (name === "users") tables.push({ table: name, key: "id" });
     else if (columns.includes("user_id")) tables.push({ table: name, key: "user_id" });
   }
   return tables;
 }
 
-/** Every time value in the account's rows, as "table.column" -> values. */
+/** Every time value in the account's rows on every shard, as "table.column" -> values. */
 async function accountTimes(userId: string): Promise<Map<string, string[]>> {
   const times = new Map<string, string[]>();
-  for (const { table, key } of await accountTables()) {
-    const { results } = await env.DB.prepare(`SELECT * FROM ${table} WHERE ${key} = ?`).bind(userId).all<Record<string, unknown>>();
-    for (const row of results) {
-      for (const [column, value] of Object.entries(row)) {
-        if (typeof value === "string" && ISO_TIME.test(value)) times.set(`${table}.${column}`, [...(times.get(`${table}.${column}`) ?? []), value]);
+  for (const d1 of shardBindings()) {
+    for (const { table, key } of await accountTables(d1)) {
+      const { results } = await d1.prepare(`SELECT * FROM ${table} WHERE ${key} = ?`).bind(userId).all<Record<string, unknown>>();
+      for (const row of results) {
+        for (const [column, value] of Object.entries(row)) {
+          const where = `${table}.${column}`;
+          if (typeof value === "string" && ISO_TIME.test(value)) times.set(where, [...(times.get(where) ?? []), value]);
+        }
       }
     }
   }
@@ -94,7 +98,7 @@ describe("an approval leaves no account-side time finer than a day", () => {
     const session = await openSession(merchant.apiKey);
     const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
     expect(options.status).toBe(200);
-    const { results } = await env.DB.prepare("SELECT * FROM passkey_challenges WHERE user_id = ? AND purpose = 'approve'").bind(user.id).all<Record<string, unknown>>();
+    const results = await allShards<Record<string, unknown>>("SELECT * FROM passkey_challenges WHERE user_id = ? AND purpose = 'approve'", user.id);
     expect(results).toHaveLength(1);
     const row = JSON.stringify(results[0]);
     const stored = await runInDurableObject(sessionObject(session.session_id), async (_instance, state) => (await state.storage.get<{ nonceHash: string }>("state"))!);

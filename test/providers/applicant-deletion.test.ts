@@ -11,6 +11,7 @@ import { registerVerified } from "../helpers/accounts";
 import { runQueue } from "../helpers/callbacks";
 import { callWith, ONFIDO_URL, onfidoEnv, verifyKycViaSandbox } from "../helpers/kyc";
 import { db } from "../helpers/seed";
+import { dbOfAccount } from "../helpers/shards";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -44,7 +45,7 @@ async function accountWithOnfidoApplicant() {
   const account = await registerVerified();
   const applicantId = crypto.randomUUID();
   const now = new Date().toISOString();
-  await db().insert(kycRecords).values({ userId: account.user.id, applicantId, status: "PENDING", createdAt: now, updatedAt: now });
+  await (await dbOfAccount(account.user.id)).insert(kycRecords).values({ userId: account.user.id, applicantId, status: "PENDING", createdAt: now, updatedAt: now });
   return { ...account, applicantId };
 }
 
@@ -56,8 +57,8 @@ describe("applicant deletion at the provider (happy)", () => {
     const res = await callWith({ ...env, MAIL: queue.binding }, "DELETE", "/api/users/account", { token: account.token });
     expect(res.status).toBe(200);
     // Our data is gone at once; the provider has not been asked yet.
-    expect(await db().select().from(users).where(eq(users.id, account.user.id))).toEqual([]);
-    expect(await db().select().from(kycRecords).where(eq(kycRecords.applicantId, applicantId))).toEqual([]);
+    expect(await (await dbOfAccount(account.user.id)).select().from(users).where(eq(users.id, account.user.id))).toEqual([]);
+    expect(await (await dbOfAccount(account.user.id)).select().from(kycRecords).where(eq(kycRecords.applicantId, applicantId))).toEqual([]);
     expect(queue.sent).toEqual([{ type: "delete-applicant", provider: "sandbox", applicantId }]);
     expect(await sandboxDeleted(applicantId)).toEqual([]);
 
@@ -81,7 +82,7 @@ describe("applicant deletion at the provider (happy)", () => {
     const appEnv = onfidoEnv({ MAIL: queue.binding });
     expect((await callWith(appEnv, "DELETE", "/api/users/account", { token: account.token })).status).toBe(200);
     expect(calls).toEqual([]);
-    expect(await db().select().from(users).where(eq(users.id, account.user.id))).toEqual([]);
+    expect(await (await dbOfAccount(account.user.id)).select().from(users).where(eq(users.id, account.user.id))).toEqual([]);
     expect(queue.sent).toEqual([{ type: "delete-applicant", provider: "onfido", applicantId: account.applicantId }]);
 
     const { result, retried } = await runDeletion(queue.sent[0] as ApplicantDeletionMessage, 1, appEnv);
@@ -145,7 +146,7 @@ describe("applicant deletion at the provider (errors)", () => {
     const res = await callWith(onfidoEnv({ MAIL: standInQueue(true).binding }), "DELETE", "/api/users/account", { token: account.token });
     expect(res.status).toBe(200);
     expect(calls).toEqual([]);
-    expect(await db().select().from(users).where(eq(users.id, account.user.id))).toEqual([]);
+    expect(await (await dbOfAccount(account.user.id)).select().from(users).where(eq(users.id, account.user.id))).toEqual([]);
     expect(await failuresFor(account.applicantId)).toEqual([expect.objectContaining({ provider: "onfido", error: "not_enqueued", attempts: 0 })]);
   });
 

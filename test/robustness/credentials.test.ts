@@ -10,6 +10,7 @@ import { seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { openSession } from "../helpers/sessions";
 import { loadDocument, type Operation } from "./openapi-walk";
 import { send, snapshot } from "./requests";
+import { d1OfAccount } from "../helpers/shards";
 
 const SEED = 0xc2ed;
 const RUNS = 150;
@@ -39,7 +40,7 @@ let sessionId: string;
 beforeAll(async () => {
   account = await seedAccount({ userType: "BUSINESS" });
   // Version 3, so that tokens of versions 0-2 are stale ones this account really issued.
-  await env.DB.prepare("UPDATE users SET token_version = 3 WHERE id = ?").bind(account.id).run();
+  await (await d1OfAccount(account.id)).prepare("UPDATE users SET token_version = 3 WHERE id = ?").bind(account.id).run();
   merchant = await seedMerchant();
   sessionId = (await openSession(merchant.apiKey)).session_id;
   const second = await seedMerchant("to revoke");

@@ -109,7 +109,7 @@ async function party(): Promise<Party> {
   const merchant = await seedMerchant();
   const sessions = [];
   for (let i = 0; i < 3; i++) sessions.push(await openSession(merchant.apiKey, 13 + i * 5));
-  const testKey = (await createApiKey(domain(), merchant.account.id, "test", "test")).apiKey;
+  const testKey = (await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test", "test")).apiKey;
   const testSessions = [await openSession(testKey), await openSession(testKey)];
   const endUser = await seedEndUser(birthdayToday(40));
   return { merchant, sessions, endUser, testKey, testSessions, passkeyId: await enrolPasskeyFor(endUser) };

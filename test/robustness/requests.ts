@@ -5,6 +5,7 @@ import worker from "../../src/index";
 import { onfidoSignatureOf } from "../helpers/kyc";
 import { BASE } from "../helpers/http";
 import type { Operation, Response } from "./openapi-walk";
+import { shardBindings } from "../helpers/shards";
 
 export type RawBody = { raw: BodyInit; contentType?: string };
 
@@ -98,8 +99,12 @@ let tableNames: string[] | undefined;
 /** A WITHOUT ROWID table has no rowid to order by: its primary key orders it. */
 const ORDER_BY: Partial<Record<string, string>> = { usage_days: "account_id, livemode, day, key_id" };
 
-/** Every row of every application table, as text: equal snapshots mean the request wrote nothing. */
+/** Every row of every application table on every D1 shard, as text: equal snapshots mean the request wrote nothing. */
 export async function snapshot(): Promise<string> {
+  return JSON.stringify(await Promise.all(shardBindings().map((d1) => shardSnapshot(d1))));
+}
+
+async function shardSnapshot(d1: D1Database): Promise<string> {
   tableNames ??= (
     await env.DB.prepare(
       "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name NOT LIKE 'd1_%' ORDER BY name",
@@ -107,7 +112,7 @@ export async function snapshot(): Promise<string> {
   ).results
     .map((r) => r.name)
     .filter((name) => !IGNORED_TABLES.has(name));
-  const results = await env.DB.batch(tableNames.map((name) => env.DB.prepare(`SELECT * FROM "${name}" ORDER BY ${ORDER_BY[name] ?? "rowid"}`)));
+  const results = await d1.batch(tableNames.map((name) => d1.prepare(`SELECT * FROM "${name}" ORDER BY ${ORDER_BY[name] ?? "rowid"}`)));
   return JSON.stringify(
     results.map((r, i) => [
       tableNames![i],

@@ -19,6 +19,7 @@ import { MDL, answer, issueMdoc } from "../wallet";
 import { signerUnderTestRoot } from "../digital-id/wallet-setup";
 import { b64url } from "../age-tokens/rfc-client";
 import { directoryKey, tokenRequests } from "../age-tokens/service-client";
+import { d1OfAccount } from "../helpers/shards";
 
 const SEED = 0x7a11d;
 const RUNS = 20;
@@ -57,7 +58,7 @@ const state: fc.Arbitrary<State> = fc.record({
 /** A fresh account in the generated state, with what the route's success path needs. */
 async function prepare(op: Operation, s: State) {
   const account = await seedAccount({ userType: s.userType, emailVerified: s.emailVerified });
-  await env.DB.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(passwordHash, account.id).run();
+  await (await d1OfAccount(account.id)).prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(passwordHash, account.id).run();
   const credentials: Credentials = { token: account.token };
   let applicantId: string | undefined;
   if (s.kyc !== "none") {
@@ -71,7 +72,7 @@ async function prepare(op: Operation, s: State) {
   if (needsMerchant) {
     // The sessions belong to this account's key, so the merchant-side id routes find them.
     // The test-outcome route answers only test sessions, opened with a test key.
-    const key = await createApiKey(domain(), account.id, "generated", op.key.endsWith("/test-outcome") ? "test" : "live");
+    const key = await createApiKey(domain().onShard(account.shard), account.id, "generated", op.key.endsWith("/test-outcome") ? "test" : "live");
     credentials.apiKey = key.apiKey;
     const opened = await request("POST", "/api/age-verification/session", { apiKey: key.apiKey, body: { age_required: 18, callback_url: "https://merchant.example.com/cb" } });
     const session = opened.body.data as { session_id: string; nonce: string };
@@ -84,13 +85,13 @@ async function prepare(op: Operation, s: State) {
       fixtures.body = { email: account.email, password: PASSWORD };
       break;
     case "POST /api/auth/verify-email":
-      fixtures.body = { token: await issueEmailToken(domain(), account.id, "verify") };
+      fixtures.body = { token: await issueEmailToken(domain().onShard(account.shard), account.id, "verify") };
       break;
     case "POST /api/auth/reset-password":
-      fixtures.body = { token: await issueEmailToken(domain(), account.id, "reset") };
+      fixtures.body = { token: await issueEmailToken(domain().onShard(account.shard), account.id, "reset") };
       break;
     case "POST /api/auth/confirm-email-change":
-      fixtures.body = { token: await issueEmailToken(domain(), account.id, "change_email", `changed.${account.id.slice(4).toLowerCase()}@example.test`) };
+      fixtures.body = { token: await issueEmailToken(domain().onShard(account.shard), account.id, "change_email", `changed.${account.id.slice(4).toLowerCase()}@example.test`) };
       break;
     case "POST /api/users/change-password":
       fixtures.body = { currentPassword: PASSWORD };

@@ -6,8 +6,9 @@ import { sha256Hex } from "../../src/lib/crypto";
 import { freshAddress, mailedToken, PASSWORD, register, registerVerified } from "../helpers/accounts";
 import { call, callSettled, expectError } from "../helpers/http";
 import { db, uniqueEmail } from "../helpers/seed";
+import { countAllShards, dbOfAccount } from "../helpers/shards";
 
-const userCount = async () => (await db().select({ n: count() }).from(users))[0]!.n;
+const userCount = () => countAllShards("SELECT count(*) AS n FROM users");
 
 describe("register", () => {
   it("creates a PERSONAL account, returns user and token, and mails a verification link", async () => {
@@ -154,9 +155,10 @@ describe("login", () => {
   it("re-hashes a password stored with older parameters", async () => {
     const account = await register();
     const { hashPassword } = await import("../../src/lib/password");
-    await db().update(users).set({ passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER!, 1_000) }).where(eq(users.email, account.email));
+    const shard = await dbOfAccount(account.user.id);
+    await shard.update(users).set({ passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER!, 1_000) }).where(eq(users.email, account.email));
     expect((await call("POST", "/api/auth/login", { body: { email: account.email, password: PASSWORD } })).status).toBe(200);
-    const row = await db().query.users.findFirst({ where: eq(users.email, account.email) });
+    const row = await shard.query.users.findFirst({ where: eq(users.email, account.email) });
     expect(row!.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$/);
   });
 });
@@ -174,17 +176,18 @@ describe("email verification", () => {
   it("stores only a hash of the token", async () => {
     const account = await register();
     const token = await mailedToken(account.email);
-    const rows = await db().select().from(emailTokens);
+    const shard = await dbOfAccount(account.user.id);
+    const rows = await shard.select().from(emailTokens);
     expect(JSON.stringify(rows)).not.toContain(token);
     expect(rows.some((r) => r.tokenHash === "")).toBe(false);
-    expect(await db().query.emailTokens.findFirst({ where: eq(emailTokens.tokenHash, await sha256Hex(token)) })).toBeDefined();
+    expect(await shard.query.emailTokens.findFirst({ where: eq(emailTokens.tokenHash, await sha256Hex(token)) })).toBeDefined();
   });
 
   it("refuses an unknown token and an expired one", async () => {
     expectError(await call("POST", "/api/auth/verify-email", { body: { token: "nope" } }), 400, "INVALID_TOKEN");
     const account = await register();
     const token = await mailedToken(account.email);
-    await db().update(emailTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(emailTokens.tokenHash, await sha256Hex(token)));
+    await (await dbOfAccount(account.user.id)).update(emailTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(emailTokens.tokenHash, await sha256Hex(token)));
     expectError(await call("POST", "/api/auth/verify-email", { body: { token } }), 400, "INVALID_TOKEN");
   });
 
@@ -235,7 +238,7 @@ describe("password reset", () => {
     );
     await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
-    await db().update(emailTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(emailTokens.tokenHash, await sha256Hex(token)));
+    await (await dbOfAccount(account.user.id)).update(emailTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(emailTokens.tokenHash, await sha256Hex(token)));
     expectError(
       await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() }),
       400,

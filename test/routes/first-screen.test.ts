@@ -3,14 +3,15 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, complete, openSession, poll, rewindExpiry, storedStatus } from "../helpers/sessions";
+import { dbOfSession } from "../helpers/shards";
 
 const preview = (sessionId: string, nonce?: string) =>
   call("GET", `/api/age-verification/session/${sessionId}/preview`, { headers: nonce === undefined ? {} : { "x-session-nonce": nonce } });
 const decline = (sessionId: string, nonce?: string, token?: string) =>
   call("POST", `/api/age-verification/session/${sessionId}/decline`, { token, headers: nonce === undefined ? {} : { "x-session-nonce": nonce } });
-const logRow = (sessionId: string) => db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
 
 describe("GET /session/{id}/preview", () => {
   it("names the merchant, the age and the link's state without an account", async () => {
@@ -83,7 +84,7 @@ describe("POST /session/{id}/decline", () => {
     const polled = await poll(merchant.apiKey, opened.session_id);
     expect(polled.body.data).toEqual(res.body.data);
     expect(await logRow(opened.session_id)).toMatchObject({ status: "DENIED", aboveAgeRequired: false });
-    const events = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+    const events = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
     expect(events.map((e) => e.type)).toEqual(["age_verification.session.denied"]);
   });
 

@@ -10,6 +10,7 @@ import { call, expectError } from "../helpers/http";
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
 import { complete, openSession } from "../helpers/sessions";
 import { settingsOf } from "../../src/config/settings";
+import { dbOfAccount } from "../helpers/shards";
 
 const documentNumber = () => `DOC${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`.slice(0, 20);
 
@@ -71,7 +72,7 @@ describe("one identity document, one live account", () => {
     const number = documentNumber();
     const account = await personal();
     await verifyWithDocument(account.token, number);
-    const [row] = await db().select().from(kycRecords).where(eq(kycRecords.userId, account.id));
+    const [row] = await (await dbOfAccount(account.id)).select().from(kycRecords).where(eq(kycRecords.userId, account.id));
     expect(row!.identityFingerprint).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(row)).not.toContain(number);
     expect(JSON.stringify(row)).not.toContain(number.toLowerCase());

@@ -8,9 +8,10 @@ import { register, registerBusiness } from "../helpers/accounts";
 import { call, expectError } from "../helpers/http";
 import { db, seedAccount } from "../helpers/seed";
 import { CALLBACK_URL, openSession, poll } from "../helpers/sessions";
+import { dbOfAccount } from "../helpers/shards";
 
 const createKey = (token: string, name = "production") => call("POST", "/api/keys", { token, body: { name } });
-const keyRows = (userId: string) => db().select().from(apiKeys).where(eq(apiKeys.userId, userId));
+const keyRows = async (userId: string) => (await dbOfAccount(userId)).select().from(apiKeys).where(eq(apiKeys.userId, userId));
 
 describe("API keys: happy paths", () => {
   it("a business creates two keys, lists them without secrets, revokes one: it is refused on its next request, the other still works", async () => {
@@ -80,7 +81,7 @@ describe("API keys: refusals", () => {
     // 20, as CONTRACT §4 says: written out, not read from the code under test.
     for (let i = 0; i < 20; i++) ids.push((await createKey(merchant.token, `key ${i}`)).body.data.key.id);
     expectError(await createKey(merchant.token, "one too many"), 409, "KEY_LIMIT_REACHED");
-    expect((await db().select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, merchant.id)))[0]!.n).toBe(20);
+    expect((await (await dbOfAccount(merchant.id)).select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, merchant.id)))[0]!.n).toBe(20);
     await call("DELETE", `/api/keys/${ids[0]}`, { token: merchant.token });
     expect((await createKey(merchant.token, "replacement")).status).toBe(201);
   });

@@ -7,10 +7,11 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido, storedKyc, verifyKycViaSandbox } from "../helpers/kyc";
-import { db, seedAccount, seedMerchant } from "../helpers/seed";
+import { seedAccount, seedMerchant } from "../helpers/seed";
+import { d1OfAccount, dbOfAccount } from "../helpers/shards";
 import { birthdayToday, complete, openSession } from "../helpers/sessions";
 
-const recordOf = (userId: string) => db().query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 const correct = (token: string | undefined, body: unknown, appEnv: Env = env) => callWith(appEnv, "PUT", "/api/kyc/applicant", { token, body });
 const corrected = (dob: string) => ({ firstName: "Ada", lastName: "Lovelace", dob });
 const sandboxComplete = (token: string, result: "clear" | "consider" = "clear") => call("POST", "/api/kyc/sandbox/complete", { token, body: { result } });
@@ -63,7 +64,7 @@ describe("correcting the applicant (sandbox): happy paths", () => {
     const account = await refusedAccount("2015-03-04");
     const body = { firstName: "Augusta", lastName: "Byron", dob: "1984-11-12", address: { country: "GBR", postcode: "NW1 5LR", street: "Marylebone Road" } };
     expect((await correct(account.token, body)).status).toBe(200);
-    const row = JSON.stringify(await env.DB.prepare("SELECT * FROM kyc_records WHERE user_id = ?").bind(account.id).first());
+    const row = JSON.stringify(await (await d1OfAccount(account.id)).prepare("SELECT * FROM kyc_records WHERE user_id = ?").bind(account.id).first());
     for (const typed of ["Augusta", "Byron", "Marylebone", "NW1 5LR", "1984-11-12", "19841112"]) expect(row).not.toContain(typed);
   });
 

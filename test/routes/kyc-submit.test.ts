@@ -7,9 +7,10 @@ import { call, expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido, storedKyc, verifyKycViaSandbox } from "../helpers/kyc";
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, openSession } from "../helpers/sessions";
+import { dbOfAccount } from "../helpers/shards";
 
 const typed = { firstName: "Ada", lastName: "Lovelace", dob: "1991-01-01" };
-const recordOf = (userId: string) => db().query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
 afterEach(() => vi.restoreAllMocks());
 

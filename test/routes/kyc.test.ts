@@ -6,9 +6,10 @@ import { call, expectError } from "../helpers/http";
 import { callWith, onfidoEnv, verifyKycViaSandbox, storedKyc } from "../helpers/kyc";
 import { db, seedAccount } from "../helpers/seed";
 import { productionEnv } from "../helpers/production-env";
+import { dbOfAccount } from "../helpers/shards";
 
 const applicant = { firstName: "Ada", lastName: "Lovelace", dob: "1990-06-15" };
-const recordOf = (userId: string) => db().query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
 afterEach(() => vi.restoreAllMocks());
 

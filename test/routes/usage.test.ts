@@ -9,6 +9,8 @@ import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
 import { db, domain, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { recordingD1, seedSessions } from "../helpers/sessions-log";
+import { countAllShards, dbOfAccount, shardBindings } from "../helpers/shards";
+import { shardBindingName } from "../../src/config/shards-setting";
 
 // A key name a spreadsheet would run as a formula, with a comma and a quote for the CSV quoting.
 const TRICKY_NAME = '=HYPERLINK("https://evil.test"), "EU" shop';
@@ -20,8 +22,8 @@ type Merchant = { account: SeededAccount; keys: { id: string; name: string; pref
 
 async function merchantWithSessions(count: number, options: { newest?: number; stepMs?: number } = {}): Promise<Merchant> {
   const { account, keyId } = await seedMerchant("Web shop");
-  const second = await createApiKey(domain(), account.id, TRICKY_NAME);
-  const firstRecord = (await db().query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.id, keyId) }))!;
+  const second = await createApiKey(domain().onShard(account.shard), account.id, TRICKY_NAME);
+  const firstRecord = (await (await dbOfAccount(account.id)).query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.id, keyId) }))!;
   const rows = await seedSessions({ accountId: account.id, keyIds: [keyId, second.key.id], count, ...options });
   return {
     account,
@@ -79,7 +81,7 @@ const countsOf = (rows: SessionLogRow[]) => ({
 const newestFirst = (rows: SessionLogRow[]) =>
   [...rows].sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1));
 
-const sessionCount = async () => (await env.DB.prepare("SELECT count(*) AS n FROM verification_sessions").first<{ n: number }>())!.n;
+const sessionCount = () => countAllShards("SELECT count(*) AS n FROM verification_sessions");
 
 describe("usage reporting", () => {
   let merchant: Merchant;
@@ -89,7 +91,7 @@ describe("usage reporting", () => {
   beforeAll(async () => {
     merchant = await merchantWithSessions(300);
     // Revoked keys stay in the reports.
-    await revokeApiKey(domain(), merchant.account.id, merchant.keys[1]!.id);
+    await revokeApiKey(domain().onShard(merchant.account.shard), merchant.account.id, merchant.keys[1]!.id);
     other = await merchantWithSessions(24);
     personal = await seedAccount({ userType: "PERSONAL" });
   });
@@ -413,12 +415,13 @@ describe("usage reporting", () => {
 
 describe("usage export at scale", () => {
   it("streams 10,000 sessions in bounded queries", { timeout: 120_000 }, async () => {
-    const { account, keyId } = await seedMerchant("bulk");
+    const { account, keyId, shard } = await seedMerchant("bulk");
     const rows = await seedSessions({ accountId: account.id, keyIds: [keyId], count: 10_000, stepMs: 60_000 });
-    const { binding, statements } = recordingD1(env.DB);
+    const name = shardBindingName(shard);
+    const { binding, statements } = recordingD1(shardBindings()[shard]!);
     const res = await createApp().fetch(
       new Request("https://avs.test/api/usage/export.csv", { headers: { authorization: `Bearer ${account.token}` } }),
-      { ...env, DB: binding },
+      { ...env, [name]: binding },
       createExecutionContext(),
     );
     expect(res.status).toBe(200);
@@ -433,10 +436,10 @@ describe("usage export at scale", () => {
     expect(EXPORT_PAGE_SIZE).toBeLessThanOrEqual(1000);
 
     // Reads follow the reader: a client that stops after the first page causes no further queries.
-    const lazy = recordingD1(env.DB);
+    const lazy = recordingD1(shardBindings()[shard]!);
     const partial = await createApp().fetch(
       new Request("https://avs.test/api/usage/export.csv", { headers: { authorization: `Bearer ${account.token}` } }),
-      { ...env, DB: lazy.binding },
+      { ...env, [name]: lazy.binding },
       createExecutionContext(),
     );
     const reader = partial.body!.getReader();

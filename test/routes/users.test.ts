@@ -6,6 +6,7 @@ import { PASSWORD, register, registerVerified } from "../helpers/accounts";
 import { verifyKycViaSandbox } from "../helpers/kyc";
 import { call, expectError } from "../helpers/http";
 import { db } from "../helpers/seed";
+import { countAllShards, dbOfAccount } from "../helpers/shards";
 
 describe("profile", () => {
   it("reads the signed-in account", async () => {
@@ -83,7 +84,7 @@ describe("account deletion", () => {
     const res = await call("DELETE", "/api/users/account", { token: account.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ success: true });
-    const [row] = await db().select({ n: count() }).from(users).where(eq(users.email, account.email));
+    const [row] = await (await dbOfAccount(account.user.id)).select({ n: count() }).from(users).where(eq(users.email, account.email));
     expect(row!.n).toBe(0);
     expectError(await call("GET", "/api/users/me", { token: account.token }), 401, "UNAUTHORIZED");
     expectError(await call("POST", "/api/auth/login", { body: { email: account.email, password: PASSWORD } }), 401, "INVALID_CREDENTIALS");
@@ -92,7 +93,7 @@ describe("account deletion", () => {
 
   it("removes the account's KYC record (applicant and verified date of birth), and no one else's", async () => {
     const kycRows = (column: "user_id" | "applicant_id", value: string) =>
-      env.DB.prepare(`SELECT count(*) AS n FROM kyc_records WHERE ${column} = ?`).bind(value).first<{ n: number }>();
+      countAllShards(`SELECT count(*) AS n FROM kyc_records WHERE ${column} = ?`, value).then((n) => ({ n }));
     const account = await registerVerified();
     const other = await registerVerified();
     const { applicantId } = await verifyKycViaSandbox(account.token, "1990-01-01");

@@ -1,13 +1,14 @@
 import { env } from "cloudflare:test";
-import { count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
-import { db, seedAccount, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedAccount, seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, openSession, poll } from "../helpers/sessions";
+import { countAllShards, dbOfAccount, dbOfSession } from "../helpers/shards";
 
-const eventsOf = (sessionId: string) => db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
-const sessionCount = async () => (await db().select({ n: count() }).from(verificationSessions))[0]!.n;
+const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
+const sessionCount = () => countAllShards("SELECT count(*) AS n FROM verification_sessions");
 
 describe("open and poll", () => {
   it("opens a session and polls it PENDING with the contract's null fields", async () => {
@@ -39,7 +40,7 @@ describe("open and poll", () => {
       double_blind: false,
       receipt: null,
     });
-    const row = await db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
+    const row = await (await dbOfSession(opened.session_id)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
     expect(row).toMatchObject({ accountId: merchant.account.id, keyId: merchant.keyId, status: "PENDING", ageRequired: 21 });
   });
 
@@ -165,7 +166,7 @@ describe("end-user request and completion", () => {
     const events = await eventsOf(opened.session_id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "age_verification.session.approved", id: expect.stringMatching(/^msg_/) });
-    const row = await db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
+    const row = await (await dbOfSession(opened.session_id)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
     expect(row).toMatchObject({ status: "APPROVED", aboveAgeRequired: true, receiptId: res.body.data.receipt_id, resolvedAt: res.body.data.resolved_at });
   });
 
@@ -203,7 +204,7 @@ describe("end-user request and completion", () => {
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
     await complete(user.token, opened.session_id, opened.nonce);
-    const row = await db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
+    const row = await (await dbOfSession(opened.session_id)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
     expect(JSON.stringify(row)).not.toContain(user.id);
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(opened.session_id));
     const { runInDurableObject } = await import("cloudflare:test");
@@ -225,7 +226,7 @@ describe("end-user request and completion", () => {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(opened.session_id));
     const stored = await runInDurableObject(stub, async (_i, state) => [(await state.storage.list()).size, await state.storage.getAlarm()]);
     expect(stored).toEqual([0, null]);
-    const rows = await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
+    const rows = await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
     expect(rows).toEqual([]);
   });
 });

@@ -5,9 +5,10 @@ import { kycRecords } from "../../src/db/schema";
 import { expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, storedKyc, stubOnfido } from "../helpers/kyc";
 import { db, seedAccount } from "../helpers/seed";
+import { dbOfAccount } from "../helpers/shards";
 
 const typed = { firstName: "Ada", lastName: "Lovelace", dob: "1991-01-01" };
-const recordOf = (userId: string) => db().query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
 
 let onfido: ReturnType<typeof stubOnfido>;
 beforeEach(() => {
@@ -68,6 +69,18 @@ describe("Onfido flow: happy paths", () => {
     const status = await callWith(onfidoEnv(), "GET", "/api/kyc/status", { token: account.token });
     expect(status.body.data).toEqual({ status: "VERIFIED", verifiedAt: expect.any(String) });
     expect(await storedKyc(account.id)).toEqual({ status: "VERIFIED", verifiedDob: "1990-04-01" });
+    expect(await recordOf(account.id)).toMatchObject({ status: "VERIFIED", verifiedDob: "1990-04-01", checkId });
+  });
+
+  it("reaches the record of an account on shard 1, found from the applicant through the home shard (issue 36)", async () => {
+    const account = await seedAccount({ userType: "PERSONAL", shard: 1 });
+    const created = await callWith(onfidoEnv(), "POST", "/api/kyc/create-applicant", { token: account.token, body: typed });
+    expect(created.status).toBe(201);
+    const applicantId = created.body.data.applicantId as string;
+    expect(await env.DB.prepare("SELECT shard FROM applicant_shards WHERE applicant_id = ?").bind(applicantId).first()).toEqual({ shard: 1 });
+    expect(await env.DB.prepare("SELECT 1 FROM kyc_records WHERE applicant_id = ?").bind(applicantId).first()).toBeNull();
+    const checkId = onfido.completeCheck(applicantId, { result: "clear", dob: "1990-04-01" });
+    expect((await deliver(checkCompletedEvent(checkId))).status).toBe(200);
     expect(await recordOf(account.id)).toMatchObject({ status: "VERIFIED", verifiedDob: "1990-04-01", checkId });
   });
 

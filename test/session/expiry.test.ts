@@ -6,10 +6,11 @@ import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { expectError } from "../helpers/http";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, fireAlarm, openSession, poll, rewindExpiry, sessionObject } from "../helpers/sessions";
+import { dbOfSession } from "../helpers/shards";
 
-const eventsOf = (sessionId: string) => db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
+const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 const scheduledAlarm = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.getAlarm());
-const logRow = (sessionId: string) => db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
 
 describe("session expiry", () => {
   it("the alarm expires a PENDING session at its expiry time, with one event, even if nobody polls", async () => {

@@ -11,6 +11,9 @@ import { serviceContext } from "../../src/service";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, poll, sessionObject } from "../helpers/sessions";
+import { dbOfSession } from "../helpers/shards";
+import { shardBindings } from "../helpers/shards";
+import { shardBindingName } from "../../src/config/shards-setting";
 
 type Writes = { sends: CallbackMessage[]; failures: { queue: number; d1: number } };
 
@@ -23,7 +26,6 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
   await runInDurableObject(sessionObject(sessionId), async (instance) => {
     const object = instance as unknown as { env: Env; domain: ServiceContext };
     const queue = object.env.CALLBACKS;
-    const d1 = object.env.DB;
     const flakyQueue = {
       send: async (message: CallbackMessage) => {
         if (writes.failures.queue > 0) {
@@ -34,7 +36,7 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
         return queue.send(message);
       },
     } as unknown as Queue;
-    const flakyD1 = new Proxy(d1, {
+    const flaky = (d1: D1Database) => new Proxy(d1, {
       get(target, prop) {
         if (prop === "batch") {
           return async (statements: D1PreparedStatement[]) => {
@@ -49,7 +51,9 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
         return typeof value === "function" ? value.bind(target) : value;
       },
     });
-    object.env = { ...object.env, CALLBACKS: flakyQueue, DB: flakyD1 };
+    // Every shard's binding fails alike: the merchant's may be any of them.
+    const shards = Object.fromEntries(shardBindings(object.env).map((d1, shard) => [shardBindingName(shard), flaky(d1)]));
+    object.env = { ...object.env, CALLBACKS: flakyQueue, ...shards };
     object.domain = serviceContext(object.env);
   });
   return writes;
@@ -57,8 +61,8 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
 
 const scheduledAlarm = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.getAlarm());
 const pendingOutbox = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.get("outbox"));
-const logRow = (sessionId: string) => db().query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
-const eventsOf = (sessionId: string) => db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
+const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 
 afterEach(() => {
   vi.restoreAllMocks();

@@ -11,11 +11,12 @@
 // get the terminal's Ctrl-C). That also covers a test hook that timed out before startDevServer() returned
 // anything to stop.
 import { spawn } from "node:child_process";
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { d1Bindings } from "./d1-bindings.mjs";
 
 const START_TIMEOUT_MS = 90_000;
 /** How long wrangler gets to shut down on SIGTERM before the group is killed. */
@@ -166,7 +167,10 @@ async function startOnce({ name, vars, config, args: extraArgs }, port, inspecto
   let output = "";
   try {
     const configArgs = config ? ["--config", config] : [];
-    await run(["d1", "migrations", "apply", "DB", "--local", "--persist-to", state, ...configArgs]);
+    // Every D1 shard the configuration binds (DB, DB_1, …: issue 36), as `npm run db:migrate` does.
+    for (const binding of d1Bindings(readFileSync(config ?? "wrangler.toml", "utf8"))) {
+      await run(["d1", "migrations", "apply", binding, "--local", "--persist-to", state, ...configArgs]);
+    }
     const varArgs = Object.entries({ APP_URL: baseUrl, ...vars }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
     // Its own process group (detached), so that stopping it takes wrangler and workerd, and nothing else.
     const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, ...configArgs, ...extraArgs];

@@ -4,11 +4,12 @@ import { describe, expect, it, vi } from "vitest";
 import { apiKeys, verificationSessions } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
+import { dbOfAccount } from "../helpers/shards";
 
 const setOrigins = (token: string, keyId: string, allowedCallbackOrigins: unknown) =>
   call("PATCH", `/api/keys/${keyId}`, { token, body: { allowedCallbackOrigins } });
 const open = (apiKey: string, callback_url: string) => call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url } });
-const sessionsOf = async (accountId: string) => (await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
+const sessionsOf = async (accountId: string) => (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
 
 describe("allowed callback origins", () => {
   it("a key with origins opens sessions only with a callback_url on one of them: elsewhere is 422 CALLBACK_ORIGIN_NOT_ALLOWED and opens nothing", async () => {
@@ -42,7 +43,7 @@ describe("allowed callback origins", () => {
       expectError(await setOrigins(merchant.account.token, merchant.keyId, bad), 422, "VALIDATION_FAILED");
     }
     expectError(await setOrigins(other.account.token, merchant.keyId, ["https://evil.example"]), 404, "NOT_FOUND");
-    const row = await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) });
+    const row = await (await dbOfAccount(merchant.account.id)).query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) });
     expect(row!.allowedCallbackOrigins).toEqual(["https://ok.example"]);
   });
 });
@@ -55,7 +56,7 @@ describe("clearing allowed origins, and test events", () => {
     const cleared = await setOrigins(merchant.account.token, merchant.keyId, []);
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.key.allowedCallbackOrigins).toBeNull();
-    expect((await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) }))!.allowedCallbackOrigins).toBeNull();
+    expect((await (await dbOfAccount(merchant.account.id)).query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) }))!.allowedCallbackOrigins).toBeNull();
     expect((await open(merchant.apiKey, "https://anywhere.example/cb")).status).toBe(201);
   });
 

@@ -8,6 +8,7 @@ import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, fireAlarm, openSession, sessionObject } from "../helpers/sessions";
+import { dbHolding, dbOfAccount, dbOfSession } from "../helpers/shards";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -28,14 +29,14 @@ async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>
   });
   const opened = await openSession(merchant.apiKey, 18, hook);
   expect((await complete(user.token, opened.session_id, opened.nonce)).status).toBe(200);
-  const [event] = await db().select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+  const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
   return { sessionId: opened.session_id, webhookId: event!.id, spy };
 }
 
 /** Queue deliveries run in the background; on a loaded machine they can take longer than vi.waitFor's 1 s default. */
 const DELIVERY = { timeout: 10_000 };
 
-const attemptsOf = (webhookId: string) => db().select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);
+const attemptsOf = async (webhookId: string) => (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId)).select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);
 const posts = (spy: { mock: { calls: unknown[][] } }) =>
   spy.mock.calls.filter(([input]) => String(input) === HOOK).map(([, init]) => init as RequestInit);
 
@@ -176,8 +177,8 @@ describe("sending a test event", () => {
     expect(payload.type).toBe("age_verification.test");
     expect(payload.data.key_id).toBe(merchant.keyId);
     // No session, no event, no attempt was written.
-    expect(await db().select().from(callbackEvents).where(eq(callbackEvents.id, res.body.data.webhook_id))).toHaveLength(0);
-    expect(await db().select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id))).toHaveLength(0);
+    expect(await (await dbOfAccount(merchant.account.id)).select().from(callbackEvents).where(eq(callbackEvents.id, res.body.data.webhook_id))).toHaveLength(0);
+    expect(await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id))).toHaveLength(0);
 
     spy.mockImplementation(async () => new Response(null, { status: 204 }));
     expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data).toMatchObject({ delivered: true, status_code: 204 });
@@ -194,7 +195,7 @@ describe("sending a test event", () => {
     for (const secret of [fresh, merchant.signingSecret]) expect(new Webhook(secret).verify(String(init!.body), headers)).toBeTruthy();
 
     // Once the grace has ended, only the new secret signs.
-    await db().update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
+    await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
     spy.mockClear();
     expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data.signatures).toBe(1);
     const after = Object.fromEntries(new Headers(posts(spy)[0]!.headers));

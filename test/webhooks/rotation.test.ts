@@ -15,6 +15,7 @@ import { CALLBACK_URL, eventState, runCallbacks, seedResolvedSession } from "../
 import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
 import { serviceContext } from "../../src/service";
+import { dbHolding, dbOfAccount } from "../helpers/shards";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -40,7 +41,7 @@ const verifies = (secret: string, delivered: { body: string; headers: Record<str
   }
 };
 
-const rowOf = async (keyId: string) => (await db().query.apiKeys.findFirst({ where: eq(apiKeys.id, keyId) }))!;
+const rowOf = async (keyId: string) => (await (await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", keyId)).query.apiKeys.findFirst({ where: eq(apiKeys.id, keyId) }))!;
 
 describe("rotating a key's signing secret", () => {
   it("returns a new whsec_ secret once; during the grace both secrets verify, newest signature first; after it only the new one", async () => {
@@ -75,7 +76,7 @@ describe("rotating a key's signing secret", () => {
     expect(verifies(merchant.signingSecret, { ...inGrace, headers: { ...inGrace.headers, "webhook-signature": signatures[0]! } })).toBe(false);
 
     // The grace ends: the next callback carries one signature, the new secret's.
-    await db().update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
+    await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
     const after = await deliverOne(merchant);
     expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(verifies(fresh, after)).toBe(true);
@@ -114,7 +115,7 @@ describe("rotating a key's signing secret", () => {
 
   it("a rotation that lost a race to another is 409 ROTATION_CONFLICT and changes nothing: the winner's secret signs", async () => {
     const merchant = await seedMerchant();
-    const ctx = serviceContext({ ...env } as Env);
+    const ctx = serviceContext({ ...env } as Env).onShard(merchant.shard);
     const read = ctx.db.query.apiKeys.findFirst.bind(ctx.db.query.apiKeys);
     let winner: string | undefined;
     // Between this rotation's read of the key and its write, another request rotates the same key. (A
@@ -150,7 +151,7 @@ describe("rotating a key's signing secret", () => {
     const merchant = await seedMerchant();
     await rotate(merchant.account.token, merchant.keyId);
     const row = await rowOf(merchant.keyId);
-    await db()
+    await (await dbOfAccount(merchant.account.id))
       .update(apiKeys)
       .set({ signingSecretEnc: row.previousSigningSecretEnc!, previousSigningSecretEnc: row.signingSecretEnc })
       .where(eq(apiKeys.id, merchant.keyId));
@@ -176,7 +177,7 @@ describe("rotating a key's signing secret", () => {
       const r = await rowOf(merchant.keyId);
       return r.signingSecretEnc.startsWith(`${await newTag}.`) && r.previousSigningSecretEnc!.startsWith(`${await newTag}.`);
     };
-    for (let run = 0; run < 50 && !(await done()); run++) await reencryptSigningSecrets(serviceContext(rotatedEnv));
+    for (let run = 0; run < 50 && !(await done()); run++) await reencryptSigningSecrets(serviceContext(rotatedEnv).onShard(merchant.shard));
     expect(await done()).toBe(true);
     const row = await rowOf(merchant.keyId);
     expect(await openSecret(row.signingSecretEnc, [NEW_KEY], merchant.keyId)).toBe(fresh);

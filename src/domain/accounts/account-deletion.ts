@@ -13,6 +13,8 @@ import { checkPassword } from "./sign-in";
 import { enqueueApplicantDeletion } from "../../providers/applicant-deletion";
 import type { ServiceContext } from "../../context/service-context";
 import { closeSessionsOfDeletedAccount } from "../../session/closing-for-deleted-account";
+import { releaseEmail } from "./account-directory";
+import { releaseIdentity } from "../kyc";
 
 export const DeleteAccountInput = z.object({
   password: z
@@ -49,7 +51,11 @@ export async function deleteAccount(ctx: ServiceContext, user: UserRow, confirma
     // Bounded: the first ones here, the rest through the queue (src/session/closing-for-deleted-account.ts).
     await closeSessionsOfDeletedAccount(ctx, pending.map(({ id }) => id));
   }
-  const kyc = await db.select({ applicantId: kycRecords.applicantId }).from(kycRecords).where(eq(kycRecords.userId, user.id)).get();
+  const kyc = await db.select({ applicantId: kycRecords.applicantId, fingerprint: kycRecords.identityFingerprint }).from(kycRecords).where(eq(kycRecords.userId, user.id)).get();
   await db.delete(users).where(eq(users.id, user.id));
+  // The home shard's claims on the address and the document go with the account (a failure here leaves
+  // a claim with no account, which the next claimant takes over).
+  await releaseEmail(ctx, user.email, user.id);
+  if (kyc?.fingerprint) await releaseIdentity(ctx, kyc.fingerprint, user.id);
   if (kyc) await enqueueApplicantDeletion(ctx, kyc.applicantId);
 }

@@ -7,11 +7,14 @@ import { deliverMail } from "../../mail/send-account-mail";
 import { confirmEmailChangeMail, noticeMail } from "../../mail/messages";
 import { issueAccountToken } from "./account-tokens";
 import { mailLinkBase, type ServiceContext } from "../../context/service-context";
-import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-links";
+import { consumeEmailToken, invalidToken, issueEmailToken, onEmailTokenShard } from "./email-links";
 import { emailTaken } from "./registration";
 import { checkPassword, invalidCredentials, signOutEverywhere } from "./sign-in";
 import { isUniqueViolation } from "../../db/unique-violation";
-import { EmailField, findUserByEmail, PasswordField, toUser } from "./users";
+import { EmailField, PasswordField, toUser } from "./users";
+import { accountIdOfEmail, claimEmail, releaseEmail } from "./account-directory";
+import { eq } from "drizzle-orm";
+import { users } from "../../db/schema";
 
 export const ChangePasswordInput = z.object({ currentPassword: z.string().min(1).max(128), newPassword: PasswordField });
 export const ChangeEmailInput = z.object({ newEmail: EmailField, password: z.string().min(1).max(128) });
@@ -28,23 +31,32 @@ export async function changePassword(ctx: ServiceContext, user: UserRow, input: 
 
 export async function requestEmailChange(ctx: ServiceContext, user: UserRow, input: z.infer<typeof ChangeEmailInput>) {
   if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
-  if (input.newEmail === user.email || (await findUserByEmail(ctx, input.newEmail))) throw emailTaken();
+  if (input.newEmail === user.email || (await accountIdOfEmail(ctx, input.newEmail))) throw emailTaken();
   const token = await issueEmailToken(ctx, user.id, "change_email", input.newEmail);
   await deliverMail(ctx, confirmEmailChangeMail(mailLinkBase(ctx), input.newEmail, token, user.locale), "confirm-email-change");
   // The address the change would leave hears of it first: its owner can still stop it (reset the password).
   await deliverMail(ctx, noticeMail("email-change-requested", user.email, user.locale), "email-change-requested");
 }
 
-/** The new address is verified by the click itself. */
-export async function confirmEmailChange(ctx: ServiceContext, token: string) {
+/**
+ * The new address is verified by the click itself. Across shards: claim the new address in the
+ * directory (someone may have registered it meanwhile), move the account, then release the old one.
+ */
+export async function confirmEmailChange(root: ServiceContext, token: string) {
+  const ctx = await onEmailTokenShard(root, token);
   const used = await consumeEmailToken(ctx, token, "change_email");
   if (!used.newEmail) throw invalidToken();
+  const before = await ctx.db.query.users.findFirst({ columns: { email: true }, where: eq(users.id, used.userId) });
+  if (!before) throw invalidToken();
+  if (!(await claimEmail(ctx, used.newEmail, used.userId))) throw emailTaken(); // someone registered the address meanwhile
   try {
     const row = await signOutEverywhere(ctx, used.userId, { email: used.newEmail, emailVerified: true });
     if (!row) throw invalidToken();
+    await releaseEmail(ctx, before.email, used.userId);
     return toUser(row);
   } catch (error) {
-    if (isUniqueViolation(error)) throw emailTaken(); // someone registered the address meanwhile
+    await releaseEmail(ctx, used.newEmail, used.userId);
+    if (isUniqueViolation(error)) throw emailTaken();
     throw error;
   }
 }

@@ -1,10 +1,12 @@
-// Single-use email tokens (verify, reset, change-email): random, stored only as SHA-256, expiring.
+// Single-use email tokens (verify, reset, change-email): random, stored only as SHA-256, expiring. The
+// token names the account's shard (src/lib/shard-tag.ts), so the link's route finds it without a lookup.
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { ApiError } from "../../errors";
 import type { Database } from "../../db/client";
 import { emailTokens } from "../../db/schema";
 import { sha256Hex } from "../../lib/crypto";
-import { newToken } from "../../lib/ids";
+import { newTaggedValue } from "../../lib/shard-tag";
+import { chosenShard, shardOfEmailToken } from "../../context/shard-routing";
 import { addSeconds, nowIso } from "../../lib/time";
 import type { ServiceContext } from "../../context/service-context";
 
@@ -18,14 +20,13 @@ const LIFETIME_SECONDS: Record<TokenPurpose, number> = {
 
 export const invalidToken = () => new ApiError("INVALID_TOKEN");
 
+/** The context on the shard a mailed token names. */
+export const onEmailTokenShard = async (ctx: ServiceContext, token: string) => ctx.onShard(await shardOfEmailToken(ctx, token));
+
 /** A new token for the purpose; earlier unused tokens of the same purpose stop working. */
-export async function issueEmailToken(
-  { db }: ServiceContext,
-  userId: string,
-  purpose: TokenPurpose,
-  newEmail: string | null = null,
-): Promise<string> {
-  const token = newToken(32);
+export async function issueEmailToken(ctx: ServiceContext, userId: string, purpose: TokenPurpose, newEmail: string | null = null): Promise<string> {
+  const { db } = ctx;
+  const token = await newTaggedValue(32, chosenShard(ctx));
   const now = nowIso();
   await db.batch([
     db

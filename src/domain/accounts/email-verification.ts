@@ -6,10 +6,11 @@ import { nowIso } from "../../lib/time";
 import { deliverMail } from "../../mail/send-account-mail";
 import { verifyEmailMail } from "../../mail/messages";
 import { mailLinkBase, type ServiceContext } from "../../context/service-context";
-import { consumeEmailToken, invalidToken, issueEmailToken } from "./email-links";
+import { consumeEmailToken, invalidToken, issueEmailToken, onEmailTokenShard } from "./email-links";
 import { toUser } from "./users";
 
-export async function verifyEmail(ctx: ServiceContext, token: string) {
+export async function verifyEmail(root: ServiceContext, token: string) {
+  const ctx = await onEmailTokenShard(root, token);
   const used = await consumeEmailToken(ctx, token, "verify");
   const [row] = await ctx.db
     .update(users)

@@ -12,7 +12,9 @@ import { consumeEmailToken, issueEmailToken } from "./email-links";
 import { signOutStatements } from "./sign-in";
 import { eq } from "drizzle-orm";
 import { passkeys } from "../../db/schema";
-import { EmailField, findUserByEmail, PasswordField } from "./users";
+import { EmailField, PasswordField } from "./users";
+import { findAccountByEmail } from "./account-directory";
+import { onEmailTokenShard } from "./email-links";
 
 export const ForgotPasswordInput = z.object({ email: EmailField });
 export const ResetPasswordInput = z.object({ token: z.string().min(1).max(200), newPassword: PasswordField });
@@ -24,16 +26,18 @@ export const ResetPasswordInput = z.object({ token: z.string().min(1).max(200), 
  */
 export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
   try {
-    const user = await findUserByEmail(ctx, email);
-    if (!user) return;
-    const token = await issueEmailToken(ctx, user.id, "reset");
-    await deliverMail(ctx, resetPasswordMail(mailLinkBase(ctx), user.email, token, user.locale), "reset-password");
+    const found = await findAccountByEmail(ctx, email);
+    if (!found) return;
+    const { user, ctx: accountCtx } = found;
+    const token = await issueEmailToken(accountCtx, user.id, "reset");
+    await deliverMail(accountCtx, resetPasswordMail(mailLinkBase(accountCtx), user.email, token, user.locale), "reset-password");
   } catch (error) {
     log("error", "password reset not started", { error: error instanceof Error ? error.name : "unknown" });
   }
 }
 
-export async function resetPassword(ctx: ServiceContext, input: z.infer<typeof ResetPasswordInput>) {
+export async function resetPassword(root: ServiceContext, input: z.infer<typeof ResetPasswordInput>) {
+  const ctx = await onEmailTokenShard(root, input.token);
   const used = await consumeEmailToken(ctx, input.token, "reset");
   const passwordHash = await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER"));
   const [[user], , removed] = await ctx.db.batch([

@@ -11,7 +11,8 @@ import { issueAccountToken } from "./account-tokens";
 import type { ServiceContext } from "../../context/service-context";
 import type { Database } from "../../db/client";
 import { revokeEmailTokens } from "./email-links";
-import { EmailField, findUserByEmail, toUser } from "./users";
+import { EmailField, toUser } from "./users";
+import { findAccountByEmail } from "./account-directory";
 
 export const LoginInput = z.object({ email: EmailField, password: z.string().min(1).max(128) });
 
@@ -28,14 +29,15 @@ export async function checkPassword({ db, settings }: ServiceContext, user: User
 }
 
 export async function login(ctx: ServiceContext, input: z.infer<typeof LoginInput>) {
-  const user = await findUserByEmail(ctx, input.email);
-  if (!user) {
+  const found = await findAccountByEmail(ctx, input.email);
+  if (!found) {
     // Same work as a real check, so the answer time does not reveal whether the account exists.
     await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(ctx.settings, "PASSWORD_PEPPER"));
     throw invalidCredentials();
   }
-  if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
-  return { user: toUser(user), token: await issueAccountToken(ctx, user) };
+  const { user, ctx: accountCtx } = found;
+  if (!(await checkPassword(accountCtx, user, input.password))) throw invalidCredentials();
+  return { user: toUser(user), token: await issueAccountToken(accountCtx, user) };
 }
 
 /**

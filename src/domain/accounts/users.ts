@@ -1,8 +1,6 @@
 // The account as the API shows it (spec "User"), and the field rules shared by every account route.
-import { eq } from "drizzle-orm";
 import * as z from "zod";
 import { users, USER_TYPES, type UserRow } from "../../db/schema";
-import type { ServiceContext } from "../../context/service-context";
 
 export const User = z.object({
   id: z.string(),
@@ -31,5 +29,4 @@ export const toUser = (row: UserRow): User => ({
 export const EmailField = z.string().trim().toLowerCase().max(254).pipe(z.email("Enter a valid email address."));
 export const PasswordField = z.string().min(8, "Use at least 8 characters.").max(128, "Use at most 128 characters.");
 export const NameField = z.string().trim().min(1).max(100);
-
-export const findUserByEmail = ({ db }: ServiceContext, email: string) => db.query.users.findFirst({ where: eq(users.email, email) });
+// An address leads to its account through the home shard's directory: src/domain/accounts/account-directory.ts.

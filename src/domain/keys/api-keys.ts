@@ -6,8 +6,9 @@ import { apiKeys, type ApiKeyRow, KEY_MODES } from "../../db/schema";
 
 export type KeyMode = (typeof KEY_MODES)[number];
 import { ApiError, notFound } from "../../errors";
-import { randomBytes, sha256Hex } from "../../lib/crypto";
-import { toBase64Url } from "../../lib/encoding";
+import { sha256Hex } from "../../lib/crypto";
+import { newTaggedValue } from "../../lib/shard-tag";
+import { chosenShard } from "../../context/shard-routing";
 import { isIdOf, newId } from "../../lib/ids";
 import { sealSecret } from "../../lib/sealed-secret";
 import { nowIso } from "../../lib/time";
@@ -62,7 +63,8 @@ export const toApiKeyRecord = (row: ApiKeyRow, now = nowIso()): ApiKeyRecord => 
 
 export const hashApiKey = (apiKey: string) => sha256Hex(apiKey);
 
-export async function createApiKey({ db, settings }: ServiceContext, userId: string, name: string, mode: KeyMode = "live") {
+export async function createApiKey(ctx: ServiceContext, userId: string, name: string, mode: KeyMode = "live") {
+  const { db, settings } = ctx;
   const [active] = await db
     .select({ n: count() })
     .from(apiKeys)
@@ -70,7 +72,8 @@ export async function createApiKey({ db, settings }: ServiceContext, userId: str
   if ((active?.n ?? 0) >= MAX_ACTIVE_KEYS) {
     throw new ApiError("KEY_LIMIT_REACHED", { message: `An account can have at most ${MAX_ACTIVE_KEYS} active keys; revoke one first.` });
   }
-  const apiKey = KEY_PREFIXES[mode] + toBase64Url(randomBytes(32));
+  // The key names its account's shard (src/lib/shard-tag.ts): requireApiKey reaches it without a lookup.
+  const apiKey = KEY_PREFIXES[mode] + (await newTaggedValue(32, chosenShard(ctx)));
   const signingSecret = newSigningSecret();
   const id = newId("key");
   const row: ApiKeyRow = {

@@ -1,6 +1,8 @@
 // KYC (CONTRACT §7): one applicant per account, a date of birth verified once by the provider.
 // Kept: applicant id, status, the verified date of birth and times. Name and address go to the
 // provider only; the typed date of birth is never stored as verified (the report's is).
+import { forgetApplicantShard, onApplicantShard, recordApplicantShard } from "./applicant-shards";
+import { claimIdentity, releaseIdentity } from "./identity-claims";
 import { and, eq, isNull, ne, or } from "drizzle-orm";
 import * as z from "zod";
 import { KYC_RECORD_STATUSES, kycRecords } from "../../db/schema";
@@ -13,6 +15,7 @@ import { nowIso } from "../../lib/time";
 import { enqueueApplicantDeletion } from "../../providers/applicant-deletion";
 import { sandboxCheckId, type SandboxResult } from "../../providers/sandbox";
 import type { ServiceContext } from "../../context/service-context";
+import type { ProviderCheck } from "../../context/identity-provider";
 import { identityFingerprint } from "./identity-fingerprint";
 import { isUniqueViolation } from "../../db/unique-violation";
 
@@ -75,18 +78,14 @@ const findByUser = ({ db }: ServiceContext, userId: string) =>
 
 const applicantExists = () => new ApiError("APPLICANT_EXISTS");
 
-/** Another account whose VERIFIED record carries this document fingerprint. */
-const fingerprintHolder = ({ db }: ServiceContext, fingerprint: string, exceptUserId: string) =>
-  db.query.kycRecords.findFirst({
-    columns: { userId: true },
-    where: and(eq(kycRecords.identityFingerprint, fingerprint), ne(kycRecords.userId, exceptUserId)),
-  });
 
 export async function createApplicant(ctx: ServiceContext, userId: string, input: CreateApplicantBody) {
   // Checked before calling the provider so that a second request creates nothing there either.
   if (await findByUser(ctx, userId)) throw applicantExists();
   const provider = ctx.provider;
   const applicantId = await provider.createApplicant(input);
+  // Before the record: the provider's webhook finds the record's shard from this row (applicant-shards.ts).
+  await recordApplicantShard(ctx, applicantId);
   const now = nowIso();
   const inserted = await ctx.db
     .insert(kycRecords)
@@ -97,6 +96,7 @@ export async function createApplicant(ctx: ServiceContext, userId: string, input
     // A concurrent request won: the applicant this one created at the provider belongs to no record, so
     // it is deleted there (through the queue, as a deleted account's is), not left with the person's name.
     log("warn", "applicant created concurrently; deleting the unused one", { userId, provider: provider.name });
+    await forgetApplicantShard(ctx, applicantId);
     await enqueueApplicantDeletion(ctx, applicantId);
     throw applicantExists();
   }
@@ -136,9 +136,16 @@ export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "alre
  * checks (an older one redelivered, one that lost a race to be recorded) are ignored: only the running
  * check decides.
  */
-export async function applyCompletedCheck(ctx: ServiceContext, checkId: string): Promise<CheckOutcome> {
+export const applyCompletedCheck = async (ctx: ServiceContext, checkId: string): Promise<CheckOutcome> => applyCheck(ctx, await ctx.provider.readCheck(checkId));
+
+/** applyCompletedCheck for the provider's webhook, which names no account: the applicant's shard first (applicant-shards.ts). */
+export async function applyProviderCheck(root: ServiceContext, checkId: string): Promise<CheckOutcome> {
+  const check = await root.provider.readCheck(checkId);
+  return applyCheck(await onApplicantShard(root, check.applicantId), check);
+}
+
+async function applyCheck(ctx: ServiceContext, check: ProviderCheck): Promise<CheckOutcome> {
   const { db } = ctx;
-  const check = await ctx.provider.readCheck(checkId);
   const record = await db.query.kycRecords.findFirst({ where: eq(kycRecords.applicantId, check.applicantId) });
   const skipped = (outcome: CheckOutcome) => {
     log("info", "check not applied", { checkId: check.checkId, outcome });
@@ -153,9 +160,11 @@ export async function applyCompletedCheck(ctx: ServiceContext, checkId: string):
   const verdict = await check.verdict();
   const now = nowIso();
   // One document verifies one live account: a document that already verifies another account rejects
-  // this one (the first keeps working; deleting it deletes its record and frees the document).
+  // this one (the first keeps working; deleting it deletes its record and frees the document). The
+  // claim on the home shard makes that hold across shards (identity-claims.ts).
   const fingerprint = verdict.result === "clear" && verdict.document ? await identityFingerprint(ctx.settings, verdict.document) : null;
-  const taken = async () => fingerprint !== null && (await fingerprintHolder(ctx, fingerprint, record.userId)) !== undefined;
+  const taken = async () => fingerprint !== null && !(await claimIdentity(ctx, fingerprint, record.userId));
+  const unclaim = () => (fingerprint === null ? undefined : releaseIdentity(ctx, fingerprint, record.userId));
   const write = (verified: boolean) =>
     db
       .update(kycRecords)
@@ -186,11 +195,18 @@ export async function applyCompletedCheck(ctx: ServiceContext, checkId: string):
     written = await write(verified);
   } catch (error) {
     // Two accounts verifying one document at the same moment: the unique index lets one through.
-    if (!verified || !isUniqueViolation(error)) throw error;
+    if (!verified || !isUniqueViolation(error)) {
+      if (verified) await unclaim();
+      throw error;
+    }
+    await unclaim();
     verified = false;
     written = await write(false);
   }
-  if (written.length === 0) return skipped("duplicate");
+  if (written.length === 0) {
+    if (verified) await unclaim();
+    return skipped("duplicate");
+  }
   log("info", "check applied", {
     checkId: check.checkId,
     userId: record.userId,

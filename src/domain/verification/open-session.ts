@@ -1,5 +1,6 @@
 // Opening a verification session (CONTRACT §5, §12): the merchant's request, checked, becomes a new
 // session's Durable Object; the answer carries the nonce and the end user's page for it.
+import { chosenShard } from "../../context/shard-routing";
 import * as z from "zod";
 import type { ServiceContext } from "../../context/service-context";
 import { LOCALES } from "../../db/schema";
@@ -131,6 +132,8 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
     requirePasskey: input.require_passkey ?? false,
     acceptedAssurance: policy.policy.acceptedAssurance,
     doubleBlind: policy.policy.doubleBlind,
+    // The merchant's shard (requireApiKey chose it from the key): the object's D1 writes go there.
+    shard: chosenShard(ctx),
   }, admission);
   if (!opened.ok) {
     // Past the minute's opens: until the window ends. Past the pending sessions: a minute, as sessions

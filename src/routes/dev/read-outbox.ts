@@ -19,7 +19,7 @@ export const readOutboxRoute = {
     developmentOnly,
     queryParams(z.object({ to: EmailField })),
     async function readOutbox(c) {
-      const rows = await c.var.ctx.db
+      const rows = await c.var.ctx.home
         .select({ to: devOutbox.to, subject: devOutbox.subject, text: devOutbox.text, createdAt: devOutbox.createdAt })
         .from(devOutbox)
         .where(eq(devOutbox.to, c.req.valid("query").to))

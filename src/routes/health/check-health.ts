@@ -1,4 +1,5 @@
-// GET /api/health: liveness, including a D1 round trip (503 when D1 does not answer).
+// GET /api/health: liveness, including a D1 round trip to the home shard (503 when it does not answer).
+// Only the home shard: a health probe that read every shard would be the one request that fans out.
 import { ApiError } from "../../errors";
 import { API_VERSION } from "../../http/api-version";
 import { describe } from "../../http/openapi-meta";
@@ -12,7 +13,7 @@ export const checkHealthRoute = {
   ...spec,
   handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, checkHealthDoc())), async function checkHealth(c) {
     try {
-      await c.var.ctx.db.$client.prepare("SELECT 1").first();
+      await c.var.ctx.home.$client.prepare("SELECT 1").first();
     } catch {
       throw new ApiError("UNAVAILABLE");
     }

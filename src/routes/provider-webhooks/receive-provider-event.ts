@@ -2,7 +2,7 @@
 // delivery; the app's JSON body guard is skipped for this path because the signature must be checked
 // over the raw bytes first.
 import { secret } from "../../config/settings";
-import { applyCompletedCheck } from "../../domain/kyc";
+import { applyProviderCheck } from "../../domain/kyc";
 import { describe } from "../../http/openapi-meta";
 import { ok } from "../../http/respond";
 import { log } from "../../lib/log";
@@ -20,7 +20,7 @@ export const receiveProviderEventRoute = {
       secret(c.var.ctx.settings, "ONFIDO_WEBHOOK_TOKEN"),
     );
     const checkId = completedCheckId(event);
-    if (checkId) await applyCompletedCheck(c.var.ctx, checkId);
+    if (checkId) await applyProviderCheck(c.var.ctx, checkId);
     else log("info", "provider webhook ignored", { resourceType: event.payload.resource_type.slice(0, 40), action: event.payload.action.slice(0, 40) });
     return ok(c, { received: true as const });
   }),

@@ -1,10 +1,10 @@
 // POST /api/age-verification/session/{id}/test-outcome: test mode answers a test session with a chosen
 // outcome, with a test key or the session's nonce.
 import { createMiddleware } from "hono/factory";
-import { authenticateApiKey } from "../../domain/keys";
 import { answerTestSession, TestOutcomeInput } from "../../domain/verification";
 import { unauthorized } from "../../errors";
 import type { AppEnv } from "../../http/app-env";
+import { authenticateOnKeyShard } from "../../http/require-api-key";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
 import { clientAddress, countUse } from "../../http/rate-limit";
@@ -17,7 +17,7 @@ import { answerTestSessionDoc } from "./docs";
 const optionalApiKey = createMiddleware<AppEnv>(async (c, next) => {
   const presented = c.req.header("x-api-key");
   if (presented !== undefined) {
-    const key = await authenticateApiKey(c.var.ctx, presented);
+    const key = await authenticateOnKeyShard(c, presented);
     if (!key) throw unauthorized();
     c.set("apiKey", key);
   }
