@@ -27,13 +27,28 @@ function requestContext(c: Context<AppEnv>, contextOf: (env: Bindings) => Servic
   // One derived root per origin (its per-shard views are cached with it), not one per request.
   let byOrigin = developmentContexts.get(shared);
   if (!byOrigin) developmentContexts.set(shared, (byOrigin = new Map()));
-  const origin = new URL(c.req.url).origin;
+  const origin = originOf(c.req.url);
   let context = byOrigin.get(origin);
   if (!context) byOrigin.set(origin, (context = withParts(shared, { linkOrigin: origin })));
   return context;
 }
 
 const developmentContexts = new WeakMap<ServiceContext, Map<string, ServiceContext>>();
+
+/**
+ * The origin of the request's absolute URL (scheme and authority, as URL.origin gives it for http and
+ * https) without parsing a URL object on every development request: a measurable share of a bare
+ * request's CPU in the bench (docs/performance.md). workerd hands the Worker a normalised absolute URL.
+ */
+export function originOf(url: string): string {
+  const authority = url.indexOf("//") + 2;
+  const path = url.indexOf("/", authority);
+  const end = path === -1 ? url.length : path;
+  const query = url.indexOf("?", authority);
+  const origin = url.slice(0, query !== -1 && query < end ? query : end);
+  // Credentials in the authority (a Host header can carry "user@") are not part of an origin: parse those.
+  return origin.includes("@") ? new URL(url).origin : origin.toLowerCase();
+}
 
 /** `contextOf` builds the isolate's service context: the app passes src/service.ts's (this layer is below it). */
 export const requestFrame = (contextOf: (env: Bindings) => ServiceContext) =>

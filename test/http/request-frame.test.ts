@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { call } from "../helpers/http";
 import { productionEnv } from "../helpers/production-env";
+import { originOf } from "../../src/http/request-frame";
 
 async function honoSecureHeaders(): Promise<[string, string][]> {
   const oracle = new Hono();
@@ -40,5 +41,22 @@ describe("request frame", () => {
       expect(id, bad).toMatch(/^[0-9a-f-]{36}$/);
     }
     expect((await call("GET", "/api/health", { headers: { "x-request-id": "x".repeat(255) } })).headers.get("x-request-id")).toBe("x".repeat(255));
+  });
+});
+
+describe("the development origin of mail links", () => {
+  it("is the URL's origin as the URL parser gives it, without parsing each request", () => {
+    const urls = [
+      "http://localhost:8787/api/auth/register",
+      "http://127.0.0.1:61234/verify?session_id=ses_x&nonce=y",
+      "https://age.example.com/",
+      "https://AGE.Example.com:8443/api?x=/y",
+      "http://localhost:8787?query=only",
+      "http://localhost:8787",
+      "http://user:pass@localhost:8787/api",
+      "http://evil.example@localhost:8787/api",
+      "http://[::1]:8787/api/health",
+    ];
+    for (const url of urls) expect(originOf(url), url).toBe(new URL(url).origin);
   });
 });
