@@ -2,6 +2,7 @@
 // is the DB binding, shard n the DB_n binding) and NEW_ACCOUNT_SHARDS (a comma list; default: all).
 // Parsed once with the other settings (src/config/settings.ts); a production deployment whose setting
 // is missing, malformed or names a shard with no binding refuses to serve (src/config/problems.ts).
+import { MAX_SHARD } from "../lib/shard-tag";
 import type { ConfigProblem } from "./problems";
 
 export type ShardsSetting = {
@@ -21,7 +22,7 @@ export function parseShardsSetting(env: Partial<Record<string, unknown>>): Shard
   const problems: ConfigProblem[] = [];
   const raw = env.D1_SHARDS;
   let count = 1;
-  if (typeof raw !== "string" || !/^[1-9]\d{0,4}$/.test(raw) || Number(raw) > 0x10000) {
+  if (typeof raw !== "string" || !/^[1-9]\d{0,4}$/.test(raw) || Number(raw) > MAX_SHARD + 1) {
     problems.push({ setting: "D1_SHARDS", problem: "must be a positive whole number of shards (at most 65536)" });
   } else {
     const missing = Array.from({ length: Number(raw) }, (_, shard) => shardBindingName(shard)).filter((name) => !isD1(env[name]));

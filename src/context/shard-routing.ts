@@ -10,7 +10,8 @@ import type { ServiceContext } from "./service-context";
 const ID_CHARS = 24;
 const SECRET_CHARS = 43;
 
-const bounded = (ctx: ServiceContext, shard: number) => (shard < ctx.shards.length ? shard : 0);
+/** The shard itself when this deployment has it, else 0 (a forged tag, or a row naming a shard since removed). */
+export const bounded = (ctx: ServiceContext, shard: number) => (shard < ctx.shards.length ? shard : 0);
 
 /** The shard of an account id (usr_…), or of any id minted with newTaggedId. */
 export const shardOfAccountId = async (ctx: ServiceContext, accountId: string) => bounded(ctx, await shardOfValue(accountId, ID_CHARS));

@@ -11,6 +11,7 @@
 // or its D1 mirror that runs late, and a TTL lowered by up to that much (sessions opened before keep
 // their longer expiry). A day folded too early would miss a late change for good.
 import type { ServiceContext } from "../context/service-context";
+import { todayUtc } from "../lib/calendar-date";
 import { DAY_MS } from "./periods";
 
 /** Days folded per run: a backlog (the first run after the migration, a long outage) goes a week at a time. */
@@ -20,11 +21,10 @@ export const FOLD_GRACE_MS = 60 * 60 * 1000;
 
 export type Folded = { days: string[]; through: string | null };
 
-const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const nextDay = (day: string) => dayOf(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS);
+const nextDay = (day: string) => todayUtc(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS);
 
 /** The newest UTC day whose sessions have all expired or resolved for FOLD_GRACE_MS at `now`. */
-export const lastFoldableDay = (now: Date, sessionTtlSeconds: number) => dayOf(now.getTime() - sessionTtlSeconds * 1000 - FOLD_GRACE_MS - DAY_MS);
+export const lastFoldableDay = (now: Date, sessionTtlSeconds: number) => todayUtc(now.getTime() - sessionTtlSeconds * 1000 - FOLD_GRACE_MS - DAY_MS);
 
 // Recomputes one day's rows from the raw log: running it twice writes the same counts (idempotent).
 // Reads the day through sessions_created; `created_at` is ISO text, so the day's rows sort between the

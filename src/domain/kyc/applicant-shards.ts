@@ -4,7 +4,7 @@
 // in one read; an applicant with no row was created before sharding, when every record was on shard 0.
 import { eq } from "drizzle-orm";
 import { applicantShards } from "../../db/schema";
-import { chosenShard } from "../../context/shard-routing";
+import { bounded, chosenShard } from "../../context/shard-routing";
 import type { ServiceContext } from "../../context/service-context";
 
 /** Records that the context's shard holds this applicant's record (before the record is written). */
@@ -17,6 +17,5 @@ export const forgetApplicantShard = (ctx: ServiceContext, applicantId: string) =
 /** The context on the shard of the applicant's record. */
 export async function onApplicantShard(ctx: ServiceContext, applicantId: string): Promise<ServiceContext> {
   const row = await ctx.home.query.applicantShards.findFirst({ columns: { shard: true }, where: eq(applicantShards.applicantId, applicantId) });
-  const shard = row?.shard ?? 0;
-  return ctx.onShard(shard < ctx.shards.length ? shard : 0);
+  return ctx.onShard(bounded(ctx, row?.shard ?? 0));
 }

@@ -78,7 +78,6 @@ const findByUser = ({ db }: ServiceContext, userId: string) =>
 
 const applicantExists = () => new ApiError("APPLICANT_EXISTS");
 
-
 export async function createApplicant(ctx: ServiceContext, userId: string, input: CreateApplicantBody) {
   // Checked before calling the provider so that a second request creates nothing there either.
   if (await findByUser(ctx, userId)) throw applicantExists();
