@@ -1,7 +1,7 @@
 // The callback bodies as zod schemas: the OpenAPI document's `webhooks` section is generated from
 // these (src/http/openapi-callbacks.ts), and their `data` is the very PolledSession schema the session
 // view and the consumer's signed body use, so the document cannot drift from what is signed.
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 import { PolledSession } from "../session/session-view";
 import type { CallbackEventType } from "../session/callback-message";
 

@@ -1,7 +1,7 @@
 // The shape the AGE_TOKEN_KEYS setting must have, read once here: by the token keys' import
 // (src/domain/age-tokens/token-keys.ts) and by the fail-closed check of a deployment (problems.ts), so
 // the two can never disagree on what a valid value is.
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 
 /**
  * A JSON array, one entry per threshold, each key a PKCS#8 DER RSA-2048 private key in standard base64

@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 `webhooks` section: one entry per callback event type, its body generated from the
 // same zod schemas the consumer's signed bodies follow (src/callbacks/event-schemas.ts).
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 import { CALLBACK_EVENTS } from "../callbacks/event-schemas";
 import { RETRY_SCHEDULE_SECONDS } from "../callbacks/retry-policy";
 

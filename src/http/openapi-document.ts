@@ -3,7 +3,7 @@
 // and the reference page to public/docs.html (`npm run openapi`), served as static assets.
 import type { Hono } from "hono";
 import type { ZodType } from "zod";
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../errors";
 import { webhooksSection } from "./openapi-callbacks";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";

@@ -4,18 +4,10 @@ import type { MiddlewareHandler } from "hono";
 import type { ZodType } from "zod";
 import type { CodeOf, ErrorStatus } from "../errors";
 import type { LimitName } from "./limits";
+// OPENAPI_METADATA, the build flag that keeps or drops the descriptions below.
+import type {} from "../lib/build-flags";
 
 export const OPENAPI = Symbol.for("age-verification.openapi");
-
-declare global {
-  /**
-   * Whether this build carries the routes' descriptions (`describe(OPENAPI_METADATA && {…})`): true where
-   * the OpenAPI document is generated (the node tests, vitest.config.ts), "false" in the Worker's bundle
-   * (wrangler.toml [define], in every environment), where esbuild then drops them: the Worker serves the
-   * generated document as a static file and never reads them (docs/performance.md).
-   */
-  const OPENAPI_METADATA: boolean;
-}
 
 export type Security = "bearer" | "apiKey" | "webhookSignature";
 

@@ -1,7 +1,7 @@
 // The end user's session nonce (CONTRACT §12): in the X-Session-Nonce header, which the apps use, or in
 // the 1.0.0 places (`?nonce=` on the request read, `nonce` in the complete body), which stay valid. The
 // header keeps the nonce out of URLs, and so out of the platform's and any proxy's access logs.
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 import { validationFailed } from "../errors";
 import { requestHeaders } from "./validate";
 

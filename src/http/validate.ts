@@ -2,6 +2,7 @@
 import { zValidator } from "@hono/zod-validator";
 import { every } from "hono/combine";
 import { createMiddleware } from "hono/factory";
+import type { MiddlewareHandler } from "hono/types";
 import type { ZodError, ZodType } from "zod";
 import { fieldErrors, validationFailed } from "../errors";
 import { withMeta } from "./openapi-meta";
@@ -33,6 +34,15 @@ export const jsonBody = <S extends ZodType>(schema: S) => {
 export const queryParams = <S extends ZodType>(schema: S) =>
   withMeta(zValidator("query", schema, hook), { query: schema });
 
-/** Request headers, validated like the rest of the input; the schema's keys are lower-case header names. */
+/** A middleware made on its first request: zValidator reads a header schema's shape when it is made. */
+function onFirstUse<M extends MiddlewareHandler>(make: () => M): M {
+  let made: M | undefined;
+  return ((c, next) => (made ??= make())(c, next)) as M;
+}
+
+/**
+ * Request headers, validated like the rest of the input; the schema's keys are lower-case header names.
+ * Made on first use so that the schema (src/lib/lazy-zod.ts) is not built when the Worker starts.
+ */
 export const requestHeaders = <S extends ZodType>(schema: S) =>
-  withMeta(zValidator("header", schema, hook), { headers: schema });
+  withMeta(onFirstUse(() => zValidator("header", schema, hook)), { headers: schema });

@@ -1,6 +1,6 @@
 // Onfido webhooks: X-SHA2-Signature is the hex HMAC-SHA256 of the raw body under the webhook token.
 // It is checked over the exact bytes received, before anything parses them.
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 import { ApiError, fieldErrors, validationFailed } from "../errors";
 import { hmacSha256, timingSafeEqual } from "../lib/crypto";
 import { toHex, utf8 } from "../lib/encoding";

@@ -1,7 +1,7 @@
 // Onfido API v3.6 adapter: applicants, SDK tokens, checks and reports. Every failure (network,
 // timeout, non-2xx, unexpected body) becomes 502 PROVIDER_ERROR; Onfido's body is never passed on,
 // since it can echo personal data back.
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 import { log } from "../lib/log";
 import { isCalendarDate } from "../lib/calendar-date";
 import {

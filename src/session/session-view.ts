@@ -1,7 +1,7 @@
 // Views of a session's state, each typed once by its zod schema: the merchant's polled session (spec
 // "Verification session, as returned by polling"; CONTRACT §5), which is also the `data` of every
 // callback so the two can never disagree, and the end user's request.
-import * as z from "zod";
+import * as z from "../lib/lazy-zod";
 import { SESSION_STATUSES } from "./session-status";
 import { LOCALES } from "../db/schema";
 import type { SessionState } from "./state-machine";

@@ -145,7 +145,7 @@ try {
   }
   await Promise.all(sinks.map((sink) => sink.close()));
 
-  log("… startup CPU (wrangler check startup), service and floor");
+  log("… startup CPU (test/bench/startup.ts: each Worker built with its own configuration, median of 5 fresh workerd processes), service and floor");
   const startup = { service: await measureStartup(), floor: await measureStartup(FLOOR_CONFIG) };
   log("… CPU per request of the 1.2.0 proofs (a digital-ID presentation verified, an age token redeemed)");
   const proofsCpu = measureProofsCpu();

@@ -63,6 +63,10 @@ declare module "node:child_process" {
   ): ChildProcess;
 }
 
+declare module "node:module" {
+  export function createRequire(from: string): { (id: string): unknown; resolve(id: string): string };
+}
+
 declare module "node:net" {
   export interface Socket {
     write(data: string): boolean;

@@ -3,7 +3,7 @@
 // and passkeys.browser.js. A link of the wrong shape gets a page that says so (invalid-link-page.tsx).
 import { zValidator } from "@hono/zod-validator";
 import { Hono, type Context } from "hono";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { AppEnv } from "../../http/app-env";
 import { previewSession } from "../../domain/verification";
 import { idShape } from "../../lib/ids";

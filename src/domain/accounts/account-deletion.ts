@@ -6,7 +6,7 @@
 // the identity provider through the queue (src/providers/applicant-deletion.ts): our deletion never
 // waits for the provider.
 import { and, eq } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { kycRecords, users, verificationSessions, type UserRow } from "../../db/schema";
 import { ApiError } from "../../errors";
 import { checkPassword } from "./sign-in";

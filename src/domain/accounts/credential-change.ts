@@ -1,5 +1,5 @@
 // Password change and email change for a signed-in account. Both sign out every earlier token.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";
 import type { UserRow } from "../../db/schema";
 import { hashPassword } from "../../lib/password";

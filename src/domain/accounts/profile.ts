@@ -1,6 +1,6 @@
 // PATCH /api/users/me: names, and the company name of a business account.
 import { eq } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { users, type UserRow } from "../../db/schema";
 import { validationFailed } from "../../errors";
 import { nowIso } from "../../lib/time";

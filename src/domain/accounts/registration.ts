@@ -1,7 +1,7 @@
 // POST /api/auth/register (spec endpoint 1). The address is claimed in the home shard's directory first
 // (where it is unique across shards: src/domain/accounts/account-directory.ts), then the account is
 // written on a shard of NEW_ACCOUNT_SHARDS, chosen at random, its id naming that shard.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";
 import { LOCALES, USER_TYPES, users, type UserRow } from "../../db/schema";
 import { ApiError } from "../../errors";

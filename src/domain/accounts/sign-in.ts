@@ -1,6 +1,6 @@
 // Login and logout (CONTRACT §2).
 import { eq, sql } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";
 import { users, type UserRow } from "../../db/schema";
 import { ApiError } from "../../errors";

@@ -1,7 +1,7 @@
 // The request and response shapes of the age-token routes (CONTRACT §13), for the routes' validator and
 // the OpenAPI document. Sizes are the wire format's, so an oversized string is refused before decoding;
 // what the bytes mean is checked by issueTokens and verifyAgeToken.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { MAX_TOKEN_REQUESTS } from "./issuance";
 import { TOKEN_BYTES, TOKEN_REQUEST_BYTES } from "./wire-format";
 

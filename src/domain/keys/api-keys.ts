@@ -1,6 +1,6 @@
 // Merchant API keys (CONTRACT §4): the key is stored only as SHA-256, the signing secret only encrypted.
 import { and, count, desc, eq, isNull } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";
 import { apiKeys, type ApiKeyRow, KEY_MODES } from "../../db/schema";
 

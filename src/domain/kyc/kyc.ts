@@ -4,7 +4,7 @@
 import { forgetApplicantShard, onApplicantShard, recordApplicantShard } from "./applicant-shards";
 import { claimIdentity, releaseIdentity } from "./identity-claims";
 import { and, eq, isNull, ne, or } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { KYC_RECORD_STATUSES, kycRecords } from "../../db/schema";
 import { ApiError, notFound } from "../../errors";
 import { sha256Hex } from "../../lib/crypto";

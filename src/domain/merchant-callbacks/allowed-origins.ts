@@ -1,7 +1,7 @@
 // Allowed callback origins per key: when a key carries a list, a session it opens must name a
 // callback_url on one of them, so a leaked API key cannot point callbacks at an arbitrary host.
 import { and, eq } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { apiKeys } from "../../db/schema";
 import { ApiError, notFound, validationFailed } from "../../errors";
 import { isIdOf } from "../../lib/ids";

@@ -1,7 +1,7 @@
 // The merchant's read of callback delivery: each callback event of one of its sessions with every
 // attempt to deliver it (written by the session Durable Object and the queue consumer, src/callbacks/).
 import { and, asc, eq, inArray } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { Database } from "../../db/client";
 import { callbackAttempts, callbackEvents, verificationSessions } from "../../db/schema";
 import { notFound } from "../../errors";

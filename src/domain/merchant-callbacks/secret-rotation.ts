@@ -3,7 +3,7 @@
 // callback in the window carries both signatures (`v1,<new> v1,<old>`) and the merchant can deploy the
 // new secret at any moment inside it. A second rotation inside the window ends the oldest secret.
 import { and, eq } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { apiKeys } from "../../db/schema";
 import { ApiError, notFound } from "../../errors";
 import { isIdOf } from "../../lib/ids";

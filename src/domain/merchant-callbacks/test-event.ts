@@ -4,7 +4,7 @@
 // endpoint's own timing would make this a timing probe of any public host, issue 30). Sent once, in the
 // request, never queued or retried; nothing is written to the usage log or the callback log.
 import { and, eq } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { attemptDelivery } from "../../callbacks/deliver";
 import { TEST_EVENT_TYPE } from "../../callbacks/event-schemas";
 import { apiKeys } from "../../db/schema";

@@ -2,7 +2,7 @@
 // hashed), enrolment, listing, renaming and removal, and the assertion that binds an approval to
 // the account's device (docs/passkeys.md).
 import { and, asc, count, eq } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { passkeyChallenges, passkeys, type PasskeyRow, type UserRow } from "../../db/schema";
 import { ApiError, notFound } from "../../errors";
 import { sha256Hex } from "../../lib/crypto";

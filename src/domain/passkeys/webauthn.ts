@@ -13,7 +13,7 @@ import {
   type AuthenticatorData,
   type ClientData,
 } from "@oslojs/webauthn";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { ApiError } from "../../errors";
 import { fromBase64Url, toBase64Url } from "../../lib/encoding";
 

@@ -2,12 +2,12 @@
 // One grouped query: the database sends at most 367 days × 2 rows (raw and rollup), never the sessions.
 import { sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
 import { usageDays, verificationSessions as sessions } from "../../db/schema";
 import { toIso } from "../../lib/time";
-import { Counts, emptyCounts, windowConditions, type CountedRange } from "./totals";
+import { countFields, type Counts, emptyCounts, windowConditions, type CountedRange } from "./totals";
 import { addCounts, rawFrom, rawCounts, rollupConditions, rollupCounts } from "./rollup";
 import type { Range } from "./range";
 
@@ -16,7 +16,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export const UsageByDay = z.object({
   from: z.iso.datetime(),
   to: z.iso.datetime(),
-  days: z.array(z.object({ date: z.iso.date() }).extend(Counts.shape)),
+  days: z.array(z.object({ date: z.iso.date() }).extend(countFields)),
 });
 
 // created_at is ISO 8601 UTC text, so its first ten characters are the UTC day.

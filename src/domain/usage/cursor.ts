@@ -2,7 +2,7 @@
 // window resolved on the first page (so a default `to` = now stays fixed while a client pages), and is
 // signed with a key derived from JWT_SECRET over the account and the filters: a cursor that was edited,
 // comes from another account or is replayed with other filters is refused with 422.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { validationFailed } from "../../errors";
 import { hmacSha256, timingSafeEqual } from "../../lib/crypto";
 import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from "../../lib/encoding";

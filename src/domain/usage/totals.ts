@@ -3,7 +3,7 @@
 // for the days older than the raw log (./rollup.ts).
 import { and, asc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
 import { apiKeys, usageDays, verificationSessions as sessions } from "../../db/schema";
@@ -14,21 +14,23 @@ import { addCounts, rawFrom, rawCounts, rollupConditions, rollupCounts } from ".
 /** Counts are per mode: live sessions by default, test sessions (opened with a test key) apart with mode=test. */
 export type CountedRange = Range & { livemode: boolean };
 
-export const Counts = z.object({
+/** The counts' fields, shared by the reports' schemas without building Counts (src/lib/lazy-zod.ts). */
+export const countFields = {
   total: z.int(),
   approved: z.int(),
   denied: z.int(),
   expired: z.int(),
   pending: z.int(),
-});
+};
+export const Counts = z.object(countFields);
 export type Counts = z.infer<typeof Counts>;
 
-export const UsageSummary = z.object({ from: z.iso.datetime(), to: z.iso.datetime() }).extend(Counts.shape);
+export const UsageSummary = z.object({ from: z.iso.datetime(), to: z.iso.datetime() }).extend(countFields);
 
 export const UsageByKey = z.object({
   from: z.iso.datetime(),
   to: z.iso.datetime(),
-  keys: z.array(z.object({ key_id: z.string(), name: z.string(), prefix: z.string() }).extend(Counts.shape)),
+  keys: z.array(z.object({ key_id: z.string(), name: z.string(), prefix: z.string() }).extend(countFields)),
 });
 
 export const emptyCounts = (): Counts => ({ total: 0, approved: 0, denied: 0, expired: 0, pending: 0 });

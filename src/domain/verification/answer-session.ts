@@ -1,6 +1,6 @@
 // Answering a session: the end user's approval or refusal, a decline from the first screen, and test
 // mode's chosen outcomes. The session's Durable Object decides; these check and pass on the answer.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { ServiceContext } from "../../context/service-context";
 import { notFound } from "../../errors";
 import { sessionStub } from "../../session/session-stub";

@@ -1,7 +1,7 @@
 // Opening a verification session (CONTRACT §5, §12): the merchant's request, checked, becomes a new
 // session's Durable Object; the answer carries the nonce and the end user's page for it.
 import { chosenShard } from "../../context/shard-routing";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { ServiceContext } from "../../context/service-context";
 import { LOCALES } from "../../db/schema";
 import { validationFailed } from "../../errors";

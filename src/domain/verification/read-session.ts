@@ -1,6 +1,6 @@
 // Reading a session: the merchant's poll, the first screen's preview (the nonce proves the link), and
 // the signed-in end user's view of what it asks.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { ServiceContext } from "../../context/service-context";
 import { nowIso } from "../../lib/time";
 import { fullYearsOn } from "../../session/age";

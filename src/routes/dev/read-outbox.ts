@@ -1,6 +1,6 @@
 // GET /api/dev/outbox (development only, 404 in production): the mail sent to an address, newest first.
 import { desc, eq } from "drizzle-orm";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { devOutbox } from "../../db/schema";
 import { EmailField } from "../../domain/accounts";
 import { developmentOnly } from "../../http/guards";

@@ -1,6 +1,6 @@
 // The OpenAPI prose of the health check. Called only behind `OPENAPI_METADATA &&`, so esbuild drops it
 // from the Worker (the document is a static file; test/node/worker-bundle.test.ts checks).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { OperationDoc } from "../../http/openapi-meta";
 
 export function checkHealthDoc(): OperationDoc {

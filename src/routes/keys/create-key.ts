@@ -1,5 +1,5 @@
 // POST /api/keys: a new merchant API key and its signing secret, shown this once.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { KEY_MODES } from "../../db/schema";
 import { createApiKey } from "../../domain/keys";
 import { describe } from "../../http/openapi-meta";

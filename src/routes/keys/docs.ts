@@ -1,6 +1,6 @@
 // The OpenAPI prose of the API keys area, one function per operation. Called only behind
 // `OPENAPI_METADATA &&`, so esbuild drops it from the Worker (the document is a static file).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { ApiKeyRecord, MAX_ACTIVE_KEYS } from "../../domain/keys";
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS, TestCallbackResult } from "../../domain/merchant-callbacks";
 import { aboutLimit, LIMITS } from "../../http/limits";

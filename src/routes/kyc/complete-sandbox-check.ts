@@ -1,5 +1,5 @@
 // POST /api/kyc/sandbox/complete (development only): the sandbox's stand-in for the provider finishing a check.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { completeSandboxCheck } from "../../domain/kyc";
 import { developmentOnly } from "../../http/guards";
 import { describe } from "../../http/openapi-meta";

@@ -1,6 +1,6 @@
 // The OpenAPI prose of the KYC area, one function per operation. Called only behind
 // `OPENAPI_METADATA &&`, so esbuild drops it from the Worker (the document is a static file).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { KycStatus, MAX_AGE_YEARS } from "../../domain/kyc";
 import type { ErrorResponseDoc, OperationDoc } from "../../http/openapi-meta";
 

@@ -1,6 +1,6 @@
 // The OpenAPI prose of the Passkeys area, one function per operation. Called only behind
 // `OPENAPI_METADATA &&`, so esbuild drops it from the Worker (the document is a static file).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { PasskeyRequestOptions, PasskeyView } from "../../domain/passkeys";
 import type { OperationDoc, Responses } from "../../http/openapi-meta";
 

@@ -1,5 +1,5 @@
 // POST /api/users/me/passkeys: enrols the credential navigator.credentials.create() returned.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { enrolPasskey, PasskeyName, RegistrationCredential } from "../../domain/passkeys";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";

@@ -6,7 +6,7 @@ import { countUse } from "../../http/rate-limit";
 import { requireUser } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { registrationOptionsDoc } from "./docs";
 

@@ -1,5 +1,5 @@
 // DELETE /api/users/me/passkeys/{id}: removes a passkey, confirmed with one of the account's passkeys.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { removePasskey } from "../../domain/passkeys";
 import { describe } from "../../http/openapi-meta";
 import { requireUser } from "../../http/require-user";

@@ -1,5 +1,5 @@
 // PATCH /api/users/me/passkeys/{id}: a new name for one of the account's passkeys.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { PasskeyName, renamePasskey } from "../../domain/passkeys";
 import { describe } from "../../http/openapi-meta";
 import { requireUser } from "../../http/require-user";

@@ -1,6 +1,6 @@
 // The OpenAPI prose of the inbound provider webhook. Called only behind `OPENAPI_METADATA &&`, so esbuild
 // drops it from the Worker (the document is a static file).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import type { OperationDoc } from "../../http/openapi-meta";
 import { OnfidoWebhookEvent, SIGNATURE_HEADER } from "../../providers/onfido-webhook-events";
 

@@ -1,6 +1,6 @@
 // The OpenAPI prose of the Usage area, one function per operation. Called only behind
 // `OPENAPI_METADATA &&`, so esbuild drops it from the Worker (the document is a static file).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { MAX_RETRY_AFTER_SECONDS, RETRY_SCHEDULE_SECONDS } from "../../callbacks/retry-policy";
 import { CallbackEventView } from "../../domain/merchant-callbacks";
 import { CSV_COLUMNS, UsageByDay, UsageByKey, UsagePage, UsageSummary } from "../../domain/usage";

@@ -1,6 +1,6 @@
 // The query strings of the usage reports: the window (from, to), the log's filters and paging, and the
 // counts' live/test mode. Shared by the operations of this area, validated by their queryParams.
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { KEY_MODES } from "../../db/schema";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, resolveRange } from "../../domain/usage";
 import { idShape } from "../../lib/ids";

@@ -1,6 +1,6 @@
 // The OpenAPI prose of the Users area, one function per operation. Called only behind
 // `OPENAPI_METADATA &&`, so esbuild drops it from the Worker (the document is a static file).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { User } from "../../domain/accounts";
 import type { OperationDoc, Responses } from "../../http/openapi-meta";
 

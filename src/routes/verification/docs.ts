@@ -1,6 +1,6 @@
 // The OpenAPI prose of the Verification area, one function per operation. Called only behind
 // `OPENAPI_METADATA &&`, so esbuild drops it from the Worker (the document is a static file).
-import * as z from "zod";
+import * as z from "../../lib/lazy-zod";
 import { PasskeyRequestOptions } from "../../domain/passkeys";
 import { MAX_IDEMPOTENCY_KEY_LENGTH, OpenedSession } from "../../domain/verification";
 import type { OperationDoc, OperationMeta, Responses } from "../../http/openapi-meta";

@@ -1,0 +1,41 @@
+// Start-up as a counted budget (issue 35): a fresh isolate that evaluates the Worker builds no zod schema.
+// Building the ~800 schemas the modules declare was half of the start-up CPU before src/lib/lazy-zod.ts
+// deferred each to its first use (docs/performance.md "Start-up by dependency"); a module that builds one
+// at its top level (a schema used eagerly, a new import of zod itself) fails here, by count, not by timer.
+// The Worker is built as deployed but unminified (wrangler deploy --dry-run), zod's one constructor of
+// every schema gets a counter, and the script is imported in wrangler's own workerd.
+import { describe, expect, it } from "vitest";
+import { buildWorker, Miniflare } from "../bench/startup";
+
+const COUNTER = "globalThis.__zodSchemasBuilt = (globalThis.__zodSchemasBuilt ?? 0) + 1;";
+
+describe("start-up budget", () => {
+  it("builds no zod schema while the Worker's modules are evaluated", { timeout: 120_000 }, async () => {
+    const bundle = await buildWorker(undefined, false);
+    const main = bundle.modules.find((module) => module.path === bundle.mainModule)!;
+    const script = new TextDecoder().decode(main.contents as Uint8Array);
+    // zod's $constructor returns `function _(def)`: every schema instance is made by one of them.
+    const counted = script.replace(/^(\s*)function _\(def\) \{$/m, `$1function _(def) { ${COUNTER}`);
+    expect(counted, "zod's schema constructor was not found in the bundle: the counter needs updating").not.toBe(script);
+
+    const mf = new Miniflare({
+      compatibilityDate: bundle.compatibilityDate,
+      compatibilityFlags: bundle.compatibilityFlags,
+      modulesRoot: "/",
+      modules: [
+        {
+          type: "ESModule",
+          path: "count-schemas.mjs",
+          contents: `export default { async fetch() { await import("./${bundle.mainModule}"); return Response.json({ built: globalThis.__zodSchemasBuilt ?? 0 }); } };`,
+        },
+        ...bundle.modules.map((module) => (module === main ? { ...module, contents: counted } : module)),
+      ],
+    });
+    try {
+      const { built } = (await (await mf.dispatchFetch("https://startup.invalid/")).json()) as { built: number };
+      expect(built).toBe(0);
+    } finally {
+      await mf.dispose();
+    }
+  });
+});
