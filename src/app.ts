@@ -5,7 +5,6 @@ import type { AppEnv } from "./http/app-env";
 import { errorResponse, handleError } from "./http/error-envelope";
 import { guardBody } from "./http/body-guard";
 import { requestFrame } from "./http/request-frame";
-import { requireConfiguration } from "./http/guards";
 import { serviceContext } from "./service";
 import { authRoutes } from "./routes/auth";
 import { devRoutes } from "./routes/dev";
@@ -26,10 +25,9 @@ import { accountAppRoutes } from "./apps/account/account-routes";
 export function createApp() {
   const app = new Hono<AppEnv>();
 
-  // Request id, service context, security headers, no-store JSON and the failure log line (request-frame.ts).
+  // Request id, service context, the configuration check (503 MISCONFIGURED), security headers, no-store
+  // JSON and the failure log line (request-frame.ts).
   app.use(requestFrame(serviceContext));
-  // Its own middleware, inside the frame: a 503 MISCONFIGURED still gets the frame's headers and log line.
-  app.use(requireConfiguration);
   app.use("/api/*", guardBody);
 
   app.route("/api", healthRoutes);

@@ -54,7 +54,8 @@ export function withMeta<T extends MiddlewareHandler<any, any, any>>(handler: T,
 export const readMeta = (handler: unknown): OperationMeta | undefined =>
   (handler as Record<symbol, OperationMeta> | undefined)?.[OPENAPI];
 
-const passThrough: MiddlewareHandler = async (_c, next) => {
+/** What describe() gives where there is no metadata (the Worker): mountOperations leaves it out of the chain. */
+export const passThrough: MiddlewareHandler = async (_c, next) => {
   await next();
 };
 

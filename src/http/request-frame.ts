@@ -1,14 +1,17 @@
-// What every request gets, in one middleware rather than five (each Hono middleware is one more
+// What every request gets, in one middleware rather than six (each Hono middleware is one more
 // dispatch, closure and promise per request; docs/performance.md): on the way in its request id
-// (X-Request-Id: the caller's when well-formed, else a new UUID, as hono/request-id does) and its service
-// context; on the way out the security headers, no-store on JSON answers, and one log line when it failed.
-// The order of the old chain is kept: no-store, then the security headers, then the log line.
+// (X-Request-Id: the caller's when well-formed, else a new UUID, as hono/request-id does), its service
+// context and the configuration check (a configuration that breaks a rule of src/config/problems.ts
+// answers 503 MISCONFIGURED to everything); on the way out the security headers, no-store on JSON
+// answers, and one log line when it failed. The order of the old chain is kept: no-store, then the
+// security headers, then the log line.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import type { Bindings } from "../config/settings";
+import { misconfigured, type Bindings } from "../config/settings";
 import type { ServiceContext } from "../context/service-context";
 import { withParts } from "../context/shard-contexts";
 import type { AppEnv } from "./app-env";
+import { handleError } from "./error-envelope";
 import { noStoreJson } from "./no-store";
 import { logFailedRequest } from "./request-log";
 import { setSecureHeaders } from "./secure-headers";
@@ -57,9 +60,13 @@ export const requestFrame = (contextOf: (env: Bindings) => ServiceContext) =>
     if (!id || id.length > 255 || /[^\w\-=]/.test(id)) id = crypto.randomUUID();
     c.set("requestId", id);
     c.header(REQUEST_ID, id);
-    c.set("ctx", requestContext(c, contextOf));
+    const ctx = requestContext(c, contextOf);
+    c.set("ctx", ctx);
     const started = Date.now();
-    await next();
+    // Answered here rather than thrown, so the refusal still gets the headers and the log line below; the
+    // body says only 503 MISCONFIGURED, the log line names the settings and rules (never values).
+    if (ctx.settings.problems.length > 0) c.res = handleError(misconfigured(ctx.settings.problems), c);
+    else await next();
     noStoreJson(c.res.headers);
     setSecureHeaders(c.res.headers);
     logFailedRequest(c, started);

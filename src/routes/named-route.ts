@@ -6,7 +6,7 @@ import type { Factory } from "hono/factory";
 import type { H } from "hono/types";
 import type { AppEnv } from "../http/app-env";
 import { aboutLimit, type Limit } from "../http/limits";
-import type { OperationDoc, OperationMeta } from "../http/openapi-meta";
+import { passThrough, type OperationDoc, type OperationMeta } from "../http/openapi-meta";
 
 /** The limits a route counts, by the name its handler uses; each is a limit of the catalogue (src/http/limits.ts). */
 export type RouteLimits = Readonly<Record<string, Limit>>;
@@ -28,10 +28,14 @@ type Handlers = readonly [H<any, any, any, any>, ...H<any, any, any, any>[]];
 
 export type NamedRoute = RouteSpec & { handlers: Handlers };
 
-/** An area's sub-app: its operations, registered in the order given (the OpenAPI document keeps it). */
+/**
+ * An area's sub-app: its operations, registered in the order given (the OpenAPI document keeps it). A
+ * route's describe() is a middleware that does nothing in the Worker (its metadata is dropped from the
+ * bundle): it is left out of the chain, one dispatch less per request.
+ */
 export function mountOperations(...operations: readonly NamedRoute[]): Hono<AppEnv> {
   const area = new Hono<AppEnv>();
-  for (const { method, path, handlers } of operations) area.on(method, path, ...handlers);
+  for (const { method, path, handlers } of operations) area.on(method, path, ...(handlers.filter((handler) => handler !== passThrough) as unknown as Handlers));
   return area;
 }
 
