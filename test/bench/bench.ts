@@ -176,6 +176,8 @@ try {
       vsHealth: { rps: median(runs.map((m) => ratio(m.service.rps, healthOf(m.round).service.rps))) },
       floorVsFloorHealth: { rps: median(runs.map((m) => ratio(m.floor.rps, healthOf(m.round).floor.rps))) },
       tailToMedian: median(runs.map((m) => ratio(m.service.p99, m.service.p50))),
+      /** The floor's own tail, same rounds: what the machine and wrangler dev give a Worker that does nothing else. */
+      floorTailToMedian: median(runs.map((m) => ratio(m.floor.p99, m.floor.p50))),
       roundsVsFloor: runs.map((m) => ratio(m.service.rps, m.floor.rps)),
     };
   });
@@ -183,7 +185,7 @@ try {
   log("");
   log(
     table([
-      ["scenario", "req/s", "floor req/s", "÷ floor (median)", "rounds ÷ floor", "p50 ms", "p99 ms", "p99 ÷ p50", "÷ health", "floor ÷ floor health", "errors"],
+      ["scenario", "req/s", "floor req/s", "÷ floor (median)", "rounds ÷ floor", "p50 ms", "p99 ms", "p99 ÷ p50", "floor p99 ÷ p50", "÷ health", "floor ÷ floor health", "errors"],
       ...summary.map((s) => [
         s.name,
         fmt(s.rps, 0),
@@ -193,6 +195,7 @@ try {
         fmt(s.p50, 0),
         fmt(s.p99, 0),
         fmt(s.tailToMedian, 1),
+        fmt(s.floorTailToMedian, 1),
         fmt(s.vsHealth.rps, 3),
         fmt(s.floorVsFloorHealth.rps, 3),
         String(s.errors),
@@ -224,7 +227,7 @@ try {
       return { target: `${name} req/s ≥ ${TARGETS.vsFloor} × floor`, value: fmt(value, 3), met: value >= TARGETS.vsFloor };
     }),
     { target: `open+complete+poll req/s ≥ ${TARGETS.flowVsFloor} × floor`, value: fmt(flow.vsFloor.rps, 3), met: flow.vsFloor.rps >= TARGETS.flowVsFloor },
-    ...summary.map((s) => ({ target: `${s.name} p99 ≤ ${TARGETS.tailToMedian} × p50`, value: fmt(s.tailToMedian, 1), met: s.tailToMedian <= TARGETS.tailToMedian })),
+    ...summary.map((s) => ({ target: `${s.name} p99 ≤ ${TARGETS.tailToMedian} × p50`, value: `${fmt(s.tailToMedian, 1)} (floor ${fmt(s.floorTailToMedian, 1)})`, met: s.tailToMedian <= TARGETS.tailToMedian })),
     {
       target: "no errors",
       value: String(summary.reduce((n, s) => n + s.errors, 0) + callbacks.unverified + (callbacks.sessions - callbacks.received)),
