@@ -13,4 +13,11 @@ describe("bundle hygiene", () => {
       .map(([file]) => file);
     expect(named).toEqual([]);
   });
+
+  it("takes zod's values only through src/lib/lazy-zod.ts, so no schema is built at start-up", () => {
+    const direct = Object.entries(sources)
+      .filter(([file, text]) => !file.endsWith("/src/lib/lazy-zod.ts") && /^import\s+(?!type\b)[^;]*\bfrom\s*"zod(?:\/[^"]*)?"/m.test(text))
+      .map(([file]) => file);
+    expect(direct).toEqual([]);
+  });
 });
