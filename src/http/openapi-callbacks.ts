@@ -15,7 +15,8 @@ const SIGNATURE_HEADERS = [
 ].map(({ name, description }) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
 
 const schemaOf = (schema: z.ZodType) => {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: "output", unrepresentable: "any", target: "draft-2020-12" });
+  // The real schema: zod keys descriptions by it, not by a stand-in of lib/lazy-zod (where deferral is on).
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(z.built(schema), { io: "output", unrepresentable: "any", target: "draft-2020-12" });
   return rest;
 };
 

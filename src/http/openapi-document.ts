@@ -65,7 +65,8 @@ const STATUS_TEXT: Partial<Record<ErrorStatus, string>> = {
 };
 
 function jsonSchema(schema: ZodType, io: "input" | "output"): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: "any", target: "draft-2020-12" });
+  // The real schema: zod keys descriptions by it, not by a stand-in of lib/lazy-zod (where deferral is on).
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(z.built(schema), { io, unrepresentable: "any", target: "draft-2020-12" });
   return rest;
 }
 

@@ -51,7 +51,11 @@ const standInHandler: ProxyHandler<Recipe> = {
   get(recipe, key) {
     if (key === RECIPE) return recipe;
     if (typeof key === "string" && BUILDERS.has(key)) {
-      return (...args: unknown[]) => standIn(() => (schemaOf(recipe) as Record<string, (...a: unknown[]) => object>)[key]!(...args.map(real)));
+      return (...args: unknown[]) => {
+        // `.meta()` without arguments reads the metadata: a use, not a builder.
+        if (key === "meta" && args.length === 0) return (schemaOf(recipe) as { meta(): unknown }).meta();
+        return standIn(() => (schemaOf(recipe) as Record<string, (...a: unknown[]) => object>)[key]!(...args.map(real)));
+      };
     }
     return Reflect.get(schemaOf(recipe), key);
   },

@@ -89,6 +89,9 @@ describe("lazy zod", () => {
     expect(lazy.shape.id.description).toBe("The id");
     expect(zod.toJSONSchema(z.built(lazy))).toEqual(zod.toJSONSchema(eager));
     expect("_zod" in lazy).toBe(true);
+    // meta(…) builds a schema; meta() reads what was given.
+    const tagged = z.string().meta({ title: "Tagged" });
+    expect(tagged.meta()).toEqual({ title: "Tagged" });
   });
 
   it("parses asynchronously as zod does (the validators' path)", async () => {
