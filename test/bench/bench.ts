@@ -18,6 +18,7 @@ import { apiClient, expectStatus } from "../tools/api-client";
 import { startCallbackReceiver } from "../tools/callback-receiver";
 import { measureBundle } from "./bundle-size";
 import { measureCallbackLatency } from "./callback-latency";
+import { median, table } from "./figures";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { prepare, type Fixtures } from "./prepare";
 import { measureFlow, measureHealth, measureOpen, measurePoll, type Load, type Measured } from "./scenarios";
@@ -59,16 +60,6 @@ function measureProofsCpu(): CpuFigure[] {
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 const kib = (bytes: number) => bytes / 1024;
-const median = (xs: number[]) => {
-  const sorted = [...xs].filter(Number.isFinite).sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
-function table(rows: string[][]): string {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
-}
 
 /** The floor's one key and account (POST /floor/seed), in the shape the scenarios take. */
 async function seedFloor(floorUrl: string): Promise<Fixtures> {

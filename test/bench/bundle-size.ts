@@ -4,11 +4,11 @@
 // 120 KiB budget apply to, and the same sums computed here from the files as a check. The apps' browser
 // files and stylesheet, and the non-English page catalogues, are Workers Static Assets (public/,
 // wrangler.toml [assets]): uploaded beside the script, not part of it, and reported separately.
-import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
+import { runWrangler } from "./wrangler";
 
 export type BundleSize = {
   files: string[];
@@ -46,14 +46,7 @@ async function staticAssets(): Promise<BundleSize["staticAssets"]> {
 export async function measureBundle(): Promise<BundleSize> {
   const outdir = await mkdtemp(join(tmpdir(), "age-bundle-"));
   try {
-    const child = spawn(join(process.cwd(), "node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", outdir], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout?.on("data", (chunk) => (output += new TextDecoder().decode(chunk)));
-    child.stderr?.on("data", (chunk) => (output += new TextDecoder().decode(chunk)));
-    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
-    if (code !== 0) throw new Error(`wrangler deploy --dry-run exited ${code}:\n${output.slice(-2000)}`);
+    const output = await runWrangler(["deploy", "--dry-run", "--outdir", outdir]);
     const reported = /Total Upload:\s*([\d.]+)\s*KiB\s*\/\s*gzip:\s*([\d.]+)\s*KiB/.exec(output);
     const files = (await readdir(outdir)).filter((name) => !/\.map$|^README\.md$/.test(name));
     return {

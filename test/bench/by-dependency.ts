@@ -9,11 +9,12 @@
 //   frame, averaged over the runs; compiling the script shows as "(program)", the collector as "(gc)".
 // Prints both tables (the figures docs/performance.md quotes).
 import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { spawnSync } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { modulesByLine, table } from "./figures";
 import { busyMs, measureStartup, type StartupProfile } from "./startup";
+import { runWrangler } from "./wrangler";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "7" } } });
 const runs = Math.max(1, Number(values.runs));
@@ -27,17 +28,11 @@ export function dependencyOf(path: string): string {
   return path;
 }
 
-const table = (rows: string[][]) => {
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => row[i]!.length)));
-  return rows.map((row) => row.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join("  ")).join("\n");
-};
-
 async function sizeByDependency(): Promise<Map<string, number>> {
   const dir = await mkdtemp(join(tmpdir(), "age-deps-"));
   try {
     const metafile = join(dir, "meta.json");
-    const built = spawnSync(join("node_modules", ".bin", "wrangler"), ["deploy", "--dry-run", "--outdir", dir, "--metafile", metafile], { encoding: "utf8" });
-    if (built.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${(built.stdout + built.stderr).slice(-2000)}`);
+    await runWrangler(["deploy", "--dry-run", "--outdir", dir, "--metafile", metafile]);
     const meta = JSON.parse(new TextDecoder().decode(await readFile(metafile))) as { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
     const bytes = new Map<string, number>();
     for (const [output, { inputs }] of Object.entries(meta.outputs)) {
@@ -56,18 +51,16 @@ async function sizeByDependency(): Promise<Map<string, number>> {
  * split by the lines V8 saw them on (positionTicks), and what V8 gave no line stays "(top level)".
  */
 function startupByDependency(profiles: StartupProfile[], script: string): Map<string, number> {
-  const owner: string[] = [];
-  let current = "(esbuild runtime)";
-  for (const line of script.split("\n")) {
-    const marker = /^\s*\/\/ ((?:node_modules|src|\.\.|[a-z-]+:)[^\s]*\.(?:m?[jt]sx?))$/.exec(line);
-    if (marker) current = marker[1]!;
-    owner.push(current);
-  }
+  const owner = modulesByLine(script);
   const micros = new Map<string, number>();
   const add = (key: string, us: number) => micros.set(key, (micros.get(key) ?? 0) + us);
   for (const profile of profiles) {
     const selfTime = new Map<number, number>();
-    profile.samples.forEach((id, i) => selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+    const sampleCount = new Map<number, number>();
+    profile.samples.forEach((id, i) => {
+      selfTime.set(id, (selfTime.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+      sampleCount.set(id, (sampleCount.get(id) ?? 0) + 1);
+    });
     for (const node of profile.nodes) {
       const us = selfTime.get(node.id) ?? 0;
       const frame = node.callFrame;
@@ -80,7 +73,7 @@ function startupByDependency(profiles: StartupProfile[], script: string): Map<st
         const ticks = node.positionTicks ?? [];
         const total = ticks.reduce((sum, t) => sum + t.ticks, 0);
         // positionTicks count only some of the node's samples: those are split by line, the rest stay whole.
-        const sampled = profile.samples.filter((id) => id === node.id).length;
+        const sampled = sampleCount.get(node.id)!;
         for (const { line, ticks: n } of ticks) add(dependencyOf(owner[line - 1] ?? "?"), (us * n) / sampled);
         add("(top level)", (us * (sampled - total)) / sampled);
       }

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { apiClient, expectStatus } from "../tools/api-client";
+import { modulesByLine } from "./figures";
 import { prepare } from "./prepare";
 import { measureFlow, measureHealth, measureOpen, measurePoll, type Load } from "./scenarios";
 
@@ -58,20 +59,14 @@ async function devtools(inspectorPort: number) {
  * script `index.js`; wrangler dev keeps it in a dev- folder under .wrangler/tmp while it runs.
  */
 async function moduleMap(): Promise<(line: number) => string> {
-  let lines: string[] = [];
+  let script = "";
   const tmp = join(".wrangler", "tmp");
   for (const dir of (await readdir(tmp).catch(() => [])).filter((name) => name.startsWith("dev-"))) {
     const text = await readFile(join(tmp, dir, "index.js")).then((bytes) => new TextDecoder().decode(bytes)).catch(() => "");
-    if (text) lines = text.split("\n");
+    if (text) script = text;
   }
-  if (lines.length === 0) return () => "(unknown)";
-  const owner: string[] = [];
-  let current = "(bundle)";
-  for (const line of lines) {
-    const marker = /^\/\/ ((?:node_modules|src|\.\.|[a-z-]+:)[^\s]*\.(?:m?[jt]sx?))$/.exec(line);
-    if (marker) current = marker[1]!;
-    owner.push(current);
-  }
+  if (!script) return () => "(unknown)";
+  const owner = modulesByLine(script);
   return (line) => owner[line] ?? "(bundle)";
 }
 

@@ -9,11 +9,12 @@
 //   Worker), and the startup runs several times in fresh workerd processes; the figure is the median.
 // The sampled CPU time excludes the profiler's idle samples. Local CPU is not Cloudflare's: compare the
 // service's figure with the floor's from the same run.
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { median } from "./figures";
+import { runWrangler } from "./wrangler";
 
 /** What this file uses of Miniflare. */
 type MiniflareInstance = { ready: Promise<unknown>; getInspectorURL(): Promise<URL>; dispatchFetch(url: string): Promise<Response>; dispose(): Promise<void> };
@@ -34,16 +35,6 @@ export type Bundle = { compatibilityDate: string; compatibilityFlags: string[]; 
 
 const SAMPLING_INTERVAL_US = 100;
 
-function wrangler(args: string[]): Promise<void> {
-  const child = spawn(join(process.cwd(), "node_modules", ".bin", "wrangler"), args, { stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout?.on("data", (chunk) => (output += new TextDecoder().decode(chunk)));
-  child.stderr?.on("data", (chunk) => (output += new TextDecoder().decode(chunk)));
-  return new Promise((resolve, reject) =>
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output.slice(-2000)}`)))),
-  );
-}
-
 const MODULE_TYPES: Record<string, Bundle["modules"][number]["type"]> = {
   "application/javascript+module": "ESModule",
   "text/plain": "Text",
@@ -56,7 +47,7 @@ export async function buildWorker(config: string | undefined, minify: boolean): 
   const dir = await mkdtemp(join(tmpdir(), "age-startup-"));
   try {
     const outfile = join(dir, "worker.bundle");
-    await wrangler(["deploy", "--dry-run", `--outfile=${outfile}`, ...(config ? ["--config", config] : []), ...(minify ? [] : ["--minify=false"])]);
+    await runWrangler(["deploy", "--dry-run", `--outfile=${outfile}`, ...(config ? ["--config", config] : []), ...(minify ? [] : ["--minify=false"])]);
     const bytes = await readFile(outfile);
     const boundary = bytes.subarray(2, bytes.indexOf(10)).toString().trim();
     const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }).formData();
@@ -129,12 +120,6 @@ export function busyMs(profile: StartupProfile): number {
   });
   return micros / 1000;
 }
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 export type Startup = { cpuMs: number; runsMs: number[]; profiles: StartupProfile[]; script?: string };
 
