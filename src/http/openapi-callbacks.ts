@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 `webhooks` section: one entry per callback event type, its body generated from the
 // same zod schemas the consumer's signed bodies follow (src/callbacks/event-schemas.ts).
-import * as z from "../lib/lazy-zod";
 import { CALLBACK_EVENTS } from "../callbacks/event-schemas";
 import { RETRY_SCHEDULE_SECONDS } from "../callbacks/retry-policy";
+import { jsonSchema } from "./openapi-json-schema";
 
 const SIGNATURE_HEADERS = [
   { name: "webhook-id", description: "msg_…: the same on every attempt and redelivery of one event; de-duplicate on it." },
@@ -13,12 +13,6 @@ const SIGNATURE_HEADERS = [
       "Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`, one per live signing secret, newest first (two during a rotation's grace).",
   },
 ].map(({ name, description }) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));
-
-const schemaOf = (schema: z.ZodType) => {
-  // The real schema: zod keys descriptions by it, not by a stand-in of lib/lazy-zod (where deferral is on).
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(z.built(schema), { io: "output", unrepresentable: "any", target: "draft-2020-12" });
-  return rest;
-};
 
 export function webhooksSection() {
   const retries = RETRY_SCHEDULE_SECONDS.length;
@@ -31,7 +25,7 @@ export function webhooksSection() {
           summary: type,
           description: `${schema.description ?? ""} Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to ${retries} attempts over about three days (410 stops retrying); see docs/callbacks.md.`,
           parameters: SIGNATURE_HEADERS,
-          requestBody: { required: true, content: { "application/json": { schema: schemaOf(schema) } } },
+          requestBody: { required: true, content: { "application/json": { schema: jsonSchema(schema, "output") } } },
           responses: { "2XX": { description: "Received: no further attempt." }, "410": { description: "Gone: retries stop." } },
         },
       },

@@ -3,9 +3,9 @@
 // and the reference page to public/docs.html (`npm run openapi`), served as static assets.
 import type { Hono } from "hono";
 import type { ZodType } from "zod";
-import * as z from "../lib/lazy-zod";
 import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../errors";
 import { webhooksSection } from "./openapi-callbacks";
+import { jsonSchema } from "./openapi-json-schema";
 import { readMeta, type OperationMeta, type ResponseDoc } from "./openapi-meta";
 import { API_VERSION } from "./api-version";
 
@@ -63,12 +63,6 @@ const STATUS_TEXT: Partial<Record<ErrorStatus, string>> = {
   500: "Internal error",
   503: "The deployment is misconfigured: errors names each setting and its rule, never a value",
 };
-
-function jsonSchema(schema: ZodType, io: "input" | "output"): Record<string, unknown> {
-  // The real schema: zod keys descriptions by it, not by a stand-in of lib/lazy-zod (where deferral is on).
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(z.built(schema), { io, unrepresentable: "any", target: "draft-2020-12" });
-  return rest;
-}
 
 function successBody(doc: ResponseDoc) {
   if (doc.content) return { content: { [doc.content.type]: { schema: doc.content.schema } } };
