@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { seriousViolations } from "./axe";
 import { ARTIFACTS } from "./browser";
-import { fillDateOfBirth, signUpAndFillIdentity } from "./end-user";
+import { fillDateOfBirth, signUpAndFillIdentity, submitIdentityByIds } from "./end-user";
 import { api, birthDateYearsAgo, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
 import { expectAccessible, focusedId, openPage, useVerifyEnv, VIEWPORTS, type Viewport } from "./verify-setup";
 
@@ -115,14 +115,7 @@ describe("the correction screen at 320 px", () => {
         await page.locator("#register-password").fill("person-password-1");
         await page.locator("#register-form button[type=submit]").click();
         await page.locator("#applicant-form").waitFor({ state: "visible" });
-        await page.locator("#applicant-firstName").fill("Alex");
-        await page.locator("#applicant-lastName").fill("Morgan-Fitzgerald-Oyelaran");
-        const [year, month, day] = birthDateYearsAgo(30).split("-") as [string, string, string];
-        await page.locator("#applicant-dob-day").fill(day);
-        await page.locator("#applicant-dob-month").fill(month);
-        await page.locator("#applicant-dob-year").fill(year);
-        await page.locator("#applicant-result").selectOption("consider");
-        await page.locator("#applicant-form button[type=submit]").click();
+        await submitIdentityByIds(page, birthDateYearsAgo(30), "consider");
       }
       await page.locator("#kyc-correct").waitFor({ state: "visible" });
       if ((await pageWidth(page)) > 320) findings.push(`${language} refused: ${await pageWidth(page)} px`);

@@ -9,6 +9,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { seriousViolations } from "./axe";
 import { ARTIFACTS } from "./browser";
+import { submitIdentityByIds } from "./end-user";
 import { api, birthDateYearsAgo, openSession, uniqueEmail, verifyLink } from "./merchant";
 import { useVerifyEnv } from "./verify-setup";
 
@@ -85,14 +86,7 @@ describe.each(LANGUAGES)("/verify at 320 px in %s", (language) => {
     await check("identity-errors");
 
     // A "consider" check, then its retry with "clear".
-    await page.locator("#applicant-firstName").fill("Alex");
-    await page.locator("#applicant-lastName").fill("Morgan-Fitzgerald-Oyelaran");
-    const [year, month, day] = birthDateYearsAgo(30).split("-") as [string, string, string];
-    await page.locator("#applicant-dob-day").fill(day);
-    await page.locator("#applicant-dob-month").fill(month);
-    await page.locator("#applicant-dob-year").fill(year);
-    await page.locator("#applicant-result").selectOption("consider");
-    await page.locator("#applicant-form button[type=submit]").click();
+    await submitIdentityByIds(page, birthDateYearsAgo(30), "consider");
     await visible("#kyc-notice");
     await check("identity-retry");
     await page.locator("#sandbox-result").selectOption("clear");
