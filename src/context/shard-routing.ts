@@ -16,8 +16,25 @@ export const bounded = (ctx: ServiceContext, shard: number) => (shard < ctx.shar
 /** The shard of an account id (usr_…), or of any id minted with newTaggedId. */
 export const shardOfAccountId = async (ctx: ServiceContext, accountId: string) => bounded(ctx, await shardOfValue(accountId, ID_CHARS));
 
-/** The shard an API key (svc_sk_live_…, svc_sk_test_…, or a 1.0.0 svc_sk_…) was made on. */
-export const shardOfApiKey = async (ctx: ServiceContext, apiKey: string) => bounded(ctx, await shardOfValue(apiKey, SECRET_CHARS));
+/**
+ * The tags read from recently presented API keys, by the key's SHA-256 (the hash its row is found by,
+ * never the key itself). The tag is a pure function of the key, so a merchant's steady traffic pays one
+ * digest per request rather than two (docs/performance.md). Bounded: when full it starts again, so a
+ * flood of made-up keys costs only the digests it would have cost anyway.
+ */
+const tagsByKeyHash = new Map<string, number>();
+export const KEY_TAGS_REMEMBERED = 1024;
+
+/** The shard an API key (svc_sk_live_…, svc_sk_test_…, or a 1.0.0 svc_sk_…) was made on; `keyHash` is its hashApiKey. */
+export async function shardOfApiKey(ctx: ServiceContext, apiKey: string, keyHash: string): Promise<number> {
+  let tag = tagsByKeyHash.get(keyHash);
+  if (tag === undefined) {
+    tag = await shardOfValue(apiKey, SECRET_CHARS);
+    if (tagsByKeyHash.size >= KEY_TAGS_REMEMBERED) tagsByKeyHash.clear();
+    tagsByKeyHash.set(keyHash, tag);
+  }
+  return bounded(ctx, tag);
+}
 
 /** The shard of an email link's token (verify, reset, change of email). */
 export const shardOfEmailToken = async (ctx: ServiceContext, token: string) => bounded(ctx, await shardOfValue(token, SECRET_CHARS));

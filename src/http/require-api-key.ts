@@ -3,7 +3,7 @@
 // names its account's shard (src/context/shard-routing.ts): the request's context moves there first.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { authenticateApiKey, lastUsedIsStale, touchLastUsed } from "../domain/keys";
+import { authenticateApiKey, hashApiKey, lastUsedIsStale, touchLastUsed } from "../domain/keys";
 import { unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
@@ -12,8 +12,9 @@ import { withMeta } from "./openapi-meta";
 
 /** Moves the request's context to the shard the presented key names, then authenticates the key there. */
 export async function authenticateOnKeyShard(c: Context<AppEnv>, presented: string) {
-  c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented)));
-  return authenticateApiKey(c.var.ctx, presented);
+  const keyHash = await hashApiKey(presented);
+  c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented, keyHash)));
+  return authenticateApiKey(c.var.ctx, presented, keyHash);
 }
 
 export const requireApiKey = withMeta(

@@ -9,6 +9,8 @@
 // shares the machine's load more closely than a pair 7 s apart. `--shards N` (at most the D1_SHARDS of
 // wrangler.toml) registers one merchant on each of the first N D1 shards (issue 36) and measures round r
 // with shard (r - 1) mod N's merchant, so the figures cover every shard; the callback latency uses shard 0's.
+// `--paced R` also measures health and poll at a fixed R requests a second on both, each round (open loop,
+// microsecond timing: test/bench/paced.ts), to tell the service's tail from the machine's.
 import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
@@ -20,7 +22,8 @@ import { measureBundle } from "./bundle-size";
 import { measureCallbackLatency } from "./callback-latency";
 import { median, table } from "./figures";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
-import { prepare, type Fixtures } from "./prepare";
+import { prepare, seedFloor, type Fixtures } from "./prepare";
+import { measurePaced, type Paced } from "./paced";
 import { measureFlow, measureHealth, measureOpen, measurePoll, type Load, type Measured } from "./scenarios";
 import { measureStartup } from "./startup";
 
@@ -35,6 +38,7 @@ const { values } = parseArgs({
     "callback-interval-ms": { type: "string", default: "200" },
     "skip-bundle": { type: "boolean", default: false },
     shards: { type: "string", default: "1" },
+    paced: { type: "string", default: "0" },
   },
 });
 const load: Load = { connections: Number(values.connections), duration: Number(values.duration) };
@@ -42,6 +46,7 @@ const rounds = Math.max(3, Number(values.rounds));
 const callbackSessions = Math.max(50, Number(values["callback-sessions"]));
 const callbackIntervalMs = Number(values["callback-interval-ms"]);
 const shardCount = Math.max(1, Number(values.shards));
+const pacedRate = Math.max(0, Number(values.paced));
 const FLOOR_CONFIG = join("test", "bench", "floor", "wrangler.toml");
 
 // Targets of issue 35 (medians of the per-round ratios to the floor): health, poll and open ≥ 0.95 × the
@@ -60,13 +65,6 @@ function measureProofsCpu(): CpuFigure[] {
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
 const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 const kib = (bytes: number) => bytes / 1024;
-
-/** The floor's one key and account (POST /floor/seed), in the shape the scenarios take. */
-async function seedFloor(floorUrl: string): Promise<Fixtures> {
-  const seeded = await apiClient(floorUrl)("POST", "/floor/seed", {});
-  expectStatus(seeded, 201);
-  return { apiKey: seeded.body.apiKey, signingSecret: "", userToken: "floor" };
-}
 
 type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string };
 type Scenario = { name: string; run: (target: Target, load: Load) => Promise<Measured> };
@@ -123,6 +121,7 @@ try {
   const callbacks = await measureCallbackLatency(baseUrl, fixtures, callbackSessions, callbackIntervalMs);
 
   const measured: { round: number; scenario: string; service: Measured; floor: Measured }[] = [];
+  const paced: { round: number; scenario: string; service: Paced; floor: Paced }[] = [];
   for (let round = 1; round <= rounds; round++) {
     const service = services[(round - 1) % services.length]!;
     for (const scenario of SCENARIOS) {
@@ -132,6 +131,17 @@ try {
       const first = await scenario.run(serviceFirst ? service : floor, load);
       const second = await scenario.run(serviceFirst ? floor : service, load);
       measured.push({ round, scenario: scenario.name, service: serviceFirst ? first : second, floor: serviceFirst ? second : first });
+    }
+    if (pacedRate > 0) {
+      for (const name of ["health", "poll"] as const) {
+        log(`… round ${round}/${rounds}: ${name} at ${pacedRate} req/s`);
+        const spec = (t: Target) =>
+          name === "health" ? { url: `${t.baseUrl}/api/health` } : { url: `${t.baseUrl}/api/age-verification/session/${t.sessionId}`, headers: { "x-api-key": t.fixtures.apiKey } };
+        const serviceFirst = round % 2 === 1;
+        const first = await measurePaced(spec(serviceFirst ? service : floor), pacedRate, load.duration);
+        const second = await measurePaced(spec(serviceFirst ? floor : service), pacedRate, load.duration);
+        paced.push({ round, scenario: name, service: serviceFirst ? first : second, floor: serviceFirst ? second : first });
+      }
     }
   }
   await Promise.all(sinks.map((sink) => sink.close()));
@@ -193,6 +203,29 @@ try {
       ]),
     ]),
   );
+  const pacedSummary = ["health", "poll"].map((name) => {
+    const runs = paced.filter((m) => m.scenario === name);
+    const of = (pick: (m: (typeof paced)[number]) => Paced, field: "p50" | "p99" | "max") => median(runs.map((m) => pick(m)[field]));
+    return {
+      name,
+      p50: of((m) => m.service, "p50"),
+      p99: of((m) => m.service, "p99"),
+      floorP50: of((m) => m.floor, "p50"),
+      floorP99: of((m) => m.floor, "p99"),
+      tailToMedian: median(runs.map((m) => ratio(m.service.p99, m.service.p50))),
+      floorTailToMedian: median(runs.map((m) => ratio(m.floor.p99, m.floor.p50))),
+      errors: runs.reduce((n, m) => n + m.service.errors + m.floor.errors, 0),
+    };
+  });
+  if (pacedRate > 0) {
+    log(`\nat a fixed ${pacedRate} req/s (open loop, medians over the rounds):`);
+    log(
+      table([
+        ["scenario", "p50 ms", "p99 ms", "p99 ÷ p50", "floor p50 ms", "floor p99 ms", "floor p99 ÷ p50", "errors"],
+        ...pacedSummary.map((s) => [s.name, fmt(s.p50, 2), fmt(s.p99, 2), fmt(s.tailToMedian, 1), fmt(s.floorP50, 2), fmt(s.floorP99, 2), fmt(s.floorTailToMedian, 1), String(s.errors)]),
+      ]),
+    );
+  }
   const byName = (name: string) => summary.find((s) => s.name === name)!;
   const flow = byName("open+complete+poll");
   log(`(open+complete+poll: ${fmt(flow.rps / 3, 0)} whole flows per second, three requests each)`);
@@ -248,6 +281,7 @@ try {
     shards: fixturesByShard.map((f) => f.shard ?? 0),
     summary,
     measured,
+    paced: pacedRate > 0 ? { rate: pacedRate, summary: pacedSummary, measured: paced } : null,
     callbackLatencyMs: callbacks,
     startupCpuMs: { service: startup.service.cpuMs, floor: startup.floor.cpuMs },
     proofsCpu,

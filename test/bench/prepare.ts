@@ -46,3 +46,10 @@ export async function prepare(baseUrl: string, shard?: number): Promise<Fixtures
 
   return { apiKey: key.body.data.apiKey, signingSecret: key.body.data.signingSecret, userToken, ...(shard === undefined ? {} : { shard }) };
 }
+
+/** The floor's one key and account (POST /floor/seed), in the shape the scenarios take. */
+export async function seedFloor(floorUrl: string): Promise<Fixtures> {
+  const seeded = await apiClient(floorUrl)("POST", "/floor/seed", {});
+  expectStatus(seeded, 201);
+  return { apiKey: seeded.body.apiKey, signingSecret: "", userToken: "floor" };
+}

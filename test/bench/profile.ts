@@ -1,4 +1,5 @@
-// `npm run bench:profile [-- --duration 8]`: where a request's CPU time goes. Starts the service's own
+// `npm run bench:profile [-- --duration 8] [--only poll,open] [--floor]`: where a request's CPU time goes (--floor: the
+// bench's floor Worker's, to set the service's busy CPU per request beside it). Starts the service's own
 // throw-away `wrangler dev`, drives health, poll, open and the flow (open + complete + poll) with autocannon while workerd's sampling CPU
 // profiler runs (the DevTools protocol through wrangler's inspector), and attributes every sample to the
 // source module of its innermost frame: esbuild's unminified dev bundle marks each module with a
@@ -11,14 +12,22 @@ import { parseArgs } from "node:util";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { apiClient, expectStatus } from "../tools/api-client";
 import { modulesByLine } from "./figures";
-import { prepare } from "./prepare";
+import { prepare, seedFloor } from "./prepare";
 import { measureFlow, measureHealth, measureOpen, measurePoll, type Load } from "./scenarios";
 
 type Frame = { functionName: string; url: string; lineNumber: number };
-type Node = { id: number; callFrame: Frame; children?: number[] };
+type Node = { id: number; callFrame: Frame; children?: number[]; positionTicks?: { line: number; ticks: number }[] };
 type Profile = { nodes: Node[]; samples: number[]; timeDeltas: number[] };
 
-const { values } = parseArgs({ options: { duration: { type: "string", default: "8" }, connections: { type: "string", default: "10" } } });
+const { values } = parseArgs({
+  options: {
+    duration: { type: "string", default: "8" },
+    connections: { type: "string", default: "10" },
+    only: { type: "string", default: "health,poll,open,open+complete+poll" },
+    floor: { type: "boolean", default: false },
+  },
+});
+const only = new Set((values.only ?? "").split(","));
 const load: Load = { connections: Number(values.connections), duration: Number(values.duration) };
 
 /** One DevTools session: send(method, params) resolves with the result. */
@@ -58,13 +67,19 @@ async function devtools(inspectorPort: number) {
  * The module each line of the bundle belongs to, from esbuild's `// path` markers. The profile names the
  * script `index.js`; wrangler dev keeps it in a dev- folder under .wrangler/tmp while it runs.
  */
-async function moduleMap(): Promise<(line: number) => string> {
+async function devScript(): Promise<string> {
   let script = "";
   const tmp = join(".wrangler", "tmp");
   for (const dir of (await readdir(tmp).catch(() => [])).filter((name) => name.startsWith("dev-"))) {
     const text = await readFile(join(tmp, dir, "index.js")).then((bytes) => new TextDecoder().decode(bytes)).catch(() => "");
     if (text) script = text;
   }
+  return script;
+}
+const bundleLines = async () => (await devScript()).split("\n");
+
+async function moduleMap(): Promise<(line: number) => string> {
+  const script = await devScript();
   if (!script) return () => "(unknown)";
   const owner = modulesByLine(script);
   return (line) => owner[line] ?? "(bundle)";
@@ -77,6 +92,7 @@ function group(module: string): string {
 }
 
 async function profileScenario(server: DevServer, name: string, drive: () => Promise<{ requests: number }>) {
+  if (!only.has(name)) return;
   const session = await devtools(server.inspectorPort);
   await session.send("Profiler.enable");
   await session.send("Profiler.setSamplingInterval", { interval: 100 });
@@ -96,6 +112,7 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
 
   const self = new Map<string, number>();
   const selfByFile = new Map<string, number>();
+  const selfByFunction = new Map<string, number>();
   const inclusive = new Map<string, number>();
   let busy = 0;
   profile.samples.forEach((id, i) => {
@@ -109,6 +126,8 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
     if (frame.url === bundle) {
       const file = moduleOf(frame.lineNumber).replace(/^.*?node_modules\//, "").replace(/^.*?src\//, "src/");
       selfByFile.set(file, (selfByFile.get(file) ?? 0) + micros);
+      const fn = `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}`;
+      selfByFunction.set(fn, (selfByFunction.get(fn) ?? 0) + micros);
     }
     const seen = new Set<string>();
     for (let n: number | undefined = id; n !== undefined; n = parent.get(n)) {
@@ -128,6 +147,22 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
   for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${pct(micros)}  ${key}`);
   console.log("  self time by file of the bundle:");
   for (const [key, micros] of [...selfByFile].sort((a, b) => b[1] - a[1]).slice(0, 16)) console.log(`  ${pct(micros)}  ${key}`);
+  console.log("  self time by function of the bundle (bundle line):");
+  const topFunctions = [...selfByFunction].sort((a, b) => b[1] - a[1]).slice(0, 12);
+  for (const [key, micros] of topFunctions) console.log(`  ${pct(micros)}  ${key}`);
+  // The hottest function's own lines (V8's positionTicks), to see what inside it takes the time.
+  const hottest = topFunctions[0];
+  if (hottest) {
+    const byLine = new Map<number, number>();
+    for (const node of profile.nodes) {
+      const file = moduleOf(node.callFrame.lineNumber).replace(/^.*?node_modules\//, "").replace(/^.*?src\//, "src/");
+      if (node.callFrame.url !== bundle || `${node.callFrame.functionName || "(anonymous)"} ${file}:${node.callFrame.lineNumber + 1}` !== hottest[0]) continue;
+      for (const { line, ticks } of node.positionTicks ?? []) byLine.set(line, (byLine.get(line) ?? 0) + ticks);
+    }
+    const lines = await bundleLines();
+    console.log(`  its lines by samples (${hottest[0]}):`);
+    for (const [line, ticks] of [...byLine].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.log(`  ${String(ticks).padStart(6)}  ${line}: ${(lines[line - 1] ?? "").trim().slice(0, 110)}`);
+  }
   console.log("  inclusive time of our modules (stack contains a frame of the module):");
   for (const [key, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 16)) console.log(`  ${pct(micros)}  ${key.replace(/^.*?src\//, "src/")}`);
 }
@@ -135,8 +170,10 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
 let server: DevServer | undefined;
 try {
   // Unminified, so that esbuild's module markers name each frame's file.
-  server = await startDevServer({ name: "profile", args: ["--minify=false"] });
-  const fixtures = await prepare(server.baseUrl);
+  server = values.floor
+    ? await startDevServer({ name: "profile-floor", config: join("test", "bench", "floor", "wrangler.toml") })
+    : await startDevServer({ name: "profile", args: ["--minify=false"] });
+  const fixtures = values.floor ? await seedFloor(server.baseUrl) : await prepare(server.baseUrl);
   const opened = await apiClient(server.baseUrl)("POST", "/api/age-verification/session", { apiKey: fixtures.apiKey, body: { age_required: 18, callback_url: "https://m.example.com/cb" } });
   expectStatus(opened, 201);
   const sessionId = opened.body.data.session_id as string;

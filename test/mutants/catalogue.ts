@@ -531,8 +531,8 @@ const auth: Mutation[] = [
   {
     id: "auth-revoked-key-accepted",
     file: "src/domain/keys/api-key-auth.ts",
-    find: 'and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt))',
-    replace: 'eq(apiKeys.keyHash, sql.placeholder("hash"))',
+    find: '"FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL LIMIT 1"',
+    replace: '"FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? LIMIT 1"',
     tests: [KEYS],
     why: "a revoked API key keeps working",
   },
@@ -1315,6 +1315,14 @@ const shards: Mutation[] = [
     replace: "const bounded = (_ctx: ServiceContext, _shard: number) => 0;",
     tests: [SHARD_ROUTING],
     why: "every request reads shard 0: accounts on other shards are unknown to their own keys and tokens",
+  },
+  {
+    id: "key-tags-unbounded",
+    file: "src/context/shard-routing.ts",
+    find: "    if (tagsByKeyHash.size >= KEY_TAGS_REMEMBERED) tagsByKeyHash.clear();\n",
+    replace: "",
+    tests: [SHARD_ROUTING],
+    why: "every made-up API key presented stays in the isolate's memory: a flood of them grows it without bound",
   },
   {
     id: "directory-claim-skipped",

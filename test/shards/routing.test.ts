@@ -1,7 +1,9 @@
 // Accounts sharded across D1 databases (issue 36): where accounts land, and that a request reaches its
 // account's shard from the value it presents (API key, account token) and never reads another.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import type { ServiceContext } from "../../src/context/service-context";
+import { KEY_TAGS_REMEMBERED, shardOfApiKey } from "../../src/context/shard-routing";
 import { createApp } from "../../src/app";
 import { apiKeys, users } from "../../src/db/schema";
 import { database } from "../../src/db/client";
@@ -137,5 +139,48 @@ describe("forged tags", () => {
   it("a key tagged for a shard this deployment does not have is an unknown key: 401", async () => {
     const forged = `svc_sk_live_${await newTaggedValue(32, 7)}`;
     expectError(await call("GET", `/api/age-verification/session/ses_${"A".repeat(24)}`, { headers: { "x-api-key": forged } }), 401, "UNAUTHORIZED");
+  });
+});
+
+describe("the key tags remembered per isolate", () => {
+  const twoShards = { shards: [{}, {}] } as unknown as ServiceContext;
+  const keyOn = async (shard: number) => `svc_sk_live_${await newTaggedValue(32, shard)}`;
+
+  it("reads a key's tag once: the next request with that key computes no digest for it", async () => {
+    const key = await keyOn(1);
+    const keyHash = await sha256Hex(key);
+    expect(await shardOfApiKey(twoShards, key, keyHash)).toBe(1);
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    try {
+      expect(await shardOfApiKey(twoShards, key, keyHash)).toBe(1);
+      expect(digest).not.toHaveBeenCalled();
+    } finally {
+      digest.mockRestore();
+    }
+  });
+
+  it("remembers by the key's hash: keys on different shards keep their own, and a key that is not remembered is read", async () => {
+    const [on0, on1] = [await keyOn(0), await keyOn(1)];
+    expect(await shardOfApiKey(twoShards, on1, await sha256Hex(on1))).toBe(1);
+    expect(await shardOfApiKey(twoShards, on0, await sha256Hex(on0))).toBe(0);
+    expect(await shardOfApiKey(twoShards, on1, await sha256Hex(on1))).toBe(1);
+    // A tag naming a shard the deployment lacks still reads as shard 0, remembered or not.
+    const on7 = await keyOn(7);
+    expect(await shardOfApiKey(twoShards, on7, await sha256Hex(on7))).toBe(0);
+    expect(await shardOfApiKey(twoShards, on7, await sha256Hex(on7))).toBe(0);
+  });
+
+  it("holds at most KEY_TAGS_REMEMBERED keys: past that it starts again", async () => {
+    const first = await keyOn(1);
+    const firstHash = await sha256Hex(first);
+    await shardOfApiKey(twoShards, first, firstHash);
+    for (let i = 0; i < KEY_TAGS_REMEMBERED; i++) await shardOfApiKey(twoShards, `made-up-${i}`, `hash-${i}`);
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    try {
+      expect(await shardOfApiKey(twoShards, first, firstHash)).toBe(1);
+      expect(digest).toHaveBeenCalledTimes(1);
+    } finally {
+      digest.mockRestore();
+    }
   });
 });

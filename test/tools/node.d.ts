@@ -33,6 +33,26 @@ declare module "node:http" {
     on(event: "error", listener: (error: Error) => void): this;
   }
   export function createServer(handler: (request: IncomingMessage, response: ServerResponse) => void): Server;
+  /** A client's answer (the bench's paced load: test/bench/paced.ts). */
+  export interface ClientResponse {
+    statusCode?: number;
+    resume(): this;
+    on(event: "end", listener: () => void): this;
+    on(event: "error", listener: (error: Error) => void): this;
+  }
+  export interface ClientRequest {
+    on(event: "error", listener: (error: Error) => void): this;
+    end(body?: string): void;
+  }
+  export class Agent {
+    constructor(options?: { keepAlive?: boolean; maxSockets?: number });
+    destroy(): void;
+  }
+  export function request(
+    url: string,
+    options: { method?: string; headers?: Record<string, string>; agent?: Agent },
+    callback: (response: ClientResponse) => void,
+  ): ClientRequest;
 }
 
 declare module "node:util" {

@@ -1,9 +1,8 @@
 // X-API-Key authentication: one indexed D1 read by hash. A revoked key, a key of a deleted account
 // (its row is gone with the account) and a malformed key are all the same 401.
-import { and, eq, isNull, lt, or, sql } from "drizzle-orm";
-import type { Database } from "../../db/client";
-import { apiKeys, users } from "../../db/schema";
-import { API_KEY_PREFIX, hashApiKey, type KeyMode } from "./api-keys";
+import { and, eq, isNull, lt, or } from "drizzle-orm";
+import { apiKeys } from "../../db/schema";
+import { API_KEY_PREFIX, type KeyMode } from "./api-keys";
 import type { ServiceContext } from "../../context/service-context";
 
 // svc_sk_live_…, svc_sk_test_… or a 1.0.0 svc_sk_…; the mode is read from the key's row, not its text.
@@ -22,28 +21,36 @@ export type AuthenticatedKey = {
   allowedCallbackOrigins: string[] | null;
 };
 
-const keyByHash = (db: Database) =>
-  db
-    .select({ id: apiKeys.id, userId: apiKeys.userId, lastUsedAt: apiKeys.lastUsedAt, allowedCallbackOrigins: apiKeys.allowedCallbackOrigins, mode: apiKeys.mode, companyName: users.companyName })
-    .from(apiKeys)
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
-    .limit(1)
-    .prepare();
+// The query of every merchant request, in D1's own prepared statement rather than drizzle's builder: the
+// builder's mapping was a measured part of a poll (docs/performance.md). The statement is prepared once
+// per database (so once per isolate and shard) and only the hash is bound. Column names are the schema's
+// (src/db/schema.ts: api_keys, users); the key tests (test/routes/keys, test/merchant/test-mode,
+// test/webhooks/allowed-origins, test/routes/first-screen) cover every field read here.
+const KEY_BY_HASH =
+  "SELECT k.id, k.user_id, k.last_used_at, k.allowed_callback_origins, k.mode, u.company_name " +
+  "FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL LIMIT 1";
+type KeyRow = { id: string; user_id: string; last_used_at: string | null; allowed_callback_origins: string | null; mode: KeyMode; company_name: string | null };
+const prepared = new WeakMap<D1Database, D1PreparedStatement>();
 
-// The query of every merchant request, built once per database handle (so once per isolate) instead of
-// per request: building it was a measurable part of a poll (docs/performance.md). Only the hash is bound.
-const prepared = new WeakMap<Database, ReturnType<typeof keyByHash>>();
-
-export async function authenticateApiKey({ db }: ServiceContext, presented: string | undefined): Promise<AuthenticatedKey | null> {
+/** `keyHash`: the presented key's hashApiKey, which the caller has already computed to find its shard. */
+export async function authenticateApiKey({ db }: ServiceContext, presented: string | undefined, keyHash: string): Promise<AuthenticatedKey | null> {
   if (!presented || !API_KEY_SHAPE.test(presented)) return null;
-  let query = prepared.get(db);
+  const d1 = db.$client;
+  let query = prepared.get(d1);
   if (!query) {
-    query = keyByHash(db);
-    prepared.set(db, query);
+    query = d1.prepare(KEY_BY_HASH);
+    prepared.set(d1, query);
   }
-  const [row] = await query.all({ hash: await hashApiKey(presented) });
-  return row ?? null;
+  const row = await query.bind(keyHash).first<KeyRow>();
+  if (!row) return null;
+  return {
+    id: row.id,
+    userId: row.user_id,
+    companyName: row.company_name,
+    lastUsedAt: row.last_used_at,
+    mode: row.mode,
+    allowedCallbackOrigins: row.allowed_callback_origins === null ? null : (JSON.parse(row.allowed_callback_origins) as string[]),
+  };
 }
 
 export const lastUsedIsStale = (key: AuthenticatedKey, now: number) =>
