@@ -3,15 +3,19 @@
 // names its account's shard (src/context/shard-routing.ts): the request's context moves there first.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
-import { authenticateApiKey, hashApiKey, lastUsedIsStale, touchLastUsed } from "../domain/keys";
+import { authenticateApiKey, hashApiKey, isApiKeyShaped, lastUsedIsStale, touchLastUsed } from "../domain/keys";
 import { unauthorized } from "../errors";
 import type { AppEnv } from "./app-env";
 import { log } from "../lib/log";
 import { shardOfApiKey } from "../context/shard-routing";
 import { withMeta } from "./openapi-meta";
 
-/** Moves the request's context to the shard the presented key names, then authenticates the key there. */
+/**
+ * Moves the request's context to the shard the presented key names, then authenticates the key there.
+ * A value without a key's shape is refused first: nothing is hashed or remembered for it.
+ */
 export async function authenticateOnKeyShard(c: Context<AppEnv>, presented: string) {
+  if (!isApiKeyShaped(presented)) return null;
   const keyHash = await hashApiKey(presented);
   c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented, keyHash)));
   return authenticateApiKey(c.var.ctx, presented, keyHash);

@@ -1325,6 +1325,14 @@ const shards: Mutation[] = [
     why: "every made-up API key presented stays in the isolate's memory: a flood of them grows it without bound",
   },
   {
+    id: "key-hashed-before-shape-check",
+    file: "src/http/require-api-key.ts",
+    find: "  if (!isApiKeyShaped(presented)) return null;\n",
+    replace: "",
+    tests: ["test/robustness/credentials.test.ts"],
+    why: "any X-API-Key value, however long, is hashed (twice: its row and its shard tag) and remembered before it is refused",
+  },
+  {
     id: "directory-claim-skipped",
     file: "src/domain/accounts/account-directory.ts",
     find: "  return claimed.length === 1 || (await takeOverAbandonedClaim(ctx, email, userId));",

@@ -2,7 +2,7 @@
 // UNAUTHORIZED, on every route of the document that takes that credential, and change nothing.
 import { env } from "cloudflare:test";
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { JWT_AUDIENCE, JWT_ISSUER } from "../../src/lib/jwt";
 import { toBase64Url, utf8 } from "../../src/lib/encoding";
 import { call } from "../helpers/http";
@@ -170,5 +170,23 @@ describe("credential fuzzing", () => {
       }),
       { seed: SEED, numRuns: RUNS },
     );
+  });
+
+  it("a value without an API key's shape is 401 before anything is hashed, however long", async () => {
+    const shapeless = ["A".repeat(16 * 1024), `svc_sk_live_${"A".repeat(44)}`, `svc_sk_live_${"A".repeat(42)}!`, "svc_sk_live_"];
+    const digest = vi.spyOn(crypto.subtle, "digest");
+    try {
+      for (const key of shapeless) {
+        const res = await call("GET", "/api/age-verification/session/ses_AAAAAAAAAAAAAAAAAAAAAAAA", { headers: { "x-api-key": key } });
+        expect(res.status, key.slice(0, 20)).toBe(401);
+        expect(res.body.error).toBe("UNAUTHORIZED");
+      }
+      expect(digest).not.toHaveBeenCalled();
+      // The same route with a key of the right shape does hash it: the spy sees the Worker's calls.
+      expect((await call("GET", "/api/age-verification/session/ses_AAAAAAAAAAAAAAAAAAAAAAAA", { headers: { "x-api-key": `svc_sk_live_${"A".repeat(43)}` } })).status).toBe(401);
+      expect(digest).toHaveBeenCalled();
+    } finally {
+      digest.mockRestore();
+    }
   });
 });

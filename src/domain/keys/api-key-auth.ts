@@ -32,9 +32,12 @@ const KEY_BY_HASH =
 type KeyRow = { id: string; user_id: string; last_used_at: string | null; allowed_callback_origins: string | null; mode: KeyMode; company_name: string | null };
 const prepared = new WeakMap<D1Database, D1PreparedStatement>();
 
+/** Whether a presented value has an API key's shape: anything else is refused before it is hashed or looked up. */
+export const isApiKeyShaped = (presented: string) => API_KEY_SHAPE.test(presented);
+
 /** `keyHash`: the presented key's hashApiKey, which the caller has already computed to find its shard. */
-export async function authenticateApiKey({ db }: ServiceContext, presented: string | undefined, keyHash: string): Promise<AuthenticatedKey | null> {
-  if (!presented || !API_KEY_SHAPE.test(presented)) return null;
+export async function authenticateApiKey({ db }: ServiceContext, presented: string, keyHash: string): Promise<AuthenticatedKey | null> {
+  if (!isApiKeyShaped(presented)) return null;
   const d1 = db.$client;
   let query = prepared.get(d1);
   if (!query) {
