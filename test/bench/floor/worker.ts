@@ -11,6 +11,7 @@
 //           (src/callbacks/first-attempt.ts): one D1 batch that claims the attempt and reads the key's secret, the POST to
 //           the callback URL, one D1 batch that records its outcome. The physical floor for telling the merchant
 //           is that one request after the state is durable; its two storage calls are the service's, call for call.
+//   the callback's safety-net copy, 90 s later: one D1 batch that finds attempt 1 answered, then dropped.
 // The key is looked up by the header's text as its hash (the floor does no crypto); POST /floor/seed makes
 // the one key and account that lookups find, so every read returns a row as the service's do.
 import { DurableObject } from "cloudflare:workers";
@@ -166,8 +167,19 @@ async function handle(request: Request, env: Env): Promise<Response> {
 
 export default {
   fetch: handle,
-  // The callbacks the floor's completions enqueue: acknowledged, so none piles up.
-  async queue(batch: MessageBatch) {
-    batch.ackAll();
+  // The safety-net copies the floor's completions enqueue, due 90 s later: the service's consumer makes one
+  // D1 batch per copy (src/callbacks/consumer.ts: claim the next attempt unless attempt 1 has an outcome,
+  // and read the event), finds attempt 1 answered and drops the copy; so does this, copies in parallel.
+  async queue(batch: MessageBatch, env: Env) {
+    await Promise.all(
+      batch.messages.map(async (message) => {
+        const eventId = String((message.body as { eventId?: unknown }).eventId ?? "");
+        await env.DB.batch([
+          env.DB.prepare("select 1 from callback_attempts where event_id = ? and attempt = 1 and (error is null or error not in ('in_progress', 'interrupted'))").bind(eventId),
+          env.DB.prepare("select state from callback_events where id = ?").bind(eventId),
+        ]);
+        message.ack();
+      }),
+    );
   },
 } satisfies ExportedHandler<Env>;
