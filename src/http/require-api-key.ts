@@ -18,7 +18,7 @@ export async function authenticateOnKeyShard(c: Context<AppEnv>, presented: stri
   if (!isApiKeyShaped(presented)) return null;
   const keyHash = await hashApiKey(presented);
   c.set("ctx", c.var.ctx.onShard(await shardOfApiKey(c.var.ctx, presented, keyHash)));
-  return authenticateApiKey(c.var.ctx, presented, keyHash);
+  return authenticateApiKey(c.var.ctx, keyHash);
 }
 
 export const requireApiKey = withMeta(

@@ -35,9 +35,11 @@ const prepared = new WeakMap<D1Database, D1PreparedStatement>();
 /** Whether a presented value has an API key's shape: anything else is refused before it is hashed or looked up. */
 export const isApiKeyShaped = (presented: string) => API_KEY_SHAPE.test(presented);
 
-/** `keyHash`: the presented key's hashApiKey, which the caller has already computed to find its shard. */
-export async function authenticateApiKey({ db }: ServiceContext, presented: string, keyHash: string): Promise<AuthenticatedKey | null> {
-  if (!isApiKeyShaped(presented)) return null;
+/**
+ * The live key whose hashApiKey is `keyHash`, or null. The caller has checked the presented value's shape
+ * (isApiKeyShaped) and hashed it to find its shard (src/http/require-api-key.ts).
+ */
+export async function authenticateApiKey({ db }: ServiceContext, keyHash: string): Promise<AuthenticatedKey | null> {
   const d1 = db.$client;
   let query = prepared.get(d1);
   if (!query) {
