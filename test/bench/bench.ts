@@ -23,8 +23,8 @@ import { measureCallbackLatency } from "./callback-latency";
 import { median, table } from "./figures";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { prepare, seedFloor, type Fixtures } from "./prepare";
-import { measurePaced, type Paced } from "./paced";
-import { measureFlow, measureHealth, measureOpen, measurePoll, type Load, type Measured } from "./scenarios";
+import { measurePaced, type Paced, type PacedRequest } from "./paced";
+import { measureFlow, measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load, type Measured } from "./scenarios";
 import { measureStartup } from "./startup";
 
 const { values } = parseArgs({
@@ -76,6 +76,12 @@ const SCENARIOS: Scenario[] = [
   { name: "open+complete+poll", run: (t, l) => measureFlow(t.baseUrl, l, t.fixtures, t.callbackUrl) },
 ];
 
+/** The scenarios `--paced` also measures at a fixed rate. */
+const PACED: { name: string; request: (target: Target) => PacedRequest }[] = [
+  { name: "health", request: (t) => ({ url: `${t.baseUrl}/api/health` }) },
+  { name: "poll", request: (t) => ({ url: `${t.baseUrl}${SESSION_PATH}/${t.sessionId}`, headers: { "x-api-key": t.fixtures.apiKey } }) },
+];
+
 const servers: DevServer[] = [];
 try {
   const log = (text: string) => console.log(text);
@@ -101,7 +107,7 @@ try {
   const sinks = await Promise.all(fixturesByShard.map((f) => startCallbackReceiver({ secret: f.signingSecret })));
   const callbackUrl = `${sinks[0]!.url}/callbacks`;
   const openOne = async (url: string, apiKey: string) => {
-    const opened = await apiClient(url)("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: callbackUrl } });
+    const opened = await apiClient(url)("POST", SESSION_PATH, { apiKey, body: { age_required: 18, callback_url: callbackUrl } });
     expectStatus(opened, 201);
     return opened.body.data.session_id as string;
   };
@@ -122,25 +128,23 @@ try {
 
   const measured: { round: number; scenario: string; service: Measured; floor: Measured }[] = [];
   const paced: { round: number; scenario: string; service: Paced; floor: Paced }[] = [];
+  /** One measurement on both servers, back to back; alternating who goes first cancels a drift in the machine's load within a pair. */
+  const pair = async <T>(round: number, service: Target, run: (target: Target) => Promise<T>) => {
+    const serviceFirst = round % 2 === 1;
+    const first = await run(serviceFirst ? service : floor);
+    const second = await run(serviceFirst ? floor : service);
+    return serviceFirst ? { service: first, floor: second } : { service: second, floor: first };
+  };
   for (let round = 1; round <= rounds; round++) {
     const service = services[(round - 1) % services.length]!;
     for (const scenario of SCENARIOS) {
       log(`… round ${round}/${rounds}: ${scenario.name}`);
-      // Alternating who goes first cancels a drift in the machine's load within a pair.
-      const serviceFirst = round % 2 === 1;
-      const first = await scenario.run(serviceFirst ? service : floor, load);
-      const second = await scenario.run(serviceFirst ? floor : service, load);
-      measured.push({ round, scenario: scenario.name, service: serviceFirst ? first : second, floor: serviceFirst ? second : first });
+      measured.push({ round, scenario: scenario.name, ...(await pair(round, service, (target) => scenario.run(target, load))) });
     }
     if (pacedRate > 0) {
-      for (const name of ["health", "poll"] as const) {
+      for (const { name, request } of PACED) {
         log(`… round ${round}/${rounds}: ${name} at ${pacedRate} req/s`);
-        const spec = (t: Target) =>
-          name === "health" ? { url: `${t.baseUrl}/api/health` } : { url: `${t.baseUrl}/api/age-verification/session/${t.sessionId}`, headers: { "x-api-key": t.fixtures.apiKey } };
-        const serviceFirst = round % 2 === 1;
-        const first = await measurePaced(spec(serviceFirst ? service : floor), pacedRate, load.duration);
-        const second = await measurePaced(spec(serviceFirst ? floor : service), pacedRate, load.duration);
-        paced.push({ round, scenario: name, service: serviceFirst ? first : second, floor: serviceFirst ? second : first });
+        paced.push({ round, scenario: name, ...(await pair(round, service, (target) => measurePaced(request(target), pacedRate, load.duration))) });
       }
     }
   }
@@ -203,7 +207,7 @@ try {
       ]),
     ]),
   );
-  const pacedSummary = ["health", "poll"].map((name) => {
+  const pacedSummary = PACED.map(({ name }) => {
     const runs = paced.filter((m) => m.scenario === name);
     const of = (pick: (m: (typeof paced)[number]) => Paced, field: "p50" | "p99" | "max") => median(runs.map((m) => pick(m)[field]));
     return {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { apiClient, expectStatus } from "../tools/api-client";
+import { openDevtools } from "./devtools";
 import { modulesByLine } from "./figures";
 import { prepare, seedFloor } from "./prepare";
 import { measureFlow, measureHealth, measureOpen, measurePoll, type Load } from "./scenarios";
@@ -30,59 +31,30 @@ const { values } = parseArgs({
 const only = new Set((values.only ?? "").split(","));
 const load: Load = { connections: Number(values.connections), duration: Number(values.duration) };
 
-/** One DevTools session: send(method, params) resolves with the result. */
+/** A DevTools session with the Worker's isolate (not the Durable Object's, not the proxy's). */
 async function devtools(inspectorPort: number) {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { webSocketDebuggerUrl: string; title?: string }[];
   const target = targets.find((t) => !/durable|proxy/i.test(t.title ?? "")) ?? targets[0];
   if (!target) throw new Error("no inspector target");
-  // wrangler's inspector proxy refuses a client that sends a User-Agent without an Origin; Node's
-  // WebSocket (undici) takes headers as a non-standard option.
-  const init = { headers: { origin: "http://localhost" } } as unknown as string[];
-  const socket = new WebSocket(target.webSocketDebuggerUrl, init);
-  await new Promise((resolve, reject) => {
-    socket.onopen = resolve;
-    socket.onerror = reject;
-  });
-  let next = 1;
-  const waiting = new Map<number, (result: any) => void>();
-  socket.onmessage = (event) => {
-    const message = JSON.parse(String(event.data));
-    if (message.id === undefined) return;
-    // wrangler's proxy may renumber replies: the profile answers the newest request (Profiler.stop),
-    // another unknown id the oldest still waiting.
-    const id = waiting.has(message.id) ? message.id : message.result?.profile ? Math.max(...waiting.keys()) : Math.min(...waiting.keys());
-    waiting.get(id)?.(message.result ?? message.error);
-    waiting.delete(id);
-  };
-  const send = (method: string, params: Record<string, unknown> = {}) =>
-    new Promise<any>((resolve) => {
-      const id = next++;
-      waiting.set(id, resolve);
-      socket.send(JSON.stringify({ id, method, params }));
-    });
-  return { send, close: () => socket.close() };
+  // wrangler's inspector proxy refuses a client that sends a User-Agent without an Origin.
+  return openDevtools(target.webSocketDebuggerUrl, { origin: "http://localhost" });
 }
 
 /**
- * The module each line of the bundle belongs to, from esbuild's `// path` markers. The profile names the
- * script `index.js`; wrangler dev keeps it in a dev- folder under .wrangler/tmp while it runs.
+ * The bundle wrangler dev runs: its lines, and the module each line belongs to (from esbuild's `// path`
+ * markers). The profile names the script `index.js`; wrangler dev keeps it in a dev- folder under
+ * .wrangler/tmp while it runs.
  */
-async function devScript(): Promise<string> {
+async function devBundle(): Promise<{ lines: string[]; moduleOf: (line: number) => string }> {
   let script = "";
   const tmp = join(".wrangler", "tmp");
   for (const dir of (await readdir(tmp).catch(() => [])).filter((name) => name.startsWith("dev-"))) {
     const text = await readFile(join(tmp, dir, "index.js")).then((bytes) => new TextDecoder().decode(bytes)).catch(() => "");
     if (text) script = text;
   }
-  return script;
-}
-const bundleLines = async () => (await devScript()).split("\n");
-
-async function moduleMap(): Promise<(line: number) => string> {
-  const script = await devScript();
-  if (!script) return () => "(unknown)";
+  if (!script) return { lines: [], moduleOf: () => "(unknown)" };
   const owner = modulesByLine(script);
-  return (line) => owner[line] ?? "(bundle)";
+  return { lines: script.split("\n"), moduleOf: (line) => owner[line] ?? "(bundle)" };
 }
 
 function group(module: string): string {
@@ -108,7 +80,10 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
   const frames = new Map<string, number>();
   for (const node of profile.nodes) if (/\.js$/.test(node.callFrame.url) && !/^(cloudflare|node)-internal|^__mf/.test(node.callFrame.url)) frames.set(node.callFrame.url, (frames.get(node.callFrame.url) ?? 0) + 1);
   const bundle = [...frames].sort((a, b) => b[1] - a[1])[0]?.[0];
-  const moduleOf = bundle ? await moduleMap() : () => "(unknown)";
+  const { lines, moduleOf } = bundle ? await devBundle() : { lines: [], moduleOf: () => "(unknown)" };
+  /** A frame's file, shortened to its package path or src/ path. */
+  const fileOf = (frame: Frame) => moduleOf(frame.lineNumber).replace(/^.*?node_modules\//, "").replace(/^.*?src\//, "src/");
+  const functionOf = (frame: Frame) => `${frame.functionName || "(anonymous)"} ${fileOf(frame)}:${frame.lineNumber + 1}`;
 
   const self = new Map<string, number>();
   const selfByFile = new Map<string, number>();
@@ -124,9 +99,9 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
     const key = frame.url === bundle ? group(moduleOf(frame.lineNumber)) : frame.functionName === "(garbage collector)" ? "(gc)" : frame.url || `(native) ${frame.functionName}`;
     self.set(key, (self.get(key) ?? 0) + micros);
     if (frame.url === bundle) {
-      const file = moduleOf(frame.lineNumber).replace(/^.*?node_modules\//, "").replace(/^.*?src\//, "src/");
+      const file = fileOf(frame);
       selfByFile.set(file, (selfByFile.get(file) ?? 0) + micros);
-      const fn = `${frame.functionName || "(anonymous)"} ${file}:${frame.lineNumber + 1}`;
+      const fn = functionOf(frame);
       selfByFunction.set(fn, (selfByFunction.get(fn) ?? 0) + micros);
     }
     const seen = new Set<string>();
@@ -155,11 +130,9 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
   if (hottest) {
     const byLine = new Map<number, number>();
     for (const node of profile.nodes) {
-      const file = moduleOf(node.callFrame.lineNumber).replace(/^.*?node_modules\//, "").replace(/^.*?src\//, "src/");
-      if (node.callFrame.url !== bundle || `${node.callFrame.functionName || "(anonymous)"} ${file}:${node.callFrame.lineNumber + 1}` !== hottest[0]) continue;
+      if (node.callFrame.url !== bundle || functionOf(node.callFrame) !== hottest[0]) continue;
       for (const { line, ticks } of node.positionTicks ?? []) byLine.set(line, (byLine.get(line) ?? 0) + ticks);
     }
-    const lines = await bundleLines();
     console.log(`  its lines by samples (${hottest[0]}):`);
     for (const [line, ticks] of [...byLine].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.log(`  ${String(ticks).padStart(6)}  ${line}: ${(lines[line - 1] ?? "").trim().slice(0, 110)}`);
   }

@@ -15,7 +15,7 @@ export type Measured = {
   statusCodes: Record<string, number>;
 };
 
-const SESSION_PATH = "/api/age-verification/session";
+export const SESSION_PATH = "/api/age-verification/session";
 
 function summarise(name: string, result: Result): Measured {
   const statusCodes: Record<string, number> = {};

@@ -13,6 +13,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openDevtools } from "./devtools";
 import { median } from "./figures";
 import { runWrangler } from "./wrangler";
 
@@ -82,29 +83,13 @@ async function profileOnce(bundle: Bundle): Promise<StartupProfile> {
   });
   try {
     await mf.ready;
-    const socket = new WebSocket(new URL("/core:user:startup", (await mf.getInspectorURL()).href));
-    await new Promise((resolve, reject) => {
-      socket.onopen = resolve;
-      socket.onerror = reject;
-    });
-    let next = 1;
-    const waiting = new Map<number, (result: unknown) => void>();
-    socket.onmessage = (event) => {
-      const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-      if (message.id !== undefined) waiting.get(message.id)?.(message.result);
-    };
-    const send = (method: string, params: Record<string, unknown> = {}) =>
-      new Promise<any>((resolve) => {
-        const id = next++;
-        waiting.set(id, resolve);
-        socket.send(JSON.stringify({ id, method, params }));
-      });
+    const { send, close } = await openDevtools(new URL("/core:user:startup", (await mf.getInspectorURL()).href).href);
     await send("Profiler.enable");
     await send("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
     await send("Profiler.start");
     await (await mf.dispatchFetch("https://startup.invalid/")).text();
     const { profile } = (await send("Profiler.stop")) as { profile: StartupProfile };
-    socket.close();
+    close();
     return profile;
   } finally {
     await mf.dispose();
