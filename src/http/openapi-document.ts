@@ -221,7 +221,10 @@ export function buildOpenApiDocument(app: Hono<any>) {
       version: API_VERSION,
       description:
         "Lets a merchant learn that an end user is at least a required age without handling identity documents. " +
-        "Every response is the envelope { success, data?, message?, error?, errors? }.",
+        "Every response is the envelope { success, data?, message?, error?, errors? }. " +
+        "Every response carries X-Request-Id (the caller's when well-formed, else a new one) and the security headers for data: " +
+        "Content-Security-Policy default-src 'none'; frame-ancestors 'none', Cross-Origin-Resource-Policy same-origin, Strict-Transport-Security and X-Content-Type-Options nosniff " +
+        "(the pages' headers, such as X-Frame-Options, are the pages' only); JSON answers are Cache-Control no-store.",
     },
     servers: [{ url: "/", description: "This deployment" }],
     tags: TAGS,

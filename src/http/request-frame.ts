@@ -2,8 +2,8 @@
 // dispatch, closure and promise per request; docs/performance.md): on the way in its request id
 // (X-Request-Id: the caller's when well-formed, else a new UUID, as hono/request-id does), its service
 // context and the configuration check (a configuration that breaks a rule of src/config/problems.ts
-// answers 503 MISCONFIGURED to everything); on the way out the security headers, no-store on JSON
-// answers, and one log line when it failed. The order of the old chain is kept: no-store, then the
+// answers 503 MISCONFIGURED to everything); on the way out the security headers (a page's set or data's:
+// secure-headers.ts), no-store on JSON answers, and one log line when it failed. The order of the old chain is kept: no-store, then the
 // security headers, then the log line.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -67,7 +67,8 @@ export const requestFrame = (contextOf: (env: Bindings) => ServiceContext) =>
     // body says only 503 MISCONFIGURED, the log line names the settings and rules (never values).
     if (ctx.settings.problems.length > 0) c.res = handleError(misconfigured(ctx.settings.problems), c);
     else await next();
-    noStoreJson(c.res.headers);
-    setSecureHeaders(c.res.headers);
+    const contentType = c.res.headers.get("content-type");
+    noStoreJson(c.res.headers, contentType);
+    setSecureHeaders(c.res.headers, contentType);
     logFailedRequest(c, started);
   });

@@ -4,8 +4,7 @@
 // retried by the alarm instead of being lost.
 import { DurableObject } from "cloudflare:workers";
 import type { ServiceContext } from "../context/service-context";
-import { deleteSessionLog, insertOpenedSession, pendingSessionsOf, resolutionStatements, sessionLogExists } from "./session-mirror";
-import { upsertCounter } from "../db/account-counter";
+import { deleteSessionLog, openStatements, resolutionStatements, sessionLogExists } from "./session-mirror";
 import { log } from "../lib/log";
 import { sha256Hex, timingSafeEqual } from "../lib/crypto";
 import { newId } from "../lib/ids";
@@ -93,27 +92,23 @@ export class VerificationSessionObject extends DurableObject<Env> {
     await this.ctx.blockConcurrencyWhile(async () => {
       if (await this.load()) throw new Error("session already open");
       const { db } = this.onShard(state.shard);
-      const [[opened], , [open]] = await db.batch([
-        upsertCounter(db, admission.opens),
-        insertOpenedSession(db, {
+      const [counted, , pending] = await db.$client.batch<{ count?: number; pending?: number }>(
+        openStatements(db, admission.opens, {
           id: state.id,
           accountId: state.accountId,
           keyId: state.keyId,
-          status: "PENDING",
           ageRequired: state.ageRequired,
-          aboveAgeRequired: false,
-          receiptId: null,
           createdAt: state.createdAt,
           expiresAt: state.expiresAt,
-          resolvedAt: null,
           livemode: state.livemode ?? true,
           reference: state.reference ?? null,
           metadata: state.metadata ?? null,
           acceptedAssurance: state.acceptedAssurance ?? null,
           doubleBlind: state.doubleBlind ?? false,
         }),
-        pendingSessionsOf(db, state.accountId),
-      ]);
+      );
+      const opened = counted?.results[0];
+      const open = pending?.results[0];
       if ((opened?.count ?? 0) > admission.opensPerMinute) refused = "OPENS_LIMITED";
       else if ((open?.pending ?? 0) > admission.pendingMax) refused = "TOO_MANY_PENDING";
       if (refused) {

@@ -10,7 +10,9 @@
 // wrangler.toml) registers one merchant on each of the first N D1 shards (issue 36) and measures round r
 // with shard (r - 1) mod N's merchant, so the figures cover every shard; the callback latency uses shard 0's.
 // `--paced R` also measures health and poll at a fixed R requests a second on both, each round (open loop,
-// microsecond timing: test/bench/paced.ts), to tell the service's tail from the machine's.
+// microsecond timing: test/bench/paced.ts), to tell the service's tail from the machine's. Beside each
+// throughput it reports the CPU time each server's processes spent per request (test/bench/process-cpu.ts),
+// the figure a busy machine moves least.
 import { spawnSync } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { cpus, platform } from "node:os";
@@ -26,6 +28,7 @@ import { prepare, seedFloor, type Fixtures } from "./prepare";
 import { measurePaced, type Paced, type PacedRequest } from "./paced";
 import { measureFlow, measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load, type Measured } from "./scenarios";
 import { measureStartup } from "./startup";
+import { withCpuPerRequest } from "./process-cpu";
 
 const { values } = parseArgs({
   options: {
@@ -66,7 +69,8 @@ const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) :
 const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 const kib = (bytes: number) => bytes / 1024;
 
-type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string };
+/** `processGroup`: the server's processes, whose CPU time the bench reads (none for a --base-url server). */
+type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string; processGroup?: number };
 type Scenario = { name: string; run: (target: Target, load: Load) => Promise<Measured> };
 
 const SCENARIOS: Scenario[] = [
@@ -88,12 +92,11 @@ try {
   const start = async (name: string, config?: string) => {
     const server = await startDevServer({ name, config });
     servers.push(server);
-    return server.baseUrl;
+    return server;
   };
   log("Starting throw-away wrangler dev servers (own ports, own local state): the service and the floor…");
-  const [baseUrl, floorUrl] = (
-    await Promise.all([values["base-url"] ?? start("bench"), values["floor-url"] ?? start("floor", FLOOR_CONFIG)])
-  ).map((url) => url.replace(/\/$/, "")) as [string, string];
+  const [serviceServer, floorServer] = await Promise.all([values["base-url"] ? undefined : start("bench"), values["floor-url"] ? undefined : start("floor", FLOOR_CONFIG)]);
+  const [baseUrl, floorUrl] = [values["base-url"] ?? serviceServer!.baseUrl, values["floor-url"] ?? floorServer!.baseUrl].map((url) => url.replace(/\/$/, "")) as [string, string];
   log(`service ${baseUrl}, floor ${floorUrl}`);
   log(`autocannon: ${load.connections} connections, ${load.duration} s per scenario and server, ${rounds} rounds\n`);
 
@@ -114,9 +117,9 @@ try {
   const services: Target[] = [];
   for (const [i, f] of fixturesByShard.entries()) {
     const url = `${sinks[i]!.url}/callbacks`;
-    services.push({ baseUrl, fixtures: f, sessionId: await openOne(baseUrl, f.apiKey), callbackUrl: url });
+    services.push({ baseUrl, fixtures: f, sessionId: await openOne(baseUrl, f.apiKey), callbackUrl: url, processGroup: serviceServer?.processGroup });
   }
-  const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl };
+  const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl, processGroup: floorServer?.processGroup };
 
   // Warm both isolates, the key's lastUsedAt stamp and the connection pools before anything is recorded.
   const warm = { connections: load.connections, duration: 2 };
@@ -126,7 +129,8 @@ try {
   log(`… callback latency over ${callbackSessions} sessions, one completion every ${callbackIntervalMs} ms`);
   const callbacks = await measureCallbackLatency(baseUrl, fixtures, callbackSessions, callbackIntervalMs);
 
-  const measured: { round: number; scenario: string; service: Measured; floor: Measured }[] = [];
+  type WithCpu = Measured & { cpuUs: number; cpuUsByRole: Record<string, number> };
+  const measured: { round: number; scenario: string; service: WithCpu; floor: WithCpu }[] = [];
   const paced: { round: number; scenario: string; service: Paced; floor: Paced }[] = [];
   /** One measurement on both servers, back to back; alternating who goes first cancels a drift in the machine's load within a pair. */
   const pair = async <T>(round: number, service: Target, run: (target: Target) => Promise<T>) => {
@@ -139,7 +143,8 @@ try {
     const service = services[(round - 1) % services.length]!;
     for (const scenario of SCENARIOS) {
       log(`… round ${round}/${rounds}: ${scenario.name}`);
-      measured.push({ round, scenario: scenario.name, ...(await pair(round, service, (target) => scenario.run(target, load))) });
+      const run = (target: Target) => withCpuPerRequest(target.processGroup, () => scenario.run(target, load));
+      measured.push({ round, scenario: scenario.name, ...(await pair(round, service, run)) });
     }
     if (pacedRate > 0) {
       for (const { name, request } of PACED) {
@@ -184,6 +189,12 @@ try {
       /** The floor's own tail, same rounds: what the machine and wrangler dev give a Worker that does nothing else. */
       floorTailToMedian: median(runs.map((m) => ratio(m.floor.p99, m.floor.p50))),
       roundsVsFloor: runs.map((m) => ratio(m.service.rps, m.floor.rps)),
+      /** CPU microseconds per request of each server's processes (wrangler's Node and both workerd), and the floor's ÷ the service's per round. */
+      cpuUs: median(runs.map((m) => m.service.cpuUs)),
+      floorCpuUs: median(runs.map((m) => m.floor.cpuUs)),
+      floorCpuVsCpu: median(runs.map((m) => ratio(m.floor.cpuUs, m.service.cpuUs))),
+      cpuUsByRole: Object.fromEntries(Object.keys(runs[0]?.service.cpuUsByRole ?? {}).map((role) => [role, median(runs.map((m) => m.service.cpuUsByRole[role] ?? NaN))])),
+      floorCpuUsByRole: Object.fromEntries(Object.keys(runs[0]?.floor.cpuUsByRole ?? {}).map((role) => [role, median(runs.map((m) => m.floor.cpuUsByRole[role] ?? NaN))])),
     };
   });
 
@@ -205,6 +216,18 @@ try {
         fmt(s.floorVsFloorHealth.rps, 3),
         String(s.errors),
       ]),
+    ]),
+  );
+  const byRole = (roles: Record<string, number>) =>
+    Object.entries(roles)
+      .filter(([role]) => role !== "other")
+      .map(([role, us]) => `${role} ${fmt(us, 0)}`)
+      .join(", ");
+  log("\nCPU per request, all of each server's processes (medians over the rounds; test/bench/process-cpu.ts):");
+  log(
+    table([
+      ["scenario", "µs", "floor µs", "floor ÷ service", "service by process", "floor by process"],
+      ...summary.map((s) => [s.name, fmt(s.cpuUs, 0), fmt(s.floorCpuUs, 0), fmt(s.floorCpuVsCpu, 3), byRole(s.cpuUsByRole), byRole(s.floorCpuUsByRole)]),
     ]),
   );
   const pacedSummary = PACED.map(({ name }) => {

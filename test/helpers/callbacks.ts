@@ -4,13 +4,17 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import { eventTypeFor, type CallbackMessage } from "../../src/session/callback-message";
-import { callbackAttempts, callbackEvents } from "../../src/db/schema";
-import { insertOpenedSession, resolutionStatements } from "../../src/session/session-mirror";
+import { callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
+import type { Database } from "../../src/db/client";
+import { resolutionStatements } from "../../src/session/session-mirror";
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, nowIso } from "../../src/lib/time";
 import type { PolledSession } from "../../src/session/session-view";
 import { dbHolding, dbOfAccount, shardOfAccount } from "./shards";
+
+/** A PENDING session's log row as the object's open writes it (src/session/session-mirror.ts), through drizzle for the tests' own rows. */
+const insertSessionRow = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
 
 export const CALLBACK_URL = "https://merchant.example/hooks/age";
 
@@ -26,7 +30,7 @@ export async function seedResolvedSession(
   const createdAt = nowIso();
   const expiresAt = addSeconds(createdAt, 1800);
   const db = await dbOfAccount(merchant.account.id);
-  await insertOpenedSession(db, {
+  await insertSessionRow(db, {
     id: sessionId,
     accountId: merchant.account.id,
     keyId: merchant.keyId,

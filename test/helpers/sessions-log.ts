@@ -1,11 +1,15 @@
 // Seeds the session log through its domain functions (the same inserts and resolution statements the
 // session Durable Object uses), and keeps the truth for the assertions.
-import type { SessionLogRow } from "../../src/db/schema";
-import { insertOpenedSession, resolutionStatements } from "../../src/session/session-mirror";
+import { verificationSessions, type SessionLogRow } from "../../src/db/schema";
+import type { Database } from "../../src/db/client";
+import { resolutionStatements } from "../../src/session/session-mirror";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, toIso } from "../../src/lib/time";
 import { SESSION_STATUSES } from "../../src/session/session-status";
 import { dbOfAccount } from "./shards";
+
+/** A PENDING session's log row as the object's open writes it (src/session/session-mirror.ts), through drizzle for the tests' own rows. */
+const insertSessionRow = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
 
 export type SeedOptions = {
   accountId: string;
@@ -63,7 +67,7 @@ async function writeSessions(rows: SessionLogRow[]) {
   if (rows.length === 0) return;
   const d = await dbOfAccount(rows[0]!.accountId);
   const statements = rows.flatMap((row) => {
-    const opened = insertOpenedSession(d, { ...row, status: "PENDING", aboveAgeRequired: false, receiptId: null, resolvedAt: null });
+    const opened = insertSessionRow(d, { ...row, status: "PENDING", aboveAgeRequired: false, receiptId: null, resolvedAt: null });
     if (row.status === "PENDING") return [opened];
     const resolution = resolutionStatements(
       d,

@@ -9,7 +9,7 @@ export async function asset<T = any>(path: string) {
   return readResponse<T>(await env.ASSETS.fetch(new URL(path, BASE)));
 }
 
-/** The security headers every answer carries, static files included (public/_headers). */
+/** The security headers every page carries, and the static files a page loads (public/_headers); data carries some of them (src/http/secure-headers.ts). */
 export const SECURITY_HEADERS = [
   "cross-origin-resource-policy",
   "cross-origin-opener-policy",

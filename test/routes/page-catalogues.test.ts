@@ -117,9 +117,10 @@ describe("the catalogue files as the platform serves them", () => {
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     expect(res.headers.get("cache-control")).toBe("public, max-age=300");
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
-    // The same security headers as the Worker's own answers.
+    // The same security headers as the Worker's own JSON answers (data, not a page: src/http/secure-headers.ts).
     const health = await SELF.fetch("https://age-verification.test/api/health");
-    for (const name of SECURITY_HEADERS) expect(res.headers.get(name), name).toBe(health.headers.get(name));
+    for (const name of [...SECURITY_HEADERS, "content-security-policy"]) expect(res.headers.get(name), name).toBe(health.headers.get(name));
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(await res.json()).toEqual(de);
     expect((await env.ASSETS.fetch(new URL("/i18n/en.json", "https://age-verification.test"))).status).toBe(404);
   });

@@ -132,7 +132,8 @@ describe("apps: security", () => {
 
   it("the page middleware does not leak onto the JSON API", async () => {
     const res = await call("GET", "/api/health");
-    expect(res.headers.get("content-security-policy")).toBeNull();
+    // The pages' policy is not the API's: data gets the frame's inert one (src/http/secure-headers.ts).
+    expect(res.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
     // (Its Cache-Control is no-store too, but from the JSON rule of src/http/no-store.ts, not from the pages.)
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
   });

@@ -4,6 +4,8 @@ export type DevServer = {
   baseUrl: string;
   /** wrangler's DevTools inspector (the bench's CPU profile, test/bench/profile.ts). */
   inspectorPort: number;
+  /** The process group of wrangler and its workerd processes (wrangler's pid): the bench reads their CPU time. */
+  processGroup: number;
   /** Stops the process group (SIGTERM, SIGKILL after 5 s) and removes the state; safe to call twice. */
   stop(): Promise<void>;
   /** What wrangler printed so far (its last MiB). */

@@ -198,7 +198,7 @@ async function startOnce({ name, vars, config, args: extraArgs }, port, inspecto
     await server.stop();
     throw error;
   }
-  return { baseUrl, inspectorPort, stop: server.stop, output: () => output.slice(-OUTPUT_LIMIT) };
+  return { baseUrl, inspectorPort, processGroup: child?.pid ?? 0, stop: server.stop, output: () => output.slice(-OUTPUT_LIMIT) };
 }
 
 // Typed by the declarations the importers see (a self-import resolves to dev-server.d.mts), so the two agree.

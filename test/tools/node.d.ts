@@ -5,6 +5,7 @@ declare const process: {
   env: Record<string, string | undefined>;
   exitCode: number | undefined;
   pid: number;
+  platform: string;
   exit(code?: number): never;
   kill(pid: number, signal?: string): void;
   cwd(): string;
@@ -100,6 +101,7 @@ declare module "node:net" {
 
 declare module "node:fs" {
   export function rmSync(path: string, options?: { recursive?: boolean; force?: boolean }): void;
+  export function readdirSync(path: string): string[];
 }
 
 declare module "node:fs/promises" {

@@ -4,6 +4,7 @@ import { and, eq, isNull, lt, or } from "drizzle-orm";
 import { apiKeys } from "../../db/schema";
 import { API_KEY_PREFIX, type KeyMode } from "./api-keys";
 import type { ServiceContext } from "../../context/service-context";
+import { prepared } from "../../db/prepared";
 
 // svc_sk_live_…, svc_sk_test_… or a 1.0.0 svc_sk_…; the mode is read from the key's row, not its text.
 const API_KEY_SHAPE = new RegExp(`^${API_KEY_PREFIX}(live_|test_)?[A-Za-z0-9_-]{43}$`);
@@ -21,16 +22,14 @@ export type AuthenticatedKey = {
   allowedCallbackOrigins: string[] | null;
 };
 
-// The query of every merchant request, in D1's own prepared statement rather than drizzle's builder: the
-// builder's mapping was a measured part of a poll (docs/performance.md). The statement is prepared once
-// per database (so once per isolate and shard) and only the hash is bound. Column names are the schema's
+// The query of every merchant request, in D1's own prepared statement rather than drizzle's builder
+// (src/db/prepared.ts): only the hash is bound. Column names are the schema's
 // (src/db/schema.ts: api_keys, users); the key tests (test/routes/keys, test/merchant/test-mode,
 // test/webhooks/allowed-origins, test/routes/first-screen) cover every field read here.
 const KEY_BY_HASH =
   "SELECT k.id, k.user_id, k.last_used_at, k.allowed_callback_origins, k.mode, u.company_name " +
   "FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL LIMIT 1";
 type KeyRow = { id: string; user_id: string; last_used_at: string | null; allowed_callback_origins: string | null; mode: KeyMode; company_name: string | null };
-const prepared = new WeakMap<D1Database, D1PreparedStatement>();
 
 /** Whether a presented value has an API key's shape: anything else is refused before it is hashed or looked up. */
 export const isApiKeyShaped = (presented: string) => API_KEY_SHAPE.test(presented);
@@ -40,13 +39,7 @@ export const isApiKeyShaped = (presented: string) => API_KEY_SHAPE.test(presente
  * (isApiKeyShaped) and hashed it to find its shard (src/http/require-api-key.ts).
  */
 export async function authenticateApiKey({ db }: ServiceContext, keyHash: string): Promise<AuthenticatedKey | null> {
-  const d1 = db.$client;
-  let query = prepared.get(d1);
-  if (!query) {
-    query = d1.prepare(KEY_BY_HASH);
-    prepared.set(d1, query);
-  }
-  const row = await query.bind(keyHash).first<KeyRow>();
+  const row = await prepared(db.$client, KEY_BY_HASH).bind(keyHash).first<KeyRow>();
   if (!row) return null;
   return {
     id: row.id,

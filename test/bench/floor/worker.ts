@@ -3,8 +3,10 @@
 // this Worker on the same machine is its own fixed cost (docs/performance.md).
 //   health: one D1 read.
 //   poll:   one D1 read (the key row, joined to its account) + one Durable Object call that reads its state.
-//   open:   one D1 read (the key), then one Durable Object call that writes the D1 session log row, its
-//           state and its alarm (the service's open, call for call).
+//   open:   one D1 read (the key), then one Durable Object call that makes the service's one D1 batch (this
+//           minute's opens counter, the session log row, the account's PENDING sessions counted:
+//           src/session/session-mirror.ts), then stores its state and its alarm (call for call, statement
+//           for statement).
 //   complete: one D1 batch (the account with its KYC record, and the two completion counters) + one Durable Object call that stores state and
 //           outbox, writes the D1 batch (log update + callback event), enqueues the callback's safety-net copy, sets its alarm,
 //           then, after the resolution is durable, makes the callback's first attempt as the service's object does
@@ -30,11 +32,17 @@ export class FloorSession extends DurableObject<Env> {
   async open(state: State): Promise<void> {
     await this.ctx.blockConcurrencyWhile(async () => {
       if (await this.ctx.storage.get("state")) throw new Error("session already open");
-      await this.env.DB.prepare(
-        "insert into verification_sessions (id, account_id, key_id, status, age_required, above_age_required, receipt_id, created_at, expires_at, resolved_at) values (?, ?, ?, 'PENDING', 18, 0, null, ?, ?, null)",
-      )
-        .bind(state.id, state.accountId, state.keyId, state.createdAt, state.expiresAt)
-        .run();
+      const minuteEnd = (Math.floor(Date.parse(state.createdAt) / 60_000) + 1) * 60_000;
+      await this.env.DB.batch([
+        this.env.DB.prepare("insert into account_counters (key, count, expires_at) values (?, 1, ?) on conflict (key) do update set count = count + 1 returning count").bind(
+          `opens:${state.accountId}:${minuteEnd}`,
+          new Date(minuteEnd).toISOString(),
+        ),
+        this.env.DB.prepare(
+          "insert into verification_sessions (id, account_id, key_id, status, age_required, above_age_required, receipt_id, created_at, expires_at, resolved_at) values (?, ?, ?, 'PENDING', 18, 0, null, ?, ?, null)",
+        ).bind(state.id, state.accountId, state.keyId, state.createdAt, state.expiresAt),
+        this.env.DB.prepare("select count(*) as pending from verification_sessions where account_id = ? and status = 'PENDING'").bind(state.accountId),
+      ]);
       await this.ctx.storage.put("state", state);
       await this.ctx.storage.get("outbox");
       await this.ctx.storage.setAlarm(Date.parse(state.expiresAt));

@@ -1,0 +1,72 @@
+// `npm run bench:cpu [-- --rounds 5] [--duration 4] [--other path/to/wrangler.toml]`: the CPU time each
+// server's processes spend per health, poll and open request (wrangler's Node, its proxy workerd, the Worker's
+// workerd; test/bench/process-cpu.ts), the service beside the floor, interleaved round by round. With
+// `--other`, a third server built from another checkout's configuration (a `git worktree` of the commit
+// before a change, its node_modules linked) is measured in the same rounds: an A/B of a change that the
+// throughput's noise would hide (docs/performance.md).
+import { parseArgs } from "node:util";
+import { apiClient, expectStatus } from "../tools/api-client";
+import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
+import { median, table } from "./figures";
+import { prepare, seedFloor, type Fixtures } from "./prepare";
+import { withCpuPerRequest } from "./process-cpu";
+import { measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load } from "./scenarios";
+
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "5" }, duration: { type: "string", default: "4" }, other: { type: "string" } },
+});
+const load: Load = { connections: 10, duration: Number(values.duration) };
+const SCENARIOS = {
+  health: (t: Target, l: Load) => measureHealth(t.server.baseUrl, l),
+  poll: (t: Target, l: Load) => measurePoll(t.server.baseUrl, l, t.fixtures, t.sessionId),
+  // Opened sessions are never completed, so no callback is sent to this address.
+  open: (t: Target, l: Load) => measureOpen(t.server.baseUrl, l, t.fixtures, CALLBACK_URL),
+};
+const CALLBACK_URL = "https://example.com/callbacks";
+type Target = { name: string; server: DevServer; fixtures: Fixtures; sessionId: string };
+
+const servers: DevServer[] = [];
+const start = async (name: string, config?: string) => {
+  const server = await startDevServer({ name, config });
+  servers.push(server);
+  return server;
+};
+try {
+  const configs: [string, string | undefined][] = [
+    ["service", undefined],
+    ["floor", "test/bench/floor/wrangler.toml"],
+    ...(values.other ? [["other", values.other] as [string, string]] : []),
+  ];
+  const targets: Target[] = [];
+  for (const [name, config] of configs) {
+    const server = await start(name === "service" ? "bench" : name, config);
+    const fixtures = name === "floor" ? await seedFloor(server.baseUrl) : await prepare(server.baseUrl);
+    const opened = await apiClient(server.baseUrl)("POST", SESSION_PATH, { apiKey: fixtures.apiKey, body: { age_required: 18, callback_url: CALLBACK_URL } });
+    expectStatus(opened, 201);
+    targets.push({ name, server, fixtures, sessionId: opened.body.data.session_id as string });
+  }
+  for (const target of targets) for (const run of Object.values(SCENARIOS)) await run(target, { connections: 10, duration: 2 });
+
+  const runs: { scenario: string; target: string; rps: number; cpuUs: number; byRole: Record<string, number> }[] = [];
+  for (let round = 1; round <= Number(values.rounds); round++) {
+    for (const [scenario, run] of Object.entries(SCENARIOS)) {
+      // Alternating the order, as the bench does: a drift in the machine's load falls on each in turn.
+      for (const target of round % 2 === 1 ? targets : [...targets].reverse()) {
+        const measured = await withCpuPerRequest(target.server.processGroup, () => run(target, load));
+        runs.push({ scenario, target: target.name, rps: measured.rps, cpuUs: measured.cpuUs, byRole: measured.cpuUsByRole });
+      }
+    }
+  }
+  const rows = Object.keys(SCENARIOS).flatMap((scenario) =>
+    targets.map(({ name }) => {
+      const mine = runs.filter((r) => r.scenario === scenario && r.target === name);
+      const roles = Object.keys(mine[0]?.byRole ?? {}).filter((role) => role !== "other");
+      const byProcess = roles.map((role) => `${role} ${median(mine.map((r) => r.byRole[role] ?? NaN)).toFixed(0)}`).join(", ");
+      return [scenario, name, median(mine.map((r) => r.rps)).toFixed(0), median(mine.map((r) => r.cpuUs)).toFixed(0), byProcess];
+    }),
+  );
+  console.log(`CPU µs per request, medians of ${values.rounds} rounds of ${load.duration} s:`);
+  console.log(table([["scenario", "server", "req/s", "µs", "by process"], ...rows]));
+} finally {
+  await Promise.all(servers.map((server) => server.stop()));
+}

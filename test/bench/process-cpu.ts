@@ -1,0 +1,52 @@
+// CPU time of a dev server's processes (wrangler's Node process and its workerd processes, one process
+// group: test/tools/dev-server.mjs), read from /proc. CPU per request is the bench's steadiest figure: a
+// throughput ratio moves with whatever else the 2 cores run in those seconds, the CPU a server spends on
+// each request hardly does (docs/performance.md). Linux only; elsewhere the figures read NaN.
+import { readdirSync, readFileSync } from "node:fs";
+
+/** Clock ticks a second (USER_HZ), the unit of /proc/<pid>/stat's times: 100 on Linux. */
+const TICKS_PER_SECOND = 100;
+
+/** What each process of the group is, by its command line. */
+function roleOf(commandLine: string): string {
+  if (!commandLine.includes("workerd")) return commandLine.includes("wrangler") ? "wrangler (Node)" : "other";
+  // wrangler dev runs two workerd processes: the proxy that owns the public port, and the Worker's own.
+  return /--socket-addr=entry=localhost:/.test(commandLine) ? "workerd (proxy)" : "workerd (Worker)";
+}
+
+const read = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return ""; // The process ended between the listing and the read.
+  }
+};
+
+/** CPU seconds (user + system) used so far by each role of the group's processes. */
+export function groupCpuSeconds(processGroup: number): Map<string, number> {
+  const used = new Map<string, number>();
+  if (process.platform !== "linux" || !processGroup) return used;
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    // Fields after the command's closing parenthesis: state, ppid, pgrp (index 2), …, utime (11), stime (12).
+    const fields = read(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
+    if (!fields || Number(fields[2]) !== processGroup) continue;
+    const role = roleOf(read(`/proc/${pid}/cmdline`).replaceAll("\0", " "));
+    used.set(role, (used.get(role) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+  }
+  return used;
+}
+
+const total = (used: Map<string, number>) => [...used.values()].reduce((sum, seconds) => sum + seconds, 0);
+
+/** Runs `measure` and returns its result with the group's CPU microseconds per request it made (NaN off Linux). */
+export async function withCpuPerRequest<T extends { requests: number }>(
+  processGroup: number | undefined,
+  measure: () => Promise<T>,
+): Promise<T & { cpuUs: number; cpuUsByRole: Record<string, number> }> {
+  const before = processGroup ? groupCpuSeconds(processGroup) : new Map<string, number>();
+  const result = await measure();
+  const after = processGroup ? groupCpuSeconds(processGroup) : new Map<string, number>();
+  const perRequest = (seconds: number) => (after.size > 0 && result.requests > 0 ? (seconds * 1e6) / result.requests : NaN);
+  const cpuUsByRole = Object.fromEntries([...after].map(([role, seconds]) => [role, perRequest(seconds - (before.get(role) ?? 0))]));
+  return { ...result, cpuUs: perRequest(total(after) - total(before)), cpuUsByRole };
+}
