@@ -13,7 +13,8 @@
 //           (src/callbacks/first-attempt.ts): one D1 batch that claims the attempt and reads the key's secret, the POST to
 //           the callback URL, one D1 batch that records its outcome. The physical floor for telling the merchant
 //           is that one request after the state is durable; its two storage calls are the service's, call for call.
-//   the callback's safety-net copy, 90 s later: one D1 batch that finds attempt 1 answered, then dropped.
+//   the callback's safety-net copy, 90 s later: one D1 batch (the service's four statements) that finds attempt 1
+//           answered, then dropped.
 // The key is looked up by the header's text as its hash (the floor does no crypto); POST /floor/seed makes
 // the one key and account that lookups find, so every read returns a row as the service's do.
 import { DurableObject } from "cloudflare:workers";
@@ -176,15 +177,28 @@ async function handle(request: Request, env: Env): Promise<Response> {
 export default {
   fetch: handle,
   // The safety-net copies the floor's completions enqueue, due 90 s later: the service's consumer makes one
-  // D1 batch per copy (src/callbacks/consumer.ts: claim the next attempt unless attempt 1 has an outcome,
-  // and read the event), finds attempt 1 answered and drops the copy; so does this, copies in parallel.
+  // D1 batch per copy (src/callbacks/attempts.ts claimNextAttempt: mark a stale attempt interrupted, claim
+  // the next attempt unless attempt 1 has an outcome, read the event with its key's secrets and its
+  // attempts), finds attempt 1 answered and drops the copy; so does this, statement for statement, copies
+  // in parallel.
   async queue(batch: MessageBatch, env: Env) {
     await Promise.all(
       batch.messages.map(async (message) => {
         const eventId = String((message.body as { eventId?: unknown }).eventId ?? "");
+        const stale = new Date(Date.now() - 60_000).toISOString();
         await env.DB.batch([
-          env.DB.prepare("select 1 from callback_attempts where event_id = ? and attempt = 1 and (error is null or error not in ('in_progress', 'interrupted'))").bind(eventId),
-          env.DB.prepare("select state from callback_events where id = ?").bind(eventId),
+          env.DB.prepare("update callback_attempts set error = 'interrupted' where event_id = ? and error = 'in_progress' and at <= ?").bind(eventId, stale),
+          env.DB.prepare(
+            "insert into callback_attempts (id, event_id, attempt, at, duration_ms, status_code, error) select null, id, " +
+              "(select coalesce(max(attempt), 0) + 1 from callback_attempts where event_id = ?), ?, 0, null, 'in_progress' from callback_events " +
+              "where id = ? and state = 'pending' and not exists (select 1 from callback_attempts where event_id = ? and error = 'in_progress') " +
+              "and not exists (select 1 from callback_attempts where event_id = ? and attempt = 1 and (error is null or error not in ('in_progress', 'interrupted'))) " +
+              "on conflict do nothing returning attempt",
+          ).bind(eventId, new Date().toISOString(), eventId, eventId, eventId),
+          env.DB.prepare(
+            "select e.state, k.signing_secret_enc, k.previous_signing_secret_enc, k.previous_secret_expires_at from callback_events e left join api_keys k on k.id = 'key_floor' where e.id = ?",
+          ).bind(eventId),
+          env.DB.prepare("select attempt, error from callback_attempts where event_id = ? order by attempt desc").bind(eventId),
         ]);
         message.ack();
       }),
