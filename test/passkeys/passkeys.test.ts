@@ -3,7 +3,7 @@
 // stale response is refused with its own message and changes nothing: no passkey stored, the counter
 // as it was, the session still PENDING.
 import { eq } from "drizzle-orm";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { emailTokens, passkeyChallenges, passkeys } from "../../src/db/schema";
 import { freshAddress, mailedToken } from "../helpers/accounts";
 import { SoftwareAuthenticator, type Forgery } from "../helpers/authenticator";
@@ -431,6 +431,12 @@ describe("limits, key types and counters", () => {
   it("limits option requests to 10 a minute per account, across registration, confirmation and approval options: 429 with Retry-After", async () => {
     const { merchant, user } = await setup();
     const session = await open(merchant.apiKey);
+    // Counted in fixed minutes: the eleven requests must fall in one, so the clock starts 20 s into the next
+    // (the test failed when a minute ended between the tenth and the eleventh).
+    vi.useFakeTimers({ now: Math.ceil(Date.now() / 60_000) * 60_000 + 20_000, toFake: ["Date"] });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     for (let i = 0; i < 10; i++) await registrationOptions(user);
     for (const res of [
       await call("POST", `${base}/registration-options`, { token: user.token }),
