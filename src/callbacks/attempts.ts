@@ -150,6 +150,11 @@ export type AttemptRecord = {
   error: string | null;
 };
 
+// Every attempt's record, prepared (as the claim): the statements drizzle's builder generated for it.
+const RECORD_ATTEMPT =
+  'update "callback_attempts" set "at" = ?, "duration_ms" = ?, "status_code" = ?, "error" = ? where ("callback_attempts"."event_id" = ? and "callback_attempts"."attempt" = ?)';
+const SETTLE_PENDING_EVENT = 'update "callback_events" set "state" = ?, "updated_at" = ? where ("callback_events"."id" = ? and "callback_events"."state" = ?)';
+
 /**
  * Records the outcome of a claimed attempt and the event's resulting state in one batch. Only a pending
  * event changes state: a duplicate queue delivery racing a finished one cannot turn `delivered` into `failed`.
@@ -161,10 +166,6 @@ export async function recordAttempt(db: Database, record: AttemptRecord, state: 
     prepared(d1, SETTLE_PENDING_EVENT).bind(state, record.at, record.eventId, "pending"),
   ]);
 }
-// Every attempt's record, prepared (as the claim): the statements drizzle's builder generated for it.
-const RECORD_ATTEMPT =
-  'update "callback_attempts" set "at" = ?, "duration_ms" = ?, "status_code" = ?, "error" = ? where ("callback_attempts"."event_id" = ? and "callback_attempts"."attempt" = ?)';
-const SETTLE_PENDING_EVENT = 'update "callback_events" set "state" = ?, "updated_at" = ? where ("callback_events"."id" = ? and "callback_events"."state" = ?)';
 
 /** Gives back a claimed attempt that was never sent, so the next try takes the same number. */
 export async function releaseAttempt(db: Database, eventId: string, attempt: number): Promise<void> {

@@ -3,6 +3,7 @@
 // (the approver's account read; the session object's log write when a session opens).
 import { sql, type SQL } from "drizzle-orm";
 import type { Database } from "./client";
+import { prepared } from "./prepared";
 import { accountCounters, users } from "./schema";
 
 /**
@@ -18,3 +19,9 @@ export function upsertCounter(db: Database, { key, expiresAt }: { key: string; e
     .onConflictDoUpdate({ target: accountCounters.key, set: { count: sql`${accountCounters.count} + 1` } })
     .returning({ count: accountCounters.count });
 }
+
+/** upsertCounter without a condition, as D1's own prepared statement (src/db/prepared.ts) for the open's hot batch. */
+const COUNT_ONCE =
+  "INSERT INTO account_counters (key, count, expires_at) VALUES (?, 1, ?) " +
+  "ON CONFLICT (key) DO UPDATE SET count = account_counters.count + 1 RETURNING count";
+export const countOnce = (d1: D1Database, { key, expiresAt }: { key: string; expiresAt: string }) => prepared(d1, COUNT_ONCE).bind(key, expiresAt);

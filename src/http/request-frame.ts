@@ -3,8 +3,8 @@
 // (X-Request-Id: the caller's when well-formed, else a new UUID, as hono/request-id does), its service
 // context and the configuration check (a configuration that breaks a rule of src/config/problems.ts
 // answers 503 MISCONFIGURED to everything); on the way out the security headers (a page's set or data's:
-// secure-headers.ts), no-store on JSON answers, and one log line when it failed. The order of the old chain is kept: no-store, then the
-// security headers, then the log line.
+// secure-headers.ts), no-store on JSON answers, and one log line when it failed. The order of the old
+// chain is kept: no-store, then the security headers, then the log line.
 import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { misconfigured, type Bindings } from "../config/settings";

@@ -27,7 +27,7 @@ const DOCUMENT_HEADERS: readonly (readonly [string, string])[] = [
 ];
 
 /** The policy of an answer that is not a page, unless its route set one. */
-export const NON_DOCUMENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
+const NON_DOCUMENT_POLICY = "default-src 'none'; frame-ancestors 'none'";
 
 const NON_DOCUMENT_HEADERS: readonly (readonly [string, string])[] = [
   ["Cross-Origin-Resource-Policy", "same-origin"],
@@ -36,7 +36,7 @@ const NON_DOCUMENT_HEADERS: readonly (readonly [string, string])[] = [
 ];
 
 /** Whether an answer of this Content-Type is a page (text/html), as opposed to data. */
-export const isDocument = (contentType: string | null) => contentType !== null && /^\s*text\/html\b/i.test(contentType);
+const isDocument = (contentType: string | null) => contentType !== null && /^\s*text\/html\b/i.test(contentType);
 
 /**
  * Sets the security headers of the answer's kind (replacing a value a handler set; a non-page keeps a

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import type { CallbackMessage } from "./callback-message";
 import type { Database } from "../db/client";
 import { prepared } from "../db/prepared";
+import { countOnce } from "../db/account-counter";
 import type { ServiceContext } from "../context/service-context";
 import { callbackEvents, verificationSessions } from "../db/schema";
 import type { ResolvedStatus } from "./session-status";
@@ -28,9 +29,6 @@ export type OpenedSessionRow = {
 // an open some 65 µs of CPU for these three (docs/performance.md). Column names and encodings are the
 // schema's (src/db/schema.ts: booleans as 0 and 1, JSON columns as JSON text); the open, poll, usage and
 // limit tests read every column back.
-const COUNT_OPEN =
-  "INSERT INTO account_counters (key, count, expires_at) VALUES (?, 1, ?) " +
-  "ON CONFLICT (key) DO UPDATE SET count = account_counters.count + 1 RETURNING count";
 const INSERT_OPENED =
   "INSERT INTO verification_sessions (id, account_id, key_id, status, age_required, above_age_required, receipt_id, created_at, expires_at, " +
   "resolved_at, livemode, reference, metadata, accepted_assurance, double_blind) VALUES (?, ?, ?, 'PENDING', ?, 0, NULL, ?, ?, NULL, ?, ?, ?, ?, ?)";
@@ -47,7 +45,7 @@ const json = (value: unknown) => (value === null ? null : JSON.stringify(value))
 export function openStatements(db: Database, opens: { key: string; expiresAt: string }, row: OpenedSessionRow): [D1PreparedStatement, D1PreparedStatement, D1PreparedStatement] {
   const d1 = db.$client;
   return [
-    prepared(d1, COUNT_OPEN).bind(opens.key, opens.expiresAt),
+    countOnce(d1, opens),
     prepared(d1, INSERT_OPENED).bind(
       row.id,
       row.accountId,

@@ -28,7 +28,7 @@ import { prepare, seedFloor, type Fixtures } from "./prepare";
 import { measurePaced, type Paced, type PacedRequest } from "./paced";
 import { measureFlow, measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load, type Measured } from "./scenarios";
 import { measureStartup } from "./startup";
-import { withCpuPerRequest } from "./process-cpu";
+import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
 
 const { values } = parseArgs({
   options: {
@@ -193,8 +193,8 @@ try {
       cpuUs: median(runs.map((m) => m.service.cpuUs)),
       floorCpuUs: median(runs.map((m) => m.floor.cpuUs)),
       floorCpuVsCpu: median(runs.map((m) => ratio(m.floor.cpuUs, m.service.cpuUs))),
-      cpuUsByRole: Object.fromEntries(Object.keys(runs[0]?.service.cpuUsByRole ?? {}).map((role) => [role, median(runs.map((m) => m.service.cpuUsByRole[role] ?? NaN))])),
-      floorCpuUsByRole: Object.fromEntries(Object.keys(runs[0]?.floor.cpuUsByRole ?? {}).map((role) => [role, median(runs.map((m) => m.floor.cpuUsByRole[role] ?? NaN))])),
+      cpuUsByRole: medianByRole(runs.map((m) => m.service.cpuUsByRole)),
+      floorCpuUsByRole: medianByRole(runs.map((m) => m.floor.cpuUsByRole)),
     };
   });
 
@@ -218,16 +218,11 @@ try {
       ]),
     ]),
   );
-  const byRole = (roles: Record<string, number>) =>
-    Object.entries(roles)
-      .filter(([role]) => role !== "other")
-      .map(([role, us]) => `${role} ${fmt(us, 0)}`)
-      .join(", ");
   log("\nCPU per request, all of each server's processes (medians over the rounds; test/bench/process-cpu.ts):");
   log(
     table([
       ["scenario", "µs", "floor µs", "floor ÷ service", "service by process", "floor by process"],
-      ...summary.map((s) => [s.name, fmt(s.cpuUs, 0), fmt(s.floorCpuUs, 0), fmt(s.floorCpuVsCpu, 3), byRole(s.cpuUsByRole), byRole(s.floorCpuUsByRole)]),
+      ...summary.map((s) => [s.name, fmt(s.cpuUs, 0), fmt(s.floorCpuUs, 0), fmt(s.floorCpuVsCpu, 3), formatByRole(s.cpuUsByRole), formatByRole(s.floorCpuUsByRole)]),
     ]),
   );
   const pacedSummary = PACED.map(({ name }) => {

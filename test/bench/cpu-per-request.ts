@@ -9,7 +9,7 @@ import { apiClient, expectStatus } from "../tools/api-client";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { median, table } from "./figures";
 import { prepare, seedFloor, type Fixtures } from "./prepare";
-import { withCpuPerRequest } from "./process-cpu";
+import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
 import { measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load } from "./scenarios";
 
 const { values } = parseArgs({
@@ -60,8 +60,7 @@ try {
   const rows = Object.keys(SCENARIOS).flatMap((scenario) =>
     targets.map(({ name }) => {
       const mine = runs.filter((r) => r.scenario === scenario && r.target === name);
-      const roles = Object.keys(mine[0]?.byRole ?? {}).filter((role) => role !== "other");
-      const byProcess = roles.map((role) => `${role} ${median(mine.map((r) => r.byRole[role] ?? NaN)).toFixed(0)}`).join(", ");
+      const byProcess = formatByRole(medianByRole(mine.map((r) => r.byRole)));
       return [scenario, name, median(mine.map((r) => r.rps)).toFixed(0), median(mine.map((r) => r.cpuUs)).toFixed(0), byProcess];
     }),
   );

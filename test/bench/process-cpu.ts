@@ -3,6 +3,7 @@
 // throughput ratio moves with whatever else the 2 cores run in those seconds, the CPU a server spends on
 // each request hardly does (docs/performance.md). Linux only; elsewhere the figures read NaN.
 import { readdirSync, readFileSync } from "node:fs";
+import { median } from "./figures";
 
 /** Clock ticks a second (USER_HZ), the unit of /proc/<pid>/stat's times: 100 on Linux. */
 const TICKS_PER_SECOND = 100;
@@ -50,3 +51,14 @@ export async function withCpuPerRequest<T extends { requests: number }>(
   const cpuUsByRole = Object.fromEntries([...after].map(([role, seconds]) => [role, perRequest(seconds - (before.get(role) ?? 0))]));
   return { ...result, cpuUs: perRequest(total(after) - total(before)), cpuUsByRole };
 }
+
+/** The median of each role's µs per request over several measurements (the roles of the first). */
+export const medianByRole = (measurements: Record<string, number>[]): Record<string, number> =>
+  Object.fromEntries(Object.keys(measurements[0] ?? {}).map((role) => [role, median(measurements.map((m) => m[role] ?? NaN))]));
+
+/** "wrangler (Node) 1021, workerd (proxy) 995, …": the roles that serve requests, for a table cell. */
+export const formatByRole = (roles: Record<string, number>): string =>
+  Object.entries(roles)
+    .filter(([role]) => role !== "other")
+    .map(([role, us]) => `${role} ${Number.isFinite(us) ? us.toFixed(0) : "-"}`)
+    .join(", ");

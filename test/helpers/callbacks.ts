@@ -4,17 +4,14 @@ import { createExecutionContext, createMessageBatch, env, getQueueResult } from 
 import { eq } from "drizzle-orm";
 import { vi } from "vitest";
 import { eventTypeFor, type CallbackMessage } from "../../src/session/callback-message";
-import { callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
-import type { Database } from "../../src/db/client";
+import { callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { resolutionStatements } from "../../src/session/session-mirror";
 import worker from "../../src/index";
 import { newId } from "../../src/lib/ids";
 import { addSeconds, nowIso } from "../../src/lib/time";
 import type { PolledSession } from "../../src/session/session-view";
 import { dbHolding, dbOfAccount, shardOfAccount } from "./shards";
-
-/** A PENDING session's log row as the object's open writes it (src/session/session-mirror.ts), through drizzle for the tests' own rows. */
-const insertSessionRow = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
+import { insertSessionRow } from "./sessions-log";
 
 export const CALLBACK_URL = "https://merchant.example/hooks/age";
 

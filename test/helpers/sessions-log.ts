@@ -9,7 +9,7 @@ import { SESSION_STATUSES } from "../../src/session/session-status";
 import { dbOfAccount } from "./shards";
 
 /** A PENDING session's log row as the object's open writes it (src/session/session-mirror.ts), through drizzle for the tests' own rows. */
-const insertSessionRow = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
+export const insertSessionRow = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
 
 export type SeedOptions = {
   accountId: string;

@@ -6,6 +6,8 @@ import { describe, expect, it } from "vitest";
 type ProcessCpuTool = {
   groupCpuSeconds(processGroup: number): Map<string, number>;
   withCpuPerRequest<T extends { requests: number }>(group: number | undefined, measure: () => Promise<T>): Promise<T & { cpuUs: number; cpuUsByRole: Record<string, number> }>;
+  medianByRole(measurements: Record<string, number>[]): Record<string, number>;
+  formatByRole(roles: Record<string, number>): string;
 };
 const processCpuTool = "../bench/process-cpu";
 const node = (name: string): Promise<any> => import(/* @vite-ignore */ name);
@@ -43,5 +45,13 @@ describe.runIf(platform === "linux")("CPU time of a process group", () => {
     expect(Object.values(measured.cpuUsByRole).reduce((a, b) => a + b, 0)).toBeCloseTo(measured.cpuUs, 6);
     const none = await withCpuPerRequest(undefined, async () => ({ requests: 100 }));
     expect(none.cpuUs).toBeNaN();
+  });
+
+  it("takes each role's median over the rounds and prints the roles that serve requests", async () => {
+    const { medianByRole, formatByRole } = (await import(/* @vite-ignore */ processCpuTool)) as ProcessCpuTool;
+    const medians = medianByRole([{ "workerd (Worker)": 1_000, other: 9 }, { "workerd (Worker)": 1_300, other: 1 }, { "workerd (Worker)": 1_100.4, other: 5 }]);
+    expect(medians).toEqual({ "workerd (Worker)": 1_100.4, other: 5 });
+    expect(formatByRole(medians)).toBe("workerd (Worker) 1100");
+    expect(formatByRole({ "wrangler (Node)": NaN })).toBe("wrangler (Node) -");
   });
 });
