@@ -1,26 +1,22 @@
 // One use of a per-account counter (account_counters; the limits: src/domain/limits/account-limits.ts): a
 // statement for someone's db.batch, so that counting rides in the same round trip as the work it guards
-// (the approver's account read; the session object's log write when a session opens).
-import { sql, type SQL } from "drizzle-orm";
+// (the session object's log write when a session opens; the approver's account read has its own,
+// conditional on the account: src/domain/verification/approver.ts).
+import { sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { prepared } from "./prepared";
-import { accountCounters, users } from "./schema";
+import { accountCounters } from "./schema";
 
-/**
- * Adds one to the counter, returning the new count: an UPSERT … RETURNING for a db.batch. With
- * `onlyIf`, a condition on the account's row, it counts only when that holds (and returns no row).
- */
-export function upsertCounter(db: Database, { key, expiresAt }: { key: string; expiresAt: string }, onlyIf?: SQL) {
-  const insert = db.insert(accountCounters);
-  const values = onlyIf
-    ? insert.select(db.select({ key: sql<string>`${key}`.as("key"), count: sql<number>`1`.as("count"), expiresAt: sql<string>`${expiresAt}`.as("expires_at") }).from(users).where(onlyIf))
-    : insert.values({ key, count: 1, expiresAt });
-  return values
+/** Adds one to the counter, returning the new count: an UPSERT … RETURNING for a db.batch. */
+export function upsertCounter(db: Database, { key, expiresAt }: { key: string; expiresAt: string }) {
+  return db
+    .insert(accountCounters)
+    .values({ key, count: 1, expiresAt })
     .onConflictDoUpdate({ target: accountCounters.key, set: { count: sql`${accountCounters.count} + 1` } })
     .returning({ count: accountCounters.count });
 }
 
-/** upsertCounter without a condition, as D1's own prepared statement (src/db/prepared.ts) for the open's hot batch. */
+/** upsertCounter as D1's own prepared statement (src/db/prepared.ts), for the open's hot batch. */
 const COUNT_ONCE =
   "INSERT INTO account_counters (key, count, expires_at) VALUES (?, 1, ?) " +
   "ON CONFLICT (key) DO UPDATE SET count = account_counters.count + 1 RETURNING count";

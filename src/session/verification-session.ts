@@ -435,7 +435,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const { message } = outbox;
     const shardCtx = this.onShard(message.shard);
     try {
-      await shardCtx.db.batch(
+      await shardCtx.db.$client.batch(
         resolutionStatements(
           shardCtx.db,
           {

@@ -70,9 +70,8 @@ export async function seedResolvedSession(
     attempt: 1,
     shard: await shardOfAccount(merchant.account.id),
   };
-  await db.batch(
-    resolutionStatements(db, { sessionId, status, aboveAgeRequired: status === "APPROVED", receiptId, resolvedAt }, message),
-  );
+  const { assurance, holder_binding: holderBinding, denial_reason: denialReason } = data;
+  await db.$client.batch(resolutionStatements(db, { sessionId, status, aboveAgeRequired: status === "APPROVED", receiptId, resolvedAt, assurance, holderBinding, denialReason }, message));
   return message;
 }
 

@@ -66,20 +66,30 @@ export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[
 async function writeSessions(rows: SessionLogRow[]) {
   if (rows.length === 0) return;
   const d = await dbOfAccount(rows[0]!.accountId);
-  const statements = rows.flatMap((row) => {
-    const opened = insertSessionRow(d, { ...row, status: "PENDING", aboveAgeRequired: false, receiptId: null, resolvedAt: null });
-    if (row.status === "PENDING") return [opened];
-    const resolution = resolutionStatements(
-      d,
-      { sessionId: row.id, status: row.status, aboveAgeRequired: row.aboveAgeRequired, receiptId: row.receiptId, resolvedAt: row.resolvedAt! },
-      null,
-    );
-    return [opened, ...resolution];
-  });
-  for (let i = 0; i < statements.length; i += BATCH) {
-    const chunk = statements.slice(i, i + BATCH);
+  const opened = rows.map((row) => insertSessionRow(d, { ...row, status: "PENDING", aboveAgeRequired: false, receiptId: null, resolvedAt: null, assurance: null, holderBinding: null, denialReason: null }));
+  const resolved = rows.flatMap((row) =>
+    row.status === "PENDING"
+      ? []
+      : resolutionStatements(
+          d,
+          {
+            sessionId: row.id,
+            status: row.status,
+            aboveAgeRequired: row.aboveAgeRequired,
+            receiptId: row.receiptId,
+            resolvedAt: row.resolvedAt!,
+            assurance: row.assurance,
+            holderBinding: row.holderBinding,
+            denialReason: row.denialReason,
+          },
+          null,
+        ),
+  );
+  for (let i = 0; i < opened.length; i += BATCH) {
+    const chunk = opened.slice(i, i + BATCH);
     await d.batch(chunk as [(typeof chunk)[number], ...typeof chunk]);
   }
+  for (let i = 0; i < resolved.length; i += BATCH) await d.$client.batch(resolved.slice(i, i + BATCH));
 }
 
 /** A D1 binding that records every statement and its bound values, for asserting query sizes. */

@@ -46,7 +46,9 @@ async function resolvedWithLostMessage(updatedSecondsAgo: number) {
   });
   const message = callbackMessage(state, newId("msg"), 1);
   const shard = await dbOfAccount(merchant.account.id);
-  await shard.batch(resolutionStatements(shard, { sessionId: state.id, status: "APPROVED", aboveAgeRequired: true, receiptId: state.receiptId, resolvedAt }, message));
+  await shard.$client.batch(
+    resolutionStatements(shard, { sessionId: state.id, status: "APPROVED", aboveAgeRequired: true, receiptId: state.receiptId, resolvedAt, assurance: "KYC_VERIFIED", holderBinding: "PASSWORD", denialReason: null }, message),
+  );
   const past = new Date(Date.now() - updatedSecondsAgo * 1000).toISOString();
   await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId)).update(callbackEvents).set({ updatedAt: past, createdAt: past }).where(eq(callbackEvents.id, message.webhookId));
   return { merchant, message };
