@@ -444,9 +444,11 @@ export class VerificationSessionObject extends DurableObject<Env> {
             aboveAgeRequired: message.data.above_age_required,
             receiptId: message.data.receipt_id,
             resolvedAt: message.data.resolved_at ?? message.timestamp,
-            assurance: message.data.assurance,
-            holderBinding: message.data.holder_binding,
-            denialReason: message.data.denial_reason,
+            // A message stored before 1.2.0 has none of these three (D1 refuses to bind undefined);
+            // their columns were never written, so null leaves them as they are.
+            assurance: message.data.assurance ?? null,
+            holderBinding: message.data.holder_binding ?? null,
+            denialReason: message.data.denial_reason ?? null,
           },
           message,
         ),

@@ -961,6 +961,14 @@ const hardening: Mutation[] = [
     why: "a retried mirror write fails on the event it already wrote, so the outbox never empties and the callback is never sent",
   },
   {
+    id: "old-outbox-binds-undefined",
+    file: "src/session/verification-session.ts",
+    find: "denialReason: message.data.denial_reason ?? null,",
+    replace: "denialReason: message.data.denial_reason,",
+    tests: ["test/session/outbox.test.ts"],
+    why: "an outbox stored before 1.2.0 can never be written (D1 refuses undefined): its session stays PENDING in the log and its callback is never sent",
+  },
+  {
     id: "hardening-bounded-deletion",
     file: "src/session/closing-for-deleted-account.ts",
     find: "  await close(ctx, sessionIds.slice(0, CLOSED_IN_REQUEST));",

@@ -127,6 +127,22 @@ describe("session outbox", () => {
     expect(events.map((e) => e.id)).toEqual([writes.sends[0]!.webhookId]);
   });
 
+  it("an outbox stored before 1.2.0 (no assurance, holder binding or denial reason in its message) is still written and sent", async () => {
+    const { opened, writes, completed } = await approvedWith({ queue: 0, d1: 1 });
+    // The message as 1.1.0 stored it: its session view had none of the three fields.
+    await runInDurableObject(sessionObject(opened.session_id), async (_instance, state) => {
+      const outbox = (await state.storage.get<{ message: CallbackMessage }>("outbox"))!;
+      const { assurance: _a, holder_binding: _h, denial_reason: _d, ...older } = outbox.message.data;
+      await state.storage.put("outbox", { message: { ...outbox.message, data: older } });
+    });
+
+    expect(await runDurableObjectAlarm(sessionObject(opened.session_id))).toBe(true);
+    expect(await pendingOutbox(opened.session_id)).toBeUndefined();
+    expect(await logRow(opened.session_id)).toMatchObject({ status: "APPROVED", receiptId: completed.body.data.receipt_id, assurance: null, holderBinding: null, denialReason: null });
+    expect(writes.sends.map((m) => m.type)).toEqual(["age_verification.session.approved"]);
+    expect(await eventsOf(opened.session_id)).toHaveLength(1);
+  });
+
   it("keeps retrying while the writes fail, then delivers once", async () => {
     const { opened, writes } = await approvedWith({ queue: 1, d1: 2 });
     // The first try and two alarms fail (D1, D1 then the queue); the third alarm gets through.

@@ -15,8 +15,9 @@ const decidedKyc = and(eq(kycRecords.userId, users.id), inArray(kycRecords.statu
 
 /**
  * The account with its provider-verified date of birth (null unless a VERIFIED record has one), the
- * reason of a REJECTED record and whether it holds a passkey: one query, for the answer and for the
- * end user's request read (which says whether the verified age meets the request).
+ * reason of a REJECTED record and whether it holds a passkey: one query, for the signed-in end user's
+ * request read (which says whether the verified age meets the request) and the age-token issuance. The
+ * answer's own read (below) is the same query, prepared.
  */
 export const accountWithVerifiedDob = (ctx: ServiceContext, userId: string) =>
   ctx.db
