@@ -1,5 +1,5 @@
-// Seeds the session log through its domain functions (the same inserts and resolution statements the
-// session Durable Object uses), and keeps the truth for the assertions.
+// Seeds the session log: each row inserted PENDING (through drizzle, every column the tests choose), then
+// resolved by the resolution statements the session Durable Object uses; keeps the truth for the assertions.
 import { verificationSessions, type SessionLogRow } from "../../src/db/schema";
 import type { Database } from "../../src/db/client";
 import { resolutionStatements } from "../../src/session/session-mirror";
