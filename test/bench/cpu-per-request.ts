@@ -1,9 +1,13 @@
-// `npm run bench:cpu [-- --rounds 5] [--duration 4] [--other path/to/wrangler.toml]`: the CPU time each
-// server's processes spend per health, poll and open request (wrangler's Node, its proxy workerd, the Worker's
-// workerd; test/bench/process-cpu.ts), the service beside the floor, interleaved round by round. With
-// `--other`, a third server built from another checkout's configuration (a `git worktree` of the commit
-// before a change, its node_modules linked) is measured in the same rounds: an A/B of a change that the
-// throughput's noise would hide (docs/performance.md).
+// `npm run bench:cpu [-- --rounds 5] [--duration 4] [--only health,poll] [--other path/to/wrangler.toml
+// [--other-is-floor]]`: the CPU time each server's processes spend per health, poll and open request
+// (wrangler's Node, its proxy workerd, the Worker's workerd; test/bench/process-cpu.ts), the service beside
+// the floor, interleaved round by round. With `--other`, a third server built from another configuration
+// is measured in the same rounds: an A/B of a change that the throughput's noise would hide
+// (docs/performance.md). Either another checkout of the service (a `git worktree` of the commit before a
+// change, its node_modules linked), or, with `--other-is-floor`, a variant of the floor (seeded as the
+// floor is): the floor with the service's answer, or the floor's code under the service's wrangler.toml,
+// to tell what of the service's cost is its code and what its answer or its configuration. `--only` leaves
+// the open out, whose thousands of sessions stay in each server for the rounds after it.
 import { parseArgs } from "node:util";
 import { apiClient, expectStatus } from "../tools/api-client";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
@@ -13,15 +17,24 @@ import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
 import { measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load } from "./scenarios";
 
 const { values } = parseArgs({
-  options: { rounds: { type: "string", default: "5" }, duration: { type: "string", default: "4" }, other: { type: "string" } },
+  options: {
+    rounds: { type: "string", default: "5" },
+    duration: { type: "string", default: "4" },
+    only: { type: "string", default: "health,poll,open" },
+    other: { type: "string" },
+    "other-is-floor": { type: "boolean", default: false },
+  },
 });
 const load: Load = { connections: 10, duration: Number(values.duration) };
-const SCENARIOS = {
+const ALL_SCENARIOS = {
   health: (t: Target, l: Load) => measureHealth(t.server.baseUrl, l),
   poll: (t: Target, l: Load) => measurePoll(t.server.baseUrl, l, t.fixtures, t.sessionId),
   // Opened sessions are never completed, so no callback is sent to this address.
   open: (t: Target, l: Load) => measureOpen(t.server.baseUrl, l, t.fixtures, CALLBACK_URL),
 };
+const only = new Set((values.only ?? "").split(","));
+const SCENARIOS = Object.fromEntries(Object.entries(ALL_SCENARIOS).filter(([name]) => only.has(name)));
+if (Object.keys(SCENARIOS).length === 0) throw new Error(`--only names none of ${Object.keys(ALL_SCENARIOS).join(", ")}`);
 const CALLBACK_URL = "https://example.com/callbacks";
 type Target = { name: string; server: DevServer; fixtures: Fixtures; sessionId: string };
 
@@ -40,7 +53,8 @@ try {
   const targets: Target[] = [];
   for (const [name, config] of configs) {
     const server = await start(name === "service" ? "bench" : name, config);
-    const fixtures = name === "floor" ? await seedFloor(server.baseUrl) : await prepare(server.baseUrl);
+    const floorLike = name === "floor" || (name === "other" && values["other-is-floor"]);
+    const fixtures = floorLike ? await seedFloor(server.baseUrl) : await prepare(server.baseUrl);
     const opened = await apiClient(server.baseUrl)("POST", SESSION_PATH, { apiKey: fixtures.apiKey, body: { age_required: 18, callback_url: CALLBACK_URL } });
     expectStatus(opened, 201);
     targets.push({ name, server, fixtures, sessionId: opened.body.data.session_id as string });
