@@ -1,12 +1,13 @@
 // `npm run bench [-- --base-url URL --floor-url URL] [--connections 10] [--duration 4] [--rounds 5]
-// [--callback-sessions 50] [--shards 2]`: what a merchant pays per call, measured against a bare floor Worker
-// (test/bench/floor: the same D1 and Durable Object calls and nothing else) started beside the service on
-// the same machine. Each round runs every scenario on both, back to back, alternating which goes first;
-// the figures are the medians over the rounds of the per-round ratios, because a shared machine makes
-// absolute figures noisy while two runs seconds apart see the same noise. Also reported: each ratio to
-// GET /api/health, p99 ÷ p50, callback latency, startup CPU (cold start) and the bundle. Prints tables and
-// writes test/bench/results.json. Many short rounds beat few long ones here: a pair of runs 4 s apart
-// shares the machine's load more closely than a pair 7 s apart. `--shards N` (at most the D1_SHARDS of
+// [--callback-sessions 50] [--shards 2] [--devtools]`: what a merchant pays per call, measured against a
+// bare floor Worker (test/bench/floor: the same D1 and Durable Object calls and nothing else) started
+// beside the service on the same machine, both without wrangler dev's DevTools relay (`--devtools` keeps
+// it: test/tools/start-worker.mjs says what it costs). The two servers share one core, the load generator
+// has the other (test/bench/pin.ts), and each round loads both at the same time with every scenario, so
+// that whatever the machine does in those seconds falls on both alike; the figures are the medians over
+// the rounds of the per-round ratios. Also reported: each ratio to GET /api/health, p99 ÷ p50, callback
+// latency, startup CPU (cold start) and the bundle. Prints tables and writes test/bench/results.json.
+// `--shards N` (at most the D1_SHARDS of
 // wrangler.toml) registers one merchant on each of the first N D1 shards (issue 36) and measures round r
 // with shard (r - 1) mod N's merchant, so the figures cover every shard; the callback latency uses shard 0's.
 // `--paced R` also measures health and poll at a fixed R requests a second on both, each round (open loop,
@@ -29,6 +30,7 @@ import { measurePaced, type Paced, type PacedRequest } from "./paced";
 import { measureFlow, measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load, type Measured } from "./scenarios";
 import { measureStartup } from "./startup";
 import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
+import { pinServers } from "./pin";
 
 const { values } = parseArgs({
   options: {
@@ -42,6 +44,7 @@ const { values } = parseArgs({
     "skip-bundle": { type: "boolean", default: false },
     shards: { type: "string", default: "1" },
     paced: { type: "string", default: "0" },
+    devtools: { type: "boolean", default: false },
   },
 });
 const load: Load = { connections: Number(values.connections), duration: Number(values.duration) };
@@ -90,7 +93,7 @@ const servers: DevServer[] = [];
 try {
   const log = (text: string) => console.log(text);
   const start = async (name: string, config?: string) => {
-    const server = await startDevServer({ name, config });
+    const server = await startDevServer({ name, config, devTools: values.devtools });
     servers.push(server);
     return server;
   };
@@ -98,6 +101,8 @@ try {
   const [serviceServer, floorServer] = await Promise.all([values["base-url"] ? undefined : start("bench"), values["floor-url"] ? undefined : start("floor", FLOOR_CONFIG)]);
   const [baseUrl, floorUrl] = [values["base-url"] ?? serviceServer!.baseUrl, values["floor-url"] ?? floorServer!.baseUrl].map((url) => url.replace(/\/$/, "")) as [string, string];
   log(`service ${baseUrl}, floor ${floorUrl}`);
+  const pinned = pinServers([serviceServer?.processGroup, floorServer?.processGroup].filter((group): group is number => !!group));
+  log(`${pinned}; wrangler dev's DevTools relay ${values.devtools ? "on (--devtools)" : "off"}`);
   log(`autocannon: ${load.connections} connections, ${load.duration} s per scenario and server, ${rounds} rounds\n`);
 
   const fixturesByShard: Fixtures[] = [];
@@ -132,7 +137,12 @@ try {
   type WithCpu = Measured & { cpuUs: number; cpuUsByRole: Record<string, number> };
   const measured: { round: number; scenario: string; service: WithCpu; floor: WithCpu }[] = [];
   const paced: { round: number; scenario: string; service: Paced; floor: Paced }[] = [];
-  /** One measurement on both servers, back to back; alternating who goes first cancels a drift in the machine's load within a pair. */
+  /** One measurement on both servers at the same time, sharing their core: the machine's moments fall on both. */
+  const together = async <T>(service: Target, run: (target: Target) => Promise<T>) => {
+    const [onService, onFloor] = await Promise.all([run(service), run(floor)]);
+    return { service: onService, floor: onFloor };
+  };
+  /** One measurement on both servers, back to back (the fixed-rate tail, which the other's load would distort); alternating who goes first cancels a drift within a pair. */
   const pair = async <T>(round: number, service: Target, run: (target: Target) => Promise<T>) => {
     const serviceFirst = round % 2 === 1;
     const first = await run(serviceFirst ? service : floor);
@@ -144,7 +154,7 @@ try {
     for (const scenario of SCENARIOS) {
       log(`… round ${round}/${rounds}: ${scenario.name}`);
       const run = (target: Target) => withCpuPerRequest(target.processGroup, () => scenario.run(target, load));
-      measured.push({ round, scenario: scenario.name, ...(await pair(round, service, run)) });
+      measured.push({ round, scenario: scenario.name, ...(await together(service, run)) });
     }
     if (pacedRate > 0) {
       for (const { name, request } of PACED) {
@@ -300,6 +310,7 @@ try {
     machine: { platform: platform(), cpu: cpus()[0]?.model ?? "unknown", cpus: cpus().length },
     load,
     rounds,
+    setup: { pinned, devtools: values.devtools, throughputRounds: "both servers loaded at the same time" },
     shards: fixturesByShard.map((f) => f.shard ?? 0),
     summary,
     measured,

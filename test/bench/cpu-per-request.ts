@@ -1,7 +1,8 @@
 // `npm run bench:cpu [-- --rounds 5] [--duration 4] [--only health,poll] [--other path/to/wrangler.toml
-// [--other-is-floor]]`: the CPU time each server's processes spend per health, poll and open request
-// (wrangler's Node, its proxy workerd, the Worker's workerd; test/bench/process-cpu.ts), the service beside
-// the floor, interleaved round by round. With `--other`, a third server built from another configuration
+// [--other-is-floor]] [--devtools]`: the CPU time each server's processes spend per health, poll and open
+// request (wrangler's Node, its proxy workerd, the Worker's workerd; test/bench/process-cpu.ts), the service
+// beside the floor, loaded at the same time on the core they share (test/bench/pin.ts), round by round,
+// without wrangler dev's DevTools relay unless `--devtools`. With `--other`, a third server built from another configuration
 // is measured in the same rounds: an A/B of a change that the throughput's noise would hide
 // (docs/performance.md). Either another checkout of the service (a `git worktree` of the commit before a
 // change, its node_modules linked), or, with `--other-is-floor`, a variant of the floor (seeded as the
@@ -14,6 +15,7 @@ import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { median, table } from "./figures";
 import { prepare, seedFloor, type Fixtures } from "./prepare";
 import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
+import { pinServers } from "./pin";
 import { measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load } from "./scenarios";
 
 const { values } = parseArgs({
@@ -23,6 +25,7 @@ const { values } = parseArgs({
     only: { type: "string", default: "health,poll,open" },
     other: { type: "string" },
     "other-is-floor": { type: "boolean", default: false },
+    devtools: { type: "boolean", default: false },
   },
 });
 const load: Load = { connections: 10, duration: Number(values.duration) };
@@ -40,7 +43,7 @@ type Target = { name: string; server: DevServer; fixtures: Fixtures; sessionId: 
 
 const servers: DevServer[] = [];
 const start = async (name: string, config?: string) => {
-  const server = await startDevServer({ name, config });
+  const server = await startDevServer({ name, config, devTools: values.devtools });
   servers.push(server);
   return server;
 };
@@ -59,27 +62,29 @@ try {
     expectStatus(opened, 201);
     targets.push({ name, server, fixtures, sessionId: opened.body.data.session_id as string });
   }
+  console.log(pinServers(targets.map((target) => target.server.processGroup)));
   for (const target of targets) for (const run of Object.values(SCENARIOS)) await run(target, { connections: 10, duration: 2 });
 
   const runs: { scenario: string; target: string; rps: number; cpuUs: number; byRole: Record<string, number> }[] = [];
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const [scenario, run] of Object.entries(SCENARIOS)) {
-      // Alternating the order, as the bench does: a drift in the machine's load falls on each in turn.
-      for (const target of round % 2 === 1 ? targets : [...targets].reverse()) {
-        const measured = await withCpuPerRequest(target.server.processGroup, () => run(target, load));
-        runs.push({ scenario, target: target.name, rps: measured.rps, cpuUs: measured.cpuUs, byRole: measured.cpuUsByRole });
-      }
+      // Every server at the same time, on the core they share, as the bench does: the machine's moments fall on each alike.
+      const measured = await Promise.all(targets.map((target) => withCpuPerRequest(target.server.processGroup, () => run(target, load))));
+      for (const [i, target] of targets.entries()) runs.push({ scenario, target: target.name, rps: measured[i]!.rps, cpuUs: measured[i]!.cpuUs, byRole: measured[i]!.cpuUsByRole });
     }
   }
-  const rows = Object.keys(SCENARIOS).flatMap((scenario) =>
-    targets.map(({ name }) => {
+  const rows = Object.keys(SCENARIOS).flatMap((scenario) => {
+    const floorRuns = runs.filter((r) => r.scenario === scenario && r.target === "floor");
+    return targets.map(({ name }) => {
       const mine = runs.filter((r) => r.scenario === scenario && r.target === name);
       const byProcess = formatByRole(medianByRole(mine.map((r) => r.byRole)));
-      return [scenario, name, median(mine.map((r) => r.rps)).toFixed(0), median(mine.map((r) => r.cpuUs)).toFixed(0), byProcess];
-    }),
-  );
+      // Each round's req/s ÷ the floor's in the same round: their spread is the resolution of an A/B here.
+      const perRound = mine.map((r, i) => r.rps / floorRuns[i]!.rps);
+      return [scenario, name, median(mine.map((r) => r.rps)).toFixed(0), median(perRound).toFixed(3), perRound.map((ratio) => ratio.toFixed(2)).join(" "), median(mine.map((r) => r.cpuUs)).toFixed(0), byProcess];
+    });
+  });
   console.log(`CPU µs per request, medians of ${values.rounds} rounds of ${load.duration} s:`);
-  console.log(table([["scenario", "server", "req/s", "µs", "by process"], ...rows]));
+  console.log(table([["scenario", "server", "req/s", "÷ floor", "rounds ÷ floor", "µs", "by process"], ...rows]));
 } finally {
   await Promise.all(servers.map((server) => server.stop()));
 }

@@ -10,7 +10,8 @@ const TICKS_PER_SECOND = 100;
 
 /** What each process of the group is, by its command line. */
 function roleOf(commandLine: string): string {
-  if (!commandLine.includes("workerd")) return commandLine.includes("wrangler") ? "wrangler (Node)" : "other";
+  // wrangler's Node process: its CLI, or test/tools/start-worker.mjs running its API (the bench's servers).
+  if (!commandLine.includes("workerd")) return /wrangler|start-worker\.mjs/.test(commandLine) ? "wrangler (Node)" : "other";
   // wrangler dev runs two workerd processes: the proxy that owns the public port, and the Worker's own.
   return /--socket-addr=entry=localhost:/.test(commandLine) ? "workerd (proxy)" : "workerd (Worker)";
 }
@@ -23,16 +24,24 @@ const read = (path: string) => {
   }
 };
 
+/** The processes of a process group, with the fields of /proc/<pid>/stat after the command's name (none off Linux). */
+export function groupProcesses(processGroup: number): { pid: number; stat: string[] }[] {
+  if (process.platform !== "linux" || !processGroup) return [];
+  const found: { pid: number; stat: string[] }[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    // Fields after the command's closing parenthesis: state, ppid, pgrp (index 2), …, utime (11), stime (12).
+    const stat = read(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
+    if (stat && Number(stat[2]) === processGroup) found.push({ pid: Number(pid), stat });
+  }
+  return found;
+}
+
 /** CPU seconds (user + system) used so far by each role of the group's processes. */
 export function groupCpuSeconds(processGroup: number): Map<string, number> {
   const used = new Map<string, number>();
-  if (process.platform !== "linux" || !processGroup) return used;
-  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    // Fields after the command's closing parenthesis: state, ppid, pgrp (index 2), …, utime (11), stime (12).
-    const fields = read(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
-    if (!fields || Number(fields[2]) !== processGroup) continue;
+  for (const { pid, stat } of groupProcesses(processGroup)) {
     const role = roleOf(read(`/proc/${pid}/cmdline`).replaceAll("\0", " "));
-    used.set(role, (used.get(role) ?? 0) + (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND);
+    used.set(role, (used.get(role) ?? 0) + (Number(stat[11]) + Number(stat[12])) / TICKS_PER_SECOND);
   }
   return used;
 }

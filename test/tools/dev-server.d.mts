@@ -2,7 +2,7 @@
 export type DevServer = {
   /** `http://localhost:PORT`, also given to the Worker as APP_URL. */
   baseUrl: string;
-  /** wrangler's DevTools inspector (the bench's CPU profile, test/bench/profile.ts). */
+  /** wrangler's DevTools inspector (the bench's CPU profile, test/bench/profile.ts); 0 without `devTools`. */
   inspectorPort: number;
   /** The process group of wrangler and its workerd processes (wrangler's pid): the bench reads their CPU time. */
   processGroup: number;
@@ -18,8 +18,10 @@ export type DevServer = {
  * on other ports when one was taken meanwhile. `config` names another wrangler configuration (the bench's
  * floor Worker, test/bench/floor/wrangler.toml); it must answer GET /api/health too. `args` go to `wrangler dev`
  * as they are (the profile's `--minify=false`). The server's process group is stopped and its state removed
- * on a failed start, by stop(), and when the process exits or gets SIGINT/SIGTERM.
+ * on a failed start, by stop(), and when the process exits or gets SIGINT/SIGTERM. `devTools: false` starts
+ * the same Worker through wrangler's API without the inspector (test/tools/start-worker.mjs): no DevTools
+ * relay on every storage call, which the bench's servers must not pay (docs/performance.md); it takes no `args`.
  */
-export function startDevServer(options: { name: string; vars?: Record<string, string>; config?: string; args?: string[] }): Promise<DevServer>;
+export function startDevServer(options: { name: string; vars?: Record<string, string>; config?: string; args?: string[]; devTools?: boolean }): Promise<DevServer>;
 /** A port the OS just reported free. */
 export function freePort(): Promise<number>;

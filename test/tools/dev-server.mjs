@@ -27,6 +27,8 @@ const ATTEMPTS = 3;
 const OUTPUT_LIMIT = 1 << 20;
 
 const wrangler = () => join(process.cwd(), "node_modules", ".bin", "wrangler");
+/** wrangler dev without its DevTools relay (start-worker.mjs beside this file). */
+const startWorker = () => join(process.cwd(), "test", "tools", "start-worker.mjs");
 /** @param {number} ms */
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 /** @param {string} state */
@@ -126,12 +128,12 @@ const untrack = (server) => {
 };
 
 /**
- * @param {{ name: string; vars: Record<string, string>; config: string | undefined; args: string[] }} options
+ * @param {{ name: string; vars: Record<string, string>; config: string | undefined; args: string[]; devTools: boolean }} options
  * @param {number} port
  * @param {number} inspectorPort
  * @returns {Promise<DevServer>}
  */
-async function startOnce({ name, vars, config, args: extraArgs }, port, inspectorPort) {
+async function startOnce({ name, vars, config, args: extraArgs, devTools }, port, inspectorPort) {
   const baseUrl = `http://localhost:${port}`;
   if (await healthy(baseUrl)) throw new Error(`port ${port} is already serving: stop that server first`);
 
@@ -171,10 +173,14 @@ async function startOnce({ name, vars, config, args: extraArgs }, port, inspecto
     for (const binding of d1Bindings(readFileSync(config ?? "wrangler.toml", "utf8"))) {
       await run(["d1", "migrations", "apply", binding, "--local", "--persist-to", state, ...configArgs]);
     }
-    const varArgs = Object.entries({ APP_URL: baseUrl, ...vars }).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
+    const allVars = { APP_URL: baseUrl, ...vars };
+    const varArgs = Object.entries(allVars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
     // Its own process group (detached), so that stopping it takes wrangler and workerd, and nothing else.
     const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, ...configArgs, ...extraArgs];
-    child = spawn(wrangler(), [...args, "--show-interactive-dev-session=false", ...varArgs], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const [command, commandArgs] = devTools
+      ? [wrangler(), [...args, "--show-interactive-dev-session=false", ...varArgs]]
+      : [process.execPath, [startWorker(), JSON.stringify({ config: config ?? "wrangler.toml", port, persist: state, vars: allVars })]];
+    child = spawn(command, commandArgs, { detached: true, stdio: ["ignore", "pipe", "pipe"] });
     child.on("error", (error) => (spawnError = error));
     const decoder = new TextDecoder();
     /** @param {Uint8Array} chunk */
@@ -198,7 +204,7 @@ async function startOnce({ name, vars, config, args: extraArgs }, port, inspecto
     await server.stop();
     throw error;
   }
-  return { baseUrl, inspectorPort, processGroup: child?.pid ?? 0, stop: server.stop, output: () => output.slice(-OUTPUT_LIMIT) };
+  return { baseUrl, inspectorPort: devTools ? inspectorPort : 0, processGroup: child?.pid ?? 0, stop: server.stop, output: () => output.slice(-OUTPUT_LIMIT) };
 }
 
 // Typed by the declarations the importers see (a self-import resolves to dev-server.d.mts), so the two agree.
@@ -207,14 +213,15 @@ async function startOnce({ name, vars, config, args: extraArgs }, port, inspecto
  * @param {Parameters<typeof import("./dev-server.mjs").startDevServer>[0]} options
  * @returns {Promise<DevServer>}
  */
-export async function startDevServer({ name, vars = {}, config, args = [] }) {
+export async function startDevServer({ name, vars = {}, config, args = [], devTools = true }) {
+  if (!devTools && args.length > 0) throw new Error("wrangler dev's arguments need devTools: the server without them is started through wrangler's API");
   const pinned = process.env[`${name.toUpperCase()}_PORT`];
   const pinnedInspector = process.env[`${name.toUpperCase()}_INSPECTOR_PORT`];
   for (let attempt = 1; ; attempt++) {
     const port = Number(pinned || (await freePort()));
     const inspectorPort = Number(pinnedInspector || (await freePort()));
     try {
-      return await startOnce({ name, vars, config, args }, port, inspectorPort);
+      return await startOnce({ name, vars, config, args, devTools }, port, inspectorPort);
     } catch (error) {
       // A free port taken between the check and wrangler's bind: try other ports.
       const retry = error instanceof Error && "retry" in error && error.retry;

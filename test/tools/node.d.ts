@@ -5,6 +5,8 @@ declare const process: {
   env: Record<string, string | undefined>;
   exitCode: number | undefined;
   pid: number;
+  /** The Node binary running this process. */
+  execPath: string;
   platform: string;
   exit(code?: number): never;
   kill(pid: number, signal?: string): void;
