@@ -3,6 +3,7 @@
 // a name such as 127.0.0.1.nip.io passes the URL rules at open, and a name can be pointed at a private
 // address later (DNS rebinding), so the check is made at delivery, every time (issue 30). Development runs
 // without it unless DNS_OVER_HTTPS_URL is set: its receivers are on localhost, and it has no network.
+import { withDeadline } from "../lib/deadline";
 import { isNonPublicAddress } from "../lib/ip-address";
 
 /** How long one lookup may take: far below the delivery's own 15 s. */
@@ -15,9 +16,11 @@ async function lookup(dohUrl: string, host: string, type: keyof typeof RECORD_TY
   const url = new URL(dohUrl);
   url.searchParams.set("name", host);
   url.searchParams.set("type", type);
-  const response = await fetch(url, { headers: { accept: "application/dns-json" }, signal: AbortSignal.timeout(LOOKUP_TIMEOUT_MS) });
-  if (!response.ok) throw new Error(`DNS over HTTPS answered ${response.status}`);
-  const answer = (await response.json()) as DohAnswer;
+  const answer = await withDeadline(LOOKUP_TIMEOUT_MS, async (signal) => {
+    const response = await fetch(url, { headers: { accept: "application/dns-json" }, signal });
+    if (!response.ok) throw new Error(`DNS over HTTPS answered ${response.status}`);
+    return (await response.json()) as DohAnswer;
+  });
   return (answer.Answer ?? []).filter((record) => record.type === RECORD_TYPES[type]).map((record) => record.data);
 }
 

@@ -1,5 +1,6 @@
 // One outbound attempt: a signed POST to the merchant's callback_url, bounded in time and in what
 // is read back, never following a redirect.
+import { withDeadline } from "../lib/deadline";
 import { toIso } from "../lib/time";
 import { callbackHostProblem } from "./callback-host";
 import type { AttemptOutcome } from "./retry-policy";
@@ -63,15 +64,18 @@ export async function attemptDelivery(
     if (problem) return finish({ kind: "error", error: problem });
   }
   try {
-    const response = await fetch(message.callbackUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...signed },
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    // The deadline covers the answer and the drain of its body; its timer stops with them.
+    return await withDeadline(DELIVERY_TIMEOUT_MS, async (signal) => {
+      const response = await fetch(message.callbackUrl, {
+        method: "POST",
+        headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...signed },
+        body,
+        redirect: "manual",
+        signal,
+      });
+      await drain(response);
+      return finish({ kind: "response", status: response.status, retryAfter: response.headers.get("retry-after") });
     });
-    await drain(response);
-    return finish({ kind: "response", status: response.status, retryAfter: response.headers.get("retry-after") });
   } catch (error) {
     return finish({ kind: "error", error: isTimeout(error) ? "timeout" : "network_error" });
   }

@@ -64,6 +64,23 @@ describe("the callback host check at delivery", () => {
     expect(lookups).toEqual([]);
   });
 
+  it("a resolver that does not answer within 5 s is a network error; an answered lookup leaves no timer", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    try {
+      vi.spyOn(globalThis, "fetch").mockImplementation(
+        (_input, init) => new Promise((_, reject) => init!.signal!.addEventListener("abort", () => reject(init!.signal!.reason))),
+      );
+      const problem = callbackHostProblem(DOH, "https://slow.merchant.example/x");
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(await problem).toBe("network_error");
+      network({ "hooks.merchant.example": ["93.184.216.34"] });
+      expect(await callbackHostProblem(DOH, "https://hooks.merchant.example/x")).toBeNull();
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("production resolves with Cloudflare's resolver by default; development does not look up", async () => {
     const { settingsOf } = await import("../../src/config/settings");
     expect(settingsOf({ ...env, ENVIRONMENT: "production" } as Env).dnsOverHttpsUrl).toBe("https://cloudflare-dns.com/dns-query");
