@@ -4,24 +4,23 @@
 // parses a handful of them. Here each factory (`z.object(…)`, `z.string()`, …) returns a stand-in that
 // records the call, and each builder method on it (`.max(…)`, `.optional()`, `.describe(…)`, …) records one
 // more step; the first use of anything else (`.safeParse`, `._zod`, `.shape`, `instanceof`) builds the
-// real schema once, exactly as the eager code would have, and forwards to it from then on. Types are
-// zod's own: code imports this module as it would import zod (`import * as z from "…/lib/lazy-zod"`).
+// real schema once and forwards to it from then on. Types are zod's own: code imports this module as it
+// would import zod (`import * as z from "…/lib/lazy-zod"`).
 //
-// The node project (OPENAPI_METADATA true: the OpenAPI builder and its checks) gets zod's factories
-// unchanged: the document's generator keys metadata by the schema objects themselves.
+// The real schema is zod/mini's, each method replayed as its zod/mini function (src/lib/zod-mini-steps.ts):
+// the same core schema, checks and issues as classic zod's, without classic zod in the Worker's bundle
+// (docs/performance.md, 27 Nov 2026).
+//
+// The node project (OPENAPI_METADATA true: the OpenAPI builder and its checks) gets classic zod's factories
+// unchanged: the document's generator keys metadata by the schema objects themselves. Each use of classic
+// zod below sits behind the flag written out in full, so that esbuild, with the Worker's flag false, drops
+// it and classic zod with it (test/node/startup-budget.test.ts); a `const` holding the flag is not folded.
 import * as zod from "zod";
+import * as mini from "zod/mini";
 import type {} from "./build-flags";
+import { STEPS, useEnglishMessages } from "./zod-mini-steps";
 
 export * from "zod";
-
-/** Methods that return a new schema: recorded, not run, until the schema is used. */
-const BUILDERS = new Set([
-  "optional", "nullable", "nullish", "describe", "meta", "min", "max", "length", "regex", "refine", "superRefine", "transform",
-  "pipe", "default", "prefault", "catch", "extend", "safeExtend", "pick", "omit", "partial", "required", "strict", "strip",
-  "passthrough", "loose", "catchall", "array", "or", "and", "brand", "readonly", "check", "with", "overwrite", "trim",
-  "toLowerCase", "toUpperCase", "normalize", "lowercase", "uppercase", "startsWith", "endsWith", "includes", "nonempty",
-  "int", "gt", "gte", "lt", "lte", "positive", "negative", "nonnegative", "nonpositive", "multipleOf", "step",
-]);
 
 /** A stand-in's target: how to build its real schema, and the schema once built. */
 type Recipe = { build: () => object; built?: object };
@@ -50,13 +49,17 @@ function real(value: unknown): unknown {
 const standInHandler: ProxyHandler<Recipe> = {
   get(recipe, key) {
     if (key === RECIPE) return recipe;
-    if (typeof key === "string" && BUILDERS.has(key)) {
+    // Methods that return a new schema: recorded, not run, until the schema is used.
+    const step = typeof key === "string" && Object.prototype.hasOwnProperty.call(STEPS, key) ? STEPS[key]! : undefined;
+    if (step) {
       return (...args: unknown[]) => {
         // `.meta()` without arguments reads the metadata: a use, not a builder.
-        if (key === "meta" && args.length === 0) return (schemaOf(recipe) as { meta(): unknown }).meta();
-        return standIn(() => (schemaOf(recipe) as Record<string, (...a: unknown[]) => object>)[key]!(...args.map(real)));
+        if (key === "meta" && args.length === 0) return mini.globalRegistry.get(schemaOf(recipe) as mini.ZodMiniType);
+        return standIn(() => step(schemaOf(recipe) as mini.ZodMiniType, ...args.map(real)));
       };
     }
+    // Classic zod's getter, which zod/mini's schemas lack.
+    if (key === "description") return mini.globalRegistry.get(schemaOf(recipe) as mini.ZodMiniType)?.description;
     return Reflect.get(schemaOf(recipe), key);
   },
   set: (recipe, key, value) => Reflect.set(schemaOf(recipe), key, value),
@@ -72,32 +75,39 @@ const standInHandler: ProxyHandler<Recipe> = {
 
 const standIn = (build: () => object): object => new Proxy<Recipe>({ build }, standInHandler);
 
-/** Off where the OpenAPI document is generated; on in the Worker and in a Node tool that defines neither (the bench's proofs' CPU). */
-const DEFER = typeof OPENAPI_METADATA === "undefined" || !OPENAPI_METADATA;
-
+/** A factory of zod/mini whose schema is built on first use, with classic zod's English messages. */
 function deferred<F extends (...args: any[]) => object>(factory: F): F {
-  if (!DEFER) return factory;
-  return ((...args: unknown[]) => standIn(() => factory(...args.map(real)))) as F;
+  return ((...args: unknown[]) =>
+    standIn(() => {
+      useEnglishMessages();
+      return factory(...args.map(real));
+    })) as F;
 }
+
+/** A namespace of zod/mini's factories (iso, coerce), each deferred. */
+const deferredAll = <N extends object>(factories: N): N =>
+  Object.fromEntries(Object.entries(factories).map(([name, factory]) => [name, deferred(factory)])) as N;
 
 /** The real schema behind a value of this module (itself when it was built eagerly). */
 export const built = <T>(schema: T): T => real(schema) as T;
 
-export const object = deferred(zod.object);
-export const string = deferred(zod.string);
-export const number = deferred(zod.number);
-export const int = deferred(zod.int);
-export const boolean = deferred(zod.boolean);
-export const literal = deferred(zod.literal);
+// Classic zod where the OpenAPI document is generated; deferred zod/mini in the Worker and in a Node tool
+// that defines neither (the bench's proofs' CPU). Typed as classic zod's: the stand-ins answer its methods.
+export const object = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.object : (deferred(mini.object) as unknown as typeof zod.object);
+export const string = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.string : (deferred(mini.string) as unknown as typeof zod.string);
+export const number = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.number : (deferred(mini.number) as unknown as typeof zod.number);
+export const int = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.int : (deferred(mini.int) as unknown as typeof zod.int);
+export const boolean = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.boolean : (deferred(mini.boolean) as unknown as typeof zod.boolean);
+export const literal = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.literal : (deferred(mini.literal) as unknown as typeof zod.literal);
 // `enum` is a reserved word: declared under another name, exported as zod names it.
-const enumSchema = deferred(zod.enum);
+const enumSchema = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.enum : (deferred(mini.enum) as unknown as typeof zod.enum);
 export { enumSchema as enum };
-export const array = deferred(zod.array);
-export const record = deferred(zod.record);
-export const union = deferred(zod.union);
-export const discriminatedUnion = deferred(zod.discriminatedUnion);
-export const email = deferred(zod.email);
-export const url = deferred(zod.url);
-export const unknown = deferred(zod.unknown);
-export const iso = { ...zod.iso, datetime: deferred(zod.iso.datetime), date: deferred(zod.iso.date) };
-export const coerce = { ...zod.coerce, number: deferred(zod.coerce.number) };
+export const array = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.array : (deferred(mini.array) as unknown as typeof zod.array);
+export const record = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.record : (deferred(mini.record) as unknown as typeof zod.record);
+export const union = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.union : (deferred(mini.union) as unknown as typeof zod.union);
+export const discriminatedUnion = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.discriminatedUnion : (deferred(mini.discriminatedUnion) as unknown as typeof zod.discriminatedUnion);
+export const email = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.email : (deferred(mini.email) as unknown as typeof zod.email);
+export const url = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.url : (deferred(mini.url) as unknown as typeof zod.url);
+export const unknown = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.unknown : (deferred(mini.unknown) as unknown as typeof zod.unknown);
+export const iso = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.iso : (deferredAll(mini.iso) as unknown as typeof zod.iso);
+export const coerce = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.coerce : (deferredAll(mini.coerce) as unknown as typeof zod.coerce);

@@ -1,8 +1,10 @@
-// src/lib/lazy-zod.ts: schemas built on first use answer exactly as zod's own, built eagerly, do; and a
-// schema is not built until something uses it (the start-up saving, issue 35). Runs in the workers
-// project, where the Worker's setting (OPENAPI_METADATA false) turns the deferral on.
+// src/lib/lazy-zod.ts: schemas built on first use, as zod/mini's (src/lib/zod-mini-steps.ts), answer exactly
+// as classic zod's own, built eagerly, do; and a schema is not built until something uses it (the start-up
+// saving, issue 35). Runs in the workers project, where the Worker's setting (OPENAPI_METADATA false) turns
+// the deferral on.
 import { describe, expect, it } from "vitest";
 import * as zod from "zod";
+import * as mini from "zod/mini";
 import * as z from "../../src/lib/lazy-zod";
 
 /** The same declaration through both modules: the lazy one and zod itself. */
@@ -83,15 +85,68 @@ describe("lazy zod", () => {
 
   it("is the real schema to anything that looks at it: instanceof, shape, metadata, JSON Schema", () => {
     const { lazy, eager } = both((api) => api.object({ id: api.string().describe("The id"), n: api.int().optional() }).describe("A thing"));
-    expect(lazy).toBeInstanceOf(zod.ZodObject);
+    // zod/mini's object: zod's core object, as classic zod's is.
+    expect(z.built(lazy)).toBeInstanceOf(mini.ZodMiniObject);
+    expect(lazy).toBeInstanceOf(zod.core.$ZodObject);
     expect(Object.keys(lazy.shape)).toEqual(["id", "n"]);
     expect(lazy.description).toBe("A thing");
-    expect(lazy.shape.id.description).toBe("The id");
+    // Where classic zod keeps it: the global registry (zod/mini's schemas have no `.description` getter).
+    expect(zod.globalRegistry.get(lazy.shape.id)?.description).toBe("The id");
     expect(zod.toJSONSchema(z.built(lazy))).toEqual(zod.toJSONSchema(eager));
     expect("_zod" in lazy).toBe(true);
     // meta(…) builds a schema; meta() reads what was given.
     const tagged = z.string().meta({ title: "Tagged" });
     expect(tagged.meta()).toEqual({ title: "Tagged" });
+  });
+
+  it("replays every builder method as classic zod's method does", () => {
+    const { lazy, eager } = both((api) => {
+      const Base = api.object({ a: api.string().nonempty("empty").startsWith("a").endsWith("z").includes("m"), b: api.number().positive().multipleOf(2).lt(100) });
+      return api.object({
+        picked: Base.pick({ a: true }).strict(),
+        omitted: Base.omit({ a: true }).loose(),
+        partial: Base.partial().catchall(api.boolean()),
+        required: Base.partial().required({ b: true }).strip(),
+        safe: Base.safeExtend({ c: api.literal(1) }).passthrough(),
+        either: api.string().length(3).or(api.int().nonnegative()),
+        both: api.object({ x: api.int() }).and(api.object({ y: api.int().nonpositive().gte(-5) })),
+        maybe: api.string().uppercase().nullish(),
+        lower: api.string().lowercase("lower").max(4),
+        trimmed: api.string().trim().toUpperCase().normalize().overwrite((v) => `${v}!`),
+        numbers: api.array(api.number().negative().step(0.5).lte(-1)).min(1).max(2),
+        fallback: api.int().catch(7),
+        prefaulted: api.string().min(2).prefault("z"),
+        piped: api.string().transform((v) => Number(v)).pipe(api.number().gt(0)),
+        checked: api.string().check((ctx) => {
+          if (ctx.value === "bad") ctx.issues.push({ code: "custom", message: "bad", input: ctx.value });
+        }),
+        refined: api.int().superRefine((n, ctx) => {
+          if (n % 3 === 0) ctx.addIssue({ code: "custom", message: "three" });
+        }),
+        described: api.string().describe("described").meta({ title: "t" }).brand<"B">().readonly(),
+        list: api.string().array().nonempty(),
+      });
+    });
+    const good = {
+      picked: { a: "amz" }, omitted: { b: 4, other: 1 }, partial: { extra: true }, required: { b: 2, dropped: 1 }, safe: { a: "amz", b: 2, c: 1, more: 1 },
+      either: "abc", both: { x: 1, y: -2 }, maybe: null, lower: "ab", trimmed: " mixed ", numbers: [-1.5], fallback: "no", piped: "5", checked: "ok", prefaulted: "abc",
+      refined: 4, described: "d", list: ["x"],
+    };
+    const bad = {
+      picked: { a: "", extra: 1 }, omitted: { b: 3 }, partial: { extra: "x", b: -2 }, required: {}, safe: { a: "bz", b: 101, c: 2 },
+      either: "abcd", both: { x: 1, y: -6 }, maybe: "lower", lower: "ABCDE", trimmed: 3, numbers: [], fallback: "no", piped: "-1",
+      checked: "bad", refined: 9, described: 1, list: [],
+    };
+    for (const input of [good, bad, { ...good, numbers: [-0.3, -1, -2], either: -1, maybe: "UP" }]) {
+      const a = lazy.safeParse(input);
+      const b = eager.safeParse(input);
+      expect(a.success).toBe(b.success);
+      if (a.success && b.success) expect(a.data).toEqual(b.data);
+      else expect(a.error?.issues).toEqual(b.error?.issues);
+    }
+    expect(lazy.safeParse(good).success).toBe(true);
+    expect(lazy.safeParse(bad).error?.issues.length).toBeGreaterThan(15);
+    expect(zod.globalRegistry.get(lazy.shape.described)).toEqual(zod.globalRegistry.get(eager.shape.described));
   });
 
   it("parses asynchronously as zod does (the validators' path)", async () => {
