@@ -165,7 +165,7 @@ try {
   }
   await Promise.all(sinks.map((sink) => sink.close()));
 
-  log("… startup CPU (test/bench/startup.ts: each Worker built with its own configuration, median of 15 fresh workerd processes each, service and floor in turn)");
+  log("… startup CPU (test/bench/startup.ts: each Worker built with its own configuration, median of 15 rounds, in each a fresh workerd profiled and one more counted by the scheduler, service and floor in turn)");
   const [serviceStartup, floorStartup] = await measureStartupsInTurn([undefined, FLOOR_CONFIG]);
   const startup = { service: serviceStartup!, floor: floorStartup! };
   log("… CPU per request of the 1.2.0 proofs (a digital-ID presentation verified, an age token redeemed)");
@@ -267,6 +267,11 @@ try {
       `(${callbacks.received}/${callbacks.sessions} received, ${callbacks.beforeAnswer} before the completion's response, ${callbacks.unverified} unverified)`,
   );
   log(`cold start (startup CPU, local): service ${fmt(startup.service.cpuMs)} ms, floor ${fmt(startup.floor.cpuMs)} ms`);
+  log(
+    `cold start, workerd's CPU by the scheduler (every thread, no profiler): importing the script ${fmt(startup.service.workerd.importMs)} ms, ` +
+      `floor ${fmt(startup.floor.workerd.importMs)} ms; loading the Worker (workerd's start to ready, the script read and compiled) ` +
+      `${fmt(startup.service.workerd.loadMs)} ms, floor ${fmt(startup.floor.workerd.loadMs)} ms`,
+  );
   log("");
   log(table([["per request", "p50 ms", "p90 ms", "rounds"], ...proofsCpu.map((f) => [f.label, fmt(f.p50Ms, 2), fmt(f.p90Ms, 2), String(f.rounds)])]));
   log("(Node's Web Crypto on this machine, timed call by call: test/bench/crypto-cpu.ts)");
@@ -318,6 +323,7 @@ try {
     paced: pacedRate > 0 ? { rate: pacedRate, summary: pacedSummary, measured: paced } : null,
     callbackLatencyMs: callbacks,
     startupCpuMs: { service: startup.service.cpuMs, floor: startup.floor.cpuMs },
+    startupWorkerdCpuMs: { service: startup.service.workerd, floor: startup.floor.workerd },
     proofsCpu,
     bundle: bundle ? { files: bundle.files, rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes, wranglerKiB: bundle.wranglerKiB, staticAssets: bundle.staticAssets } : null,
     targets,

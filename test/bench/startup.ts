@@ -9,6 +9,7 @@
 //   Worker), and the startup runs several times in fresh workerd processes; the figure is the median.
 // The sampled CPU time excludes the profiler's idle samples. Local CPU is not Cloudflare's: compare the
 // service's figure with the floor's from the same run.
+import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -64,9 +65,12 @@ export async function buildWorker(config: string | undefined, minify: boolean): 
   }
 }
 
-/** One fresh workerd: the script imported under the profiler, as `wrangler check startup` does. */
-async function profileOnce(bundle: Bundle): Promise<StartupProfile> {
-  const mf = new Miniflare({
+/**
+ * A fresh workerd holding the bundle behind a wrapper that imports the script on its first request, as
+ * `wrangler check startup` does; with `inspectorPort: 0` for the profiler.
+ */
+const freshWorkerd = (bundle: Bundle, options: { inspectorPort?: number } = {}) =>
+  new Miniflare({
     name: "startup",
     compatibilityDate: bundle.compatibilityDate,
     compatibilityFlags: bundle.compatibilityFlags,
@@ -79,8 +83,12 @@ async function profileOnce(bundle: Bundle): Promise<StartupProfile> {
       },
       ...bundle.modules,
     ],
-    inspectorPort: 0,
+    ...options,
   });
+
+/** One fresh workerd: the script imported under the profiler, as `wrangler check startup` does. */
+async function profileOnce(bundle: Bundle): Promise<StartupProfile> {
+  const mf = freshWorkerd(bundle, { inspectorPort: 0 });
   try {
     await mf.ready;
     const { send, close } = await openDevtools(new URL("/core:user:startup", (await mf.getInspectorURL()).href).href);
@@ -91,6 +99,49 @@ async function profileOnce(bundle: Bundle): Promise<StartupProfile> {
     const { profile } = (await send("Profiler.stop")) as { profile: StartupProfile };
     close();
     return profile;
+  } finally {
+    await mf.dispose();
+  }
+}
+
+const readProc = (path: string) => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
+
+/** The one workerd process this Node process has started (Miniflare's child; Linux's /proc). */
+function ownWorkerd(): number {
+  const children = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => readProc(`/proc/${pid}/stat`).split(") ")[1]?.split(" ")[1] === String(process.pid))
+    .filter((pid) => readProc(`/proc/${pid}/cmdline`).includes("workerd"));
+  if (children.length !== 1) throw new Error(`expected one workerd child of ${process.pid}, found ${children.length}`);
+  return Number(children[0]);
+}
+
+/** CPU time of every thread of a process so far, in ms: the scheduler's nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
+function threadsCpuMs(pid: number): number {
+  let ns = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readProc(`/proc/${pid}/task/${tid}/schedstat`).split(" ")[0] || 0);
+  return ns / 1e6;
+}
+
+/**
+ * One fresh workerd without the profiler, its CPU read from the scheduler (every thread, to the
+ * nanosecond): while it loads the Worker (from its start to Miniflare's ready, which includes reading
+ * the script from its configuration) and while the first request imports the script.
+ */
+async function workerdCpuOnce(bundle: Bundle): Promise<{ loadMs: number; importMs: number }> {
+  const mf = freshWorkerd(bundle);
+  try {
+    await mf.ready;
+    const pid = ownWorkerd();
+    const loadMs = threadsCpuMs(pid);
+    await (await mf.dispatchFetch("https://startup.invalid/")).text();
+    return { loadMs, importMs: threadsCpuMs(pid) - loadMs };
   } finally {
     await mf.dispose();
   }
@@ -107,13 +158,8 @@ export function busyMs(profile: StartupProfile): number {
 }
 
 export type Startup = { cpuMs: number; runsMs: number[]; profiles: StartupProfile[]; script?: string };
-
-/** Fresh processes of each bundle in turn, `runs` rounds: a drift in the machine falls on every Worker alike. */
-async function profileInTurn(bundles: Bundle[], runs: number): Promise<StartupProfile[][]> {
-  const profiles: StartupProfile[][] = bundles.map(() => []);
-  for (let run = 0; run < runs; run++) for (const [i, bundle] of bundles.entries()) profiles[i]!.push(await profileOnce(bundle));
-  return profiles;
-}
+/** workerd's own CPU, medians of the rounds: loading the Worker, and importing its script on the first request. */
+export type WorkerdStartup = { loadMs: number; importMs: number; loadRunsMs: number[]; importRunsMs: number[] };
 
 /**
  * The startup CPU of the Worker of `config` (wrangler.toml when omitted): the median over `runs` fresh
@@ -122,23 +168,42 @@ async function profileInTurn(bundles: Bundle[], runs: number): Promise<StartupPr
  */
 export async function measureStartup(config?: string, options: { runs?: number; minify?: boolean } = {}): Promise<Startup> {
   const bundle = await buildWorker(config, options.minify ?? true);
-  const [profiles] = await profileInTurn([bundle], options.runs ?? 5);
-  const runsMs = profiles!.map(busyMs);
+  const profiles: StartupProfile[] = [];
+  for (let run = 0; run < (options.runs ?? 5); run++) profiles.push(await profileOnce(bundle));
+  const runsMs = profiles.map(busyMs);
   const main = bundle.modules.find((module) => module.path === bundle.mainModule);
   const script = options.minify === false && main ? new TextDecoder().decode(main.contents as Uint8Array) : undefined;
-  return { cpuMs: median(runsMs), runsMs, profiles: profiles!, script };
+  return { cpuMs: median(runsMs), runsMs, profiles, script };
 }
 
 /**
- * The start-up CPU of several Workers (minified, as deployed), measured in turn, one fresh process of each
- * per round, so that the service and the floor see the same moments of the machine: measured one after the
- * other, 5 runs each, the floor's median read from 0.0 to 2.6 ms and the service's from 14.6 to 16.6 in
- * three runs of one morning; in turn over 15 rounds, 3.2 and 13.7 (docs/performance.md, 27 Nov 2026).
+ * The start-up CPU of several Workers (minified, as deployed), measured in turn, so that the service and
+ * the floor see the same moments of the machine: measured one after the other, 5 runs each, the floor's
+ * median read from 0.0 to 2.6 ms and the service's from 14.6 to 16.6 in three runs of one morning; in turn
+ * over 15 rounds, 3.2 and 13.7 (docs/performance.md, 27 Nov 2026). Each round profiles one fresh process
+ * of each (the figure `wrangler check startup` gives) and reads workerd's CPU in one more of each, without
+ * the profiler (`workerd`): the profiler's samples are too few for a small Worker on a slow machine (the
+ * floor read 0.4 ms after the bench's load, 3.2 to 3.9 on a quiet machine), the scheduler's count is not.
  */
-export async function measureStartupsInTurn(configs: (string | undefined)[], runs = 15): Promise<Startup[]> {
+export async function measureStartupsInTurn(configs: (string | undefined)[], runs = 15): Promise<(Startup & { workerd: WorkerdStartup })[]> {
   const bundles = await Promise.all(configs.map((config) => buildWorker(config, true)));
-  return (await profileInTurn(bundles, runs)).map((profiles) => {
-    const runsMs = profiles.map(busyMs);
-    return { cpuMs: median(runsMs), runsMs, profiles };
+  const profiles: StartupProfile[][] = bundles.map(() => []);
+  const cpu: { loadMs: number; importMs: number }[][] = bundles.map(() => []);
+  for (let run = 0; run < runs; run++) {
+    for (const [i, bundle] of bundles.entries()) {
+      profiles[i]!.push(await profileOnce(bundle));
+      cpu[i]!.push(await workerdCpuOnce(bundle));
+    }
+  }
+  return bundles.map((_, i) => {
+    const runsMs = profiles[i]!.map(busyMs);
+    const loadRunsMs = cpu[i]!.map((c) => c.loadMs);
+    const importRunsMs = cpu[i]!.map((c) => c.importMs);
+    return {
+      cpuMs: median(runsMs),
+      runsMs,
+      profiles: profiles[i]!,
+      workerd: { loadMs: median(loadRunsMs), importMs: median(importRunsMs), loadRunsMs, importRunsMs },
+    };
   });
 }
