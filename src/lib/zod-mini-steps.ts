@@ -23,7 +23,33 @@ const typeOf = (schema: Schema) => schema._zod.def.type;
 const sized = (schema: Schema) => ["string", "array"].includes(typeOf(schema));
 const counted = (schema: Schema) => ["set", "file"].includes(typeOf(schema));
 
-const check = (make: (...args: any[]) => mini.core.$ZodCheck<any>): Step => (schema, ...args) => schema.check(make(...args));
+/**
+ * Classic zod's `.check(…)`: zod/mini's copies the definition by spreading it, which reads a `.default()`'s
+ * value once (a default made by a function would then be made once for every parse); classic merges the
+ * definition's property descriptors and keeps the getter.
+ */
+function withChecks(schema: Schema, ...checks: unknown[]): Schema {
+  const def = schema._zod.def;
+  const custom = (check: unknown) => (typeof check === "function" ? { _zod: { check, def: { check: "custom" }, onattach: [] } } : check);
+  return schema.clone(mini.util.mergeDefs(def, { checks: [...(def.checks ?? []), ...checks.map(custom)] }) as never, { parent: true });
+}
+
+const check = (make: (...args: any[]) => unknown): Step => (schema, ...args) => withChecks(schema, make(...args));
+
+/** Classic zod's transform, whose context can add an issue (`ctx.addIssue(…)`), which zod/mini's cannot. */
+const transformWithIssues = (transform: (value: unknown, ctx: unknown) => unknown) =>
+  mini.transform((value, payload) => {
+    const context = payload as typeof payload & { addIssue(issue: string | Record<string, unknown>): void };
+    context.addIssue = (issue) => {
+      if (typeof issue === "string") payload.issues.push({ message: issue, code: "custom", input: payload.value } as never);
+      else {
+        // As classic zod does, for zod 3's `fatal`.
+        if (issue.fatal) issue.continue = false;
+        payload.issues.push({ ...issue, code: issue.code ?? "custom", input: issue.input ?? payload.value } as never);
+      }
+    };
+    return transform(value, context);
+  });
 const withCatchall = (schema: Schema, catchall: Schema | undefined) => schema.clone({ ...schema._zod.def, catchall } as never);
 
 /** Each builder method of classic zod, by name, as a step on a zod/mini schema. */
@@ -42,16 +68,16 @@ export const STEPS: Readonly<Record<string, Step>> = {
     return tagged;
   },
   min: (schema, bound, params) =>
-    schema.check(sized(schema) ? mini.minLength(bound, params) : counted(schema) ? mini.minSize(bound, params) : mini.gte(bound, params)),
+    withChecks(schema, sized(schema) ? mini.minLength(bound, params) : counted(schema) ? mini.minSize(bound, params) : mini.gte(bound, params)),
   max: (schema, bound, params) =>
-    schema.check(sized(schema) ? mini.maxLength(bound, params) : counted(schema) ? mini.maxSize(bound, params) : mini.lte(bound, params)),
+    withChecks(schema, sized(schema) ? mini.maxLength(bound, params) : counted(schema) ? mini.maxSize(bound, params) : mini.lte(bound, params)),
   length: check(mini.length),
-  nonempty: (schema, params) => schema.check(mini.minLength(1, params)),
+  nonempty: (schema, params) => withChecks(schema, mini.minLength(1, params)),
   regex: check(mini.regex),
   refine: check(mini.refine),
   superRefine: check(mini.superRefine),
-  check: (schema, ...checks) => schema.check(...checks),
-  with: (schema, ...checks) => schema.check(...checks),
+  check: withChecks,
+  with: withChecks,
   overwrite: check(mini.overwrite),
   trim: check(mini.trim),
   toLowerCase: check(mini.toLowerCase),
@@ -63,7 +89,7 @@ export const STEPS: Readonly<Record<string, Step>> = {
   endsWith: check(mini.endsWith),
   includes: check(mini.includes),
   // A number format is a check as well as a schema: classic's `.int()` is `.check(int())`.
-  int: (schema, params) => schema.check(mini.int(params) as never),
+  int: check(mini.int),
   gt: check(mini.gt),
   gte: check(mini.gte),
   lt: check(mini.lt),
@@ -74,7 +100,7 @@ export const STEPS: Readonly<Record<string, Step>> = {
   nonpositive: check(mini.nonpositive),
   multipleOf: check(mini.multipleOf),
   step: check(mini.multipleOf),
-  transform: (schema, transform) => mini.pipe(schema, mini.transform(transform)),
+  transform: (schema, transform) => mini.pipe(schema, transformWithIssues(transform)),
   pipe: (schema, target) => mini.pipe(schema, target),
   default: (schema, value) => mini._default(schema, value),
   prefault: (schema, value) => mini.prefault(schema, value),

@@ -149,6 +149,30 @@ describe("lazy zod", () => {
     expect(zod.globalRegistry.get(lazy.shape.described)).toEqual(zod.globalRegistry.get(eager.shape.described));
   });
 
+  it("keeps a default made by a function fresh through later checks, and a transform's issues", () => {
+    let made = 0;
+    const { lazy, eager } = both((api) =>
+      api.object({
+        id: api.string().default(() => `id-${++made}`).refine((value) => value.length > 0),
+        n: api.string().transform((value, ctx) => {
+          if (value === "x") ctx.addIssue({ code: "custom", message: "not x" });
+          if (value === "y") ctx.addIssue("not y");
+          return value.length;
+        }),
+      }),
+    );
+    const first = lazy.safeParse({ n: "ab" });
+    const second = lazy.safeParse({ n: "ab" });
+    expect(first.data?.id).not.toBe(second.data?.id);
+    expect(eager.safeParse({ n: "ab" }).data?.id).not.toBe(second.data?.id);
+    for (const n of ["x", "y", "ok"]) {
+      const a = lazy.safeParse({ id: "i", n });
+      const b = eager.safeParse({ id: "i", n });
+      expect(a.success ? a.data : a.error.issues).toEqual(b.success ? b.data : b.error.issues);
+    }
+    expect(lazy.safeParse({ id: "i", n: "x" }).error?.issues[0]?.message).toBe("not x");
+  });
+
   it("parses asynchronously as zod does (the validators' path)", async () => {
     const { lazy, eager } = both((api) => api.object({ n: api.coerce.number().int().positive() }));
     for (const input of [{ n: "3" }, { n: "-1" }, {}]) {

@@ -1454,4 +1454,25 @@ const shards: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards];
+// The Worker's schemas are zod/mini's, each classic method replayed (src/lib/zod-mini-steps.ts): a wrong
+// step validates more loosely in the Worker only, where the node project's classic zod would not show it.
+const workerSchemas: Mutation[] = [
+  {
+    id: "mini-strict-accepts-unknown-keys",
+    file: "src/lib/zod-mini-steps.ts",
+    find: "  strict: (schema) => withCatchall(schema, mini.never()),",
+    replace: "  strict: (schema) => withCatchall(schema, undefined),",
+    tests: ["test/lib/lazy-zod.test.ts"],
+    why: "a strict body takes unknown keys in the Worker: input the contract rejects passes validation",
+  },
+  {
+    id: "mini-max-not-enforced",
+    file: "src/lib/zod-mini-steps.ts",
+    find: "? mini.maxLength(bound, params)",
+    replace: "? mini.minLength(0, params)",
+    tests: ["test/lib/lazy-zod.test.ts"],
+    why: "a string's or a list's maximum is not enforced in the Worker: oversized input passes validation",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas];
