@@ -16,7 +16,8 @@ function roleOf(commandLine: string): string {
   return /--socket-addr=entry=localhost:/.test(commandLine) ? "workerd (proxy)" : "workerd (Worker)";
 }
 
-const read = (path: string) => {
+/** A file of /proc, or "" when it is gone. */
+export const readProc = (path: string) => {
   try {
     return readFileSync(path, "utf8");
   } catch {
@@ -24,23 +25,29 @@ const read = (path: string) => {
   }
 };
 
-/** The processes of a process group, with the fields of /proc/<pid>/stat after the command's name (none off Linux). */
-export function groupProcesses(processGroup: number): { pid: number; stat: string[] }[] {
-  if (process.platform !== "linux" || !processGroup) return [];
+/** The processes `keep` accepts, with the fields of /proc/<pid>/stat after the command's name (none off Linux). */
+function processesWhere(keep: (stat: string[]) => boolean): { pid: number; stat: string[] }[] {
+  if (process.platform !== "linux") return [];
   const found: { pid: number; stat: string[] }[] = [];
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
-    // Fields after the command's closing parenthesis: state, ppid, pgrp (index 2), …, utime (11), stime (12).
-    const stat = read(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
-    if (stat && Number(stat[2]) === processGroup) found.push({ pid: Number(pid), stat });
+    // Fields after the command's closing parenthesis: state, ppid (index 1), pgrp (2), …, utime (11), stime (12).
+    const stat = readProc(`/proc/${pid}/stat`).split(") ")[1]?.split(" ");
+    if (stat && keep(stat)) found.push({ pid: Number(pid), stat });
   }
   return found;
 }
+
+/** The processes of a process group. */
+export const groupProcesses = (processGroup: number) => (processGroup ? processesWhere((stat) => Number(stat[2]) === processGroup) : []);
+
+/** The processes started by `parent`. */
+export const childProcesses = (parent: number) => processesWhere((stat) => Number(stat[1]) === parent);
 
 /** CPU seconds (user + system) used so far by each role of the group's processes. */
 export function groupCpuSeconds(processGroup: number): Map<string, number> {
   const used = new Map<string, number>();
   for (const { pid, stat } of groupProcesses(processGroup)) {
-    const role = roleOf(read(`/proc/${pid}/cmdline`).replaceAll("\0", " "));
+    const role = roleOf(readProc(`/proc/${pid}/cmdline`).replaceAll("\0", " "));
     used.set(role, (used.get(role) ?? 0) + (Number(stat[11]) + Number(stat[12])) / TICKS_PER_SECOND);
   }
   return used;

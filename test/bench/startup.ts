@@ -9,13 +9,14 @@
 //   Worker), and the startup runs several times in fresh workerd processes; the figure is the median.
 // The sampled CPU time excludes the profiler's idle samples. Local CPU is not Cloudflare's: compare the
 // service's figure with the floor's from the same run.
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDevtools } from "./devtools";
 import { median } from "./figures";
+import { childProcesses, readProc } from "./process-cpu";
 import { runWrangler } from "./wrangler";
 
 /** What this file uses of Miniflare. */
@@ -104,22 +105,11 @@ async function profileOnce(bundle: Bundle): Promise<StartupProfile> {
   }
 }
 
-const readProc = (path: string) => {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
-  }
-};
-
 /** The one workerd process this Node process has started (Miniflare's child; Linux's /proc). */
 function ownWorkerd(): number {
-  const children = readdirSync("/proc")
-    .filter((name) => /^\d+$/.test(name))
-    .filter((pid) => readProc(`/proc/${pid}/stat`).split(") ")[1]?.split(" ")[1] === String(process.pid))
-    .filter((pid) => readProc(`/proc/${pid}/cmdline`).includes("workerd"));
+  const children = childProcesses(process.pid).filter(({ pid }) => readProc(`/proc/${pid}/cmdline`).includes("workerd"));
   if (children.length !== 1) throw new Error(`expected one workerd child of ${process.pid}, found ${children.length}`);
-  return Number(children[0]);
+  return children[0]!.pid;
 }
 
 /** CPU time of every thread of a process so far, in ms: the scheduler's nanoseconds (/proc/<pid>/task/<tid>/schedstat). */
