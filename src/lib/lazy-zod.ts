@@ -12,9 +12,10 @@
 // (docs/performance.md, 27 Nov 2026).
 //
 // The node project (OPENAPI_METADATA true: the OpenAPI builder and its checks) gets classic zod's factories
-// unchanged: the document's generator keys metadata by the schema objects themselves. Each use of classic
-// zod below sits behind the flag written out in full, so that esbuild, with the Worker's flag false, drops
-// it and classic zod with it (test/node/startup-budget.test.ts); a `const` holding the flag is not folded.
+// unchanged: the document's generator keys metadata by the schema objects themselves. The one use of
+// classic zod below sits behind the flag written out in full, so that esbuild, with the Worker's flag false,
+// drops it and classic zod with it (test/node/startup-budget.test.ts); a `const` holding the flag is not
+// folded.
 import * as zod from "zod";
 import * as mini from "zod/mini";
 import type {} from "./build-flags";
@@ -91,23 +92,30 @@ const deferredAll = <N extends object>(factories: N): N =>
 /** The real schema behind a value of this module (itself when it was built eagerly). */
 export const built = <T>(schema: T): T => real(schema) as T;
 
+/** zod/mini's factories, each deferred; static names, so that esbuild keeps only these of zod/mini. */
+const deferredMini = () => ({
+  object: deferred(mini.object),
+  string: deferred(mini.string),
+  number: deferred(mini.number),
+  int: deferred(mini.int),
+  boolean: deferred(mini.boolean),
+  literal: deferred(mini.literal),
+  enum: deferred(mini.enum),
+  array: deferred(mini.array),
+  record: deferred(mini.record),
+  union: deferred(mini.union),
+  discriminatedUnion: deferred(mini.discriminatedUnion),
+  email: deferred(mini.email),
+  url: deferred(mini.url),
+  unknown: deferred(mini.unknown),
+  iso: deferredAll(mini.iso),
+  coerce: deferredAll(mini.coerce),
+});
+
 // Classic zod where the OpenAPI document is generated; deferred zod/mini in the Worker and in a Node tool
 // that defines neither (the bench's proofs' CPU). Typed as classic zod's: the stand-ins answer its methods.
-export const object = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.object : (deferred(mini.object) as unknown as typeof zod.object);
-export const string = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.string : (deferred(mini.string) as unknown as typeof zod.string);
-export const number = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.number : (deferred(mini.number) as unknown as typeof zod.number);
-export const int = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.int : (deferred(mini.int) as unknown as typeof zod.int);
-export const boolean = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.boolean : (deferred(mini.boolean) as unknown as typeof zod.boolean);
-export const literal = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.literal : (deferred(mini.literal) as unknown as typeof zod.literal);
+const factories = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod : (deferredMini() as unknown as typeof zod);
+export const { object, string, number, int, boolean, literal, array, record, union, discriminatedUnion, email, url, unknown, iso, coerce } = factories;
 // `enum` is a reserved word: declared under another name, exported as zod names it.
-const enumSchema = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.enum : (deferred(mini.enum) as unknown as typeof zod.enum);
+const enumSchema = factories.enum;
 export { enumSchema as enum };
-export const array = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.array : (deferred(mini.array) as unknown as typeof zod.array);
-export const record = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.record : (deferred(mini.record) as unknown as typeof zod.record);
-export const union = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.union : (deferred(mini.union) as unknown as typeof zod.union);
-export const discriminatedUnion = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.discriminatedUnion : (deferred(mini.discriminatedUnion) as unknown as typeof zod.discriminatedUnion);
-export const email = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.email : (deferred(mini.email) as unknown as typeof zod.email);
-export const url = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.url : (deferred(mini.url) as unknown as typeof zod.url);
-export const unknown = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.unknown : (deferred(mini.unknown) as unknown as typeof zod.unknown);
-export const iso = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.iso : (deferredAll(mini.iso) as unknown as typeof zod.iso);
-export const coerce = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod.coerce : (deferredAll(mini.coerce) as unknown as typeof zod.coerce);

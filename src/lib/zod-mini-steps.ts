@@ -31,7 +31,12 @@ const counted = (schema: Schema) => ["set", "file"].includes(typeOf(schema));
 function withChecks(schema: Schema, ...checks: unknown[]): Schema {
   const def = schema._zod.def;
   const custom = (check: unknown) => (typeof check === "function" ? { _zod: { check, def: { check: "custom" }, onattach: [] } } : check);
-  return schema.clone(mini.util.mergeDefs(def, { checks: [...(def.checks ?? []), ...checks.map(custom)] }) as never, { parent: true });
+  // zod's util.mergeDefs, written out: `mini.util` would bring all of zod's util namespace into the Worker.
+  const merged = Object.defineProperties({}, {
+    ...Object.getOwnPropertyDescriptors(def),
+    ...Object.getOwnPropertyDescriptors({ checks: [...(def.checks ?? []), ...checks.map(custom)] }),
+  });
+  return schema.clone(merged as never, { parent: true });
 }
 
 const check = (make: (...args: any[]) => unknown): Step => (schema, ...args) => withChecks(schema, make(...args));
