@@ -54,7 +54,7 @@ export function withMeta<T extends MiddlewareHandler<any, any, any>>(handler: T,
 export const readMeta = (handler: unknown): OperationMeta | undefined =>
   (handler as Record<symbol, OperationMeta> | undefined)?.[OPENAPI];
 
-/** What describe() gives where there is no metadata (the Worker): mountOperations leaves it out of the chain. */
+/** What describe() gives where there is no metadata (the Worker): mountArea leaves it out of the chain. */
 export const passThrough: MiddlewareHandler = async (_c, next) => {
   await next();
 };

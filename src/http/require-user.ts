@@ -30,7 +30,7 @@ function acceptUser(c: Context<AppEnv>, user: UserRow | undefined, tokenVersion:
 export const requireUser = withMeta(
   createMiddleware<AppEnv>(async (c, next) => {
     const claims = await verifiedClaims(c);
-    const user = await c.var.ctx.db.query.users.findFirst({ where: eq(users.id, claims.sub) });
+    const [user] = await c.var.ctx.db.select().from(users).where(eq(users.id, claims.sub)).limit(1);
     acceptUser(c, user, claims.ver);
     // When the token was issued: account deletion takes a recent sign-in for the password.
     c.set("accountClaims", claims);
@@ -53,7 +53,7 @@ export const requireAccountToken = withMeta(
     c.set("accountClaims", claims);
     await next();
     if (c.error && !c.get("accountChecked")) {
-      const user = await c.var.ctx.db.query.users.findFirst({ columns: { tokenVersion: true }, where: eq(users.id, claims.sub) });
+      const [user] = await c.var.ctx.db.select({ tokenVersion: users.tokenVersion }).from(users).where(eq(users.id, claims.sub)).limit(1);
       if (!user || user.tokenVersion !== claims.ver) throw unauthorized();
     }
   }),

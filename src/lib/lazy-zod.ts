@@ -19,13 +19,10 @@
 import * as zod from "zod";
 import * as mini from "zod/mini";
 import type {} from "./build-flags";
+import { builtOf, forwardingHandler, type Recipe } from "./built-on-first-use";
 import { STEPS, useEnglishMessages } from "./zod-mini-steps";
 
 export * from "zod";
-
-/** A stand-in's target: how to build its real schema, and the schema once built. */
-type Recipe = { build: () => object; built?: object };
-const schemaOf = (recipe: Recipe) => (recipe.built ??= recipe.build());
 
 /** A stand-in answers this key with its recipe; nothing else has it. */
 const RECIPE = Symbol("recipe");
@@ -34,7 +31,7 @@ const RECIPE = Symbol("recipe");
 function real(value: unknown): unknown {
   if (typeof value !== "object" || value === null) return value;
   const recipe = (value as { [RECIPE]?: Recipe })[RECIPE];
-  if (recipe) return schemaOf(recipe);
+  if (recipe) return builtOf(recipe);
   if (Array.isArray(value)) {
     const items = value.map(real);
     return items.some((item, i) => item !== value[i]) ? items : value;
@@ -46,8 +43,9 @@ function real(value: unknown): unknown {
   return replaced.some(([, item], i) => item !== entries[i]![1]) ? Object.fromEntries(replaced) : value;
 }
 
-/** One handler for every stand-in (a proxy costs its target and nothing more). */
+/** Forwards to the real schema, but records builder methods as steps of a new stand-in. */
 const standInHandler: ProxyHandler<Recipe> = {
+  ...forwardingHandler,
   get(recipe, key) {
     if (key === RECIPE) return recipe;
     // Methods that return a new schema: recorded, not run, until the schema is used.
@@ -55,22 +53,13 @@ const standInHandler: ProxyHandler<Recipe> = {
     if (step) {
       return (...args: unknown[]) => {
         // `.meta()` without arguments reads the metadata: a use, not a builder.
-        if (key === "meta" && args.length === 0) return mini.globalRegistry.get(schemaOf(recipe) as mini.ZodMiniType);
-        return standIn(() => step(schemaOf(recipe) as mini.ZodMiniType, ...args.map(real)));
+        if (key === "meta" && args.length === 0) return mini.globalRegistry.get(builtOf(recipe) as mini.ZodMiniType);
+        return standIn(() => step(builtOf(recipe) as mini.ZodMiniType, ...args.map(real)));
       };
     }
     // Classic zod's getter, which zod/mini's schemas lack.
-    if (key === "description") return mini.globalRegistry.get(schemaOf(recipe) as mini.ZodMiniType)?.description;
-    return Reflect.get(schemaOf(recipe), key);
-  },
-  set: (recipe, key, value) => Reflect.set(schemaOf(recipe), key, value),
-  has: (recipe, key) => key in schemaOf(recipe),
-  getPrototypeOf: (recipe) => Object.getPrototypeOf(schemaOf(recipe)),
-  ownKeys: (recipe) => Reflect.ownKeys(schemaOf(recipe)),
-  getOwnPropertyDescriptor(recipe, key) {
-    const descriptor = Reflect.getOwnPropertyDescriptor(schemaOf(recipe), key);
-    // A proxy may not report a property its target lacks as non-configurable.
-    return descriptor && { ...descriptor, configurable: true };
+    if (key === "description") return mini.globalRegistry.get(builtOf(recipe) as mini.ZodMiniType)?.description;
+    return Reflect.get(builtOf(recipe), key);
   },
 };
 
@@ -84,10 +73,6 @@ function deferred<F extends (...args: any[]) => object>(factory: F): F {
       return factory(...args.map(real));
     })) as F;
 }
-
-/** A namespace of zod/mini's factories (iso, coerce), each deferred. */
-const deferredAll = <N extends object>(factories: N): N =>
-  Object.fromEntries(Object.entries(factories).map(([name, factory]) => [name, deferred(factory)])) as N;
 
 /** The real schema behind a value of this module (itself when it was built eagerly). */
 export const built = <T>(schema: T): T => real(schema) as T;
@@ -108,8 +93,14 @@ const deferredMini = () => ({
   email: deferred(mini.email),
   url: deferred(mini.url),
   unknown: deferred(mini.unknown),
-  iso: deferredAll(mini.iso),
-  coerce: deferredAll(mini.coerce),
+  iso: { datetime: deferred(mini.iso.datetime), date: deferred(mini.iso.date), time: deferred(mini.iso.time), duration: deferred(mini.iso.duration) },
+  coerce: {
+    number: deferred(mini.coerce.number),
+    string: deferred(mini.coerce.string),
+    boolean: deferred(mini.coerce.boolean),
+    bigint: deferred(mini.coerce.bigint),
+    date: deferred(mini.coerce.date),
+  },
 });
 
 // Classic zod where the OpenAPI document is generated; deferred zod/mini in the Worker and in a Node tool

@@ -1,9 +1,11 @@
 // A route as a named operation, one file each under src/routes/<area>/: its spec (method, path, the limits
 // it counts) and its handlers (the OpenAPI metadata, auth, validators, then the named handler). An area's
-// index.ts mounts its operations in order, so a newcomer reaches any route's code from its file name.
-import { Hono } from "hono";
+// index.ts lists its operations in order (areaOf), app.ts mounts each area (mountArea), so a newcomer
+// reaches any route's code from its file name.
+import type { Hono } from "hono";
 import type { Factory } from "hono/factory";
-import type { H } from "hono/types";
+import type { H, MiddlewareHandler } from "hono/types";
+import { mergePath } from "hono/utils/url";
 import type { AppEnv } from "../http/app-env";
 import { aboutLimit, type Limit } from "../http/limits";
 import { passThrough, type OperationDoc, type OperationMeta } from "../http/openapi-meta";
@@ -28,15 +30,26 @@ type Handlers = readonly [H<any, any, any, any>, ...H<any, any, any, any>[]];
 
 export type NamedRoute = RouteSpec & { handlers: Handlers };
 
+/** An area: its operations, in the order the app registers them (the OpenAPI document keeps it), and the
+ * middleware some of its paths run first. */
+export type Area = { operations: readonly NamedRoute[]; middleware?: readonly { path: string; handler: MiddlewareHandler<AppEnv> }[] };
+
+/** An area of these operations, registered in the order given. */
+export const areaOf = (...operations: readonly NamedRoute[]): Area => ({ operations });
+
 /**
- * An area's sub-app: its operations, registered in the order given (the OpenAPI document keeps it). A
- * route's describe() is a middleware that does nothing in the Worker (its metadata is dropped from the
- * bundle): it is left out of the chain, one dispatch less per request.
+ * Registers an area's middleware and operations on the app, each path under `prefix` as Hono's route()
+ * joins them. On the app itself rather than through a sub-app and route(), which registers every route
+ * twice (once in the sub-app's router, once in the app's) and builds a router per area: a fresh isolate
+ * does this at start-up (docs/performance.md). A route's describe() is a middleware that does nothing in
+ * the Worker (its metadata is dropped from the bundle): it is left out of the chain, one dispatch less per
+ * request.
  */
-export function mountOperations(...operations: readonly NamedRoute[]): Hono<AppEnv> {
-  const area = new Hono<AppEnv>();
-  for (const { method, path, handlers } of operations) area.on(method, path, ...(handlers.filter((handler) => handler !== passThrough) as unknown as Handlers));
-  return area;
+export function mountArea(app: Hono<AppEnv>, prefix: string, area: Area): void {
+  for (const { path, handler } of area.middleware ?? []) app.use(mergePath(prefix, path), handler);
+  for (const { method, path, handlers } of area.operations) {
+    app.on(method, mergePath(prefix, path), ...(handlers.filter((handler) => handler !== passThrough) as unknown as Handlers));
+  }
 }
 
 /**

@@ -102,6 +102,6 @@ export function resolutionStatements(db: Database, resolution: Resolution, event
 }
 
 export async function sessionLogExists({ db }: ServiceContext, sessionId: string): Promise<boolean> {
-  const row = await db.query.verificationSessions.findFirst({ columns: { id: true }, where: eq(verificationSessions.id, sessionId) });
+  const [row] = await db.select({ id: verificationSessions.id }).from(verificationSessions).where(eq(verificationSessions.id, sessionId)).limit(1);
   return row !== undefined;
 }

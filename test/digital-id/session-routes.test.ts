@@ -17,6 +17,7 @@ import { birthdayToday, complete, poll, sessionObject } from "../helpers/session
 import { MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, makeIssuer, type DigitalRequest, type DigitalResponse } from "../wallet";
 import { root, signerUnderTestRoot } from "./wallet-setup";
 import { dbOfSession } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 /** The page's origin: the one of APP_URL, which the browser reports to the wallet. */
 const ORIGIN = new URL(env.APP_URL).origin;
@@ -52,7 +53,7 @@ async function sessionWithRequest(ageRequired: number, mode: "live" | "test" = "
 const mdl = async (ages: Record<number, boolean>, options: Partial<Parameters<typeof issueMdoc>[0]> = {}) =>
   issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages, otherElements: { family_name: "Doe", birth_date: "2001-02-03" }, ...options });
 
-const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 
 /**
  * Sends `response` and expects it refused with `code`, the message naming `reason`; the session stays

@@ -12,6 +12,7 @@ import { addSeconds, nowIso } from "../../src/lib/time";
 import type { PolledSession } from "../../src/session/session-view";
 import { dbHolding, dbOfAccount, shardOfAccount } from "./shards";
 import { insertSessionRow } from "./sessions-log";
+import { rowWhere } from "./rows";
 
 export const CALLBACK_URL = "https://merchant.example/hooks/age";
 
@@ -106,7 +107,7 @@ export const runCallbacks = (bodies: CallbackMessage[], bindings?: Env) => runQu
 
 export async function eventState(webhookId: string) {
   const db = await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId);
-  const event = await db.query.callbackEvents.findFirst({ where: eq(callbackEvents.id, webhookId) });
+  const event = await rowWhere(db, callbackEvents, eq(callbackEvents.id, webhookId));
   return event?.state;
 }
 

@@ -8,6 +8,7 @@ import { hashPassword, verifyPassword } from "../../src/lib/password";
 import { verifyAccountTokenAnyVersion } from "../../src/config/secret-versions";
 import { settingsOf } from "../../src/config/settings";
 import { dbHolding } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const OLD = "old-jwt-secret-0123456789abcdef0123456789abcdef";
 const NEW = "new-jwt-secret-0123456789abcdef0123456789abcdef";
@@ -81,7 +82,7 @@ describe("PASSWORD_PEPPER rotation through login", () => {
     const account = await register();
     const NEW_PEPPER = "rotated-pepper-0123456789abcdef0123456789abcdef";
     const rotatedEnv = { ...env, PASSWORD_PEPPER: NEW_PEPPER, PASSWORD_PEPPER_PREVIOUS: env.PASSWORD_PEPPER } as Env;
-    const hashOf = async () => (await (await dbHolding("SELECT 1 FROM users WHERE email = ?", account.email)).query.users.findFirst({ where: eq(users.email, account.email) }))!.passwordHash;
+    const hashOf = async () => (await rowWhere(await dbHolding("SELECT 1 FROM users WHERE email = ?", account.email), users, eq(users.email, account.email)))!.passwordHash;
     expect((await hashOf()).endsWith(`$${await keyId(env.PASSWORD_PEPPER!)}`)).toBe(true);
 
     const res = await callWith(rotatedEnv, "POST", "/api/auth/login", { body: { email: account.email, password: account.password }, headers: freshAddress() });

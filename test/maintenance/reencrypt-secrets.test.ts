@@ -16,12 +16,13 @@ import { settingsOf } from "../../src/config/settings";
 import { serviceContext } from "../../src/service";
 import { dbOfAccount } from "../helpers/shards";
 import { dbHolding, shardBindings } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 afterEach(() => vi.restoreAllMocks());
 
 const NEW_KEY = toBase64(crypto.getRandomValues(new Uint8Array(32)));
 
-const sealedOf = async (id: string) => (await (await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", id)).query.apiKeys.findFirst({ where: eq(apiKeys.id, id) }))!.signingSecretEnc;
+const sealedOf = async (id: string) => (await rowWhere(await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", id), apiKeys, eq(apiKeys.id, id)))!.signingSecretEnc;
 /** What the callback consumer does with a key's sealed secret under a configuration. */
 const signingSecretUnder = async (config: Env, id: string) => openSecret(await sealedOf(id), secretsKeys(settingsOf(config)), id);
 

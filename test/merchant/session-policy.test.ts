@@ -10,10 +10,11 @@ import { verifyReceipt } from "../helpers/receipts";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL, complete, poll, storedStatus } from "../helpers/sessions";
 import { dbOfAccount, dbOfSession } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const open = (apiKey: string, extra: Record<string, unknown>, ageRequired = 18) =>
   call("POST", "/api/age-verification/session", { apiKey, body: { age_required: ageRequired, callback_url: CALLBACK_URL, ...extra } });
-const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 const decline = (sessionId: string, nonce: string) =>
   call("POST", `/api/age-verification/session/${sessionId}/decline`, { headers: { "x-session-nonce": nonce } });
 

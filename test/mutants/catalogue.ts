@@ -349,8 +349,8 @@ const passkeys: Mutation[] = [
   {
     id: "passkey-credential-other-account",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "where: and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId))",
-    replace: "where: eq(passkeys.credentialId, assertion.id)",
+    find: ".where(and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId)))",
+    replace: ".where(eq(passkeys.credentialId, assertion.id))",
     tests: [PASSKEYS],
     why: "another account's passkey approves for this account",
   },
@@ -1163,8 +1163,8 @@ const dropIn: Mutation[] = [
   {
     id: "preview-cors-everywhere",
     file: "src/routes/verification/index.ts",
-    find: ".use(PREVIEW_PATH, previewCors)",
-    replace: '.use("*", previewCors)',
+    find: "middleware: [{ path: PREVIEW_PATH, handler: previewCors }]",
+    replace: 'middleware: [{ path: "*", handler: previewCors }]',
     tests: [PREVIEW_CORS],
     why: "every session route answers cross-origin, the merchant's poll and open among them, not the preview alone",
   },

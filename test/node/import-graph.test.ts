@@ -1,8 +1,8 @@
 /// <reference types="vite/client" />
 // The import graph of src/ points one way (docs/design.md and the README's source map): every import
 // goes to its own folder or one below it in LAYERS, no cycle between files or folders, only the HTTP side
-// imports Hono, and lib/, errors and db/ import nothing of ours outside themselves. Type-only imports
-// count: a type cycle is still a cycle for a reader. The browser files and the stylesheet (imported as text) are nodes too: their JSDoc imports are edges.
+// imports Hono, and lib/, errors and db/ import nothing of ours outside themselves (but db/'s tables, built
+// on first use by lib/'s helper). Type-only imports count: a type cycle is still a cycle for a reader. The browser files and the stylesheet (imported as text) are nodes too: their JSDoc imports are edges.
 // Each app (src/apps/<app>/: its routes, page shell, browser scripts) stands alone: no app imports another.
 import { describe, expect, it } from "vitest";
 
@@ -169,9 +169,10 @@ describe("import graph", () => {
     expect(across).toEqual([]);
   });
 
-  it("keeps lib/, errors and db/ free of the rest of the code", () => {
+  it("keeps lib/, errors and db/ free of the rest of the code (db/ builds its tables on first use with lib/'s helper)", () => {
+    const allowed = new Set(["db/schema.ts -> lib/built-on-first-use.ts"]);
     const outward = internal
-      .filter(({ from, to }) => ["lib", "db", "errors"].includes(folderOf(from)) && folderOf(to) !== folderOf(from))
+      .filter(({ from, to }) => ["lib", "db", "errors"].includes(folderOf(from)) && folderOf(to) !== folderOf(from) && !allowed.has(`${from} -> ${to}`))
       .map(({ from, to }) => `${from} -> ${to}`);
     expect(outward).toEqual([]);
   });

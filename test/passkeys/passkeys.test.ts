@@ -115,8 +115,9 @@ describe("enrolment", () => {
     const added = await enrol(user, intruder);
     expectError(added, 403, "PASSKEY_REQUIRED");
     expectError(await call("DELETE", `${base}/${ownerRow!.id}`, { token: user.token }), 403, "PASSKEY_REQUIRED");
-    // A confirmation by a passkey of another account does not count either.
-    const stranger = await seedEndUser(birthdayToday(30));
+    // A confirmation by a passkey of another account does not count either (on the same shard, so that its
+    // passkey is in the database this account's is read from).
+    const stranger = await seedEndUser(birthdayToday(30), { shard: user.shard });
     const strangers = await enrolled(stranger);
     const options = await call("POST", `${base}/confirmation-options`, { token: user.token });
     const forged = await call("DELETE", `${base}/${ownerRow!.id}`, { token: user.token, body: { confirmation: await strangers.assert(options.body.data) } });
@@ -363,9 +364,9 @@ describe("approving with a passkey", () => {
       expect(await storedStatus(other.session_id)).toBe("PENDING");
     });
 
-    it("another account's credential", () =>
+    it("another account's credential (on the same shard)", () =>
       attempt(async ({ user, session }) => {
-        const stranger = await seedEndUser(birthdayToday(30));
+        const stranger = await seedEndUser(birthdayToday(30), { shard: user.shard });
         const strangers = await enrolled(stranger);
         return strangers.assert(await approvalOptions(user, session));
       }, /not registered to your account/));

@@ -6,12 +6,13 @@ import { call, expectError } from "../helpers/http";
 import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, complete, openSession, poll, rewindExpiry, storedStatus } from "../helpers/sessions";
 import { dbOfSession } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const preview = (sessionId: string, nonce?: string) =>
   call("GET", `/api/age-verification/session/${sessionId}/preview`, { headers: nonce === undefined ? {} : { "x-session-nonce": nonce } });
 const decline = (sessionId: string, nonce?: string, token?: string) =>
   call("POST", `/api/age-verification/session/${sessionId}/decline`, { token, headers: nonce === undefined ? {} : { "x-session-nonce": nonce } });
-const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 
 describe("GET /session/{id}/preview", () => {
   it("names the merchant, the age and the link's state without an account", async () => {

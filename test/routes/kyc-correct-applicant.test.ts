@@ -10,8 +10,9 @@ import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido, st
 import { seedAccount, seedMerchant } from "../helpers/seed";
 import { d1OfAccount, dbOfAccount } from "../helpers/shards";
 import { birthdayToday, complete, openSession } from "../helpers/sessions";
+import { rowWhere } from "../helpers/rows";
 
-const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => rowWhere(await dbOfAccount(userId), kycRecords, eq(kycRecords.userId, userId));
 const correct = (token: string | undefined, body: unknown, appEnv: Env = env) => callWith(appEnv, "PUT", "/api/kyc/applicant", { token, body });
 const corrected = (dob: string) => ({ firstName: "Ada", lastName: "Lovelace", dob });
 const sandboxComplete = (token: string, result: "clear" | "consider" = "clear") => call("POST", "/api/kyc/sandbox/complete", { token, body: { result } });

@@ -8,9 +8,10 @@ import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido, st
 import { db, seedAccount, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, openSession } from "../helpers/sessions";
 import { dbOfAccount } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const typed = { firstName: "Ada", lastName: "Lovelace", dob: "1991-01-01" };
-const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => rowWhere(await dbOfAccount(userId), kycRecords, eq(kycRecords.userId, userId));
 
 afterEach(() => vi.restoreAllMocks());
 

@@ -7,9 +7,10 @@ import { callWith, onfidoEnv, verifyKycViaSandbox, storedKyc } from "../helpers/
 import { db, seedAccount } from "../helpers/seed";
 import { productionEnv } from "../helpers/production-env";
 import { dbOfAccount } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const applicant = { firstName: "Ada", lastName: "Lovelace", dob: "1990-06-15" };
-const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => rowWhere(await dbOfAccount(userId), kycRecords, eq(kycRecords.userId, userId));
 
 afterEach(() => vi.restoreAllMocks());
 

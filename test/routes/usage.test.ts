@@ -2,7 +2,8 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { createApiKey, revokeApiKey } from "../../src/domain/keys/api-keys";
-import type { SessionLogRow } from "../../src/db/schema";
+import { eq } from "drizzle-orm";
+import { apiKeys, type SessionLogRow } from "../../src/db/schema";
 import { EXPORT_PAGE_SIZE } from "../../src/domain/usage/export";
 import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
@@ -11,6 +12,7 @@ import { db, domain, seedAccount, seedMerchant, type SeededAccount } from "../he
 import { recordingD1, seedSessions } from "../helpers/sessions-log";
 import { countAllShards, dbOfAccount, shardBindings } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";
+import { rowWhere } from "../helpers/rows";
 
 // A key name a spreadsheet would run as a formula, with a comma and a quote for the CSV quoting.
 const TRICKY_NAME = '=HYPERLINK("https://evil.test"), "EU" shop';
@@ -23,7 +25,7 @@ type Merchant = { account: SeededAccount; keys: { id: string; name: string; pref
 async function merchantWithSessions(count: number, options: { newest?: number; stepMs?: number } = {}): Promise<Merchant> {
   const { account, keyId } = await seedMerchant("Web shop");
   const second = await createApiKey(domain().onShard(account.shard), account.id, TRICKY_NAME);
-  const firstRecord = (await (await dbOfAccount(account.id)).query.apiKeys.findFirst({ where: (k, { eq }) => eq(k.id, keyId) }))!;
+  const firstRecord = (await rowWhere(await dbOfAccount(account.id), apiKeys, eq(apiKeys.id, keyId)))!;
   const rows = await seedSessions({ accountId: account.id, keyIds: [keyId, second.key.id], count, ...options });
   return {
     account,

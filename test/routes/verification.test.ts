@@ -6,6 +6,7 @@ import { call, expectError } from "../helpers/http";
 import { seedAccount, seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, openSession, poll } from "../helpers/sessions";
 import { countAllShards, dbOfAccount, dbOfSession } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 const sessionCount = () => countAllShards("SELECT count(*) AS n FROM verification_sessions");
@@ -40,7 +41,7 @@ describe("open and poll", () => {
       double_blind: false,
       receipt: null,
     });
-    const row = await (await dbOfSession(opened.session_id)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
+    const row = await rowWhere(await dbOfSession(opened.session_id), verificationSessions, eq(verificationSessions.id, opened.session_id));
     expect(row).toMatchObject({ accountId: merchant.account.id, keyId: merchant.keyId, status: "PENDING", ageRequired: 21 });
   });
 
@@ -166,7 +167,7 @@ describe("end-user request and completion", () => {
     const events = await eventsOf(opened.session_id);
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "age_verification.session.approved", id: expect.stringMatching(/^msg_/) });
-    const row = await (await dbOfSession(opened.session_id)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
+    const row = await rowWhere(await dbOfSession(opened.session_id), verificationSessions, eq(verificationSessions.id, opened.session_id));
     expect(row).toMatchObject({ status: "APPROVED", aboveAgeRequired: true, receiptId: res.body.data.receipt_id, resolvedAt: res.body.data.resolved_at });
   });
 
@@ -204,7 +205,7 @@ describe("end-user request and completion", () => {
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
     await complete(user.token, opened.session_id, opened.nonce);
-    const row = await (await dbOfSession(opened.session_id)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, opened.session_id) });
+    const row = await rowWhere(await dbOfSession(opened.session_id), verificationSessions, eq(verificationSessions.id, opened.session_id));
     expect(JSON.stringify(row)).not.toContain(user.id);
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(opened.session_id));
     const { runInDurableObject } = await import("cloudflare:test");

@@ -6,9 +6,10 @@ import { expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, storedKyc, stubOnfido } from "../helpers/kyc";
 import { db, seedAccount } from "../helpers/seed";
 import { dbOfAccount } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const typed = { firstName: "Ada", lastName: "Lovelace", dob: "1991-01-01" };
-const recordOf = async (userId: string) => (await dbOfAccount(userId)).query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const recordOf = async (userId: string) => rowWhere(await dbOfAccount(userId), kycRecords, eq(kycRecords.userId, userId));
 
 let onfido: ReturnType<typeof stubOnfido>;
 beforeEach(() => {

@@ -7,10 +7,11 @@ import { expectError } from "../helpers/http";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, fireAlarm, openSession, poll, rewindExpiry, sessionObject } from "../helpers/sessions";
 import { dbOfSession } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 const scheduledAlarm = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.getAlarm());
-const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 
 describe("session expiry", () => {
   it("the alarm expires a PENDING session at its expiry time, with one event, even if nobody polls", async () => {

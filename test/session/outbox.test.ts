@@ -14,6 +14,7 @@ import { complete, openSession, poll, sessionObject } from "../helpers/sessions"
 import { dbOfSession } from "../helpers/shards";
 import { shardBindings } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";
+import { rowWhere } from "../helpers/rows";
 
 type Writes = { sends: CallbackMessage[]; failures: { queue: number; d1: number } };
 
@@ -61,7 +62,7 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
 
 const scheduledAlarm = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.getAlarm());
 const pendingOutbox = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.get("outbox"));
-const logRow = async (sessionId: string) => (await dbOfSession(sessionId)).query.verificationSessions.findFirst({ where: eq(verificationSessions.id, sessionId) });
+const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 
 afterEach(() => {

@@ -11,9 +11,10 @@ import { freshAddress, PASSWORD, register } from "../helpers/accounts";
 import { call, expectError } from "../helpers/http";
 import { db, uniqueEmail } from "../helpers/seed";
 import { countAllShards } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const body = (email: string) => ({ email, password: PASSWORD, userType: "PERSONAL" });
-const claimOf = (email: string) => db().query.accountDirectory.findFirst({ where: eq(accountDirectory.email, email) });
+const claimOf = (email: string) => rowWhere(db(), accountDirectory, eq(accountDirectory.email, email));
 const accountsWith = (email: string) => countAllShards("SELECT count(*) AS n FROM users WHERE email = ?", email);
 
 describe("one address, one account, across shards", () => {

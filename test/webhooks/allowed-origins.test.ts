@@ -5,6 +5,7 @@ import { apiKeys, verificationSessions } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
 import { dbOfAccount } from "../helpers/shards";
+import { rowWhere } from "../helpers/rows";
 
 const setOrigins = (token: string, keyId: string, allowedCallbackOrigins: unknown) =>
   call("PATCH", `/api/keys/${keyId}`, { token, body: { allowedCallbackOrigins } });
@@ -43,7 +44,7 @@ describe("allowed callback origins", () => {
       expectError(await setOrigins(merchant.account.token, merchant.keyId, bad), 422, "VALIDATION_FAILED");
     }
     expectError(await setOrigins(other.account.token, merchant.keyId, ["https://evil.example"]), 404, "NOT_FOUND");
-    const row = await (await dbOfAccount(merchant.account.id)).query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) });
+    const row = await rowWhere(await dbOfAccount(merchant.account.id), apiKeys, eq(apiKeys.id, merchant.keyId));
     expect(row!.allowedCallbackOrigins).toEqual(["https://ok.example"]);
   });
 });
@@ -56,7 +57,7 @@ describe("clearing allowed origins, and test events", () => {
     const cleared = await setOrigins(merchant.account.token, merchant.keyId, []);
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.key.allowedCallbackOrigins).toBeNull();
-    expect((await (await dbOfAccount(merchant.account.id)).query.apiKeys.findFirst({ where: eq(apiKeys.id, merchant.keyId) }))!.allowedCallbackOrigins).toBeNull();
+    expect((await rowWhere(await dbOfAccount(merchant.account.id), apiKeys, eq(apiKeys.id, merchant.keyId)))!.allowedCallbackOrigins).toBeNull();
     expect((await open(merchant.apiKey, "https://anywhere.example/cb")).status).toBe(201);
   });
 

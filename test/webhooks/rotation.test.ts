@@ -16,6 +16,8 @@ import { call, expectError } from "../helpers/http";
 import { db, seedMerchant } from "../helpers/seed";
 import { serviceContext } from "../../src/service";
 import { dbHolding, dbOfAccount } from "../helpers/shards";
+import { shardBindingName } from "../../src/config/shards-setting";
+import { rowWhere } from "../helpers/rows";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -41,7 +43,7 @@ const verifies = (secret: string, delivered: { body: string; headers: Record<str
   }
 };
 
-const rowOf = async (keyId: string) => (await (await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", keyId)).query.apiKeys.findFirst({ where: eq(apiKeys.id, keyId) }))!;
+const rowOf = async (keyId: string) => (await rowWhere(await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", keyId), apiKeys, eq(apiKeys.id, keyId)))!;
 
 describe("rotating a key's signing secret", () => {
   it("returns a new whsec_ secret once; during the grace both secrets verify, newest signature first; after it only the new one", async () => {
@@ -115,18 +117,18 @@ describe("rotating a key's signing secret", () => {
 
   it("a rotation that lost a race to another is 409 ROTATION_CONFLICT and changes nothing: the winner's secret signs", async () => {
     const merchant = await seedMerchant();
-    const ctx = serviceContext({ ...env } as Env).onShard(merchant.shard);
-    const read = ctx.db.query.apiKeys.findFirst.bind(ctx.db.query.apiKeys);
     let winner: string | undefined;
-    // Between this rotation's read of the key and its write, another request rotates the same key. (A
-    // context of its own, so the other request, through the API, reads the key unhindered.)
-    vi.spyOn(ctx.db.query.apiKeys, "findFirst").mockImplementation((async (...args: Parameters<typeof read>) => {
-      const row = await read(...args);
+    // Between this rotation's read of the key and its write, another request rotates the same key: the
+    // first read of api_keys through this context's database answers only once the other rotation is done.
+    // (A context of its own, so the other request, through the API, reads the key unhindered.)
+    const rotateMeanwhile = async () => {
       const other = await rotate(merchant.account.token, merchant.keyId, { graceHours: 0 });
       expect(other.status).toBe(200);
       winner = other.body.data.signingSecret;
-      return row;
-    }) as unknown as typeof read);
+    };
+    const shard = shardBindingName(merchant.shard);
+    const d1 = afterFirstRead((env as unknown as Record<string, D1Database>)[shard]!, /^select .* from "api_keys"/, rotateMeanwhile);
+    const ctx = serviceContext({ ...env, [shard]: d1 } as Env).onShard(merchant.shard);
     const lost = rotateSigningSecret(ctx, merchant.account.id, merchant.keyId, 0);
     await expect(lost).rejects.toMatchObject({ code: "ROTATION_CONFLICT" });
     expect(winner).toMatch(/^whsec_/);
@@ -185,3 +187,36 @@ describe("rotating a key's signing secret", () => {
     await expect(openSecret(row.previousSigningSecretEnc!, [NEW_KEY], merchant.keyId)).rejects.toThrow();
   });
 });
+
+/** `d1`, but the first statement whose SQL matches runs `meanwhile` after it is answered and before its caller sees the answer. */
+function afterFirstRead(d1: D1Database, sql: RegExp, meanwhile: () => Promise<void>): D1Database {
+  let armed = true;
+  const forward = <T extends object>(target: T, key: PropertyKey) => {
+    const value = Reflect.get(target, key, target);
+    return typeof value === "function" ? value.bind(target) : value;
+  };
+  const delayed = (statement: D1PreparedStatement): D1PreparedStatement =>
+    new Proxy(statement, {
+      get(target, key) {
+        if (key === "bind") return (...params: unknown[]) => delayed(target.bind(...params));
+        if (key === "all" || key === "raw" || key === "first" || key === "run") {
+          return async (...args: unknown[]) => {
+            const answer = await (target[key] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            await meanwhile();
+            return answer;
+          };
+        }
+        return forward(target, key);
+      },
+    });
+  return new Proxy(d1, {
+    get(target, key) {
+      if (key !== "prepare") return forward(target, key);
+      return (text: string) => {
+        if (!armed || !sql.test(text)) return target.prepare(text);
+        armed = false;
+        return delayed(target.prepare(text));
+      };
+    },
+  });
+}

@@ -29,9 +29,9 @@ export async function claimEmail(ctx: ServiceContext, email: string, userId: str
  * registration in progress: a compare-and-set on the old holder, so two registers cannot both win.
  */
 async function takeOverAbandonedClaim(ctx: ServiceContext, email: string, userId: string): Promise<boolean> {
-  const holder = await ctx.home.query.accountDirectory.findFirst({ where: eq(accountDirectory.email, email) });
+  const [holder] = await ctx.home.select().from(accountDirectory).where(eq(accountDirectory.email, email)).limit(1);
   if (!holder || Date.now() - Date.parse(holder.claimedAt) < ABANDONED_CLAIM_MS) return false;
-  const account = await (await onAccountShard(ctx, holder.userId)).db.query.users.findFirst({ columns: { id: true }, where: eq(users.id, holder.userId) });
+  const [account] = await (await onAccountShard(ctx, holder.userId)).db.select({ id: users.id }).from(users).where(eq(users.id, holder.userId)).limit(1);
   if (account) return false;
   const taken = await ctx.home
     .update(accountDirectory)
@@ -47,7 +47,7 @@ export const releaseEmail = (ctx: ServiceContext, email: string, userId: string)
 
 /** The id of the account that holds the address, if any: one home-shard read. */
 export async function accountIdOfEmail(ctx: ServiceContext, email: string): Promise<string | undefined> {
-  const row = await ctx.home.query.accountDirectory.findFirst({ columns: { userId: true }, where: eq(accountDirectory.email, email) });
+  const [row] = await ctx.home.select({ userId: accountDirectory.userId }).from(accountDirectory).where(eq(accountDirectory.email, email)).limit(1);
   return row?.userId;
 }
 
@@ -56,6 +56,6 @@ export async function findAccountByEmail(ctx: ServiceContext, email: string): Pr
   const userId = await accountIdOfEmail(ctx, email);
   if (!userId) return undefined;
   const accountCtx = await onAccountShard(ctx, userId);
-  const user = await accountCtx.db.query.users.findFirst({ where: and(eq(users.id, userId), eq(users.email, email)) });
+  const [user] = await accountCtx.db.select().from(users).where(and(eq(users.id, userId), eq(users.email, email))).limit(1);
   return user && { user, ctx: accountCtx };
 }

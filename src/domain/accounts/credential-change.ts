@@ -46,7 +46,7 @@ export async function confirmEmailChange(root: ServiceContext, token: string) {
   const ctx = await onEmailTokenShard(root, token);
   const used = await consumeEmailToken(ctx, token, "change_email");
   if (!used.newEmail) throw invalidToken();
-  const before = await ctx.db.query.users.findFirst({ columns: { email: true }, where: eq(users.id, used.userId) });
+  const [before] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, used.userId)).limit(1);
   if (!before) throw invalidToken();
   if (!(await claimEmail(ctx, used.newEmail, used.userId))) throw emailTaken(); // someone registered the address meanwhile
   try {

@@ -112,7 +112,7 @@ export async function revokeApiKey({ db }: ServiceContext, userId: string, keyId
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
     .returning();
   if (row) return toApiKeyRecord(row);
-  const existing = await db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
+  const [existing] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1);
   if (!existing) throw notFound("Key");
   return toApiKeyRecord(existing);
 }

@@ -16,6 +16,6 @@ export const forgetApplicantShard = (ctx: ServiceContext, applicantId: string) =
 
 /** The context on the shard of the applicant's record. */
 export async function onApplicantShard(ctx: ServiceContext, applicantId: string): Promise<ServiceContext> {
-  const row = await ctx.home.query.applicantShards.findFirst({ columns: { shard: true }, where: eq(applicantShards.applicantId, applicantId) });
+  const [row] = await ctx.home.select({ shard: applicantShards.shard }).from(applicantShards).where(eq(applicantShards.applicantId, applicantId)).limit(1);
   return ctx.onShard(bounded(ctx, row?.shard ?? 0));
 }

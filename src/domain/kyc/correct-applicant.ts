@@ -16,7 +16,7 @@ import { kycStatus, type CreateApplicantBody, type KycStatus } from "./kyc";
  * refused (new details do not make the document anyone else's).
  */
 export async function correctApplicant(ctx: ServiceContext, userId: string, input: CreateApplicantBody): Promise<KycStatus> {
-  const record = await ctx.db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+  const [record] = await ctx.db.select().from(kycRecords).where(eq(kycRecords.userId, userId)).limit(1);
   if (!record) throw new ApiError("APPLICANT_REQUIRED");
   if (record.status === "VERIFIED") throw new ApiError("KYC_ALREADY_VERIFIED");
   if (record.status !== "REJECTED") throw new ApiError("KYC_CHECK_PENDING");

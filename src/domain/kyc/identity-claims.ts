@@ -12,14 +12,15 @@ import type { ServiceContext } from "../../context/service-context";
 export async function claimIdentity(ctx: ServiceContext, fingerprint: string, userId: string): Promise<boolean> {
   const inserted = await ctx.home.insert(identityClaims).values({ fingerprint, userId }).onConflictDoNothing().returning({ userId: identityClaims.userId });
   if (inserted.length === 1) return true;
-  const holder = await ctx.home.query.identityClaims.findFirst({ where: eq(identityClaims.fingerprint, fingerprint) });
+  const [holder] = await ctx.home.select().from(identityClaims).where(eq(identityClaims.fingerprint, fingerprint)).limit(1);
   if (!holder) return claimIdentity(ctx, fingerprint, userId); // released in between: try again
   if (holder.userId === userId) return true;
   const holderShard = await onAccountShard(ctx, holder.userId);
-  const stillHeld = await holderShard.db.query.kycRecords.findFirst({
-    columns: { userId: true },
-    where: and(eq(kycRecords.userId, holder.userId), eq(kycRecords.identityFingerprint, fingerprint), eq(kycRecords.status, "VERIFIED")),
-  });
+  const [stillHeld] = await holderShard.db
+    .select({ userId: kycRecords.userId })
+    .from(kycRecords)
+    .where(and(eq(kycRecords.userId, holder.userId), eq(kycRecords.identityFingerprint, fingerprint), eq(kycRecords.status, "VERIFIED")))
+    .limit(1);
   if (stillHeld) return false;
   const taken = await ctx.home
     .update(identityClaims)

@@ -73,8 +73,8 @@ export const KycStatus = z.object({
 });
 export type KycStatus = z.infer<typeof KycStatus>;
 
-const findByUser = ({ db }: ServiceContext, userId: string) =>
-  db.query.kycRecords.findFirst({ where: eq(kycRecords.userId, userId) });
+const findByUser = async ({ db }: ServiceContext, userId: string) =>
+  (await db.select().from(kycRecords).where(eq(kycRecords.userId, userId)).limit(1))[0];
 
 const applicantExists = () => new ApiError("APPLICANT_EXISTS");
 
@@ -145,7 +145,7 @@ export async function applyProviderCheck(root: ServiceContext, checkId: string):
 
 async function applyCheck(ctx: ServiceContext, check: ProviderCheck): Promise<CheckOutcome> {
   const { db } = ctx;
-  const record = await db.query.kycRecords.findFirst({ where: eq(kycRecords.applicantId, check.applicantId) });
+  const [record] = await db.select().from(kycRecords).where(eq(kycRecords.applicantId, check.applicantId)).limit(1);
   const skipped = (outcome: CheckOutcome) => {
     log("info", "check not applied", { checkId: check.checkId, outcome });
     return outcome;

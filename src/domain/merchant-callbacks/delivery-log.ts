@@ -25,10 +25,11 @@ export type CallbackEventView = z.infer<typeof CallbackEventView>;
 /** The callback events of one of the account's own sessions; any other session is 404. */
 export async function listSessionCallbacks(db: Database, accountId: string, sessionId: string): Promise<CallbackEventView[]> {
   if (!isIdOf("ses", sessionId)) throw notFound("Session");
-  const session = await db.query.verificationSessions.findFirst({
-    columns: { id: true },
-    where: and(eq(verificationSessions.id, sessionId), eq(verificationSessions.accountId, accountId)),
-  });
+  const [session] = await db
+    .select({ id: verificationSessions.id })
+    .from(verificationSessions)
+    .where(and(eq(verificationSessions.id, sessionId), eq(verificationSessions.accountId, accountId)))
+    .limit(1);
   if (!session) throw notFound("Session");
   const events = await db
     .select()

@@ -28,7 +28,7 @@ export const RotateInput = z.object({
 
 export async function rotateSigningSecret({ db, settings }: ServiceContext, userId: string, keyId: string, graceHours: number) {
   if (!isIdOf("key", keyId)) throw notFound("Key");
-  const row = await db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
+  const [row] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1);
   if (!row) throw notFound("Key");
   const keys = secretsKeys(settings);
   const replaced = await openSecret(row.signingSecretEnc, keys, row.id);

@@ -46,7 +46,7 @@ export async function sendTestCallback(
   admit: () => Promise<void>,
 ): Promise<TestCallbackResult> {
   if (!isIdOf("key", keyId)) throw notFound("Key");
-  const row = await ctx.db.query.apiKeys.findFirst({ where: and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)) });
+  const [row] = await ctx.db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1);
   if (!row) throw notFound("Key");
   const problem = callbackUrlProblem(url, { allowLocalHttp: !ctx.settings.production });
   if (problem) throw validationFailed([{ path: "url", message: problem }]);

@@ -193,7 +193,7 @@ export async function enrolPasskey(
 
 async function ownPasskey(ctx: ServiceContext, userId: string, passkeyId: string): Promise<PasskeyRow> {
   const row = isIdOf("psk", passkeyId)
-    ? await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)) })
+    ? (await ctx.db.select().from(passkeys).where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId))).limit(1))[0]
     : undefined;
   if (!row) throw notFound("Passkey");
   return row;
@@ -235,7 +235,7 @@ export const verifyApproval = (ctx: ServiceContext, userId: string, nonce: strin
 
 async function verifyOwnAssertion(ctx: ServiceContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {
   await spendChallenge(ctx, userId, assertion.response.clientDataJSON, expected);
-  const row = await ctx.db.query.passkeys.findFirst({ where: and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId)) });
+  const [row] = await ctx.db.select().from(passkeys).where(and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId))).limit(1);
   if (!row) throw invalidPasskey("This passkey is not registered to your account.");
   const signCount = await verifyAssertion(assertion, row, rpOf(ctx));
   await ctx.db.update(passkeys).set({ signCount, lastUsedAt: approvalDay() }).where(eq(passkeys.id, row.id));

@@ -20,16 +20,18 @@ export const UsageByDay = z.object({
 });
 
 // created_at is ISO 8601 UTC text, so its first ten characters are the UTC day.
-const day = sql<string>`substr(${sessions.createdAt}, 1, 10)`;
+const dayOf = () => sql<string>`substr(${sessions.createdAt}, 1, 10)`;
 
 // The summary's window conditions, so the two always agree; with them SQLite reads the window's
 // entries of (account_id, status, created_at) alone, a covering index: no table row is fetched. The days
 // older than the raw log come from the daily rollup, in the same query (./rollup.ts).
-export const byDayQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
-  unionAll(
-    db.select({ day, ...rawCounts }).from(sessions).where(windowConditions(accountId, range, rawFrom(range))).groupBy(day),
-    db.select({ day: usageDays.day, ...rollupCounts }).from(usageDays).where(rollupConditions(accountId, range)).groupBy(usageDays.day),
+export function byDayQuery(db: Database, accountId: string, range: Range & { livemode?: boolean }) {
+  const day = dayOf();
+  return unionAll(
+    db.select({ day, ...rawCounts() }).from(sessions).where(windowConditions(accountId, range, rawFrom(range))).groupBy(day),
+    db.select({ day: usageDays.day, ...rollupCounts() }).from(usageDays).where(rollupConditions(accountId, range)).groupBy(usageDays.day),
   );
+}
 
 /** Every UTC day the window touches, oldest first: the first and last may be partly outside it. */
 export function daysOf(range: Range): string[] {

@@ -21,20 +21,21 @@ export const rawLogFrom = sql<string>`min(
 /** The raw branch's lower bound: the window's start, or the boundary day when that is later. */
 export const rawFrom = (range: Range): SQL => sql`max(${range.from}, ${rawLogFrom})`;
 
-/** The per-status sums of the raw branch, as columns, to line up with the rollup's. */
-export const rawCounts = {
+/** The per-status sums of the raw branch, as columns, to line up with the rollup's. Functions, so that
+ * the tables are built on first use (src/db/schema.ts). */
+export const rawCounts = () => ({
   approved: sql<number>`sum(${sessions.status} = 'APPROVED')`,
   denied: sql<number>`sum(${sessions.status} = 'DENIED')`,
   expired: sql<number>`sum(${sessions.status} = 'EXPIRED')`,
   pending: sql<number>`sum(${sessions.status} = 'PENDING')`,
-};
+});
 
-export const rollupCounts = {
+export const rollupCounts = () => ({
   approved: sql<number>`sum(${usageDays.approved})`,
   denied: sql<number>`sum(${usageDays.denied})`,
   expired: sql<number>`sum(${usageDays.expired})`,
   pending: sql<number>`sum(${usageDays.pending})`,
-};
+});
 
 /** The rollup rows of the account, mode and window's days before the boundary (a primary-key range). */
 export const rollupConditions = (accountId: string, range: Range & { livemode?: boolean }) =>

@@ -10,8 +10,9 @@ import { counterKeys, refuseOverLimit, type AccountLimitName } from "../limits";
 import type { ServiceContext } from "../../context/service-context";
 import type { Answerer } from "./answer-session";
 
-/** Only a VERIFIED record answers with its date; REJECTED ones are read for their reason. */
-const decidedKyc = and(eq(kycRecords.userId, users.id), inArray(kycRecords.status, ["VERIFIED", "REJECTED"]));
+/** Only a VERIFIED record answers with its date; REJECTED ones are read for their reason. A function, so
+ * that the tables are built on first use (src/db/schema.ts). */
+const decidedKyc = () => and(eq(kycRecords.userId, users.id), inArray(kycRecords.status, ["VERIFIED", "REJECTED"]));
 
 /**
  * The account with its provider-verified date of birth (null unless a VERIFIED record has one), the
@@ -28,7 +29,7 @@ export const accountWithVerifiedDob = (ctx: ServiceContext, userId: string) =>
       hasPasskey: sql<number>`exists (select 1 from ${passkeys} where ${passkeys.userId} = ${users.id})`,
     })
     .from(users)
-    .leftJoin(kycRecords, decidedKyc)
+    .leftJoin(kycRecords, decidedKyc())
     .where(eq(users.id, userId))
     .limit(1);
 

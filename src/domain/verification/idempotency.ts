@@ -70,9 +70,11 @@ export async function idempotently(
     .returning({ createdAt: idempotencyKeys.createdAt });
   const mine = and(eq(idempotencyKeys.keyId, keyId), eq(idempotencyKeys.key, key), eq(idempotencyKeys.createdAt, now));
   if (!claimed) {
-    const existing = await db.query.idempotencyKeys.findFirst({
-      where: and(eq(idempotencyKeys.keyId, keyId), eq(idempotencyKeys.key, key)),
-    });
+    const [existing] = await db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.keyId, keyId), eq(idempotencyKeys.key, key)))
+      .limit(1);
     if (!existing) throw new ApiError("IDEMPOTENCY_IN_PROGRESS"); // released in between: the client retries
     if (existing.requestHash !== fingerprint) throw new ApiError("IDEMPOTENCY_KEY_REUSED");
     if (existing.statusCode === null || existing.responseBody === null) throw new ApiError("IDEMPOTENCY_IN_PROGRESS");

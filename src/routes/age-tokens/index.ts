@@ -1,8 +1,8 @@
 // Anonymous age tokens (CONTRACT §13): the issuer directory, mounted at /.well-known, and issuance,
 // mounted at /api/age-tokens. Redemption is the session's /complete (routes/verification/complete-session.ts).
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { issueAgeTokensRoute } from "./issue-age-tokens";
 import { readIssuerDirectoryRoute } from "./read-issuer-directory";
 
-export const issuerDirectoryRoutes = mountOperations(readIssuerDirectoryRoute);
-export const ageTokenRoutes = mountOperations(issueAgeTokensRoute);
+export const issuerDirectoryRoutes = areaOf(readIssuerDirectoryRoute);
+export const ageTokenRoutes = areaOf(issueAgeTokensRoute);

@@ -1,5 +1,5 @@
 // Auth area (CONTRACT §2), mounted at /api/auth: no credential except where requireUser says so.
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { confirmEmailChangeRoute } from "./confirm-email-change";
 import { forgotPasswordRoute } from "./forgot-password";
 import { loginRoute } from "./login";
@@ -9,7 +9,7 @@ import { resendVerificationRoute } from "./resend-verification";
 import { resetPasswordRoute } from "./reset-password";
 import { verifyEmailRoute } from "./verify-email";
 
-export const authRoutes = mountOperations(
+export const authRoutes = areaOf(
   registerRoute,
   loginRoute,
   verifyEmailRoute,

@@ -1,5 +1,5 @@
 // The receipts' public keys, mounted at /.well-known.
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { readJwksRoute } from "./read-jwks";
 
-export const jwksRoutes = mountOperations(readJwksRoute);
+export const jwksRoutes = areaOf(readJwksRoute);

@@ -1,5 +1,5 @@
 // API keys area (CONTRACT §4), mounted at /api/keys: verified BUSINESS accounts manage their merchant keys.
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { createKeyRoute } from "./create-key";
 import { listKeysRoute } from "./list-keys";
 import { revokeKeyRoute } from "./revoke-key";
@@ -7,4 +7,4 @@ import { rotateSigningSecretRoute } from "./rotate-signing-secret";
 import { sendTestCallbackRoute } from "./send-test-callback";
 import { updateAllowedOriginsRoute } from "./update-allowed-origins";
 
-export const keyRoutes = mountOperations(createKeyRoute, listKeysRoute, updateAllowedOriginsRoute, rotateSigningSecretRoute, sendTestCallbackRoute, revokeKeyRoute);
+export const keyRoutes = areaOf(createKeyRoute, listKeysRoute, updateAllowedOriginsRoute, rotateSigningSecretRoute, sendTestCallbackRoute, revokeKeyRoute);

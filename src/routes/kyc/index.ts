@@ -2,7 +2,7 @@
 // correction after a refused check), SDK
 // token, submitting the SDK's uploads for a check, status, and the development sandbox's stand-in for
 // the provider finishing a check.
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { completeSandboxCheckRoute } from "./complete-sandbox-check";
 import { correctApplicantRoute } from "./correct-applicant";
 import { createApplicantRoute } from "./create-applicant";
@@ -10,4 +10,11 @@ import { createSdkTokenRoute } from "./create-sdk-token";
 import { readKycStatusRoute } from "./read-kyc-status";
 import { submitCheckRoute } from "./submit-check";
 
-export const kycRoutes = mountOperations(createApplicantRoute, correctApplicantRoute, createSdkTokenRoute, submitCheckRoute, readKycStatusRoute, completeSandboxCheckRoute);
+export const kycRoutes = areaOf(
+  createApplicantRoute,
+  correctApplicantRoute,
+  createSdkTokenRoute,
+  submitCheckRoute,
+  readKycStatusRoute,
+  completeSandboxCheckRoute,
+);

@@ -1,7 +1,7 @@
 // Passkeys of the signed-in account (tag Passkeys, Bearer), mounted at /api/users/me/passkeys: enrolment,
 // list, rename, remove (docs/passkeys.md). The approval's assertion options live with the session
 // (routes/verification/passkey-approval-options.ts).
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { confirmationOptionsRoute } from "./confirmation-options";
 import { enrolPasskeyRoute } from "./enrol-passkey";
 import { listPasskeysRoute } from "./list-passkeys";
@@ -9,7 +9,7 @@ import { registrationOptionsRoute } from "./registration-options";
 import { removePasskeyRoute } from "./remove-passkey";
 import { renamePasskeyRoute } from "./rename-passkey";
 
-export const passkeyRoutes = mountOperations(
+export const passkeyRoutes = areaOf(
   listPasskeysRoute,
   registrationOptionsRoute,
   enrolPasskeyRoute,

@@ -2,7 +2,7 @@
 // counts per status, per key and per day, and the callback delivery log of one session.
 // Business accounts only; every query is scoped to the signed-in account. Guards go on each route, not
 // on `use()`: the OpenAPI document reads each route's middleware for its security and responses.
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { exportSessionLogRoute } from "./export-session-log";
 import { listSessionCallbacksRoute } from "./list-session-callbacks";
 import { listSessionLogRoute } from "./list-session-log";
@@ -11,7 +11,7 @@ import { usageByDayRoute } from "./usage-by-day";
 import { usageByKeyRoute } from "./usage-by-key";
 import { usageSummaryRoute } from "./usage-summary";
 
-export const usageRoutes = mountOperations(
+export const usageRoutes = areaOf(
   listSessionLogRoute,
   exportSessionLogRoute,
   usageByKeyRoute,

@@ -1,9 +1,9 @@
 // Users area (CONTRACT §3), mounted at /api/users, Bearer.
-import { mountOperations } from "../named-route";
+import { areaOf } from "../named-route";
 import { changeEmailRoute } from "./change-email";
 import { changePasswordRoute } from "./change-password";
 import { deleteAccountRoute } from "./delete-account";
 import { readAccountRoute } from "./read-account";
 import { updateProfileRoute } from "./update-profile";
 
-export const userRoutes = mountOperations(readAccountRoute, updateProfileRoute, changePasswordRoute, changeEmailRoute, deleteAccountRoute);
+export const userRoutes = areaOf(readAccountRoute, updateProfileRoute, changePasswordRoute, changeEmailRoute, deleteAccountRoute);

@@ -1,8 +1,6 @@
 // Verification area (CONTRACT §5), mounted at /api/age-verification: the merchant side with X-API-Key,
 // the end-user side with the nonce, and with Bearer to answer.
-import { Hono } from "hono";
-import type { AppEnv } from "../../http/app-env";
-import { mountOperations } from "../named-route";
+import type { Area } from "../named-route";
 import { answerTestSessionRoute } from "./answer-test-session";
 import { completeSessionRoute } from "./complete-session";
 import { declineSessionRoute } from "./decline-session";
@@ -15,7 +13,7 @@ import { PREVIEW_PATH, previewCors } from "./preview-cors";
 import { previewSessionRoute } from "./preview-session";
 import { readSessionRequestRoute } from "./read-session-request";
 
-const operations = mountOperations(
+const operations = [
   openSessionRoute,
   pollSessionRoute,
   previewSessionRoute,
@@ -26,8 +24,8 @@ const operations = mountOperations(
   passkeyApprovalOptionsRoute,
   digitalIdRequestRoute,
   digitalIdResponseRoute,
-);
+];
 
 // The preview's CORS before the operations: it answers the drop-in's preflight (OPTIONS) and marks the
 // GET's answer (src/routes/verification/preview-cors.ts).
-export const verificationRoutes = new Hono<AppEnv>().use(PREVIEW_PATH, previewCors).route("/", operations);
+export const verificationRoutes: Area = { middleware: [{ path: PREVIEW_PATH, handler: previewCors }], operations };
