@@ -266,7 +266,7 @@ try {
     `callback latency: p50 ${fmt(callbacks.p50, 0)} ms, p95 ${fmt(callbacks.p95, 0)} ms, max ${fmt(callbacks.max, 0)} ms ` +
       `(${callbacks.received}/${callbacks.sessions} received, ${callbacks.beforeAnswer} before the completion's response, ${callbacks.unverified} unverified)`,
   );
-  log(`cold start (startup CPU, local): service ${fmt(startup.service.cpuMs)} ms, floor ${fmt(startup.floor.cpuMs)} ms`);
+  log(`cold start, by workerd's profiler (as wrangler check startup): service ${fmt(startup.service.cpuMs)} ms, floor ${fmt(startup.floor.cpuMs)} ms`);
   log(
     `cold start, workerd's CPU by the scheduler (every thread, no profiler): importing the script ${fmt(startup.service.workerd.importMs)} ms, ` +
       `floor ${fmt(startup.floor.workerd.importMs)} ms; loading the Worker (workerd's start to ready, the script read and compiled) ` +
@@ -298,9 +298,12 @@ try {
     { target: `callback p50 ≤ ${TARGETS.callbackP50Ms} ms`, value: `${fmt(callbacks.p50, 0)} ms`, met: callbacks.p50 <= TARGETS.callbackP50Ms },
     { target: `callback p95 ≤ ${TARGETS.callbackP95Ms} ms`, value: `${fmt(callbacks.p95, 0)} ms`, met: callbacks.p95 <= TARGETS.callbackP95Ms },
     {
+      // The script's import, the phase `wrangler check startup` profiles, counted by the scheduler: the
+      // profiler's sampler, after the bench's load, reads the floor's few milliseconds as 0 to 0.9 ms where
+      // the scheduler counts 2.7 to 3.4 (docs/performance.md, 27 Nov 2026, afternoon). Both are printed.
       target: `startup CPU ≤ floor + ${TARGETS.startupOverFloorMs} ms`,
-      value: `${fmt(startup.service.cpuMs)} ms (floor ${fmt(startup.floor.cpuMs)} ms)`,
-      met: startup.service.cpuMs <= startup.floor.cpuMs + TARGETS.startupOverFloorMs,
+      value: `${fmt(startup.service.workerd.importMs)} ms (floor ${fmt(startup.floor.workerd.importMs)} ms)`,
+      met: startup.service.workerd.importMs <= startup.floor.workerd.importMs + TARGETS.startupOverFloorMs,
     },
     ...(bundle ? [{ target: `bundle < ${TARGETS.bundleGzipKiB} KiB gzip`, value: `${fmt(bundleGzipKiB)} KiB`, met: bundleGzipKiB < TARGETS.bundleGzipKiB }] : []),
   ];
