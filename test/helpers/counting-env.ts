@@ -4,42 +4,15 @@
 import { env } from "cloudflare:test";
 import { shardBindingName } from "../../src/config/shards-setting";
 import { shardBindings } from "./shards";
+import { aroundD1 } from "./around-d1";
 
 export type Counts = { d1: number; durableObject: number; d1ByShard: number[] };
 
 function countingD1(db: D1Database, counts: Counts, shard: number): D1Database {
-  const count = () => {
+  return aroundD1(db, (call) => {
     counts.d1++;
     counts.d1ByShard[shard]!++;
-  };
-  const wrapStatement = (statement: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(statement, {
-      get(target, prop, receiver) {
-        const value = Reflect.get(target, prop, receiver);
-        if (typeof value !== "function") return value;
-        if (prop === "bind") return (...args: unknown[]) => wrapStatement(value.apply(target, args));
-        if (["first", "all", "run", "raw"].includes(String(prop))) {
-          return (...args: unknown[]) => {
-            count();
-            return value.apply(target, args);
-          };
-        }
-        return value.bind(target);
-      },
-    });
-  return new Proxy(db, {
-    get(target, prop, receiver) {
-      const value = Reflect.get(target, prop, receiver);
-      if (prop === "prepare") return (sql: string) => wrapStatement(target.prepare(sql));
-      if (prop === "batch") {
-        return (statements: D1PreparedStatement[]) => {
-          count();
-          // Statements reach batch() wrapped; unwrap them for the real binding.
-          return target.batch(statements);
-        };
-      }
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+    return call();
   });
 }
 

@@ -7,6 +7,7 @@ import worker from "../../src/index";
 import { freshAddress, register } from "../helpers/accounts";
 import { buildRequest, readResponse } from "../helpers/http";
 import { uniqueEmail } from "../helpers/seed";
+import { aroundD1 } from "../helpers/around-d1";
 
 /** A D1 binding whose queries wait until the test opens it; `held` counts the queries waiting. */
 function heldDatabase(db: D1Database) {
@@ -17,28 +18,9 @@ function heldDatabase(db: D1Database) {
     state.held++;
     await opened;
   };
-  const wrap = (statement: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(statement, {
-      get(target, prop) {
-        const value = Reflect.get(target, prop);
-        if (typeof value !== "function") return value;
-        if (prop === "bind") return (...args: unknown[]) => wrap(value.apply(target, args));
-        if (["first", "all", "run", "raw"].includes(String(prop))) {
-          return async (...args: unknown[]) => {
-            await wait();
-            return value.apply(target, args);
-          };
-        }
-        return value.bind(target);
-      },
-    });
-  const binding = new Proxy(db, {
-    get(target, prop) {
-      if (prop === "prepare") return (sql: string) => wrap(target.prepare(sql));
-      if (prop === "batch") return async (statements: D1PreparedStatement[]) => (await wait(), target.batch(statements));
-      const value = Reflect.get(target, prop);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
+  const binding = aroundD1(db, async (call) => {
+    await wait();
+    return call();
   });
   return { binding, state };
 }

@@ -18,6 +18,7 @@ import { serviceContext } from "../../src/service";
 import { dbHolding, dbOfAccount } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";
 import { rowWhere } from "../helpers/rows";
+import { aroundD1 } from "../helpers/around-d1";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -191,32 +192,12 @@ describe("rotating a key's signing secret", () => {
 /** `d1`, but the first statement whose SQL matches runs `meanwhile` after it is answered and before its caller sees the answer. */
 function afterFirstRead(d1: D1Database, sql: RegExp, meanwhile: () => Promise<void>): D1Database {
   let armed = true;
-  const forward = <T extends object>(target: T, key: PropertyKey) => {
-    const value = Reflect.get(target, key, target);
-    return typeof value === "function" ? value.bind(target) : value;
-  };
-  const delayed = (statement: D1PreparedStatement): D1PreparedStatement =>
-    new Proxy(statement, {
-      get(target, key) {
-        if (key === "bind") return (...params: unknown[]) => delayed(target.bind(...params));
-        if (key === "all" || key === "raw" || key === "first" || key === "run") {
-          return async (...args: unknown[]) => {
-            const answer = await (target[key] as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-            await meanwhile();
-            return answer;
-          };
-        }
-        return forward(target, key);
-      },
-    });
-  return new Proxy(d1, {
-    get(target, key) {
-      if (key !== "prepare") return forward(target, key);
-      return (text: string) => {
-        if (!armed || !sql.test(text)) return target.prepare(text);
-        armed = false;
-        return delayed(target.prepare(text));
-      };
-    },
+  return aroundD1(d1, async (call, text) => {
+    const answer = await call();
+    if (armed && text !== undefined && sql.test(text)) {
+      armed = false;
+      await meanwhile();
+    }
+    return answer;
   });
 }
