@@ -84,6 +84,22 @@ describe("org-iso-mdoc: binding to this request", () => {
     await refused(verify(response, (await newRequest(18)).pending, 18), /does not open with this request/);
   });
 
+  it("a device signature made for another origin, its DeviceAuthenticationBytes copied into the payload slot, is refused (the replayed-answer forgery)", async () => {
+    const { requests, pending } = await newRequest(18);
+    const credential = await mdl({ 18: true });
+    const forged = await answer(requests, credential, { origin: APP_ORIGIN, deviceSignedForOrigin: "https://evil.example", embedDevicePayload: true });
+    await refused(verify(forged, pending, 18), /device signature's payload must be detached/);
+    // The same capture left detached is refused by the signature itself.
+    const detached = await answer(requests, credential, { origin: APP_ORIGIN, deviceSignedForOrigin: "https://evil.example" });
+    await refused(verify(detached, pending, 18), /device signature does not cover this request/);
+  });
+
+  it("a device signature with an embedded payload is refused even when the bytes are this request's own", async () => {
+    const { requests, pending } = await newRequest(18);
+    const response = await answer(requests, await mdl({ 18: true }), { origin: APP_ORIGIN, embedDevicePayload: true });
+    await refused(verify(response, pending, 18), /device signature's payload must be detached/);
+  });
+
   it("a device signature by another key than the MSO's device key is refused", async () => {
     const { requests, pending } = await newRequest(18);
     const other = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;

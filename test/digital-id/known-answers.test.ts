@@ -10,7 +10,7 @@ import vectorsText from "../fixtures/digital-id-vectors.json?raw";
 import { decodeCbor, encodeCbor, Tagged } from "../../src/domain/digital-id/cbor";
 import { asArray, asMap } from "../../src/domain/digital-id/cbor-read";
 import { parseTrustAnchors, verifyChain } from "../../src/domain/digital-id/certificate-chain";
-import { readSign1, verifySign1, x5chain } from "../../src/domain/digital-id/cose";
+import { readSign1, verifyDetachedSign1, x5chain } from "../../src/domain/digital-id/cose";
 import { importSpki } from "../../src/domain/digital-id/ecdsa";
 import { hpkeOpen } from "../../src/domain/digital-id/hpke";
 import { decryptEcdhEsJwe } from "../../src/domain/digital-id/jwe";
@@ -72,9 +72,12 @@ describe("Multipaz Annex C request (ISO/IEC TS 18013-7 Annex C)", () => {
     const reader = parseTrustAnchors(`-----BEGIN CERTIFICATE-----\n${btoa(String.fromCharCode(...readerCertificate!))}\n-----END CERTIFICATE-----`)[0]!;
     const key = await importSpki(reader.spki, reader.curve);
     const readerAuthentication = (t: unknown) => encodeCbor(new Tagged(24, encodeCbor(["ReaderAuthentication", t, docRequest.get("itemsRequest")])));
-    expect(await verifySign1(readerAuth, key, readerAuthentication(transcript))).toBe(true);
+    expect(await verifyDetachedSign1(readerAuth, key, readerAuthentication(transcript), "the reader signature")).toBe(true);
     // The same signature does not verify for another origin: the transcript binds it.
-    expect(await verifySign1(readerAuth, key, readerAuthentication(await annexCTranscript(v.encryptionInfo, "https://example.com")))).toBe(false);
+    expect(await verifyDetachedSign1(readerAuth, key, readerAuthentication(await annexCTranscript(v.encryptionInfo, "https://example.com")), "the reader signature")).toBe(false);
+    // Its own signed bytes put into the payload slot: refused before any check, though they are the expected ones.
+    const embedded = { ...readerAuth, payload: readerAuthentication(transcript) as Uint8Array<ArrayBuffer> };
+    await expect(verifyDetachedSign1(embedded, key, readerAuthentication(transcript), "the reader signature")).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID", message: expect.stringMatching(/payload must be detached/) });
   });
 });
 

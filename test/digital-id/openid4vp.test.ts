@@ -32,6 +32,14 @@ describe("openid4vp-v1-unsigned with an mdoc", () => {
     await refused(verify(await answer(requests, mdl, { origin: "https://evil.example", protocol }), pending, 18), /device signature does not cover this request/);
   });
 
+  it("a device signature made for another origin with its payload embedded is refused (the replayed-answer forgery)", async () => {
+    const { requests, pending } = await newRequest(18);
+    const mdl = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
+    await refused(verify(await answer(requests, mdl, { origin: "https://evil.example", protocol, embedDevicePayload: true }), pending, 18), /device signature's payload must be detached/);
+    const own = await newRequest(18);
+    await refused(verify(await answer(own.requests, mdl, { origin: APP_ORIGIN, protocol, embedDevicePayload: true }), own.pending, 18), /device signature's payload must be detached/);
+  });
+
   it("an answer to an earlier request does not decrypt with the latest request's key", async () => {
     const earlier = await newRequest(18);
     const latest = await newRequest(18);

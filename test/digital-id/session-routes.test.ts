@@ -208,6 +208,15 @@ describe("POST …/digital-id/response: each failed check leaves the session pen
     await expectRefused(session, response, "DIGITAL_ID_INVALID", /device signature does not cover this request/);
   });
 
+  it("a captured answer for another verifier, its signed bytes in the device signature's payload slot and re-sealed to this request (both protocols)", async () => {
+    const session = await sessionWithRequest(18);
+    const credential = await mdl({ 18: true });
+    for (const protocol of ["org-iso-mdoc", "openid4vp-v1-unsigned"] as const) {
+      const forged = await answer(session.requests, credential, { origin: ORIGIN, protocol, deviceSignedForOrigin: "https://other-verifier.example", embedDevicePayload: true });
+      await expectRefused(session, forged, "DIGITAL_ID_INVALID", /payload must be detached/);
+    }
+  });
+
   it("an SD-JWT VC with a key-binding JWT by another key", async () => {
     const session = await sessionWithRequest(18);
     const credential = await issueSdJwtVc({ signer: await signerUnderTestRoot(), ages: { 18: true } });

@@ -1123,6 +1123,14 @@ const digitalId: Mutation[] = [
     why: "a deployment without trust anchors still hands out digital-ID requests",
   },
   {
+    id: "digital-id-device-payload-detached",
+    file: "src/domain/digital-id/cose.ts",
+    find: "  if (sign1.payload !== null) throw invalid(",
+    replace: "  if (false) throw invalid(",
+    tests: [DIGITAL_ID, "test/digital-id/annex-c.test.ts", "test/digital-id/known-answers.test.ts"],
+    why: "the replayed-answer forgery: a device signature made for another request verifies over the bytes it carries",
+  },
+  {
     id: "digital-id-test-root-refused",
     file: "src/config/problems.ts",
     find: "return includesTestAnchorDer(anchors) ?",

@@ -22,6 +22,13 @@ export type AnswerOptions = {
   disclose?: string[];
   tamper?: PresentOptions["tamper"];
   deviceSigningKey?: CryptoKey;
+  /** mdoc: the signed DeviceAuthenticationBytes in the device signature's payload slot (see PresentOptions). */
+  embedDevicePayload?: boolean;
+  /**
+   * mdoc: device-sign the transcript of this origin while sealing the answer for `origin` (an attacker
+   * who captured an answer made for another verifier and re-seals it to this request's key).
+   */
+  deviceSignedForOrigin?: string;
   keyBinding?: { nonce?: string; audience?: string; key?: CryptoKey; sdHash?: string; issuedAt?: number };
   /** SD-JWT VC: disclose a forged value for this age (see presentSdJwtVc). */
   forgeDisclosure?: { name: string; value: boolean };
@@ -47,7 +54,8 @@ async function answerAnnexC(request: DigitalRequest, mdoc: Mdoc, options: Answer
   const recipient = parameters.get("recipientPublicKey") as Map<number, Uint8Array>;
   const point = new Uint8Array([4, ...recipient.get(-2)!, ...recipient.get(-3)!]);
   const transcript = [null, null, ["dcapi", await sha256(encode([encryptionInfo, options.origin]))]];
-  const response = await deviceResponse(mdoc, transcript, { disclose: options.disclose ?? elementsFor(mdoc, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey });
+  const signedTranscript = [null, null, ["dcapi", await sha256(encode([encryptionInfo, options.deviceSignedForOrigin ?? options.origin]))]];
+  const response = await deviceResponse(mdoc, signedTranscript, { disclose: options.disclose ?? elementsFor(mdoc, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload });
   const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
   const recipientPublicKey = await suite.kem.importKey("raw", point.buffer, true);
   const sealed = await suite.seal({ recipientPublicKey, info: encode(transcript).buffer }, response);
@@ -68,8 +76,8 @@ async function answerOpenId4Vp(request: DigitalRequest, credential: Mdoc | SdJwt
     id = query.id;
     const requested = query.claims.filter((claim) => claim.path[0] === credential.namespace).map((claim) => claim.path[1]!);
     const thumbprint = fromBase64url(await calculateJwkThumbprint(encryptionKey, "sha256"));
-    const transcript = [null, null, ["OpenID4VPDCAPIHandover", await sha256(encode([options.origin, data.nonce, thumbprint]))]];
-    presentation = base64url(await deviceResponse(credential, transcript, { disclose: options.disclose ?? elementsFor(credential, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey }));
+    const transcript = [null, null, ["OpenID4VPDCAPIHandover", await sha256(encode([options.deviceSignedForOrigin ?? options.origin, data.nonce, thumbprint]))]];
+    presentation = base64url(await deviceResponse(credential, transcript, { disclose: options.disclose ?? elementsFor(credential, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload }));
   } else {
     const query = data.dcql_query.credentials.find((c) => c.format === "dc+sd-jwt");
     if (!query) throw new Error("the DCQL query does not ask for an SD-JWT VC");

@@ -116,6 +116,11 @@ export type PresentOptions = {
   tamper?: { element: string; value: unknown };
   /** Sign DeviceAuthentication with this key instead of the credential's device key. */
   deviceSigningKey?: CryptoKey;
+  /**
+   * Put the signed DeviceAuthenticationBytes into the device signature's payload slot instead of leaving
+   * it nil (18013-5 9.1.3.4 says detached): the forgery that replays a signature made for another request.
+   */
+  embedDevicePayload?: boolean;
 };
 
 /**
@@ -157,6 +162,7 @@ export async function deviceResponse(mdoc: Mdoc, sessionTranscript: unknown, opt
   const deviceNameSpaces = tag24(new Map());
   const deviceAuthentication = encode(tag24(["DeviceAuthentication", sessionTranscript, mdoc.docType, deviceNameSpaces]));
   const deviceSignature = await sign1(options.deviceSigningKey ?? mdoc.deviceKey.privateKey, null, new Map(), deviceAuthentication);
+  if (options.embedDevicePayload) deviceSignature[2] = deviceAuthentication;
   return encode(new Map<string, unknown>([
     ["version", "1.0"],
     ["documents", [new Map<string, unknown>([

@@ -54,10 +54,28 @@ export function x5chain(sign1: Sign1, what: string): Uint8Array<ArrayBuffer>[] {
   throw invalid(`${what} carries no certificate (x5chain).`);
 }
 
-/** Verifies the signature over Sig_structure; `detachedPayload` for a COSE_Sign1 whose payload is nil. */
-export async function verifySign1(sign1: Sign1, key: CryptoKey, detachedPayload?: Uint8Array): Promise<boolean> {
-  const payload = sign1.payload ?? detachedPayload;
-  if (!payload) return false;
+/**
+ * Verifies a COSE_Sign1 that carries its own payload (the issuer's MSO signature). A nil payload is
+ * refused: there is nothing the signer vouched for.
+ */
+export async function verifyAttachedSign1(sign1: Sign1, key: CryptoKey): Promise<boolean> {
+  if (!sign1.payload) return false;
+  return verifySigStructure(sign1, key, sign1.payload);
+}
+
+/**
+ * Verifies a COSE_Sign1 over content the service computes itself (the device signature over this
+ * request's DeviceAuthenticationBytes). Its payload must be nil (ISO/IEC 18013-5 9.1.3.4: detached): a
+ * signature whose payload slot carries bytes is refused (DIGITAL_ID_INVALID) even when they equal
+ * `expectedPayload`, so that a signature made for another request is never checked over bytes the
+ * answer itself supplies.
+ */
+export async function verifyDetachedSign1(sign1: Sign1, key: CryptoKey, expectedPayload: Uint8Array, what: string): Promise<boolean> {
+  if (sign1.payload !== null) throw invalid(`${what}'s payload must be detached (nil): it is computed from this request, never taken from the answer.`);
+  return verifySigStructure(sign1, key, expectedPayload);
+}
+
+async function verifySigStructure(sign1: Sign1, key: CryptoKey, payload: Uint8Array): Promise<boolean> {
   if (curveOf(key) !== sign1.algorithm.curve) return false;
   const toBeSigned = encodeCbor(["Signature1", sign1.protectedBytes, new Uint8Array(0), payload]);
   return verifyRaw(key, sign1.algorithm.hash, sign1.signature, toBeSigned);

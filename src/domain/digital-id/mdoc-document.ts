@@ -6,7 +6,7 @@
 import { Tagged, encodeCbor, type Cbor } from "./cbor";
 import { asArray, asDate, asInteger, asMap, asText, embeddedBytes, parse, type CborMap } from "./cbor-read";
 import { verifyChain } from "./certificate-chain";
-import { importCoseKey, readSign1, verifySign1, x5chain } from "./cose";
+import { importCoseKey, readSign1, verifyAttachedSign1, verifyDetachedSign1, x5chain } from "./cose";
 import { AGE_NAMESPACES, mdocElementAge } from "./credentials";
 import { importSpki } from "./ecdsa";
 import { invalid } from "./failures";
@@ -28,8 +28,8 @@ async function readMso(issuerAuth: Cbor | undefined, anchors: Certificate[], now
   const sign1 = readSign1(issuerAuth, "the issuer signature (issuerAuth)");
   const signer = await verifyChain(x5chain(sign1, "the issuer signature"), anchors, now);
   if (signer.curve !== sign1.algorithm.curve) throw invalid("the issuer signature's algorithm does not match its certificate's key.");
-  if (!(await verifySign1(sign1, await importSpki(signer.spki, signer.curve)))) throw invalid("the issuer signature over the mobile security object is wrong.");
   if (!sign1.payload) throw invalid("the issuer signature has no mobile security object.");
+  if (!(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve)))) throw invalid("the issuer signature over the mobile security object is wrong.");
   const msoBytes = embeddedBytes(parse(sign1.payload, "mobile security object"), "the mobile security object");
   return asMap(parse(msoBytes, "mobile security object"), "the mobile security object");
 }
@@ -88,7 +88,7 @@ export async function verifyDeviceSigned(document: CborMap, verified: IssuerVeri
   const signature = readSign1(deviceAuth.get("deviceSignature"), "the device signature");
   const deviceAuthentication = ["DeviceAuthentication", sessionTranscript, verified.docType, new Tagged(24, deviceNameSpacesBytes)];
   const deviceAuthenticationBytes = encodeCbor(new Tagged(24, encodeCbor(deviceAuthentication)));
-  if (!(await verifySign1(signature, verified.deviceKey, deviceAuthenticationBytes))) {
+  if (!(await verifyDetachedSign1(signature, verified.deviceKey, deviceAuthenticationBytes, "the device signature"))) {
     throw invalid("the device signature does not cover this request (wrong key, nonce, origin or request).");
   }
 }
