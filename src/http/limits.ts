@@ -94,7 +94,7 @@ const CATALOGUE = {
   sessionLinkPerAddress: rateLimit("SESSION_LINK_PER_ADDRESS_LIMITER", OPENAPI_METADATA && {
     keyedBy: "client address",
     perMinute: 120,
-    counts: "calls with a session's nonce and no API key (preview, request, decline, passkey options, test outcome, digital ID)",
+    counts: "calls with a session's id and no account or API key: preview, request, decline, passkey options, test outcome, the digital-ID request and response, the anonymous complete, and the /verify page's own read of the session",
     why: "each reaches a session's Durable Object: a flood of guessed session ids or nonces must be refused before any is reached",
     tooMany: (n) => `More than ${n} session-link calls a minute from this address.`,
   }),

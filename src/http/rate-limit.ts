@@ -10,7 +10,7 @@ import type { AppEnv } from "./app-env";
 import { isBindingLimit, type BindingLimit, type Limit } from "./limits";
 
 /** Every limiter binding counts over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
-const WINDOW_SECONDS = 60;
+export const WINDOW_SECONDS = 60;
 
 export const rateLimited = () =>
   new ApiError("RATE_LIMITED", { headers: { "Retry-After": String(WINDOW_SECONDS) } });
@@ -25,13 +25,29 @@ export const clientAddress = (c: Context) => addressKey(c.req.header("cf-connect
  */
 export async function countUse(c: Context<AppEnv>, limit: Limit, subject: string): Promise<void> {
   if (!isBindingLimit(limit)) return countAccountUse(c.var.ctx, limit.accountWindows, subject);
+  if (!(await withinLimit(c, limit, subject))) throw rateLimited();
+}
+
+/** Counts one use of a binding's limit; false past it (for a caller that answers otherwise than the envelope: a page). */
+export async function withinLimit(c: Context<AppEnv>, limit: BindingLimit, subject: string): Promise<boolean> {
   const { success } = await c.env[limit.binding].limit({ key: `${limit.name}:${subject}` });
-  if (!success) throw rateLimited();
+  return success;
 }
 
 /** Counts a limit keyed by the client address before anything else of the route runs. */
 export const limitPerAddress = (limit: BindingLimit) =>
   createMiddleware<AppEnv>(async (c, next) => {
     await countUse(c, limit, clientAddress(c));
+    await next();
+  });
+
+/**
+ * As limitPerAddress, for the calls that come without `credential` (a header naming an account or a key):
+ * those with it are counted by their account's own limits, so a shared address cannot lock a merchant or
+ * a signed-in person out.
+ */
+export const limitPerAddressWithout = (credential: "authorization" | "x-api-key", limit: BindingLimit) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    if (c.req.header(credential) === undefined) await countUse(c, limit, clientAddress(c));
     await next();
   });

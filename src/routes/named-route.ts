@@ -54,12 +54,13 @@ export function mountArea(app: Hono<AppEnv>, prefix: string, area: Area): void {
 
 /**
  * A route's OpenAPI metadata: its prose (the area's docs.ts) and, when it counts limits, one 429 made of
- * their sentences from the catalogue. Only called behind `OPENAPI_METADATA &&`, so none of it is in the Worker.
+ * their sentences from the catalogue, after `ownTooMany`: a 429 of the route's own that is no catalogue
+ * limit (a session's cap on failed digital-ID answers, counted by its Durable Object). Only called behind `OPENAPI_METADATA &&`, so none of it is in the Worker.
  */
-export function documented({ limits }: Pick<RouteSpec, "limits">, doc: OperationDoc): OperationMeta {
+export function documented({ limits }: Pick<RouteSpec, "limits">, doc: OperationDoc, ownTooMany?: string): OperationMeta {
   const declared = Object.values(limits);
-  if (declared.length === 0) return doc;
-  const tooMany = declared.map((limit) => aboutLimit(limit).tooMany).join(" ");
+  if (declared.length === 0 && !ownTooMany) return doc;
+  const tooMany = [...(ownTooMany ? [ownTooMany] : []), ...declared.map((limit) => aboutLimit(limit).tooMany)].join(" ");
   return {
     ...doc,
     limits: declared.map((limit) => limit.name),

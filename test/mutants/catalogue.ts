@@ -1483,4 +1483,41 @@ const workerSchemas: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas];
+/** Issue 49's session-side items: the per-address limit on every no-account route, require_passkey across the ways, the failure cap under concurrency, the daily mail caps. */
+const EVERY_ROUTE = "test/limits/session-link-every-route.test.ts";
+const trustSession: Mutation[] = [
+  {
+    id: "session-link-digital-id-request-unlimited",
+    file: "src/routes/verification/digital-id-request.ts",
+    find: "    limitPerAddress(spec.limits.perAddress),\n",
+    replace: "",
+    tests: [EVERY_ROUTE],
+    why: "made-up session ids on the digital-ID request create Durable Objects without limit from one address",
+  },
+  {
+    id: "session-link-digital-id-response-unlimited",
+    file: "src/routes/verification/digital-id-response.ts",
+    find: "    limitPerAddress(spec.limits.perAddress),\n",
+    replace: "",
+    tests: [EVERY_ROUTE],
+    why: "made-up session ids on the digital-ID response create Durable Objects without limit from one address",
+  },
+  {
+    id: "session-link-anonymous-complete-unlimited",
+    file: "src/routes/verification/complete-session.ts",
+    find: '    limitPerAddressWithout("authorization", spec.limits.perAddress),\n',
+    replace: "",
+    tests: [EVERY_ROUTE],
+    why: "anonymous answers with made-up session ids reach Durable Objects without limit from one address",
+  },
+  {
+    id: "session-link-verify-page-unlimited",
+    file: "src/apps/verify/verify-routes.tsx",
+    find: "const admitted = await withinLimit(c, LIMITS.sessionLinkPerAddress, clientAddress(c));",
+    replace: "const admitted = true;",
+    tests: [EVERY_ROUTE],
+    why: "the /verify page reads made-up sessions without limit from one address, each a Durable Object",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession];

@@ -3939,7 +3939,7 @@ export type operations = {
           });
         };
       };
-      /** @description The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      /** @description The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends. More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -4193,7 +4193,7 @@ export type operations = {
           };
         };
       };
-      /** @description Five answers to this session failed to verify: no more requests or answers by wallet; Retry-After is the time left until the session expires Codes: RATE_LIMITED. */
+      /** @description Five answers to this session failed to verify (answers still being verified count as failed until they are not): no more requests or answers by wallet; Retry-After is the time left until the session expires, or 1 second while answers are still being verified. More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -4357,7 +4357,7 @@ export type operations = {
           });
         };
       };
-      /** @description Five answers to this session failed to verify: no more requests or answers by wallet; Retry-After is the time left until the session expires Codes: RATE_LIMITED. */
+      /** @description Five answers to this session failed to verify (answers still being verified count as failed until they are not): no more requests or answers by wallet; Retry-After is the time left until the session expires, or 1 second while answers are still being verified. More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

@@ -6,6 +6,8 @@ import { Hono, type Context } from "hono";
 import * as z from "../../lib/lazy-zod";
 import type { AppEnv } from "../../http/app-env";
 import { previewSession } from "../../domain/verification";
+import { LIMITS } from "../../http/limits";
+import { clientAddress, WINDOW_SECONDS, withinLimit } from "../../http/rate-limit";
 import { idShape } from "../../lib/ids";
 import { contentSecurityPolicy, strictPolicy } from "../../web/csp";
 import { chooseLocale } from "../../web/i18n/catalogue";
@@ -33,10 +35,14 @@ verifyAppRoutes.get(
     const provider = c.var.ctx.settings.provider === "onfido" ? "onfido" : "sandbox";
     if (provider === "onfido") c.header("Content-Security-Policy", contentSecurityPolicy({ onfido: true }));
     const link = c.req.valid("query");
+    // The page's own read of the session counts on the session link's limit, as its API calls do: past it,
+    // no session is read (no Durable Object reached) and the page comes as a 429 that its script retries.
+    const admitted = await withinLimit(c, LIMITS.sessionLinkPerAddress, clientAddress(c));
+    if (!admitted) c.header("Retry-After", String(WINDOW_SECONDS));
     // The merchant's `locale`, read with the link's own nonce; a wrong link still gets a page (which says so).
-    const session = await previewSession(c.var.ctx, link.session_id, link.nonce).catch(() => null);
+    const session = admitted ? await previewSession(c.var.ctx, link.session_id, link.nonce).catch(() => null) : null;
     const locale = chooseLocale({ chosen: c.req.query("lang"), session: session?.locale, acceptLanguage: c.req.header("accept-language") });
     const language = await pageLanguage(c, locale);
-    return c.html(<VerifyPage provider={provider} language={language} link={{ session_id: link.session_id, nonce: link.nonce }} />);
+    return c.html(<VerifyPage provider={provider} language={language} link={{ session_id: link.session_id, nonce: link.nonce }} />, admitted ? 200 : 429);
   },
 );

@@ -7,7 +7,7 @@ import type { AppEnv } from "../../http/app-env";
 import { authenticateOnKeyShard } from "../../http/require-api-key";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
-import { clientAddress, countUse } from "../../http/rate-limit";
+import { limitPerAddressWithout } from "../../http/rate-limit";
 import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
@@ -26,17 +26,12 @@ const optionalApiKey = createMiddleware<AppEnv>(async (c, next) => {
 
 const spec = { method: "post", path: "/session/:id/test-outcome", limits: { opens: LIMITS.sessionOpensPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
-/** The page's way in (the nonce, no key) counts per client address, before any Durable Object is reached. */
-const limitPageAnswers = createMiddleware<AppEnv>(async (c, next) => {
-  if (c.req.header("x-api-key") === undefined) await countUse(c, spec.limits.perAddress, clientAddress(c));
-  await next();
-});
-
 export const answerTestSessionRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, answerTestSessionDoc())),
-    limitPageAnswers,
+    // The page's way in (the nonce, no key) counts per client address, before any Durable Object is reached.
+    limitPerAddressWithout("x-api-key", spec.limits.perAddress),
     optionalApiKey,
     jsonBody(TestOutcomeInput),
     async function answerWithOutcome(c) {

@@ -7,6 +7,7 @@ import { validationFailed } from "../../errors";
 import type { AppEnv } from "../../http/app-env";
 import { LIMITS } from "../../http/limits";
 import { describe, readMeta, withMeta } from "../../http/openapi-meta";
+import { limitPerAddressWithout } from "../../http/rate-limit";
 import { requireAccountToken } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
@@ -14,7 +15,7 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { completeSessionDoc } from "./docs";
 
-const spec = { method: "post", path: "/session/:id/complete", limits: { completions: LIMITS.completionsPerAccount } } as const satisfies RouteSpec;
+const spec = { method: "post", path: "/session/:id/complete", limits: { completions: LIMITS.completionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
 /** The Bearer check when an Authorization header is sent; none at all for the anonymous, token-carrying answer. */
 const accountTokenUnlessAnonymous: MiddlewareHandler<AppEnv> = withMeta(
@@ -26,6 +27,8 @@ export const completeSessionRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, completeSessionDoc())),
+    // The anonymous answer (no account to count on) counts per address, before any Durable Object is reached.
+    limitPerAddressWithout("authorization", spec.limits.perAddress),
     accountTokenUnlessAnonymous,
     sessionNonceHeader,
     jsonBody(CompleteInput),

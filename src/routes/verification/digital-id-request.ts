@@ -1,18 +1,21 @@
 // POST /api/age-verification/session/{id}/digital-id/request: a fresh request for the browser's Digital
 // Credentials API (CONTRACT §13), with the nonce and no account; no body.
 import { requestDigitalId } from "../../domain/verification";
+import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
+import { limitPerAddress } from "../../http/rate-limit";
 import { ok } from "../../http/respond";
-import { handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { digitalIdRequestDoc } from "./docs";
+import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import { DIGITAL_ID_FAILURE_CAP, digitalIdRequestDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
 
-const spec = { method: "post", path: "/session/:id/digital-id/request", limits: {} } as const satisfies RouteSpec;
+const spec = { method: "post", path: "/session/:id/digital-id/request", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
 export const digitalIdRequestRoute = {
   ...spec,
   handlers: handlersFor(spec)(
-    describe(OPENAPI_METADATA && digitalIdRequestDoc()),
+    describe(OPENAPI_METADATA && documented(spec, digitalIdRequestDoc(), DIGITAL_ID_FAILURE_CAP)),
+    limitPerAddress(spec.limits.perAddress),
     async function digitalCredentialRequest(c) {
       return ok(c, await requestDigitalId(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), undefined)));
     },

@@ -3,7 +3,7 @@
 import * as z from "../../lib/lazy-zod";
 import { PasskeyRequestOptions } from "../../domain/passkeys";
 import { MAX_IDEMPOTENCY_KEY_LENGTH, OpenedSession } from "../../domain/verification";
-import type { OperationDoc, OperationMeta, Responses } from "../../http/openapi-meta";
+import type { OperationDoc, Responses } from "../../http/openapi-meta";
 import { SessionNonceHeader } from "../../http/session-nonce";
 import { HolderSessionRequest, PolledSession, SessionPreview } from "../../session/session-view";
 
@@ -163,15 +163,14 @@ const digitalIdRefusals = {
     codes: ["ASSURANCE_NOT_ACCEPTED"],
   },
   409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
-  // The session's own limit, counted by its Durable Object (docs/limits.md, "Per session"), not a catalogue limit.
-  429: {
-    description: "Five answers to this session failed to verify: no more requests or answers by wallet; Retry-After is the time left until the session expires",
-    codes: ["RATE_LIMITED"],
-  },
   ...unknownSession,
 } satisfies Responses;
 
-export function digitalIdRequestDoc(): OperationMeta {
+/** The session's own limit, counted by its Durable Object (docs/limits.md, "Per session"), not a catalogue limit. */
+export const DIGITAL_ID_FAILURE_CAP =
+  "Five answers to this session failed to verify (answers still being verified count as failed until they are not): no more requests or answers by wallet; Retry-After is the time left until the session expires, or 1 second while answers are still being verified.";
+
+export function digitalIdRequestDoc(): OperationDoc {
   return {
     tag,
     summary: "A request for the person's wallet (Digital Credentials API), with the nonce and no account",
@@ -183,7 +182,7 @@ export function digitalIdRequestDoc(): OperationMeta {
   };
 }
 
-export function digitalIdResponseDoc(): OperationMeta {
+export function digitalIdResponseDoc(): OperationDoc {
   return {
     tag,
     summary: "The wallet's answer: resolves the session with assurance DIGITAL_ID_VERIFIED",
