@@ -1485,6 +1485,7 @@ const workerSchemas: Mutation[] = [
 
 /** Issue 49's session-side items: the per-address limit on every no-account route, require_passkey across the ways, the failure cap under concurrency, the daily mail caps. */
 const EVERY_ROUTE = "test/limits/session-link-every-route.test.ts";
+const REQUIRE_PASSKEY = "test/session/require-passkey-ways.test.ts";
 const trustSession: Mutation[] = [
   {
     id: "session-link-digital-id-request-unlimited",
@@ -1517,6 +1518,22 @@ const trustSession: Mutation[] = [
     replace: "const admitted = true;",
     tests: [EVERY_ROUTE],
     why: "the /verify page reads made-up sessions without limit from one address, each a Durable Object",
+  },
+  {
+    id: "require-passkey-takes-age-token",
+    file: "src/session/answer-policy.ts",
+    find: '  if (way === "age_token" && state.requirePasskey) return "PASSKEY_REQUIRED";\n',
+    replace: "",
+    tests: [REQUIRE_PASSKEY],
+    why: "an anonymous age token (a bearer token, bound to no device key) approves a session that requires a passkey",
+  },
+  {
+    id: "require-passkey-double-blind-without-wallet",
+    file: "src/domain/verification/ways-offered.ts",
+    find: "if (doubleBlind && asked.require_passkey && !accepted.includes(\"DIGITAL_ID_VERIFIED\"))",
+    replace: "if (false)",
+    tests: [REQUIRE_PASSKEY],
+    why: "a double-blind session that requires a passkey opens where no way can approve it",
   },
 ];
 

@@ -3083,7 +3083,7 @@ export type operations = {
            * @enum {string}
            */
           locale?: "en" | "fr" | "de" | "es" | "it";
-          /** @description Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false. */
+          /** @description Default false. true: only a key on the person's device, used at the approval, may approve: a passkey assertion (holder_binding PASSKEY) or a wallet's device signature (DEVICE_KEY: an mdoc's device signature or an SD-JWT VC's key-binding JWT). A password approval and an anonymous age token answer 403 PASSKEY_REQUIRED and the session stays PENDING. With double_blind: true the wallet is the only way left, so the pair is 422 unless the session accepts DIGITAL_ID_VERIFIED and this deployment offers it (docs/passkeys.md). */
           require_passkey?: boolean;
           /** @description The ways you accept (CONTRACT §13): KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED. */
           accepted_assurance?: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
@@ -3885,7 +3885,7 @@ export type operations = {
           };
         };
       };
-      /** @description No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one; an account's approval of a double-blind session (DOUBLE_BLIND_REQUIRED); a way the merchant does not accept (ASSURANCE_NOT_ACCEPTED) Codes: KYC_REQUIRED, PASSKEY_REQUIRED, DOUBLE_BLIND_REQUIRED, ASSURANCE_NOT_ACCEPTED. */
+      /** @description No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one, or an age token for a session that requires a passkey (PASSKEY_REQUIRED); an account's approval of a double-blind session (DOUBLE_BLIND_REQUIRED); a way the merchant does not accept (ASSURANCE_NOT_ACCEPTED) Codes: KYC_REQUIRED, PASSKEY_REQUIRED, DOUBLE_BLIND_REQUIRED, ASSURANCE_NOT_ACCEPTED. */
       403: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({

@@ -56,7 +56,9 @@ export const OpenSessionInput = z.object({
   require_passkey: z
     .boolean()
     .optional()
-    .describe("Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false."),
+    .describe(
+      "Default false. true: only a key on the person's device, used at the approval, may approve: a passkey assertion (holder_binding PASSKEY) or a wallet's device signature (DEVICE_KEY: an mdoc's device signature or an SD-JWT VC's key-binding JWT). A password approval and an anonymous age token answer 403 PASSKEY_REQUIRED and the session stays PENDING. With double_blind: true the wallet is the only way left, so the pair is 422 unless the session accepts DIGITAL_ID_VERIFIED and this deployment offers it (docs/passkeys.md).",
+    ),
   accepted_assurance: z
     .array(z.enum(ASSURANCES))
     .min(1)

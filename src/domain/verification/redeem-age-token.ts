@@ -22,15 +22,16 @@ export async function redeemAgeToken(ctx: ServiceContext, sessionId: string, inp
 
 /**
  * The 401 of an anonymous complete without a token: with `WWW-Authenticate: PrivateToken …` for the
- * current keys that meet the session's age_required, when the nonce opens a session and tokens are
- * offered; a plain 401 otherwise (nothing said about a session the caller cannot name).
+ * current keys that meet the session's age_required, when the nonce opens a session that tokens can
+ * approve and tokens are offered; a plain 401 otherwise (nothing said about a session the caller cannot name).
  */
 export async function anonymousWithoutToken(ctx: ServiceContext, sessionId: string, nonce: string): Promise<ApiError> {
   const keys = await deploymentTokenKeys(ctx.settings);
   if (!keys) return unauthorized();
   const id = checkedId(sessionId);
   const session = await sessionStub(ctx, id).request(nonce);
-  if (!session.ok) return unauthorized();
+  // A session that requires a passkey takes no token (docs/passkeys.md): no challenge invites one.
+  if (!session.ok || session.value.require_passkey) return unauthorized();
   const challenge = wwwAuthenticateValue(ageTokenChallenge(ctx.settings.appUrl), keys, session.value.age_required);
   if (!challenge) return unauthorized();
   return new ApiError("UNAUTHORIZED", { message: "Sign in, or present an anonymous age token (age_token).", headers: { "WWW-Authenticate": challenge } });

@@ -115,7 +115,7 @@ export function completeSessionDoc(): OperationDoc {
       401: { description: "No valid Bearer token, and no age_token: with WWW-Authenticate: PrivateToken when the nonce opens a session that tokens can approve", codes: ["UNAUTHORIZED"] },
       403: {
         description:
-          "No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one; an account's approval of a double-blind session (DOUBLE_BLIND_REQUIRED); a way the merchant does not accept (ASSURANCE_NOT_ACCEPTED)",
+          "No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one, or an age token for a session that requires a passkey (PASSKEY_REQUIRED); an account's approval of a double-blind session (DOUBLE_BLIND_REQUIRED); a way the merchant does not accept (ASSURANCE_NOT_ACCEPTED)",
         codes: ["KYC_REQUIRED", "PASSKEY_REQUIRED", "DOUBLE_BLIND_REQUIRED", "ASSURANCE_NOT_ACCEPTED"],
       },
       409: {
