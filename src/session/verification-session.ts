@@ -67,6 +67,14 @@ const fail = (error: SessionFailure, detail?: FailureDetail) => ({ ok: false, er
 export class VerificationSessionObject extends DurableObject<Env> {
   /** The isolate's service context (`this.ctx` is the Durable Object's own state). */
   private readonly domain: ServiceContext;
+  /**
+   * The failed digital-ID answers, mirrored from storage once read, and the answers being verified now.
+   * Each is read and changed only between two awaits, never across one, so concurrent answers count on
+   * the same numbers: a try is reserved before the verifier runs, and a failure is added, not re-read
+   * and overwritten (docs/limits.md, "Per session: digital-ID answers").
+   */
+  private digitalIdFailuresSeen: number | undefined;
+  private digitalIdAnswersInFlight = 0;
 
   constructor(state: DurableObjectState, env: Env, service: ServiceContext) {
     super(state, env);
@@ -208,7 +216,10 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const checked = await this.digitalIdGate(nonce, { beforeStatus: true });
     if (!checked.ok) return checked;
     const state = checked.value;
-    if ((await this.digitalIdFailures()) >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
+    // A try is held from here until the answer is judged: an answer being verified counts as a failure
+    // for the answers that arrive meanwhile, so no timing lets more than the cap be verified.
+    const reserved = await this.reserveDigitalIdTry();
+    if (reserved !== "reserved") return this.digitalIdLimited(state, reserved === "busy" ? 1 : undefined);
     const pending = await this.ctx.storage.get<PendingDigitalIdRequest>(DIGITAL_ID_REQUEST_KEY);
     const { settings } = this.domain;
     let outcome: DigitalIdOutcome;
@@ -217,8 +228,12 @@ export class VerificationSessionObject extends DurableObject<Env> {
     } catch (error) {
       const refused = refusedAnswer(error);
       if (!refused.counted) return fail("DIGITAL_ID_BODY_INVALID", { message: refused.message, errors: refused.errors });
-      await this.ctx.storage.put(DIGITAL_ID_FAILURES_KEY, (await this.digitalIdFailures()) + 1);
+      await this.countDigitalIdFailure();
       return fail(refused.error === "DIGITAL_ID_INVALID" ? "DIGITAL_ID_INVALID" : "DIGITAL_ID_INSUFFICIENT", { message: refused.message });
+    } finally {
+      // After the failure is counted (in the same synchronous step as its mirror), so the try passes from
+      // "in flight" to "failed" with no moment in between where it counts as neither.
+      this.digitalIdAnswersInFlight--;
     }
     let result = "resolved" as "resolved" | "not_pending" | "replaced";
     const after = await this.apply(
@@ -357,13 +372,38 @@ export class VerificationSessionObject extends DurableObject<Env> {
     return { ok: true, value: state };
   }
 
+  /** The failed answers so far: the stored count, read once per instance and then kept in memory. */
   private async digitalIdFailures(): Promise<number> {
-    return (await this.ctx.storage.get<number>(DIGITAL_ID_FAILURES_KEY)) ?? 0;
+    const stored = (await this.ctx.storage.get<number>(DIGITAL_ID_FAILURES_KEY)) ?? 0;
+    // Only after the await: a failure counted by another answer while this one read storage is kept.
+    this.digitalIdFailuresSeen ??= stored;
+    return this.digitalIdFailuresSeen;
   }
 
-  /** Past the failed answers a session takes: no more requests or answers; the other ways stay open until it expires. */
-  private digitalIdLimited(state: SessionState) {
-    return fail("DIGITAL_ID_FAILURES_EXCEEDED", { retryAfter: Math.max(1, Math.ceil((Date.parse(state.expiresAt) - Date.now()) / 1000)) });
+  /** One try for an answer, or why not: the failures are spent, or the tries left are held by answers being verified. */
+  private async reserveDigitalIdTry(): Promise<"reserved" | "spent" | "busy"> {
+    await this.digitalIdFailures();
+    // From here to the increment, no await: the check and the reservation are one step.
+    const failures = this.digitalIdFailuresSeen!;
+    if (failures >= DIGITAL_ID_FAILURES_MAX) return "spent";
+    if (failures + this.digitalIdAnswersInFlight >= DIGITAL_ID_FAILURES_MAX) return "busy";
+    this.digitalIdAnswersInFlight++;
+    return "reserved";
+  }
+
+  /** Adds one failed answer: incremented in memory in one step, then stored, so concurrent failures each count. */
+  private async countDigitalIdFailure(): Promise<void> {
+    await this.digitalIdFailures();
+    this.digitalIdFailuresSeen = this.digitalIdFailuresSeen! + 1;
+    await this.ctx.storage.put(DIGITAL_ID_FAILURES_KEY, this.digitalIdFailuresSeen);
+  }
+
+  /**
+   * Past the failed answers a session takes: no more requests or answers; the other ways stay open until
+   * it expires (Retry-After). `retryAfter` is given when only answers still being verified hold the tries.
+   */
+  private digitalIdLimited(state: SessionState, retryAfter?: number) {
+    return fail("DIGITAL_ID_FAILURES_EXCEEDED", { retryAfter: retryAfter ?? Math.max(1, Math.ceil((Date.parse(state.expiresAt) - Date.now()) / 1000)) });
   }
 
   private async nonceMatches(state: SessionState, nonce: string): Promise<boolean> {

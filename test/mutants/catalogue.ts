@@ -1486,6 +1486,7 @@ const workerSchemas: Mutation[] = [
 /** Issue 49's session-side items: the per-address limit on every no-account route, require_passkey across the ways, the failure cap under concurrency, the daily mail caps. */
 const EVERY_ROUTE = "test/limits/session-link-every-route.test.ts";
 const REQUIRE_PASSKEY = "test/session/require-passkey-ways.test.ts";
+const FAILURE_CAP = "test/digital-id/failure-cap-concurrency.test.ts";
 const trustSession: Mutation[] = [
   {
     id: "session-link-digital-id-request-unlimited",
@@ -1534,6 +1535,22 @@ const trustSession: Mutation[] = [
     replace: "if (false)",
     tests: [REQUIRE_PASSKEY],
     why: "a double-blind session that requires a passkey opens where no way can approve it",
+  },
+  {
+    id: "digital-id-cap-no-reservation",
+    file: "src/session/verification-session.ts",
+    find: "    this.digitalIdAnswersInFlight++;\n",
+    replace: "",
+    tests: [FAILURE_CAP],
+    why: "answers sent at once are all verified before any failure is counted: the five-failure cap is widened by timing",
+  },
+  {
+    id: "digital-id-cap-reread-count",
+    file: "src/session/verification-session.ts",
+    find: "    await this.digitalIdFailures();\n    this.digitalIdFailuresSeen = this.digitalIdFailuresSeen! + 1;",
+    replace: "    this.digitalIdFailuresSeen = (await this.ctx.storage.get<number>(DIGITAL_ID_FAILURES_KEY) ?? 0) + 1;",
+    tests: [FAILURE_CAP],
+    why: "concurrent failures re-read the stored count and write it back: failures are lost and more tries than five are verified",
   },
 ];
 
