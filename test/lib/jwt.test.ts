@@ -22,7 +22,8 @@ describe("account JWT", () => {
   });
 
   it("refuses alg none and a token without exp", async () => {
-    const claims = { sub: "usr_x", ver: 0, iss: "age-verification-service", aud: "age-verification-api", exp: 9e9 };
+    // Every other claim valid (iat too, refused on its own since 1.2.0), so only exp can refuse the second.
+    const claims = { sub: "usr_x", ver: 0, iss: "age-verification-service", aud: "age-verification-api", iat: 1, exp: 9e9 };
     expect(await verifyAccountToken(SECRET, `${b64({ alg: "none", typ: "JWT" })}.${b64(claims)}.`, 1)).toBeNull();
     const { exp: _exp, ...noExp } = claims;
     const key = await crypto.subtle.importKey("raw", utf8(SECRET), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
@@ -50,6 +51,14 @@ describe("account JWT", () => {
     const { iat: _, ...noIat } = good;
     expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, noIat), 1)).toBeNull();
     expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, iat: "now" }), 1)).toBeNull();
+  });
+
+  it("refuses a validly signed token whose only fault is its exp: missing, or not a number", async () => {
+    const { exp: _, ...noExp } = good;
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, noExp), 1)).toBeNull();
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, exp: "9999999999" }), 1)).toBeNull();
+    // The same token with its exp is accepted: the refusals above are the exp's.
+    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, good), 1)).toMatchObject({ sub: "usr_x" });
   });
 
   it("refuses a validly signed token for another issuer or audience", async () => {

@@ -25,13 +25,14 @@ const date = (daysBack: number, from = Date.now()) => daysAgo(daysBack, from).sl
 
 /**
  * Two merchants with sessions on the same days: A with two live keys and a test key, on shard 0; B with one
- * key, on shard 1 (each shard folds its own log: the scheduled run folds every shard).
+ * key, on shard 1 (each shard folds its own log: the scheduled run folds every shard), or on shard 0 beside
+ * A (`sameShard`): only there does a report that forgot the account meet the other merchant's rows.
  */
-async function seedTwoMerchants() {
+async function seedTwoMerchants(sameShard = false) {
   const a = await seedMerchant("A live one", "live", { shard: 0 });
   const live2 = await createApiKey(domain().onShard(0), a.account.id, "A live two", "live");
   const test = await createApiKey(domain().onShard(0), a.account.id, "A test", "test");
-  const b = await seedMerchant("B live", "live", { shard: 1 });
+  const b = await seedMerchant("B live", "live", { shard: sameShard ? 0 : 1 });
   // 5-hour steps over about 62 days, the newest a day ago; every fourth row a new key, test rows on the test key.
   const keysA = [a.keyId, live2.key.id, test.key.id];
   await seedSessions({ accountId: a.account.id, keyIds: keysA, count: 600, newest: Date.now() - DAY_MS, stepMs: 5 * 3_600_000, sameTime: 2, testSession: (i) => Math.floor(i / 4) % 3 === 2 });
@@ -87,8 +88,11 @@ beforeEach(async () => {
 });
 
 describe("usage rollups", { timeout: 120_000 }, () => {
-  it("every report, per mode and per key, answers after the scheduled fold and prune exactly as the raw log did before", async () => {
-    const { a, b } = await seedTwoMerchants();
+  it.each([
+    ["on different shards", false],
+    ["on the same shard (each reads only its own rollup rows)", true],
+  ])("every report, per mode and per key, answers after the scheduled fold and prune exactly as the raw log did before: two merchants %s", async (_layout, sameShard) => {
+    const { a, b } = await seedTwoMerchants(sameShard);
     const rawA = await reports(a.account.token);
     const rawB = await reports(b.account.token);
     // The windows hold sessions on both sides of the boundary, in both modes.

@@ -24,8 +24,8 @@ const open = async (apiKey: string, body: Record<string, unknown> = {}) => {
 const answer = (sessionId: string, body: Record<string, unknown>, apiKey?: string) =>
   call("POST", `/api/age-verification/session/${sessionId}/test-outcome`, { apiKey, body });
 
-async function merchantWithBothKeys() {
-  const live = await seedMerchant("live");
+async function merchantWithBothKeys(options: { shard?: number } = {}) {
+  const live = await seedMerchant("live", "live", options);
   const created = await call("POST", "/api/keys", { token: live.account.token, body: { name: "test", mode: "test" } });
   return { ...live, liveKey: live.apiKey, testKey: created.body.data.apiKey as string };
 }
@@ -98,7 +98,8 @@ describe("test mode", () => {
 
   it("another account's test key cannot answer a test session; a bad key is 401; a bad outcome is 422", async () => {
     const merchant = await merchantWithBothKeys();
-    const other = await merchantWithBothKeys();
+    // On the merchant's shard, so that a read which forgot the account would meet the merchant's rows.
+    const other = await merchantWithBothKeys({ shard: merchant.shard });
     const opened = await open(merchant.testKey);
     expectError(await answer(opened.session_id, { outcome: "APPROVED" }, other.testKey), 404, "NOT_FOUND");
     expectError(await answer(opened.session_id, { outcome: "APPROVED" }, `svc_sk_test_${"A".repeat(43)}`), 401, "UNAUTHORIZED");

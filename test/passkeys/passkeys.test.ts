@@ -160,7 +160,8 @@ describe("enrolment", () => {
 
   it("answers 404 for another account's passkey and changes nothing", async () => {
     const { user } = await setup();
-    const other = await seedEndUser(birthdayToday(30));
+    // On the user's shard, so that a read which forgot the account would meet the user's rows.
+    const other = await seedEndUser(birthdayToday(30), { shard: user.shard });
     await enrolled(user);
     const [row] = await storedPasskeys(user.id);
     expectError(await call("PATCH", `${base}/${row!.id}`, { token: other.token, body: { name: "Mine now" } }), 404, "NOT_FOUND");

@@ -105,13 +105,15 @@ const MATRIX: Record<string, Access> = {
   },
 };
 
-async function party(): Promise<Party> {
-  const merchant = await seedMerchant();
+/** A merchant, its sessions and an end user; `beside`: each account on the shard of that party's, so a
+ * read which forgot the account would meet the other party's rows (accounts are spread over the shards). */
+async function party(beside?: Party): Promise<Party> {
+  const merchant = await seedMerchant("default key", "live", beside ? { shard: beside.merchant.shard } : {});
   const sessions = [];
   for (let i = 0; i < 3; i++) sessions.push(await openSession(merchant.apiKey, 13 + i * 5));
   const testKey = (await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test", "test")).apiKey;
   const testSessions = [await openSession(testKey), await openSession(testKey)];
-  const endUser = await seedEndUser(birthdayToday(40));
+  const endUser = await seedEndUser(birthdayToday(40), beside ? { shard: beside.endUser.shard } : {});
   return { merchant, sessions, endUser, testKey, testSessions, passkeyId: await enrolPasskeyFor(endUser) };
 }
 
@@ -122,7 +124,7 @@ let other: Party;
 
 beforeAll(async () => {
   owner = await party();
-  other = await party();
+  other = await party(owner);
 });
 
 const opFor = (key: string) => idRoutes.find((op) => op.key === key) as Operation;

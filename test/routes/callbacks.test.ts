@@ -85,7 +85,8 @@ describe("GET /api/usage/sessions/{id}/callbacks", () => {
   describe("security", () => {
     it("answers 404 for another account's session, revealing nothing", async () => {
       const owner = await seedMerchant();
-      const other = await seedMerchant();
+      // On the owner's shard, so that a read which forgot the account would meet the owner's rows.
+      const other = await seedMerchant("other", "live", { shard: owner.shard });
       const message = await seedResolvedSession(owner);
       const res = await call("GET", path(message.sessionId), { token: other.account.token });
       expectError(res, 404, "NOT_FOUND");

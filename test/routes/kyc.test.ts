@@ -148,7 +148,8 @@ describe("KYC: security", () => {
 
   it("one account's verification does not touch another account", async () => {
     const first = await seedAccount({ userType: "PERSONAL" });
-    const second = await seedAccount({ userType: "PERSONAL" });
+    // On the first's shard, so that a read which forgot the account would meet the first's rows.
+    const second = await seedAccount({ userType: "PERSONAL", shard: first.shard });
     await call("POST", "/api/kyc/create-applicant", { token: second.token, body: applicant });
     await verifyKycViaSandbox(first.token, "1990-01-01");
     expect((await call("GET", "/api/kyc/status", { token: second.token })).body.data.status).toBe("PENDING");

@@ -22,11 +22,12 @@ const ITEM_CSV_COLUMNS = COLUMNS.filter((c) => c !== "key_name");
 
 type Merchant = { account: SeededAccount; keys: { id: string; name: string; prefix: string }[]; rows: SessionLogRow[] };
 
-async function merchantWithSessions(count: number, options: { newest?: number; stepMs?: number } = {}): Promise<Merchant> {
-  const { account, keyId } = await seedMerchant("Web shop");
+async function merchantWithSessions(count: number, options: { newest?: number; stepMs?: number; shard?: number } = {}): Promise<Merchant> {
+  const { shard, ...when } = options;
+  const { account, keyId } = await seedMerchant("Web shop", "live", shard === undefined ? {} : { shard });
   const second = await createApiKey(domain().onShard(account.shard), account.id, TRICKY_NAME);
   const firstRecord = (await rowWhere(await dbOfAccount(account.id), apiKeys, eq(apiKeys.id, keyId)))!;
-  const rows = await seedSessions({ accountId: account.id, keyIds: [keyId, second.key.id], count, ...options });
+  const rows = await seedSessions({ accountId: account.id, keyIds: [keyId, second.key.id], count, ...when });
   return {
     account,
     keys: [
@@ -94,7 +95,8 @@ describe("usage reporting", () => {
     merchant = await merchantWithSessions(300);
     // Revoked keys stay in the reports.
     await revokeApiKey(domain().onShard(merchant.account.shard), merchant.account.id, merchant.keys[1]!.id);
-    other = await merchantWithSessions(24);
+    // On the merchant's shard, so that a read which forgot the account would meet the merchant's rows.
+    other = await merchantWithSessions(24, { shard: merchant.account.shard });
     personal = await seedAccount({ userType: "PERSONAL" });
   });
 

@@ -38,7 +38,8 @@ describe("allowed callback origins", () => {
 
   it("an origin with a path, a private host, plain http or too many is 422; another account's key is 404; nothing changes", async () => {
     const merchant = await seedMerchant();
-    const other = await seedMerchant();
+    // On the merchant's shard, so that a read which forgot the account would meet the merchant's rows.
+    const other = await seedMerchant("other", "live", { shard: merchant.shard });
     await setOrigins(merchant.account.token, merchant.keyId, ["https://ok.example"]);
     for (const bad of [["https://ok.example/path"], ["https://10.1.2.3"], ["http://ok.example"], ["ok.example"], ["https://ok.example?q=1"], Array.from({ length: 21 }, (_, i) => `https://h${i}.example`), "https://ok.example", [42]]) {
       expectError(await setOrigins(merchant.account.token, merchant.keyId, bad), 422, "VALIDATION_FAILED");

@@ -79,7 +79,8 @@ describe("redelivering a session's callback", () => {
 
   it("another account's session is 404, an unresolved one is 409, and neither sends anything", async () => {
     const merchant = await seedMerchant();
-    const other = await seedMerchant();
+    // On the merchant's shard, so that a read which forgot the account would find the session.
+    const other = await seedMerchant("other", "live", { shard: merchant.shard });
     const { sessionId, webhookId, spy } = await resolvedSession(merchant, [204]);
     await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
     expectError(await redeliver(other.account.token, sessionId), 404, "NOT_FOUND");

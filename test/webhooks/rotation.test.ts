@@ -140,7 +140,8 @@ describe("rotating a key's signing secret", () => {
 
   it("another account's key is 404, a bad grace is 422, and neither changes the key", async () => {
     const merchant = await seedMerchant();
-    const other = await seedMerchant();
+    // On the merchant's shard, so that a read which forgot the account would meet the merchant's rows.
+    const other = await seedMerchant("other", "live", { shard: merchant.shard });
     const before = await rowOf(merchant.keyId);
     expectError(await rotate(other.account.token, merchant.keyId), 404, "NOT_FOUND");
     expectError(await rotate(merchant.account.token, "key_nonexistentnonexistent1"), 404, "NOT_FOUND");
