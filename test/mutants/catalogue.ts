@@ -1155,6 +1155,14 @@ const digitalId: Mutation[] = [
     tests: [MUTATION_FINDINGS],
     why: "a key-binding JWT's signature passes under another base64url spelling (found by the structural mutations)",
   },
+  {
+    id: "digital-id-aes-gcm-96-bit-nonce",
+    file: "src/domain/digital-id/aes-gcm.ts",
+    find: "  if (iv.length !== 12) throw",
+    replace: "  if (false) throw",
+    tests: ["test/node/wycheproof.test.ts"],
+    why: "a JWE with a nonce of another size than 96 bits opens where the runtime allows it (RFC 7518 §5.3 requires 96)",
+  },
 ];
 
 /** The merchant's drop-in and server library (issue 34): what a merchant's checkout relies on. */
