@@ -1081,6 +1081,7 @@ const policy: Mutation[] = [
 
 /** Digital ID from the wallet (issue 31): the session's side of the answer, and the production refusal of the test root. */
 const DIGITAL_ID = "test/digital-id/session-routes.test.ts";
+const MUTATION_FINDINGS = "test/node/digital-id-mutation-findings.test.ts";
 const digitalId: Mutation[] = [
   {
     id: "digital-id-failures-counted",
@@ -1137,6 +1138,30 @@ const digitalId: Mutation[] = [
     replace: "return false ?",
     tests: ["test/http/fail-closed.test.ts"],
     why: "production trusts the committed test root, whose private key anyone can read",
+  },
+  {
+    id: "digital-id-item-disclosed-twice",
+    file: "src/domain/digital-id/mdoc-document.ts",
+    find: "      if (disclosed.has(digestId)) throw invalid(",
+    replace: "      if (false) throw invalid(",
+    tests: [MUTATION_FINDINGS],
+    why: "an issuer-signed item repeated in a DeviceResponse is read again (found by the structural mutations)",
+  },
+  {
+    id: "digital-id-jws-canonical-base64url",
+    file: "src/domain/digital-id/sd-jwt-vc.ts",
+    find: "    if (toBase64Url(signature) !== parts[2]) throw invalid(",
+    replace: "    if (false) throw invalid(",
+    tests: [MUTATION_FINDINGS],
+    why: "a key-binding JWT's signature passes under another base64url spelling (found by the structural mutations)",
+  },
+  {
+    id: "digital-id-aes-gcm-96-bit-nonce",
+    file: "src/domain/digital-id/aes-gcm.ts",
+    find: "  if (iv.length !== 12) throw",
+    replace: "  if (false) throw",
+    tests: ["test/node/wycheproof.test.ts"],
+    why: "a JWE with a nonce of another size than 96 bits opens where the runtime allows it (RFC 7518 §5.3 requires 96)",
   },
 ];
 

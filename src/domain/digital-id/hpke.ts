@@ -4,6 +4,7 @@
 // and roles (docs/digital-id.md, "Libraries and their cost"): RFC 9180 Appendix A.3.1 is its known
 // answer, and the test wallet seals with @hpke/core, so each side checks the other.
 import { fromBase64Url, utf8 } from "../../lib/encoding";
+import { openAesGcm } from "./aes-gcm";
 
 const KEM_SUITE = Uint8Array.of(...utf8("KEM"), 0x00, 0x10);
 const HPKE_SUITE = Uint8Array.of(...utf8("HPKE"), 0x00, 0x10, 0x00, 0x01, 0x00, 0x01);
@@ -24,18 +25,25 @@ async function hmac(key: Uint8Array, message: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign("HMAC", hmacKey, concat(message)));
 }
 
-/** RFC 9180 §4: LabeledExtract and LabeledExpand over HKDF-SHA256 (outputs of at most 32 bytes here). */
-const labeledExtract = (suite: Uint8Array, salt: Uint8Array, label: string, ikm: Uint8Array) => hmac(salt, concat(VERSION, suite, utf8(label), ikm));
-async function labeledExpand(suite: Uint8Array, prk: Uint8Array, label: string, info: Uint8Array, length: number): Promise<Uint8Array> {
-  const labeledInfo = concat(Uint8Array.of(0, length), VERSION, suite, utf8(label), info);
-  return (await hmac(prk, concat(labeledInfo, Uint8Array.of(1)))).slice(0, length);
+/** HKDF-Extract with SHA-256 (RFC 5869 §2.2): an empty salt is HashLen zero bytes. */
+export const hkdfExtract = (salt: Uint8Array, ikm: Uint8Array) => hmac(salt, ikm);
+
+/** HKDF-Expand with SHA-256 (RFC 5869 §2.3) for one block: HPKE never asks more than 32 bytes here. */
+export async function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: number): Promise<Uint8Array> {
+  if (length > 32) throw new RangeError("HKDF output longer than one SHA-256 block");
+  return (await hmac(prk, concat(info, Uint8Array.of(1)))).slice(0, length);
 }
+
+/** RFC 9180 §4: LabeledExtract and LabeledExpand over HKDF-SHA256. */
+const labeledExtract = (suite: Uint8Array, salt: Uint8Array, label: string, ikm: Uint8Array) => hkdfExtract(salt, concat(VERSION, suite, utf8(label), ikm));
+const labeledExpand = (suite: Uint8Array, prk: Uint8Array, label: string, info: Uint8Array, length: number) =>
+  hkdfExpand(prk, concat(Uint8Array.of(0, length), VERSION, suite, utf8(label), info), length);
 
 /** PKCS #8 for a bare P-256 scalar, so that Web Crypto computes its public key. */
 const pkcs8FromScalar = (d: Uint8Array) =>
   concat(Uint8Array.of(0x30, 0x41, 0x02, 0x01, 0x00, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x04, 0x27, 0x30, 0x25, 0x02, 0x01, 0x01, 0x04, 0x20), d);
 
-async function recipientKey(recipient: JsonWebKey | Uint8Array<ArrayBuffer>): Promise<{ privateKey: CryptoKey; publicKey: Uint8Array }> {
+export async function recipientKey(recipient: JsonWebKey | Uint8Array<ArrayBuffer>): Promise<{ privateKey: CryptoKey; publicKey: Uint8Array }> {
   const algorithm = { name: "ECDH", namedCurve: "P-256" };
   let jwk = recipient as JsonWebKey;
   if (recipient instanceof Uint8Array) {
@@ -46,12 +54,17 @@ async function recipientKey(recipient: JsonWebKey | Uint8Array<ArrayBuffer>): Pr
   return { privateKey, publicKey: concat(Uint8Array.of(4), fromBase64Url(jwk.x!), fromBase64Url(jwk.y!)) };
 }
 
+/** DH(sk, pk) of DHKEM(P-256) (RFC 9180 §7.1.1): the x-coordinate of sk·pk, for an uncompressed point. */
+export async function diffieHellmanP256(privateKey: CryptoKey, publicPoint: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
+  const ephemeral = await crypto.subtle.importKey("raw", publicPoint, { name: "ECDH", namedCurve: "P-256" }, false, []);
+  return new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0], privateKey, 256));
+}
+
 /** Opens one sealed message for the recipient's private key (a P-256 JWK with `d`, or the raw scalar). */
 export async function hpkeOpen(recipient: JsonWebKey | Uint8Array<ArrayBuffer>, enc: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array<ArrayBuffer>, info: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer> = new Uint8Array(0)): Promise<Uint8Array<ArrayBuffer>> {
   const { privateKey, publicKey } = await recipientKey(recipient);
   // DHKEM Decap (§4.1): the shared secret from DH(skR, pkE) and the KEM context enc || pkR.
-  const ephemeral = await crypto.subtle.importKey("raw", enc, { name: "ECDH", namedCurve: "P-256" }, false, []);
-  const dh = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0], privateKey, 256));
+  const dh = await diffieHellmanP256(privateKey, enc);
   const eaePrk = await labeledExtract(KEM_SUITE, new Uint8Array(0), "eae_prk", dh);
   const sharedSecret = await labeledExpand(KEM_SUITE, eaePrk, "shared_secret", concat(enc, publicKey), 32);
   // Key schedule (§5.1), base mode: no PSK.
@@ -61,7 +74,6 @@ export async function hpkeOpen(recipient: JsonWebKey | Uint8Array<ArrayBuffer>, 
   const secret = await labeledExtract(HPKE_SUITE, sharedSecret, "secret", new Uint8Array(0));
   const key = await labeledExpand(HPKE_SUITE, secret, "key", context, 16);
   const baseNonce = await labeledExpand(HPKE_SUITE, secret, "base_nonce", context, 12);
-  const aesKey = await crypto.subtle.importKey("raw", concat(key), "AES-GCM", false, ["decrypt"]);
   // Sequence 0: the nonce is the base nonce itself.
-  return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv: concat(baseNonce), additionalData: aad, tagLength: 128 }, aesKey, ciphertext));
+  return openAesGcm(key, concat(baseNonce), ciphertext, aad);
 }

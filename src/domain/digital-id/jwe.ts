@@ -4,6 +4,7 @@
 // pulling in a JOSE library for one algorithm pair; the OpenID4VP §8.3 example is its known answer.
 import { ApiError } from "../../errors";
 import { fromBase64Url, fromUtf8, utf8 } from "../../lib/encoding";
+import { openAesGcm } from "./aes-gcm";
 import { invalid } from "./failures";
 
 const ENCRYPTIONS: Record<string, number> = { A128GCM: 128, A256GCM: 256 };
@@ -56,14 +57,13 @@ export async function decryptEcdhEsJwe(jwe: string, privateJwk: JsonWebKey & { k
     const sharedSecret = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0], own, 256));
     const apu = typeof header.apu === "string" ? decodePart(header.apu, "apu") : new Uint8Array(0);
     const apv = typeof header.apv === "string" ? decodePart(header.apv, "apv") : new Uint8Array(0);
-    const cek = await crypto.subtle.importKey("raw", await concatKdf(sharedSecret, header.enc as string, bits, apu, apv), "AES-GCM", false, ["decrypt"]);
+    const cek = await concatKdf(sharedSecret, header.enc as string, bits, apu, apv);
     const ciphertext = decodePart(parts[3], "ciphertext");
     const tag = decodePart(parts[4], "tag");
     const sealed = new Uint8Array(ciphertext.length + tag.length);
     sealed.set(ciphertext);
     sealed.set(tag, ciphertext.length);
-    const plaintext = await crypto.subtle.decrypt({ name: "AES-GCM", iv: decodePart(parts[2], "iv"), additionalData: utf8(parts[0]!), tagLength: 128 }, cek, sealed);
-    return new Uint8Array(plaintext);
+    return await openAesGcm(cek, decodePart(parts[2], "iv"), sealed, utf8(parts[0]!));
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw invalid("the response could not be decrypted with this request's key.");

@@ -61,10 +61,15 @@ export async function verifyIssuerSigned(document: CborMap, anchors: Certificate
   const nameSpaces = issuerSigned.has("nameSpaces") ? asMap(issuerSigned.get("nameSpaces"), "issuer nameSpaces") : new Map();
   for (const [namespace, items] of nameSpaces) {
     const digests = asMap(valueDigests.get(namespace), `the digests of namespace ${String(namespace).slice(0, 60)}`);
+    // Each signed item once: a repeated one states nothing new and only adds work.
+    const disclosed = new Set<number>();
     for (const item of asArray(items, "an issuer-signed namespace")) {
       const itemBytes = embeddedBytes(item, "an issuer-signed item");
       const signedItem = asMap(parse(itemBytes, "issuer-signed item"), "an issuer-signed item");
-      const expected = digests.get(asInteger(signedItem.get("digestID"), "digestID"));
+      const digestId = asInteger(signedItem.get("digestID"), "digestID");
+      if (disclosed.has(digestId)) throw invalid("an issuer-signed item is disclosed twice.");
+      disclosed.add(digestId);
+      const expected = digests.get(digestId);
       const actual = new Uint8Array(await crypto.subtle.digest(digestAlgorithm, encodeCbor(new Tagged(24, itemBytes))));
       if (!(expected instanceof Uint8Array) || !constantTimeEqual(actual, expected)) throw invalid("a disclosed element does not match its signed digest.");
       const age = mdocElementAge(asText(signedItem.get("elementIdentifier"), "elementIdentifier"));

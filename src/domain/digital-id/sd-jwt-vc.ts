@@ -4,6 +4,7 @@
 // referenced once; the key-binding JWT by the credential's `cnf` key, over this presentation
 // (`sd_hash`), this request's nonce and the page's origin (`aud` = `origin:` + origin). Only
 // `age_equal_or_over` statements come out.
+import { ApiError } from "../../errors";
 import { fromBase64, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "../../lib/encoding";
 import { verifyChain } from "./certificate-chain";
 import { SD_JWT_VC_TYPES } from "./credentials";
@@ -32,8 +33,13 @@ function readJwt(text: string, what: string): Jwt {
     const header = JSON.parse(fromUtf8(fromBase64Url(parts[0]!)));
     const payload = JSON.parse(fromUtf8(fromBase64Url(parts[1]!)));
     if (!isObject(header) || !isObject(payload)) throw new Error();
-    return { header, payload, signingInput: utf8(`${parts[0]}.${parts[1]}`), signature: fromBase64Url(parts[2]!) };
-  } catch {
+    const signature = fromBase64Url(parts[2]!);
+    // One text per signature: the unused bits of the last character must be zero (RFC 4648 §3.5), else
+    // the same signature passes under many spellings and a presentation is not one string.
+    if (toBase64Url(signature) !== parts[2]) throw invalid(`the ${what} is not a compact JWS (its signature is not canonical base64url).`);
+    return { header, payload, signingInput: utf8(`${parts[0]}.${parts[1]}`), signature };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
     throw invalid(`the ${what} is not JSON.`);
   }
 }
