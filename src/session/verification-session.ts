@@ -27,6 +27,7 @@ import {
   trustAnchorsOf,
 } from "./digital-id-answer";
 import { insertSpentAgeToken, type SpentAgeToken } from "../db/spent-age-tokens";
+import { isolateStatusLists } from "./status-lists";
 
 export type SessionFailure =
   | "NOT_FOUND"
@@ -224,7 +225,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const { settings } = this.domain;
     let outcome: DigitalIdOutcome;
     try {
-      outcome = await verifyDigitalIdResponse(body, { pending, ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), trustAnchors: trustAnchorsOf(settings), now: new Date() });
+      outcome = await verifyDigitalIdResponse(body, { pending, ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), trustAnchors: trustAnchorsOf(settings), now: new Date(), statusLists: isolateStatusLists });
     } catch (error) {
       const refused = refusedAnswer(error);
       if (!refused.counted) return fail("DIGITAL_ID_BODY_INVALID", { message: refused.message, errors: refused.errors });

@@ -14,7 +14,8 @@ import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, complete, poll, sessionObject } from "../helpers/sessions";
-import { MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, makeIssuer, type DigitalRequest, type DigitalResponse } from "../wallet";
+import { MDL, STATUS, answer, documentSigner, issueMdoc, issueSdJwtVc, issueStatusList, makeIssuer, type DigitalRequest, type DigitalResponse } from "../wallet";
+import { serveStatusLists, statusUri, tokenResponse } from "./status-list-server";
 import { root, signerUnderTestRoot } from "./wallet-setup";
 import { dbOfSession } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";
@@ -222,6 +223,23 @@ describe("POST …/digital-id/response: each failed check leaves the session pen
     const credential = await issueSdJwtVc({ signer: await signerUnderTestRoot(), ages: { 18: true } });
     const other = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
     await expectRefused(session, await answer(session.requests, credential, { origin: ORIGIN, keyBinding: { key: other.privateKey } }), "DIGITAL_ID_INVALID", /key-binding JWT's signature is wrong/);
+  });
+
+  it("a credential revoked in its issuer's status list: the session stays PENDING and the failure counts; valid, it approves", async () => {
+    const session = await sessionWithRequest(18);
+    const uri = statusUri();
+    const signer = await makeIssuer({ subject: "TEST ONLY status list signer", issuer: await root(), ca: false });
+    const list = await issueStatusList({ format: "cwt", signer, uri, statuses: { 3: STATUS.INVALID }, ttl: 300 });
+    const requests = serveStatusLists(new Map([[uri, () => tokenResponse(list)]]));
+    const revoked = await answer(session.requests, await mdl({ 18: true }, { status: { idx: 3, uri } }), { origin: ORIGIN });
+    await expectRefused(session, revoked, "DIGITAL_ID_INVALID", /has been revoked/);
+    expect(await runInDurableObject(sessionObject(session.session_id), (_instance, state) => state.storage.get("digitalIdFailures"))).toBe(1);
+    const valid = await answer(session.requests, await mdl({ 18: true }, { status: { idx: 4, uri } }), { origin: ORIGIN });
+    const res = await responseRoute(session.session_id, session.nonce, valid);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ status: "APPROVED", assurance: "DIGITAL_ID_VERIFIED" });
+    // The whole list, fetched once (the second answer used the kept copy): nothing names the person or the session.
+    expect(requests.map((request) => request.url)).toStrictEqual([uri]);
   });
 
   it("a replay of an answered response is 422, and the session keeps its outcome", async () => {

@@ -5,6 +5,8 @@
 import rootPem from "../wallet/test-iaca.pem?raw";
 import rootKey from "../wallet/test-iaca-key.json?raw";
 import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";
+import { isolateStatusLists } from "../../src/session/status-lists";
+import type { StatusListPort } from "../../src/domain/digital-id/status-list";
 import { documentSigner, testRoot, type DigitalResponse } from "../wallet";
 
 export const APP_ORIGIN = "https://age.example.test";
@@ -18,5 +20,6 @@ export async function newRequest(ageRequired: number) {
   return { requests, pending: JSON.parse(JSON.stringify(pending)) as unknown };
 }
 
-export const verify = (response: DigitalResponse, pending: unknown, ageRequired: number, trustAnchors = anchors(), now = new Date()) =>
-  verifyDigitalIdResponse(response, { pending, ageRequired, appOrigin: APP_ORIGIN, trustAnchors, now });
+/** Verifies as the session's Durable Object does; status lists through the isolate's own source (src/session/status-lists.ts) unless given. */
+export const verify = (response: DigitalResponse, pending: unknown, ageRequired: number, trustAnchors = anchors(), now = new Date(), statusLists: StatusListPort = isolateStatusLists) =>
+  verifyDigitalIdResponse(response, { pending, ageRequired, appOrigin: APP_ORIGIN, trustAnchors, now, statusLists });

@@ -1579,4 +1579,130 @@ const trustSession: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession];
+/** Revocation of wallet credentials: the status list a credential names is fetched, verified and read. */
+const STATUS_LIST = "test/digital-id/status-list.test.ts";
+const statusLists: Mutation[] = [
+  {
+    id: "digital-id-status-consulted",
+    file: "src/domain/digital-id/response.ts",
+    find: "  await checkStatuses(ages.flatMap((claim) => (claim.status ? [claim.status] : [])), context);\n",
+    replace: "",
+    tests: [STATUS_LIST, "test/digital-id/session-routes.test.ts"],
+    why: "a credential its issuer revoked still approves: the status list it names is never read",
+  },
+  {
+    id: "digital-id-status-revoked-refused",
+    file: "src/domain/digital-id/status-list.ts",
+    find: "    if (status !== 0) throw invalid(",
+    replace: "    if (status === -1) throw invalid(",
+    tests: [STATUS_LIST],
+    why: "a revoked or suspended credential approves: the list is read but its entry ignored",
+  },
+  {
+    id: "digital-id-status-https-only",
+    file: "src/domain/digital-id/status-list.ts",
+    find: 'if (url.protocol !== "https:" ||',
+    replace: "if (",
+    tests: [STATUS_LIST],
+    why: "a status list is fetched over plain http, where anyone on the path can answer VALID",
+  },
+  {
+    id: "digital-id-status-sub-matches",
+    file: "src/domain/digital-id/status-list-token.ts",
+    find: "  if (claims.sub !== uri) throw invalid(",
+    replace: "  if (false) throw invalid(",
+    tests: [STATUS_LIST],
+    why: "another list of the same issuer, with the entry VALID, is served in place of the credential's own",
+  },
+  {
+    id: "digital-id-status-exp-holds",
+    file: "src/domain/digital-id/status-list-token.ts",
+    find: '  if (typeof claims.exp === "number" && seconds >= claims.exp) throw invalid(',
+    replace: "  if (false) throw invalid(",
+    tests: [STATUS_LIST],
+    why: "an old signed list from before the revocation is replayed and still says VALID",
+  },
+  {
+    id: "digital-id-status-jwt-signature",
+    file: "src/domain/digital-id/status-list-token.ts",
+    find: "  await verifyJws(jwt, await importSpki(signer.spki, signer.curve), WHAT);\n",
+    replace: "",
+    tests: [STATUS_LIST],
+    why: "a forged JWT status list that carries the issuer's certificate passes",
+  },
+  {
+    id: "digital-id-status-cwt-signature",
+    file: "src/domain/digital-id/status-list-token.ts",
+    find: "if (signer.curve !== sign1.algorithm.curve || !(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve))))",
+    replace: "if (signer.curve !== sign1.algorithm.curve)",
+    tests: [STATUS_LIST],
+    why: "a forged CWT status list that carries the issuer's certificate passes",
+  },
+  {
+    id: "digital-id-status-typed",
+    file: "src/domain/digital-id/status-list-token.ts",
+    find: '  if (jwt.header.typ !== "statuslist+jwt") throw invalid(',
+    replace: "  if (false) throw invalid(",
+    tests: [STATUS_LIST],
+    why: "another JWT signed under the trust anchors, with the right claims, is read as a status list",
+  },
+  {
+    id: "digital-id-status-body-bounded",
+    file: "src/domain/digital-id/status-list.ts",
+    find: "export const MAX_TOKEN_BYTES = 256 * 1024;",
+    replace: "export const MAX_TOKEN_BYTES = 1024 * 1024;",
+    tests: [STATUS_LIST],
+    why: "an issuer's endpoint makes the session's object read and hold a body of any size",
+  },
+  {
+    id: "digital-id-status-inflate-bounded",
+    file: "src/domain/digital-id/status-bits.ts",
+    find: "  if (byteIndex >= MAX_INFLATED_BYTES) throw invalid(",
+    replace: "  if (false) throw invalid(",
+    tests: [STATUS_LIST],
+    why: "a small signed list inflates without bound: an index far in makes the object inflate gigabytes",
+  },
+  {
+    id: "digital-id-status-deadline",
+    file: "src/domain/digital-id/status-list.ts",
+    find: "return await withDeadline(FETCH_DEADLINE_MS,",
+    replace: "return await withDeadline(600_000,",
+    tests: [STATUS_LIST],
+    why: "a status-list endpoint that never answers holds the session's object and the person's answer",
+  },
+  {
+    id: "digital-id-status-no-redirect",
+    file: "src/domain/digital-id/status-list.ts",
+    find: 'redirect: "manual",',
+    replace: 'redirect: "follow",',
+    tests: [STATUS_LIST],
+    why: "a redirect from the signed https URI is followed, to plain http or anywhere",
+  },
+  {
+    id: "digital-id-status-kept-a-day-at-most",
+    file: "src/domain/digital-id/status-list.ts",
+    find: "Math.min(list.ttl, MAX_KEEP_SECONDS, untilExp)",
+    replace: "Math.min(list.ttl, untilExp)",
+    tests: [STATUS_LIST],
+    why: "an issuer's long ttl keeps a revoked credential approving for days after its revocation",
+  },
+  {
+    id: "digital-id-status-kept-within-ttl",
+    file: "src/domain/digital-id/status-list.ts",
+    find: "  if (cached && cached.freshUntil > now.getTime()) {",
+    replace: "  if (cached) {",
+    tests: [STATUS_LIST],
+    why: "a kept list is used past its ttl: a revocation is never seen while the copy still verifies",
+  },
+  {
+    id: "digital-id-status-shared-across-isolates",
+    file: "src/session/status-lists.ts",
+    find: "      await (await caches.open(cacheName)).put(",
+    replace: "      void (",
+    tests: ["test/session/status-lists.test.ts"],
+    why: "each isolate fetches every list itself: the issuer's endpoint sees one fetch per isolate",
+  },
+];
+
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...statusLists, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession];

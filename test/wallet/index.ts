@@ -13,3 +13,4 @@ import { makeIssuer, type Issuer } from "./certificates";
 /** A document signer under `root`, as an IACA issues one (mdoc DS extended key usage 1.0.18013.5.1.2). */
 export const documentSigner = (root: Issuer, options: Partial<Parameters<typeof makeIssuer>[0]> = {}) =>
   makeIssuer({ subject: "TEST ONLY document signer", issuer: root, ca: false, extendedKeyUsage: "1.0.18013.5.1.2", ...options });
+export { issueStatusList, packStatuses, deflate, STATUS, type StatusListOptions } from "./status-list";

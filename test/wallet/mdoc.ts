@@ -36,6 +36,8 @@ export type IssueMdocOptions = {
   issuerAuthKey?: CryptoKey;
   /** Age elements in another namespace of the same document (they must not count). */
   otherNamespace?: { namespace: string; ages: Record<number, boolean> };
+  /** A status reference in the MSO (IETF Token Status List, `status.status_list`): where the issuer publishes this credential's status. */
+  status?: { idx: number; uri: string };
 };
 
 const es256 = { name: "ECDSA", hash: "SHA-256" } as const;
@@ -104,6 +106,7 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<Mdoc> {
       ["validUntil", tdate(options.validUntil ?? new Date(now.getTime() + 365 * 86_400_000))],
     ])],
   ]);
+  if (options.status) mso.set("status", new Map([["status_list", new Map<string, unknown>([["idx", options.status.idx], ["uri", options.status.uri]])]]));
   const chain = [options.signer.certificate, ...(options.chainAfterSigner ?? [])];
   const issuerAuth = await sign1(options.issuerAuthKey ?? options.signer.privateKey, encode(tag24(mso)), new Map([[33, chain.length === 1 ? chain[0] : chain]]));
   return { docType, namespace, items, otherItems, issuerAuth, deviceKey };

@@ -19,6 +19,8 @@ export type IssueSdJwtOptions = {
   expiresAt?: Date;
   /** Sign the issuer JWT with this key instead of the x5c signer's (a forged issuer signature). */
   signingKey?: CryptoKey;
+  /** A status reference (IETF Token Status List, `status.status_list`): where the issuer publishes this credential's status. */
+  status?: { idx: number; uri: string };
 };
 
 export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc> {
@@ -39,6 +41,7 @@ export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc>
     cnf: { jwk: { kty, crv, x, y } },
     _sd_alg: "sha-256",
     age_equal_or_over: { _sd: digests.sort() },
+    ...(options.status ? { status: { status_list: options.status } } : {}),
   })
     .setProtectedHeader({ alg: "ES256", typ: "dc+sd-jwt", x5c: [options.signer.certificate, ...(options.chainAfterSigner ?? [])].map(toBase64) })
     .setIssuedAt(now - 3600)

@@ -192,7 +192,7 @@ export type paths = {
   "/api/age-verification/session/{id}/digital-id/response": {
     /**
      * The wallet's answer: resolves the session with assurance DIGITAL_ID_VERIFIED
-     * @description Body: {protocol, data} as the browser's DigitalCredential returns them. APPROVED (holder_binding DEVICE_KEY) when the issuer's signature chains to a trust anchor, the credential is valid now, the disclosed values match their digests, the device signature (or key-binding JWT) covers the session's latest request and the origin of APP_URL, and an age_over_M is true with M at least age_required; DENIED with denial_reason UNDER_AGE (a receipt, assurance DIGITAL_ID_VERIFIED) when one is false with M at most age_required. Any other answer is refused with 422 and the session stays PENDING; each refusal counts, and the sixth answer after five refusals is 429. Nothing of the credential is stored or logged (docs/digital-id.md).
+     * @description Body: {protocol, data} as the browser's DigitalCredential returns them. APPROVED (holder_binding DEVICE_KEY) when the issuer's signature chains to a trust anchor, the credential is valid now, the disclosed values match their digests, the device signature (or key-binding JWT) covers the session's latest request and the origin of APP_URL, the status list the credential names (if any) says it is valid, and an age_over_M is true with M at least age_required; DENIED with denial_reason UNDER_AGE (a receipt, assurance DIGITAL_ID_VERIFIED) when one is false with M at most age_required. Any other answer is refused with 422 and the session stays PENDING; each refusal counts, and the sixth answer after five refusals is 429. Nothing of the credential is stored or logged (docs/digital-id.md).
      */
     post: operations["postApiAgeVerificationSessionIdDigitalIdResponse"];
   };
@@ -4224,7 +4224,7 @@ export type operations = {
   };
   /**
    * The wallet's answer: resolves the session with assurance DIGITAL_ID_VERIFIED
-   * @description Body: {protocol, data} as the browser's DigitalCredential returns them. APPROVED (holder_binding DEVICE_KEY) when the issuer's signature chains to a trust anchor, the credential is valid now, the disclosed values match their digests, the device signature (or key-binding JWT) covers the session's latest request and the origin of APP_URL, and an age_over_M is true with M at least age_required; DENIED with denial_reason UNDER_AGE (a receipt, assurance DIGITAL_ID_VERIFIED) when one is false with M at most age_required. Any other answer is refused with 422 and the session stays PENDING; each refusal counts, and the sixth answer after five refusals is 429. Nothing of the credential is stored or logged (docs/digital-id.md).
+   * @description Body: {protocol, data} as the browser's DigitalCredential returns them. APPROVED (holder_binding DEVICE_KEY) when the issuer's signature chains to a trust anchor, the credential is valid now, the disclosed values match their digests, the device signature (or key-binding JWT) covers the session's latest request and the origin of APP_URL, the status list the credential names (if any) says it is valid, and an age_over_M is true with M at least age_required; DENIED with denial_reason UNDER_AGE (a receipt, assurance DIGITAL_ID_VERIFIED) when one is false with M at most age_required. Any other answer is refused with 422 and the session stays PENDING; each refusal counts, and the sixth answer after five refusals is 429. Nothing of the credential is stored or logged (docs/digital-id.md).
    */
   postApiAgeVerificationSessionIdDigitalIdResponse: {
     parameters: {
@@ -4348,7 +4348,7 @@ export type operations = {
           };
         };
       };
-      /** @description DIGITAL_ID_INVALID: it does not answer the session's latest request (another origin, an earlier request, a replay, no request open) or a signature, chain, validity, digest or binding check failed (the message names the check, never a value); DIGITAL_ID_INSUFFICIENT: it verified but no age element decides; VALIDATION_FAILED: the body is not {protocol, data} of an offered protocol Codes: DIGITAL_ID_INVALID, DIGITAL_ID_INSUFFICIENT, VALIDATION_FAILED. */
+      /** @description DIGITAL_ID_INVALID: it does not answer the session's latest request (another origin, an earlier request, a replay, no request open) or a signature, chain, validity, digest or binding check failed, or the credential's status list says it is revoked or suspended or could not be fetched or verified (the message names the check, never a value); DIGITAL_ID_INSUFFICIENT: it verified but no age element decides; VALIDATION_FAILED: the body is not {protocol, data} of an offered protocol Codes: DIGITAL_ID_INVALID, DIGITAL_ID_INSUFFICIENT, VALIDATION_FAILED. */
       422: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & ({

@@ -3,9 +3,13 @@
 // M <= age_required denies (UNDER_AGE); nothing deciding is DIGITAL_ID_INSUFFICIENT. Issuer-signed
 // statements that contradict each other are refused rather than read either way.
 import { insufficient, invalid } from "./failures";
+import type { StatusReference } from "./status-reference";
 
-/** One issuer-signed age statement: "the holder is at least `age` years old" is `over`. */
-export type AgeClaim = { age: number; over: boolean };
+/**
+ * One issuer-signed age statement: "the holder is at least `age` years old" is `over`; `status`, where
+ * the credential's issuer publishes whether it still holds (src/domain/digital-id/status-list.ts checks it).
+ */
+export type AgeClaim = { age: number; over: boolean; status?: StatusReference | null };
 
 export type DigitalIdOutcome = { outcome: "APPROVED" } | { outcome: "DENIED"; denialReason: "UNDER_AGE" };
 

@@ -11,3 +11,4 @@ export { PendingDigitalIdRequest } from "./pending";
 export type { DigitalIdOutcome } from "./age-outcome";
 export { ANNEX_C_PROTOCOL } from "./annex-c";
 export { OPENID4VP_PROTOCOL } from "./openid4vp";
+export type { StatusListPort, CachedStatusList } from "./status-list";

@@ -10,6 +10,7 @@ import { importCoseKey, readSign1, verifyAttachedSign1, verifyDetachedSign1, x5c
 import { AGE_NAMESPACES, mdocElementAge } from "./credentials";
 import { importSpki } from "./ecdsa";
 import { invalid } from "./failures";
+import { cborStatusReference } from "./status-reference";
 import type { AgeClaim } from "./age-outcome";
 import type { Certificate } from "./x509";
 
@@ -53,6 +54,7 @@ export async function verifyIssuerSigned(document: CborMap, anchors: Certificate
   const mso = await readMso(issuerSigned.get("issuerAuth"), anchors, now);
   if (asText(mso.get("docType"), "the MSO's docType") !== docType) throw invalid("the document's doctype differs from the signed one (MSO docType).");
   checkValidity(mso, now);
+  const status = cborStatusReference(mso.get("status"));
   const digestAlgorithm = DIGEST_ALGORITHMS[asText(mso.get("digestAlgorithm"), "digestAlgorithm")];
   if (!digestAlgorithm) throw invalid("the MSO's digest algorithm is not accepted.");
   const valueDigests = asMap(mso.get("valueDigests"), "valueDigests");
@@ -76,7 +78,7 @@ export async function verifyIssuerSigned(document: CborMap, anchors: Certificate
       const value = signedItem.get("elementValue");
       if (namespace === ageNamespace && age !== null) {
         if (typeof value !== "boolean") throw invalid("an age element is not a boolean.");
-        ages.push({ age, over: value });
+        ages.push({ age, over: value, status });
       }
     }
   }

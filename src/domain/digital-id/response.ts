@@ -7,6 +7,7 @@ import { fieldErrors, validationFailed } from "../../errors";
 import { decideAge, type DigitalIdOutcome } from "./age-outcome";
 import { ANNEX_C_PROTOCOL, AnnexCResponse, verifyAnnexCResponse } from "./annex-c";
 import { invalid } from "./failures";
+import { checkStatuses, type StatusListPort } from "./status-list";
 import { OPENID4VP_PROTOCOL, OpenId4VpResponse, verifyOpenId4VpResponse } from "./openid4vp";
 import { PendingDigitalIdRequest } from "./pending";
 import type { Certificate } from "./x509";
@@ -25,6 +26,8 @@ export type VerifyDigitalIdContext = {
   appOrigin: string;
   trustAnchors: Certificate[];
   now: Date;
+  /** How credentials' status lists are fetched and kept; without it, a credential that names one is refused. */
+  statusLists?: StatusListPort;
 };
 
 export async function verifyDigitalIdResponse(body: { protocol: unknown; data: unknown }, context: VerifyDigitalIdContext): Promise<DigitalIdOutcome> {
@@ -42,5 +45,7 @@ export async function verifyDigitalIdResponse(body: { protocol: unknown; data: u
   } else {
     ages = await verifyOpenId4VpResponse(data, pending.data.openId4Vp, context.appOrigin, context.trustAnchors, context.now);
   }
+  // Last, once every signature and binding has verified: only a genuine, bound credential makes the service fetch.
+  await checkStatuses(ages.flatMap((claim) => (claim.status ? [claim.status] : [])), context);
   return decideAge(ages, context.ageRequired);
 }

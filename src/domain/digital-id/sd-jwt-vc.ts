@@ -10,6 +10,7 @@ import { verifyChain } from "./certificate-chain";
 import { SD_JWT_VC_TYPES } from "./credentials";
 import { curveOf, importEcJwk, importSpki, verifyRaw, type Curve, type Hash } from "./ecdsa";
 import { invalid } from "./failures";
+import { jsonStatusReference } from "./status-reference";
 import type { AgeClaim } from "./age-outcome";
 import type { Certificate } from "./x509";
 
@@ -26,7 +27,7 @@ type Jwt = { header: Json; payload: Json; signingInput: Uint8Array<ArrayBuffer>;
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
-function readJwt(text: string, what: string): Jwt {
+export function readJwt(text: string, what: string): Jwt {
   const parts = text.split(".");
   if (parts.length !== 3 || !parts.every((part) => /^[A-Za-z0-9_-]+$/.test(part))) throw invalid(`the ${what} is not a compact JWS.`);
   try {
@@ -44,7 +45,7 @@ function readJwt(text: string, what: string): Jwt {
   }
 }
 
-async function verifyJws(jwt: Jwt, key: CryptoKey, what: string): Promise<void> {
+export async function verifyJws(jwt: Jwt, key: CryptoKey, what: string): Promise<void> {
   const algorithm = typeof jwt.header.alg === "string" ? ALGORITHMS[jwt.header.alg] : undefined;
   if (!algorithm || curveOf(key) !== algorithm.curve) throw invalid(`the ${what} uses an algorithm this service does not accept.`);
   if (!(await verifyRaw(key, algorithm.hash, jwt.signature, jwt.signingInput))) throw invalid(`the ${what}'s signature is wrong.`);
@@ -135,6 +136,7 @@ export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding,
   if (typeof payload.vct !== "string" || !SD_JWT_VC_TYPES.includes(payload.vct)) throw invalid("the SD-JWT VC is not of a requested type (vct).");
   if ((payload._sd_alg ?? "sha-256") !== "sha-256") throw invalid("the SD-JWT VC's digest algorithm is not accepted.");
   checkTimes(payload, now);
+  const status = jsonStatusReference(payload.status);
 
   // Disclosures, each matching a digest the issuer signed.
   const disclosures = await readDisclosures(parts.slice(1, -1));
@@ -167,7 +169,7 @@ export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding,
     for (const [age, over] of Object.entries(statements)) {
       if (!/^\d{1,3}$/.test(age)) continue;
       if (typeof over !== "boolean") throw invalid("an age statement is not a boolean.");
-      ages.push({ age: Number(age), over });
+      ages.push({ age: Number(age), over, status });
     }
   }
   return ages;
