@@ -9,6 +9,7 @@ import { asInteger, parse } from "../../src/domain/digital-id/cbor-read";
 import { readSign1 } from "../../src/domain/digital-id/cose";
 import { decryptEcdhEsJwe } from "../../src/domain/digital-id/jwe";
 import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, sealOpenId4Vp, type DigitalResponse } from "../wallet";
+import { presentSdJwtVc } from "../wallet/sd-jwt-vc";
 import { base64url, decode, encode, fromBase64url } from "../wallet/cbor";
 import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
 
@@ -67,6 +68,27 @@ describe("SD-JWT VC times", () => {
     }
     const { requests, pending } = await newRequest(18);
     expect(await verify(await answer(requests, await sdJwt({ claims: { nbf: Math.floor(Date.now() / 1000) - 60 } }), { origin: APP_ORIGIN }), pending, 18)).toStrictEqual({ outcome: "APPROVED" });
+  });
+});
+
+describe("ECDSA signatures with a high s", () => {
+  it("are accepted: a signature and its twin with s replaced by n − s both verify, as Web Crypto does and wallets' keystores need (docs/digital-id.md, \"Who may sign a credential\"); s + 1 does not", async () => {
+    const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+    const { requests, pending } = await newRequest(18);
+    const request = requests.find((r) => r.protocol === openId4Vp)!;
+    const nonce = (request.data as { nonce: string }).nonce;
+    const presentation = await presentSdJwtVc(await sdJwt(), { disclose: ["18"], nonce, audience: `origin:${APP_ORIGIN}` });
+    const [head, payload, signature] = presentation.slice(presentation.lastIndexOf("~") + 1).split(".") as [string, string, string];
+    const raw = fromBase64url(signature);
+    const s = BigInt(`0x${Array.from(raw.subarray(32), (b) => b.toString(16).padStart(2, "0")).join("")}`);
+    const withS = (value: bigint) => {
+      const out = raw.slice();
+      out.set(Uint8Array.from(value.toString(16).padStart(64, "0").match(/../g)!, (h) => parseInt(h, 16)), 32);
+      return `${presentation.slice(0, presentation.lastIndexOf("~") + 1)}${head}.${payload}.${base64url(out)}`;
+    };
+    const decide = async (text: string) => verify(await sealOpenId4Vp(request, { vp_token: { sd_jwt_vc: [text] } }), pending, 18).then((o) => o.outcome, (e: { code: string }) => e.code);
+    expect(await decide(withS(s + 1n))).toBe("DIGITAL_ID_INVALID");
+    expect(await decide(withS(P256_ORDER - s))).toBe("APPROVED");
   });
 });
 
