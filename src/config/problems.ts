@@ -4,7 +4,7 @@
 
 import { parseAgeTokenKeysSetting } from "./age-token-keys-setting";
 import type { ReceiptKeySetting } from "./receipt-key";
-import { includesTestAnchorDer, parseTrustAnchors } from "../domain/digital-id";
+import { includesTestAnchor, parseTrustAnchors } from "../domain/digital-id";
 
 export type ConfigProblem = { setting: string; problem: string };
 
@@ -104,7 +104,8 @@ function trustAnchorsProblem(value: string): string | null {
   } catch {
     return "must be PEM CERTIFICATE blocks this service can read (P-256, P-384 or P-521 issuer roots)";
   }
-  return includesTestAnchorDer(anchors) ? "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" : null;
+  // By public key: a copy of the root with its signature or name changed still carries the public private key.
+  return includesTestAnchor(anchors) ? "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" : null;
 }
 
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */

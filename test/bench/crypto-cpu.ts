@@ -11,7 +11,7 @@ import { ageTokenChallenge, issueTokens, loadTokenKeys, verifyAgeToken } from ".
 import { DEV_SETTING, fetchTokens } from "../age-tokens/helpers";
 import { b64url, createTokenRequest } from "../age-tokens/rfc-client";
 import { installWorkerdCrypto } from "./workerd-crypto";
-import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, testRoot, type Mdoc, type SdJwtVc } from "../wallet";
+import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, makeIssuer, sealAnnexC, testRoot, toPem, type DigitalRequest, type Mdoc, type SdJwtVc } from "../wallet";
 
 export type CpuFigure = { label: string; p50Ms: number; p90Ms: number; rounds: number };
 
@@ -69,6 +69,55 @@ export async function measureDigitalIdCpu(rounds = 40): Promise<CpuFigure[]> {
 }
 
 /**
+ * The worst answers inside the bounds of docs/limits.md ("Per answer"), verified (a document of 16
+ * items under a chain of four certificates, Annex C; an SD-JWT VC of 64 disclosures under the same
+ * chain), and the two answers the bounds now refuse before any signature (38 copies of a document,
+ * 44 KB of nested CBOR), timed beside the presentations above.
+ */
+export async function measureWorstBoundedCpu(rounds = 20): Promise<CpuFigure[]> {
+  const root = await makeIssuer({ subject: "bench root", ca: true, pathLength: null });
+  const trustAnchors = parseTrustAnchors(toPem(root.certificate));
+  const first = await makeIssuer({ subject: "bench intermediate 1", issuer: root, ca: true, pathLength: null });
+  const second = await makeIssuer({ subject: "bench intermediate 2", issuer: first, ca: true, pathLength: null });
+  const third = await makeIssuer({ subject: "bench intermediate 3", issuer: second, ca: true, pathLength: null });
+  const chainAfterSigner = [third.certificate, second.certificate, first.certificate];
+  const otherElements = Object.fromEntries(Array.from({ length: 15 }, (_, i) => [`element_${i}`, "x".repeat(32)]));
+  const mdl = await issueMdoc({ kind: MDL, signer: await documentSigner(third), chainAfterSigner, ages: { 18: true }, otherElements });
+  const ages = Object.fromEntries(Array.from({ length: 64 }, (_, i) => [18 + i, true]));
+  const sdJwt = await issueSdJwtVc({ signer: await documentSigner(third, { extendedKeyUsage: undefined }), chainAfterSigner, ages });
+  const plain = await issueMdoc({ kind: MDL, signer: await documentSigner(root), ages: { 18: true } });
+  const nested = [0xb9, 0x22, 0x60];
+  for (let key = 0; key < 8800; key++) nested.push(0x19, key >> 8, key & 0xff, 0x81, 0x00);
+  const cases = [
+    ["worst bounded: mDL, 16 items, 4-certificate chain (Annex C)", async (requests: DigitalRequest[]) => answer(requests, mdl, { origin: ORIGIN, disclose: ["age_over_18", ...Object.keys(otherElements)] }), "APPROVED"],
+    ["worst bounded: SD-JWT VC, 64 disclosures, 4-certificate chain", async (requests: DigitalRequest[]) => answer(requests, sdJwt, { origin: ORIGIN, disclose: Object.keys(ages) }), "APPROVED"],
+    ["refused before signatures: 38 copies of an mDL (Annex C)", async (requests: DigitalRequest[]) => answer(requests, plain, { origin: ORIGIN, copies: 38 }), "DIGITAL_ID_INVALID"],
+    ["refused before decoding: 44 KB of nested CBOR (Annex C)", async (requests: DigitalRequest[]) => sealAnnexC(requests[0]!, Uint8Array.from(nested), ORIGIN), "DIGITAL_ID_INVALID"],
+  ] as const;
+  const figures: CpuFigure[] = [];
+  for (const [label, respond, expected] of cases) {
+    figures.push(
+      await timeEach(
+        label,
+        rounds,
+        async () => {
+          const { requests, pending } = await createDigitalIdRequest({ ageRequired: 18, appOrigin: ORIGIN, now: new Date() });
+          return { pending, response: await respond(requests) };
+        },
+        async ({ pending, response }) => {
+          const result = await verifyDigitalIdResponse(response, { pending, ageRequired: 18, appOrigin: ORIGIN, trustAnchors, now: new Date() }).then(
+            (outcome) => outcome.outcome as string,
+            (error: { code?: string }) => String(error.code),
+          );
+          if (result !== expected) throw new Error(`${label}: ${result}`);
+        },
+      ),
+    );
+  }
+  return figures;
+}
+
+/**
  * An anonymous token redeemed (the /complete route's verification, before its one spend write), and a
  * batch of ten issued (the /api/age-tokens route's blind signatures), under the development keys.
  */
@@ -98,7 +147,7 @@ export async function measureAgeTokenCpu(rounds = 40): Promise<CpuFigure[]> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const figures = [...(await measureDigitalIdCpu()), ...(await measureAgeTokenCpu())];
+  const figures = [...(await measureDigitalIdCpu()), ...(await measureWorstBoundedCpu()), ...(await measureAgeTokenCpu())];
   // --json for npm run bench, which runs this in its own process; a Markdown table otherwise.
   if (process.argv.includes("--json")) console.log(JSON.stringify(figures));
   else for (const f of figures) console.log(`| ${f.label} | ${f.p50Ms.toFixed(2)} ms | ${f.p90Ms.toFixed(2)} ms | ${f.rounds} |`);

@@ -2,7 +2,8 @@
 // (HPKE-sealed DeviceResponse for the `dcapi` transcript), the service's verification and outcome. One
 // test per check that can fail (issue 31, Tests), each answer made by the wallet with one fault.
 import { describe, expect, it } from "vitest";
-import { EU_AGE, MDL, answer, documentSigner, issueMdoc, makeIssuer } from "../wallet";
+import { EU_AGE, MDL, answer, documentSigner, issueMdoc, makeIssuer, toPem } from "../wallet";
+import { parseTrustAnchors } from "../../src/domain/digital-id";
 import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
 
 const invalid = { code: "DIGITAL_ID_INVALID", status: 422 };
@@ -155,19 +156,20 @@ describe("org-iso-mdoc: issuer trust", () => {
     await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /does not chain to a trusted issuer/);
   });
 
-  it("a chain through an intermediate CA verifies, and a broken one (a look-alike intermediate) is refused", async () => {
-    const testRoot = await root();
-    const intermediate = await makeIssuer({ subject: "TEST ONLY intermediate", issuer: testRoot, ca: true });
-    const lookAlike = await makeIssuer({ subject: "TEST ONLY intermediate", issuer: testRoot, ca: true });
+  it("a chain through an intermediate CA verifies (under a root whose pathLenConstraint allows one), and a broken one (a look-alike intermediate) is refused", async () => {
+    const wideRoot = await makeIssuer({ subject: "TEST ONLY root with pathLen 1", ca: true, pathLength: 1 });
+    const trust = parseTrustAnchors(toPem(wideRoot.certificate));
+    const intermediate = await makeIssuer({ subject: "TEST ONLY intermediate", issuer: wideRoot, ca: true });
+    const lookAlike = await makeIssuer({ subject: "TEST ONLY intermediate", issuer: wideRoot, ca: true });
     const signer = await documentSigner(intermediate);
 
     const good = await newRequest(18);
     const chained = await mdl({ 18: true }, { signer, chainAfterSigner: [intermediate.certificate] });
-    expect(await verify(await answer(good.requests, chained, { origin: APP_ORIGIN }), good.pending, 18)).toStrictEqual({ outcome: "APPROVED" });
+    expect(await verify(await answer(good.requests, chained, { origin: APP_ORIGIN }), good.pending, 18, trust)).toStrictEqual({ outcome: "APPROVED" });
 
     const broken = await newRequest(18);
     const brokenChain = await mdl({ 18: true }, { signer, chainAfterSigner: [lookAlike.certificate] });
-    await refused(verify(await answer(broken.requests, brokenChain, { origin: APP_ORIGIN }), broken.pending, 18), /chain is broken/);
+    await refused(verify(await answer(broken.requests, brokenChain, { origin: APP_ORIGIN }), broken.pending, 18, trust), /chain is broken/);
   });
 
   it("a document signer whose certificate has expired is refused", async () => {

@@ -2,6 +2,7 @@
 // bytes, indefinite or non-minimal lengths, truncation) rather than a lenient guess.
 import { describe, expect, it } from "vitest";
 import { children, oid, parseDer, time } from "../../src/domain/digital-id/der";
+import { derSignatureToRaw } from "../../src/domain/digital-id/ecdsa";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 
@@ -25,5 +26,29 @@ describe("DER reader", () => {
     expect(() => parseDer(bytes(0x30, 0x80, 0x00, 0x00))).toThrow();
     expect(() => parseDer(bytes(0x04, 0x81, 0x01, 0xff))).toThrow();
     expect(() => parseDer(bytes(0x04, 0x05, 0x01))).toThrow();
+  });
+
+  it("refuses a long-form length with a leading zero byte (0x82 0x00 0x90 for 144)", () => {
+    const contents = new Array(144).fill(0);
+    expect(() => parseDer(bytes(0x04, 0x82, 0x00, 0x90, ...contents))).toThrow(/not minimal/);
+    expect(parseDer(bytes(0x04, 0x81, 0x90, ...contents)).contents.length).toBe(144);
+  });
+});
+
+describe("ECDSA-Sig-Value to r||s", () => {
+  const signature = (...integers: number[][]) => bytes(0x30, integers.reduce((sum, i) => sum + 2 + i.length, 0), ...integers.flatMap((i) => [0x02, i.length, ...i]));
+  const r = [0x01, ...new Array(31).fill(0x22)];
+  const highR = [0x00, 0x81, ...new Array(31).fill(0x22)];
+
+  it("reads DER integers, a leading 0x00 only before a high bit", () => {
+    expect(derSignatureToRaw(signature(r, r), "P-256").length).toBe(64);
+    expect(derSignatureToRaw(signature(highR, [0x05]), "P-256")[0]).toBe(0x81);
+  });
+
+  it("refuses integers that are not DER: a needless leading zero, a negative value, an empty one", () => {
+    expect(() => derSignatureToRaw(signature([0x00, ...r], r), "P-256")).toThrow(/not DER/);
+    expect(() => derSignatureToRaw(signature([0x00, 0x05], r), "P-256")).toThrow(/not DER/);
+    expect(() => derSignatureToRaw(signature([0x81, ...new Array(31).fill(0x22)], r), "P-256")).toThrow(/not DER/);
+    expect(() => derSignatureToRaw(signature([], r), "P-256")).toThrow(/not DER/);
   });
 });

@@ -122,6 +122,6 @@ describe("Google DC API DeviceResponse (mDL), issuer and device side", () => {
 
   it("its signer chains only where trusted: verifyChain refuses it under the Multipaz IACA", async () => {
     const signer = parseTrustAnchors(v.signerPem)[0]!;
-    await expect(verifyChain([signer.der], parseTrustAnchors(vectors.multipaz_device_response.iacaPem), new Date(v.verifyAt))).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
+    await expect(verifyChain([signer.der], parseTrustAnchors(vectors.multipaz_device_response.iacaPem), new Date(v.verifyAt), "mdoc")).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
   });
 });

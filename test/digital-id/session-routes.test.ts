@@ -14,7 +14,7 @@ import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
 import { db, seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, complete, poll, sessionObject } from "../helpers/sessions";
-import { MDL, STATUS, answer, documentSigner, issueMdoc, issueSdJwtVc, issueStatusList, makeIssuer, type DigitalRequest, type DigitalResponse } from "../wallet";
+import { MDL, STATUS, answer, documentSigner, issueMdoc, issueSdJwtVc, issueStatusList, makeIssuer, sealOpenId4Vp, type DigitalRequest, type DigitalResponse } from "../wallet";
 import { serveStatusLists, statusUri, tokenResponse } from "./status-list-server";
 import { root, signerUnderTestRoot } from "./wallet-setup";
 import { dbOfSession } from "../helpers/shards";
@@ -285,6 +285,33 @@ describe("POST …/digital-id/response: each failed check leaves the session pen
     expectError(await requestRoute(session.session_id, session.nonce), 429, "RATE_LIMITED");
     expect((await poll(session.merchant.apiKey, session.session_id)).body.data.status).toBe("PENDING");
   });
+
+  /** Base64url of a JSON value, for hand-made JOSE parts. */
+  const jsonPart = (value: unknown) => toBase64(new TextEncoder().encode(JSON.stringify(value))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const openId4Vp = (requests: DigitalRequest[]) => requests.find((request) => request.protocol === "openid4vp-v1-unsigned")!;
+  const unreadable: [string, (requests: DigitalRequest[]) => Promise<DigitalResponse>][] = [
+    ["an Annex C response of length 4n+1 (not base64url)", async () => ({ protocol: "org-iso-mdoc", data: { response: "AAAAA" } })],
+    ["a JWE whose protected header is JSON null", async () => ({ protocol: "openid4vp-v1-unsigned", data: { response: `${jsonPart(null)}..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA` } })],
+    ["an mdoc vp_token entry of length 4n+1", async (requests) => sealOpenId4Vp(openId4Vp(requests), { vp_token: { mdl: ["AAAAA"] } })],
+    [
+      "an SD-JWT VC whose x5c entry is \"A\"",
+      async (requests) => sealOpenId4Vp(openId4Vp(requests), { vp_token: { sd_jwt_vc: [`${jsonPart({ alg: "ES256", typ: "dc+sd-jwt", x5c: ["A"] })}.${jsonPart({})}.AAAA~${jsonPart({ alg: "ES256", typ: "kb+jwt" })}.${jsonPart({})}.AAAA`] } }),
+    ],
+  ];
+  for (const [name, make] of unreadable) {
+    it(`${name} is 422 DIGITAL_ID_INVALID and counted: after five, a genuine answer is 429`, async () => {
+      const session = await sessionWithRequest(18);
+      const before = await logRow(session.session_id);
+      for (let failure = 1; failure <= 5; failure++) {
+        const res = await responseRoute(session.session_id, session.nonce, await make(session.requests));
+        expectError(res, 422, "DIGITAL_ID_INVALID");
+        expect(res.body.message).not.toMatch(/TypeError|atob|Cannot read|undefined|null \(/);
+      }
+      expectError(await responseRoute(session.session_id, session.nonce, await answer(session.requests, await mdl({ 18: true }), { origin: ORIGIN })), 429, "RATE_LIMITED");
+      expect((await poll(session.merchant.apiKey, session.session_id)).body.data.status).toBe("PENDING");
+      expect(await logRow(session.session_id)).toStrictEqual(before);
+    });
+  }
 
   it("a body that is not {protocol, data} of an offered protocol is 422 VALIDATION_FAILED and not counted", async () => {
     const session = await sessionWithRequest(18);

@@ -202,6 +202,13 @@ describe("fail closed in production", () => {
     await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: `${otherRootPem}\n${testRootPem}` }), "DIGITAL_ID_TRUST_ANCHORS");
   });
 
+  it("DIGITAL_ID_TRUST_ANCHORS with the test root's signature changed still refuses: its key is the same, and an anchor's own signature is never checked", async () => {
+    const der = Uint8Array.from(atob(testRootPem.replace(/-----[A-Z ]+-----|\s/g, "")), (c) => c.charCodeAt(0));
+    der[der.length - 1]! ^= 0x01;
+    const flipped = `-----BEGIN CERTIFICATE-----\n${btoa(String.fromCharCode(...der))}\n-----END CERTIFICATE-----\n`;
+    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: flipped }), "DIGITAL_ID_TRUST_ANCHORS");
+  });
+
   it("DIGITAL_ID_TRUST_ANCHORS that is not PEM certificates refuses", async () => {
     await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "not a certificate" }), "DIGITAL_ID_TRUST_ANCHORS");
     await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----" }), "DIGITAL_ID_TRUST_ANCHORS");

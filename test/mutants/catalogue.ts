@@ -1134,7 +1134,7 @@ const digitalId: Mutation[] = [
   {
     id: "digital-id-test-root-refused",
     file: "src/config/problems.ts",
-    find: "return includesTestAnchorDer(anchors) ?",
+    find: "return includesTestAnchor(anchors) ?",
     replace: "return false ?",
     tests: ["test/http/fail-closed.test.ts"],
     why: "production trusts the committed test root, whose private key anyone can read",
@@ -1162,6 +1162,181 @@ const digitalId: Mutation[] = [
     replace: "  if (false) throw",
     tests: ["test/node/wycheproof.test.ts"],
     why: "a JWE with a nonce of another size than 96 bits opens where the runtime allows it (RFC 7518 §5.3 requires 96)",
+  },
+];
+
+/** The verifier's own checks (issue 49): answers that cannot be read, certificates, COSE, bounds on work. */
+const UNREADABLE = "test/digital-id/unreadable-answers.test.ts";
+const RULES = "test/digital-id/verifier-rules.test.ts";
+const CERTIFICATES = "test/digital-id/certificate-rules.test.ts";
+const verifierChecks: Mutation[] = [
+  {
+    id: "digital-id-unreadable-boundary",
+    file: "src/domain/digital-id/response.ts",
+    find: 'return error instanceof ApiError ? error : invalid("the answer could not be read.");',
+    replace: "if (error instanceof ApiError) return error;\n  throw error;",
+    tests: [UNREADABLE],
+    why: "an exception while an answer is checked escapes as a 500, which the five-failure cap never counts: unlimited tries",
+  },
+  {
+    id: "digital-id-base64url-length",
+    file: "src/domain/digital-id/base64.ts",
+    find: "if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw",
+    replace: "if (!/^[A-Za-z0-9_-]*$/.test(text)) throw",
+    tests: [UNREADABLE],
+    why: "base64url of length 4n+1 reaches atob, which throws an error that is not a refusal (a 500 behind a missing boundary)",
+  },
+  {
+    id: "digital-id-jwe-header-object",
+    file: "src/domain/digital-id/jwe.ts",
+    find: "  if (!isObject(header)) throw invalid(",
+    replace: "  if (false) throw invalid(",
+    tests: [UNREADABLE],
+    why: "a JWE protected header that is JSON null is read as an object: a TypeError instead of a refusal",
+  },
+  {
+    id: "digital-id-cose-crit",
+    file: "src/domain/digital-id/cose.ts",
+    find: "  checkCritical(protectedHeader, unprotectedHeader, what);\n",
+    replace: "",
+    tests: [RULES],
+    why: "a COSE signature whose issuer marked a header critical that the service ignores is accepted (RFC 9052 §3.1)",
+  },
+  {
+    id: "digital-id-mso-signed-future",
+    file: "src/domain/digital-id/mdoc-document.ts",
+    find: 'if (asDate(validity.get("signed"), "signed").getTime() > now.getTime() + SIGNED_SKEW_MS) throw',
+    replace: "if (false) throw",
+    tests: [RULES],
+    why: "an MSO signed in the future (a back-dated clock or a key used after its time) is accepted",
+  },
+  {
+    id: "digital-id-one-document-per-doctype",
+    file: "src/domain/digital-id/mdoc-document.ts",
+    find: "    if (docTypes.has(docType)) throw",
+    replace: "    if (false) throw",
+    tests: [RULES],
+    why: "one answer carries many copies of a document, each verified: many times the work of a presentation",
+  },
+  {
+    id: "digital-id-issuer-signed-items-bound",
+    file: "src/domain/digital-id/mdoc-document.ts",
+    find: "    if (items > MAX_ISSUER_SIGNED_ITEMS) throw",
+    replace: "    if (false) throw",
+    tests: [RULES],
+    why: "a document discloses any number of items, each decoded and digested",
+  },
+  {
+    id: "digital-id-disclosures-bound",
+    file: "src/domain/digital-id/sd-jwt-vc.ts",
+    find: "  if (parts.length - 2 > MAX_DISCLOSURES) throw",
+    replace: "  if (false) throw",
+    tests: [RULES],
+    why: "an SD-JWT VC carries thousands of junk disclosures, each decoded and hashed",
+  },
+  {
+    id: "digital-id-sd-jwt-exp-required",
+    file: "src/domain/digital-id/sd-jwt-vc.ts",
+    find: '  if (typeof payload.exp !== "number") throw',
+    replace: '  if (typeof payload.exp !== "number") return;\n  if (false) throw',
+    tests: [RULES],
+    why: "an SD-JWT VC without exp, or with exp as text, never expires",
+  },
+  {
+    id: "digital-id-cbor-indefinite",
+    file: "src/domain/digital-id/cbor.ts",
+    find: 'if (size === undefined) throw new CborError(additional === 31 ? "indefinite length" : "reserved additional information");',
+    replace: "if (size === undefined) return 0;",
+    tests: [RULES],
+    why: "indefinite-length CBOR, which 18013-5 structures never use, is read: two encodings of one structure",
+  },
+  {
+    id: "digital-id-cbor-items-bound",
+    file: "src/domain/digital-id/cbor.ts",
+    find: '    if (++items > MAX_ITEMS) throw new CborError("too many items");\n',
+    replace: "",
+    tests: [RULES],
+    why: "44 KB of nested CBOR is decoded in full before anything refuses it",
+  },
+  {
+    id: "digital-id-cbor-float-integer",
+    file: "src/domain/digital-id/cbor.ts",
+    find: "return new CborFloat(value.toNumber());",
+    replace: "return value.toNumber();",
+    tests: [RULES],
+    why: "a float (0.0, -0.0) is read where the CDDL asks for an integer: a DeviceResponse status of -0.0 passes",
+  },
+  {
+    id: "digital-id-jwe-a128gcm-only",
+    file: "src/domain/digital-id/jwe.ts",
+    find: "const ENCRYPTIONS: Record<string, number> = { A128GCM: 128 };",
+    replace: "const ENCRYPTIONS: Record<string, number> = { A128GCM: 128, A256GCM: 256 };",
+    tests: [RULES],
+    why: "a response encrypted with an algorithm the request did not advertise is accepted",
+  },
+  {
+    id: "digital-id-signer-document-signer-eku",
+    file: "src/domain/digital-id/certificate-chain.ts",
+    find: '  if (profile === "mdoc" && !purposes?.includes(MDOC_DOCUMENT_SIGNER)) throw',
+    replace: "  if (false) throw",
+    tests: [CERTIFICATES],
+    why: "an SD-JWT VC issuer's certificate, or any end-entity certificate under an IACA, signs an mdoc's MSO",
+  },
+  {
+    id: "digital-id-signer-other-role",
+    file: "src/domain/digital-id/certificate-chain.ts",
+    find: "  if (purposes?.some((purpose) => OTHER_ROLES.has(purpose))) throw",
+    replace: "  if (false) throw",
+    tests: [CERTIFICATES],
+    why: "a reader-authentication or OCSP-signing certificate signs credentials",
+  },
+  {
+    id: "digital-id-signer-not-ca",
+    file: "src/domain/digital-id/certificate-chain.ts",
+    find: "  if (signer.isCa) throw",
+    replace: "  if (false) throw",
+    tests: [CERTIFICATES],
+    why: "a CA certificate signs credentials directly, as if it were a document signer",
+  },
+  {
+    id: "digital-id-path-length",
+    file: "src/domain/digital-id/certificate-chain.ts",
+    find: "  if (issuer.pathLength !== null && below > issuer.pathLength) throw",
+    replace: "  if (false) throw",
+    tests: [CERTIFICATES, "test/digital-id/annex-c.test.ts"],
+    why: "an IACA root (pathLen 0) is followed by an intermediate CA that anyone holding it can use to mint signers",
+  },
+  {
+    id: "digital-id-anchor-every-match",
+    file: "src/domain/digital-id/certificate-chain.ts",
+    find: "      refusal ??= error;",
+    replace: "      throw error;",
+    tests: [CERTIFICATES],
+    why: "an expired anchor listed before its renewal with the same key refuses every genuine chain",
+  },
+  {
+    id: "digital-id-der-length-minimal",
+    file: "src/domain/digital-id/der.ts",
+    find: '    if (bytes[offset] === 0) throw new Error("DER: length not minimal");\n',
+    replace: "",
+    tests: ["test/digital-id/der.test.ts"],
+    why: "a certificate with non-minimal DER lengths is read: two encodings of one certificate",
+  },
+  {
+    id: "digital-id-der-integer-strict",
+    file: "src/domain/digital-id/ecdsa.ts",
+    find: '  if (integer.length === 0 || (integer[0]! & 0x80) !== 0 || (integer.length > 1 && integer[0] === 0 && (integer[1]! & 0x80) === 0)) throw new Error("ECDSA integer is not DER");\n',
+    replace: "",
+    tests: ["test/digital-id/der.test.ts"],
+    why: "an ECDSA signature whose integers are not DER (padded, negative) is read: malleable certificate signatures",
+  },
+  {
+    id: "digital-id-test-root-by-key",
+    file: "src/domain/digital-id/test-anchor.ts",
+    find: "toBase64(anchor.spki) === TEST_IACA_SPKI_BASE64",
+    replace: 'toBase64(anchor.der).endsWith("2HUzRg=") && toBase64(anchor.spki) === TEST_IACA_SPKI_BASE64',
+    tests: ["test/http/fail-closed.test.ts", "test/digital-id/test-anchor.test.ts"],
+    why: "the guard compares the whole certificate: a copy of the test root with one signature byte changed passes it, and still works as an anchor",
   },
 ];
 
@@ -1705,4 +1880,4 @@ const statusLists: Mutation[] = [
 ];
 
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...statusLists, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession];
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...verifierChecks, ...statusLists, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession];

@@ -24,6 +24,8 @@ export type AnswerOptions = {
   deviceSigningKey?: CryptoKey;
   /** mdoc: the signed DeviceAuthenticationBytes in the device signature's payload slot (see PresentOptions). */
   embedDevicePayload?: boolean;
+  /** mdoc: the same document this many times in the DeviceResponse. */
+  copies?: number;
   /**
    * mdoc: device-sign the transcript of this origin while sealing the answer for `origin` (an attacker
    * who captured an answer made for another verifier and re-seals it to this request's key).
@@ -50,12 +52,18 @@ async function answerAnnexC(request: DigitalRequest, mdoc: Mdoc, options: Answer
     .map((docRequest) => decode((docRequest.get("itemsRequest") as { value: Uint8Array }).value) as Map<string, unknown>)
     .filter((items) => items.get("docType") === mdoc.docType)
     .flatMap((items) => [...(((items.get("nameSpaces") as Map<string, Map<string, boolean>>).get(mdoc.namespace) ?? new Map()).keys())]);
+  const signedTranscript = [null, null, ["dcapi", await sha256(encode([encryptionInfo, options.deviceSignedForOrigin ?? options.origin]))]];
+  const response = await deviceResponse(mdoc, signedTranscript, { disclose: options.disclose ?? elementsFor(mdoc, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload, copies: options.copies });
+  return sealAnnexC(request, response, options.origin);
+}
+
+/** HPKE-seals any bytes as the Annex C answer to `request` for `origin`: also the way to send garbage that opens. */
+export async function sealAnnexC(request: DigitalRequest, response: Uint8Array<ArrayBuffer>, origin: string): Promise<DigitalResponse> {
+  const { encryptionInfo } = request.data as { encryptionInfo: string };
   const [, parameters] = decode(fromBase64url(encryptionInfo)) as [string, Map<string, unknown>];
   const recipient = parameters.get("recipientPublicKey") as Map<number, Uint8Array>;
   const point = new Uint8Array([4, ...recipient.get(-2)!, ...recipient.get(-3)!]);
-  const transcript = [null, null, ["dcapi", await sha256(encode([encryptionInfo, options.origin]))]];
-  const signedTranscript = [null, null, ["dcapi", await sha256(encode([encryptionInfo, options.deviceSignedForOrigin ?? options.origin]))]];
-  const response = await deviceResponse(mdoc, signedTranscript, { disclose: options.disclose ?? elementsFor(mdoc, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload });
+  const transcript = [null, null, ["dcapi", await sha256(encode([encryptionInfo, origin]))]];
   const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
   const recipientPublicKey = await suite.kem.importKey("raw", point.buffer, true);
   const sealed = await suite.seal({ recipientPublicKey, info: encode(transcript).buffer }, response);
@@ -77,7 +85,7 @@ async function answerOpenId4Vp(request: DigitalRequest, credential: Mdoc | SdJwt
     const requested = query.claims.filter((claim) => claim.path[0] === credential.namespace).map((claim) => claim.path[1]!);
     const thumbprint = fromBase64url(await calculateJwkThumbprint(encryptionKey, "sha256"));
     const transcript = [null, null, ["OpenID4VPDCAPIHandover", await sha256(encode([options.deviceSignedForOrigin ?? options.origin, data.nonce, thumbprint]))]];
-    presentation = base64url(await deviceResponse(credential, transcript, { disclose: options.disclose ?? elementsFor(credential, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload }));
+    presentation = base64url(await deviceResponse(credential, transcript, { disclose: options.disclose ?? elementsFor(credential, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload, copies: options.copies }));
   } else {
     const query = data.dcql_query.credentials.find((c) => c.format === "dc+sd-jwt");
     if (!query) throw new Error("the DCQL query does not ask for an SD-JWT VC");
@@ -92,8 +100,18 @@ async function answerOpenId4Vp(request: DigitalRequest, credential: Mdoc | SdJwt
       forge: options.forgeDisclosure,
     });
   }
-  const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify({ vp_token: { [id]: [presentation] } })))
-    .setProtectedHeader({ alg: "ECDH-ES", enc: "A128GCM", kid: encryptionKey.kid })
+  return sealOpenId4Vp(request, { vp_token: { [id]: [presentation] } });
+}
+
+/**
+ * Encrypts any response object as a `dc_api.jwt` JWE to the request's key, as a wallet does: also the
+ * way to send a well-encrypted answer whose content is garbage. `enc` other than A128GCM, which the
+ * request advertises, makes an answer the service must refuse.
+ */
+export async function sealOpenId4Vp(request: DigitalRequest, response: unknown, enc: "A128GCM" | "A256GCM" = "A128GCM"): Promise<DigitalResponse> {
+  const encryptionKey = (request.data as { client_metadata: { jwks: { keys: JWK[] } } }).client_metadata.jwks.keys[0]!;
+  const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(response)))
+    .setProtectedHeader({ alg: "ECDH-ES", enc, kid: encryptionKey.kid })
     .encrypt(await importJWK({ ...encryptionKey, alg: "ECDH-ES" }, "ECDH-ES"));
   return { protocol: "openid4vp-v1-unsigned", data: { response: jwe } };
 }

@@ -51,20 +51,26 @@ export type CertificateOptions = {
   notAfter?: Date;
   /** KeyUsage bits to set instead of the role's own (digitalSignature for signers, keyCertSign for CAs). */
   keyUsage?: "digitalSignature" | "keyCertSign" | "none";
-  /** Extended key usage, e.g. 1.0.18013.5.1.2 for an mdoc document signer. */
-  extendedKeyUsage?: string;
+  /** Extended key usage, e.g. 1.0.18013.5.1.2 for an mdoc document signer (several: an array). */
+  extendedKeyUsage?: string | string[];
   /** An extra critical extension the verifier does not know. */
   unknownCriticalExtension?: boolean;
+  /** A CA's basicConstraints pathLenConstraint: 0 by default (as an IACA root has it), null to leave it out. */
+  pathLength?: number | null;
+  /** The certificate's key pair instead of a fresh one (a root renewed around the same key). */
+  keyPair?: CryptoKeyPair;
 };
 
 export async function makeIssuer(options: CertificateOptions): Promise<Issuer> {
-  const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = options.keyPair ?? ((await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair);
   const spki = new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer);
   const usage = options.keyUsage ?? (options.ca ? "keyCertSign" : "digitalSignature");
-  const extensions: ASN1Encodable[] = [extension("2.5.29.19", true, new ASN1EncodableSequence(options.ca ? [new ASN1Boolean(true), new ASN1Integer(0n)] : []))];
+  const pathLength = options.pathLength === undefined ? 0 : options.pathLength;
+  const caConstraints = pathLength === null ? [new ASN1Boolean(true)] : [new ASN1Boolean(true), new ASN1Integer(BigInt(pathLength))];
+  const extensions: ASN1Encodable[] = [extension("2.5.29.19", true, new ASN1EncodableSequence(options.ca ? caConstraints : []))];
   if (usage === "digitalSignature") extensions.push(extension("2.5.29.15", true, new ASN1BitString(new Uint8Array([0x80]), 1)));
   if (usage === "keyCertSign") extensions.push(extension("2.5.29.15", true, new ASN1BitString(new Uint8Array([0x06]), 7)));
-  if (options.extendedKeyUsage) extensions.push(extension("2.5.29.37", true, new ASN1EncodableSequence([oid(options.extendedKeyUsage)])));
+  if (options.extendedKeyUsage) extensions.push(extension("2.5.29.37", true, new ASN1EncodableSequence([options.extendedKeyUsage].flat().map(oid))));
   if (options.unknownCriticalExtension) extensions.push(extension("1.3.6.1.4.1.99999.1", true, new ASN1Boolean(true)));
   const signatureAlgorithm = new ASN1EncodableSequence([oid("1.2.840.10045.4.3.2")]);
   const tbs = new ASN1EncodableSequence([

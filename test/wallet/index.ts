@@ -6,7 +6,7 @@ export { makeIssuer, toPem, fromPem, type Issuer } from "./certificates";
 export { testRoot, TEST_IACA_NAME } from "./test-root";
 export { issueMdoc, MDL, EU_AGE, type Mdoc } from "./mdoc";
 export { issueSdJwtVc, type SdJwtVc } from "./sd-jwt-vc";
-export { answer, type AnswerOptions, type DigitalRequest, type DigitalResponse } from "./answer";
+export { answer, sealAnnexC, sealOpenId4Vp, type AnswerOptions, type DigitalRequest, type DigitalResponse } from "./answer";
 
 import { makeIssuer, type Issuer } from "./certificates";
 

@@ -38,6 +38,10 @@ export type IssueMdocOptions = {
   otherNamespace?: { namespace: string; ages: Record<number, boolean> };
   /** A status reference in the MSO (IETF Token Status List, `status.status_list`): where the issuer publishes this credential's status. */
   status?: { idx: number; uri: string };
+  /** The MSO's validityInfo.signed (now by default). */
+  signedAt?: Date;
+  /** A `crit` header (label 2) on the issuer signature naming these labels, protected unless said otherwise. */
+  critical?: { labels: unknown[]; unprotected?: boolean };
 };
 
 const es256 = { name: "ECDSA", hash: "SHA-256" } as const;
@@ -53,8 +57,8 @@ async function coseKey(publicKey: CryptoKey) {
 }
 
 /** COSE_Sign1 (RFC 9052) with ES256; `payload` null for a detached payload signed as `detached`. */
-export async function sign1(privateKey: CryptoKey, payload: Uint8Array | null, unprotected: Map<number, unknown>, detached?: Uint8Array): Promise<unknown[]> {
-  const protectedBytes = encode(new Map([[1, -7]]));
+export async function sign1(privateKey: CryptoKey, payload: Uint8Array | null, unprotected: Map<number, unknown>, detached?: Uint8Array, protectedExtra: [number, unknown][] = []): Promise<unknown[]> {
+  const protectedBytes = encode(new Map<number, unknown>([[1, -7], ...protectedExtra]));
   const toBeSigned = encode(["Signature1", protectedBytes, new Uint8Array(0), payload ?? detached]);
   const signature = new Uint8Array(await crypto.subtle.sign(es256, privateKey, toBeSigned));
   return [protectedBytes, unprotected, payload, signature];
@@ -101,14 +105,17 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<Mdoc> {
     ["deviceKeyInfo", new Map([["deviceKey", await coseKey(deviceKey.publicKey)]])],
     ["docType", options.msoDocType ?? docType],
     ["validityInfo", new Map([
-      ["signed", tdate(options.validFrom ?? now)],
+      ["signed", tdate(options.signedAt ?? now)],
       ["validFrom", tdate(options.validFrom ?? new Date(now.getTime() - 86_400_000))],
       ["validUntil", tdate(options.validUntil ?? new Date(now.getTime() + 365 * 86_400_000))],
     ])],
   ]);
   if (options.status) mso.set("status", new Map([["status_list", new Map<string, unknown>([["idx", options.status.idx], ["uri", options.status.uri]])]]));
   const chain = [options.signer.certificate, ...(options.chainAfterSigner ?? [])];
-  const issuerAuth = await sign1(options.issuerAuthKey ?? options.signer.privateKey, encode(tag24(mso)), new Map([[33, chain.length === 1 ? chain[0] : chain]]));
+  const unprotected = new Map<number, unknown>([[33, chain.length === 1 ? chain[0] : chain]]);
+  const critical: [number, unknown][] = options.critical ? [[2, options.critical.labels]] : [];
+  if (options.critical?.unprotected) unprotected.set(2, options.critical.labels);
+  const issuerAuth = await sign1(options.issuerAuthKey ?? options.signer.privateKey, encode(tag24(mso)), unprotected, undefined, options.critical?.unprotected ? [] : critical);
   return { docType, namespace, items, otherItems, issuerAuth, deviceKey };
 }
 
@@ -124,6 +131,8 @@ export type PresentOptions = {
    * it nil (18013-5 9.1.3.4 says detached): the forgery that replays a signature made for another request.
    */
   embedDevicePayload?: boolean;
+  /** The same document this many times in the DeviceResponse (an answer that asks for more work). */
+  copies?: number;
 };
 
 /**
@@ -168,11 +177,11 @@ export async function deviceResponse(mdoc: Mdoc, sessionTranscript: unknown, opt
   if (options.embedDevicePayload) deviceSignature[2] = deviceAuthentication;
   return encode(new Map<string, unknown>([
     ["version", "1.0"],
-    ["documents", [new Map<string, unknown>([
+    ["documents", Array.from({ length: options.copies ?? 1 }, () => new Map<string, unknown>([
       ["docType", mdoc.docType],
       ["issuerSigned", new Map<string, unknown>([["nameSpaces", new Map([[mdoc.namespace, items], ...(mdoc.otherItems ? [[mdoc.otherItems.namespace, mdoc.otherItems.items.map((bytes) => new Tag(bytes, 24))] as [string, unknown]] : [])])], ["issuerAuth", mdoc.issuerAuth]])],
       ["deviceSigned", new Map<string, unknown>([["nameSpaces", deviceNameSpaces], ["deviceAuth", new Map([["deviceSignature", deviceSignature]])]])],
-    ])]],
+    ]))],
     ["status", 0],
   ]));
 }

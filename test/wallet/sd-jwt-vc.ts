@@ -21,6 +21,8 @@ export type IssueSdJwtOptions = {
   signingKey?: CryptoKey;
   /** A status reference (IETF Token Status List, `status.status_list`): where the issuer publishes this credential's status. */
   status?: { idx: number; uri: string };
+  /** Claims to set in the issuer JWT instead of the usual ones: `exp: undefined` leaves exp out, `exp: "…"` makes it text. */
+  claims?: Record<string, unknown>;
 };
 
 export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc> {
@@ -35,17 +37,19 @@ export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc>
   }
   const { kty, crv, x, y } = await exportJWK(holderKey.publicKey);
   const now = Math.floor(Date.now() / 1000);
-  const issuerJwt = await new SignJWT({
+  const claims: Record<string, unknown> = {
     iss: "https://issuer.test.invalid",
     vct: options.vct ?? "urn:eudi:pid:1",
     cnf: { jwk: { kty, crv, x, y } },
     _sd_alg: "sha-256",
     age_equal_or_over: { _sd: digests.sort() },
     ...(options.status ? { status: { status_list: options.status } } : {}),
-  })
+    iat: now - 3600,
+    exp: Math.floor((options.expiresAt?.getTime() ?? (now + 365 * 86_400) * 1000) / 1000),
+    ...options.claims,
+  };
+  const issuerJwt = await new SignJWT(claims)
     .setProtectedHeader({ alg: "ES256", typ: "dc+sd-jwt", x5c: [options.signer.certificate, ...(options.chainAfterSigner ?? [])].map(toBase64) })
-    .setIssuedAt(now - 3600)
-    .setExpirationTime(Math.floor((options.expiresAt?.getTime() ?? (now + 365 * 86_400) * 1000) / 1000))
     .sign(options.signingKey ?? options.signer.privateKey);
   return { issuerJwt, disclosures, holderKey };
 }

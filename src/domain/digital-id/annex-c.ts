@@ -5,6 +5,7 @@
 // this very EncryptionInfo. An answer to an earlier request or from another origin does not open.
 import * as z from "../../lib/lazy-zod";
 import { fromBase64Url, toBase64Url } from "../../lib/encoding";
+import { readBase64Url } from "./base64";
 import { embedded, encodeCbor } from "./cbor";
 import { asArray, asBytes, asMap, asText, parse } from "./cbor-read";
 import { AGE_NAMESPACES, mdocAgeElement } from "./credentials";
@@ -48,7 +49,7 @@ export async function createAnnexCRequest(ageRequired: number) {
 
 /** Opens the sealed DeviceResponse and verifies it against this request's transcript. */
 export async function verifyAnnexCResponse(data: z.infer<typeof AnnexCResponse>, pending: NonNullable<PendingDigitalIdRequest["mdoc"]>, origin: string, anchors: Certificate[], now: Date): Promise<AgeClaim[]> {
-  const sealed = asArray(parse(fromBase64Url(data.response), "encrypted response"), "the encrypted response");
+  const sealed = asArray(parse(readBase64Url(data.response, "the encrypted response"), "encrypted response"), "the encrypted response");
   if (sealed.length !== 2 || asText(sealed[0], "the response type") !== "dcapi") throw invalid("the response is not an Annex C `dcapi` response.");
   const parameters = asMap(sealed[1], "the encrypted response parameters");
   const transcript = await annexCTranscript(pending.encryptionInfo, origin);

@@ -1,8 +1,12 @@
 // CBOR for mdoc structures (RFC 8949): decoding through @oslojs/cbor, which the Worker already ships for
 // passkeys and which refuses malformed input, into plain values (Map for maps, Uint8Array for byte
-// strings, Tagged for tags, which mdocs need kept: 24 embedded CBOR, 0 and 1004 dates); and a small
-// encoder, since that library only decodes. Encoding follows the core deterministic rules for what we
-// build ourselves (definite lengths, shortest heads); keys keep the order given.
+// strings, Tagged for tags, which mdocs need kept: 24 embedded CBOR, 0 and 1004 dates; CborFloat for
+// floats, kept apart from integers); and a small encoder, since that library only decodes. Before the
+// library sees them, the bytes are walked once, head by head, to refuse cheaply what no mdoc structure
+// is: indefinite lengths (ISO/IEC 18013-5 encodes definite lengths), nesting deeper than MAX_DEPTH and
+// more than MAX_ITEMS items (docs/digital-id.md, "Work per answer"). Encoding follows the core
+// deterministic rules for what we build ourselves (definite lengths, shortest heads); keys keep the
+// order given.
 import {
   CBORArray,
   CBORByteString,
@@ -26,10 +30,21 @@ export class Tagged {
   ) {}
 }
 
-export type Cbor = number | string | boolean | null | undefined | Uint8Array | Cbor[] | Map<string | number, Cbor> | Tagged;
+/** A float: never read where the CDDL asks for an integer (a `status` of 0.0 or -0.0 is not 0). */
+export class CborFloat {
+  constructor(readonly value: number) {}
+}
+
+export type Cbor = number | string | boolean | null | undefined | Uint8Array | Cbor[] | Map<string | number, Cbor> | Tagged | CborFloat;
 
 /** Structures nest a few levels (DeviceResponse > documents > issuerSigned > nameSpaces > items). */
 const MAX_DEPTH = 16;
+/**
+ * Items in one decoded structure: a DeviceResponse of two documents with 16 items each (about 200), or
+ * an MSO with the digests of a full mDL, holds a few hundred at most (each embedded structure is
+ * decoded on its own). 38 copies of a document hold about 1,500: refused by the walk, before decoding.
+ */
+export const MAX_ITEMS = 1024;
 
 export class CborError extends Error {}
 
@@ -45,7 +60,7 @@ function plain(value: CBORValue): Cbor {
   if (value instanceof CBORByteString) return value.value;
   if (value instanceof CBORArray) return value.elements.map(plain);
   if (value instanceof CBORTagged) return new Tagged(toNumber(value.tagNumber), plain(value.value));
-  if (value instanceof CBORFloat16 || value instanceof CBORFloat32 || value instanceof CBORFloat64) return value.toNumber();
+  if (value instanceof CBORFloat16 || value instanceof CBORFloat32 || value instanceof CBORFloat64) return new CborFloat(value.toNumber());
   if (value instanceof CBORSimple) {
     if (value.value === 20) return false;
     if (value.value === 21) return true;
@@ -66,8 +81,47 @@ function plain(value: CBORValue): Cbor {
   throw new CborError("unexpected CBOR item");
 }
 
+/** Bytes of each head argument by additional information 24-27; 28-30 are reserved, 31 is indefinite. */
+const ARGUMENT_BYTES: Record<number, number> = { 24: 1, 25: 2, 26: 4, 27: 8 };
+
+/**
+ * Walks the heads of one item (and all it contains) without building anything: a few operations per
+ * byte, so that an answer of nested junk is refused before the decoder allocates for it.
+ */
+function checkShape(bytes: Uint8Array): void {
+  let offset = 0;
+  let items = 0;
+  const argument = (additional: number): number => {
+    if (additional < 24) return additional;
+    const size = ARGUMENT_BYTES[additional];
+    if (size === undefined) throw new CborError(additional === 31 ? "indefinite length" : "reserved additional information");
+    if (offset + size > bytes.length) throw new CborError("truncated");
+    let value = 0;
+    for (let i = 0; i < size; i++) value = value * 256 + bytes[offset++]!;
+    return value;
+  };
+  const item = (depth: number): void => {
+    if (depth > MAX_DEPTH) throw new CborError("nested too deep");
+    if (++items > MAX_ITEMS) throw new CborError("too many items");
+    const initial = bytes[offset++];
+    if (initial === undefined) throw new CborError("truncated");
+    const major = initial >> 5;
+    const value = argument(initial & 0x1f);
+    if (major === 2 || major === 3) {
+      if (value > bytes.length - offset) throw new CborError("truncated");
+      offset += value;
+    } else if (major === 4 || major === 5) {
+      const count = major === 5 ? value * 2 : value;
+      if (count > bytes.length - offset) throw new CborError("truncated");
+      for (let i = 0; i < count; i++) item(depth + 1);
+    } else if (major === 6) item(depth + 1);
+  };
+  item(0);
+}
+
 /** One CBOR item filling all of `bytes`; throws CborError (or the library's error) when it is not one. */
 export function decodeCbor(bytes: Uint8Array): Cbor {
+  checkShape(bytes);
   return plain(decodeCBORNoLeftoverBytes(bytes, MAX_DEPTH));
 }
 

@@ -18,7 +18,10 @@ const ALGORITHMS: Record<number, { hash: Hash; curve: Curve }> = {
 };
 const COSE_CURVES: Record<number, Curve> = { 1: "P-256", 2: "P-384", 3: "P-521" };
 const HEADER_ALG = 1;
+const HEADER_CRIT = 2;
 const HEADER_X5CHAIN = 33;
+/** The header labels this service acts on: a `crit` naming any other is refused (RFC 9052 §3.1). */
+const UNDERSTOOD_HEADERS: ReadonlySet<unknown> = new Set([HEADER_ALG, HEADER_X5CHAIN]);
 
 export type Sign1 = {
   protectedBytes: Uint8Array<ArrayBuffer>;
@@ -36,14 +39,30 @@ export function readSign1(value: Cbor | undefined, what: string): Sign1 {
   const protectedHeader = protectedBytes.length === 0 ? new Map() : asMap(parse(protectedBytes, `${what} protected header`), `${what} protected header`);
   const algorithm = ALGORITHMS[asInteger(protectedHeader.get(HEADER_ALG), `${what} algorithm`)];
   if (!algorithm) throw invalid(`${what} uses an algorithm this service does not accept.`);
+  const unprotectedHeader = asMap(parts[1], `${what} unprotected header`);
+  checkCritical(protectedHeader, unprotectedHeader, what);
   return {
     protectedBytes,
     protectedHeader,
-    unprotectedHeader: asMap(parts[1], `${what} unprotected header`),
+    unprotectedHeader,
     payload: parts[2] === null ? null : asBytes(parts[2], `${what} payload`),
     signature: asBytes(parts[3], `${what} signature`),
     algorithm,
   };
+}
+
+/**
+ * RFC 9052 §3.1: `crit` lists the headers a recipient must understand or refuse the message; it belongs
+ * in the protected header (an unprotected one could be stripped), non-empty, naming only headers this
+ * service acts on.
+ */
+function checkCritical(protectedHeader: CborMap, unprotectedHeader: CborMap, what: string): void {
+  if (unprotectedHeader.has(HEADER_CRIT)) throw invalid(`${what} names critical headers outside its protected header (crit).`);
+  if (!protectedHeader.has(HEADER_CRIT)) return;
+  const critical = protectedHeader.get(HEADER_CRIT);
+  if (!Array.isArray(critical) || critical.length === 0 || !critical.every((label) => UNDERSTOOD_HEADERS.has(label))) {
+    throw invalid(`${what} marks a header critical that this service does not understand (crit).`);
+  }
 }
 
 /** x5chain (RFC 9360): one certificate as a byte string, or several as an array, signer first. */

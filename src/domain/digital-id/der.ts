@@ -23,6 +23,7 @@ function readItem(bytes: Uint8Array<ArrayBuffer>, start: number): Der {
   if (length > 0x80) {
     const count = length & 0x7f;
     if (count > 3) throw new Error("DER: length too large");
+    if (bytes[offset] === 0) throw new Error("DER: length not minimal");
     length = 0;
     for (let i = 0; i < count; i++) length = length * 256 + (bytes[offset++] ?? Number.NaN);
     if (Number.isNaN(length) || length < 0x80) throw new Error("DER: length not minimal");

@@ -22,10 +22,14 @@ export async function verifyRaw(key: CryptoKey, hash: Hash, signature: Uint8Arra
   return crypto.subtle.verify({ name: "ECDSA", hash }, key, signature, data);
 }
 
+/**
+ * A DER INTEGER's contents (X.690 §8.3: minimal, two's complement) as an unsigned value of `size`
+ * bytes. r and s are positive: a leading 0x00 is allowed only before a byte with its high bit set, and a
+ * negative or empty integer is refused, so each signature has one encoding.
+ */
 function fixedLength(integer: Uint8Array, size: number): Uint8Array {
-  let start = 0;
-  while (start < integer.length - 1 && integer[start] === 0) start++;
-  const trimmed = integer.subarray(start);
+  if (integer.length === 0 || (integer[0]! & 0x80) !== 0 || (integer.length > 1 && integer[0] === 0 && (integer[1]! & 0x80) === 0)) throw new Error("ECDSA integer is not DER");
+  const trimmed = integer[0] === 0 ? integer.subarray(1) : integer;
   if (trimmed.length > size) throw new Error("ECDSA integer too long");
   const out = new Uint8Array(size);
   out.set(trimmed, size - trimmed.length);

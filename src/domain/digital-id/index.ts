@@ -6,7 +6,7 @@
 export { createDigitalIdRequest, type CreateDigitalIdRequestInput, type DigitalCredentialRequest } from "./request";
 export { verifyDigitalIdResponse, DigitalIdResponseBody, type VerifyDigitalIdContext } from "./response";
 export { parseTrustAnchors } from "./certificate-chain";
-export { includesTestAnchor, includesTestAnchorDer } from "./test-anchor";
+export { includesTestAnchor } from "./test-anchor";
 export { PendingDigitalIdRequest } from "./pending";
 export type { DigitalIdOutcome } from "./age-outcome";
 export { ANNEX_C_PROTOCOL } from "./annex-c";

@@ -3,11 +3,14 @@
 // `enc` A128GCM, to the per-request key the request published. Written on Web Crypto rather than
 // pulling in a JOSE library for one algorithm pair; the OpenID4VP §8.3 example is its known answer.
 import { ApiError } from "../../errors";
-import { fromBase64Url, fromUtf8, utf8 } from "../../lib/encoding";
+import { fromUtf8, utf8 } from "../../lib/encoding";
 import { openAesGcm } from "./aes-gcm";
+import { readBase64Url } from "./base64";
+import { isJsonObject as isObject, ownEntry } from "./json";
 import { invalid } from "./failures";
 
-const ENCRYPTIONS: Record<string, number> = { A128GCM: 128, A256GCM: 256 };
+/** Only what the request advertises (`encrypted_response_enc_values_supported`): A128GCM. */
+const ENCRYPTIONS: Record<string, number> = { A128GCM: 128 };
 
 function lengthPrefixed(bytes: Uint8Array): Uint8Array {
   const out = new Uint8Array(4 + bytes.length);
@@ -29,8 +32,7 @@ async function concatKdf(sharedSecret: Uint8Array, enc: string, bits: number, ap
 }
 
 function decodePart(part: string | undefined, what: string): Uint8Array<ArrayBuffer> {
-  if (part === undefined || !/^[A-Za-z0-9_-]*$/.test(part)) throw invalid(`the encrypted response's ${what} is not base64url.`);
-  return fromBase64Url(part);
+  return readBase64Url(part ?? "!", `the encrypted response's ${what}`);
 }
 
 /**
@@ -40,17 +42,19 @@ function decodePart(part: string | undefined, what: string): Uint8Array<ArrayBuf
 export async function decryptEcdhEsJwe(jwe: string, privateJwk: JsonWebKey & { kid?: string }): Promise<Uint8Array<ArrayBuffer>> {
   const parts = jwe.split(".");
   if (parts.length !== 5 || parts[1] !== "") throw invalid("the response is not a compact JWE with direct key agreement.");
-  let header: { alg?: unknown; enc?: unknown; kid?: unknown; epk?: JsonWebKey; apu?: unknown; apv?: unknown };
+  const headerBytes = decodePart(parts[0], "header");
+  let header: { alg?: unknown; enc?: unknown; kid?: unknown; epk?: unknown; apu?: unknown; apv?: unknown };
   try {
-    header = JSON.parse(fromUtf8(decodePart(parts[0], "header")));
+    header = JSON.parse(fromUtf8(headerBytes));
   } catch {
     throw invalid("the encrypted response's header is not JSON.");
   }
-  const bits = typeof header.enc === "string" ? ENCRYPTIONS[header.enc] : undefined;
+  if (!isObject(header)) throw invalid("the encrypted response's header is not a JSON object.");
+  const bits = typeof header.enc === "string" ? ownEntry(ENCRYPTIONS, header.enc) : undefined;
   if (header.alg !== "ECDH-ES" || bits === undefined) throw invalid("the response is not encrypted with ECDH-ES and AES-GCM.");
   if (header.kid !== undefined && header.kid !== privateJwk.kid) throw invalid("the response is encrypted to another request's key.");
   const epk = header.epk;
-  if (!epk || epk.kty !== "EC" || epk.crv !== "P-256") throw invalid("the response's ephemeral key is not a P-256 key.");
+  if (!isObject(epk) || epk.kty !== "EC" || epk.crv !== "P-256" || typeof epk.x !== "string" || typeof epk.y !== "string") throw invalid("the response's ephemeral key is not a P-256 key.");
   try {
     const ephemeral = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: epk.x, y: epk.y }, { name: "ECDH", namedCurve: "P-256" }, false, []);
     const own = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: privateJwk.x, y: privateJwk.y, d: privateJwk.d }, { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]);

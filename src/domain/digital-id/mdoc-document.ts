@@ -11,10 +11,15 @@ import { AGE_NAMESPACES, mdocElementAge } from "./credentials";
 import { importSpki } from "./ecdsa";
 import { invalid } from "./failures";
 import { cborStatusReference } from "./status-reference";
+import { ownEntry } from "./json";
 import type { AgeClaim } from "./age-outcome";
 import type { Certificate } from "./x509";
 
 const DIGEST_ALGORITHMS: Record<string, string> = { "SHA-256": "SHA-256", "SHA-384": "SHA-384", "SHA-512": "SHA-512" };
+/** How far an MSO's `signed` may stand ahead of now: the issuer's clock and ours may differ a little. */
+const SIGNED_SKEW_MS = 5 * 60_000;
+/** Issuer-signed items one document may disclose: the age asked for and its neighbours are a handful. */
+export const MAX_ISSUER_SIGNED_ITEMS = 16;
 
 export type IssuerVerified = { docType: string; deviceKey: CryptoKey; ages: AgeClaim[] };
 
@@ -27,7 +32,7 @@ function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 async function readMso(issuerAuth: Cbor | undefined, anchors: Certificate[], now: Date): Promise<CborMap> {
   const sign1 = readSign1(issuerAuth, "the issuer signature (issuerAuth)");
-  const signer = await verifyChain(x5chain(sign1, "the issuer signature"), anchors, now);
+  const signer = await verifyChain(x5chain(sign1, "the issuer signature"), anchors, now, "mdoc");
   if (signer.curve !== sign1.algorithm.curve) throw invalid("the issuer signature's algorithm does not match its certificate's key.");
   if (!sign1.payload) throw invalid("the issuer signature has no mobile security object.");
   if (!(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve)))) throw invalid("the issuer signature over the mobile security object is wrong.");
@@ -37,6 +42,7 @@ async function readMso(issuerAuth: Cbor | undefined, anchors: Certificate[], now
 
 function checkValidity(mso: CborMap, now: Date): void {
   const validity = asMap(mso.get("validityInfo"), "the MSO's validityInfo");
+  if (asDate(validity.get("signed"), "signed").getTime() > now.getTime() + SIGNED_SKEW_MS) throw invalid("the mobile security object is signed in the future (MSO signed).");
   const validFrom = asDate(validity.get("validFrom"), "validFrom");
   const validUntil = asDate(validity.get("validUntil"), "validUntil");
   if (now < validFrom) throw invalid("the credential is not valid yet (MSO validFrom).");
@@ -49,13 +55,13 @@ function checkValidity(mso: CborMap, now: Date): void {
  */
 export async function verifyIssuerSigned(document: CborMap, anchors: Certificate[], now: Date): Promise<IssuerVerified> {
   const docType = asText(document.get("docType"), "docType");
-  const ageNamespace = AGE_NAMESPACES[docType];
+  const ageNamespace = ownEntry(AGE_NAMESPACES, docType);
   const issuerSigned = asMap(document.get("issuerSigned"), "issuerSigned");
   const mso = await readMso(issuerSigned.get("issuerAuth"), anchors, now);
   if (asText(mso.get("docType"), "the MSO's docType") !== docType) throw invalid("the document's doctype differs from the signed one (MSO docType).");
   checkValidity(mso, now);
   const status = cborStatusReference(mso.get("status"));
-  const digestAlgorithm = DIGEST_ALGORITHMS[asText(mso.get("digestAlgorithm"), "digestAlgorithm")];
+  const digestAlgorithm = ownEntry(DIGEST_ALGORITHMS, asText(mso.get("digestAlgorithm"), "digestAlgorithm"));
   if (!digestAlgorithm) throw invalid("the MSO's digest algorithm is not accepted.");
   const valueDigests = asMap(mso.get("valueDigests"), "valueDigests");
 
@@ -101,6 +107,27 @@ export async function verifyDeviceSigned(document: CborMap, verified: IssuerVeri
 }
 
 /**
+ * The work an answer may ask for, bounded before any signature or digest is computed: one document per
+ * doctype asked (each of a requested doctype, the one its credential query named for OpenID4VP), and at
+ * most MAX_ISSUER_SIGNED_ITEMS items in each (docs/digital-id.md, "Work per answer").
+ */
+function checkWork(documents: CborMap[], onlyDocType: string | undefined): void {
+  const docTypes = new Set<string>();
+  for (const document of documents) {
+    const docType = asText(document.get("docType"), "docType");
+    if (!ownEntry(AGE_NAMESPACES, docType)) throw invalid("the document is not of a requested doctype.");
+    if (onlyDocType !== undefined && docType !== onlyDocType) throw invalid("the document is not of the doctype its credential query asked for.");
+    if (docTypes.has(docType)) throw invalid("the DeviceResponse holds more than one document of a doctype.");
+    docTypes.add(docType);
+    const issuerSigned = asMap(document.get("issuerSigned"), "issuerSigned");
+    const nameSpaces = issuerSigned.has("nameSpaces") ? asMap(issuerSigned.get("nameSpaces"), "issuer nameSpaces") : new Map();
+    let items = 0;
+    for (const namespaceItems of nameSpaces.values()) items += asArray(namespaceItems, "an issuer-signed namespace").length;
+    if (items > MAX_ISSUER_SIGNED_ITEMS) throw invalid(`a document discloses more than ${MAX_ISSUER_SIGNED_ITEMS} issuer-signed items.`);
+  }
+}
+
+/**
  * A DeviceResponse (18013-5 §8.3.2.1.2.2): every document must verify; their age statements, together.
  * `onlyDocType` narrows the accepted doctypes to the one an OpenID4VP credential query asked for.
  */
@@ -108,13 +135,11 @@ export async function verifyDeviceResponse(bytes: Uint8Array, sessionTranscript:
   const response = asMap(parse(bytes, "DeviceResponse"), "the DeviceResponse");
   if (!asText(response.get("version"), "the DeviceResponse version").startsWith("1.")) throw invalid("the DeviceResponse version is not supported.");
   if (asInteger(response.get("status"), "the DeviceResponse status") !== 0) throw invalid("the wallet reported an error status.");
-  const documents = asArray(response.get("documents") ?? [], "documents");
+  const documents = asArray(response.get("documents") ?? [], "documents").map((item) => asMap(item, "a document"));
   if (documents.length === 0) throw invalid("the DeviceResponse holds no document.");
+  checkWork(documents, onlyDocType);
   const ages: AgeClaim[] = [];
-  for (const item of documents) {
-    const document = asMap(item, "a document");
-    if (!AGE_NAMESPACES[asText(document.get("docType"), "docType")]) throw invalid("the document is not of a requested doctype.");
-    if (onlyDocType !== undefined && document.get("docType") !== onlyDocType) throw invalid("the document is not of the doctype its credential query asked for.");
+  for (const document of documents) {
     const verified = await verifyIssuerSigned(document, anchors, now);
     await verifyDeviceSigned(document, verified, sessionTranscript);
     ages.push(...verified.ages);

@@ -4,7 +4,9 @@
 // key (its `kid` in `client_metadata.jwks`). mdocs are bound by the OpenID4VP DC API handover transcript
 // (origin, nonce, the key's thumbprint), SD-JWT VCs by their key-binding JWT (nonce, `origin:` audience).
 import * as z from "../../lib/lazy-zod";
-import { fromBase64Url, fromUtf8, toBase64Url } from "../../lib/encoding";
+import { fromUtf8, toBase64Url } from "../../lib/encoding";
+import { readBase64Url } from "./base64";
+import { ownEntry } from "./json";
 import { AGE_NAMESPACES, EU_AGE_DOCTYPE, MDL_DOCTYPE, MDOC_MAX_AGE, SD_JWT_VC_TYPES, mdocAgeElement, twoDigits } from "./credentials";
 import { invalid } from "./failures";
 import { decryptEcdhEsJwe } from "./jwe";
@@ -72,11 +74,11 @@ export async function verifyOpenId4VpResponse(data: z.infer<typeof OpenId4VpResp
   if (entries.length !== 1) throw invalid("the response must answer exactly one credential query.");
   const [id, [presentation]] = entries[0]!;
   if (id === SD_JWT_QUERY) return verifySdJwtVc(presentation!, { nonce: pending.nonce, audience: `origin:${origin}` }, anchors, now);
-  const doctype = MDOC_QUERIES[id];
+  const doctype = ownEntry(MDOC_QUERIES, id);
   if (!doctype) throw invalid("the response answers a credential query this request did not make.");
-  if (!/^[A-Za-z0-9_-]+$/.test(presentation!)) throw invalid("the mdoc presentation is not base64url.");
+  const deviceResponse = readBase64Url(presentation!, "the mdoc presentation");
   const transcript = await openId4VpTranscript(origin, pending.nonce, await ecJwkThumbprint(pending.privateKey));
   // verifyDeviceResponse checks each document's doctype against the accepted ones; the query fixes which.
-  const ages = await verifyDeviceResponse(fromBase64Url(presentation!), transcript, anchors, now, doctype);
+  const ages = await verifyDeviceResponse(deviceResponse, transcript, anchors, now, doctype);
   return ages;
 }

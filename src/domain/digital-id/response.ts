@@ -3,7 +3,7 @@
 // decides nothing) or VALIDATION_FAILED (a body that is not `{protocol, data}` of an offered protocol).
 // Returns only the outcome: nothing of the credential leaves this function, and nothing is logged.
 import * as z from "../../lib/lazy-zod";
-import { fieldErrors, validationFailed } from "../../errors";
+import { ApiError, fieldErrors, validationFailed } from "../../errors";
 import { decideAge, type DigitalIdOutcome } from "./age-outcome";
 import { ANNEX_C_PROTOCOL, AnnexCResponse, verifyAnnexCResponse } from "./annex-c";
 import { invalid } from "./failures";
@@ -38,14 +38,28 @@ export async function verifyDigitalIdResponse(body: { protocol: unknown; data: u
   if (context.trustAnchors.length === 0) throw invalid("no issuer is trusted by this deployment.");
 
   const { protocol, data } = parsedBody.data;
+  if (protocol === ANNEX_C_PROTOCOL && !pending.data.mdoc) throw validationFailed([{ path: "protocol", message: "This request did not offer org-iso-mdoc." }]);
   let ages;
-  if (protocol === ANNEX_C_PROTOCOL) {
-    if (!pending.data.mdoc) throw validationFailed([{ path: "protocol", message: "This request did not offer org-iso-mdoc." }]);
-    ages = await verifyAnnexCResponse(data, pending.data.mdoc, context.appOrigin, context.trustAnchors, context.now);
-  } else {
-    ages = await verifyOpenId4VpResponse(data, pending.data.openId4Vp, context.appOrigin, context.trustAnchors, context.now);
+  try {
+    ages =
+      protocol === ANNEX_C_PROTOCOL
+        ? await verifyAnnexCResponse(data, pending.data.mdoc!, context.appOrigin, context.trustAnchors, context.now)
+        : await verifyOpenId4VpResponse(data, pending.data.openId4Vp, context.appOrigin, context.trustAnchors, context.now);
+  } catch (error) {
+    throw unreadable(error);
   }
   // Last, once every signature and binding has verified: only a genuine, bound credential makes the service fetch.
   await checkStatuses(ages.flatMap((claim) => (claim.status ? [claim.status] : [])), context);
   return decideAge(ages, context.ageRequired);
+}
+
+/**
+ * The boundary around everything that reads the wallet's answer: an ApiError is the verifier's own
+ * refusal and passes as it is; anything else (a decoder's TypeError, a RangeError, a Web Crypto
+ * DOMException) means the answer could not be read, which is a counted failure like any other
+ * (docs/digital-id.md, "What is verified"), never a 500 that escapes the five-failure cap. The
+ * exception's text is not passed on: it may quote the answer, and it says nothing a wallet can act on.
+ */
+function unreadable(error: unknown): ApiError {
+  return error instanceof ApiError ? error : invalid("the answer could not be read.");
 }

@@ -5,7 +5,9 @@
 // (`sd_hash`), this request's nonce and the page's origin (`aud` = `origin:` + origin). Only
 // `age_equal_or_over` statements come out.
 import { ApiError } from "../../errors";
-import { fromBase64, fromBase64Url, fromUtf8, toBase64Url, utf8 } from "../../lib/encoding";
+import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from "../../lib/encoding";
+import { readBase64 } from "./base64";
+import { isJsonObject as isObject, ownEntry, type JsonObject } from "./json";
 import { verifyChain } from "./certificate-chain";
 import { SD_JWT_VC_TYPES } from "./credentials";
 import { curveOf, importEcJwk, importSpki, verifyRaw, type Curve, type Hash } from "./ecdsa";
@@ -21,11 +23,12 @@ const ALGORITHMS: Record<string, { hash: Hash; curve: Curve }> = {
 };
 /** How far a key-binding JWT's `iat` may stand from now: it is made for this request, seconds ago. */
 const KEY_BINDING_SKEW_SECONDS = 300;
+/** Disclosures one presentation may carry: the age asked for and its neighbours are a handful. */
+export const MAX_DISCLOSURES = 64;
 
-type Json = Record<string, unknown>;
+type Json = JsonObject;
 type Jwt = { header: Json; payload: Json; signingInput: Uint8Array<ArrayBuffer>; signature: Uint8Array<ArrayBuffer> };
 
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function readJwt(text: string, what: string): Jwt {
   const parts = text.split(".");
@@ -46,7 +49,7 @@ export function readJwt(text: string, what: string): Jwt {
 }
 
 export async function verifyJws(jwt: Jwt, key: CryptoKey, what: string): Promise<void> {
-  const algorithm = typeof jwt.header.alg === "string" ? ALGORITHMS[jwt.header.alg] : undefined;
+  const algorithm = typeof jwt.header.alg === "string" ? ownEntry(ALGORITHMS, jwt.header.alg) : undefined;
   if (!algorithm || curveOf(key) !== algorithm.curve) throw invalid(`the ${what} uses an algorithm this service does not accept.`);
   if (!(await verifyRaw(key, algorithm.hash, jwt.signature, jwt.signingInput))) throw invalid(`the ${what}'s signature is wrong.`);
 }
@@ -110,9 +113,12 @@ async function readDisclosures(parts: string[]): Promise<Map<string, unknown[]>>
   return disclosures;
 }
 
+/** `exp` is required (an SD-JWT VC without one would never expire); `nbf` and `iat` are optional; all are NumericDate. */
 function checkTimes(payload: Json, now: Date): void {
   const seconds = now.getTime() / 1000;
-  if (typeof payload.exp === "number" && seconds >= payload.exp) throw invalid("the credential has expired (exp).");
+  if (typeof payload.exp !== "number") throw invalid("the credential has no numeric expiry (exp).");
+  for (const claim of ["nbf", "iat"]) if (payload[claim] !== undefined && typeof payload[claim] !== "number") throw invalid(`the credential's ${claim} is not a number.`);
+  if (seconds >= payload.exp) throw invalid("the credential has expired (exp).");
   if (typeof payload.nbf === "number" && seconds < payload.nbf) throw invalid("the credential is not valid yet (nbf).");
   if (typeof payload.iat === "number" && seconds + KEY_BINDING_SKEW_SECONDS < payload.iat) throw invalid("the credential is issued in the future (iat).");
 }
@@ -122,6 +128,7 @@ export type SdJwtBinding = { nonce: string; audience: string };
 export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding, anchors: Certificate[], now: Date): Promise<AgeClaim[]> {
   const parts = presentation.split("~");
   if (parts.length < 2) throw invalid("the SD-JWT VC is not `<JWT>~…~<key-binding JWT>`.");
+  if (parts.length - 2 > MAX_DISCLOSURES) throw invalid(`the SD-JWT VC carries more than ${MAX_DISCLOSURES} disclosures.`);
   const issuerJwt = readJwt(parts[0]!, "issuer JWT");
   const keyBindingText = parts[parts.length - 1]!;
   if (keyBindingText === "") throw invalid("the SD-JWT VC has no key-binding JWT.");
@@ -129,8 +136,8 @@ export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding,
   // Issuer signature, by the x5c signer chained to an anchor.
   if (issuerJwt.header.typ !== "dc+sd-jwt" && issuerJwt.header.typ !== "vc+sd-jwt") throw invalid("the issuer JWT is not an SD-JWT VC (typ).");
   const x5c = issuerJwt.header.x5c;
-  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((entry) => typeof entry === "string" && /^[A-Za-z0-9+/]+=*$/.test(entry))) throw invalid("the issuer JWT carries no certificate (x5c).");
-  const signer = await verifyChain(x5c.map((entry) => fromBase64(entry as string)), anchors, now);
+  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((entry) => typeof entry === "string")) throw invalid("the issuer JWT carries no certificate (x5c).");
+  const signer = await verifyChain(x5c.map((entry) => readBase64(entry as string, "a certificate of the issuer JWT (x5c)")), anchors, now, "sd-jwt-vc");
   await verifyJws(issuerJwt, await importSpki(signer.spki, signer.curve), "issuer JWT");
   const payload = issuerJwt.payload;
   if (typeof payload.vct !== "string" || !SD_JWT_VC_TYPES.includes(payload.vct)) throw invalid("the SD-JWT VC is not of a requested type (vct).");

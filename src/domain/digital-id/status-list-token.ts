@@ -48,7 +48,7 @@ async function verifyJwtList(body: Uint8Array, uri: string, anchors: Certificate
   } catch {
     throw invalid("the status list carries no certificate (x5c).");
   }
-  const signer = await verifyChain(chain, anchors, now);
+  const signer = await verifyChain(chain, anchors, now, "status-list");
   await verifyJws(jwt, await importSpki(signer.spki, signer.curve), WHAT);
   const { sub, iat, exp, ttl, status_list: list } = jwt.payload;
   const bits = typeof list === "object" && list !== null ? (list as Record<string, unknown>).bits : undefined;
@@ -62,7 +62,7 @@ async function verifyCwtList(body: Uint8Array, uri: string, anchors: Certificate
   const decoded = parse(body, WHAT);
   const sign1 = readSign1(decoded instanceof Tagged && decoded.tag === CWT_TAG ? decoded.value : decoded, `the ${WHAT}`);
   if (sign1.protectedHeader.get(CWT_TYPE) !== "application/statuslist+cwt") throw invalid("the status list is not a status list token (type).");
-  const signer = await verifyChain(x5chain(sign1, `the ${WHAT}`), anchors, now);
+  const signer = await verifyChain(x5chain(sign1, `the ${WHAT}`), anchors, now, "status-list");
   if (signer.curve !== sign1.algorithm.curve || !(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve)))) throw invalid("the status list's signature is wrong.");
   const claims = asMap(parse(sign1.payload!, WHAT), "the status list's claims");
   const list = asMap(claims.get(CLAIM.statusList), "the status list's status_list");

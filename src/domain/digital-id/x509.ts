@@ -17,6 +17,10 @@ export type Certificate = {
   spki: Uint8Array<ArrayBuffer>;
   curve: Curve;
   isCa: boolean;
+  /** basicConstraints pathLenConstraint: how many CA certificates may follow this one down the path; null when absent. */
+  pathLength: number | null;
+  /** Extended key usage purposes (OIDs), or null when the extension is absent (any purpose). */
+  extendedKeyUsage: string[] | null;
   /** KeyUsage bits, or null when the extension is absent. */
   keyUsage: { digitalSignature: boolean; keyCertSign: boolean } | null;
   /** Critical extensions this code does not understand: a certificate with any is refused (RFC 5280 §4.2). */
@@ -32,10 +36,17 @@ const CURVES: Record<string, Curve> = { "1.2.840.10045.3.1.7": "P-256", "1.3.132
 const EC_PUBLIC_KEY = "1.2.840.10045.2.1";
 const BASIC_CONSTRAINTS = "2.5.29.19";
 const KEY_USAGE = "2.5.29.15";
-/** Extensions that may be critical without changing what is checked here (EKU, names, policies, key ids, CRL points). */
-const UNDERSTOOD = new Set([BASIC_CONSTRAINTS, KEY_USAGE, "2.5.29.37", "2.5.29.17", "2.5.29.18", "2.5.29.32", "2.5.29.31", "2.5.29.35", "2.5.29.14"]);
+const EXTENDED_KEY_USAGE = "2.5.29.37";
+/** Extensions that may be critical without changing what is checked here (names, policies, key ids, CRL points). */
+const UNDERSTOOD = new Set([BASIC_CONSTRAINTS, KEY_USAGE, EXTENDED_KEY_USAGE, "2.5.29.17", "2.5.29.18", "2.5.29.32", "2.5.29.31", "2.5.29.35", "2.5.29.14"]);
 
 const hasBit = (bits: Uint8Array, index: number) => ((bits[index >> 3] ?? 0) & (0x80 >> (index & 7))) !== 0;
+
+/** A non-negative DER INTEGER of at most two bytes (a pathLenConstraint); anything else is refused. */
+function smallUnsigned(contents: Uint8Array): number {
+  if (contents.length === 0 || contents.length > 2 || (contents[0]! & 0x80) !== 0) throw new Error("pathLenConstraint is not a small non-negative integer");
+  return contents.reduce((value, byte) => value * 256 + byte, 0);
+}
 
 /** Parses one DER certificate; throws on anything that is not one this service can check. */
 export function parseCertificate(bytes: Uint8Array<ArrayBuffer>): Certificate {
@@ -60,6 +71,8 @@ export function parseCertificate(bytes: Uint8Array<ArrayBuffer>): Certificate {
   if (!curve) throw new Error("unsupported certificate curve");
 
   let isCa = false;
+  let pathLength: number | null = null;
+  let extendedKeyUsage: string[] | null = null;
   let keyUsage: Certificate["keyUsage"] = null;
   const unknownCritical: string[] = [];
   for (const element of tbs.slice(index)) {
@@ -71,9 +84,14 @@ export function parseCertificate(bytes: Uint8Array<ArrayBuffer>): Certificate {
       const value = parseDer(expect(parts[parts.length - 1], UNIVERSAL.OCTET_STRING).contents);
       if (critical && !UNDERSTOOD.has(id)) unknownCritical.push(id);
       if (id === BASIC_CONSTRAINTS) {
-        const first: Der | undefined = children(expect(value, UNIVERSAL.SEQUENCE))[0];
+        // BasicConstraints ::= SEQUENCE { cA BOOLEAN DEFAULT FALSE, pathLenConstraint INTEGER (0..MAX) OPTIONAL }
+        const fields = children(expect(value, UNIVERSAL.SEQUENCE));
+        const first: Der | undefined = fields[0];
         isCa = first !== undefined && first.tagClass === 0 && first.tag === UNIVERSAL.BOOLEAN && first.contents[0] !== 0;
+        const limit = fields.find((field) => field.tagClass === 0 && field.tag === UNIVERSAL.INTEGER);
+        if (limit) pathLength = smallUnsigned(limit.contents);
       }
+      if (id === EXTENDED_KEY_USAGE) extendedKeyUsage = children(expect(value, UNIVERSAL.SEQUENCE)).map(oidText);
       if (id === KEY_USAGE) {
         const bits = expect(value, UNIVERSAL.BIT_STRING).contents.subarray(1);
         keyUsage = { digitalSignature: hasBit(bits, 0), keyCertSign: hasBit(bits, 5) };
@@ -92,6 +110,8 @@ export function parseCertificate(bytes: Uint8Array<ArrayBuffer>): Certificate {
     spki: spkiItem.encoded,
     curve,
     isCa,
+    pathLength,
+    extendedKeyUsage,
     keyUsage,
     unknownCritical,
   };
