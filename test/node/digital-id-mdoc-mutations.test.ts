@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { Tag, encode } from "../wallet/cbor";
 import { deviceResponse } from "../wallet/mdoc";
 import { anchors, annexCTranscriptOf, issueEuAge, issueMdl, judgeMdoc, judgeSealed, newSession, openId4VpTranscriptOf, presentMdoc, sealAnnexC, sealOpenId4Vp, base64url, type MdocAnswer, type Session } from "./digital-id/answers";
-import { MDOC_OPERATORS, mdocMutant, PENDING_FIX_IN_TRUST_VERIFIER, type MdocContext, type Mutant } from "./digital-id/mdoc-mutations";
+import { MDOC_OPERATORS, mdocMutant, ACCEPTED_BY_DECISION, type MdocContext, type Mutant } from "./digital-id/mdoc-mutations";
 import { forEachDraw, judge, MUTATION_RUNS, Tally } from "./digital-id/refusal";
 
 const SEALED_RUNS = Math.max(100, Math.floor(MUTATION_RUNS / 50));
@@ -46,14 +46,14 @@ async function fixture(protocol: Protocol): Promise<Fixture> {
   };
 }
 
-/** Asserts the verdict on one mutant and counts it; pending classes may pass until their fix lands. */
+/** Asserts the verdict on one mutant and counts it; a class accepted by decision (ACCEPTED_BY_DECISION) may pass. */
 function expectRefused(mutant: Mutant, verdict: Awaited<ReturnType<typeof judge>>, tally: Tally) {
-  if (verdict.kind === "accepted" && mutant.pending) {
-    tally.add(mutant.label, `accepted, pending (${PENDING_FIX_IN_TRUST_VERIFIER[mutant.pending]})`);
+  if (verdict.kind === "accepted" && mutant.pending !== undefined && mutant.pending in ACCEPTED_BY_DECISION) {
+    tally.add(mutant.label, `accepted, by decision (${ACCEPTED_BY_DECISION[mutant.pending]})`);
     return;
   }
-  if (verdict.kind === "crashed" && "parse-exception" in PENDING_FIX_IN_TRUST_VERIFIER) {
-    tally.add(mutant.label, `crashed, pending (${PENDING_FIX_IN_TRUST_VERIFIER["parse-exception"]})`);
+  if (verdict.kind === "crashed" && "parse-exception" in ACCEPTED_BY_DECISION) {
+    tally.add(mutant.label, `crashed, by decision (${ACCEPTED_BY_DECISION["parse-exception"]})`);
     return;
   }
   tally.add(mutant.label, verdict.kind === "refused" ? verdict.code : verdict.kind);
@@ -81,9 +81,9 @@ describe.each(PROTOCOLS)("mdoc answers of $name under structural mutation", (pro
       expectRefused(mutant, await judge(judgeMdoc(mutant.bytes, fx.answer, now, trust)), tally);
     });
     await tally.write(`mdoc-${protocol.name}`);
-    // Every operator ran, and each was refused (or is a pending class): an engine that breaks nothing proves nothing.
+    // Every operator ran, and each was refused (or is a class accepted by decision): an engine that breaks nothing proves nothing.
     expect(Object.keys(tally.counts).sort()).toStrictEqual([...MDOC_OPERATORS].sort());
-    for (const [operator, row] of Object.entries(tally.counts)) expect(Object.keys(row).every((result) => result.startsWith("DIGITAL_ID_") || /^(accepted|crashed), pending/.test(result)), operator).toBe(true);
+    for (const [operator, row] of Object.entries(tally.counts)) expect(Object.keys(row).every((result) => result.startsWith("DIGITAL_ID_") || /^(accepted|crashed), by decision/.test(result)), operator).toBe(true);
   });
 
   it(`${SEALED_RUNS} mutations re-sealed to the session's key are each refused through the full check`, { timeout: 300_000 }, async () => {

@@ -4,7 +4,7 @@
 // session's key through the full check the route calls. DIGITAL_ID_MUTATIONS sets the cases.
 import { beforeAll, describe, expect, it } from "vitest";
 import { anchors, issueSdJwt, judgeSdJwt, judgeSealed, newSession, presentSdJwt, sealOpenId4Vp, type SdJwtAnswer, type Session } from "./digital-id/answers";
-import { PENDING_FIX_IN_TRUST_VERIFIER } from "./digital-id/mdoc-mutations";
+import { ACCEPTED_BY_DECISION } from "./digital-id/mdoc-mutations";
 import { forEachDraw, judge, MUTATION_RUNS, Tally } from "./digital-id/refusal";
 import { makeSdJwtMutant, SD_JWT_OPERATORS, sdJwtMutant, type SdJwtContext, type SdJwtMutant } from "./digital-id/sd-jwt-mutations";
 
@@ -12,12 +12,12 @@ const SEALED_RUNS = Math.max(100, Math.floor(MUTATION_RUNS / 50));
 const trust = anchors();
 
 function expectRefused(mutant: SdJwtMutant, verdict: Awaited<ReturnType<typeof judge>>, tally: Tally) {
-  if (verdict.kind === "accepted" && mutant.pending) {
-    tally.add(mutant.label, `accepted, pending (${PENDING_FIX_IN_TRUST_VERIFIER[mutant.pending]})`);
+  if (verdict.kind === "accepted" && mutant.pending !== undefined && mutant.pending in ACCEPTED_BY_DECISION) {
+    tally.add(mutant.label, `accepted, by decision (${ACCEPTED_BY_DECISION[mutant.pending]})`);
     return;
   }
-  if (verdict.kind === "crashed" && "parse-exception" in PENDING_FIX_IN_TRUST_VERIFIER) {
-    tally.add(mutant.label, `crashed, pending (${PENDING_FIX_IN_TRUST_VERIFIER["parse-exception"]})`);
+  if (verdict.kind === "crashed" && "parse-exception" in ACCEPTED_BY_DECISION) {
+    tally.add(mutant.label, `crashed, by decision (${ACCEPTED_BY_DECISION["parse-exception"]})`);
     return;
   }
   tally.add(mutant.label, verdict.kind === "refused" ? verdict.code : verdict.kind);

@@ -9,22 +9,15 @@ import { Entries, Indefinite, Raw, Tag, clone, decodeTree, encodeTree, get, path
 import { encode } from "../../wallet/cbor";
 
 /**
- * Mutation classes that main accepts today and that the verifier's own hardening refuses once it is
- * merged (the trust-verifier branch: bounds per answer, CBOR strictness, high-S, strict DER). An accepted
- * mutation of one of these classes is tolerated here; THE LEAD DELETES THIS LIST (or an entry) AFTER
- * MERGING THAT WORK, and every mutation is then required to be refused.
+ * Mutation classes that are not refused, on purpose: a high-S ECDSA signature is the same signature
+ * (docs/digital-id.md and docs/security-privacy.md say why the service accepts it). Every other class of
+ * mutation must be refused.
  */
-export const PENDING_FIX_IN_TRUST_VERIFIER: Record<string, string> = {
-  "duplicate-document": "bounds: at most one document per doctype",
-  "float-for-integer": "CBOR strictness: a float (0.0, -0.0) read as the integer it equals",
-  "indefinite-length": "CBOR strictness: indefinite-length items",
-  "high-s": "ECDSA: high-S signatures",
-  "non-minimal-der": "strict DER: a non-minimal INTEGER in a certificate's ECDSA signature",
-  // Not a class of mutation but of outcome: any mutant that throws something other than an ApiError.
-  "parse-exception": "every parse exception is 422 DIGITAL_ID_INVALID (e.g. an SD-JWT x5c entry atob cannot read)",
+export const ACCEPTED_BY_DECISION: Record<string, string> = {
+  "high-s": "ECDSA: a high-S signature is the same signature, accepted as wallets' keystores make both",
 };
 
-export type Mutant = { label: string; bytes: Uint8Array<ArrayBuffer>; pending?: keyof typeof PENDING_FIX_IN_TRUST_VERIFIER };
+export type Mutant = { label: string; bytes: Uint8Array<ArrayBuffer>; pending?: string };
 
 const DOC: Path = ["documents", 0];
 const ISSUER_AUTH: Path = [...DOC, "issuerSigned", "issuerAuth"];
