@@ -42,7 +42,7 @@ async function annexC(requests: DigitalRequest[]) {
   return { transcript, seal };
 }
 
-describe("mutated answers through the route", () => {
+describe("mutated answers through the route", { timeout: 60_000 }, () => {
   it("five mutated answers are each 422 and counted, the session stays PENDING, the genuine answer then gets 429", async () => {
     const session = await sessionWithRequest();
     const mdl = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
