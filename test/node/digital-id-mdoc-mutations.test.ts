@@ -9,9 +9,8 @@ import { Tag, encode } from "../wallet/cbor";
 import { deviceResponse } from "../wallet/mdoc";
 import { anchors, annexCTranscriptOf, issueEuAge, issueMdl, judgeMdoc, judgeSealed, newSession, openId4VpTranscriptOf, presentMdoc, sealAnnexC, sealOpenId4Vp, base64url, type MdocAnswer, type Session } from "./digital-id/answers";
 import { MDOC_OPERATORS, mdocMutant, PENDING_FIX_IN_TRUST_VERIFIER, type MdocContext, type Mutant } from "./digital-id/mdoc-mutations";
-import { forEachDraw, judge, MUTATION_RUNS, Tally } from "./digital-id/refusal";
+import { forEachDraw, judge, MUTATION_RUNS, SEALED_RUNS, Tally } from "./digital-id/refusal";
 
-const SEALED_RUNS = Math.max(100, Math.floor(MUTATION_RUNS / 50));
 const trust = anchors();
 
 type Protocol = { name: "annex-c" | "openid4vp"; transcript: (session: Session) => Promise<unknown>; onlyDocType?: string };

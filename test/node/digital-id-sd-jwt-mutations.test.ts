@@ -5,10 +5,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { anchors, issueSdJwt, judgeSdJwt, judgeSealed, newSession, presentSdJwt, sealOpenId4Vp, type SdJwtAnswer, type Session } from "./digital-id/answers";
 import { PENDING_FIX_IN_TRUST_VERIFIER } from "./digital-id/mdoc-mutations";
-import { forEachDraw, judge, MUTATION_RUNS, Tally } from "./digital-id/refusal";
+import { forEachDraw, judge, MUTATION_RUNS, SEALED_RUNS, Tally } from "./digital-id/refusal";
 import { makeSdJwtMutant, SD_JWT_OPERATORS, sdJwtMutant, type SdJwtContext, type SdJwtMutant } from "./digital-id/sd-jwt-mutations";
 
-const SEALED_RUNS = Math.max(100, Math.floor(MUTATION_RUNS / 50));
 const trust = anchors();
 
 function expectRefused(mutant: SdJwtMutant, verdict: Awaited<ReturnType<typeof judge>>, tally: Tally) {
