@@ -72,7 +72,7 @@ describe.each(PROTOCOLS)("mdoc answers of $name under structural mutation", (pro
     expect(await judgeSealed(fx.session, sealed, new Date())).toStrictEqual({ outcome: "APPROVED" });
   });
 
-  it(`${MUTATION_RUNS} mutations of every signed or bound part are each refused (DeviceResponse, inner check)`, { timeout: 600_000 }, async () => {
+  it(`${MUTATION_RUNS} mutations of every signed or bound part are each refused (DeviceResponse, inner check)`, { timeout: Math.max(600_000, MUTATION_RUNS * 30) }, async () => {
     const tally = new Tally();
     const now = new Date();
     await forEachDraw(mdocMutant(fx.context), MUTATION_RUNS, async (mutant) => {

@@ -19,7 +19,7 @@ export const PENDING_FIX_IN_TRUST_VERIFIER: Record<string, string> = {
   "float-for-integer": "CBOR strictness: a float (0.0, -0.0) read as the integer it equals",
   "indefinite-length": "CBOR strictness: indefinite-length items",
   "high-s": "ECDSA: high-S signatures",
-  "non-minimal-der": "strict DER: a non-minimal INTEGER in a certificate's ECDSA signature",
+  "non-minimal-der": "strict DER: a certificate's signature part (after the signed TBS) in non-DER form: a non-minimal INTEGER, the constructed bit on an INTEGER, BIT STRING or OID",
   // Not a class of mutation but of outcome: any mutant that throws something other than an ApiError.
   "parse-exception": "every parse exception is 422 DIGITAL_ID_INVALID (e.g. an SD-JWT x5c entry atob cannot read)",
 };
@@ -132,9 +132,13 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const bytes = Uint8Array.from(bytesAt(tree, span));
     if (bytes.length === 0) return null;
     const position = b % bytes.length;
+    const isCertificate = span.includes(33);
+    // Outside a certificate's TBS (its signature algorithm and value), a flip that keeps the same values
+    // in another encoding is the strict-DER class; inside the TBS, every flip breaks the issuer's signature.
+    const afterTbs = isCertificate && position >= derChildren(tlv(bytes, 0).contents)[0]!.byteOffset - bytes.byteOffset + derChildren(tlv(bytes, 0).contents)[0]!.length;
     bytes[position] = bytes[position]! ^ (1 << c % 8);
     setBytes(tree, span, bytes);
-    return { label: `flip bit ${c % 8} of byte ${position} in ${span.join(".")}`, bytes: encodeTree(tree) };
+    return { label: `flip bit ${c % 8} of byte ${position} in ${span.join(".")}`, bytes: encodeTree(tree), pending: afterTbs ? "non-minimal-der" : undefined };
   },
   flipAnywhere(context, a, b) {
     const bytes = Uint8Array.from(context.valid);
