@@ -30,6 +30,9 @@ describe("der.ts", () => {
   });
 
   it("reads long-form lengths of up to three bytes and the items inside a SEQUENCE", () => {
+    expect(parseDer(Uint8Array.from([0x04, 0x81, 0x80, ...new Uint8Array(128)])).contents.length).toBe(128);
+    const threeByteLength = new Uint8Array(0x10000);
+    expect(parseDer(Uint8Array.from([0x04, 0x83, 0x01, 0x00, 0x00, ...threeByteLength])).contents.length).toBe(0x10000);
     const long = new Uint8Array(200).fill(7);
     expect(parseDer(Uint8Array.from([0x04, 0x81, 200, ...long])).contents).toStrictEqual(long);
     const sequence = parseDer(bytes(0x30, 0x06, 0x02, 0x01, 0x05, 0x04, 0x01, 0x09));
@@ -43,6 +46,7 @@ describe("der.ts", () => {
     expect(oid(parseDer(bytes(0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07)))).toBe("1.2.840.10045.3.1.7");
     expect(oid(parseDer(bytes(0x06, 0x02, 0x27, 0x01)))).toBe("0.39.1");
     expect(oid(parseDer(bytes(0x06, 0x02, 0x50, 0x01)))).toBe("2.0.1");
+    expect(oid(parseDer(bytes(0x06, 0x02, 0x81, 0x00)))).toBe("2.48");
   });
 
   it("reads UTCTime (1950-2049) and GeneralizedTime, and refuses any other form", () => {
@@ -126,6 +130,12 @@ describe("cose.ts", () => {
     expect(await verifyAttachedSign1(attached, p256.publicKey)).toBe(true);
     expect(await verifyAttachedSign1(attached, p384.publicKey)).toBe(false);
     expect(await verifyAttachedSign1(readSign1([protectedEs256, new Map(), null, signature] as never, "s"), p256.publicKey)).toBe(false);
+    // A signature over the Sig_structure with a nil payload vouches for nothing: refused, not verified.
+    const overNil = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, p256.privateKey, encodeCbor(["Signature1", protectedEs256, new Uint8Array(0), null])));
+    expect(await verifyAttachedSign1(readSign1([protectedEs256, new Map(), null, overNil] as never, "s"), p256.publicKey)).toBe(false);
+    // ES256 in the header with a P-384 key that signed with SHA-256: the algorithm names the curve too.
+    const confused = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, p384.privateKey, toBeSigned));
+    expect(await verifyAttachedSign1(readSign1([protectedEs256, new Map(), payload, confused] as never, "s"), p384.publicKey)).toBe(false);
     const detached = readSign1([protectedEs256, new Map(), null, signature] as never, "s");
     expect(await verifyDetachedSign1(detached, p256.publicKey, payload, "s")).toBe(true);
     expect(await verifyDetachedSign1(detached, p384.publicKey, payload, "s")).toBe(false);
