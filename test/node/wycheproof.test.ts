@@ -6,7 +6,7 @@
 // RSASSA-PSS SHA-384 / MGF1-SHA-384 / 48-byte salt as an age token is verified. Each vector's expected
 // result must be the project's: `valid` verifies, `invalid` is refused; `acceptable` may go either way.
 // Differences the project's pending strict-DER and high-S work decides are listed below, by test id.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import aesGcm from "../fixtures/wycheproof/aes_gcm_test.json";
 import ecdh from "../fixtures/wycheproof/ecdh_secp256r1_ecpoint_test.json";
 import p256Der from "../fixtures/wycheproof/ecdsa_secp256r1_sha256_test.json";
@@ -21,6 +21,9 @@ import { verifyPss } from "../../src/domain/age-tokens/blind-rsa";
 import { openAesGcm } from "../../src/domain/digital-id/aes-gcm";
 import { derSignatureToRaw, importSpki, verifyRaw, type Curve, type Hash } from "../../src/domain/digital-id/ecdsa";
 import { diffieHellmanP256, hkdfExpand, hkdfExtract, recipientKey } from "../../src/domain/digital-id/hpke";
+
+// Hundreds of Web Crypto calls per test: on a shared two-core machine that is seconds, not milliseconds.
+vi.setConfig({ testTimeout: 120_000 });
 
 type Vector = { tcId: number; comment: string; flags: string[]; result: "valid" | "invalid" | "acceptable" };
 type Suite<T> = { testGroups: ({ tests: (Vector & T)[] } & Record<string, unknown>)[] };
