@@ -4,12 +4,15 @@
 // the inner check (verifyDeviceResponse and the outcome rule, on the decrypted DeviceResponse), and a
 // sample re-sealed to the session's key through the full check the route calls. Runs in Node: the
 // verifier is plain TypeScript on Web Crypto. DIGITAL_ID_MUTATIONS sets the cases per protocol.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Tag, encode } from "../wallet/cbor";
 import { deviceResponse } from "../wallet/mdoc";
 import { anchors, annexCTranscriptOf, issueEuAge, issueMdl, judgeMdoc, judgeSealed, newSession, openId4VpTranscriptOf, presentMdoc, sealAnnexC, sealOpenId4Vp, base64url, type MdocAnswer, type Session } from "./digital-id/answers";
 import { MDOC_OPERATORS, mdocMutant, PENDING_FIX_IN_TRUST_VERIFIER, type MdocContext, type Mutant } from "./digital-id/mdoc-mutations";
 import { forEachDraw, judge, MUTATION_RUNS, SEALED_RUNS, Tally } from "./digital-id/refusal";
+
+// Credentials are issued and answers verified on Web Crypto: seconds, not milliseconds, on a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const trust = anchors();
 

@@ -2,11 +2,14 @@
 // DIGITAL_ID_INVALID or DIGITAL_ID_INSUFFICIENT, never an outcome and never another exception.
 // Thousands through the inner check (verifySdJwtVc and the outcome rule), and a sample encrypted to the
 // session's key through the full check the route calls. DIGITAL_ID_MUTATIONS sets the cases.
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { anchors, issueSdJwt, judgeSdJwt, judgeSealed, newSession, presentSdJwt, sealOpenId4Vp, type SdJwtAnswer, type Session } from "./digital-id/answers";
 import { PENDING_FIX_IN_TRUST_VERIFIER } from "./digital-id/mdoc-mutations";
 import { forEachDraw, judge, MUTATION_RUNS, SEALED_RUNS, Tally } from "./digital-id/refusal";
 import { makeSdJwtMutant, SD_JWT_OPERATORS, sdJwtMutant, type SdJwtContext, type SdJwtMutant } from "./digital-id/sd-jwt-mutations";
+
+// Credentials are issued and answers verified on Web Crypto: seconds, not milliseconds, on a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const trust = anchors();
 
