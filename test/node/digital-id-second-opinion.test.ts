@@ -1,17 +1,20 @@
 // A second opinion on the same answers: each valid answer and a sample of the structural mutations
 // (test/node/digital-id/*-mutations.ts, fixed seed) judged by the service and by independent libraries
 // (@auth0/mdl for mdocs, @sd-jwt/sd-jwt-vc with jose for SD-JWT VCs; test/node/digital-id/second-opinion.ts).
-// The service must never approve what the second opinion refuses (but for the pending classes of
+// The service must never approve what the second opinion refuses (but for the classes accepted by decision,
 // ACCEPTED_BY_DECISION); where the library approves what the service refuses, the difference
 // must be one of those explained in docs/digital-id.md ("Second opinion"), listed below.
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Tag, encode } from "../wallet/cbor";
 import { anchors, annexCTranscriptOf, issueMdl, issueSdJwt, judgeMdoc, judgeSdJwt, newSession, openId4VpTranscriptOf, presentMdoc, presentSdJwt, type Session } from "./digital-id/answers";
-import { mdocMutant, type MdocContext } from "./digital-id/mdoc-mutations";
+import { ACCEPTED_BY_DECISION, mdocMutant, type MdocContext } from "./digital-id/mdoc-mutations";
 import { judge } from "./digital-id/refusal";
 import { auth0Mdl, sdJwtVcLibrary, type Opinion } from "./digital-id/second-opinion";
 import { makeSdJwtMutant, sdJwtMutant, type SdJwtContext } from "./digital-id/sd-jwt-mutations";
+
+// Credentials are issued and answers verified on Web Crypto: seconds, not milliseconds, on a loaded machine.
+vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const environment = (globalThis as unknown as { process: NodeLikeProcess }).process;
 type NodeLikeProcess = { env: Record<string, string | undefined>; listeners(event: string): ((...args: unknown[]) => void)[]; removeAllListeners(event: string): void; on(event: string, listener: (...args: unknown[]) => void): void };

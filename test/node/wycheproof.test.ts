@@ -5,8 +5,7 @@
 // diffieHellmanP256); HKDF-SHA256 as HPKE's key schedule uses it; AES-GCM as the JWE and HPKE open it;
 // RSASSA-PSS SHA-384 / MGF1-SHA-384 / 48-byte salt as an age token is verified. Each vector's expected
 // result must be the project's: `valid` verifies, `invalid` is refused; `acceptable` may go either way.
-// Differences the project's pending strict-DER and high-S work decides are listed below, by test id.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import aesGcm from "../fixtures/wycheproof/aes_gcm_test.json";
 import ecdh from "../fixtures/wycheproof/ecdh_secp256r1_ecpoint_test.json";
 import p256Der from "../fixtures/wycheproof/ecdsa_secp256r1_sha256_test.json";
@@ -22,20 +21,14 @@ import { openAesGcm } from "../../src/domain/digital-id/aes-gcm";
 import { derSignatureToRaw, importSpki, verifyRaw, type Curve, type Hash } from "../../src/domain/digital-id/ecdsa";
 import { diffieHellmanP256, hkdfExpand, hkdfExtract, recipientKey } from "../../src/domain/digital-id/hpke";
 
+// Hundreds of Web Crypto calls per test: on a shared two-core machine that is seconds, not milliseconds.
+vi.setConfig({ testTimeout: 120_000 });
+
 type Vector = { tcId: number; comment: string; flags: string[]; result: "valid" | "invalid" | "acceptable" };
 type Suite<T> = { testGroups: ({ tests: (Vector & T)[] } & Record<string, unknown>)[] };
 
 const hex = (text: string) => Uint8Array.from(text.match(/../g) ?? [], (pair) => parseInt(pair, 16));
 const toHex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-
-/**
- * Vectors the project's DER path accepts though Wycheproof marks them invalid: INTEGERs with leading
- * zero bytes, a negative INTEGER (a missing leading zero) read as its magnitude, and (P-521 tcId 7) a
- * long-form length with a leading zero byte. derSignatureToRaw
- * is not strict DER; the verifier's pending hardening (the trust-verifier branch: strict DER) refuses
- * them. THE LEAD DELETES THIS AFTER MERGING THAT WORK; the test then requires every vector as Wycheproof says.
- */
-const PENDING_FIX_IN_TRUST_VERIFIER: Record<Curve, number[]> = { "P-256": [6, 84, 128], "P-384": [6, 84, 128], "P-521": [7, 82, 126] };
 
 /** Runs every vector; returns the ids where the project and Wycheproof differ, by outcome. */
 async function run<T>(suite: Suite<T>, check: (group: Record<string, unknown>, vector: Vector & T) => Promise<boolean>) {
@@ -72,10 +65,10 @@ describe.each(ECDSA)("Wycheproof ECDSA $name", ({ curve, hash, der, p1363 }) => 
     expect(disagreements).toStrictEqual([]);
   });
 
-  it("DER (X.509 certificates) through derSignatureToRaw and verifyRaw: every vector as Wycheproof says, but the pending strict-DER ones", async () => {
+  it("DER (X.509 certificates) through derSignatureToRaw and verifyRaw: every vector as Wycheproof says (strict DER)", async () => {
     const { count, disagreements } = await run(der, async (group, vector) => verifyRaw(await keyOf(group), hash, derSignatureToRaw(hex(vector.sig), curve), hex(vector.msg)));
     expect(count).toBeGreaterThan(300);
-    expect(disagreements.filter((d) => !PENDING_FIX_IN_TRUST_VERIFIER[curve].includes(d.tcId))).toStrictEqual([]);
+    expect(disagreements).toStrictEqual([]);
   });
 });
 

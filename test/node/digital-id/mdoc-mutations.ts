@@ -125,9 +125,13 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const bytes = Uint8Array.from(bytesAt(tree, span));
     if (bytes.length === 0) return null;
     const position = b % bytes.length;
+    const isCertificate = span.includes(33);
+    // Outside a certificate's TBS (its signature algorithm and value), a flip that keeps the same values
+    // in another encoding is the strict-DER class; inside the TBS, every flip breaks the issuer's signature.
+    const afterTbs = isCertificate && position >= derChildren(tlv(bytes, 0).contents)[0]!.byteOffset - bytes.byteOffset + derChildren(tlv(bytes, 0).contents)[0]!.length;
     bytes[position] = bytes[position]! ^ (1 << c % 8);
     setBytes(tree, span, bytes);
-    return { label: `flip bit ${c % 8} of byte ${position} in ${span.join(".")}`, bytes: encodeTree(tree) };
+    return { label: `flip bit ${c % 8} of byte ${position} in ${span.join(".")}`, bytes: encodeTree(tree), pending: afterTbs ? "non-minimal-der" : undefined };
   },
   flipAnywhere(context, a, b) {
     const bytes = Uint8Array.from(context.valid);

@@ -35,6 +35,9 @@ export class Tally {
 /** Cases per protocol: 10,000 in `npm test`; DIGITAL_ID_MUTATIONS=100000 for the long run. */
 export const MUTATION_RUNS = Number(environment.DIGITAL_ID_MUTATIONS ?? 10_000);
 
+/** Cases per protocol through the full sealed path (re-sealing costs more): a fiftieth, at least 100 unless set. */
+export const SEALED_RUNS = Number(environment.DIGITAL_ID_SEALED_MUTATIONS ?? Math.max(100, Math.floor(MUTATION_RUNS / 50)));
+
 /** The seed of this run's draws (DIGITAL_ID_MUTATION_SEED replays a failing run). */
 export const MUTATION_SEED = Number(environment.DIGITAL_ID_MUTATION_SEED ?? Math.floor(Math.random() * 2 ** 31));
 

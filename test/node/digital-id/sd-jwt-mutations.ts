@@ -7,9 +7,9 @@
 import fc from "fast-check";
 import { SignJWT } from "jose";
 import { base64url } from "../../wallet/cbor";
-import { highS, PENDING_FIX_IN_TRUST_VERIFIER } from "./mdoc-mutations";
+import { highS } from "./mdoc-mutations";
 
-export type SdJwtMutant = { label: string; presentation: string; pending?: keyof typeof PENDING_FIX_IN_TRUST_VERIFIER };
+export type SdJwtMutant = { label: string; presentation: string; pending?: string };
 
 export type SdJwtContext = {
   valid: string;

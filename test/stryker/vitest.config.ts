@@ -1,0 +1,24 @@
+// The tests StrykerJS runs for each mutant of src/domain/digital-id and src/domain/age-tokens
+// (test/stryker/stryker.config.json): those that exercise these modules in Node, where Stryker's vitest
+// runner works (the workers project runs inside workerd through @cloudflare/vitest-pool-workers, which
+// that runner cannot drive). The second opinion is left out (slow, and it judges nothing the mutation
+// tests do not). The structural mutations run 150 cases per protocol here (20 sealed), not 10,000, with a fixed seed so
+// that every mutant meets the same cases: a mutant that weakens a check is caught within the first few dozen.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  root: decodeURIComponent(new URL("../..", import.meta.url).pathname),
+  define: { OPENAPI_METADATA: "false" },
+  test: {
+    silent: "passed-only",
+    environment: "node",
+    include: [
+      "test/node/digital-id-*.test.ts",
+      "test/node/wycheproof.test.ts",
+      // The other age-token tests need workerd: the issuer's key is RSA-RAW, a workerd-only algorithm.
+      "test/age-tokens/issuance-eligibility.test.ts",
+    ],
+    exclude: ["test/node/digital-id-second-opinion.test.ts"],
+    env: { DIGITAL_ID_MUTATIONS: "150", DIGITAL_ID_SEALED_MUTATIONS: "20", DIGITAL_ID_MUTATION_SEED: "49" },
+  },
+});
