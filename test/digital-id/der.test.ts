@@ -1,7 +1,7 @@
 // The DER reader under the certificate checks: exact items, and refusal of what DER forbids (trailing
 // bytes, indefinite or non-minimal lengths, truncation) rather than a lenient guess.
 import { describe, expect, it } from "vitest";
-import { children, oid, parseDer, time } from "../../src/domain/digital-id/der";
+import { UNIVERSAL, children, expect as expectDer, oid, parseDer, time } from "../../src/domain/digital-id/der";
 import { derSignatureToRaw } from "../../src/domain/digital-id/ecdsa";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
@@ -26,6 +26,17 @@ describe("DER reader", () => {
     expect(() => parseDer(bytes(0x30, 0x80, 0x00, 0x00))).toThrow();
     expect(() => parseDer(bytes(0x04, 0x81, 0x01, 0xff))).toThrow();
     expect(() => parseDer(bytes(0x04, 0x05, 0x01))).toThrow();
+  });
+
+  it("refuses a universal item whose constructed bit is not its type's (a constructed BIT STRING, INTEGER or OID; a primitive SEQUENCE)", () => {
+    // X.690 §10.2: DER encodes these types primitive; §8.9: a SEQUENCE is constructed. A flip of that bit
+    // outside a certificate's signed part must not leave the same certificate.
+    expect(() => expectDer(parseDer(bytes(0x23, 0x02, 0x00, 0xff)), UNIVERSAL.BIT_STRING)).toThrow(/constructed/);
+    expect(() => expectDer(parseDer(bytes(0x22, 0x01, 0x01)), UNIVERSAL.INTEGER)).toThrow(/constructed/);
+    expect(() => expectDer(parseDer(bytes(0x26, 0x03, 0x2a, 0x86, 0x48)), UNIVERSAL.OID)).toThrow(/constructed/);
+    expect(() => expectDer(parseDer(bytes(0x10, 0x00)), UNIVERSAL.SEQUENCE)).toThrow(/constructed/);
+    expect(expectDer(parseDer(bytes(0x03, 0x02, 0x00, 0xff)), UNIVERSAL.BIT_STRING).contents.length).toBe(2);
+    expect(expectDer(parseDer(bytes(0x30, 0x00)), UNIVERSAL.SEQUENCE).constructed).toBe(true);
   });
 
   it("refuses a long-form length with a leading zero byte (0x82 0x00 0x90 for 144)", () => {

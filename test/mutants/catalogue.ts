@@ -1171,6 +1171,14 @@ const RULES = "test/digital-id/verifier-rules.test.ts";
 const CERTIFICATES = "test/digital-id/certificate-rules.test.ts";
 const verifierChecks: Mutation[] = [
   {
+    id: "digital-id-der-constructed-bit",
+    file: "src/domain/digital-id/der.ts",
+    find: "  if (item.constructed !== CONSTRUCTED_TYPES.has(tag)) throw",
+    replace: "  if (false) throw",
+    tests: ["test/digital-id/der.test.ts"],
+    why: "a certificate with the constructed bit flipped outside its signed part reads as the same certificate (a second spelling)",
+  },
+  {
     id: "digital-id-unreadable-boundary",
     file: "src/domain/digital-id/response.ts",
     find: 'return error instanceof ApiError ? error : invalid("the answer could not be read.");',

@@ -52,9 +52,17 @@ export function children(item: Der): Der[] {
   return items;
 }
 
-/** A universal item of the given tag, or an error naming what was expected. */
+/** Universal types DER encodes constructed (X.690 §8.9, §8.11); every other one this reader meets is primitive. */
+const CONSTRUCTED_TYPES = new Set([UNIVERSAL.SEQUENCE, 17]);
+
+/**
+ * A universal item of the given tag, or an error naming what was expected. The constructed bit must be
+ * the type's own: a flipped bit outside a certificate's signed part would otherwise leave a second
+ * spelling of the same certificate.
+ */
 export function expect(item: Der | undefined, tag: number): Der {
   if (!item || item.tagClass !== 0 || item.tag !== tag) throw new Error(`DER: expected universal tag ${tag}`);
+  if (item.constructed !== CONSTRUCTED_TYPES.has(tag)) throw new Error(`DER: universal tag ${tag} with the wrong constructed bit`);
   return item;
 }
 
