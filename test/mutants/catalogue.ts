@@ -1483,4 +1483,73 @@ const workerSchemas: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas];
+/** Double-blind sessions read no account (docs/double-blind.md): the routes, the stock's issuance, the spent set, the day-only times. */
+const DOUBLE_BLIND = "test/age-tokens/double-blind-no-account.test.ts";
+const doubleBlindNoAccount: Mutation[] = [
+  {
+    id: "double-blind-account-not-refused",
+    file: "src/routes/verification/no-account-on-double-blind.ts",
+    find: "    if (opened?.double_blind) throw",
+    replace: "    if (opened?.double_blind && false) throw",
+    tests: [DOUBLE_BLIND],
+    why: "a double-blind session's preview, request, decline or wallet route answers a request that carries the account: the service holds both together",
+  },
+  {
+    id: "double-blind-complete-checks-account-first",
+    file: "src/routes/verification/complete-session.ts",
+    find: '    noAccountOnDoubleBlind(nonceInHeaderOr("json")),\n    accountTokenUnlessAnonymous,\n',
+    replace: '    accountTokenUnlessAnonymous,\n    noAccountOnDoubleBlind(nonceInHeaderOr("json")),\n',
+    tests: [DOUBLE_BLIND],
+    why: "a double-blind complete verifies the sign-in (and reads the account on refusal) before refusing it",
+  },
+  {
+    id: "double-blind-request-reads-account-first",
+    file: "src/routes/verification/read-session-request.ts",
+    find: '    noAccountOnDoubleBlind(nonceInHeaderOr("query")),\n    requireUserReadingVerifiedDob,\n',
+    replace: '    requireUserReadingVerifiedDob,\n    noAccountOnDoubleBlind(nonceInHeaderOr("query")),\n',
+    tests: [DOUBLE_BLIND],
+    why: "the request read loads the account and its verified date of birth before it refuses a double-blind session",
+  },
+  {
+    id: "double-blind-body-nonce-ignored",
+    file: "src/routes/verification/no-account-on-double-blind.ts",
+    find: '    c.req.header("x-session-nonce") ?? validatedNonce(c, place);',
+    replace: '    c.req.header("x-session-nonce");',
+    tests: [DOUBLE_BLIND],
+    why: "a sign-in sent with the nonce in the 1.0.0 place (?nonce=, the body) reaches a double-blind session's account path",
+  },
+  {
+    id: "issuance-takes-session-nonce",
+    file: "src/routes/age-tokens/names-no-session.ts",
+    find: '  if (header("x-session-nonce") !== undefined) errors.push(',
+    replace: '  if (header("x-session-nonce") === "never") errors.push(',
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "an issuance request carries the account and the session's nonce together",
+  },
+  {
+    id: "issuance-takes-referer",
+    file: "src/routes/age-tokens/names-no-session.ts",
+    find: "    return url.pathname === \"/\" && url.search === \"\"",
+    replace: "    return url.search === \"\"",
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "an issuance request names the page it came from (a session's page) in its Referer",
+  },
+  {
+    id: "issuance-body-not-strict",
+    file: "src/routes/age-tokens/issue-age-tokens.ts",
+    find: "}).strict();",
+    replace: "});",
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "an issuance body carries a session id or a nonce beside the account",
+  },
+  {
+    id: "issuance-signs-before-counting",
+    file: "src/domain/age-tokens/issue-to-account.ts",
+    find: "  const checked = checkTokenRequests(keys, input.age_over, input.token_requests);\n",
+    replace: "  const checked = checkTokenRequests(keys, input.age_over, input.token_requests);\n  await signRequests(checked);\n",
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "a request over the day's limit still costs a private-key operation per token",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...doubleBlindNoAccount];

@@ -151,7 +151,10 @@ export type paths = {
     get: operations["getApiAgeVerificationSessionIdPreview"];
   };
   "/api/age-verification/session/{id}/request": {
-    /** What a session asks, for the end user's app (needs the nonce) */
+    /**
+     * What a session asks, for the end user's app (needs the nonce)
+     * @description Signed in (Bearer) with the nonce: the request with meets_age_required from the account's verified date of birth. A double-blind session is never read with an account (403 DOUBLE_BLIND_REQUIRED): its page reads the preview alone.
+     */
     get: operations["getApiAgeVerificationSessionIdRequest"];
   };
   "/api/age-verification/session/{id}/decline": {
@@ -171,7 +174,7 @@ export type paths = {
   "/api/age-verification/session/{id}/complete": {
     /**
      * Answer a session as the end user: consent shares whether you are old enough, nothing else
-     * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+     * @description Signed in (Bearer): the account answers; a double-blind session refuses any Authorization header (403 DOUBLE_BLIND_REQUIRED) before the credential is checked or anything of the account is read or counted. Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
      */
     post: operations["postApiAgeVerificationSessionIdComplete"];
   };
@@ -3342,6 +3345,15 @@ export type operations = {
           };
         };
       };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
+          };
+        };
+      };
       /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
       404: {
         content: {
@@ -3389,7 +3401,10 @@ export type operations = {
       };
     };
   };
-  /** What a session asks, for the end user's app (needs the nonce) */
+  /**
+   * What a session asks, for the end user's app (needs the nonce)
+   * @description Signed in (Bearer) with the nonce: the request with meets_age_required from the account's verified date of birth. A double-blind session is never read with an account (403 DOUBLE_BLIND_REQUIRED): its page reads the preview alone.
+   */
   getApiAgeVerificationSessionIdRequest: {
     parameters: {
       query?: {
@@ -3442,6 +3457,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
           };
         };
       };
@@ -3556,6 +3580,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
           };
         };
       };
@@ -3792,7 +3825,7 @@ export type operations = {
   };
   /**
    * Answer a session as the end user: consent shares whether you are old enough, nothing else
-   * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+   * @description Signed in (Bearer): the account answers; a double-blind session refuses any Authorization header (403 DOUBLE_BLIND_REQUIRED) before the credential is checked or anything of the account is read or counted. Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
    */
   postApiAgeVerificationSessionIdComplete: {
     parameters: {
@@ -4030,6 +4063,15 @@ export type operations = {
           };
         };
       };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
+          };
+        };
+      };
       /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
       404: {
         content: {
@@ -4139,13 +4181,13 @@ export type operations = {
           };
         };
       };
-      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS) Codes: ASSURANCE_NOT_ACCEPTED. */
+      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS); A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: ASSURANCE_NOT_ACCEPTED, DOUBLE_BLIND_REQUIRED. */
       403: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "ASSURANCE_NOT_ACCEPTED";
-          };
+            error?: "ASSURANCE_NOT_ACCEPTED" | "DOUBLE_BLIND_REQUIRED";
+          });
         };
       };
       /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
@@ -4303,13 +4345,13 @@ export type operations = {
           };
         };
       };
-      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS) Codes: ASSURANCE_NOT_ACCEPTED. */
+      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS); A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: ASSURANCE_NOT_ACCEPTED, DOUBLE_BLIND_REQUIRED. */
       403: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "ASSURANCE_NOT_ACCEPTED";
-          };
+            error?: "ASSURANCE_NOT_ACCEPTED" | "DOUBLE_BLIND_REQUIRED";
+          });
         };
       };
       /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */

@@ -13,6 +13,7 @@ import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { completeSessionDoc } from "./docs";
+import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/complete", limits: { completions: LIMITS.completionsPerAccount } } as const satisfies RouteSpec;
 
@@ -26,9 +27,12 @@ export const completeSessionRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, completeSessionDoc())),
-    accountTokenUnlessAnonymous,
     sessionNonceHeader,
     jsonBody(CompleteInput),
+    // The session before the account: on a double-blind one a sign-in is refused before it is checked,
+    // and nothing of the account (its completion counters) is read or written.
+    noAccountOnDoubleBlind(nonceInHeaderOr("json")),
+    accountTokenUnlessAnonymous,
     async function answerSession(c) {
       const { nonce: bodyNonce, age_token: ageToken, ...answer } = c.req.valid("json");
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], bodyNonce, "nonce");

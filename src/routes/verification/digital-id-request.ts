@@ -6,6 +6,7 @@ import { ok } from "../../http/respond";
 import { handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { digitalIdRequestDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
+import { noAccountOnDoubleBlind, nonceInHeader } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/digital-id/request", limits: {} } as const satisfies RouteSpec;
 
@@ -13,6 +14,7 @@ export const digitalIdRequestRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && digitalIdRequestDoc()),
+    noAccountOnDoubleBlind(nonceInHeader),
     async function digitalCredentialRequest(c) {
       return ok(c, await requestDigitalId(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), undefined)));
     },

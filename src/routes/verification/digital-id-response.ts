@@ -7,6 +7,7 @@ import { jsonBody } from "../../http/validate";
 import { handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { digitalIdResponseDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
+import { noAccountOnDoubleBlind, nonceInHeader } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/digital-id/response", limits: {} } as const satisfies RouteSpec;
 
@@ -14,6 +15,7 @@ export const digitalIdResponseRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && digitalIdResponseDoc()),
+    noAccountOnDoubleBlind(nonceInHeader),
     jsonBody(DigitalIdResponseBody),
     async function answerWithWallet(c) {
       const nonce = firstScreenNonce(c.req.header("x-session-nonce"), undefined);
