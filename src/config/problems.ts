@@ -195,6 +195,9 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
     }
   }
 
+  const retirementDays = text(env, "AGE_TOKEN_RETIREMENT_DAYS");
+  if (retirementDays !== undefined && !positiveInteger(retirementDays)) add("AGE_TOKEN_RETIREMENT_DAYS", "must be a positive whole number");
+
   const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
   if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors));
 

@@ -183,6 +183,10 @@ describe("fail closed in production", () => {
 
   it("a malformed retention or threshold setting refuses", async () => {
     await expectRefused(productionEnv({ SESSION_LOG_RETENTION_DAYS: "400 days" }), "SESSION_LOG_RETENTION_DAYS");
+    // Optional (unset: 30 days), but never a value that does not say how long.
+    await expectRefused(productionEnv({ AGE_TOKEN_RETIREMENT_DAYS: "0" }), "AGE_TOKEN_RETIREMENT_DAYS");
+    await expectRefused(productionEnv({ AGE_TOKEN_RETIREMENT_DAYS: "thirty" }), "AGE_TOKEN_RETIREMENT_DAYS");
+    expect((await health(productionEnv({ AGE_TOKEN_RETIREMENT_DAYS: "45" }))).status).toBe(200);
     await expectRefused(productionEnv({ CALLBACK_STALL_SECONDS: "0" }), "CALLBACK_STALL_SECONDS");
   });
 

@@ -1550,6 +1550,22 @@ const doubleBlindNoAccount: Mutation[] = [
     tests: ["test/age-tokens/issuance-apart.test.ts"],
     why: "a request over the day's limit still costs a private-key operation per token",
   },
+  {
+    id: "spent-pruned-on-one-reading",
+    file: "src/maintenance/spent-age-tokens.ts",
+    find: '"token_key_id IN (SELECT token_key_id FROM retired_token_keys WHERE retired_at <= ?) AND token_key_id NOT IN',
+    replace: '"? IS NOT NULL AND token_key_id NOT IN',
+    tests: ["test/age-tokens/spent-retirement.test.ts"],
+    why: "one run under a setting that lacks a key still in service deletes its spent records: its tokens approve a second time",
+  },
+  {
+    id: "spent-retirement-not-reset",
+    file: "src/maintenance/spent-age-tokens.ts",
+    find: '    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),\n',
+    replace: "",
+    tests: ["test/age-tokens/spent-retirement.test.ts"],
+    why: "a key back in service keeps its old retirement: its spent records go while it still verifies tokens",
+  },
 ];
 
 export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...doubleBlindNoAccount];
