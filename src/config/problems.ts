@@ -109,7 +109,6 @@ function trustAnchorsProblem(value: string): string | null {
 
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
 export const ACCOUNT_LIMIT_SETTINGS = [
-  "COMPLETIONS_PER_HOUR",
   "COMPLETIONS_PER_DAY",
   "KYC_SDK_TOKENS_PER_HOUR",
   "KYC_CHECKS_PER_DAY",

@@ -39,7 +39,7 @@ async function redeem(appEnv: Env, token: string) {
 }
 
 describe("the spent set keeps a key's records while the key may still verify", () => {
-  it("a run under a setting that lacks a key still in service deletes nothing: the token stays spent (200, 409, run, 409)", async () => {
+  it("a run under a setting that lacks a key still in service deletes nothing: the token stays spent (200, 409, run, 409)", { timeout: 60_000 }, async () => {
     const key18 = await freshKey();
     const serving = withKeys([{ age_over: 18, current: key18 }, { age_over: 21, current: devKey(21) }]);
     const lacking = withKeys([{ age_over: 21, current: devKey(21) }]);
@@ -51,7 +51,7 @@ describe("the spent set keeps a key's records while the key may still verify", (
     expect((await redeem(serving, token!)).body.error).toBe("AGE_TOKEN_SPENT");
   });
 
-  it("the records go once the key has been retired for the grace period, counted from the run that first found it absent", async () => {
+  it("the records go once the key has been retired for the grace period, counted from the run that first found it absent", { timeout: 60_000 }, async () => {
     const key18 = await freshKey();
     const serving = withKeys([{ age_over: 18, current: key18 }, { age_over: 21, current: devKey(21) }]);
     const retired = withKeys([{ age_over: 21, current: devKey(21) }]);
@@ -66,7 +66,7 @@ describe("the spent set keeps a key's records while the key may still verify", (
     expect((await redeem(serving, token!)).status).toBe(200);
   });
 
-  it("a key seen in service again starts its grace over; AGE_TOKEN_RETIREMENT_DAYS sets the period", async () => {
+  it("a key seen in service again starts its grace over; AGE_TOKEN_RETIREMENT_DAYS sets the period", { timeout: 60_000 }, async () => {
     const key18 = await freshKey();
     const serving = withKeys([{ age_over: 18, current: key18 }, { age_over: 21, current: devKey(21) }]);
     const retired = withKeys([{ age_over: 21, current: devKey(21) }]);

@@ -197,7 +197,7 @@ describe("fail closed in production", () => {
   });
 
   it("a malformed per-account limit refuses instead of silently falling back", async () => {
-    await expectRefused(productionEnv({ COMPLETIONS_PER_HOUR: "ten" }), "COMPLETIONS_PER_HOUR");
+    await expectRefused(productionEnv({ COMPLETIONS_PER_DAY: "ten" }), "COMPLETIONS_PER_DAY");
     await expectRefused(productionEnv({ KYC_CHECKS_PER_DAY: "-1" }), "KYC_CHECKS_PER_DAY");
   });
 
@@ -231,7 +231,7 @@ describe("fail closed in production", () => {
     let reads = 0;
     const appEnv = new Proxy(productionEnv(), {
       get(target, name, receiver) {
-        if (name === "COMPLETIONS_PER_HOUR") reads++;
+        if (name === "COMPLETIONS_PER_DAY") reads++;
         return Reflect.get(target, name, receiver);
       },
     });

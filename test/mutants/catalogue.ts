@@ -398,12 +398,12 @@ const passkeys: Mutation[] = [
 
 const limits: Mutation[] = [
   {
-    id: "limit-completion-hour-raised",
+    id: "limit-completion-day-raised",
     file: "src/domain/limits/account-limits.ts",
-    find: 'setting: "COMPLETIONS_PER_HOUR", fallback: 10,',
-    replace: 'setting: "COMPLETIONS_PER_HOUR", fallback: 11,',
+    find: 'setting: "COMPLETIONS_PER_DAY", fallback: 30,',
+    replace: 'setting: "COMPLETIONS_PER_DAY", fallback: 31,',
     tests: [LIMITS],
-    why: "one adult answers 11 sessions an hour",
+    why: "one adult answers 31 sessions a day",
   },
   {
     id: "limit-off-by-one",
@@ -1565,6 +1565,30 @@ const doubleBlindNoAccount: Mutation[] = [
     replace: "",
     tests: ["test/age-tokens/spent-retirement.test.ts"],
     why: "a key back in service keeps its old retirement: its spent records go while it still verifies tokens",
+  },
+  {
+    id: "completion-hour-window",
+    file: "src/domain/limits/account-limits.ts",
+    find: '  completion: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    replace: '  completion: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "an approval raises an hourly counter the service can recompute for the account: it dates the answer to the hour",
+  },
+  {
+    id: "challenge-row-fine-expiry",
+    file: "src/domain/passkeys/passkeys.ts",
+    find: "    expiresAt: endOfDay(expiresAt),",
+    replace: "    expiresAt: new Date(expiresAt).toISOString(),",
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "an abandoned approval challenge keeps its account and the millisecond it was asked for",
+  },
+  {
+    id: "challenge-own-expiry-ignored",
+    file: "src/domain/passkeys/passkeys.ts",
+    find: "  if (challengeExpiry(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
+    replace: "  if (Date.parse(row.expiresAt) <= Date.now())",
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "a challenge answers for up to a day instead of five minutes",
   },
 ];
 
