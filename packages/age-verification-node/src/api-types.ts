@@ -304,7 +304,7 @@ export type paths = {
   "/api/age-tokens": {
     /**
      * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
-     * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+     * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens, before anything is signed (a request over the limit costs no signature); which tokens were issued is not recorded. The request names no session: fetch tokens away from any session, with no Referer (referrerPolicy: no-referrer), no X-Session-Nonce and no query string. docs/double-blind.md.
      */
     post: operations["postApiAgeTokens"];
   };
@@ -3972,7 +3972,7 @@ export type operations = {
           });
         };
       };
-      /** @description The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      /** @description The account answered too many requests (production: 30 a day, every attempt counted); Retry-After says when the window ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -5840,7 +5840,7 @@ export type operations = {
   };
   /**
    * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
-   * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+   * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens, before anything is signed (a request over the limit costs no signature); which tokens were issued is not recorded. The request names no session: fetch tokens away from any session, with no Referer (referrerPolicy: no-referrer), no X-Session-Nonce and no query string. docs/double-blind.md.
    */
   postApiAgeTokens: {
     requestBody: {
@@ -5933,7 +5933,7 @@ export type operations = {
           };
         };
       };
-      /** @description A malformed TokenRequest, one for another key or token type, or a threshold not offered Codes: VALIDATION_FAILED. */
+      /** @description A malformed TokenRequest, one for another key or token type, or a threshold not offered; or a request that could name a session (an X-Session-Nonce header, a query string, a Referer with a path or a query, a body field other than age_over, token_requests and confirmation), refused before the sign-in is checked Codes: VALIDATION_FAILED. */
       422: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
