@@ -333,7 +333,7 @@ const passkeys: Mutation[] = [
   {
     id: "passkey-challenge-expiry",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "if (Date.parse(row.expiresAt) <= Date.now())",
+    find: "if (challengeExpiry(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
     replace: "if (false)",
     tests: [PASSKEYS],
     why: "an expired challenge is accepted",
