@@ -30,7 +30,6 @@ declare namespace Cloudflare {
 		CALLBACK_LOG_RETENTION_DAYS: string;
 		SESSION_LOG_RETENTION_DAYS: string;
 		CALLBACK_STALL_SECONDS: string;
-		COMPLETIONS_PER_HOUR: string;
 		COMPLETIONS_PER_DAY: string;
 		KYC_SDK_TOKENS_PER_HOUR: string;
 		KYC_CHECKS_PER_DAY: string;
@@ -67,7 +66,6 @@ declare namespace Cloudflare {
 		CALLBACK_LOG_RETENTION_DAYS: string;
 		SESSION_LOG_RETENTION_DAYS: string;
 		CALLBACK_STALL_SECONDS: string;
-		COMPLETIONS_PER_HOUR: string;
 		COMPLETIONS_PER_DAY: string;
 		KYC_SDK_TOKENS_PER_HOUR: string;
 		KYC_CHECKS_PER_DAY: string;
@@ -104,7 +102,6 @@ declare namespace Cloudflare {
 		CALLBACK_LOG_RETENTION_DAYS: string;
 		SESSION_LOG_RETENTION_DAYS: string;
 		CALLBACK_STALL_SECONDS: string;
-		COMPLETIONS_PER_HOUR: string;
 		COMPLETIONS_PER_DAY: string;
 		KYC_SDK_TOKENS_PER_HOUR: string;
 		KYC_CHECKS_PER_DAY: string;

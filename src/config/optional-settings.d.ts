@@ -11,5 +11,7 @@ declare namespace Cloudflare {
     DNS_OVER_HTTPS_URL?: string;
     /** The previous receipt key's public JWK: still published in the JWKS after a rotation (docs/receipts.md). */
     RECEIPT_SIGNING_KEY_PREVIOUS?: string;
+    /** Days a retired age-token key's spent records are kept (default 30, docs/double-blind.md). */
+    AGE_TOKEN_RETIREMENT_DAYS?: string;
   }
 }

@@ -110,7 +110,6 @@ function trustAnchorsProblem(value: string): string | null {
 
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
 export const ACCOUNT_LIMIT_SETTINGS = [
-  "COMPLETIONS_PER_HOUR",
   "COMPLETIONS_PER_DAY",
   "KYC_SDK_TOKENS_PER_HOUR",
   "KYC_CHECKS_PER_DAY",
@@ -195,6 +194,9 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
       else if (DEVELOPMENT_VALUES.includes(value)) add(name, "is a committed development value");
     }
   }
+
+  const retirementDays = text(env, "AGE_TOKEN_RETIREMENT_DAYS");
+  if (retirementDays !== undefined && !positiveInteger(retirementDays)) add("AGE_TOKEN_RETIREMENT_DAYS", "must be a positive whole number");
 
   const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
   if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors));

@@ -26,6 +26,8 @@ export type AccountLimitSetting = (typeof ACCOUNT_LIMIT_SETTINGS)[number];
 export const DEFAULT_SESSION_TTL_SECONDS = 1800;
 export const DEFAULT_DNS_OVER_HTTPS_URL = "https://cloudflare-dns.com/dns-query";
 export const DEFAULT_CALLBACK_LOG_RETENTION_DAYS = 30;
+/** Days a retired token key's spent records are kept after the key was first found retired (docs/double-blind.md). */
+export const DEFAULT_AGE_TOKEN_RETIREMENT_DAYS = 30;
 /**
  * The raw session log (listing, CSV, redelivery): 45 days covers the default 30-day report window, the
  * fold's day of delay and the 30 days callbacks and session objects are kept, and keeps one D1 database
@@ -51,6 +53,7 @@ export type Settings = {
   dnsOverHttpsUrl: string | undefined;
   sessionTtlSeconds: number;
   callbackLogRetentionDays: number;
+  ageTokenRetirementDays: number;
   sessionLogRetentionDays: number;
   callbackStallSeconds: number;
   pendingSessionsMax: number;
@@ -131,6 +134,7 @@ export function parseSettings(env: Bindings): Settings {
     dnsOverHttpsUrl: nonEmpty(read.DNS_OVER_HTTPS_URL) ?? (read.ENVIRONMENT === "production" ? DEFAULT_DNS_OVER_HTTPS_URL : undefined),
     sessionTtlSeconds: positiveInteger(read.SESSION_TTL_SECONDS) ?? DEFAULT_SESSION_TTL_SECONDS,
     callbackLogRetentionDays: positiveInteger(read.CALLBACK_LOG_RETENTION_DAYS) ?? DEFAULT_CALLBACK_LOG_RETENTION_DAYS,
+    ageTokenRetirementDays: positiveInteger(read.AGE_TOKEN_RETIREMENT_DAYS) ?? DEFAULT_AGE_TOKEN_RETIREMENT_DAYS,
     sessionLogRetentionDays: positiveInteger(read.SESSION_LOG_RETENTION_DAYS) ?? DEFAULT_SESSION_LOG_RETENTION_DAYS,
     callbackStallSeconds: positiveInteger(read.CALLBACK_STALL_SECONDS) ?? DEFAULT_CALLBACK_STALL_SECONDS,
     pendingSessionsMax: positiveInteger(read.PENDING_SESSIONS_MAX) ?? DEFAULT_PENDING_SESSIONS_MAX,

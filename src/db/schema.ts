@@ -398,6 +398,18 @@ export const spentAgeTokens = builtOnFirstUse(() =>
   ),
 );
 
+// Token keys found retired (docs/double-blind.md "Where spent tokens are kept"): when the scheduled run
+// first found a key with spent records absent from AGE_TOKEN_KEYS (current and previous). Its spent
+// records go only AGE_TOKEN_RETIREMENT_DAYS after that, never on one run's reading of the setting; a
+// key seen in service again loses its row (src/maintenance/spent-age-tokens.ts). Keys only: nothing
+// here is about an account or a token.
+export const retiredTokenKeys = builtOnFirstUse(() =>
+  sqliteTable("retired_token_keys", {
+    tokenKeyId: text("token_key_id").primaryKey(),
+    retiredAt: text("retired_at").notNull(),
+  }),
+);
+
 // Usage rollup (issue 36): the session log's counts per account, key, UTC day and mode, folded by the
 // scheduled run (src/maintenance/fold-usage.ts) once a day's sessions can no longer change, before the
 // retention deletes their rows. Usage reports read it for the days older than the raw log

@@ -4,6 +4,7 @@ import type { UserRow } from "../db/schema";
 import type { AuthenticatedKey } from "../domain/keys";
 import type { ServiceContext } from "../context/service-context";
 import type { AccountClaims } from "../lib/jwt";
+import type { SessionRequest } from "../session/session-view";
 
 export type AppEnv = {
   Bindings: Bindings;
@@ -21,5 +22,7 @@ export type AppEnv = {
     accountClaims: AccountClaims;
     /** Set by the completion handler once loadAnswerer accepted the account (src/http/require-user.ts). */
     accountChecked: true;
+    /** Set by noAccountOnDoubleBlind when it read the session (a request with an Authorization header): read once. */
+    openedSession: SessionRequest;
   };
 };

@@ -101,7 +101,7 @@ const CATALOGUE = {
   completionsPerAccount: accountLimit("completion", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "session answers, every attempt",
-    why: "one verified adult must not serve as an age proof for a crowd of minors, at machine speed, across every merchant",
+    why: "one verified adult must not serve as an age proof for a crowd of minors, across every merchant (counted by the UTC day only: an hour window would record when each account answered)",
     tooMany: (production) => `The account answered too many requests (production: ${production}, every attempt counted); Retry-After says when the window ends.`,
   }),
   sdkTokensPerAccount: accountLimit("sdkToken", OPENAPI_METADATA && {

@@ -61,8 +61,8 @@ function homeJobs(ctx: ServiceContext, now: Date): Job[] {
     ["devOutbox", () => pruneDevOutbox(d1, now)],
     ["mailFailures", () => pruneMailFailures(d1, now)],
     ["applicantDeletions", () => retryApplicantDeletions(ctx, now)],
-    // Without token keys nothing is pruned: restoring the setting must not make spent tokens spendable again.
-    ["spentAgeTokens", async () => pruneSpentAgeTokens(d1, publishedKeyIds((await deploymentTokenKeys(settings)) ?? []))],
+    // Only keys retired for the grace period lose their records; without token keys nothing changes.
+    ["spentAgeTokens", async () => pruneSpentAgeTokens(d1, publishedKeyIds((await deploymentTokenKeys(settings)) ?? []), now, settings.ageTokenRetirementDays)],
   ];
 }
 

@@ -1,13 +1,48 @@
-// Spent age-token records whose key is no longer published: such a token is refused as unknown
-// anyway, so its record guards nothing (CONTRACT §13: kept while its key is published). Run by the
-// scheduled handler (run.ts) with the ids of the keys it loaded (publishedKeyIds in domain/age-tokens).
+// The spent-token set is pruned only for keys that can no longer verify a token (docs/double-blind.md
+// "Where spent tokens are kept"): a key's spent records go once the key has been retired (absent from
+// AGE_TOKEN_KEYS, current and previous) for AGE_TOKEN_RETIREMENT_DAYS, counted from the run that first
+// found it absent and recorded in retired_token_keys. One run's reading of the setting deletes nothing:
+// a setting deployed without a key still in service, then rolled back, must not make that key's spent
+// tokens spendable again. Run by the scheduled handler (run.ts) with the ids of the keys it loaded.
 import { deleteInBatches, type Pruned } from "./batch-delete";
 
+/** At most this many keys with spent records are looked at per run: a deployment has a few per threshold. */
+const MAX_KEYS_PER_RUN = 64;
+const DAY_MS = 86_400_000;
+
+/** The distinct key ids of the spent set, one index seek each (no scan of the rows). */
+async function spentKeyIds(db: D1Database): Promise<string[]> {
+  const next = db.prepare("SELECT min(token_key_id) AS id FROM spent_age_tokens WHERE token_key_id > ?");
+  const ids: string[] = [];
+  let after = "";
+  while (ids.length < MAX_KEYS_PER_RUN) {
+    const row = await next.bind(after).first<{ id: string | null }>();
+    if (!row?.id) break;
+    ids.push(row.id);
+    after = row.id;
+  }
+  return ids;
+}
+
 /**
- * An empty list deletes nothing: a setting that failed to load must never wipe every record, or
- * restoring it would make every spent token spendable again.
+ * Records the retirement of every key with spent records that is not published now (unless recorded
+ * earlier), forgets it for every published key, then deletes the records of keys retired for the grace
+ * period. An empty list (no token keys loaded) changes nothing.
  */
-export async function pruneSpentAgeTokens(db: D1Database, publishedKeyIds: readonly string[]): Promise<Pruned> {
-  if (publishedKeyIds.length === 0) return { deleted: 0, more: false };
-  return deleteInBatches(db, "spent_age_tokens", "token_key_id NOT IN (SELECT value FROM json_each(?))", [JSON.stringify(publishedKeyIds)]);
+export async function pruneSpentAgeTokens(db: D1Database, publishedKeyIds: readonly string[], now: Date, graceDays: number): Promise<Pruned & { retired: number }> {
+  if (publishedKeyIds.length === 0) return { deleted: 0, more: false, retired: 0 };
+  const published = JSON.stringify(publishedKeyIds);
+  const unpublished = (await spentKeyIds(db)).filter((id) => !publishedKeyIds.includes(id));
+  await db.batch([
+    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),
+    ...unpublished.map((id) => db.prepare("INSERT INTO retired_token_keys (token_key_id, retired_at) VALUES (?, ?) ON CONFLICT DO NOTHING").bind(id, now.toISOString())),
+  ]);
+  const retiredBefore = new Date(now.getTime() - graceDays * DAY_MS).toISOString();
+  const pruned = await deleteInBatches(
+    db,
+    "spent_age_tokens",
+    "token_key_id IN (SELECT token_key_id FROM retired_token_keys WHERE retired_at <= ?) AND token_key_id NOT IN (SELECT value FROM json_each(?))",
+    [retiredBefore, published],
+  );
+  return { ...pruned, retired: unpublished.length };
 }

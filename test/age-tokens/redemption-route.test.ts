@@ -154,13 +154,16 @@ describe("refusals leave the session PENDING and the token unspent", () => {
     expect(accepted.body.data).toMatchObject({ status: "APPROVED" });
   });
 
-  it("a wrong nonce is 404; consent false is 422; a token with a Bearer token is 422", async () => {
+  it("a wrong nonce is 404; consent false is 422; a token with a Bearer token is 403 on a double-blind session, 422 on another", async () => {
     const [token] = await stockTokens(adult.token, 18, 1);
     const session = await open();
     expectError(await redeem({ ...session, nonce: "wrong-nonce" }, token), 404, "NOT_FOUND");
     expectError(await redeem(session, token, { consent: false }), 422, "VALIDATION_FAILED");
     const both = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, { token: adult.token, body: { nonce: session.nonce, consent: true, age_token: token } });
-    expectError(both, 422, "VALIDATION_FAILED");
+    expectError(both, 403, "DOUBLE_BLIND_REQUIRED");
+    const plain = await open({ double_blind: false });
+    const bothOnPlain = await call("POST", `/api/age-verification/session/${plain.session_id}/complete`, { token: adult.token, body: { nonce: plain.nonce, consent: true, age_token: token } });
+    expectError(bothOnPlain, 422, "VALIDATION_FAILED");
     await expectPendingAndUnspent(session, token!);
   });
 

@@ -1,5 +1,6 @@
 // The scheduled handler prunes the spent records of retired token keys (src/maintenance/run.ts,
-// spent-age-tokens.ts): a published key's records stay, however old; without any token keys nothing goes.
+// spent-age-tokens.ts) once retired for the grace period: a published key's records stay, however old;
+// without any token keys nothing goes.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
@@ -17,9 +18,13 @@ describe("scheduled pruning of spent age tokens", () => {
     const db = database(env.DB);
     for (const tokenKeyId of [...published, retired, retired]) await spendAgeToken(db, { nonceHash: randomHex(32), tokenKeyId });
     const before = await Promise.all(published.map(countFor));
-    await runScheduled({ ...env, AGE_TOKEN_KEYS: undefined } as Env);
+    await runScheduled({ ...env, AGE_TOKEN_KEYS: undefined } as Env, Date.now() + 400 * 86_400_000);
     expect(await countFor(retired)).toBe(2);
-    await runScheduled();
+    // Found retired now; its records go 30 days (AGE_TOKEN_RETIREMENT_DAYS) later.
+    const found = Date.now();
+    await runScheduled(env, found);
+    expect(await countFor(retired)).toBe(2);
+    await runScheduled(env, found + 30 * 86_400_000);
     expect(await countFor(retired)).toBe(0);
     expect(await Promise.all(published.map(countFor))).toEqual(before);
   });

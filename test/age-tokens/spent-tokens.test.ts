@@ -24,13 +24,17 @@ describe("spent-token store", () => {
     expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: { code: "AGE_TOKEN_SPENT", status: 409 } });
   });
 
-  it("prunes the records of keys no longer published, and keeps the published keys' records", async () => {
+  it("prunes the records of keys retired for the grace period, and keeps the published keys' records", async () => {
     const [published, retired] = [randomHex(32), randomHex(32)];
     const db = database(env.DB);
     for (const tokenKeyId of [published, published, retired, retired, retired]) await spendAgeToken(db, { nonceHash: randomHex(32), tokenKeyId });
     const kept = { nonceHash: randomHex(32), tokenKeyId: published };
     await spendAgeToken(db, kept);
-    const pruned = await pruneSpentAgeTokens(env.DB, [published]);
+    // The first run records the retirement and deletes nothing; one a grace period later deletes.
+    const now = Date.now();
+    expect((await pruneSpentAgeTokens(env.DB, [published], new Date(now), 30)).deleted).toBe(0);
+    expect(await countFor(retired)).toBe(3);
+    const pruned = await pruneSpentAgeTokens(env.DB, [published], new Date(now + 30 * 86_400_000), 30);
     expect(pruned.deleted).toBeGreaterThanOrEqual(3);
     expect(await countFor(retired)).toBe(0);
     expect(await countFor(published)).toBe(3);
@@ -40,7 +44,7 @@ describe("spent-token store", () => {
   it("prunes nothing when given no published key (a setting that failed to load must not wipe the records)", async () => {
     const tokenKeyId = randomHex(32);
     await spendAgeToken(database(env.DB), { nonceHash: randomHex(32), tokenKeyId });
-    expect(await pruneSpentAgeTokens(env.DB, [])).toEqual({ deleted: 0, more: false });
+    expect(await pruneSpentAgeTokens(env.DB, [], new Date(Date.now() + 365 * 86_400_000), 30)).toEqual({ deleted: 0, more: false, retired: 0 });
     expect(await countFor(tokenKeyId)).toBe(1);
   });
 });

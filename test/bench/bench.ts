@@ -28,6 +28,7 @@ import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { prepare, seedFloor, type Fixtures } from "./prepare";
 import { measurePaced, type Paced, type PacedRequest } from "./paced";
 import { measureFlow, measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load, type Measured } from "./scenarios";
+import { FLOWS_PER_RUN, measureDoubleBlind, tokenPool, type TokenPool } from "./double-blind";
 import { measureStartupsInTurn } from "./startup";
 import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
 import { pinServers } from "./pin";
@@ -73,7 +74,7 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 const kib = (bytes: number) => bytes / 1024;
 
 /** `processGroup`: the server's processes, whose CPU time the bench reads (none for a --base-url server). */
-type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string; processGroup?: number };
+type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string; processGroup?: number; tokens?: TokenPool };
 type Scenario = { name: string; run: (target: Target, load: Load) => Promise<Measured> };
 
 const SCENARIOS: Scenario[] = [
@@ -81,6 +82,8 @@ const SCENARIOS: Scenario[] = [
   { name: "poll", run: (t, l) => measurePoll(t.baseUrl, l, t.fixtures, t.sessionId) },
   { name: "open", run: (t, l) => measureOpen(t.baseUrl, l, t.fixtures, t.callbackUrl) },
   { name: "open+complete+poll", run: (t, l) => measureFlow(t.baseUrl, l, t.fixtures, t.callbackUrl) },
+  // Issuance of a batch of five, then a double-blind session opened and redeemed with a token (test/bench/double-blind.ts).
+  { name: "double-blind", run: (t, l) => measureDoubleBlind(t.baseUrl, l, t.fixtures, t.callbackUrl, t.tokens!) },
 ];
 
 /** The scenarios `--paced` also measures at a fixed rate. */
@@ -124,7 +127,12 @@ try {
     const url = `${sinks[i]!.url}/callbacks`;
     services.push({ baseUrl, fixtures: f, sessionId: await openOne(baseUrl, f.apiKey), callbackUrl: url, processGroup: serviceServer?.processGroup });
   }
-  const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl, processGroup: floorServer?.processGroup };
+  // One pool of tokens from the service's issuer (the floor verifies with the same development key), each
+  // spent once per server: enough for every round's double-blind run on the service (every shard's merchant) and on the floor.
+  log(`… issuing ${FLOWS_PER_RUN * rounds * services.length} age tokens for the double-blind scenario`);
+  const tokens = await tokenPool(baseUrl, fixtures, FLOWS_PER_RUN * rounds * services.length);
+  for (const service of services) service.tokens = tokens;
+  const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl, processGroup: floorServer?.processGroup, tokens };
 
   // Warm both isolates, the key's lastUsedAt stamp and the connection pools before anything is recorded.
   const warm = { connections: load.connections, duration: 2 };

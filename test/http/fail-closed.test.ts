@@ -183,6 +183,10 @@ describe("fail closed in production", () => {
 
   it("a malformed retention or threshold setting refuses", async () => {
     await expectRefused(productionEnv({ SESSION_LOG_RETENTION_DAYS: "400 days" }), "SESSION_LOG_RETENTION_DAYS");
+    // Optional (unset: 30 days), but never a value that does not say how long.
+    await expectRefused(productionEnv({ AGE_TOKEN_RETIREMENT_DAYS: "0" }), "AGE_TOKEN_RETIREMENT_DAYS");
+    await expectRefused(productionEnv({ AGE_TOKEN_RETIREMENT_DAYS: "thirty" }), "AGE_TOKEN_RETIREMENT_DAYS");
+    expect((await health(productionEnv({ AGE_TOKEN_RETIREMENT_DAYS: "45" }))).status).toBe(200);
     await expectRefused(productionEnv({ CALLBACK_STALL_SECONDS: "0" }), "CALLBACK_STALL_SECONDS");
   });
 
@@ -193,7 +197,7 @@ describe("fail closed in production", () => {
   });
 
   it("a malformed per-account limit refuses instead of silently falling back", async () => {
-    await expectRefused(productionEnv({ COMPLETIONS_PER_HOUR: "ten" }), "COMPLETIONS_PER_HOUR");
+    await expectRefused(productionEnv({ COMPLETIONS_PER_DAY: "ten" }), "COMPLETIONS_PER_DAY");
     await expectRefused(productionEnv({ KYC_CHECKS_PER_DAY: "-1" }), "KYC_CHECKS_PER_DAY");
   });
 
@@ -234,7 +238,7 @@ describe("fail closed in production", () => {
     let reads = 0;
     const appEnv = new Proxy(productionEnv(), {
       get(target, name, receiver) {
-        if (name === "COMPLETIONS_PER_HOUR") reads++;
+        if (name === "COMPLETIONS_PER_DAY") reads++;
         return Reflect.get(target, name, receiver);
       },
     });

@@ -10,12 +10,13 @@ import { expectError } from "../helpers/http";
 import { callWith, ONFIDO_URL, stubOnfido } from "../helpers/kyc";
 import { db, seedAccount, seedEndUser, seedMerchant } from "../helpers/seed";
 import { openSession, storedStatus } from "../helpers/sessions";
+import { ACCOUNT_LIMITS } from "../../src/domain/limits";
+import { dbOfAccount } from "../helpers/shards";
 
 /** The configuration with the per-account limits at their production values (the code's fallbacks). */
 const productionLimits = (overrides: Partial<Env> = {}): Env =>
   ({
     ...env,
-    COMPLETIONS_PER_HOUR: undefined,
     COMPLETIONS_PER_DAY: undefined,
     KYC_SDK_TOKENS_PER_HOUR: undefined,
     KYC_CHECKS_PER_DAY: undefined,
@@ -53,16 +54,16 @@ function expectRateLimited(res: Awaited<ReturnType<typeof callWith>>, windowSeco
 }
 
 describe("completions per account", () => {
-  it("an ordinary user answers 10 requests in an hour; the 11th is refused with Retry-After and the session stays pending", async () => {
+  it("an ordinary user answers 30 requests in a day; the 31st is refused with Retry-After and the session stays pending", { timeout: 60_000 }, async () => {
     const appEnv = productionLimits();
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < 30; i++) {
       const res = await completeWith(appEnv, user.token, await openSession(merchant.apiKey), i % 2 === 0);
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
     const eleventh = await openSession(merchant.apiKey);
-    expectRateLimited(await completeWith(appEnv, user.token, eleventh), 3600);
+    expectRateLimited(await completeWith(appEnv, user.token, eleventh), 86_400);
     expect(await storedStatus(eleventh.session_id)).toBe("PENDING");
 
     // Another adult is not affected by the first one's counter.
@@ -81,8 +82,8 @@ describe("completions per account", () => {
     expect(Math.abs(Number(res.headers.get("retry-after")) - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
   });
 
-  it("with both windows over, Retry-After names the later end: the day's", async () => {
-    const appEnv = productionLimits({ COMPLETIONS_PER_HOUR: "1", COMPLETIONS_PER_DAY: "1" });
+  it("completions are counted by the day only: no hour window, so no counter says in which hour an account answered", async () => {
+    const appEnv = productionLimits({ COMPLETIONS_PER_DAY: "1" });
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     expect((await completeWith(appEnv, user.token, await openSession(merchant.apiKey))).status).toBe(200);
@@ -90,12 +91,11 @@ describe("completions per account", () => {
     expectRateLimited(res, 86_400);
     const retryAfter = Number(res.headers.get("retry-after"));
     expect(Math.abs(retryAfter - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
-    // In the UTC day's last hour the hour and the day end together; at any other time the day's end is later.
-    if (secondsToNextBoundary(86_400) - secondsToNextBoundary(3600) > 2) expect(retryAfter).toBeGreaterThan(secondsToNextBoundary(3600) + 2);
+    expect(ACCOUNT_LIMITS.completion.map((window) => window.seconds)).toEqual([86_400]);
   });
 
   it("a completion with a wrong nonce, or of a session already answered, counts toward the limit (docs/limits.md)", async () => {
-    const appEnv = productionLimits({ COMPLETIONS_PER_HOUR: "3" });
+    const appEnv = productionLimits({ COMPLETIONS_PER_DAY: "3" });
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const answered = await openSession(merchant.apiKey);
@@ -104,7 +104,7 @@ describe("completions per account", () => {
     const other = await openSession(merchant.apiKey);
     expectError(await completeWith(appEnv, user.token, { ...other, nonce: "not-the-nonce" }), 404, "NOT_FOUND"); // 3
     // The fourth is refused though only one session was answered: the refusals counted too.
-    expectRateLimited(await completeWith(appEnv, user.token, other), 3600);
+    expectRateLimited(await completeWith(appEnv, user.token, other), 86_400);
     expect(await storedStatus(other.session_id)).toBe("PENDING");
   });
 
@@ -121,32 +121,36 @@ describe("completions per account", () => {
   // The account is read in the same D1 batch that counts (src/domain/verification/approver.ts): the counters are
   // written only for the account that read accepts, and a body that fails validation reaches no batch.
   it("a refused answer counts nothing: an invalid body (422), a signed-out token, an identity that verifies another account", async () => {
-    const appEnv = productionLimits({ COMPLETIONS_PER_HOUR: "1" });
+    const appEnv = productionLimits({ COMPLETIONS_PER_DAY: "1" });
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const session = await openSession(merchant.apiKey);
-    const counters = async () => (await db().select().from(accountCounters)).length;
+    // The account's own shard holds its rows and counters.
+    const accountDb = await dbOfAccount(user.id);
+    const counters = async () => (await accountDb.select().from(accountCounters)).length;
     const before = await counters();
 
     expect((await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, consent: "yes" } })).status).toBe(422);
-    await db().update(kycRecords).set({ status: "REJECTED", rejectionReason: "IDENTITY_ALREADY_VERIFIED" }).where(eq(kycRecords.userId, user.id));
+    await accountDb.update(kycRecords).set({ status: "REJECTED", rejectionReason: "IDENTITY_ALREADY_VERIFIED" }).where(eq(kycRecords.userId, user.id));
     expectError(await completeWith(appEnv, user.token, session), 409, "IDENTITY_ALREADY_VERIFIED");
-    await db().update(kycRecords).set({ status: "VERIFIED", rejectionReason: null }).where(eq(kycRecords.userId, user.id));
-    await db().update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, user.id));
+    await accountDb.update(kycRecords).set({ status: "VERIFIED", rejectionReason: null }).where(eq(kycRecords.userId, user.id));
+    await accountDb.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, user.id));
     expectError(await completeWith(appEnv, user.token, session), 401, "UNAUTHORIZED");
-    // A signed-out token is 401 whatever else is wrong: the invalid body does not answer first.
+    // The body is validated before the sign-in is looked at (a double-blind session must be told from
+    // the nonce, which may be in the body, before anything of an account: docs/double-blind.md): an
+    // invalid body is 422 whoever sends it, and counts nothing either.
     expectError(
       await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, consent: "yes" } }),
-      401,
-      "UNAUTHORIZED",
+      422,
+      "VALIDATION_FAILED",
     );
     expect(await counters()).toBe(before);
 
-    // With a limit of 1 an hour, the account's first accepted answer still goes through.
-    const current = await db().update(users).set({ tokenVersion: sql`${users.tokenVersion} - 1` }).where(eq(users.id, user.id)).returning();
+    // With a limit of 1 a day, the account's first accepted answer still goes through.
+    const current = await accountDb.update(users).set({ tokenVersion: sql`${users.tokenVersion} - 1` }).where(eq(users.id, user.id)).returning();
     expect(current[0]?.tokenVersion).toBeGreaterThanOrEqual(0);
     expect((await completeWith(appEnv, user.token, session)).status).toBe(200);
-    expect(await counters()).toBe(before + 2); // its hour and day windows
+    expect(await counters()).toBe(before + 1); // its day window
   });
 });
 

@@ -34,7 +34,7 @@ describe("account counter keys", () => {
     // The end user's counters live on the end user's shard.
     const keys = (await (await dbOfAccount(user.id)).select().from(accountCounters)).map((row) => row.key);
 
-    for (const [name, seconds] of [["completion-hour", 3600], ["completion-day", 86_400]] as const) {
+    for (const [name, seconds] of [["completion-day", 86_400]] as const) {
       const message = `${name}:${user.id}:${windowStart(seconds, at)}`;
       expect(keys).toContain(await expectedKey(env.SECRETS_KEY!, message));
       // The unkeyed hash of the same text, which a database reader could compute, is not stored.

@@ -333,7 +333,7 @@ const passkeys: Mutation[] = [
   {
     id: "passkey-challenge-expiry",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "if (Date.parse(row.expiresAt) <= Date.now())",
+    find: "if (challengeExpiry(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
     replace: "if (false)",
     tests: [PASSKEYS],
     why: "an expired challenge is accepted",
@@ -398,12 +398,12 @@ const passkeys: Mutation[] = [
 
 const limits: Mutation[] = [
   {
-    id: "limit-completion-hour-raised",
+    id: "limit-completion-day-raised",
     file: "src/domain/limits/account-limits.ts",
-    find: 'setting: "COMPLETIONS_PER_HOUR", fallback: 10,',
-    replace: 'setting: "COMPLETIONS_PER_HOUR", fallback: 11,',
+    find: 'setting: "COMPLETIONS_PER_DAY", fallback: 30,',
+    replace: 'setting: "COMPLETIONS_PER_DAY", fallback: 31,',
     tests: [LIMITS],
-    why: "one adult answers 11 sessions an hour",
+    why: "one adult answers 31 sessions a day",
   },
   {
     id: "limit-off-by-one",
@@ -1003,7 +1003,7 @@ const hardening: Mutation[] = [
   {
     id: "hardening-page-test-outcome-per-address",
     file: "src/routes/verification/answer-test-session.ts",
-    find: "    limitPageAnswers,\n",
+    find: '    limitPerAddressWithout("x-api-key", spec.limits.perAddress),\n',
     replace: "",
     tests: ["test/limits/session-link-per-address.test.ts"],
     why: "the page's test outcome escapes the session-link limit",
@@ -1086,8 +1086,8 @@ const digitalId: Mutation[] = [
   {
     id: "digital-id-failures-counted",
     file: "src/session/verification-session.ts",
-    find: "      await this.ctx.storage.put(DIGITAL_ID_FAILURES_KEY, (await this.digitalIdFailures()) + 1);\n",
-    replace: "",
+    find: "    this.digitalIdFailuresSeen = this.digitalIdFailuresSeen! + 1;\n    await this.ctx.storage.put(",
+    replace: "    this.digitalIdFailuresSeen = this.digitalIdFailuresSeen!;\n    await this.ctx.storage.put(",
     tests: [DIGITAL_ID],
     why: "a stranger with the link tries forged credentials without end",
   },
@@ -1715,10 +1715,10 @@ const trustSession: Mutation[] = [
   {
     id: "session-link-anonymous-complete-unlimited",
     file: "src/routes/verification/complete-session.ts",
-    find: '    limitPerAddressWithout("authorization", spec.limits.perAddress),\n',
-    replace: "",
+    find: "    limitPerAddress(spec.limits.perAddress),\n    sessionNonceHeader,",
+    replace: "    sessionNonceHeader,",
     tests: [EVERY_ROUTE],
-    why: "anonymous answers with made-up session ids reach Durable Objects without limit from one address",
+    why: "answers with made-up session ids (anonymous, or with a made-up token) reach Durable Objects without limit from one address",
   },
   {
     id: "session-link-verify-page-unlimited",
@@ -1888,4 +1888,113 @@ const statusLists: Mutation[] = [
 ];
 
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...verifierChecks, ...statusLists, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession];
+/** Double-blind sessions read no account (docs/double-blind.md): the routes, the stock's issuance, the spent set, the day-only times. */
+const DOUBLE_BLIND = "test/age-tokens/double-blind-no-account.test.ts";
+const doubleBlindNoAccount: Mutation[] = [
+  {
+    id: "double-blind-account-not-refused",
+    file: "src/routes/verification/no-account-on-double-blind.ts",
+    find: "    if (opened?.double_blind) throw",
+    replace: "    if (opened?.double_blind && false) throw",
+    tests: [DOUBLE_BLIND],
+    why: "a double-blind session's preview, request, decline or wallet route answers a request that carries the account: the service holds both together",
+  },
+  {
+    id: "double-blind-complete-checks-account-first",
+    file: "src/routes/verification/complete-session.ts",
+    find: '    noAccountOnDoubleBlind(nonceInHeaderOr("json")),\n    accountTokenUnlessAnonymous,\n',
+    replace: '    accountTokenUnlessAnonymous,\n    noAccountOnDoubleBlind(nonceInHeaderOr("json")),\n',
+    tests: [DOUBLE_BLIND],
+    why: "a double-blind complete verifies the sign-in (and reads the account on refusal) before refusing it",
+  },
+  {
+    id: "double-blind-request-reads-account-first",
+    file: "src/routes/verification/read-session-request.ts",
+    find: '    noAccountOnDoubleBlind(nonceInHeaderOr("query")),\n    requireUserReadingVerifiedDob,\n',
+    replace: '    requireUserReadingVerifiedDob,\n    noAccountOnDoubleBlind(nonceInHeaderOr("query")),\n',
+    tests: [DOUBLE_BLIND],
+    why: "the request read loads the account and its verified date of birth before it refuses a double-blind session",
+  },
+  {
+    id: "double-blind-body-nonce-ignored",
+    file: "src/routes/verification/no-account-on-double-blind.ts",
+    find: '    c.req.header("x-session-nonce") ?? validatedNonce(c, place);',
+    replace: '    c.req.header("x-session-nonce");',
+    tests: [DOUBLE_BLIND],
+    why: "a sign-in sent with the nonce in the 1.0.0 place (?nonce=, the body) reaches a double-blind session's account path",
+  },
+  {
+    id: "issuance-takes-session-nonce",
+    file: "src/routes/age-tokens/names-no-session.ts",
+    find: '  if (header("x-session-nonce") !== undefined) errors.push(',
+    replace: '  if (header("x-session-nonce") === "never") errors.push(',
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "an issuance request carries the account and the session's nonce together",
+  },
+  {
+    id: "issuance-takes-referer",
+    file: "src/routes/age-tokens/names-no-session.ts",
+    find: "    return url.pathname === \"/\" && url.search === \"\"",
+    replace: "    return url.search === \"\"",
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "an issuance request names the page it came from (a session's page) in its Referer",
+  },
+  {
+    id: "issuance-body-not-strict",
+    file: "src/routes/age-tokens/issue-age-tokens.ts",
+    find: "}).strict();",
+    replace: "});",
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "an issuance body carries a session id or a nonce beside the account",
+  },
+  {
+    id: "issuance-signs-before-counting",
+    file: "src/domain/age-tokens/issue-to-account.ts",
+    find: "  const checked = checkTokenRequests(keys, input.age_over, input.token_requests);\n",
+    replace: "  const checked = checkTokenRequests(keys, input.age_over, input.token_requests);\n  await signRequests(checked);\n",
+    tests: ["test/age-tokens/issuance-apart.test.ts"],
+    why: "a request over the day's limit still costs a private-key operation per token",
+  },
+  {
+    id: "spent-pruned-on-one-reading",
+    file: "src/maintenance/spent-age-tokens.ts",
+    find: '"token_key_id IN (SELECT token_key_id FROM retired_token_keys WHERE retired_at <= ?) AND token_key_id NOT IN',
+    replace: '"? IS NOT NULL AND token_key_id NOT IN',
+    tests: ["test/age-tokens/spent-retirement.test.ts"],
+    why: "one run under a setting that lacks a key still in service deletes its spent records: its tokens approve a second time",
+  },
+  {
+    id: "spent-retirement-not-reset",
+    file: "src/maintenance/spent-age-tokens.ts",
+    find: '    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),\n',
+    replace: "",
+    tests: ["test/age-tokens/spent-retirement.test.ts"],
+    why: "a key back in service keeps its old retirement: its spent records go while it still verifies tokens",
+  },
+  {
+    id: "completion-hour-window",
+    file: "src/domain/limits/account-limits.ts",
+    find: '  completion: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    replace: '  completion: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "an approval raises an hourly counter the service can recompute for the account: it dates the answer to the hour",
+  },
+  {
+    id: "challenge-row-fine-expiry",
+    file: "src/domain/passkeys/passkeys.ts",
+    find: "    expiresAt: endOfDay(expiresAt),",
+    replace: "    expiresAt: new Date(expiresAt).toISOString(),",
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "an abandoned approval challenge keeps its account and the millisecond it was asked for",
+  },
+  {
+    id: "challenge-own-expiry-ignored",
+    file: "src/domain/passkeys/passkeys.ts",
+    find: "  if (challengeExpiry(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
+    replace: "  if (Date.parse(row.expiresAt) <= Date.now())",
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "a challenge answers for up to a day instead of five minutes",
+  },
+];
+
+export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...verifierChecks, ...statusLists, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession, ...doubleBlindNoAccount];

@@ -1,10 +1,13 @@
-// Nothing an approval writes on the account's side says when, to the minute, the account answered
-// (issue 30, item 2; CONTRACT §5, §13): a database reader holding every table and the sessions' storage
-// cannot join an account to a merchant's session by time. Scanned here after a passkey approval and a
-// password approval: every table with the account's rows (the users table and each table with a
-// user_id column), on every D1 shard (issue 36), before and after, and each session's Durable Object storage.
+// Nothing an approval or a challenge writes on the account's side says when, finer than the day, the
+// account answered or asked (docs/double-blind.md, docs/security-privacy.md): a database reader holding
+// every table and the sessions' storage cannot join an account to a merchant's session by time. Scanned
+// here after a passkey approval, a password approval and an abandoned approval challenge: every table
+// with the account's rows (the users table and each table with a user_id column), the keyed counters
+// (account_counters: their keys are keyed hashes the service itself can recompute for an account, so
+// their windows count as the account's), on every D1 shard, before and after, and each session's
+// Durable Object storage.
 import { runInDurableObject } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SoftwareAuthenticator } from "../helpers/authenticator";
 import { call } from "../helpers/http";
 import { enrolPasskeyFor } from "../helpers/passkeys";
@@ -44,21 +47,35 @@ async function accountTimes(userId: string): Promise<Map<string, string[]>> {
   return times;
 }
 
+/** Every counter row's expiry, on every shard: a window's end says when the count it holds was raised. */
+async function counterTimes(): Promise<Map<string, string[]>> {
+  const times = new Map<string, string[]>();
+  for (const d1 of shardBindings()) {
+    const { results } = await d1.prepare("SELECT key, expires_at FROM account_counters").all<{ key: string; expires_at: string }>();
+    for (const row of results) times.set(`account_counters.expires_at (${row.key.slice(0, 8)})`, [row.expires_at]);
+  }
+  return times;
+}
+
 /** The times written by what ran between two scans: new or changed values. */
 function written(before: Map<string, string[]>, after: Map<string, string[]>): { where: string; value: string }[] {
   return [...after].flatMap(([where, values]) => values.filter((value) => !(before.get(where) ?? []).includes(value)).map((value) => ({ where, value })));
 }
 
 describe("an approval leaves no account-side time finer than a day", () => {
-  it("after a passkey approval and a password approval, no account row gained a time finer than a day, and no session's storage names the account", async () => {
+  it("after a passkey approval and a password approval, no account row gained a time finer than a day, and no session's storage names the account", { timeout: 30_000 }, async () => {
     const merchant = await seedMerchant();
     const withPasskey = await seedEndUser("1990-01-01");
     const device = await SoftwareAuthenticator.create();
     await enrolPasskeyFor(withPasskey, device);
     const withPassword = await seedEndUser("1991-02-02");
 
-    const beforePasskey = await accountTimes(withPasskey.id);
+    // The merchant's opens are counted by the minute on the merchant's own account: opened first, so
+    // that the counter scan sees what the approvals wrote.
     const first = await openSession(merchant.apiKey);
+    const second = await openSession(merchant.apiKey);
+    const countersBefore = await counterTimes();
+    const beforePasskey = await accountTimes(withPasskey.id);
     const options = await call("POST", `/api/age-verification/session/${first.session_id}/passkey-options`, { token: withPasskey.token, body: { nonce: first.nonce } });
     expect(options.status).toBe(200);
     const approved = await call("POST", `/api/age-verification/session/${first.session_id}/complete`, {
@@ -69,7 +86,6 @@ describe("an approval leaves no account-side time finer than a day", () => {
     expect(approved.body.data.holder_binding).toBe("PASSKEY");
 
     const beforePassword = await accountTimes(withPassword.id);
-    const second = await openSession(merchant.apiKey);
     const answered = await complete(withPassword.token, second.session_id, second.nonce);
     expect(answered.status).toBe(200);
     expect(answered.body.data.holder_binding).toBe("PASSWORD");
@@ -77,7 +93,10 @@ describe("an approval leaves no account-side time finer than a day", () => {
     const passkeyWrites = written(beforePasskey, await accountTimes(withPasskey.id));
     // The passkey's last use is recorded, as the day only: the scan sees it, and it names no minute.
     expect(passkeyWrites.map((w) => w.where)).toContain("passkeys.last_used_at");
-    for (const write of [...passkeyWrites, ...written(beforePassword, await accountTimes(withPassword.id))]) {
+    const counterWrites = written(countersBefore, await counterTimes());
+    // The approvals were counted (the completion limit), by the day only.
+    expect(counterWrites.length).toBeGreaterThan(0);
+    for (const write of [...passkeyWrites, ...written(beforePassword, await accountTimes(withPassword.id)), ...counterWrites]) {
       expect(write.value, `${write.where} was written by an approval`).toMatch(MIDNIGHT);
     }
 
@@ -105,5 +124,32 @@ describe("an approval leaves no account-side time finer than a day", () => {
     expect(row).not.toContain(session.session_id);
     expect(row).not.toContain(stored.nonceHash);
     expect(results[0]!.nonce_hash).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it("an abandoned approval challenge leaves the account and the day, nothing finer; it still expires after five minutes", { timeout: 30_000 }, async () => {
+    const merchant = await seedMerchant();
+    const user = await seedEndUser("1990-01-01");
+    const device = await SoftwareAuthenticator.create();
+    await enrolPasskeyFor(user, device);
+    const before = await accountTimes(user.id);
+    const session = await openSession(merchant.apiKey);
+    const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
+    expect(options.status).toBe(200);
+    // Abandoned: the person closed the page. What stays until the prune runs:
+    const writes = written(before, await accountTimes(user.id));
+    expect(writes.map((w) => w.where)).toContain("passkey_challenges.expires_at");
+    for (const write of writes) expect(write.value, `${write.where} was written by asking for a challenge`).toMatch(MIDNIGHT);
+    // The day is all the row says, yet the challenge is good for five minutes only.
+    vi.useFakeTimers({ now: Date.now() + 301_000, toFake: ["Date"] });
+    try {
+      const late = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, {
+        token: user.token,
+        body: { nonce: session.nonce, consent: true, assertion: await device.assert(options.body.data) },
+      });
+      expect(late.status, late.text).toBe(400);
+      expect(late.body.message).toMatch(/expired/);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -151,7 +151,10 @@ export type paths = {
     get: operations["getApiAgeVerificationSessionIdPreview"];
   };
   "/api/age-verification/session/{id}/request": {
-    /** What a session asks, for the end user's app (needs the nonce) */
+    /**
+     * What a session asks, for the end user's app (needs the nonce)
+     * @description Signed in (Bearer) with the nonce: the request with meets_age_required from the account's verified date of birth. A double-blind session is never read with an account (403 DOUBLE_BLIND_REQUIRED): its page reads the preview alone.
+     */
     get: operations["getApiAgeVerificationSessionIdRequest"];
   };
   "/api/age-verification/session/{id}/decline": {
@@ -171,7 +174,7 @@ export type paths = {
   "/api/age-verification/session/{id}/complete": {
     /**
      * Answer a session as the end user: consent shares whether you are old enough, nothing else
-     * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+     * @description Signed in (Bearer): the account answers; a double-blind session refuses any Authorization header (403 DOUBLE_BLIND_REQUIRED) before the credential is checked or anything of the account is read or counted. Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
      */
     post: operations["postApiAgeVerificationSessionIdComplete"];
   };
@@ -301,7 +304,7 @@ export type paths = {
   "/api/age-tokens": {
     /**
      * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
-     * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+     * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens, before anything is signed (a request over the limit costs no signature); which tokens were issued is not recorded. The request names no session: fetch tokens away from any session, with no Referer (referrerPolicy: no-referrer), no X-Session-Nonce and no query string. docs/double-blind.md.
      */
     post: operations["postApiAgeTokens"];
   };
@@ -3342,6 +3345,15 @@ export type operations = {
           };
         };
       };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
+          };
+        };
+      };
       /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
       404: {
         content: {
@@ -3389,7 +3401,10 @@ export type operations = {
       };
     };
   };
-  /** What a session asks, for the end user's app (needs the nonce) */
+  /**
+   * What a session asks, for the end user's app (needs the nonce)
+   * @description Signed in (Bearer) with the nonce: the request with meets_age_required from the account's verified date of birth. A double-blind session is never read with an account (403 DOUBLE_BLIND_REQUIRED): its page reads the preview alone.
+   */
   getApiAgeVerificationSessionIdRequest: {
     parameters: {
       query?: {
@@ -3442,6 +3457,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
           };
         };
       };
@@ -3556,6 +3580,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "MALFORMED_JSON";
+          };
+        };
+      };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
           };
         };
       };
@@ -3792,7 +3825,7 @@ export type operations = {
   };
   /**
    * Answer a session as the end user: consent shares whether you are old enough, nothing else
-   * @description Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
+   * @description Signed in (Bearer): the account answers; a double-blind session refuses any Authorization header (403 DOUBLE_BLIND_REQUIRED) before the credential is checked or anything of the account is read or counted. Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.
    */
   postApiAgeVerificationSessionIdComplete: {
     parameters: {
@@ -3939,7 +3972,7 @@ export type operations = {
           });
         };
       };
-      /** @description The account answered too many requests (production: 10 an hour, 30 a day, every attempt counted); Retry-After says when the window ends. More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
+      /** @description The account answered too many requests (production: 30 a day, every attempt counted); Retry-After says when the window ends. More than 120 session-link calls a minute from this address. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -4027,6 +4060,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: DOUBLE_BLIND_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "DOUBLE_BLIND_REQUIRED";
           };
         };
       };
@@ -4139,13 +4181,13 @@ export type operations = {
           };
         };
       };
-      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS) Codes: ASSURANCE_NOT_ACCEPTED. */
+      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS); A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: ASSURANCE_NOT_ACCEPTED, DOUBLE_BLIND_REQUIRED. */
       403: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "ASSURANCE_NOT_ACCEPTED";
-          };
+            error?: "ASSURANCE_NOT_ACCEPTED" | "DOUBLE_BLIND_REQUIRED";
+          });
         };
       };
       /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
@@ -4303,13 +4345,13 @@ export type operations = {
           };
         };
       };
-      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS) Codes: ASSURANCE_NOT_ACCEPTED. */
+      /** @description The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS); A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read Codes: ASSURANCE_NOT_ACCEPTED, DOUBLE_BLIND_REQUIRED. */
       403: {
         content: {
-          "application/json": components["schemas"]["ErrorEnvelope"] & {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
             /** @enum {unknown} */
-            error?: "ASSURANCE_NOT_ACCEPTED";
-          };
+            error?: "ASSURANCE_NOT_ACCEPTED" | "DOUBLE_BLIND_REQUIRED";
+          });
         };
       };
       /** @description Unknown session, another account's session, or a wrong nonce Codes: NOT_FOUND. */
@@ -5798,7 +5840,7 @@ export type operations = {
   };
   /**
    * Anonymous age tokens for the signed-in, verified end user (Privacy Pass token type 2, blind RSA)
-   * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.
+   * @description Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. The account's daily count rises by the number of tokens, before anything is signed (a request over the limit costs no signature); which tokens were issued is not recorded. The request names no session: fetch tokens away from any session, with no Referer (referrerPolicy: no-referrer), no X-Session-Nonce and no query string. docs/double-blind.md.
    */
   postApiAgeTokens: {
     requestBody: {
@@ -5891,7 +5933,7 @@ export type operations = {
           };
         };
       };
-      /** @description A malformed TokenRequest, one for another key or token type, or a threshold not offered Codes: VALIDATION_FAILED. */
+      /** @description A malformed TokenRequest, one for another key or token type, or a threshold not offered; or a request that could name a session (an X-Session-Nonce header, a query string, a Referer with a path or a query, a body field other than age_over, token_requests and confirmation), refused before the sign-in is checked Codes: VALIDATION_FAILED. */
       422: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

@@ -7,11 +7,13 @@
 // Token), with BigInt and Web Crypto: the service only ever sees blinded messages, which by the
 // mathematics of blind signatures it cannot match to the tokens they become.
 //
-// Timing: the stock is refilled in fixed-size batches when the person signs in (once their identity is
-// verified) and a while after a token is used, never at the moment of an approval, unless the stock is
-// empty then (the first double-blind request after signing in for the first time): that single case
-// is the timing link that remains, and docs/double-blind.md says so. verify.js calls refill(), approve()
-// and clear(); nothing else of the page is touched.
+// Timing (docs/double-blind.md "The timing link"): the stock is filled away from any session: in
+// fixed-size batches after the person signs in and after their identity check, on a page that is not a
+// double-blind request, and topped up at random moments a while after a token is used. While a
+// double-blind request is on screen (holdForSession) nothing is fetched unless the person chooses it
+// (fillNow), and then the answer waits a random time (waitRange). Issuance requests name no session:
+// no Referer (referrerPolicy: no-referrer), no nonce, no session id. verify.js calls refill(), usable(),
+// redeem(), fillNow(), holdForSession(), waitRange() and clear(); nothing else of the page is touched.
 
 /**
  * @typedef {{ id?: number, ageOver: number, tokenKey: string, token: string }} StoredToken
@@ -31,6 +33,14 @@ var AVS_AGE_TOKENS = (function () {
   var DIRECTORY = "/.well-known/private-token-issuer-directory";
   /** @type {ReturnType<typeof setTimeout> | 0} */
   var laterRefill = 0;
+  // Set while a double-blind request is on screen: no refill runs unless the person asks (fillNow).
+  var held = false;
+  /**
+   * The random wait before answering with a token fetched on the spot (docs/double-blind.md explains
+   * the range). A test may shorten it through window.AVS_TEST_DOUBLE_BLIND_WAIT_MS = [min, max] (set
+   * before the page loads, as test/e2e/verify-double-blind.e2e.ts does); it cannot remove it.
+   */
+  var WAIT_MS = [60000, 240000];
 
   // --- Bytes and numbers ----------------------------------------------------------------------
   /** @param {string} text */
@@ -232,11 +242,37 @@ var AVS_AGE_TOKENS = (function () {
     return keys;
   }
 
+  /**
+   * A request that carries the account and nothing of a session: no Referer (the page's URL would name
+   * the session), no nonce, no cookie. For issuance and its passkey confirmation.
+   * @param {string} path @param {string} account @param {unknown} body @returns {Promise<ApiResult>}
+   */
+  async function accountOnly(path, account, body) {
+    try {
+      var response = await fetch(path, {
+        method: "POST",
+        headers: { accept: "application/json", authorization: "Bearer " + account, "content-type": "application/json" },
+        body: JSON.stringify(body),
+        credentials: "omit",
+        cache: "no-store",
+        redirect: "error",
+        referrerPolicy: "no-referrer"
+      });
+      /** @type {any} */
+      var json = null;
+      try { json = await response.json(); } catch (e) { json = null; }
+      if (response.ok) return { ok: true, status: response.status, data: json && json.data };
+      return { ok: false, status: response.status, error: (json && json.error) || "INTERNAL_ERROR", message: (json && json.message) || "", errors: (json && json.errors) || [] };
+    } catch (e) {
+      return { ok: false, status: 0, error: "NETWORK", message: "", errors: [] };
+    }
+  }
+
   /** A fresh passkey assertion over a confirmation challenge, or null when the person cancels. @param {string} account */
   async function confirmation(account) {
-    var options = await A.api("POST", "/api/users/me/passkeys/confirmation-options", { token: account });
+    var options = await accountOnly("/api/users/me/passkeys/confirmation-options", account, {});
     if (!options.ok || typeof window.PublicKeyCredential !== "function") return null;
-    var o = options.data;
+    var o = /** @type {any} */ (options).data;
     try {
       var credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get({
         publicKey: {
@@ -274,12 +310,12 @@ var AVS_AGE_TOKENS = (function () {
     var pending = await Promise.all(Array.from({ length: BATCH }, function () { return tokenRequest(challenge, tokenKey); }));
     /** @type {Record<string, unknown>} */
     var body = { age_over: key.age_over, token_requests: pending.map(function (p) { return toB64url(p.request); }) };
-    var res = await A.api("POST", "/api/age-tokens", { token: account, body: body });
+    var res = await accountOnly("/api/age-tokens", account, body);
     if (!res.ok && res.error === "PASSKEY_REQUIRED" && confirm) {
       var assertion = await confirmation(account);
       if (!assertion) return res;
       body.confirmation = assertion;
-      res = await A.api("POST", "/api/age-tokens", { token: account, body: body });
+      res = await accountOnly("/api/age-tokens", account, body);
     }
     if (!res.ok) return res;
     var responses = /** @type {string[]} */ (res.data.token_responses);
@@ -296,13 +332,24 @@ var AVS_AGE_TOKENS = (function () {
    */
   async function refill(account, options) {
     options = options || {};
-    if (!account || typeof indexedDB === "undefined") return;
+    if (held || !account || typeof indexedDB === "undefined") return;
+    var refused = await fill(account, options);
+    // Topped up again at a random moment while the page stays open (only when the stock runs low).
+    if (!refused && options.provenAge !== undefined) refillLater(account, options.provenAge);
+    return refused;
+  }
+
+  /**
+   * @param {string} account @param {{ confirm?: boolean, ageRequired?: number, provenAge?: number }} options
+   * @returns {Promise<ApiResult | undefined>} the refusal that stopped it, if any
+   */
+  async function fill(account, options) {
     var dir = await directory();
-    if (!dir) return;
+    if (!dir) return { ok: false, status: 0, error: "NETWORK", message: "", errors: [] };
     var current = currentKeys(dir);
-    var held = await stock();
+    var kept = await stock();
     var published = dir["token-keys"].map(function (k) { return k["token-key"]; });
-    for (var i = 0; i < held.length; i++) if (published.indexOf(held[i].tokenKey) < 0) await remove(/** @type {number} */ (held[i].id));
+    for (var i = 0; i < kept.length; i++) if (published.indexOf(kept[i].tokenKey) < 0) await remove(/** @type {number} */ (kept[i].id));
     var proven = options.provenAge === undefined ? Infinity : options.provenAge;
     var wanted = current.filter(function (k) { return k.age_over <= proven; });
     if (options.ageRequired !== undefined) {
@@ -311,55 +358,84 @@ var AVS_AGE_TOKENS = (function () {
     }
     for (var j = 0; j < wanted.length; j++) {
       var key = wanted[j];
-      var usable = held.filter(function (t) { return t.tokenKey === key["token-key"]; }).length;
-      if (usable >= LOW) continue;
+      var have = kept.filter(function (t) { return t.tokenKey === key["token-key"]; }).length;
+      if (have >= LOW) continue;
       var res = await fetchBatch(account, dir, key, !!options.confirm);
       // Not verified, under this threshold, passkey not given, the day's tokens used: nothing more now.
-      if (!res.ok && (res.error === "KYC_REQUIRED" || res.error === "PASSKEY_REQUIRED" || res.error === "RATE_LIMITED" || res.status === 401)) return;
+      if (!res.ok) return res;
     }
+    return undefined;
   }
 
-  /** A refill a while after a token was used (1 to 4 minutes, at random): never in the same moment. @param {string} account */
-  /** @param {string} account @param {number} provenAge */
+  /** A refill a while after a token was used (1 to 4 minutes, at random): never in the same moment. @param {string} account @param {number} provenAge */
   function refillLater(account, provenAge) {
     if (laterRefill) clearTimeout(laterRefill);
     laterRefill = setTimeout(function () { laterRefill = 0; refill(account, { provenAge: provenAge }); }, 60000 + Math.floor(Math.random() * 180000));
   }
 
+  /** Stored tokens that can answer a request for ageRequired now (their key still published), lowest threshold first. @param {number} ageRequired */
+  async function usableTokens(ageRequired) {
+    if (typeof indexedDB === "undefined") return [];
+    var dir = await directory();
+    if (!dir) return [];
+    var published = dir["token-keys"].map(function (k) { return k["token-key"]; });
+    return (await stock())
+      .filter(function (t) { return t.ageOver >= ageRequired && published.indexOf(t.tokenKey) >= 0; })
+      .sort(function (a, b) { return a.ageOver - b.ageOver; });
+  }
+  /** How many stored tokens can answer a request for ageRequired. @param {number} ageRequired */
+  async function usable(ageRequired) { return (await usableTokens(ageRequired)).length; }
+
   /**
    * Approves the session at `path` (…/complete) with a token from the stock, the lowest threshold that
-   * meets ageRequired, sent with no Authorization header. A token is taken out of the stock before it is
-   * sent, so it is never sent twice; one refused as spent or invalid (a rotated key) is dropped and the
-   * next tried. With an empty stock it fetches a batch now (the one case with a timing link).
-   * @param {string} account @param {string} path @param {string} nonce @param {number} ageRequired
+   * meets ageRequired, sent with no Authorization header. Never fetches a token: an empty stock is the
+   * person's choice to make (verify.js). A token is taken out of the stock before it is sent, so it is
+   * never sent twice; one refused as spent or invalid (a rotated key) is dropped and the next tried.
+   * @param {string} path @param {string} nonce @param {number} ageRequired
    * @returns {Promise<ApiResult>}
    */
-  async function approve(account, path, nonce, ageRequired) {
+  async function redeem(path, nonce, ageRequired) {
     for (var attempt = 0; attempt < 4; attempt++) {
-      var dir = await directory();
-      if (!dir) return { ok: false, status: 0, error: "NETWORK", message: "", errors: [] };
-      var published = dir["token-keys"].map(function (k) { return k["token-key"]; });
-      var usable = (await stock())
-        .filter(function (t) { return t.ageOver >= ageRequired && published.indexOf(t.tokenKey) >= 0; })
-        .sort(function (a, b) { return a.ageOver - b.ageOver; });
-      if (!usable.length) {
-        if (attempt > 0) break;
-        await refill(account, { confirm: true, ageRequired: ageRequired });
-        continue;
-      }
-      var chosen = usable[0];
+      var candidates = await usableTokens(ageRequired);
+      if (!candidates.length) break;
+      var chosen = candidates[0];
       await remove(/** @type {number} */ (chosen.id));
       var res = await A.api("POST", path, { nonce: nonce, body: { consent: true, age_token: chosen.token } });
       if (!res.ok && (res.error === "AGE_TOKEN_SPENT" || res.error === "AGE_TOKEN_INVALID")) continue;
-      // Approved with this token: the person meets its threshold, so the later refill may ask for it.
-      if (res.ok) refillLater(account, chosen.ageOver);
+      // No top-up from here: one that followed an answer would date it. The stock is topped up on the
+      // app's other pages, at random moments (refill).
       return res;
     }
     return { ok: false, status: 0, error: "AGE_TOKEN_UNAVAILABLE", message: "", errors: [] };
   }
 
+  /**
+   * The person chose to get tokens now, for this request's age: asks for a batch (with the passkey
+   * when the account has one). Answers undefined when tokens were stored, else the refusal.
+   * @param {string} account @param {number} ageRequired @returns {Promise<ApiResult | undefined>}
+   */
+  function fillNow(account, ageRequired) { return fill(account, { confirm: true, ageRequired: ageRequired }); }
+
+  /**
+   * While a double-blind request is on this page no background refill runs, not even after it is
+   * answered (a top-up then would date the answer): the page stays held until it is left.
+   */
+  function holdForSession() {
+    held = true;
+    if (laterRefill) { clearTimeout(laterRefill); laterRefill = 0; }
+  }
+
+  /** A random wait in milliseconds, uniform in the range (or the test's shorter one). */
+  function waitMs() {
+    var hook = /** @type {Window & { AVS_TEST_DOUBLE_BLIND_WAIT_MS?: [number, number] }} */ (window).AVS_TEST_DOUBLE_BLIND_WAIT_MS;
+    var range = Array.isArray(hook) && hook.length === 2 && hook[0] > 0 && hook[1] >= hook[0] ? hook : WAIT_MS;
+    var span = new Uint32Array(1);
+    crypto.getRandomValues(span);
+    return range[0] + Math.floor((span[0] / 4294967296) * (range[1] - range[0]));
+  }
+
   /** How many tokens the stock holds (for the browser test). */
   async function count() { return typeof indexedDB === "undefined" ? 0 : (await stock()).length; }
 
-  return { refill: refill, approve: approve, clear: clear, count: count };
+  return { refill: refill, usable: usable, redeem: redeem, fillNow: fillNow, holdForSession: holdForSession, waitMs: waitMs, waitRange: WAIT_MS, clear: clear, count: count };
 })();

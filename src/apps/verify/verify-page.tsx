@@ -5,6 +5,7 @@ import { ForgotPasswordForm } from "../../web/forgot-password-form";
 import { Brand, Layout, NoScript } from "../../web/layout";
 import { ONFIDO_SDK_URL } from "../../web/csp";
 import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
+import { DoubleBlindSection } from "./double-blind-section";
 import { ResultIcons } from "./result-icons";
 import { DateOfBirthField } from "./date-of-birth-field";
 import { LanguageSwitcher, PageTexts } from "../../web/i18n/page-texts";
@@ -233,6 +234,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
             </button>
           </div>
         </section>
+        <DoubleBlindSection t={t} />
 
         <PasskeyOffer t={t} />
         <PasskeySettings t={t} />

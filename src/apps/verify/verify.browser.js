@@ -46,9 +46,9 @@
   var identityJustVerified = false;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-wallet", "step-account", "step-kyc", "step-decide", "step-result", "passkey-offer", "passkey-settings"];
+  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-wallet", "step-account", "step-kyc", "step-decide", "step-double-blind", "step-result", "passkey-offer", "passkey-settings"];
   /** @type {Record<string, string>} */
-  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-result": "result-title" };
+  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-double-blind": "double-blind-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
   /** @param {string[]} visible */
@@ -265,7 +265,8 @@
   /** @param {number} round */
   async function confirmExpiry(round) {
     var sentAt = Date.now();
-    var res = await answerWithin(ANSWER_WITHIN_MS, A.api("GET", sessionPath("/request"), { token: token, nonce: nonce }));
+    // A double-blind request is never read with the account: its preview says the same.
+    var res = await answerWithin(ANSWER_WITHIN_MS, doubleBlind ? A.api("GET", sessionPath("/preview"), { nonce: nonce }) : A.api("GET", sessionPath("/request"), { token: token, nonce: nonce }));
     if (timer !== -1) return; // answered, signed out or left meanwhile
     if (!res.ok) {
       if (res.status === 401) { timer = 0; return signedOut(); }
@@ -278,7 +279,7 @@
     if (request.status === "EXPIRED") return result("expired");
     // Answered meanwhile (elsewhere): the first screen's read says what was answered and when.
     if (request.status !== "PENDING") { timer = 0; return loadPreview(); }
-    if (Date.parse(request.expires_at) - serverNow() > 2000) {
+    if (Date.parse(/** @type {SessionRequest} */ (request).expires_at) - serverNow() > 2000) {
       // Time is left after all: the device clock was off more than the offset said.
       timer = setInterval(tick, 1000);
       return tick();
@@ -317,6 +318,8 @@
     var account = accountPathOffered(preview);
     offerWallet(preview, account);
     if (!account) return showSections(["step-intro"]);
+    // Double-blind: the preview is all the page reads of this request (see "Double-blind" below).
+    if (preview.double_blind) return showDoubleBlind(preview);
     if (token) loadRequest(); else showAccount();
   }
 
@@ -435,6 +438,8 @@
     if (registered) {
       A.notice("account-notice", t("account.created", { email: data.user.email }), "info");
     }
+    // On a double-blind request the sign-in only serves a token the person chose to get.
+    if (doubleBlind) return afterDoubleBlindSignIn();
     loadRequest();
   }
 
@@ -752,6 +757,8 @@
   // whether the verified age meets it. Should that read fail, the answer step shows as before and the
   // server decides on complete.
   async function decideWithAge() {
+    // A double-blind request never reads the account's age: the identity check was for the token the person asked for.
+    if (doubleBlind) return getTokenAndWait();
     if (request && request.meets_age_required === null) {
       // The answer belongs to the account that asked: after "Use another account" or a sign-out
       // meanwhile it is dropped, so the next person never sees the previous one's age.
@@ -829,7 +836,7 @@
       }
       // A double-blind request is approved with an anonymous token from the stock, without the sign-in.
       var res = consent && request && request.double_blind
-        ? await T.approve(/** @type {string} */ (token), sessionPath("/complete"), nonce, request.age_required)
+        ? await T.redeem(sessionPath("/complete"), nonce, request.age_required)
         : await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
@@ -845,6 +852,123 @@
   }
   A.$("approve").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(true, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
   A.$("decline").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(false, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
+
+
+  // --- Double-blind ------------------------------------------------------------------------------
+  // A double-blind request is answered with an anonymous age token from this device's stock
+  // (age-tokens.js), never with the account (docs/double-blind.md). The page reads the preview alone:
+  // whether the person can answer is whether the stock holds a token for the age asked, not anything the
+  // service says about the account. No token is fetched while the request is on screen unless the
+  // person chooses to, and then the answer waits a random time, shown as a countdown.
+  var doubleBlind = false;
+  // Whether the person chose "get a token and answer after a wait" (kept across a sign-in and an identity check).
+  var wantsToken = false;
+  var waitTimer = 0;
+  // How the token that answered was had: "stock" (fetched earlier) or "waited" (fetched on the spot).
+  var tokenPath = "stock";
+
+  /** @param {SessionPreview} shown */
+  async function showDoubleBlind(shown) {
+    doubleBlind = true;
+    T.holdForSession();
+    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: true, locale: shown.locale, return_url: shown.return_url, require_passkey: false, accepted_assurance: shown.accepted_assurance, double_blind: true, meets_age_required: null };
+    if (!timer) startCountdown();
+    progress(null);
+    A.show("switch-account", !!token);
+    A.show("db-notice", false);
+    A.show("db-waiting", false);
+    A.show("db-later-text", false);
+    var held = await T.usable(shown.age_required);
+    A.show("db-stock", held > 0);
+    A.show("db-answer", held > 0);
+    A.show("db-none", held === 0);
+    A.show("db-wallet", walletShown);
+    var range = T.waitRange;
+    A.text("db-wait-why", t("db.wait.why", { min: Math.round(range[0] / 60000), max: Math.round(range[1] / 60000) }));
+    showSections(["step-intro", "step-double-blind"]);
+  }
+
+  /** Answers with a token from the stock, no account; the result says how the token was had. */
+  async function sendToken() {
+    var res = await T.redeem(sessionPath("/complete"), nonce, /** @type {SessionRequest} */ (request).age_required);
+    if (res.ok) {
+      result(res.data.status === "APPROVED" ? "approved" : "underage", res.data);
+      if (res.data.status === "APPROVED") A.text("result-text", t("result.approved.text", { merchant: merchant(), age: ageRequired() }) + " " + t(tokenPath === "waited" ? "db.result.waited" : "db.result.stock"));
+      return;
+    }
+    if (res.status === 404) return result("invalid");
+    if (res.error === "SESSION_NOT_PENDING") return loadPreview();
+    // No usable token after all (spent elsewhere, a rotated key): back to the choice.
+    if (res.error === "AGE_TOKEN_UNAVAILABLE") return showDoubleBlind(/** @type {SessionPreview} */ (preview));
+    A.notice("db-notice", A.messageFor(res), "error");
+  }
+  A.$("db-send").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), sendToken);
+  });
+
+  // "Get a token and answer after a random wait": the person's own choice, made knowing the timing link.
+  A.$("db-wait").addEventListener("click", function () {
+    wantsToken = true;
+    if (!token) {
+      showSections(["step-intro", "step-account"]);
+      return A.notice("account-notice", t("db.signin"), "info");
+    }
+    getTokenAndWait();
+  });
+  function afterDoubleBlindSignIn() {
+    A.show("switch-account", true);
+    if (wantsToken) return getTokenAndWait();
+    showDoubleBlind(/** @type {SessionPreview} */ (preview));
+  }
+  async function getTokenAndWait() {
+    if (!wantsToken) return showDoubleBlind(/** @type {SessionPreview} */ (preview));
+    showSections(["step-intro", "step-double-blind"]);
+    A.show("db-none", false);
+    A.show("db-notice", false);
+    var refused = /** @type {(Failure & { status: number }) | undefined} */ (await T.fillNow(/** @type {string} */ (token), /** @type {SessionRequest} */ (request).age_required));
+    if (refused) {
+      if (refused.status === 401) return signedOut();
+      // The identity check first (account requests only); after it the choice stands and this runs again.
+      if (refused.error === "KYC_REQUIRED") return loadKyc();
+      wantsToken = false;
+      A.show("db-none", true);
+      var words = refused.error === "AGE_TOKEN_NOT_ALLOWED" ? t("db.underage") : refused.error === "PASSKEY_REQUIRED" ? t("db.passkey") : A.messageFor(refused);
+      return A.notice("db-notice", words, "error");
+    }
+    wantsToken = false;
+    tokenPath = "waited";
+    // Never past the request's life: the wait ends at least 30 s before it expires.
+    var left = Date.parse(/** @type {SessionRequest} */ (request).expires_at) - serverNow() - 30000;
+    waitThenSend(Date.now() + Math.max(0, Math.min(T.waitMs(), left)));
+  }
+  /** @param {number} until */
+  function waitThenSend(until) {
+    A.show("db-waiting", true);
+    A.show("db-answer", false);
+    A.show("db-stock", false);
+    function step() {
+      var left = Math.max(0, Math.ceil((until - Date.now()) / 1000));
+      A.text("db-countdown", t("db.waiting", { time: Math.floor(left / 60) + ":" + ("0" + (left % 60)).slice(-2) }));
+      if (left > 0) return;
+      clearInterval(waitTimer);
+      waitTimer = 0;
+      A.show("db-waiting", false);
+      sendToken();
+    }
+    waitTimer = setInterval(step, 1000);
+    step();
+  }
+  A.$("db-cancel").addEventListener("click", function () {
+    if (waitTimer) { clearInterval(waitTimer); waitTimer = 0; }
+    tokenPath = "stock";
+    showDoubleBlind(/** @type {SessionPreview} */ (preview));
+  });
+  A.$("db-wallet").addEventListener("click", function () { A.$("wallet-use").focus(); });
+  A.$("db-later").addEventListener("click", function () {
+    A.show("db-none", false);
+    A.text("db-later-text", t("db.later.text", { time: when(/** @type {SessionRequest} */ (request).expires_at) }));
+    A.show("db-later-text", true);
+  });
 
   if (!/^ses_[A-Za-z0-9_-]{24}$/.test(sessionId) || !nonce) {
     result("invalid");

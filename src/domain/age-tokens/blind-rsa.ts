@@ -22,6 +22,9 @@ function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
   return result;
 }
 
+/** Whether the key can sign the blinded message: its integer is below the modulus (RFC 8017 §5.2.1). */
+export const inSigningRange = (key: BlindSigningKey, blindedMsg: Uint8Array): boolean => bytesToBigInt(blindedMsg) < key.modulus;
+
 /** Thrown for a blinded message the key cannot sign (out of range); the caller answers a 4xx. */
 export class BlindSignRefused extends Error {}
 

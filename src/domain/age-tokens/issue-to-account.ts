@@ -1,12 +1,12 @@
 // POST /api/age-tokens for one signed-in account (CONTRACT §13), in the contract's order: a threshold
 // this deployment offers (else 422), the account verified and of that age (403 KYC_REQUIRED, 403
 // AGE_TOKEN_NOT_ALLOWED), a fresh passkey assertion when it has a passkey (403 PASSKEY_REQUIRED), the
-// requests well formed (422), then the day's count raised by the number of tokens (429 past it). The
-// signatures leave only once counted; which tokens were issued is never recorded.
+// requests well formed (422), then the day's count raised by the number of tokens (429 past it), and
+// only then the signatures; which tokens were issued is never recorded.
 import type { ServiceContext } from "../../context/service-context";
 import { ApiError, notFound } from "../../errors";
 import { deploymentTokenKeys } from "./deployment-keys";
-import { issueTokens } from "./issuance";
+import { checkTokenRequests, signRequests } from "./issuance";
 import { countIssuedTokens } from "./issuance-count";
 import { issuanceRefusal, type IssuanceAsk } from "./issuance-eligibility";
 import { currentKeyFor, thresholdsOffered } from "./token-keys";
@@ -41,9 +41,10 @@ export async function issueAgeTokensTo(ctx: ServiceContext, holder: TokenHolder,
   const refusal = issuanceRefusal(ask);
   if (refusal) throw refusal;
   if (holder.hasPasskey) await confirmHolder();
-  // Malformed requests are refused before anything is counted; signing is cheap (blind-rsa.ts).
-  const responses = await issueTokens(keys, input.age_over, input.token_requests);
+  // Malformed requests are refused before anything is counted; the count comes before any signature,
+  // so a request over the day's limit costs no private-key operation (docs/double-blind.md).
+  const checked = checkTokenRequests(keys, input.age_over, input.token_requests);
   const over = await countIssuedTokens(ctx, holder.userId, input.token_requests.length, now.getTime());
   if (over) throw issuanceRefusal({ ...ask, passkeyAsserted: true, issuedToday: over.refusedAt, dailyLimit: over.limit }) ?? new ApiError("RATE_LIMITED");
-  return responses;
+  return signRequests(checked);
 }

@@ -22,11 +22,12 @@ type Window = { name: string; setting: AccountLimitSetting; fallback: number; se
  * (the fallback). docs/limits.md lists them with their reasons.
  */
 export const ACCOUNT_LIMITS = {
-  /** One verified adult must not serve as an age proof for a crowd. */
-  completion: [
-    { name: "completion-hour", setting: "COMPLETIONS_PER_HOUR", fallback: 10, seconds: HOUR },
-    { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY },
-  ],
+  /**
+   * One verified adult must not serve as an age proof for a crowd. A day window only: a counter row is
+   * keyed by a hash the service itself can recompute for an account and window, so an hour window would
+   * record the hour each account answered, a time finer than the day (docs/double-blind.md).
+   */
+  completion: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],
   /** Each SDK token is a paid provider call. */
   sdkToken: [{ name: "sdk-token-hour", setting: "KYC_SDK_TOKENS_PER_HOUR", fallback: 10, seconds: HOUR }],
   /** Each submission starts a paid check at the provider. */

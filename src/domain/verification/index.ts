@@ -7,4 +7,4 @@ export { answerTestSession, CompleteInput, completeSession, declineSession, Test
 export { anonymousWithoutToken, redeemAgeToken } from "./redeem-age-token";
 export { OpenedSession, openSession, OpenSessionInput } from "./open-session";
 export { ageTokensOffered, assurancesOffered, sessionPolicy } from "./ways-offered";
-export { NonceQuery, pollSession, previewSession, readSessionRequest } from "./read-session";
+export { forHolder, NonceQuery, pollSession, previewSession, readSessionRequest, sessionOpenedBy } from "./read-session";

@@ -4,7 +4,7 @@ import * as z from "../../lib/lazy-zod";
 import type { ServiceContext } from "../../context/service-context";
 import { nowIso } from "../../lib/time";
 import { fullYearsOn } from "../../session/age";
-import type { HolderSessionRequest } from "../../session/session-view";
+import type { HolderSessionRequest, SessionRequest } from "../../session/session-view";
 import { sessionStub } from "../../session/session-stub";
 import { checkedId, unwrap } from "./session-calls";
 
@@ -21,7 +21,20 @@ export const previewSession = async (ctx: ServiceContext, sessionId: string, non
 
 /** The request for the signed-in end user, with whether their verified date of birth meets its age. */
 export async function readSessionRequest(ctx: ServiceContext, sessionId: string, nonce: string, verifiedDob: string | null = null): Promise<HolderSessionRequest> {
-  const request = unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce));
+  return forHolder(unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce)), verifiedDob);
+}
+
+/** A request already read, with whether the verified date of birth meets its age (null: not verified). */
+export function forHolder(request: SessionRequest, verifiedDob: string | null): HolderSessionRequest {
   const meets = verifiedDob === null ? null : fullYearsOn(verifiedDob, nowIso()) >= request.age_required;
   return { ...request, meets_age_required: meets };
+}
+
+/**
+ * The session the nonce opens, or null (an unknown session, a wrong nonce): read with no account, so
+ * that a route can refuse an account on a double-blind session before it reads anything of one.
+ */
+export async function sessionOpenedBy(ctx: ServiceContext, sessionId: string, nonce: string): Promise<SessionRequest | null> {
+  const read = await sessionStub(ctx, checkedId(sessionId)).request(nonce);
+  return read.ok ? read.value : null;
 }

@@ -11,7 +11,8 @@ export function issueAgeTokensDoc(): OperationDoc {
       "Blind-signs 1 to 10 TokenRequests (RFC 9578 §6.1) with the current key of the threshold asked for, listed with its age_over in the issuer directory at /.well-known/private-token-issuer-directory. " +
       "The TokenChallenge to build them for names the host of the service as issuer_name and origin_info, with an empty redemption_context, so tokens can be fetched ahead of any session. " +
       "A token later approves a session, without any account, through POST /api/age-verification/session/{id}/complete with age_token; by the blind signature, nothing the service holds connects that redemption to this issuance. " +
-      "The account's daily count rises by the number of tokens; which tokens were issued is not recorded. docs/double-blind.md.",
+      "The account's daily count rises by the number of tokens, before anything is signed (a request over the limit costs no signature); which tokens were issued is not recorded. " +
+      "The request names no session: fetch tokens away from any session, with no Referer (referrerPolicy: no-referrer), no X-Session-Nonce and no query string. docs/double-blind.md.",
     responses: {
       200: { description: "One TokenResponse per request, in order", data: IssueAgeTokensOutput },
       400: { description: "The passkey assertion did not verify", codes: ["PASSKEY_INVALID"] },
@@ -20,7 +21,11 @@ export function issueAgeTokensDoc(): OperationDoc {
         codes: ["KYC_REQUIRED", "AGE_TOKEN_NOT_ALLOWED", "PASSKEY_REQUIRED"],
       },
       404: { description: "This deployment offers no age tokens", codes: ["NOT_FOUND"] },
-      422: { description: "A malformed TokenRequest, one for another key or token type, or a threshold not offered", codes: ["VALIDATION_FAILED"] },
+      422: {
+        description:
+          "A malformed TokenRequest, one for another key or token type, or a threshold not offered; or a request that could name a session (an X-Session-Nonce header, a query string, a Referer with a path or a query, a body field other than age_over, token_requests and confirmation), refused before the sign-in is checked",
+        codes: ["VALIDATION_FAILED"],
+      },
     },
   };
 }

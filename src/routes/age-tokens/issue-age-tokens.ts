@@ -12,12 +12,14 @@ import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { issueAgeTokensDoc } from "./docs";
+import { namesNoSession } from "./names-no-session";
 
+// Strict: a field of its own (a session id, a nonce) could name a session (./names-no-session.ts).
 const IssueInput = IssueAgeTokensInput.extend({
   confirmation: AssertionCredential.optional().describe(
     "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED).",
   ),
-});
+}).strict();
 
 const spec = { method: "post", path: "/", limits: { tokens: LIMITS.ageTokensPerAccount } } as const satisfies RouteSpec;
 
@@ -25,8 +27,10 @@ export const issueAgeTokensRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, issueAgeTokensDoc())),
-    requireAccountToken,
+    // Anything that could name a session is refused before the sign-in is checked.
+    namesNoSession,
     jsonBody(IssueInput),
+    requireAccountToken,
     async function issueAgeTokens(c) {
       const claims = c.var.accountClaims;
       const [row] = await accountWithVerifiedDob(c.var.ctx, claims.sub);

@@ -7,13 +7,14 @@ import { validationFailed } from "../../errors";
 import type { AppEnv } from "../../http/app-env";
 import { LIMITS } from "../../http/limits";
 import { describe, readMeta, withMeta } from "../../http/openapi-meta";
-import { limitPerAddressWithout } from "../../http/rate-limit";
+import { limitPerAddress } from "../../http/rate-limit";
 import { requireAccountToken } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { completeSessionDoc } from "./docs";
+import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/complete", limits: { completions: LIMITS.completionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
@@ -27,11 +28,16 @@ export const completeSessionRoute = {
   ...spec,
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, completeSessionDoc())),
-    // The anonymous answer (no account to count on) counts per address, before any Durable Object is reached.
-    limitPerAddressWithout("authorization", spec.limits.perAddress),
-    accountTokenUnlessAnonymous,
+    // Every answer counts per address, before any Durable Object is reached: the anonymous one has no
+    // account to count on, and a signed-in one reaches the session (its double-blind check) before its
+    // token is checked, so a made-up token must not open a way around the limit.
+    limitPerAddress(spec.limits.perAddress),
     sessionNonceHeader,
     jsonBody(CompleteInput),
+    // The session before the account: on a double-blind one a sign-in is refused before it is checked,
+    // and nothing of the account (its completion counters) is read or written.
+    noAccountOnDoubleBlind(nonceInHeaderOr("json")),
+    accountTokenUnlessAnonymous,
     async function answerSession(c) {
       const { nonce: bodyNonce, age_token: ageToken, ...answer } = c.req.valid("json");
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], bodyNonce, "nonce");

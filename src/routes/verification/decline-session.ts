@@ -8,6 +8,7 @@ import { queryParams } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { declineSessionDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
+import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/decline", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
@@ -17,6 +18,7 @@ export const declineSessionRoute = {
     describe(OPENAPI_METADATA && documented(spec, declineSessionDoc())),
     limitPerAddress(spec.limits.perAddress),
     queryParams(NonceQuery),
+    noAccountOnDoubleBlind(nonceInHeaderOr("query")),
     async function decline(c) {
       return ok(c, await declineSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce)));
     },

@@ -8,6 +8,7 @@ import { ok } from "../../http/respond";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { DIGITAL_ID_FAILURE_CAP, digitalIdRequestDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
+import { noAccountOnDoubleBlind, nonceInHeader } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/digital-id/request", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
@@ -16,6 +17,7 @@ export const digitalIdRequestRoute = {
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, digitalIdRequestDoc(), DIGITAL_ID_FAILURE_CAP)),
     limitPerAddress(spec.limits.perAddress),
+    noAccountOnDoubleBlind(nonceInHeader),
     async function digitalCredentialRequest(c) {
       return ok(c, await requestDigitalId(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), undefined)));
     },

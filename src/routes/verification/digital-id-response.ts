@@ -9,6 +9,7 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { DIGITAL_ID_FAILURE_CAP, digitalIdResponseDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
+import { noAccountOnDoubleBlind, nonceInHeader } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/digital-id/response", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
@@ -18,6 +19,7 @@ export const digitalIdResponseRoute = {
     describe(OPENAPI_METADATA && documented(spec, digitalIdResponseDoc(), DIGITAL_ID_FAILURE_CAP)),
     // Before the body is read: a flood of made-up ids costs neither a parse nor a Durable Object.
     limitPerAddress(spec.limits.perAddress),
+    noAccountOnDoubleBlind(nonceInHeader),
     jsonBody(DigitalIdResponseBody),
     async function answerWithWallet(c) {
       const nonce = firstScreenNonce(c.req.header("x-session-nonce"), undefined);

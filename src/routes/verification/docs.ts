@@ -10,6 +10,10 @@ import { HolderSessionRequest, PolledSession, SessionPreview } from "../../sessi
 const tag = "Verification";
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
 
+/** Every route the person's page calls: on a double-blind session, a request with an Authorization header is refused before its credential is checked (docs/double-blind.md). */
+const ACCOUNT_ON_DOUBLE_BLIND = "A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read";
+const accountOnDoubleBlind = { 403: { description: ACCOUNT_ON_DOUBLE_BLIND, codes: ["DOUBLE_BLIND_REQUIRED"] } } satisfies Responses;
+
 export function openSessionDoc(): OperationDoc {
   return {
     tag,
@@ -55,6 +59,7 @@ export function previewSessionDoc(): OperationDoc {
       200: { description: "The preview", data: SessionPreview },
       // No credential is needed here; an id of "." is resolved by URL rules onto the merchant's poll route.
       401: { description: "Only for an id that URL normalisation turns into another route", codes: ["UNAUTHORIZED"] },
+      ...accountOnDoubleBlind,
       ...unknownSession,
     },
   };
@@ -64,7 +69,9 @@ export function readSessionRequestDoc(): OperationDoc {
   return {
     tag,
     summary: "What a session asks, for the end user's app (needs the nonce)",
-    responses: { 200: { description: "The request", data: HolderSessionRequest }, ...unknownSession },
+    description:
+      "Signed in (Bearer) with the nonce: the request with meets_age_required from the account's verified date of birth. A double-blind session is never read with an account (403 DOUBLE_BLIND_REQUIRED): its page reads the preview alone.",
+    responses: { 200: { description: "The request", data: HolderSessionRequest }, ...accountOnDoubleBlind, ...unknownSession },
   };
 }
 
@@ -78,6 +85,7 @@ export function declineSessionDoc(): OperationDoc {
     responses: {
       200: { description: "Declined", data: PolledSession },
       409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+      ...accountOnDoubleBlind,
       ...unknownSession,
     },
   };
@@ -105,7 +113,7 @@ export function completeSessionDoc(): OperationDoc {
     tag,
     summary: "Answer a session as the end user: consent shares whether you are old enough, nothing else",
     description:
-      "Signed in (Bearer): the account answers; a double-blind session refuses it (403 DOUBLE_BLIND_REQUIRED). " +
+      "Signed in (Bearer): the account answers; a double-blind session refuses any Authorization header (403 DOUBLE_BLIND_REQUIRED) before the credential is checked or anything of the account is read or counted. " +
       "Anonymous (no Authorization header at all): {nonce, consent: true, age_token} approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN, double-blind or not, and spends the token; " +
       "without age_token the 401 carries WWW-Authenticate: PrivateToken challenge=…, token-key=… (RFC 9577 §2.1) for the current keys that meet age_required. " +
       "Every refusal leaves the session PENDING and the token unspent. docs/double-blind.md.",
@@ -140,6 +148,7 @@ export function passkeyApprovalOptionsDoc(): OperationDoc {
       "The challenge is single use, valid 5 minutes and bound to this session (by its nonce: no session id is stored with it) and this account; send the resulting assertion with consent: true to /complete.",
     responses: {
       200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
+      ...accountOnDoubleBlind,
       ...unknownSession,
     },
   };
@@ -159,8 +168,8 @@ const DigitalIdRequests = z.object({
 
 const digitalIdRefusals = {
   403: {
-    description: "The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS)",
-    codes: ["ASSURANCE_NOT_ACCEPTED"],
+    description: `The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS); ${ACCOUNT_ON_DOUBLE_BLIND}`,
+    codes: ["ASSURANCE_NOT_ACCEPTED", "DOUBLE_BLIND_REQUIRED"],
   },
   409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
   ...unknownSession,

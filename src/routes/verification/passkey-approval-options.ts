@@ -2,6 +2,7 @@
 // for approving it with a passkey.
 import { approvalOptions } from "../../domain/passkeys";
 import { NonceQuery, readSessionRequest } from "../../domain/verification";
+import type { AppEnv } from "../../http/app-env";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
 import { countUse, limitPerAddress } from "../../http/rate-limit";
@@ -13,6 +14,7 @@ import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { passkeyApprovalOptionsDoc } from "./docs";
+import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
 const spec = { method: "post", path: "/session/:id/passkey-options", limits: { options: LIMITS.passkeyOptionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
@@ -21,13 +23,15 @@ export const passkeyApprovalOptionsRoute = {
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, passkeyApprovalOptionsDoc())),
     limitPerAddress(spec.limits.perAddress),
-    requireUser,
     sessionNonceHeader,
     jsonBody(NonceQuery),
+    // The session before the account: a double-blind one refuses before the sign-in is even checked.
+    noAccountOnDoubleBlind(nonceInHeaderOr("json")),
+    requireUser,
     async function approvalChallenge(c) {
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("json").nonce, "nonce");
       // The session and nonce first (404, writing nothing); only a challenge that will be stored counts against the limit.
-      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), nonce);
+      const request = (c.get("openedSession") as AppEnv["Variables"]["openedSession"] | undefined) ?? (await readSessionRequest(c.var.ctx, c.req.param("id"), nonce));
       // A session the account may not approve (double-blind, or not accepting KYC_VERIFIED) gets no
       // challenge: nothing of the account's passkeys is spent on an answer that will be refused.
       const refusal = policyRefusal({ acceptedAssurance: request.accepted_assurance, doubleBlind: request.double_blind }, "account");

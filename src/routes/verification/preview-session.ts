@@ -8,6 +8,7 @@ import { queryParams } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { previewSessionDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
+import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
 const spec = { method: "get", path: "/session/:id/preview", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
@@ -17,6 +18,7 @@ export const previewSessionRoute = {
     describe(OPENAPI_METADATA && documented(spec, previewSessionDoc())),
     limitPerAddress(spec.limits.perAddress),
     queryParams(NonceQuery),
+    noAccountOnDoubleBlind(nonceInHeaderOr("query")),
     async function previewForEndUser(c) {
       const preview = await previewSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce));
       // The page's countdown runs on the server's clock (see /request).

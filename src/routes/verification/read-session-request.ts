@@ -1,5 +1,6 @@
 // GET /api/age-verification/session/{id}/request: what a session asks, for the signed-in end user (needs the nonce).
-import { NonceQuery, readSessionRequest } from "../../domain/verification";
+import { forHolder, NonceQuery, readSessionRequest } from "../../domain/verification";
+import type { AppEnv } from "../../http/app-env";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
 import { limitPerAddress } from "../../http/rate-limit";
@@ -9,6 +10,7 @@ import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
 import { queryParams } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { readSessionRequestDoc } from "./docs";
+import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
 const spec = { method: "get", path: "/session/:id/request", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
 
@@ -17,12 +19,15 @@ export const readSessionRequestRoute = {
   handlers: handlersFor(spec)(
     describe(OPENAPI_METADATA && documented(spec, readSessionRequestDoc())),
     limitPerAddress(spec.limits.perAddress),
-    requireUserReadingVerifiedDob,
     sessionNonceHeader,
     queryParams(NonceQuery),
+    // The session first, with no account (a double-blind one refuses here); then the account.
+    noAccountOnDoubleBlind(nonceInHeaderOr("query")),
+    requireUserReadingVerifiedDob,
     async function readRequest(c) {
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("query").nonce, "nonce");
-      const request = await readSessionRequest(c.var.ctx, c.req.param("id"), nonce, c.var.verifiedDob);
+      const opened = c.get("openedSession") as AppEnv["Variables"]["openedSession"] | undefined;
+      const request = opened ? forHolder(opened, c.var.verifiedDob) : await readSessionRequest(c.var.ctx, c.req.param("id"), nonce, c.var.verifiedDob);
       // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());

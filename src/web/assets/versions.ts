@@ -2,7 +2,7 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
-  "age-tokens.browser.js": "79fb195ed07b",
+  "age-tokens.browser.js": "b1b61e1bb900",
   "age-verification.browser.js": "1248f07fa8fb",
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "8e67c80d229b",
@@ -10,6 +10,6 @@ export const ASSET_VERSIONS = {
   "console.browser.js": "6681e84a8929",
   "console.css": "abc9a1ff0d81",
   "passkeys.browser.js": "dc0f746b8663",
-  "verify.browser.js": "6b438f78c225",
+  "verify.browser.js": "782e3d61f662",
   "verify.css": "fce852f05a59",
 } as const;

@@ -15,9 +15,14 @@
 //           is that one request after the state is durable; its two storage calls are the service's, call for call.
 //   the callback's safety-net copy, 90 s later: one D1 batch (the service's four statements) that finds attempt 1
 //           answered, then dropped.
-// The key is looked up by the header's text as its hash (the floor does no crypto); POST /floor/seed makes
+//   age tokens (the double-blind flow, test/bench/double-blind.ts): issuance is one D1 read (the account with its
+//           KYC record and passkeys), one D1 upsert (the day's token counter) and one RSA-RAW signature per
+//           token with the development 18 key; redemption is one RSA-PSS verification, then one Durable Object
+//           call that inserts the spent-token row and completes as above.
+// The key is looked up by the header's text as its hash (the floor does no other crypto); POST /floor/seed makes
 // the one key and account that lookups find, so every read returns a row as the service's do.
 import { DurableObject } from "cloudflare:workers";
+import devTokenKeys from "../../fixtures/dev-age-token-keys.json";
 
 type Env = { DB: D1Database; SESSIONS: DurableObjectNamespace<FloorSession>; CALLBACKS: Queue };
 type State = { id: string; accountId: string; keyId: string; callbackUrl: string; status: string; expiresAt: string; createdAt: string; resolvedAt: string | null };
@@ -54,11 +59,16 @@ export class FloorSession extends DurableObject<Env> {
     return this.ctx.storage.get<State>("state");
   }
 
-  async complete(): Promise<State | undefined> {
+  async complete(spentNonceHash?: string): Promise<State | undefined> {
     let next: State | undefined;
     await this.ctx.blockConcurrencyWhile(async () => {
       const current = await this.ctx.storage.get<State>("state");
       if (!current || current.status !== "PENDING") return;
+      // A redemption: the service's spent-token row, inserted inside the section, before the approval.
+      if (spentNonceHash !== undefined) {
+        const inserted = await this.env.DB.prepare("insert into spent_age_tokens (nonce_hash, token_key_id) values (?, 'floor') on conflict do nothing returning nonce_hash").bind(spentNonceHash).all();
+        if (inserted.results.length === 0) return;
+      }
       const at = new Date().toISOString();
       next = { ...current, status: "APPROVED", resolvedAt: at };
       const eventId = crypto.randomUUID();
@@ -131,6 +141,53 @@ async function seed(env: Env): Promise<Response> {
   return json(201, { apiKey: FLOOR_KEY });
 }
 
+// The development 18 key, imported once per isolate as the service's are (src/domain/age-tokens/deployment-keys.ts).
+let tokenKey: Promise<{ sign: CryptoKey; verify: CryptoKey }> | undefined;
+function floorTokenKey() {
+  tokenKey ??= (async () => {
+    const entry = (JSON.parse(devTokenKeys.value) as { age_over: number; current: string }[]).find((k) => k.age_over === 18)!;
+    const pkcs8 = Uint8Array.from(atob(entry.current), (c) => c.charCodeAt(0));
+    const extractable = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "RSA-PSS", hash: "SHA-384" }, true, ["sign"]);
+    const jwk = (await crypto.subtle.exportKey("jwk", extractable)) as JsonWebKey;
+    return {
+      sign: await crypto.subtle.importKey("pkcs8", pkcs8, { name: "RSA-RAW", hash: "SHA-384" }, false, ["sign"]),
+      verify: await crypto.subtle.importKey("jwk", { kty: "RSA", n: jwk.n, e: jwk.e }, { name: "RSA-PSS", hash: "SHA-384" }, false, ["verify"]),
+    };
+  })();
+  return tokenKey;
+}
+const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+const toB64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+
+/** Issuance: the account read, the day's token counter, one RSA-RAW signature per TokenRequest (its blinded message). */
+async function issue(env: Env, request: Request): Promise<Response> {
+  const { token_requests: requests } = await request.json<{ token_requests: string[] }>();
+  const read = await env.DB.prepare(
+    "select u.id, u.token_version, k.verified_dob, exists (select 1 from passkeys where passkeys.user_id = u.id) as has_passkey from users u left join kyc_records k on k.user_id = u.id where u.id = ?",
+  )
+    .bind(FLOOR_USER)
+    .first();
+  if (!read) return json(401, { success: false });
+  const end = (Math.floor(Date.now() / 86_400_000) + 1) * 86_400;
+  await env.DB.prepare("insert into account_counters (key, count, expires_at) values (?, ?, ?) on conflict (key) do update set count = count + ? returning count")
+    .bind(`tokens:${end}`, requests.length, new Date(end * 1000).toISOString(), requests.length)
+    .all();
+  const key = await floorTokenKey();
+  const signatures = await Promise.all(requests.map((r) => crypto.subtle.sign({ name: "RSA-RAW" }, key.sign, fromB64url(r).slice(3))));
+  return json(200, { success: true, data: { token_responses: signatures.map(toB64url) } });
+}
+
+/** Redemption: the token's RSA-PSS verification, then the session's object spends it and completes. */
+async function redeem(env: Env, sessionId: string, ageToken: string): Promise<Response> {
+  const token = fromB64url(ageToken);
+  const key = await floorTokenKey();
+  // Token: type (2), nonce (32), challenge digest (32), key id (32), then the 256-byte authenticator.
+  if (!(await crypto.subtle.verify({ name: "RSA-PSS", saltLength: 48 }, key.verify, token.slice(98), token.slice(0, 98)))) return json(422, { success: false });
+  const nonceHash = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", token.slice(2, 34))), (b) => b.toString(16).padStart(2, "0")).join("");
+  const state = await stub(env, sessionId).complete(nonceHash);
+  return state ? json(200, { success: true, data: state }) : json(409, { success: false });
+}
+
 async function handle(request: Request, env: Env): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (request.method === "GET" && pathname === "/api/health") {
@@ -138,6 +195,7 @@ async function handle(request: Request, env: Env): Promise<Response> {
     return json(200, { success: true, data: { status: "ok" } });
   }
   if (request.method === "POST" && pathname === "/floor/seed") return seed(env);
+  if (request.method === "POST" && pathname === "/api/age-tokens") return issue(env, request);
   if (request.method === "POST" && pathname === SESSION_PATH) {
     const key = await readKey(env, request);
     if (!key) return json(401, { success: false });
@@ -156,7 +214,9 @@ async function handle(request: Request, env: Env): Promise<Response> {
     return state ? json(200, { success: true, data: state }) : json(404, { success: false });
   }
   if (match && request.method === "POST" && match[2]) {
-    // The service's one D1 batch: the account read and the hour and day completion counters.
+    const body = await request.json<{ age_token?: string }>();
+    if (body.age_token !== undefined) return redeem(env, match[1]!, body.age_token);
+    // The service's one D1 batch: the account read and the day's completion counter.
     const now = Date.now();
     const count = (name: string, seconds: number) => {
       const end = (Math.floor(now / 1000 / seconds) + 1) * seconds;
@@ -164,7 +224,6 @@ async function handle(request: Request, env: Env): Promise<Response> {
     };
     const [read] = await env.DB.batch([
       env.DB.prepare("select u.id, u.token_version, k.verified_dob from users u left join kyc_records k on k.user_id = u.id where u.id = ?").bind(FLOOR_USER),
-      count("hour", 3600),
       count("day", 86_400),
     ]);
     if (!read?.results[0]) return json(401, { success: false });
