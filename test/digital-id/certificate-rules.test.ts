@@ -10,6 +10,13 @@ import { APP_ORIGIN, anchors, newRequest, root, verify } from "./wallet-setup";
 const MDOC_DS = "1.0.18013.5.1.2";
 const MDOC_READER_AUTH = "1.0.18013.5.1.6";
 const OCSP_SIGNING = "1.3.6.1.5.5.7.3.9";
+/**
+ * The PKIX purposes of certificates a CA hands to people and servers: TLS server and client
+ * authentication, e-mail protection, code signing, time stamping (RFC 5280 §4.2.1.12). A national eID
+ * card's authentication certificate (clientAuth, emailProtection, digitalSignature) chains to the
+ * same root as the country's PID issuer, and its holder signs with it whatever they like.
+ */
+const PERSON_OR_SERVER_ROLES = ["1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.3", "1.3.6.1.5.5.7.3.8"];
 const DAY = 86_400_000;
 
 async function outcome(verification: Promise<unknown>): Promise<string> {
@@ -63,6 +70,12 @@ describe("the SD-JWT VC issuer certificate", () => {
       expect(await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage }))).toMatch(/for another role/);
     }
     expect(await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage: undefined, ca: true, keyUsage: "digitalSignature" }))).toMatch(/is a CA certificate/);
+  });
+
+  it("a person's or a server's certificate under a trusted root (TLS, e-mail, code signing, time stamping) signs no SD-JWT VC", async () => {
+    for (const extendedKeyUsage of [...PERSON_OR_SERVER_ROLES, ["1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.4"]]) {
+      expect(await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage, keyUsage: "digitalSignature" })), String(extendedKeyUsage)).toMatch(/for another role/);
+    }
   });
 });
 

@@ -1299,6 +1299,14 @@ const verifierChecks: Mutation[] = [
     why: "a reader-authentication or OCSP-signing certificate signs credentials",
   },
   {
+    id: "digital-id-signer-person-or-server-role",
+    file: "src/domain/digital-id/certificate-chain.ts",
+    find: '"1.3.6.1.5.5.7.3.9", "1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.3", "1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.8"]',
+    replace: '"1.3.6.1.5.5.7.3.9"]',
+    tests: [CERTIFICATES],
+    why: "a TLS, e-mail or eID authentication certificate under the PID issuer's root signs an SD-JWT VC of any age with its holder's key",
+  },
+  {
     id: "digital-id-signer-not-ca",
     file: "src/domain/digital-id/certificate-chain.ts",
     find: "  if (signer.isCa) throw",

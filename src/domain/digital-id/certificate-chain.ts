@@ -16,8 +16,14 @@ const MAX_CHAIN = 4;
 export type SignerProfile = "mdoc" | "sd-jwt-vc" | "status-list";
 /** ISO/IEC 18013-5 Annex B: id-mdl-kp-mdlDS, the extended key usage of an mdoc document signer. */
 const MDOC_DOCUMENT_SIGNER = "1.0.18013.5.1.2";
-/** Purposes of another role, which sign no credential: mdoc reader authentication, OCSP signing. */
-const OTHER_ROLES = new Set(["1.0.18013.5.1.6", "1.3.6.1.5.5.7.3.9"]);
+/**
+ * Purposes of another role, which sign no credential: mdoc reader authentication, OCSP signing, and the
+ * PKIX purposes of certificates a CA hands to people and servers (TLS server and client authentication,
+ * code signing, e-mail protection, time stamping; RFC 5280 §4.2.1.12). Without these, a citizen's eID
+ * authentication certificate, or a website's, under the root that also certifies the PID issuer would
+ * sign an SD-JWT VC of any age with a key its holder controls (docs/digital-id.md, "Who may sign a credential").
+ */
+const OTHER_ROLES = new Set(["1.0.18013.5.1.6", "1.3.6.1.5.5.7.3.9", "1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.3", "1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.8"]);
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
