@@ -5,6 +5,9 @@
 import { parseAgeTokenKeysSetting } from "./age-token-keys-setting";
 import type { ReceiptKeySetting } from "./receipt-key";
 import { includesTestAnchorDer, parseTrustAnchors } from "../domain/digital-id";
+import { TEST_IACA_DER_BASE64 } from "../domain/digital-id/test-anchor";
+import { parseCertificate } from "../domain/digital-id/x509";
+import { fromBase64 } from "../lib/encoding";
 
 export type ConfigProblem = { setting: string; problem: string };
 
@@ -107,6 +110,46 @@ function trustAnchorsProblem(value: string): string | null {
   return includesTestAnchorDer(anchors) ? "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" : null;
 }
 
+/**
+ * The public key (x) of the committed development document signer of attestations (ATTESTATION_SIGNING_KEY
+ * in wrangler.toml, test/fixtures/dev-attestation-signer.json): anyone holds its private half.
+ */
+export const DEVELOPMENT_ATTESTATION_SIGNER_X = "xJ_6-wKGUuJqidNrVFINZtGHrExqntkjRFufb5Ogyzs";
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/**
+ * ATTESTATION_SIGNING_KEY and ATTESTATION_CERTIFICATES in production: both or neither (neither: no
+ * issuance). Never the committed development signer, nor any certificate with the public key of the
+ * committed test IACA root (compared by public key, so a re-encoded or re-issued certificate of the same
+ * key is refused too). Whether the key imports and matches its certificate is asynchronous (Web Crypto):
+ * src/domain/attestations/signer.ts answers that with 503 at first use.
+ */
+function attestationSignerProblems(key: string | undefined, certificates: string | undefined): ConfigProblem[] {
+  if (key === undefined && certificates === undefined) return [];
+  if (key === undefined) return [{ setting: "ATTESTATION_SIGNING_KEY", problem: "is missing while ATTESTATION_CERTIFICATES is set" }];
+  if (certificates === undefined) return [{ setting: "ATTESTATION_CERTIFICATES", problem: "is missing while ATTESTATION_SIGNING_KEY is set" }];
+  const problems: ConfigProblem[] = [];
+  let jwk: { x?: unknown } | null = null;
+  try {
+    jwk = JSON.parse(key) as { x?: unknown };
+  } catch {
+    problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is not a JSON Web Key" });
+  }
+  if (jwk?.x === DEVELOPMENT_ATTESTATION_SIGNER_X) problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is the committed development key" });
+  let parsed;
+  try {
+    parsed = parseTrustAnchors(certificates);
+  } catch {
+    return [...problems, { setting: "ATTESTATION_CERTIFICATES", problem: "must be PEM CERTIFICATE blocks this service can read" }];
+  }
+  const testRootKey = parseCertificate(fromBase64(TEST_IACA_DER_BASE64)).spki;
+  if (parsed.some((certificate) => sameBytes(certificate.spki, testRootKey))) {
+    problems.push({ setting: "ATTESTATION_CERTIFICATES", problem: "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" });
+  }
+  return problems;
+}
+
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
 export const ACCOUNT_LIMIT_SETTINGS = [
   "COMPLETIONS_PER_HOUR",
@@ -118,6 +161,7 @@ export const ACCOUNT_LIMIT_SETTINGS = [
   "VERIFICATION_MAILS_PER_DAY",
   "SESSION_OPENS_PER_MINUTE",
   "AGE_TOKENS_PER_DAY",
+  "ATTESTATION_BATCHES_PER_DAY",
 ] as const;
 
 /**
@@ -197,6 +241,7 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
 
   const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
   if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors));
+  problems.push(...attestationSignerProblems(text(env, "ATTESTATION_SIGNING_KEY"), text(env, "ATTESTATION_CERTIFICATES")));
 
   for (const name of [
     "SESSION_TTL_SECONDS",
