@@ -114,15 +114,29 @@ function trustAnchorsProblem(value: string): string | null {
  * The public key (x) of the committed development document signer of attestations (ATTESTATION_SIGNING_KEY
  * in wrangler.toml, test/fixtures/dev-attestation-signer.json): anyone holds its private half.
  */
-export const DEVELOPMENT_ATTESTATION_SIGNER_X = "xJ_6-wKGUuJqidNrVFINZtGHrExqntkjRFufb5Ogyzs";
+export const DEVELOPMENT_ATTESTATION_SIGNER_X = "dDl9BbGi9LWLEe80ToKr8Dwp2-WKHQbv9BReqsYLrUE";
+
+/**
+ * The committed development attestation IACA root (the second certificate of ATTESTATION_CERTIFICATES in
+ * wrangler.toml, test/fixtures/dev-attestation-signer.json), a public certificate: the document signer
+ * under it has a committed private key, so production trusts it nowhere and issues under it never.
+ */
+export const DEVELOPMENT_ATTESTATION_IACA_DER_BASE64 =
+  "MIICFDCCAbqgAwIBAgIPCTROdS2KYy0roSFp1oVyMAoGCCqGSM49BAMCMGkxCzAJBgNVBAYTAlhYMVowWAYDVQQDE1FURVNUIE9OTFkgLSBhZ2UtdmVyaWZpY2F0aW9uLXNlcnZpY2UgYXR0ZXN0YXRpb24gSUFDQSAobmV2ZXIgdHJ1c3QgaW4gcHJvZHVjdGlvbikwHhcNMjYwMTAxMDAwMDAwWhcNNDYwMTAxMDAwMDAwWjBpMQswCQYDVQQGEwJYWDFaMFgGA1UEAxNRVEVTVCBPTkxZIC0gYWdlLXZlcmlmaWNhdGlvbi1zZXJ2aWNlIGF0dGVzdGF0aW9uIElBQ0EgKG5ldmVyIHRydXN0IGluIHByb2R1Y3Rpb24pMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE+A+QYcOlUDo6nBFRJblfqz31p5+axlqeG+wBKNPcC/i03/7B9UERA/FUbhKMKRC9lcEnrdPahQ6YI5qAdbAFCaNFMEMwEgYDVR0TAQH/BAgwBgEB/wIBADAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0OBBYEFEZ1+0PF0cj7H0+zFrEH/e/4YRdBMAoGCCqGSM49BAMCA0gAMEUCIGFdOBYS+CcKvT1e4v99vsnswisEVifwQcZsGzw6uDQpAiEA3kUsoY1z/OV0/KH/5mgEzU0juAysWmFRe+s/PMtT4oM=";
 
 const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** The public keys (SPKI) anyone could issue under: the committed test root's and the development attestation IACA's. */
+const committedRootKeys = () => [TEST_IACA_DER_BASE64, DEVELOPMENT_ATTESTATION_IACA_DER_BASE64].map((der) => parseCertificate(fromBase64(der)).spki);
+
+/** Whether any certificate carries the public key of a committed root (compared by key, not bytes). */
+const holdsCommittedRootKey = (certificates: { spki: Uint8Array }[]) => certificates.some((certificate) => committedRootKeys().some((key) => sameBytes(certificate.spki, key)));
 
 /**
  * ATTESTATION_SIGNING_KEY and ATTESTATION_CERTIFICATES in production: both or neither (neither: no
  * issuance). Never the committed development signer, nor any certificate with the public key of the
- * committed test IACA root (compared by public key, so a re-encoded or re-issued certificate of the same
- * key is refused too). Whether the key imports and matches its certificate is asynchronous (Web Crypto):
+ * committed test IACA root or the development attestation IACA (compared by public key, so a re-encoded
+ * or re-issued certificate of the same key is refused too). Whether the key imports and matches its certificate is asynchronous (Web Crypto):
  * src/domain/attestations/signer.ts answers that with 503 at first use.
  */
 function attestationSignerProblems(key: string | undefined, certificates: string | undefined): ConfigProblem[] {
@@ -143,11 +157,15 @@ function attestationSignerProblems(key: string | undefined, certificates: string
   } catch {
     return [...problems, { setting: "ATTESTATION_CERTIFICATES", problem: "must be PEM CERTIFICATE blocks this service can read" }];
   }
-  const testRootKey = parseCertificate(fromBase64(TEST_IACA_DER_BASE64)).spki;
-  if (parsed.some((certificate) => sameBytes(certificate.spki, testRootKey))) {
-    problems.push({ setting: "ATTESTATION_CERTIFICATES", problem: "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" });
+  if (holdsCommittedRootKey(parsed)) {
+    problems.push({ setting: "ATTESTATION_CERTIFICATES", problem: "includes a committed test root (test/wallet/test-iaca.pem or the development attestation IACA), under which anyone can issue" });
   }
   return problems;
+}
+
+/** Development's trust anchors also list the development attestation IACA, which production must not trust. */
+function developmentIacaProblem(value: string): string | null {
+  return holdsCommittedRootKey(parseTrustAnchors(value)) ? "includes the development attestation IACA, under whose document signer anyone can issue" : null;
 }
 
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
@@ -240,7 +258,7 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
   }
 
   const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
-  if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors));
+  if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors) ?? developmentIacaProblem(trustAnchors));
   problems.push(...attestationSignerProblems(text(env, "ATTESTATION_SIGNING_KEY"), text(env, "ATTESTATION_CERTIFICATES")));
 
   for (const name of [
