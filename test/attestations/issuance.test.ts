@@ -140,3 +140,68 @@ describe("authorization code with PKCE", () => {
     for (const [index, credential] of credentials.entries()) await expectValidAttestation(credential, keys[index]!.pair, pem);
   });
 });
+
+describe("the consent page", () => {
+  const query = async () => {
+    const verifier = "c".repeat(64);
+    const challenge = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+    const params = new URLSearchParams({ response_type: "code", scope: "proof_of_age", client_id: "w", redirect_uri: "eu.europa.ec.av://cb", code_challenge: challenge, code_challenge_method: "S256", state: "xyz" });
+    return { verifier, params };
+  };
+  const submit = (params: URLSearchParams, form: Record<string, string>) =>
+    toWorker(`${ISSUER}/authorize?${params}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() });
+
+  it("names where the code goes, may not be framed, and lets its form lead only to that wallet", async () => {
+    const { params } = await query();
+    const page = await toWorker(`${ISSUER}/authorize?${params}`);
+    expect(page.status).toBe(200);
+    const csp = page.headers.get("content-security-policy")!;
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("form-action 'self' eu.europa.ec.av:");
+    const html = await page.text();
+    expect(html).toMatch(/<strong data-destination[^>]*>eu\.europa\.ec\.av<\/strong>/);
+    expect(html).toContain(`action="/authorize?${params.toString().replace(/&/g, "&amp;")}"`);
+  });
+
+  it("signing in with the password approves: 302 to the wallet with the code and state, which the token endpoint takes with the verifier", async () => {
+    const account = await verifiedAdult();
+    const { verifier, params } = await query();
+    const res = await submit(params, { email: account.email, password: account.password });
+    expect(res.status).toBe(302);
+    const back = new URL(res.headers.get("location")!);
+    expect(back.protocol).toBe("eu.europa.ec.av:");
+    expect(back.searchParams.get("state")).toBe("xyz");
+    const token = await toWorker(`${ISSUER}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, redirect_uri: "eu.europa.ec.av://cb" }).toString(),
+    });
+    expect(token.status).toBe(200);
+  });
+
+  it("a wrong password is the page again, saying so, with no code", async () => {
+    const account = await verifiedAdult();
+    const { params } = await query();
+    const res = await submit(params, { email: account.email, password: "not the password" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toContain("The email or the password is not right.");
+  });
+
+  it("an account under 18 is told so, and gets no code", async () => {
+    const account = await verifiedAdult(new Date(Date.now() - 16 * 365.25 * 86_400_000).toISOString().slice(0, 10));
+    const { params } = await query();
+    const res = await submit(params, { email: account.email, password: account.password });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("location")).toBeNull();
+    expect(await res.text()).toContain("under 18");
+  });
+
+  it("a request that is not one this service answers is a 400 OAuth error, whatever the form says", async () => {
+    const { params } = await query();
+    params.set("code_challenge_method", "plain");
+    const res = await submit(params, { email: "a@b.example", password: "x" });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "invalid_request" });
+  });
+});

@@ -1650,6 +1650,14 @@ const attestations: Mutation[] = [
     why: "codes, tokens and nonces are stored as they are: a copy of the database redeems them",
   },
   {
+    id: "attestation-consent-form-leads-anywhere",
+    file: "src/routes/attestations/authorize-page.tsx",
+    find: "`form-action 'self' ${source}`",
+    replace: "\"form-action *\"",
+    tests: [ATTESTATION_ISSUANCE],
+    why: "the consent page's form may lead anywhere: an injected form posts the person's password elsewhere",
+  },
+  {
     id: "attestation-validity-to-the-second",
     file: "src/domain/attestations/proof-of-age-mdoc.ts",
     find: "  const signed = startOfUtcDay(now);",

@@ -60,7 +60,7 @@ function wranglerBindings(): Record<"development" | "production" | "staging", { 
 describe("the limits catalogue", () => {
   it("is declared by the routes that count it, each limit by at least one", () => {
     const routes = routesByLimit();
-    expect(routes.get("loginPerAddress")).toEqual(["POST /api/auth/login"]);
+    expect(routes.get("loginPerAddress")).toEqual(["POST /api/auth/login", "POST /authorize"]);
     for (const limit of catalogue) expect(routes.get(limit.name), limit.name).toBeDefined();
   });
 

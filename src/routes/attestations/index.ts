@@ -4,6 +4,7 @@
 // metadata names them.
 import { areaOf } from "../named-route";
 import { approveAuthorizationRoute } from "./approve-authorization";
+import { approveOnPageRoute } from "./approve-on-page";
 import { authorizePageRoute } from "./authorize-page";
 import { createNonceRoute } from "./create-nonce";
 import { createOfferRoute } from "./create-offer";
@@ -15,4 +16,4 @@ import { readIssuerMetadataRoute } from "./read-issuer-metadata";
 
 export const issuerMetadataRoutes = areaOf(readIssuerMetadataRoute, readAuthorizationServerMetadataRoute);
 export const attestationRoutes = areaOf(readIacaRoute, createOfferRoute, approveAuthorizationRoute);
-export const issuanceRoutes = areaOf(authorizePageRoute, exchangeTokenRoute, createNonceRoute, issueCredentialRoute);
+export const issuanceRoutes = areaOf(authorizePageRoute, approveOnPageRoute, exchangeTokenRoute, createNonceRoute, issueCredentialRoute);
