@@ -19,6 +19,7 @@ import { webhookRoutes } from "./routes/provider-webhooks";
 import { usageRoutes } from "./routes/usage";
 import { jwksRoutes } from "./routes/jwks";
 import { ageTokenRoutes, issuerDirectoryRoutes } from "./routes/age-tokens";
+import { attestationRoutes, issuanceRoutes, issuerMetadataRoutes } from "./routes/attestations";
 import { verifyAppRoutes } from "./apps/verify/verify-routes";
 import { consoleAppRoutes } from "./apps/console/console-routes";
 import { accountAppRoutes } from "./apps/account/account-routes";
@@ -44,6 +45,10 @@ export function createApp() {
   mountArea(app, "/api/age-tokens", ageTokenRoutes);
   mountArea(app, "/.well-known", jwksRoutes);
   mountArea(app, "/.well-known", issuerDirectoryRoutes);
+  mountArea(app, "/api/attestations", attestationRoutes);
+  mountArea(app, "/.well-known", issuerMetadataRoutes);
+  // The OpenID4VCI endpoints, where the issuer metadata names them (src/domain/attestations/metadata.ts).
+  mountArea(app, "/", issuanceRoutes);
   // The apps' pages (src/apps/): the end user's, the merchant console, the account mail links' pages.
   app.route("/", verifyAppRoutes);
   app.route("/", consoleAppRoutes);

@@ -17,6 +17,7 @@ export const ERROR_CATALOGUE = {
   PASSKEY_REQUIRED: { status: 403, message: "Approving this request needs your passkey." },
   ASSURANCE_NOT_ACCEPTED: { status: 403, message: "The merchant does not accept this way of proving an age for this request." },
   AGE_TOKEN_NOT_ALLOWED: { status: 403, message: "This account's verified age is under the threshold of the age tokens asked for." },
+  ATTESTATION_NOT_ALLOWED: { status: 403, message: "A proof-of-age attestation needs a verified age of at least 18." },
   DOUBLE_BLIND_REQUIRED: { status: 403, message: "This request can only be approved with an anonymous age token or a digital ID." },
   NOT_FOUND: { status: 404, message: "Resource not found." },
   ALREADY_VERIFIED: { status: 409, message: "This email address is already verified." },

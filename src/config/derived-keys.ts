@@ -6,7 +6,7 @@ import { derivedHmacKey } from "../lib/crypto";
 import { perObject } from "../lib/per-object";
 import { secret, type Settings } from "./settings";
 
-export type KeyPurpose = "account-counters";
+export type KeyPurpose = "account-counters" | "attestation-grants";
 
 const keysOf = perObject((_settings: Settings) => new Map<KeyPurpose, Promise<CryptoKey>>());
 

@@ -5,6 +5,9 @@
 import { parseAgeTokenKeysSetting } from "./age-token-keys-setting";
 import type { ReceiptKeySetting } from "./receipt-key";
 import { includesTestAnchor, parseTrustAnchors } from "../domain/digital-id";
+import { TEST_IACA_SPKI_BASE64 } from "../domain/digital-id/test-anchor";
+import { parseCertificate } from "../domain/digital-id/x509";
+import { fromBase64 } from "../lib/encoding";
 
 export type ConfigProblem = { setting: string; problem: string };
 
@@ -108,6 +111,64 @@ function trustAnchorsProblem(value: string): string | null {
   return includesTestAnchor(anchors) ? "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public" : null;
 }
 
+/**
+ * The public key (x) of the committed development document signer of attestations (ATTESTATION_SIGNING_KEY
+ * in wrangler.toml, test/fixtures/dev-attestation-signer.json): anyone holds its private half.
+ */
+export const DEVELOPMENT_ATTESTATION_SIGNER_X = "dDl9BbGi9LWLEe80ToKr8Dwp2-WKHQbv9BReqsYLrUE";
+
+/**
+ * The committed development attestation IACA root (the second certificate of ATTESTATION_CERTIFICATES in
+ * wrangler.toml, test/fixtures/dev-attestation-signer.json), a public certificate: the document signer
+ * under it has a committed private key, so production trusts it nowhere and issues under it never.
+ */
+export const DEVELOPMENT_ATTESTATION_IACA_DER_BASE64 =
+  "MIICFDCCAbqgAwIBAgIPCTROdS2KYy0roSFp1oVyMAoGCCqGSM49BAMCMGkxCzAJBgNVBAYTAlhYMVowWAYDVQQDE1FURVNUIE9OTFkgLSBhZ2UtdmVyaWZpY2F0aW9uLXNlcnZpY2UgYXR0ZXN0YXRpb24gSUFDQSAobmV2ZXIgdHJ1c3QgaW4gcHJvZHVjdGlvbikwHhcNMjYwMTAxMDAwMDAwWhcNNDYwMTAxMDAwMDAwWjBpMQswCQYDVQQGEwJYWDFaMFgGA1UEAxNRVEVTVCBPTkxZIC0gYWdlLXZlcmlmaWNhdGlvbi1zZXJ2aWNlIGF0dGVzdGF0aW9uIElBQ0EgKG5ldmVyIHRydXN0IGluIHByb2R1Y3Rpb24pMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE+A+QYcOlUDo6nBFRJblfqz31p5+axlqeG+wBKNPcC/i03/7B9UERA/FUbhKMKRC9lcEnrdPahQ6YI5qAdbAFCaNFMEMwEgYDVR0TAQH/BAgwBgEB/wIBADAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0OBBYEFEZ1+0PF0cj7H0+zFrEH/e/4YRdBMAoGCCqGSM49BAMCA0gAMEUCIGFdOBYS+CcKvT1e4v99vsnswisEVifwQcZsGzw6uDQpAiEA3kUsoY1z/OV0/KH/5mgEzU0juAysWmFRe+s/PMtT4oM=";
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
+
+/** The public keys (SPKI) anyone could issue under: the committed test root's and the development attestation IACA's. */
+const committedRootKeys = () => [fromBase64(TEST_IACA_SPKI_BASE64), parseCertificate(fromBase64(DEVELOPMENT_ATTESTATION_IACA_DER_BASE64)).spki];
+
+/** Whether any certificate carries the public key of a committed root (compared by key, not bytes). */
+const holdsCommittedRootKey = (certificates: { spki: Uint8Array }[]) => certificates.some((certificate) => committedRootKeys().some((key) => sameBytes(certificate.spki, key)));
+
+/**
+ * ATTESTATION_SIGNING_KEY and ATTESTATION_CERTIFICATES in production: both or neither (neither: no
+ * issuance). Never the committed development signer, nor any certificate with the public key of the
+ * committed test IACA root or the development attestation IACA (compared by public key, so a re-encoded
+ * or re-issued certificate of the same key is refused too). Whether the key imports and matches its certificate is asynchronous (Web Crypto):
+ * src/domain/attestations/signer.ts answers that with 503 at first use.
+ */
+function attestationSignerProblems(key: string | undefined, certificates: string | undefined): ConfigProblem[] {
+  if (key === undefined && certificates === undefined) return [];
+  if (key === undefined) return [{ setting: "ATTESTATION_SIGNING_KEY", problem: "is missing while ATTESTATION_CERTIFICATES is set" }];
+  if (certificates === undefined) return [{ setting: "ATTESTATION_CERTIFICATES", problem: "is missing while ATTESTATION_SIGNING_KEY is set" }];
+  const problems: ConfigProblem[] = [];
+  let jwk: { x?: unknown } | null = null;
+  try {
+    jwk = JSON.parse(key) as { x?: unknown };
+  } catch {
+    problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is not a JSON Web Key" });
+  }
+  if (jwk?.x === DEVELOPMENT_ATTESTATION_SIGNER_X) problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is the committed development key" });
+  let parsed;
+  try {
+    parsed = parseTrustAnchors(certificates);
+  } catch {
+    return [...problems, { setting: "ATTESTATION_CERTIFICATES", problem: "must be PEM CERTIFICATE blocks this service can read" }];
+  }
+  if (holdsCommittedRootKey(parsed)) {
+    problems.push({ setting: "ATTESTATION_CERTIFICATES", problem: "includes a committed test root (test/wallet/test-iaca.pem or the development attestation IACA), under which anyone can issue" });
+  }
+  return problems;
+}
+
+/** Development's trust anchors also list the development attestation IACA, which production must not trust. */
+function developmentIacaProblem(value: string): string | null {
+  return holdsCommittedRootKey(parseTrustAnchors(value)) ? "includes the development attestation IACA, under whose document signer anyone can issue" : null;
+}
+
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
 export const ACCOUNT_LIMIT_SETTINGS = [
   "COMPLETIONS_PER_DAY",
@@ -118,6 +179,7 @@ export const ACCOUNT_LIMIT_SETTINGS = [
   "VERIFICATION_MAILS_PER_DAY",
   "SESSION_OPENS_PER_MINUTE",
   "AGE_TOKENS_PER_DAY",
+  "ATTESTATION_BATCHES_PER_DAY",
 ] as const;
 
 /**
@@ -199,7 +261,8 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
   if (retirementDays !== undefined && !positiveInteger(retirementDays)) add("AGE_TOKEN_RETIREMENT_DAYS", "must be a positive whole number");
 
   const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
-  if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors));
+  if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors) ?? developmentIacaProblem(trustAnchors));
+  problems.push(...attestationSignerProblems(text(env, "ATTESTATION_SIGNING_KEY"), text(env, "ATTESTATION_CERTIFICATES")));
 
   for (const name of [
     "SESSION_TTL_SECONDS",

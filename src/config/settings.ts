@@ -75,6 +75,13 @@ export type Settings = {
   digitalIdTrustAnchors: string | undefined;
   /** The age-token keys (AGE_TOKEN_KEYS, JSON), parsed by src/domain/age-tokens; unset: no anonymous age tokens. */
   ageTokenKeys: string | undefined;
+  /**
+   * The proof-of-age attestations' document signer (ATTESTATION_SIGNING_KEY, a private JWK) and its
+   * certificates (ATTESTATION_CERTIFICATES, PEM: signer then IACA root), imported by src/domain/attestations;
+   * either unset: the deployment issues no attestations.
+   */
+  attestationSigningKey: string | undefined;
+  attestationCertificates: string | undefined;
   /** The D1 shards (D1_SHARDS, NEW_ACCOUNT_SHARDS: src/config/shards-setting.ts). */
   shards: Pick<ShardsSetting, "count" | "newAccountShards">;
   /** The rules this configuration breaks; a production deployment with any refuses to serve. */
@@ -147,6 +154,8 @@ export function parseSettings(env: Bindings): Settings {
     receiptSigningKeyPrevious,
     digitalIdTrustAnchors: nonEmpty(read.DIGITAL_ID_TRUST_ANCHORS),
     ageTokenKeys: nonEmpty(read.AGE_TOKEN_KEYS),
+    attestationSigningKey: nonEmpty(read.ATTESTATION_SIGNING_KEY),
+    attestationCertificates: nonEmpty(read.ATTESTATION_CERTIFICATES),
     shards: { count: shards.count, newAccountShards: shards.newAccountShards },
     // Development serves shard 0 alone when the setting breaks a rule; production refuses.
     problems: read.ENVIRONMENT === "production" ? [...problems, ...shards.problems] : problems,

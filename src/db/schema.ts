@@ -479,3 +479,29 @@ export const identityClaims = builtOnFirstUse(() =>
     userId: text("user_id").notNull(),
   }),
 );
+
+// Proof-of-age attestation issuance (docs/attestations.md): the short-lived, single-use secrets of the
+// OpenID4VCI grants, one row each: a credential offer's pre-authorized code, an authorization code, an
+// access token, a c_nonce. Keyed by a keyed hash of the secret (src/domain/attestations/grants.ts), never
+// the secret. No row names an account: the account's one trace of issuance is its daily count
+// (account_counters), taken when the offer or the authorization is made; and nothing of an issued
+// attestation (device keys, salts, MSO, signature) is stored at all.
+export const ATTESTATION_GRANT_KINDS = ["offer", "code", "token", "nonce"] as const;
+export const attestationGrants = builtOnFirstUse(() =>
+  sqliteTable(
+    "attestation_grants",
+    {
+      keyHash: text("key_hash").primaryKey(),
+      kind: text("kind", { enum: ATTESTATION_GRANT_KINDS }).notNull(),
+      // An offer: the keyed hash of its transaction code and the wrong codes tried (five end the offer).
+      txCodeHash: text("tx_code_hash"),
+      failedAttempts: integer("failed_attempts").notNull().default(0),
+      // An authorization code: the PKCE S256 challenge and the redirect_uri it was issued for.
+      codeChallenge: text("code_challenge"),
+      redirectUri: text("redirect_uri"),
+      // Dead after this; the scheduled maintenance deletes dead rows.
+      expiresAt: text("expires_at").notNull(),
+    },
+    (t) => [index("attestation_grants_expires").on(t.expiresAt)],
+  ),
+);

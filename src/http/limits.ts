@@ -94,9 +94,16 @@ const CATALOGUE = {
   sessionLinkPerAddress: rateLimit("SESSION_LINK_PER_ADDRESS_LIMITER", OPENAPI_METADATA && {
     keyedBy: "client address",
     perMinute: 120,
-    counts: "calls with a session's id and no account or API key: preview, request, decline, passkey options, test outcome, the digital-ID request and response, the anonymous complete, and the /verify page's own read of the session",
+    counts: "calls with a session's id and no account or API key: preview, request, decline, passkey options, test outcome, the digital-ID request and response, every complete (anonymous or signed in: a signed-in one reaches the session's double-blind check before its token is checked), and the /verify page's own read of the session",
     why: "each reaches a session's Durable Object: a flood of guessed session ids or nonces must be refused before any is reached",
     tooMany: (n) => `More than ${n} session-link calls a minute from this address.`,
+  }),
+  issuancePerAddress: rateLimit("SESSION_LINK_PER_ADDRESS_LIMITER", OPENAPI_METADATA && {
+    keyedBy: "client address",
+    perMinute: 120,
+    counts: "calls to the attestation issuance endpoints a wallet reaches without an account (token, nonce, credential)",
+    why: "each stores or spends a grant, and a token request may be a guess of a transaction code",
+    tooMany: (n) => `More than ${n} issuance calls a minute from this address.`,
   }),
   completionsPerAccount: accountLimit("completion", OPENAPI_METADATA && {
     keyedBy: "account",
@@ -139,6 +146,12 @@ const CATALOGUE = {
     counts: "anonymous age tokens issued (each token of a call, not the call)",
     why: "age tokens are bearer tokens: what one verified adult can pass on to others is bounded by how many they are issued",
     tooMany: (production) => `Too many age tokens for this account today (production: ${production}); Retry-After says when the UTC day ends.`,
+  }),
+  attestationBatchesPerAccount: accountLimit("attestationBatch", OPENAPI_METADATA && {
+    keyedBy: "account",
+    counts: "proof-of-age attestation offers and authorizations (each a batch of up to 30 attestations)",
+    why: "attestations cannot be revoked and work anywhere until they expire: what one verified adult can hand on is bounded by how many batches they get",
+    tooMany: (production) => `Too many attestation batches for this account today (production: ${production}); Retry-After says when the UTC day ends.`,
   }),
   passwordChangesPerAccount: accountLimit("passwordChange", OPENAPI_METADATA && {
     keyedBy: "account",

@@ -19,6 +19,7 @@ const TAGS = [
   { name: "Verification", description: "Age-verification sessions: merchant and end-user side." },
   { name: "API keys", description: "Merchant API keys for verified business accounts." },
   { name: "Usage", description: "Session log, export and totals. Contains no end-user identity." },
+  { name: "Attestations", description: "Proof-of-age attestations for a verified adult's wallet (OpenID4VCI; the wallet's own endpoints are in docs/attestations.md)." },
   { name: "Webhooks", description: "Inbound identity-provider webhooks." },
 ];
 

@@ -2,8 +2,8 @@
 // after the other; a failing job is logged and does not stop the others. A misconfigured deployment
 // runs nothing (it fails closed like the HTTP app).
 // Account data is sharded (issue 36): the per-account jobs run once per shard, each on a context whose
-// `db` is that shard; the jobs on the home shard's own tables (spent age tokens, the development outbox,
-// mail and applicant-deletion failures) run once. This is the one place that reads every shard. The run
+// `db` is that shard; the jobs on the home shard's own tables (spent age tokens, attestation grants, the
+// development outbox, mail and applicant-deletion failures) run once. This is the one place that reads every shard. The run
 // keeps one time budget (MAINTENANCE_BUDGET_MS), split evenly: shard i's jobs start only before
 // start + budget × (i + 1) / shards, so time a shard leaves unused passes to the next, and a job not
 // started is reported as `skipped` and runs next time (every job is bounded and idempotent). The order
@@ -11,6 +11,7 @@
 import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
 import { pruneAccountCounters } from "./prune-account-counters";
+import { pruneAttestationGrants } from "./prune-attestation-grants";
 import { retryApplicantDeletions } from "./retry-applicant-deletions";
 import { pruneCallbackAttempts } from "./prune-callback-attempts";
 import { pruneDevOutbox } from "./prune-dev-outbox";
@@ -61,6 +62,7 @@ function homeJobs(ctx: ServiceContext, now: Date): Job[] {
     ["devOutbox", () => pruneDevOutbox(d1, now)],
     ["mailFailures", () => pruneMailFailures(d1, now)],
     ["applicantDeletions", () => retryApplicantDeletions(ctx, now)],
+    ["attestationGrants", () => pruneAttestationGrants(d1, now)],
     // Only keys retired for the grace period lose their records; without token keys nothing changes.
     ["spentAgeTokens", async () => pruneSpentAgeTokens(d1, publishedKeyIds((await deploymentTokenKeys(settings)) ?? []), now, settings.ageTokenRetirementDays)],
   ];

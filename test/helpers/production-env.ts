@@ -28,6 +28,9 @@ export const productionEnv = (overrides: Record<string, unknown> = {}): Env =>
     // 1.2.0 ways are not offered. Tests that need them set their own.
     DIGITAL_ID_TRUST_ANCHORS: undefined,
     AGE_TOKEN_KEYS: undefined,
+    // Likewise the development attestation signer: without it no attestations are issued.
+    ATTESTATION_SIGNING_KEY: undefined,
+    ATTESTATION_CERTIFICATES: undefined,
     ...productionSecrets,
     ...overrides,
   }) as Env;

@@ -3,7 +3,7 @@
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { accountCounters, callbackAttempts, callbackEvents, devOutbox, emailTokens, verificationSessions } from "../../src/db/schema";
+import { accountCounters, attestationGrants, callbackAttempts, callbackEvents, devOutbox, emailTokens, verificationSessions } from "../../src/db/schema";
 import { DEFAULT_SESSION_LOG_RETENTION_DAYS } from "../../src/config/settings";
 import { deleteInBatches } from "../../src/maintenance/batch-delete";
 import { seedResolvedSession } from "../helpers/callbacks";
@@ -55,6 +55,17 @@ describe("scheduled clean-up", () => {
       const left = (await shard.select().from(accountCounters)).map((r) => r.key).filter((key) => key.startsWith(tag));
       expect(left).toEqual([`${tag}-current`]);
     }
+  });
+
+  it("deletes attestation grants past their expiry, keeps live ones", async () => {
+    const tag = `grant-${Date.now()}`;
+    await db().insert(attestationGrants).values([
+      { keyHash: `${tag}-dead`, kind: "offer", expiresAt: daysAgo(0.001) },
+      { keyHash: `${tag}-live`, kind: "nonce", expiresAt: daysAgo(-0.001) },
+    ]);
+    await runScheduled();
+    const left = (await db().select().from(attestationGrants)).map((r) => r.keyHash).filter((key) => key.startsWith(tag));
+    expect(left).toEqual([`${tag}-live`]);
   });
 
   it("deletes development outbox rows older than a day", async () => {

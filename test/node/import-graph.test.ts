@@ -92,6 +92,9 @@ const LAYERS = [
   "domain/keys",
   "domain/passkeys",
   "domain/age-tokens",
+  // Proof-of-age attestations: issuance over OpenID4VCI, signing mdocs with the digital-ID core's CBOR
+  // and reading certificates with its X.509 parser; counts with domain/limits.
+  "domain/attestations",
   // Accounts come below the features that check an account's password (a first passkey needs it).
   "domain/accounts",
   "domain/kyc",

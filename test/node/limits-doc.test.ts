@@ -9,17 +9,23 @@ import { createApp } from "../../src/app";
 import { ACCOUNT_LIMITS } from "../../src/domain/limits";
 import { collectOperations } from "../../src/http/openapi-document";
 import { aboutLimit, isBindingLimit, LIMITS, type Limit } from "../../src/http/limits";
+import { readMeta } from "../../src/http/openapi-meta";
 
 const routeSources = import.meta.glob<string>("../../src/routes/**/*.{ts,tsx}", { query: "?raw", import: "default", eager: true });
 
 const catalogue: Limit[] = Object.values(LIMITS);
 
-/** The routes that declare each limit, as the OpenAPI document names them: `POST /api/auth/login`. */
+/**
+ * The routes that declare each limit, as the OpenAPI document names them: `POST /api/auth/login`; then
+ * those outside /api that carry metadata for their limits alone (the OpenID4VCI endpoints: `POST /token`).
+ */
 function routesByLimit(): Map<string, string[]> {
   const routes = new Map<string, string[]>();
-  for (const { method, path, meta } of collectOperations(createApp())) {
-    for (const name of meta.limits ?? []) routes.set(name, [...(routes.get(name) ?? []), `${method.toUpperCase()} ${path.replace(/:(\w+)/g, "{$1}")}`]);
-  }
+  const add = (method: string, path: string, limits: readonly string[] = []) => {
+    for (const name of limits) routes.set(name, [...(routes.get(name) ?? []), `${method.toUpperCase()} ${path.replace(/:(\w+)/g, "{$1}")}`]);
+  };
+  for (const { method, path, meta } of collectOperations(createApp())) add(method, path, meta.limits);
+  for (const route of createApp().routes) if (!route.path.startsWith("/api/")) add(route.method, route.path, readMeta(route.handler)?.limits);
   return routes;
 }
 
@@ -54,7 +60,7 @@ function wranglerBindings(): Record<"development" | "production" | "staging", { 
 describe("the limits catalogue", () => {
   it("is declared by the routes that count it, each limit by at least one", () => {
     const routes = routesByLimit();
-    expect(routes.get("loginPerAddress")).toEqual(["POST /api/auth/login"]);
+    expect(routes.get("loginPerAddress")).toEqual(["POST /api/auth/login", "POST /authorize"]);
     for (const limit of catalogue) expect(routes.get(limit.name), limit.name).toBeDefined();
   });
 

@@ -142,6 +142,10 @@ async function prepare(op: Operation, s: State) {
       fixtures.body = { age_over: 18, token_requests: [b64url(pending!.tokenRequest)] };
       break;
     }
+    case "POST /api/attestations/authorizations":
+      // A wallet's authorization request as the consent page passes it on (S256, an https redirect_uri).
+      fixtures.body = { response_type: "code", scope: "proof_of_age", client_id: "wallet", redirect_uri: "https://wallet.example.org/cb", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
+      break;
     case "POST /api/webhooks/provider":
       if (applicantId) fixtures.body = { payload: { resource_type: "check", action: "check.completed", object: { id: sandboxCheckId(applicantId, "clear") } } };
       break;

@@ -308,6 +308,27 @@ export type paths = {
      */
     post: operations["postApiAgeTokens"];
   };
+  "/api/attestations/iaca": {
+    /**
+     * The IACA root certificate of the proof-of-age attestations this service issues
+     * @description The root the attestations' document signer chains to, as a PEM certificate: what a trusted list or a relying party adds to its trust anchors to accept this service's attestations. Public and cacheable. docs/attestations.md.
+     */
+    get: operations["getApiAttestationsIaca"];
+  };
+  "/api/attestations/offers": {
+    /**
+     * A credential offer of proof-of-age attestations for the signed-in person's wallet (pre-authorized code)
+     * @description Makes an OpenID4VCI 1.0 credential offer for the EU proof-of-age attestation (mdoc eu.europa.ec.av.1, age_over_18), with a single-use pre-authorized code and a 6-digit transaction code. Show av_uri (the EU blueprint's link) or credential_offer_uri as a QR code or a link, and tx_code as digits for the person to type in their wallet. The offer lives 5 minutes, is redeemed once at POST /token, and dies after 5 wrong transaction codes. The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. The offer names no account: the daily count is all the service keeps. docs/attestations.md.
+     */
+    post: operations["postApiAttestationsOffers"];
+  };
+  "/api/attestations/authorizations": {
+    /**
+     * Approve a wallet's authorization request for proof-of-age attestations (authorization code with PKCE)
+     * @description Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https or a custom scheme). The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. docs/attestations.md.
+     */
+    post: operations["postApiAttestationsAuthorizations"];
+  };
   "/api/openapi.json": {
     /**
      * This OpenAPI 3.1 document
@@ -357,7 +378,7 @@ export type components = {
        * @description Stable UPPER_SNAKE machine code.
        * @enum {string}
        */
-      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
+      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "ATTESTATION_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
       /** @description For people; may change. */
       message: string;
       errors: {
@@ -5943,6 +5964,322 @@ export type operations = {
         };
       };
       /** @description Too many age tokens for this account today (production: 30 a day); Retry-After says when the UTC day ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The IACA root certificate of the proof-of-age attestations this service issues
+   * @description The root the attestations' document signer chains to, as a PEM certificate: what a trusted list or a relying party adds to its trust anchors to accept this service's attestations. Public and cacheable. docs/attestations.md.
+   */
+  getApiAttestationsIaca: {
+    responses: {
+      /** @description The IACA root (PEM) */
+      200: {
+        content: {
+          "application/pem-certificate-chain": string;
+        };
+      };
+      /** @description This deployment issues no attestations Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A credential offer of proof-of-age attestations for the signed-in person's wallet (pre-authorized code)
+   * @description Makes an OpenID4VCI 1.0 credential offer for the EU proof-of-age attestation (mdoc eu.europa.ec.av.1, age_over_18), with a single-use pre-authorized code and a 6-digit transaction code. Show av_uri (the EU blueprint's link) or credential_offer_uri as a QR code or a link, and tx_code as digits for the person to type in their wallet. The offer lives 5 minutes, is redeemed once at POST /token, and dies after 5 wrong transaction codes. The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. The offer names no account: the daily count is all the service keeps. docs/attestations.md.
+   */
+  postApiAttestationsOffers: {
+    requestBody?: {
+      content: {
+        "application/json": {
+          /** @description Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED). */
+          confirmation?: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The offer */
+      201: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              /** @description The OpenID4VCI credential offer object (credential_issuer, credential_configuration_ids [proof_of_age], the pre-authorized code grant with tx_code {length, input_mode}) */
+              credential_offer: {
+                [key: string]: unknown;
+              };
+              /** @description openid-credential-offer://?credential_offer=… (the offer by value) */
+              credential_offer_uri: string;
+              /** @description av://?credential_offer=… (the EU age-verification blueprint's link) */
+              av_uri: string;
+              /** @description The digits the person types in the wallet; shown, never sent with the offer */
+              tx_code: string;
+              /** @description When the offer dies (5 minutes) */
+              expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description The passkey assertion did not verify Codes: PASSKEY_INVALID. */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "PASSKEY_INVALID" | "MALFORMED_JSON";
+          });
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description No verified identity (KYC_REQUIRED), a verified age under 18 (ATTESTATION_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED) Codes: KYC_REQUIRED, ATTESTATION_NOT_ALLOWED, PASSKEY_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "KYC_REQUIRED" | "ATTESTATION_NOT_ALLOWED" | "PASSKEY_REQUIRED";
+          });
+        };
+      };
+      /** @description This deployment issues no attestations Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Too many attestation batches for this account today (production: 3 a day); Retry-After says when the UTC day ends. Codes: RATE_LIMITED. */
+      429: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "RATE_LIMITED";
+          };
+        };
+      };
+      /** @description Internal error (INTERNAL_ERROR) */
+      500: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "INTERNAL_ERROR";
+          };
+        };
+      };
+      /** @description The deployment is misconfigured: errors names each setting and its rule, never a value (MISCONFIGURED) */
+      503: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "MISCONFIGURED";
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Approve a wallet's authorization request for proof-of-age attestations (authorization code with PKCE)
+   * @description Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https or a custom scheme). The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. docs/attestations.md.
+   */
+  postApiAttestationsAuthorizations: {
+    requestBody: {
+      content: {
+        "application/json": {
+          response_type: string;
+          scope: string;
+          client_id: string;
+          redirect_uri: string;
+          code_challenge: string;
+          code_challenge_method: string;
+          state?: string;
+          /** @description Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED). */
+          confirmation?: {
+            id: string;
+            /** @constant */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Where the browser goes with the code */
+      200: {
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+            message?: string;
+            data: {
+              /** @description The wallet's redirect_uri with code, state and iss */
+              redirect_to: string;
+            };
+          };
+        };
+      };
+      /** @description The passkey assertion did not verify Codes: PASSKEY_INVALID. */
+      400: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "PASSKEY_INVALID" | "MALFORMED_JSON";
+          });
+        };
+      };
+      /** @description Missing, invalid or expired credential (UNAUTHORIZED) */
+      401: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNAUTHORIZED";
+          };
+        };
+      };
+      /** @description No verified identity (KYC_REQUIRED), a verified age under 18 (ATTESTATION_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED) Codes: KYC_REQUIRED, ATTESTATION_NOT_ALLOWED, PASSKEY_REQUIRED. */
+      403: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & ({
+            /** @enum {unknown} */
+            error?: "KYC_REQUIRED" | "ATTESTATION_NOT_ALLOWED" | "PASSKEY_REQUIRED";
+          });
+        };
+      };
+      /** @description This deployment issues no attestations Codes: NOT_FOUND. */
+      404: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
+      413: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "PAYLOAD_TOO_LARGE";
+          };
+        };
+      };
+      /** @description Body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+      415: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "UNSUPPORTED_MEDIA_TYPE";
+          };
+        };
+      };
+      /** @description The authorization request is not one this service answers Codes: VALIDATION_FAILED. */
+      422: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "VALIDATION_FAILED";
+          };
+        };
+      };
+      /** @description Too many attestation batches for this account today (production: 3 a day); Retry-After says when the UTC day ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

@@ -44,6 +44,12 @@ export const ACCOUNT_LIMITS = {
    * 30 is AGE_TOKENS_PER_DAY_DEFAULT there (test/age-tokens/issuance-route.test.ts keeps them equal).
    */
   ageToken: [{ name: "age-token-day", setting: "AGE_TOKENS_PER_DAY", fallback: 30, seconds: DAY }],
+  /**
+   * Each batch is up to 30 proof-of-age attestations, each usable anywhere until it expires and never
+   * revocable (docs/attestations.md): what one verified adult can hand on is bounded by how many batches
+   * they get. Counted when an offer or an authorization is made (src/domain/attestations/batch-authorization.ts).
+   */
+  attestationBatch: [{ name: "attestation-batch-day", setting: "ATTESTATION_BATCHES_PER_DAY", fallback: 3, seconds: DAY }],
   /** A stolen token must not guess the current password without end. */
   passwordChange: [{ name: "password-change-hour", setting: "PASSWORD_CHANGES_PER_HOUR", fallback: 10, seconds: HOUR }],
 } as const satisfies Record<string, readonly Window[]>;
