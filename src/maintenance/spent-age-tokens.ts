@@ -1,5 +1,5 @@
 // Spent age-token records whose key is no longer published: such a token is refused as unknown
-// anyway, so its record guards nothing (CONTRACT §13: kept while its key is published). Run by the
+// anyway, so its record guards nothing (docs/api-contract.md §Age tokens: kept while its key is published). Run by the
 // scheduled handler (run.ts) with the ids of the keys it loaded (publishedKeyIds in domain/age-tokens).
 import { deleteInBatches, type Pruned } from "./batch-delete";
 

@@ -1,4 +1,4 @@
-// Which ways may answer a session (CONTRACT §13): the merchant's accepted_assurance and double_blind, as
+// Which ways may answer a session (docs/api-contract.md §Session policy): the merchant's accepted_assurance and double_blind, as
 // one pure rule the session's Durable Object applies before any answer changes anything.
 import type { Assurance } from "./assurance";
 

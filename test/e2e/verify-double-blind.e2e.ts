@@ -1,4 +1,4 @@
-// Double-blind approvals on the /verify page in a real browser (issue 32): a person signs in and is
+// Double-blind approvals on the /verify page in a real browser (docs/double-blind.md): a person signs in and is
 // verified, the page stocks anonymous age tokens in IndexedDB (blinded in the browser), a double-blind
 // request is approved from the stock with no Authorization header, the merchant's poll shows
 // ANONYMOUS_TOKEN, and "Use another account" empties the stock.

@@ -23,7 +23,7 @@ const SIGN = "test/callbacks/sign.test.ts";
 const STALLED = "test/maintenance/stalled-callbacks.test.ts";
 const RETENTION = "test/maintenance/retention.test.ts";
 
-/** The breaks an audit made in issue 37, which the suite let through before it was fixed. */
+/** The breaks a mutation audit of the suite made (docs/design.md), which the suite let through before it was fixed. */
 const audit: Mutation[] = [
   {
     id: "audit-test-receipt-livemode",
@@ -1050,7 +1050,7 @@ const hardening: Mutation[] = [
   },
 ];
 
-/** The merchant's policy on a session (CONTRACT §13): the ways it accepts, and double-blind. */
+/** The merchant's policy on a session (docs/api-contract.md §Session policy): the ways it accepts, and double-blind. */
 const POLICY = "test/merchant/session-policy.test.ts";
 const policy: Mutation[] = [
   {
@@ -1079,7 +1079,7 @@ const policy: Mutation[] = [
   },
 ];
 
-/** Digital ID from the wallet (issue 31): the session's side of the answer, and the production refusal of the test root. */
+/** Digital ID from the wallet (docs/digital-id.md): the session's side of the answer, and the production refusal of the test root. */
 const DIGITAL_ID = "test/digital-id/session-routes.test.ts";
 const digitalId: Mutation[] = [
   {
@@ -1140,7 +1140,7 @@ const digitalId: Mutation[] = [
   },
 ];
 
-/** The merchant's drop-in and server library (issue 34): what a merchant's checkout relies on. */
+/** The merchant's drop-in and server library (docs/drop-in.md): what a merchant's checkout relies on. */
 const LIBRARY = "test/node/age-verification-node.test.ts";
 const PREVIEW_CORS = "test/routes/preview-cors.test.ts";
 const dropIn: Mutation[] = [
@@ -1178,7 +1178,7 @@ const dropIn: Mutation[] = [
   },
 ];
 
-/** Anonymous age tokens (issue 32): the keys a rotation publishes. */
+/** Anonymous age tokens (docs/double-blind.md): the keys a rotation publishes. */
 const ageTokens: Mutation[] = [
   {
     id: "age-token-truncated-id-clash",
@@ -1190,7 +1190,7 @@ const ageTokens: Mutation[] = [
   },
 ];
 
-/** The first callback attempt at once, with the queue's copy as the safety net (issue 35). */
+/** The first callback attempt at once, with the queue's copy as the safety net (docs/performance.md). */
 const FIRST_ATTEMPT = "test/callbacks/first-attempt.test.ts";
 const firstAttempt: Mutation[] = [
   {
@@ -1229,7 +1229,7 @@ const firstAttempt: Mutation[] = [
 
 
 const ROLLUP = "test/maintenance/usage-rollup.test.ts";
-/** Issue 36: the usage rollup's fold, the retention that waits for it, and the reports' boundary. */
+/** docs/capacity.md: the usage rollup's fold, the retention that waits for it, and the reports' boundary. */
 const rollups: Mutation[] = [
   {
     id: "rollup-fold-swaps-statuses",
@@ -1317,11 +1317,11 @@ const rollups: Mutation[] = [
     find: "ON DELETE cascade\n) WITHOUT ROWID",
     replace: "ON DELETE no action\n) WITHOUT ROWID",
     tests: [ROLLUP],
-    why: "a deleted merchant's usage rollup stays behind (CONTRACT §3: its usage log goes with it)",
+    why: "a deleted merchant's usage rollup stays behind (docs/api-contract.md §Users: its usage log goes with it)",
   },
 ];
 
-/** Correcting the applicant after a refused check (issue 33): PUT /api/kyc/applicant. */
+/** Correcting the applicant after a refused check (docs/end-user-apps.md): PUT /api/kyc/applicant. */
 const CORRECT_APPLICANT = "test/routes/kyc-correct-applicant.test.ts";
 const applicantCorrection: Mutation[] = [
   {
@@ -1359,7 +1359,7 @@ const applicantCorrection: Mutation[] = [
 ];
 
 
-/** Sharded accounts (issue 36): the shard tag's check, the email directory's claim, the per-shard maintenance. */
+/** Sharded accounts (docs/operations.md): the shard tag's check, the email directory's claim, the per-shard maintenance. */
 const SHARD_TAG = "test/lib/shard-tag.test.ts";
 const SHARD_ROUTING = "test/shards/routing.test.ts";
 const DIRECTORY = "test/shards/account-directory.test.ts";

@@ -1,8 +1,8 @@
 // Nothing an approval writes on the account's side says when, to the minute, the account answered
-// (issue 30, item 2; CONTRACT §5, §13): a database reader holding every table and the sessions' storage
+// (docs/security-privacy.md; docs/api-contract.md §Privacy): a database reader holding every table and the sessions' storage
 // cannot join an account to a merchant's session by time. Scanned here after a passkey approval and a
 // password approval: every table with the account's rows (the users table and each table with a
-// user_id column), on every D1 shard (issue 36), before and after, and each session's Durable Object storage.
+// user_id column), on every D1 shard (docs/operations.md), before and after, and each session's Durable Object storage.
 import { runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { SoftwareAuthenticator } from "../helpers/authenticator";

@@ -3085,7 +3085,7 @@ export type operations = {
           locale?: "en" | "fr" | "de" | "es" | "it";
           /** @description Only a passkey assertion may approve this session; a password-only approval answers 403 PASSKEY_REQUIRED. Default false. */
           require_passkey?: boolean;
-          /** @description The ways you accept (CONTRACT §13): KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED. */
+          /** @description The ways you accept: KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED. */
           accepted_assurance?: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
           /** @description Default false. true: only an anonymous age token or a digital ID may approve, so the service never holds an account and this session together (docs/double-blind.md); a password or passkey approval answers 403 DOUBLE_BLIND_REQUIRED. 422 when no accepted way could approve such a session here. */
           double_blind?: boolean;

@@ -1,6 +1,6 @@
 // The committed test IACA root (test/wallet/test-iaca.pem) is public together with its private key, so
 // anyone can issue credentials under it: production must refuse to serve with it among the trust
-// anchors (CONTRACT §13). Recognised by the SHA-256 of its DER, or synchronously (the settings parse,
+// anchors (docs/api-contract.md §Digital ID). Recognised by the SHA-256 of its DER, or synchronously (the settings parse,
 // src/config/problems.ts) by the DER itself; test/digital-id/test-anchor.test.ts keeps both constants
 // equal to the committed file.
 import { toBase64, toHex } from "../../lib/encoding";

@@ -2,14 +2,14 @@
 // digits of the SHA-256 of each file in public/assets, the ?v= of its URL. Do not edit by hand.
 export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
-  "age-tokens.browser.js": "79fb195ed07b",
+  "age-tokens.browser.js": "81dc27eeeea7",
   "age-verification.browser.js": "1248f07fa8fb",
   "api-reference.css": "f32a87f4dc7c",
-  "app.css": "8e67c80d229b",
+  "app.css": "c9a0ec8cf86b",
   "common.browser.js": "5aca17bb9762",
-  "console.browser.js": "6681e84a8929",
-  "console.css": "abc9a1ff0d81",
-  "passkeys.browser.js": "dc0f746b8663",
-  "verify.browser.js": "6b438f78c225",
-  "verify.css": "fce852f05a59",
+  "console.browser.js": "46bc5b90a921",
+  "console.css": "0280f0f52425",
+  "passkeys.browser.js": "05a1941a8ab0",
+  "verify.browser.js": "9dd86d589ff2",
+  "verify.css": "311d21a15b5e",
 } as const;
