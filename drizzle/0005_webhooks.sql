@@ -1,4 +1,4 @@
--- Issue 19: signing-secret rotation with a grace period, and allowed callback origins per key.
+-- docs/callbacks.md: signing-secret rotation with a grace period, and allowed callback origins per key.
 -- The previous secret is sealed like the current one (src/lib/sealed-secret.ts), bound to its row AND
 -- its slot, so the two ciphertexts cannot be swapped.
 ALTER TABLE `api_keys` ADD `previous_signing_secret_enc` text;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Idempotency-Key records are scoped to the API key that sent them, and their answers are sealed (issue 30):
+-- Idempotency-Key records are scoped to the API key that sent them, and their answers are sealed (docs/api-contract.md §Idempotency):
 -- the table is made anew. Its records live 24 hours and older ones name no API key, so they are not carried
 -- over: a retry that spans this deploy opens a new session, as a retry after 24 hours does.
 DROP TABLE `idempotency_keys`;--> statement-breakpoint

@@ -1,4 +1,4 @@
--- Spent anonymous age tokens (issue 32, docs/double-blind.md): the token nonce's hash and its key id, nothing else.
+-- Spent anonymous age tokens (docs/double-blind.md): the token nonce's hash and its key id, nothing else.
 CREATE TABLE `spent_age_tokens` (
 	`nonce_hash` text PRIMARY KEY NOT NULL,
 	`token_key_id` text NOT NULL

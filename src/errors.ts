@@ -1,4 +1,4 @@
-// The error vocabulary (CONTRACT §1): every machine code the API answers with, its HTTP status and its
+// The error vocabulary (docs/api-contract.md §Conventions): every machine code the API answers with, its HTTP status and its
 // default message, in one catalogue. ApiError, the route descriptions and the OpenAPI document's error
 // enums all read it, so a code that is not listed here does not compile. No Hono import: the domain
 // throws these, and src/http/error-envelope.ts writes them.

@@ -1,7 +1,7 @@
 // Before each attempt, the callback URL's host name is resolved over DNS over HTTPS (RFC 8484's JSON
 // form, application/dns-json) and refused when any answer is not a public address (src/lib/ip-address.ts):
 // a name such as 127.0.0.1.nip.io passes the URL rules at open, and a name can be pointed at a private
-// address later (DNS rebinding), so the check is made at delivery, every time (issue 30). Development runs
+// address later (DNS rebinding), so the check is made at delivery, every time (docs/security-privacy.md). Development runs
 // without it unless DNS_OVER_HTTPS_URL is set: its receivers are on localhost, and it has no network.
 import { withDeadline } from "../lib/deadline";
 import { isNonPublicAddress } from "../lib/ip-address";

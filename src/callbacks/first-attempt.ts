@@ -1,6 +1,6 @@
 // The first attempt of a resolution's callback, made at once where the session resolved (its Durable
 // Object, once the resolution and its pending event are durable in D1), instead of after the queue's
-// batch window (issue 35): the merchant hears the answer within about one request to its server.
+// batch window (docs/performance.md): the merchant hears the answer within about one request to its server.
 // It is the queue consumer's own delivery (claim, sign, send, record, decide), run on a message that
 // lives here: an ack drops it, and a retry puts the event on the queue after the policy's wait, as the
 // queue's own retry would. The queue stays the safety net: the session also enqueues a copy that waits

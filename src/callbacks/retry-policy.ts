@@ -1,4 +1,4 @@
-// What happens after one delivery attempt (CONTRACT §6), as a pure function of its outcome: no clock,
+// What happens after one delivery attempt (docs/api-contract.md §Callbacks), as a pure function of its outcome: no clock,
 // no randomness of its own (both are passed in), so every branch is testable without waiting.
 
 /**

@@ -1,4 +1,4 @@
-// Standard Webhooks v1 signatures (CONTRACT §6): any Standard Webhooks library verifies them.
+// Standard Webhooks v1 signatures (docs/api-contract.md §Callbacks): any Standard Webhooks library verifies them.
 import { SIGNING_SECRET_PREFIX } from "./signing-secret";
 import { fromBase64, toBase64 } from "../lib/encoding";
 import { hmacSha256 } from "../lib/crypto";
@@ -23,7 +23,7 @@ export async function signPayload(secret: string, webhookId: string, timestampSe
 
 /**
  * The three headers of one attempt; the timestamp is the attempt's own, the id the event's. One `v1,`
- * signature per live secret, newest first, space-separated (a rotation's grace, CONTRACT §12): a
+ * signature per live secret, newest first, space-separated (a rotation's grace, docs/api-contract.md §Callbacks): a
  * receiver holding either secret verifies.
  */
 export async function webhookHeaders(

@@ -1,4 +1,4 @@
-// A key's signing secrets (CONTRACT §4, Standard Webhooks): their format, and the slots they are sealed
+// A key's signing secrets (docs/api-contract.md §Keys, Standard Webhooks): their format, and the slots they are sealed
 // in. The current secret signs every callback; during a rotation the previous one signs too, until its
 // grace ends (src/domain/merchant-callbacks/secret-rotation.ts).
 import { randomBytes } from "../lib/crypto";

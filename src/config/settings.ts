@@ -1,4 +1,4 @@
-// The service's settings (CONTRACT §10), parsed once per isolate from the bindings into one typed object:
+// The service's settings (docs/api-contract.md §Development), parsed once per isolate from the bindings into one typed object:
 // every other file reads `ctx.settings`, never `env`. The same parse collects the rules a production
 // deployment breaks (src/config/problems.ts), so the fail-closed check and the code read one answer.
 // Secrets are read here only, never logged.
@@ -36,7 +36,7 @@ export const DEFAULT_AGE_TOKEN_RETIREMENT_DAYS = 30;
  */
 export const DEFAULT_SESSION_LOG_RETENTION_DAYS = 45;
 export const DEFAULT_CALLBACK_STALL_SECONDS = 900;
-/** Sessions one merchant account may have open (PENDING) at once (issue 30). */
+/** Sessions one merchant account may have open (PENDING) at once (docs/limits.md). */
 export const DEFAULT_PENDING_SESSIONS_MAX = 10_000;
 
 export type Settings = {
@@ -70,7 +70,7 @@ export type Settings = {
   receiptSigningKeyPrevious: ReceiptKeySetting;
   /**
    * The digital-ID trust anchors as configured (DIGITAL_ID_TRUST_ANCHORS, concatenated PEM), parsed by
-   * src/domain/digital-id; unset: the deployment does not offer the way (CONTRACT §13).
+   * src/domain/digital-id; unset: the deployment does not offer the way (docs/api-contract.md §Digital ID).
    */
   digitalIdTrustAnchors: string | undefined;
   /** The age-token keys (AGE_TOKEN_KEYS, JSON), parsed by src/domain/age-tokens; unset: no anonymous age tokens. */

@@ -1,4 +1,4 @@
-// How many D1 shards the Worker has and which of them take new accounts (issue 36): D1_SHARDS (shard 0
+// How many D1 shards the Worker has and which of them take new accounts (docs/operations.md): D1_SHARDS (shard 0
 // is the DB binding, shard n the DB_n binding) and NEW_ACCOUNT_SHARDS (a comma list; default: all).
 // Parsed once with the other settings (src/config/settings.ts); a production deployment whose setting
 // is missing, malformed or names a shard with no binding refuses to serve (src/config/problems.ts).

@@ -3,7 +3,7 @@
 // It carries the parsed settings and the ports, chosen once: the database, the identity provider, the
 // mailer, the sessions' Durable Objects and the queues. Domain code reads these, never `env`.
 // Functions that only build a statement for someone else's db.batch([...]) take the `db` alone.
-// Account data is sharded across D1 databases (issue 36): `db` is the shard of the account the work is
+// Account data is sharded across D1 databases (docs/operations.md): `db` is the shard of the account the work is
 // for, chosen at the entry point (src/context/shard-routing.ts); the isolate's root context has no
 // shard, and its `db` throws, so a path that forgot to choose fails loudly instead of reading shard 0.
 import type { Settings } from "../config/settings";

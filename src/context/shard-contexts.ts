@@ -1,4 +1,4 @@
-// The root service context and its per-shard views (issue 36). The root holds the ports and every
+// The root service context and its per-shard views (docs/operations.md). The root holds the ports and every
 // shard's database but no chosen shard: reading its `db` throws, so an entry point that forgot to choose
 // the account's shard fails loudly (in the 2-shard tests) instead of silently using shard 0. Each view
 // is the same context with `db` and `shard` set, built once per shard per root.

@@ -1,4 +1,4 @@
-// Where each entry point finds the shard of the account it works for (issue 36), without a lookup: the
+// Where each entry point finds the shard of the account it works for (docs/operations.md), without a lookup: the
 // shard is tagged into account ids (a JWT's sub, a passkey's user handle), API keys and email-link
 // tokens (src/lib/shard-tag.ts). A value without a valid tag is from before sharding: shard 0. A tag
 // naming a shard this deployment does not have is a forgery (only this service mints tags) and reads as

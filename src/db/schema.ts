@@ -13,10 +13,10 @@ export const USER_TYPES = ["PERSONAL", "BUSINESS"] as const;
 export const KYC_RECORD_STATUSES = ["PENDING", "VERIFIED", "REJECTED"] as const;
 export const SESSION_STATUSES = ["PENDING", "APPROVED", "DENIED", "EXPIRED"] as const;
 export const KEY_MODES = ["live", "test"] as const;
-/** The languages of the end user's pages and mails (CONTRACT §12 `locale`); the console stays English. */
+/** The languages of the end user's pages and mails (docs/api-contract.md §Sessions `locale`); the console stays English. */
 export const LOCALES = ["en", "fr", "de", "es", "it"] as const;
 export type Locale = (typeof LOCALES)[number];
-// How a session was answered (CONTRACT §12, §13), stored in the session log: read through src/session/assurance.ts.
+// How a session was answered (docs/api-contract.md §Sessions, §Session policy), stored in the session log: read through src/session/assurance.ts.
 export const ASSURANCES = ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"] as const;
 export const HOLDER_BINDINGS = ["PASSWORD", "PASSKEY", "DEVICE_KEY", "ANONYMOUS_TOKEN"] as const;
 export const DENIAL_REASONS = ["UNDER_AGE", "DECLINED"] as const;
@@ -36,7 +36,7 @@ export const users = builtOnFirstUse(() =>
       // Bumped by password change/reset, email change, logout and deletion: every JWT carries the
       // version it was issued under, so bumping it signs the account out everywhere.
       tokenVersion: integer("token_version").notNull().default(0),
-      // The language the account signed up in (issue 24): its mails are written in it.
+      // The language the account signed up in (docs/end-user-apps.md): its mails are written in it.
       locale: text("locale", { enum: LOCALES }).notNull().default("en"),
       createdAt: text("created_at").notNull(),
       updatedAt: text("updated_at").notNull(),
@@ -146,7 +146,7 @@ export const verificationSessions = builtOnFirstUse(() =>
       // The merchant's own reference and metadata (JSON object of strings): never shown to the end user.
       reference: text("reference"),
       metadata: text("metadata", { mode: "json" }).$type<Record<string, string>>(),
-      // 1.2.0 (CONTRACT §13): the merchant's policy at open, and what the resolution rested on. Rows
+      // 1.2.0 (docs/api-contract.md §Session policy): the merchant's policy at open, and what the resolution rested on. Rows
       // written before read null (the ways then: KYC_VERIFIED alone; not double-blind).
       acceptedAssurance: text("accepted_assurance", { mode: "json" }).$type<(typeof ASSURANCES)[number][]>(),
       doubleBlind: integer("double_blind", { mode: "boolean" }).notNull().default(false),
@@ -281,7 +281,7 @@ export const sandboxApplicantUpdates = builtOnFirstUse(() =>
 );
 
 // Fixed-window counters of what an account may do a limited number of times (src/domain/limits/account-limits.ts):
-// only a hash of (limit, account, window) and a count, nothing about what was done (CONTRACT §5).
+// only a hash of (limit, account, window) and a count, nothing about what was done (docs/api-contract.md §Privacy).
 export const accountCounters = builtOnFirstUse(() =>
   sqliteTable(
     "account_counters",
@@ -306,7 +306,7 @@ export const idempotencyKeys = builtOnFirstUse(() =>
         .notNull()
         .references(() => users.id, { onDelete: "cascade" }),
       // The API key that sent the request: a key is scoped to it, so a test key's answer never comes back
-      // to a live key's request (issue 30).
+      // to a live key's request (docs/security-privacy.md).
       keyId: text("key_id")
         .notNull()
         .references(() => apiKeys.id, { onDelete: "cascade" }),
@@ -368,7 +368,7 @@ export const passkeyChallenges = builtOnFirstUse(() =>
       /**
        * An approval's binding to its session: SHA-256 of (challenge, session nonce). No session id is kept,
        * and the value matches nothing the session stores (its nonce hash is SHA-256 of the nonce alone), so
-       * a database reader cannot tell which session an account was about to approve (CONTRACT §5).
+       * a database reader cannot tell which session an account was about to approve (docs/api-contract.md §Privacy).
        */
       nonceHash: text("nonce_hash"),
       expiresAt: text("expires_at").notNull(),
@@ -383,7 +383,7 @@ export type KycRecordRow = typeof kycRecords.$inferSelect;
 export type SessionLogRow = typeof verificationSessions.$inferSelect;
 export type PasskeyRow = typeof passkeys.$inferSelect;
 
-// Spent anonymous age tokens (CONTRACT §13, docs/double-blind.md): the SHA-256 of a token's nonce, so
+// Spent anonymous age tokens (docs/api-contract.md §Age tokens, docs/double-blind.md): the SHA-256 of a token's nonce, so
 // the same token never approves twice, and the id of the key that signed it, so the row is pruned once
 // that key is no longer published (src/maintenance/spent-age-tokens.ts). No time and no account: the
 // row must not be joinable to an issuance.
@@ -410,10 +410,10 @@ export const retiredTokenKeys = builtOnFirstUse(() =>
   }),
 );
 
-// Usage rollup (issue 36): the session log's counts per account, key, UTC day and mode, folded by the
+// Usage rollup (docs/capacity.md): the session log's counts per account, key, UTC day and mode, folded by the
 // scheduled run (src/maintenance/fold-usage.ts) once a day's sessions can no longer change, before the
 // retention deletes their rows. Usage reports read it for the days older than the raw log
-// (src/domain/usage/rollup.ts). Counts only: no session id, nothing about an end user (CONTRACT §5);
+// (src/domain/usage/rollup.ts). Counts only: no session id, nothing about an end user (docs/api-contract.md §Privacy);
 // `day` is a calendar date, nothing finer. Created WITHOUT ROWID by its migration (drizzle/0014_usage_rollup.sql,
 // by hand: drizzle-kit cannot say it), so a row is stored once, in its primary key.
 export const usageDays = builtOnFirstUse(() =>
@@ -446,7 +446,7 @@ export const usageFold = builtOnFirstUse(() =>
   }),
 );
 
-// Home-shard tables (issue 36: the tables that are no single account's live on shard 0, the DB binding;
+// Home-shard tables (docs/operations.md: the tables that are no single account's live on shard 0, the DB binding;
 // the migration creates them on every shard, where they stay empty but on shard 0).
 
 // The email → account directory: the one place email uniqueness holds across shards, and how sign-in,

@@ -4,7 +4,7 @@
 import type { Database } from "./client";
 import { spentAgeTokens } from "./schema";
 
-/** All a spent token leaves behind (CONTRACT §13): its nonce's hash, and its key's id for pruning. */
+/** All a spent token leaves behind (docs/api-contract.md §Age tokens): its nonce's hash, and its key's id for pruning. */
 export type SpentAgeToken = { nonceHash: string; tokenKeyId: string };
 
 /** Records the token as spent; false when it already was (nothing written). */

@@ -1,4 +1,4 @@
-// Request bodies (CONTRACT §1): over 64 KiB is 413, a body that is not JSON is 415, JSON that does not
+// Request bodies (docs/api-contract.md §Conventions): over 64 KiB is 413, a body that is not JSON is 415, JSON that does not
 // parse is 400. Runs before authentication and routing so that every route answers alike.
 import { createMiddleware } from "hono/factory";
 import { bodyLimit } from "hono/body-limit";

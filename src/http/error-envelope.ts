@@ -1,4 +1,4 @@
-// Writes the error envelope (CONTRACT §1): app.onError and app.notFound end here, whatever threw.
+// Writes the error envelope (docs/api-contract.md §Conventions): app.onError and app.notFound end here, whatever threw.
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, type ErrorCode } from "../errors";

@@ -73,7 +73,7 @@ function successBody(doc: ResponseDoc) {
   return { content: { "application/json": { schema: { type: "object", required, properties } } } };
 }
 
-/** The codes a status carries on every route where the middleware adds that status (CONTRACT §1). */
+/** The codes a status carries on every route where the middleware adds that status (docs/api-contract.md §Conventions). */
 const GENERIC_CODES: { [S in ErrorStatus]?: readonly CodeOf<S>[] } = {
   400: ["MALFORMED_JSON"],
   401: ["UNAUTHORIZED"],

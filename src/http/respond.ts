@@ -1,4 +1,4 @@
-// Success envelopes (CONTRACT §1): { success: true, data?, message? }.
+// Success envelopes (docs/api-contract.md §Conventions): { success: true, data?, message? }.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 

@@ -1,4 +1,4 @@
-// The end user's session nonce (CONTRACT §12): in the X-Session-Nonce header, which the apps use, or in
+// The end user's session nonce (docs/api-contract.md §Answering): in the X-Session-Nonce header, which the apps use, or in
 // the 1.0.0 places (`?nonce=` on the request read, `nonce` in the complete body), which stay valid. The
 // header keeps the nonce out of URLs, and so out of the platform's and any proxy's access logs.
 import * as z from "../lib/lazy-zod";

@@ -1,4 +1,4 @@
-// An object built on its first use instead of at module evaluation (issue 35: start-up CPU). A proxy
+// An object built on its first use instead of at module evaluation (docs/performance.md: start-up CPU). A proxy
 // stands in for it: the first property read, write, `in`, `instanceof` or key listing builds the object
 // once, and every later one is forwarded to it. Modules declare many such objects at their top level
 // (zod schemas, src/lib/lazy-zod.ts; drizzle's tables, src/db/schema.ts), and a fresh isolate uses few.

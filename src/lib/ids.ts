@@ -1,4 +1,4 @@
-// Opaque, prefixed, unguessable ids (CONTRACT §1): 18 random bytes = 144 bits, base64url.
+// Opaque, prefixed, unguessable ids (docs/api-contract.md §Conventions): 18 random bytes = 144 bits, base64url.
 import { randomBytes } from "./crypto";
 import { toBase64Url } from "./encoding";
 import { newTaggedValue } from "./shard-tag";

@@ -1,4 +1,4 @@
-// zod, with every schema built on first use instead of at module evaluation (issue 35: start-up CPU).
+// zod, with every schema built on first use instead of at module evaluation (docs/performance.md: start-up CPU).
 // The Worker declares some 800 zod schemas at module scope; building them was about half of a fresh
 // isolate's start-up CPU (14 of 28 ms, docs/performance.md "Start-up by dependency"), though a request
 // parses a handful of them. Here each factory (`z.object(…)`, `z.string()`, …) returns a stand-in that

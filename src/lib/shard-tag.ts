@@ -1,4 +1,4 @@
-// Which D1 shard an account's data lives on, carried inside the values that start a request (issue 36):
+// Which D1 shard an account's data lives on, carried inside the values that start a request (docs/operations.md):
 // account ids, API keys and email-link tokens end in 2 bytes of shard number (big-endian) and 6 check
 // bytes, the first 6 of SHA-256("shard-tag" ‖ random part ‖ shard). So the hot paths reach the right
 // shard without a lookup, and the shapes stay those of 1.x (same length, same alphabet).

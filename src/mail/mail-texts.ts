@@ -1,4 +1,4 @@
-// The account mails' words in each end-user language (issue 24): an account's mails use the language
+// The account mails' words in each end-user language (docs/end-user-apps.md): an account's mails use the language
 // it signed up in. Whole sentences; the link stands on its own line between them.
 import type { Locale } from "../db/schema";
 

@@ -1,5 +1,5 @@
-// The account mails. Each link mail carries its action link with the token as ?token=<token> (CONTRACT
-// §10); a notice carries no link (src/mail/notice-texts.ts). In the language the account signed up in.
+// The account mails. Each link mail carries its action link with the token as ?token=<token>
+// (docs/api-contract.md §Auth); a notice carries no link (src/mail/notice-texts.ts). In the language the account signed up in.
 import type { Locale } from "../db/schema";
 import { MAIL_TEXTS, type MailKind } from "./mail-texts";
 import { NOTICE_TEXTS, type NoticeKind } from "./notice-texts";

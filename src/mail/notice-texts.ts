@@ -1,5 +1,5 @@
 // Notices: account mails that carry no link, sent to the account's address when something changed that
-// its owner must be able to notice (issue 30): a password changed, an email change asked for (to the old
+// its owner must be able to notice (docs/security-privacy.md): a password changed, an email change asked for (to the old
 // address, which the change is about to leave), passkeys removed by a password reset. In each end-user
 // language, like the link mails (src/mail/mail-texts.ts).
 import type { Locale } from "../db/schema";

@@ -1,5 +1,5 @@
 // Folds the session log into the usage rollup (usage_days: counts per account, key, UTC day and mode)
-// so that usage reports outlive the raw rows (issue 36). A day is folded once, oldest first, a few days
+// so that usage reports outlive the raw rows (docs/capacity.md). A day is folded once, oldest first, a few days
 // per run, and recorded in usage_fold (one row for the database: the last day folded). The session-log
 // retention deletes only rows of folded days (src/maintenance/prune-session-log.ts), so every session is
 // counted by the rollup or by the raw log, never by neither. Touches only ctx.db: with several databases

@@ -1,7 +1,7 @@
 // The Cron Trigger (wrangler.toml [triggers]): every job, each idempotent and bounded per run, one
 // after the other; a failing job is logged and does not stop the others. A misconfigured deployment
 // runs nothing (it fails closed like the HTTP app).
-// Account data is sharded (issue 36): the per-account jobs run once per shard, each on a context whose
+// Account data is sharded (docs/operations.md): the per-account jobs run once per shard, each on a context whose
 // `db` is that shard; the jobs on the home shard's own tables (spent age tokens, attestation grants, the
 // development outbox, mail and applicant-deletion failures) run once. This is the one place that reads every shard. The run
 // keeps one time budget (MAINTENANCE_BUDGET_MS), split evenly: shard i's jobs start only before

@@ -1,4 +1,4 @@
-// Picks the provider adapter from the settings (CONTRACT §10: PROVIDER = sandbox | onfido), once per
+// Picks the provider adapter from the settings (docs/api-contract.md §Development: PROVIDER = sandbox | onfido), once per
 // isolate (src/service.ts). A provider that cannot be used (an unknown PROVIDER, Onfido without its
 // token) fails each call with 503 MISCONFIGURED, as the first call would have: choosing it never throws.
 import { misconfigured, type Settings } from "../config/settings";

@@ -1,4 +1,4 @@
-// Which ways may answer a session (CONTRACT §13): the merchant's accepted_assurance, double_blind and
+// Which ways may answer a session (docs/api-contract.md §Session policy): the merchant's accepted_assurance, double_blind and
 // require_passkey, as one pure rule the session's Durable Object applies before any answer changes anything.
 import type { Assurance } from "./assurance";
 

@@ -1,4 +1,4 @@
-// The vocabulary of how a session was answered (CONTRACT §12, §13): the assurance behind an answer, how
+// The vocabulary of how a session was answered (docs/api-contract.md §Sessions, §Session policy): the assurance behind an answer, how
 // the person who answered was bound to it, and why a DENIED session was denied. One list each, read by
 // the state machine, the views, the receipts, the session log and the open request's policy. The lists
 // live with the session log's columns (src/db/schema.ts), which store them.

@@ -44,7 +44,7 @@ export type CallbackMessage = {
    * the same event, now, off the retry schedule (src/callbacks/retry-policy.ts, decideSingleAttempt).
    */
   redelivery?: true;
-  /** The D1 shard of the session's merchant (issue 36); absent in messages sent before sharding: shard 0. */
+  /** The D1 shard of the session's merchant (docs/operations.md); absent in messages sent before sharding: shard 0. */
   shard?: number;
 };
 

@@ -1,4 +1,4 @@
-// Closing the pending sessions of a deleted merchant account in bounded steps (issue 30): the deletion
+// Closing the pending sessions of a deleted merchant account in bounded steps (docs/limits.md): the deletion
 // closes the first ones itself and hands the rest to the mail queue (which also carries the provider's
 // applicant deletions), 100 session ids a message, so deleting an account with 10,000 pending sessions
 // never makes 10,000 Durable Object calls in one request. A session not yet closed when its account is

@@ -1,4 +1,4 @@
-// The session's side of a digital ID (CONTRACT §13), beside its Durable Object: where the pending request
+// The session's side of a digital ID (docs/api-contract.md §Digital ID), beside its Durable Object: where the pending request
 // and the failure count live in the object's storage, the deployment's trust anchors (parsed once per
 // isolate), the origin a wallet's answer must be bound to, and how a refused answer is told apart from
 // an answer that verified. Nothing of a credential passes through here: only the verifier's outcome.

@@ -1,10 +1,10 @@
-// Verifiable receipts (CONTRACT §12): a compact JWS (EdDSA over Ed25519, Web Crypto) over what a
+// Verifiable receipts (docs/api-contract.md §Receipts): a compact JWS (EdDSA over Ed25519, Web Crypto) over what a
 // resolved session decided, for whom it decided (the merchant account) and nothing about the person.
 // Anyone verifies one against GET /.well-known/jwks.json; the key id (`kid`) picks the key, so a
 // rotated-out key stays published (RECEIPT_SIGNING_KEY_PREVIOUS) while its receipts matter.
 // A test session's receipt is signed by a key of its own (kid `<kid>.test`), derived from the signing key
 // and published in the same key set: a receipt's kid says which it is, and a verifier that trusts only the
-// live key ids (or checks `livemode`) cannot take a test receipt for a real one (issue 30).
+// live key ids (or checks `livemode`) cannot take a test receipt for a real one (docs/security-privacy.md).
 import { misconfigured, type Settings } from "../config/settings";
 import type { ReceiptJwk, ReceiptKeySetting } from "../config/receipt-key";
 import type { Assurance, DenialReason, HolderBindingName } from "./assurance";
@@ -19,7 +19,7 @@ export type ReceiptClaims = {
   /** null for a decline from the first screen: no identity was checked (as in the polled session). */
   assurance: Assurance | null;
   holder_binding: HolderBindingName | null;
-  /** Why a DENIED session was denied (UNDER_AGE, DECLINED); null for an approval (CONTRACT §13). */
+  /** Why a DENIED session was denied (UNDER_AGE, DECLINED); null for an approval (docs/api-contract.md §Sessions). */
   denial_reason: DenialReason | null;
   resolved_at: string;
   livemode: boolean;

@@ -1,4 +1,4 @@
-// A verification session's status (CONTRACT §5). The list itself is the session log's column
+// A verification session's status (docs/api-contract.md §Sessions). The list itself is the session log's column
 // vocabulary in src/db/schema.ts; everything else (the state machine, the views, the usage filters
 // and counts, the console page) takes it from here.
 import { SESSION_STATUSES } from "../db/schema";

@@ -1,5 +1,5 @@
 // Views of a session's state, each typed once by its zod schema: the merchant's polled session (spec
-// "Verification session, as returned by polling"; CONTRACT §5), which is also the `data` of every
+// "Verification session, as returned by polling"; docs/api-contract.md §Sessions), which is also the `data` of every
 // callback so the two can never disagree, and the end user's request.
 import * as z from "../lib/lazy-zod";
 import { SESSION_STATUSES } from "./session-status";
@@ -72,7 +72,7 @@ export const HolderSessionRequest = SessionRequest.extend({
 });
 export type HolderSessionRequest = z.infer<typeof HolderSessionRequest>;
 
-/** The nonce-gated first screen, no account needed (CONTRACT §12 "preview"): what is asked, and by whom. */
+/** The nonce-gated first screen, no account needed (docs/api-contract.md §Preview): what is asked, and by whom. */
 export const SessionPreview = z.object({
   merchant_name: z.string(),
   age_required: z.int(),

@@ -5,11 +5,11 @@ import type { SessionStatus } from "./session-status";
 import type { Assurance, DenialReason, HolderBindingName } from "./assurance";
 import { acceptedAssuranceOf } from "./answer-policy";
 
-/** How the end user who answered was bound to the answer (CONTRACT §12, §13); null when nobody was. */
+/** How the end user who answered was bound to the answer (docs/api-contract.md §Sessions, §Session policy); null when nobody was. */
 export type HolderBinding = HolderBindingName | null;
 /** An account's own approval: its sign-in alone, or a passkey assertion as well. */
 export type AccountBinding = "PASSWORD" | "PASSKEY";
-/** The outcomes a test session can be given without an identity check (test mode, CONTRACT §12). */
+/** The outcomes a test session can be given without an identity check (test mode, docs/api-contract.md §Test mode). */
 export const TEST_OUTCOMES = ["APPROVED", "DENIED_UNDER_AGE", "DENIED_REFUSED", "EXPIRED"] as const;
 export type TestOutcome = (typeof TEST_OUTCOMES)[number];
 
@@ -43,26 +43,26 @@ export type SessionState = {
   declinedWithoutAccount?: boolean;
   /** Added in 1.2.0 (absent before: every way the deployment offered then, KYC_VERIFIED alone). */
   acceptedAssurance?: Assurance[];
-  /** Only an anonymous age token or a digital ID may approve (CONTRACT §13). */
+  /** Only an anonymous age token or a digital ID may approve (docs/api-contract.md §Session policy). */
   doubleBlind?: boolean;
   /** Written with every resolution from 1.2.0 on; absent in states resolved before (session-view.ts infers them). */
   assurance?: Assurance | null;
   denialReason?: DenialReason | null;
-  /** The D1 shard of the merchant's account, where the session's log lives (issue 36); absent before sharding: shard 0. */
+  /** The D1 shard of the merchant's account, where the session's log lives (docs/operations.md); absent before sharding: shard 0. */
   shard?: number;
 };
 
 export type SessionEvent =
   | { type: "complete"; at: string; consent: boolean; dateOfBirth: string; receiptId: string; holderBinding?: AccountBinding }
   /**
-   * An answer that carries its own proof and no account (CONTRACT §13): a wallet credential's age element
+   * An answer that carries its own proof and no account (docs/api-contract.md §Digital ID, §Age tokens): a wallet credential's age element
    * (DIGITAL_ID_VERIFIED, DEVICE_KEY; `above` false is UNDER_AGE) or an anonymous age token
    * (KYC_VERIFIED, ANONYMOUS_TOKEN; always above: a token below the age is refused before this).
    */
   | { type: "proof"; at: string; receiptId: string; above: boolean; assurance: Assurance; holderBinding: "DEVICE_KEY" | "ANONYMOUS_TOKEN" }
   /** Test mode: the tester picks the outcome; never applies to a live session. */
   | { type: "test_answer"; at: string; outcome: TestOutcome; receiptId: string }
-  /** "Not now" from the first screen: a refusal that needs no account (CONTRACT §12). */
+  /** "Not now" from the first screen: a refusal that needs no account (docs/api-contract.md §Answering). */
   | { type: "decline"; at: string; receiptId: string }
   /** The alarm (or a poll) past expiry; `force` expires early, as account deletion does. */
   | { type: "expire"; at: string; force?: boolean };
@@ -113,7 +113,7 @@ export function transition(state: SessionState, event: SessionEvent): Transition
     if (state.livemode !== false) return { outcome: "not_pending", state, changed: false };
     if (event.outcome === "EXPIRED") return { outcome: "changed", state: expired(state, event.at) };
     const above = event.outcome === "APPROVED";
-    // Test mode answers carry the reason their outcome implies (CONTRACT §13).
+    // Test mode answers carry the reason their outcome implies (docs/api-contract.md §Test mode).
     const denialReason = above ? null : event.outcome === "DENIED_UNDER_AGE" ? "UNDER_AGE" : "DECLINED";
     // The assurance of the first way the session accepts: a test answer stands for an answer the live
     // policy allows (a digital-ID-only session reads DIGITAL_ID_VERIFIED).

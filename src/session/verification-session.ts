@@ -45,7 +45,7 @@ export type SessionFailure =
   | PolicyRefusal;
 
 /**
- * What opening a session is measured against (issue 30): this minute's counter of the account's opens
+ * What opening a session is measured against (docs/limits.md): this minute's counter of the account's opens
  * (its key and window end, computed by the caller: src/domain/verification/open-session.ts), and the
  * limits. Counted and checked in the same D1 batch as the log row's insert.
  */
@@ -146,7 +146,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     return { ok: true, value: requestView(state) };
   }
 
-  /** The first screen, before any sign-in (CONTRACT §12). Past expiry it expires first, as poll does. */
+  /** The first screen, before any sign-in (docs/api-contract.md §Preview). Past expiry it expires first, as poll does. */
   async preview(nonce: string): Promise<SessionResult<SessionPreview>> {
     let state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
@@ -194,7 +194,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   }
 
   /**
-   * A fresh digital-ID request (CONTRACT §13) for the browser's Digital Credentials API. Its private half
+   * A fresh digital-ID request (docs/api-contract.md §Digital ID) for the browser's Digital Credentials API. Its private half
    * replaces any earlier one: only the latest request can be answered.
    */
   async digitalIdRequest(nonce: string): Promise<SessionResult<{ requests: DigitalCredentialRequest[] }>> {
@@ -255,7 +255,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   }
 
   /**
-   * An anonymous age token's approval (CONTRACT §13), its token already verified by the caller: all in
+   * An anonymous age token's approval (docs/api-contract.md §Age tokens), its token already verified by the caller: all in
    * one serialized section, so that a token is spent only on a session that takes it and two spends of
    * one token cannot both approve. Nonce, threshold against age_required, the merchant's policy, still
    * PENDING, then the spend (D1's unique nonce hash: 409 on a second spend, from any session), then the

@@ -1,5 +1,5 @@
 // The callback verification example shown on /docs: dependency-free Node, so a merchant can read every
-// step of Standard Webhooks v1 (CONTRACT §6). test/node/callback-verify-example.test.ts runs this very
+// step of Standard Webhooks v1 (docs/api-contract.md §Callbacks). test/node/callback-verify-example.test.ts runs this very
 // text against the service's own signer, so the page never shows an example that does not verify.
 export const CALLBACK_VERIFY_EXAMPLE = `import { createHmac, timingSafeEqual } from "node:crypto";
 

@@ -1,4 +1,4 @@
-// The issuer through its routes (CONTRACT §13): the directory at /.well-known, and POST /api/age-tokens
+// The issuer through its routes (docs/api-contract.md §Age tokens): the directory at /.well-known, and POST /api/age-tokens
 // for a verified adult of the threshold, with a fresh passkey assertion where the account has a
 // passkey, counted per account per day in tokens; refusals for everyone else, and nothing recorded
 // about which tokens were issued.

@@ -1,4 +1,4 @@
-// Redemption through the real routes, D1 and the session's Durable Object (CONTRACT §13): an age token
+// Redemption through the real routes, D1 and the session's Durable Object (docs/api-contract.md §Age tokens): an age token
 // approves a session once with no account (APPROVED, KYC_VERIFIED, ANONYMOUS_TOKEN, a signed receipt
 // and callback); every refusal leaves the session PENDING and the token unspent, so it still approves
 // another session afterwards.

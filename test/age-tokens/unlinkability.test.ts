@@ -1,4 +1,4 @@
-// Double-blind, as stored (CONTRACT §5, §13): two verified adults are issued tokens, which then approve
+// Double-blind, as stored (docs/api-contract.md §Privacy, §Age tokens): two verified adults are issued tokens, which then approve
 // sessions of two merchants in a shuffled order. Afterwards every D1 table, every session object's
 // storage, the callbacks sent and every log line are read, and nothing in them relates a redemption to
 // an account: what issuance and redemption left behind is a count per account and day, and the spent
@@ -14,7 +14,7 @@ import { shardBindings } from "../helpers/shards";
 
 const CALLBACK_URL = "https://merchant.example/hooks/age";
 
-/** Every row of every table, on every D1 shard (issue 36): each table's rows from all shards together. */
+/** Every row of every table, on every D1 shard (docs/operations.md): each table's rows from all shards together. */
 async function everyRow(): Promise<Map<string, string[]>> {
   const rows = new Map<string, string[]>();
   for (const d1 of shardBindings()) {

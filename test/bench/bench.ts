@@ -8,7 +8,7 @@
 // the rounds of the per-round ratios. Also reported: each ratio to GET /api/health, p99 ÷ p50, callback
 // latency, startup CPU (cold start) and the bundle. Prints tables and writes test/bench/results.json.
 // `--shards N` (at most the D1_SHARDS of
-// wrangler.toml) registers one merchant on each of the first N D1 shards (issue 36) and measures round r
+// wrangler.toml) registers one merchant on each of the first N D1 shards (docs/operations.md) and measures round r
 // with shard (r - 1) mod N's merchant, so the figures cover every shard; the callback latency uses shard 0's.
 // `--paced R` also measures health and poll at a fixed R requests a second on both, each round (open loop,
 // microsecond timing: test/bench/paced.ts), to tell the service's tail from the machine's. Beside each
@@ -56,9 +56,9 @@ const shardCount = Math.max(1, Number(values.shards));
 const pacedRate = Math.max(0, Number(values.paced));
 const FLOOR_CONFIG = join("test", "bench", "floor", "wrangler.toml");
 
-// Targets of issue 35 (medians of the per-round ratios to the floor): health, poll and open ≥ 0.95 × the
+// Targets of 1.2.0, docs/performance.md (medians of the per-round ratios to the floor): health, poll and open ≥ 0.95 × the
 // floor, the flow ≥ 0.9 ×, p99 ≤ 3 × p50, callback p50 ≤ 100 ms, and the script under 150 KiB gzip with
-// every 1.2.0 feature in (issue 21's 0.9 / 0.85, issue 13's 1,500 ms and 120 KiB before them).
+// every 1.2.0 feature in (1.1.0's 0.9 / 0.85, and 1,500 ms and 120 KiB before them; docs/performance.md).
 const TARGETS = { vsFloor: 0.95, flowVsFloor: 0.9, tailToMedian: 3, callbackP50Ms: 100, callbackP95Ms: 500, startupOverFloorMs: 10, bundleGzipKiB: 150 };
 
 /** A proof's CPU per request (test/bench/crypto-cpu.ts, run in its own process: it runs the service's domain code). */

@@ -1,4 +1,4 @@
-// `npm run bench:deps [-- --runs 7]`: what each dependency costs the Worker (issue 35), in the two figures a
+// `npm run bench:deps [-- --runs 7]`: what each dependency costs the Worker (docs/performance.md), in the two figures a
 // fresh isolate pays for: its bytes in the script and its CPU at start-up.
 // - Size: esbuild's metafile of the script as deployed (`wrangler deploy --dry-run --metafile`, minified),
 //   each input's bytes in the output, summed per package (node_modules/<name>) and per folder of src/.

@@ -1,6 +1,6 @@
 // From the completion response to the signed callback arriving at a local receiver, over many sessions.
 // Completions are paced (not all at once) so each callback meets the service as a lone resolution would.
-// The first attempt leaves the session's object as soon as the resolution is durable (issue 35), so a
+// The first attempt leaves the session's object as soon as the resolution is durable (docs/performance.md), so a
 // callback may arrive before the completion's response is read: its latency counts as 0 (the merchant
 // heard it no later than the person's page), and `beforeAnswer` says how many did.
 import { apiClient, expectStatus } from "../tools/api-client";

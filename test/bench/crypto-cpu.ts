@@ -1,4 +1,4 @@
-// The CPU a request spends on the 1.2.0 proofs, timed one call at a time (issue 35: "a digital-ID
+// The CPU a request spends on the 1.2.0 proofs, timed one call at a time (docs/performance.md: "a digital-ID
 // presentation verified and an anonymous token redeemed, each with its CPU time per request"): the
 // service's own verifier on fresh answers from the test wallet, for each protocol and credential, and the
 // service's own token verification and issuance on tokens from the RFC client of the tests. Web Crypto

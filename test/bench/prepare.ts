@@ -1,6 +1,6 @@
 // What every measured request needs, made once through the public API: a verified business merchant
 // with one key, and an end user whose KYC is verified. Two registrations, well inside the register limit.
-// With `shard`, the merchant is registered again until its account lands on that D1 shard (issue 36: a
+// With `shard`, the merchant is registered again until its account lands on that D1 shard (docs/operations.md: a
 // new account goes to a random shard; its id names it, read with the service's own src/lib/shard-tag.ts).
 import { apiClient, expectStatus } from "../tools/api-client";
 import { shardOfValue } from "../../src/lib/shard-tag";

@@ -12,7 +12,7 @@ async function measure(method: string, path: string, headers: Record<string, str
   const { env, counts } = countingEnv();
   const ctx = createExecutionContext();
   const response = await createApp().fetch(buildRequest(method, path, { headers, body }), env, ctx);
-  // Totals over every D1 shard: sharding (issue 36) keeps each budget, whichever shard the account is on.
+  // Totals over every D1 shard: sharding (docs/operations.md) keeps each budget, whichever shard the account is on.
   const totals = ({ d1, durableObject }: Counts) => ({ d1, durableObject });
   const onRequestPath = totals(counts);
   await waitOnExecutionContext(ctx);
@@ -53,7 +53,7 @@ describe("storage round trips per request", () => {
     expect(res.onRequestPath).toEqual({ d1: 1, durableObject: 1 });
   });
 
-  // The per-account completion limit (issue 17) rides in the account read's D1 batch: the account with
+  // The per-account completion limit (docs/limits.md) rides in the account read's D1 batch: the account with
   // its verified date of birth and passkey flag, then the hour and day counters (UPSERT … RETURNING),
   // one round trip (src/domain/verification/approver.ts). A Rate Limiting binding would cost none, but its windows are
   // 10 or 60 seconds (docs/limits.md).

@@ -1,5 +1,5 @@
 // A callback host is resolved over DNS over HTTPS before each attempt, and a name that is or resolves to
-// a non-public address is not called (issue 30, item 8): the attempt is recorded as refused_address and
+// a non-public address is not called (docs/security-privacy.md): the attempt is recorded as refused_address and
 // retried on the schedule (DNS may change back), never sent. The resolver is a stand-in behind fetch.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-// A resolution's first callback attempt is made at once by the session's Durable Object (issue 35), and
+// A resolution's first callback attempt is made at once by the session's Durable Object (docs/performance.md), and
 // the queue keeps a copy that waits for attempt 1: delivery stays at least once whatever stops where.
 // The copy delivers when the first attempt never ran, takes over an attempt cut off mid-way, and is
 // dropped once attempt 1 has an outcome (its holder carried the event on).

@@ -1,4 +1,4 @@
-// The capacity model's per-session figures, measured (issue 36, item 4; docs/capacity.md and
+// The capacity model's per-session figures, measured (docs/capacity.md and
 // docs/operations.md quote them with this file as their source): typical sessions driven through the real
 // routes (open, the end user's view, an approval, two polls, the callback delivered by the first attempt)
 // while every D1 call of the isolate, the Worker's and the session objects' alike, is counted; and the

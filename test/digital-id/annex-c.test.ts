@@ -1,6 +1,6 @@
 // org-iso-mdoc (ISO/IEC TS 18013-7 Annex C) end to end: the service's request, the test wallet's answer
 // (HPKE-sealed DeviceResponse for the `dcapi` transcript), the service's verification and outcome. One
-// test per check that can fail (issue 31, Tests), each answer made by the wallet with one fault.
+// test per check that can fail (docs/digital-id.md), each answer made by the wallet with one fault.
 import { describe, expect, it } from "vitest";
 import { EU_AGE, MDL, answer, documentSigner, issueMdoc, makeIssuer, toPem } from "../wallet";
 import { parseTrustAnchors } from "../../src/domain/digital-id";

@@ -1,4 +1,4 @@
-// The digital-ID request (CONTRACT §13): exactly the `digital.requests` array, asking for `age_over_NN`
+// The digital-ID request (docs/api-contract.md §Digital ID): exactly the `digital.requests` array, asking for `age_over_NN`
 // at the session's age and nothing else, in both doctypes and over both protocols; fresh keys and nonces
 // on every call; no mdoc way above 99; a pending state that survives JSON. Read with cbor-x, not with
 // the service's own decoder.

@@ -1,4 +1,4 @@
-// A wallet's digital ID answering a real session (CONTRACT §13, issue 31): the routes
+// A wallet's digital ID answering a real session (docs/api-contract.md §Digital ID, docs/digital-id.md): the routes
 // `…/digital-id/request` and `…/digital-id/response`, the session's Durable Object, the D1 log, the
 // callback and the receipt. One test per check that can fail, each answer made by the test wallet with
 // one fault; a refused answer leaves the session PENDING and its log row as it was.

@@ -5,7 +5,7 @@ const production = { allowLocalHttp: false };
 const development = { allowLocalHttp: true };
 
 describe("callback URL rules", () => {
-  it("allows only the default https port in production, any port in development (issue 30)", () => {
+  it("allows only the default https port in production, any port in development", () => {
     expect(callbackUrlProblem("https://merchant.example.com:8443/x?y=1", production)).toBe("Use the default https port (443).");
     expect(callbackUrlProblem("https://8.8.8.8:22/", production)).toBe("Use the default https port (443).");
     expect(callbackUrlProblem("https://merchant.example.com:8443/x?y=1", development)).toBeNull();

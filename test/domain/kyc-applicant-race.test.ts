@@ -1,6 +1,6 @@
 // Two create-applicant requests of one account that race past the existence check both create an
 // applicant at the provider; only one record can be stored, and the loser's applicant is deleted at the
-// provider through the queue, not left there with the person's name (issue 30, item 5). The race is made
+// provider through the queue, not left there with the person's name (docs/security-privacy.md). The race is made
 // certain with a provider stand-in (the service context's provider port) that answers only once both
 // requests have asked.
 import { env } from "cloudflare:test";

@@ -18,7 +18,7 @@ const filters: Record<string, LogFilter> = {
   status: { ...range, status: "APPROVED" },
   key: { ...range, keyId: key },
   "status and key": { ...range, status: "DENIED", keyId: key },
-  // The console's log and CSV always send a mode (issue 33): a filter on the index's last column.
+  // The console's log and CSV always send a mode (docs/end-user-apps.md): a filter on the index's last column.
   mode: { ...range, mode: "test" },
   "status and mode": { ...range, status: "PENDING", mode: "live" },
 };

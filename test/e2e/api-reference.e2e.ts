@@ -1,5 +1,5 @@
 // The API reference (/docs) in Chromium on a phone-sized screen: every route of the served OpenAPI
-// document has its section, the page loads nothing from another origin and nothing fails. Issue 33: on a
+// document has its section, the page loads nothing from another origin and nothing fails. docs/end-user-apps.md: on a
 // phone and a desktop, the callbacks with their signature headers and a verification example, the guides
 // named (not shown as bare paths), an index at hand wherever one is on the page, a request example per
 // operation, and axe clean (every scrolling box reachable by keyboard).

@@ -1,4 +1,4 @@
-// The console's screens before the keys fit the viewport at 320, 390 and 1280 px (issue 33): the email
+// The console's screens before the keys fit the viewport at 320, 390 and 1280 px (docs/end-user-apps.md): the email
 // prompt and the personal-account screen. A file of its own: its two registrations would pass the
 // per-address registration limit (10 a minute) on console-fit.e2e.ts's server.
 import { describe, expect, it } from "vitest";

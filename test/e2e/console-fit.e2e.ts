@@ -1,4 +1,4 @@
-// The merchant console as a person meets it (issue 33): no screen wider than the viewport at 320, 390 and
+// The merchant console as a person meets it (docs/end-user-apps.md): no screen wider than the viewport at 320, 390 and
 // 1280 px; a rotated signing secret shown whole with its Copy button; the keys table's Live and Test
 // pills, a Revoked pill on one line; and "Sending…" on a button whose request takes a moment.
 import type { Page } from "playwright-core";

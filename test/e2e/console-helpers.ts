@@ -8,7 +8,7 @@ import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
-/** The narrowest phone a console screen must fit (issue 33). */
+/** The narrowest phone a console screen must fit (docs/end-user-apps.md). */
 export const NARROW = { width: 320, height: 640 };
 
 /** Starts a dev server and chromium before the file's tests and stops both after; read them in a test. */

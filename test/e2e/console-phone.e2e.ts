@@ -1,4 +1,4 @@
-// The merchant console on a 390 px phone and on a laptop (issue 24): every key action reachable and
+// The merchant console on a 390 px phone and on a laptop (docs/end-user-apps.md): every key action reachable and
 // working without sideways scrolling on the phone, axe on every screen in both viewports, and "Sign out"
 // for this browser apart from "Sign out everywhere".
 import type { Page } from "playwright-core";
@@ -99,7 +99,7 @@ describe("console screens before the keys", () => {
       await page.setViewportSize(viewport);
       await openSignedIn(page, server.baseUrl, unverified);
       await page.locator("#console-unverified").waitFor({ state: "visible" });
-      // The development outbox is a link to the confirmation mail, not an address to copy (issue 33).
+      // The development outbox is a link to the confirmation mail, not an address to copy (docs/end-user-apps.md).
       const outbox = page.getByRole("link", { name: /\/api\/dev\/outbox/ });
       const href = await outbox.getAttribute("href");
       expect(href).toMatch(/^\/api\/dev\/outbox\?to=/);

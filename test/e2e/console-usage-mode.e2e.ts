@@ -1,4 +1,4 @@
-// The console's usage tab follows the Live/Test selector everywhere (issue 33 item 1): the totals, the
+// The console's usage tab follows the Live/Test selector everywhere (docs/end-user-apps.md): the totals, the
 // chart, the by-key table, the session log and the CSV count the same sessions, on a phone and a desktop;
 // the log says each session's mode, shows the merchant's reference and why a session was denied.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The console as a merchant reads it (issue 24): every error the API returns in plain words under
+// The console as a merchant reads it (docs/end-user-apps.md): every error the API returns in plain words under
 // its field (never the validator's "Too small: expected …"), a wrong current password as an inline
 // error that keeps the merchant signed in, key names in the session log, an empty filter result that
 // says so with a way back, an inverted range that clears the old figures, and the focus after the

@@ -1,4 +1,4 @@
-// The merchant console in a real browser (issue 12): sign up as a business, confirm the email through
+// The merchant console in a real browser (docs/end-user-apps.md): sign up as a business, confirm the email through
 // the development outbox, create a key (shown once), see API-opened sessions in the log and the
 // chart, download the CSV, revoke the key and see the merchant API refuse it.
 import { describe, expect, it } from "vitest";

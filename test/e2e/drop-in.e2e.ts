@@ -1,4 +1,4 @@
-// The merchant's drop-in end to end (issue 34): the sample shop (docs/examples/shop, run as a merchant
+// The merchant's drop-in end to end (docs/drop-in.md): the sample shop (docs/examples/shop, run as a merchant
 // runs it) serves a checkout page with <age-verification> under a strict CSP. On a desktop the page shows
 // a QR code, decoded here from its rendered pixels with jsQR, that is the session's verification_url; a
 // phone-sized context opens that link and approves on the test chooser; the desktop page shows the answer

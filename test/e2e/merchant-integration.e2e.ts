@@ -1,4 +1,4 @@
-// The merchant integration of issue 18 in a real browser: the test-mode outcome chooser on /verify (a
+// The merchant integration of docs/integrating.md in a real browser: the test-mode outcome chooser on /verify (a
 // session opened with a test key is answered with the outcome the tester picks, and the merchant's poll
 // shows it with livemode false), and the result screen's way back to the merchant's return_url.
 import type { Browser, Page } from "playwright-core";
@@ -49,7 +49,7 @@ const poll = async (apiKey: string, sessionId: string) =>
 
 /** Opens a test session's link and picks an outcome on the test chooser; resolves on the result screen. */
 async function chooseTestOutcome(page: Page, session: Opened, outcome: string, result: string) {
-  // The page sends the nonce in the X-Session-Nonce header or the body, never in an API address (CONTRACT §12).
+  // The page sends the nonce in the X-Session-Nonce header or the body, never in an API address (docs/api-contract.md §Answering).
   const leaks: string[] = [];
   page.on("request", (request) => {
     if (request.url().includes("/api/") && request.url().includes(session.nonce)) leaks.push(request.url());

@@ -79,7 +79,7 @@ describe("passkeys on /verify", () => {
     await page.locator("#passkey-offer").waitFor({ state: "visible" });
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS}/passkey-1-offer.png`, fullPage: true });
-    // The first passkey needs the account's password (issue 30): without it the page says so and adds nothing.
+    // The first passkey needs the account's password (docs/passkeys.md): without it the page says so and adds nothing.
     await page.getByRole("button", { name: "Create a passkey" }).click();
     await page.locator("#passkey-offer-notice").waitFor({ state: "visible" });
     await expect(page.locator("#passkey-offer-notice").textContent()).resolves.toBe("Enter your password to add your first passkey.");
@@ -155,7 +155,7 @@ describe("passkeys on /verify", () => {
     await page.locator("#passkey-required").waitFor({ state: "visible" });
     await expect(page.locator("#passkey-required").textContent()).resolves.toContain("accepts only an approval confirmed with a passkey");
     expect(await seriousViolations(page)).toEqual([]);
-    // No "Send my answer" that could only fail (issue 33): the passkey offer is the way forward.
+    // No "Send my answer" that could only fail (docs/end-user-apps.md): the passkey offer is the way forward.
     expect(await page.locator("#approve").isVisible()).toBe(false);
     await page.locator("#passkey-offer").waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/passkey-4-required.png`, fullPage: true });
@@ -169,7 +169,7 @@ describe("passkeys on /verify", () => {
     expect(forced.body.error).toBe("PASSKEY_REQUIRED");
 
     await withAuthenticator(page);
-    // The first passkey needs the account's password (issue 30).
+    // The first passkey needs the account's password (docs/passkeys.md).
     await page.locator("#passkey-offer-password").fill("person-password-1");
     await page.getByRole("button", { name: "Create a passkey" }).click();
     await page.locator("#passkey-required").waitFor({ state: "hidden" });

@@ -1,4 +1,4 @@
-// The end user's verification app in a real browser (issue 11): a merchant opens a session through the
+// The end user's verification app in a real browser (docs/end-user-apps.md): a merchant opens a session through the
 // API, the end user opens the link, creates an account, verifies with the sandbox and answers; the
 // merchant's poll shows the outcome.
 import type { Page } from "playwright-core";

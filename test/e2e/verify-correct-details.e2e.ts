@@ -1,4 +1,4 @@
-// Issue 33, "also seen": after a refused ("consider") check the person can correct a mistyped name or date
+// docs/end-user-apps.md: after a refused ("consider") check the person can correct a mistyped name or date
 // of birth on /verify. A typed child's year (a typo) is refused, corrected to the adult's year, checked
 // again, and the answer is APPROVED: only the corrected date, verified, can approve an 18+ request (the
 // typo would have been DENIED). On a phone (390 px) and a desktop (1280 px), axe on the correction screen;

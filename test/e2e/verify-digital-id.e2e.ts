@@ -1,5 +1,5 @@
 /// <reference types="vite/client" />
-// The /verify page's digital-ID way (issue 31): in chromium with `window.DigitalCredential` defined and
+// The /verify page's digital-ID way (docs/digital-id.md): in chromium with `window.DigitalCredential` defined and
 // `navigator.credentials.get` answered by the test wallet (in Node, through page.exposeFunction), the
 // server's verification real. One tap approves on a phone and a desktop viewport and the merchant's poll
 // shows APPROVED with DIGITAL_ID_VERIFIED; a browser without the API is told so and offered the other

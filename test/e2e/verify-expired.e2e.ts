@@ -61,7 +61,7 @@ describe("verification app, expired request", () => {
     const { page, problems } = await watchedPage(browser);
     const requestReads: string[] = [];
     page.on("request", (request) => {
-      // The page sends the nonce in the X-Session-Nonce header, never in the URL (issue 17).
+      // The page sends the nonce in the X-Session-Nonce header, never in the URL (docs/security-privacy.md).
       if (/\/request$/.test(request.url()) && request.headers()["x-session-nonce"] === session.nonce) requestReads.push(request.url());
     });
     await page.goto(`${server.baseUrl}/console`);
@@ -131,7 +131,7 @@ describe.each(["phone", "desktop"] as const)("the first screen of an expired lin
   });
 });
 
-// Issue 33: the expired screen in each language fits a 320 px phone and passes axe; a test session's
+// docs/end-user-apps.md: the expired screen in each language fits a 320 px phone and passes axe; a test session's
 // expired screen says "Test mode" in words. (The other screens: verify-fit.e2e.ts.)
 describe("the expired screen at 320 px", () => {
   it("fits in every language and passes axe; a test session's says it was a test", async () => {

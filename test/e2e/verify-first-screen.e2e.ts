@@ -1,4 +1,4 @@
-// The end user's first screen, before any sign-in (issue 24): who asks and whether the link is still
+// The end user's first screen, before any sign-in (docs/end-user-apps.md): who asks and whether the link is still
 // good, "Not now" without an account, the result screens' way back, the page in the person's language,
 // and nothing left behind after "Use another account". Phone and desktop viewports; axe on every screen.
 import type { Page } from "playwright-core";

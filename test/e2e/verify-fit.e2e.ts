@@ -1,4 +1,4 @@
-// Issue 33, item 2 and the "done when": every screen of /verify fits a 320 px phone in each of the five
+// docs/end-user-apps.md: every screen of /verify fits a 320 px phone in each of the five
 // languages (the document is never wider than the viewport; measured again at 390 and 1280 px) and
 // passes axe with no serious or critical violation. One page per language walks the screens in order, reusing its account: sign-in and register
 // tabs, the identity form (with its errors), a "consider" check and its retry, the identity verified and

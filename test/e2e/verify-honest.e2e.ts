@@ -1,4 +1,4 @@
-// Issue 33: /verify says plainly what a person can do, on a phone and a desktop. A merchant's passkey
+// docs/end-user-apps.md: /verify says plainly what a person can do, on a phone and a desktop. A merchant's passkey
 // requirement leads to creating a passkey (or says this browser cannot), never to a "Send my answer"
 // that can only fail (item 6); an under-age person's filled button is Decline, with no passkey offer in
 // its way (item 7); a test session names the merchant and the age and marks every result in words

@@ -2,7 +2,7 @@
 // stand-in, and the Onfido Web SDK is replaced (by routing its pinned URL) with a stand-in that
 // "uploads" on a click and records init/tearDown. Covers: the SDK loaded only when the step starts,
 // submit after onComplete, a rejection with a torn-down SDK and a retry, then VERIFIED and APPROVED; and a
-// correction of a mistyped date after a rejection (PUT /api/kyc/applicant, issue 33).
+// correction of a mistyped date after a rejection (PUT /api/kyc/applicant, docs/end-user-apps.md).
 import type { Browser, Route } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTIFACTS, launchChromium, watchedPage } from "./browser";

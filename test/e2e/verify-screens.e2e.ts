@@ -1,4 +1,4 @@
-// Every screen of /verify and of the account link pages, on a phone and a desktop (issue 24): the
+// Every screen of /verify and of the account link pages, on a phone and a desktop (docs/end-user-apps.md): the
 // page in the session's `locale`, axe-core with no serious or critical violation on each step, no
 // focus ring drawn on a heading the script focused at load, and the account link pages in French
 // from Accept-Language. The expired screens are in verify-expired.e2e.ts (a server with 5 s sessions),
@@ -86,7 +86,7 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     await page.goto(verifyLink(env.server.baseUrl, testSession));
     await page.getByRole("button", { name: "Approve as under age" }).click();
     await page.locator('#step-result[data-result="underage"]').waitFor({ state: "visible" });
-    // A test session's outcome has its own title, beside the "Test mode" marker (issue 33).
+    // A test session's outcome has its own title, beside the "Test mode" marker (docs/end-user-apps.md).
     await expect(page.title()).resolves.toBe("Test outcome sent: under 18");
     await expectAccessible(page);
     expect(problems).toEqual([]);

@@ -1,4 +1,4 @@
-// The console's webhook tools in a real browser (issue 19): a key's test event, signing-secret
+// The console's webhook tools in a real browser (docs/callbacks.md): a key's test event, signing-secret
 // rotation (new secret shown once) and allowed origins; a resolved session's callback attempts and
 // Redeliver. Callbacks go to a local receiver, which verifies each with the reference library.
 import type { Browser } from "playwright-core";

@@ -1,5 +1,5 @@
 // Wraps the D1 and Durable Object bindings to count storage round trips per request. Every D1 shard is
-// wrapped (issue 36): `d1` is the total over all of them, `d1ByShard` the same round trips by shard, so a
+// wrapped (docs/operations.md): `d1` is the total over all of them, `d1ByShard` the same round trips by shard, so a
 // test can show which shards a request touched.
 import { env } from "cloudflare:test";
 import { shardBindingName } from "../../src/config/shards-setting";

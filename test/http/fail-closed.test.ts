@@ -42,7 +42,7 @@ async function expectRefused(appEnv: Env, setting: string, value?: unknown) {
 const short = btoa("sixteen-bytes-ok");
 
 describe("fail closed in production", () => {
-  // D1 shards (issue 36): how many, and which take new accounts, must be a setting that holds.
+  // D1 shards (docs/operations.md): how many, and which take new accounts, must be a setting that holds.
   for (const [name, overrides] of [
     ["D1_SHARDS missing", { D1_SHARDS: undefined }],
     ["D1_SHARDS not a positive whole number", { D1_SHARDS: "two" }],

@@ -1,4 +1,4 @@
-// Cache-Control: no-store on every JSON answer (issue 17): the key-creation answer carries the API key
+// Cache-Control: no-store on every JSON answer (docs/security-privacy.md): the key-creation answer carries the API key
 // and the signing secret, which no cache may keep; refusals and the 404 envelope too. The walk over every
 // route of the OpenAPI document checks it as well (test/robustness/valid-responses.test.ts).
 import { describe, expect, it } from "vitest";

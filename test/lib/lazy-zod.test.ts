@@ -1,6 +1,6 @@
 // src/lib/lazy-zod.ts: schemas built on first use, as zod/mini's (src/lib/zod-mini-steps.ts), answer exactly
 // as classic zod's own, built eagerly, do; and a schema is not built until something uses it (the start-up
-// saving, issue 35). Runs in the workers project, where the Worker's setting (OPENAPI_METADATA false) turns
+// saving, docs/performance.md). Runs in the workers project, where the Worker's setting (OPENAPI_METADATA false) turns
 // the deferral on.
 import { describe, expect, it } from "vitest";
 import * as zod from "zod";

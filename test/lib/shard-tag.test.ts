@@ -1,4 +1,4 @@
-// The shard tag in ids, API keys and email-link tokens (issue 36, src/lib/shard-tag.ts).
+// The shard tag in ids, API keys and email-link tokens (docs/operations.md, src/lib/shard-tag.ts).
 import { describe, expect, it } from "vitest";
 import { MAX_SHARD, newTaggedValue, shardOfBytes, shardOfValue, taggedBytes } from "../../src/lib/shard-tag";
 import { fromBase64Url, toBase64Url } from "../../src/lib/encoding";

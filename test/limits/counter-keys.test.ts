@@ -1,5 +1,5 @@
-// The per-account counter rows are keyed by an HMAC under a key derived from SECRETS_KEY (issue 30, item
-// 13; src/config/derived-keys.ts): someone holding a copy of the database cannot recompute an account's
+// The per-account counter rows are keyed by an HMAC under a key derived from SECRETS_KEY (docs/limits.md,
+// "Privacy"; src/config/derived-keys.ts): someone holding a copy of the database cannot recompute an account's
 // row keys from its id and read how often it answered sessions. The expected keys are computed here
 // with Web Crypto directly, from the documented derivation, not with the code under test.
 import { env } from "cloudflare:test";

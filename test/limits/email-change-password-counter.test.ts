@@ -1,5 +1,5 @@
-// change-email checks the account's password, so it counts on the account's password counter (issue 30,
-// item 9), shared with change-password: a stolen token cannot guess the password through either route
+// change-email checks the account's password, so it counts on the account's password counter (docs/limits.md,
+// passwordChangesPerAccount), shared with change-password: a stolen token cannot guess the password through either route
 // past PASSWORD_CHANGES_PER_HOUR. The clock is set mid-hour.
 import { env } from "cloudflare:test";
 import { afterEach, beforeEach, describe, it, vi } from "vitest";

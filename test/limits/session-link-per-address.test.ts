@@ -1,4 +1,4 @@
-// The session link's routes that need no API key are limited per client address (issue 30, CONTRACT §13
+// The session link's routes that need no API key are limited per client address (docs/limits.md, docs/api-contract.md §Limits
 // "Hardening"): 120 a minute, shared by preview, request, decline, passkey options and the page's test
 // outcome, so a flood of guessed session ids is refused before any Durable Object is reached.
 // The limiter counts in 60-second windows; on a slow machine a run of calls may straddle two of them, so

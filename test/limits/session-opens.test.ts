@@ -1,4 +1,4 @@
-// Opening sessions is limited per account (issue 30, item 1; CONTRACT §13): SESSION_OPENS_PER_MINUTE
+// Opening sessions is limited per account (docs/limits.md; docs/api-contract.md §Limits): SESSION_OPENS_PER_MINUTE
 // opens a minute (test-key answers count too) and PENDING_SESSIONS_MAX open at once, 429 RATE_LIMITED
 // with Retry-After. A refused open leaves nothing: no log row, no session, no callback. The clock is set
 // 20 seconds into a minute, so the minute's window cannot end during a test.

@@ -1,4 +1,4 @@
-// resend-verification has a daily cap per account (issue 30, item 10): the minute limit alone let one
+// resend-verification has a daily cap per account (docs/limits.md): the minute limit alone let one
 // address be mailed about 7,000 times a day. Counted in the D1 day window; Retry-After is the time to the
 // end of the UTC day, and a refused request mails nothing.
 import { env } from "cloudflare:test";

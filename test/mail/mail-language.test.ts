@@ -1,4 +1,4 @@
-// An end user's mails are in the language the account signed up in (issue 24).
+// An end user's mails are in the language the account signed up in (docs/end-user-apps.md).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { call, callSettled, expectError } from "../helpers/http";

@@ -1,4 +1,4 @@
-// The stalled-callback sweep selects due events in SQL (issue 30, item 12): events that are pending but
+// The stalled-callback sweep selects due events in SQL (docs/security-privacy.md): events that are pending but
 // not yet due (a merchant's failing endpoint between retries) never fill a run's page, so they cannot
 // hold back another merchant's lost event; and the SQL rule agrees with nextAttemptDueMs, the rule's
 // plain statement, case by case. Events here have no Durable Object state, so each one the sweep picks

@@ -1,4 +1,4 @@
-// Usage rollups (issue 36, item 1): the scheduled run folds the session log into daily counts before the
+// Usage rollups (docs/capacity.md): the scheduled run folds the session log into daily counts before the
 // retention deletes its rows, and every count report (summary, by-key, by-day, per mode) answers the same
 // after the fold and the prune as the raw log did before them, across the boundary. The raw answers are
 // read through the real routes before any fold; the seeded truth never goes through the code under test.

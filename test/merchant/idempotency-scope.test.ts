@@ -1,5 +1,5 @@
 // An Idempotency-Key is scoped to the API key that sent it, and its stored answer keeps no nonce readable
-// (issue 30, item 4; CONTRACT §13): a test key's session never answers the same account's live key, and a
+// (docs/api-contract.md §Idempotency): a test key's session never answers the same account's live key, and a
 // database reader finds the first answer sealed, bound to its record.
 import { describe, expect, it } from "vitest";
 import { idempotencyKeys } from "../../src/db/schema";

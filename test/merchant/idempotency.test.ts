@@ -1,4 +1,4 @@
-// Issue 18, Idempotency-Key on opening a session (draft-ietf-httpapi-idempotency-key-header): same key and
+// docs/integrating.md, Idempotency-Key on opening a session (draft-ietf-httpapi-idempotency-key-header): same key and
 // body answer the first response again, another body is 422, a request still in flight is 409; scoped to
 // the account; records expire after 24 hours and the scheduled clean-up removes them.
 import { and, count, eq } from "drizzle-orm";

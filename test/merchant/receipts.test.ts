@@ -1,4 +1,4 @@
-// Issue 18, receipts: a JWS a stranger verifies with a stock JOSE library against the served key set,
+// docs/integrating.md, receipts: a JWS a stranger verifies with a stock JOSE library against the served key set,
 // which fails when any claim changes. This is the example of docs/receipts.md.
 import { env } from "cloudflare:test";
 import type { JSONWebKeySet } from "jose";

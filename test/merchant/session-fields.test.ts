@@ -1,4 +1,4 @@
-// Issue 18: verification_url, return_url, reference, metadata, locale, livemode and holder_binding on the
+// docs/integrating.md: verification_url, return_url, reference, metadata, locale, livemode and holder_binding on the
 // open request, the poll, the end user's view, the callbacks and the session log.
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";

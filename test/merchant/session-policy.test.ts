@@ -1,4 +1,4 @@
-// The merchant's policy on a session (CONTRACT §13 "Ways to prove an age"): accepted_assurance and
+// The merchant's policy on a session (docs/api-contract.md §Session policy): accepted_assurance and
 // double_blind at open, the refusals of a way the session does not accept, and why a denial was denied,
 // as the poll, the receipt and the session log tell it.
 import { eq } from "drizzle-orm";

@@ -1,4 +1,4 @@
-// Issue 18, test mode: test keys open livemode:false sessions, answered through the test-outcome route
+// docs/integrating.md, test mode: test keys open livemode:false sessions, answered through the test-outcome route
 // (test key or nonce) without an identity check; a live session can never be answered that way.
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";

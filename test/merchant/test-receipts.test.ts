@@ -1,6 +1,6 @@
-// A test session's receipt is unmistakable beyond `livemode: false` (issue 30, item 4; docs/receipts.md):
+// A test session's receipt is unmistakable beyond `livemode: false` (docs/security-privacy.md; docs/receipts.md):
 // it is signed by a key of its own, kid `<kid>.test`, published in /.well-known/jwks.json beside the live
-// keys (CONTRACT §12: one key set). It verifies there by its kid, but under no live key, even for a
+// keys (docs/api-contract.md §Receipts: one key set). It verifies there by its kid, but under no live key, even for a
 // verifier that tries every live key; a live receipt does not verify under the test key. Checked with
 // jose, an implementation apart from ours.
 import { compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, jwtVerify, type JWK } from "jose";

@@ -23,7 +23,7 @@ const SIGN = "test/callbacks/sign.test.ts";
 const STALLED = "test/maintenance/stalled-callbacks.test.ts";
 const RETENTION = "test/maintenance/retention.test.ts";
 
-/** The breaks an audit made in issue 37, which the suite let through before it was fixed. */
+/** The breaks a mutation audit of the suite made (docs/design.md), which the suite let through before it was fixed. */
 const audit: Mutation[] = [
   {
     id: "audit-test-receipt-livemode",
@@ -1050,7 +1050,7 @@ const hardening: Mutation[] = [
   },
 ];
 
-/** The merchant's policy on a session (CONTRACT §13): the ways it accepts, and double-blind. */
+/** The merchant's policy on a session (docs/api-contract.md §Session policy): the ways it accepts, and double-blind. */
 const POLICY = "test/merchant/session-policy.test.ts";
 const policy: Mutation[] = [
   {
@@ -1079,7 +1079,7 @@ const policy: Mutation[] = [
   },
 ];
 
-/** Digital ID from the wallet (issue 31): the session's side of the answer, and the production refusal of the test root. */
+/** Digital ID from the wallet (docs/digital-id.md): the session's side of the answer, and the production refusal of the test root. */
 const DIGITAL_ID = "test/digital-id/session-routes.test.ts";
 const MUTATION_FINDINGS = "test/node/digital-id-mutation-findings.test.ts";
 const digitalId: Mutation[] = [
@@ -1165,7 +1165,7 @@ const digitalId: Mutation[] = [
   },
 ];
 
-/** The verifier's own checks (issue 49): answers that cannot be read, certificates, COSE, bounds on work. */
+/** The verifier's own checks (docs/design.md): answers that cannot be read, certificates, COSE, bounds on work. */
 const UNREADABLE = "test/digital-id/unreadable-answers.test.ts";
 const RULES = "test/digital-id/verifier-rules.test.ts";
 const CERTIFICATES = "test/digital-id/certificate-rules.test.ts";
@@ -1356,7 +1356,7 @@ const verifierChecks: Mutation[] = [
   },
 ];
 
-/** The merchant's drop-in and server library (issue 34): what a merchant's checkout relies on. */
+/** The merchant's drop-in and server library (docs/drop-in.md): what a merchant's checkout relies on. */
 const LIBRARY = "test/node/age-verification-node.test.ts";
 const PREVIEW_CORS = "test/routes/preview-cors.test.ts";
 const dropIn: Mutation[] = [
@@ -1394,7 +1394,7 @@ const dropIn: Mutation[] = [
   },
 ];
 
-/** Anonymous age tokens (issue 32): the keys a rotation publishes. */
+/** Anonymous age tokens (docs/double-blind.md): the keys a rotation publishes. */
 const ageTokens: Mutation[] = [
   {
     id: "age-token-truncated-id-clash",
@@ -1406,7 +1406,7 @@ const ageTokens: Mutation[] = [
   },
 ];
 
-/** The first callback attempt at once, with the queue's copy as the safety net (issue 35). */
+/** The first callback attempt at once, with the queue's copy as the safety net (docs/performance.md). */
 const FIRST_ATTEMPT = "test/callbacks/first-attempt.test.ts";
 const firstAttempt: Mutation[] = [
   {
@@ -1445,7 +1445,7 @@ const firstAttempt: Mutation[] = [
 
 
 const ROLLUP = "test/maintenance/usage-rollup.test.ts";
-/** Issue 36: the usage rollup's fold, the retention that waits for it, and the reports' boundary. */
+/** docs/capacity.md: the usage rollup's fold, the retention that waits for it, and the reports' boundary. */
 const rollups: Mutation[] = [
   {
     id: "rollup-fold-swaps-statuses",
@@ -1533,11 +1533,11 @@ const rollups: Mutation[] = [
     find: "ON DELETE cascade\n) WITHOUT ROWID",
     replace: "ON DELETE no action\n) WITHOUT ROWID",
     tests: [ROLLUP],
-    why: "a deleted merchant's usage rollup stays behind (CONTRACT §3: its usage log goes with it)",
+    why: "a deleted merchant's usage rollup stays behind (docs/api-contract.md §Users: its usage log goes with it)",
   },
 ];
 
-/** Correcting the applicant after a refused check (issue 33): PUT /api/kyc/applicant. */
+/** Correcting the applicant after a refused check (docs/end-user-apps.md): PUT /api/kyc/applicant. */
 const CORRECT_APPLICANT = "test/routes/kyc-correct-applicant.test.ts";
 const applicantCorrection: Mutation[] = [
   {
@@ -1575,7 +1575,7 @@ const applicantCorrection: Mutation[] = [
 ];
 
 
-/** Sharded accounts (issue 36): the shard tag's check, the email directory's claim, the per-shard maintenance. */
+/** Sharded accounts (docs/operations.md): the shard tag's check, the email directory's claim, the per-shard maintenance. */
 const SHARD_TAG = "test/lib/shard-tag.test.ts";
 const SHARD_ROUTING = "test/shards/routing.test.ts";
 const DIRECTORY = "test/shards/account-directory.test.ts";
@@ -1699,7 +1699,7 @@ const workerSchemas: Mutation[] = [
   },
 ];
 
-/** Issue 49's session-side items: the per-address limit on every no-account route, require_passkey across the ways, the failure cap under concurrency, the daily mail caps. */
+/** docs/design.md session-side items: the per-address limit on every no-account route, require_passkey across the ways, the failure cap under concurrency, the daily mail caps. */
 const EVERY_ROUTE = "test/limits/session-link-every-route.test.ts";
 const REQUIRE_PASSKEY = "test/session/require-passkey-ways.test.ts";
 const FAILURE_CAP = "test/digital-id/failure-cap-concurrency.test.ts";

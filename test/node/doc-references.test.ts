@@ -85,7 +85,33 @@ function exists(f: Finding): boolean {
   }
 }
 
-const all = Object.entries(docs).flatMap(([path, text]) => findings(path.replace("../../", ""), text));
+/**
+ * docs/api-contract.md marks a decision not built yet with "(1.3.0)" at the end of its heading: such a
+ * section names routes and settings the code does not have yet, so it is left out (down to the next
+ * heading of its level or above) until the mark goes. Every other doc, and every other section, is checked.
+ */
+function withoutUnbuiltSections(file: string, text: string): string {
+  if (file !== "docs/api-contract.md") return text;
+  let skipBelow = 0;
+  return text
+    .split("\n")
+    .filter((line) => {
+      const heading = /^(#+) /.exec(line);
+      if (heading) {
+        const level = heading[1]!.length;
+        if (skipBelow && level > skipBelow) return false;
+        skipBelow = /\(\d+\.\d+\.\d+\)\s*$/.test(line) ? level : 0;
+        return !skipBelow;
+      }
+      return !skipBelow;
+    })
+    .join("\n");
+}
+
+const all = Object.entries(docs).flatMap(([path, text]) => {
+  const file = path.replace("../../", "");
+  return findings(file, withoutUnbuiltSections(file, text));
+});
 
 describe("names in the docs", () => {
   it("finds paths, scripts, routes, pages and functions to check", () => {
@@ -102,5 +128,12 @@ describe("names in the docs", () => {
     const wrong = findings("docs/x.md", "Run `npm run nope`, read `src/domain/gone.ts` and [that](../nowhere.md), call GET /api/age-verification/sessions or DELETE /api/health, open `/nowhere`, call `verifiedDateOfBirthGone(db)`.");
     expect(wrong.filter((f) => exists(f))).toEqual([]);
     expect(wrong.length).toBe(7);
+  });
+
+  it("leaves out only the sections of docs/api-contract.md marked as not built yet", () => {
+    const contract = "## Built\nGET /api/built\n## Planned (1.3.0)\nGET /api/planned\n### Its part\nGET /api/part\n## Next\nGET /api/next\n### Sub (1.3.0)\nGET /api/sub";
+    const checked = (file: string) => findings(file, withoutUnbuiltSections(file, contract)).map((f) => f.name);
+    expect(checked("docs/api-contract.md")).toEqual(["/api/built", "/api/next"]);
+    expect(checked("docs/other.md")).toEqual(["/api/built", "/api/planned", "/api/part", "/api/next", "/api/sub"]);
   });
 });

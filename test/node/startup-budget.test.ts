@@ -1,4 +1,4 @@
-// Start-up as a counted budget (issue 35): a fresh isolate that evaluates the Worker builds no zod schema
+// Start-up as a counted budget (docs/performance.md): a fresh isolate that evaluates the Worker builds no zod schema
 // and no drizzle table. Building the ~800 schemas the modules declare was half of the start-up CPU before
 // src/lib/lazy-zod.ts deferred each to its first use, and drizzle's 22 tables the next largest part before
 // src/db/schema.ts did the same (docs/performance.md "Start-up by dependency"); a module that builds one at

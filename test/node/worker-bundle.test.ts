@@ -4,7 +4,7 @@
 //   import from the Worker's code would pull them back unnoticed;
 // - the routes' OpenAPI descriptions are dropped (wrangler.toml [define] OPENAPI_METADATA, repeated in
 //   every environment since wrangler's schema calls define not inherited);
-// Its size against issue 21's budget of 120 KiB gzip is measured and reported by the bench
+// Its size against the 120 KiB gzip budget (docs/performance.md) is measured and reported by the bench
 // (test/bench/bundle-size.ts, docs/performance.md "Bundle"), not asserted here: main is over it since
 // the end-user pages' catalogues (src/web/i18n/) joined the script.
 import { describe, expect, it } from "vitest";

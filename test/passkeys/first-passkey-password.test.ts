@@ -1,4 +1,4 @@
-// The account's first passkey needs its current password (issue 30, item 3; CONTRACT §13): a stolen
+// The account's first passkey needs its current password (docs/passkeys.md; docs/api-contract.md §Passkeys): a stolen
 // token alone can no longer enrol a passkey of its own and then approve, and lock out, in the owner's
 // name. Both the options and the enrolment ask for it; a missing and a wrong one are the same 401; every
 // password sent counts on the account's password counter. Later passkeys are confirmed by an existing one.

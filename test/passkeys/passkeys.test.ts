@@ -136,7 +136,7 @@ describe("enrolment", () => {
     expect((await storedPasskeys(user.id)).map((row) => row.credentialId).sort()).toEqual([owner.id, second.id].sort());
   });
 
-  it("names passkeys added without a name so that the list tells them apart, after a removal too (issue 33)", async () => {
+  it("names passkeys added without a name so that the list tells them apart, after a removal too", async () => {
     const { user } = await setup();
     const first = await enrolled(user);
     const addAnother = async (confirmer: SoftwareAuthenticator) => {
@@ -356,7 +356,7 @@ describe("approving with a passkey", () => {
         return authenticator.assert(await approvalOptions(user, other));
       }, /another request/));
 
-    // The challenge is bound to its session by the session's nonce (issue 30: no session id is stored with
+    // The challenge is bound to its session by the session's nonce (docs/security-privacy.md: no session id is stored with
     // it), so this assertion passes the challenge check; the other session's nonce then opens nothing here.
     it("another session's challenge sent with that session's nonce: refused, this session untouched", async () => {
       const context = await prepared();

@@ -129,7 +129,7 @@ describe("callback URL SSRF properties", { timeout: 60_000 }, () => {
     );
   });
 
-  it("refuses every port but 443 in production, and allows any in development (issue 30)", () => {
+  it("refuses every port but 443 in production, and allows any in development", () => {
     const otherPort = fc.integer({ min: 0, max: 65_535 }).filter((port) => port !== 443);
     fc.assert(
       fc.property(fc.tuple(publicHost, otherPort, fc.webPath()).map(([host, port, path]) => `https://${host}:${port}${path}`), (url) => {

@@ -97,7 +97,7 @@ function badCases(op: Operation): fc.Arbitrary<[string, Case]> {
     );
   }
   if (op.method === "GET") {
-    // Unknown query parameters are ignored (CONTRACT §1): these cases may well succeed.
+    // Unknown query parameters are ignored (docs/api-contract.md §Conventions): these cases may well succeed.
     kinds.push(
       fc.tuple(fc.dictionary(fc.constantFrom("__proto__", "constructor", "x", "callback", "limit[]", "a[b]", "😀"), junkValue.map(stringify), { maxKeys: 3 }), baseQuery).map(([extra, query]) => [
         "junk-query",

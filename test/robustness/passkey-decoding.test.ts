@@ -1,4 +1,4 @@
-// Malformed passkey responses (issue 30, items 3 and 7): whatever a client sends in an assertion's or a
+// Malformed passkey responses (docs/security-privacy.md): whatever a client sends in an assertion's or a
 // registration's fields, the checks answer 400 PASSKEY_INVALID, never an unhandled error (a 500); and a
 // registration whose COSE key is not a point on P-256 is refused at enrolment, before it is stored and
 // breaks every later approval. The good responses come from the software authenticator.

@@ -186,7 +186,7 @@ describe("generated valid requests answer as the document says", () => {
           };
           const res = await send(op, c, credentials);
           if (res.status >= 500) throw new Error(`${op.key}: ${res.status} ${res.text.slice(0, 300)}`);
-          // Hidden by default (issue 17): no JSON answer, success or refusal, may be kept by a cache.
+          // Hidden by default (docs/security-privacy.md): no JSON answer, success or refusal, may be kept by a cache.
           if (/json/.test(res.headers.get("content-type") ?? "") && res.headers.get("cache-control") !== "no-store") {
             throw new Error(`${op.key}: ${res.status} without Cache-Control: no-store`);
           }

@@ -1,4 +1,4 @@
-// Deleting a merchant account with many pending sessions is bounded (issue 30, item 1): the request
+// Deleting a merchant account with many pending sessions is bounded (docs/limits.md): the request
 // closes at most CLOSED_IN_REQUEST sessions itself and hands the rest to the queue, which closes them
 // all; none is left holding the deleted merchant's data.
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";

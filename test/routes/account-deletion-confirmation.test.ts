@@ -1,4 +1,4 @@
-// Deleting an account asks for the password, or a sign-in of the last 10 minutes (issue 30 item 9): a
+// Deleting an account asks for the password, or a sign-in of the last 10 minutes (docs/api-contract.md §Users): a
 // token lifted from a browser hours ago cannot delete the account, and a 1.1.0 client that signs in and
 // deletes at once, with no body, still can.
 import { env } from "cloudflare:test";

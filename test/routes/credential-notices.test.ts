@@ -1,5 +1,5 @@
-// Changes an account's owner must be able to notice are mailed to the account's address (issue 30,
-// items 3 and 9): a password change, an email change asked for (to the old address), and a password
+// Changes an account's owner must be able to notice are mailed to the account's address (docs/passkeys.md,
+// "Losing a device, or a stolen sign-in"): a password change, an email change asked for (to the old address), and a password
 // reset, which also removes the account's passkeys, so that a stolen token that enrolled its own
 // passkey cannot keep the owner out: the mailbox is the way back.
 import { describe, expect, it } from "vitest";

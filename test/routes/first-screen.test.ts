@@ -1,4 +1,4 @@
-// The end user's first screen and "Not now" (CONTRACT §12): nonce-gated, no account.
+// The end user's first screen and "Not now" (docs/api-contract.md §Preview, §Answering): nonce-gated, no account.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";

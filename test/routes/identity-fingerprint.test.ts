@@ -1,4 +1,4 @@
-// One identity document verifies one live account (issue 17): the sandbox simulates a reused document
+// One identity document verifies one live account (docs/limits.md): the sandbox simulates a reused document
 // with `document_number`. The second account is refused with a clear reason, the first keeps working,
 // deleting the first frees the document, and only a keyed fingerprint of the document is stored.
 import { env } from "cloudflare:test";

@@ -78,7 +78,7 @@ describe("API keys: refusals", () => {
   it("refuses the 21st active key with 409, and allows one again after a revocation", async () => {
     const merchant = await seedAccount({ userType: "BUSINESS" });
     const ids: string[] = [];
-    // 20, as CONTRACT §4 says: written out, not read from the code under test.
+    // 20, as docs/api-contract.md §Keys says: written out, not read from the code under test.
     for (let i = 0; i < 20; i++) ids.push((await createKey(merchant.token, `key ${i}`)).body.data.key.id);
     expectError(await createKey(merchant.token, "one too many"), 409, "KEY_LIMIT_REACHED");
     expect((await (await dbOfAccount(merchant.id)).select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, merchant.id)))[0]!.n).toBe(20);

@@ -1,4 +1,4 @@
-// PUT /api/kyc/applicant (issue 33): after a refused check the person corrects their name and date of
+// PUT /api/kyc/applicant (docs/end-user-apps.md): after a refused check the person corrects their name and date of
 // birth; the provider gets the corrected applicant and the record goes back to "documents to upload".
 // Only a plainly REJECTED record of the caller's own account may change.
 import { env } from "cloudflare:test";

@@ -1,4 +1,4 @@
-// CORS on the first-screen read and nowhere else (issue 34): the merchant's drop-in polls
+// CORS on the first-screen read and nowhere else (docs/drop-in.md): the merchant's drop-in polls
 // GET /api/age-verification/session/{id}/preview from the merchant's own origin with X-Session-Nonce.
 // Only that route, only GET and that header, never with credentials.
 import { SELF } from "cloudflare:test";

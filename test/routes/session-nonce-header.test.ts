@@ -1,4 +1,4 @@
-// The nonce in the X-Session-Nonce header (CONTRACT §12, issue 17): accepted on the request read and on
+// The nonce in the X-Session-Nonce header (docs/api-contract.md §Answering, docs/security-privacy.md): accepted on the request read and on
 // complete, so the apps keep it out of URLs; the 1.0.0 query and body forms stay valid; a wrong header
 // nonce is refused like a wrong query nonce, and two nonces that disagree are refused.
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The session log and its CSV export filtered by live/test mode (issue 33): with `mode` they list exactly
+// The session log and its CSV export filtered by live/test mode (docs/end-user-apps.md): with `mode` they list exactly
 // the sessions the counts of that mode count; without it, both modes as before. Test sessions are seeded
 // as every third row, against a truth kept by the seeding helper.
 import { beforeAll, describe, expect, it } from "vitest";

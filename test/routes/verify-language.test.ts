@@ -1,4 +1,4 @@
-// The end user's page language (issue 24): the switcher's choice, else the session's `locale`, else
+// The end user's page language (docs/end-user-apps.md): the switcher's choice, else the session's `locale`, else
 // Accept-Language, else English; and every key in every language.
 import { runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
@@ -21,7 +21,7 @@ const textsOf = (html: string) => JSON.parse(/<script type="application\/json" i
 /** The authored catalogues (the pages read the non-English ones from public/i18n, generated from these). */
 const AUTHORED: Record<(typeof LOCALES)[number], Catalogue> = { en, fr, de, es, it: italian };
 
-/** Sets the merchant-integration fields on a stored session, as the open request will (CONTRACT §12). */
+/** Sets the merchant-integration fields on a stored session, as the open request will (docs/api-contract.md §Sessions). */
 const setSessionFields = (sessionId: string, fields: Record<string, unknown>) =>
   runInDurableObject(sessionObject(sessionId), async (_instance, state) => {
     const current = await state.storage.get<Record<string, unknown>>("state");

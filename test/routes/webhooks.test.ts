@@ -73,7 +73,7 @@ describe("Onfido flow: happy paths", () => {
     expect(await recordOf(account.id)).toMatchObject({ status: "VERIFIED", verifiedDob: "1990-04-01", checkId });
   });
 
-  it("reaches the record of an account on shard 1, found from the applicant through the home shard (issue 36)", async () => {
+  it("reaches the record of an account on shard 1, found from the applicant through the home shard", async () => {
     const account = await seedAccount({ userType: "PERSONAL", shard: 1 });
     const created = await callWith(onfidoEnv(), "POST", "/api/kyc/create-applicant", { token: account.token, body: typed });
     expect(created.status).toBe(201);

@@ -109,7 +109,8 @@ describe("declining without an account", () => {
   });
 });
 
-describe("answers that carry their own proof (CONTRACT §13)", () => {
+// docs/api-contract.md §Digital ID, §Age tokens.
+describe("answers that carry their own proof", () => {
   const proof = (at: string, above: boolean, way: "wallet" | "token") =>
     ({
       type: "proof",

@@ -1,4 +1,4 @@
-// The email directory on the home shard (issue 36, src/domain/accounts/account-directory.ts): an address
+// The email directory on the home shard (docs/operations.md, src/domain/accounts/account-directory.ts): an address
 // is unique across every shard, sign-in finds the account's shard from it, and a claim whose account was
 // never written does not lock the address out for ever.
 import { env } from "cloudflare:test";

@@ -1,4 +1,4 @@
-// Accounts sharded across D1 databases (issue 36): where accounts land, and that a request reaches its
+// Accounts sharded across D1 databases (docs/operations.md): where accounts land, and that a request reaches its
 // account's shard from the value it presents (API key, account token) and never reads another.
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";

@@ -1,5 +1,5 @@
 // `npm run db:migrate -- --local|--remote [--env production|staging] [wrangler options…]`: applies drizzle/
-// to every D1 shard the chosen wrangler.toml environment binds (DB, DB_1, …: issue 36), one
+// to every D1 shard the chosen wrangler.toml environment binds (DB, DB_1, …: docs/operations.md), one
 // `wrangler d1 migrations apply` per binding, so adding a shard needs no new command. `npm run dev`
 // runs it with --local; any other option (e.g. --persist-to <dir>) is passed on to wrangler.
 import { spawnSync } from "node:child_process";

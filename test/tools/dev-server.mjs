@@ -169,7 +169,7 @@ async function startOnce({ name, vars, config, args: extraArgs, devTools }, port
   let output = "";
   try {
     const configArgs = config ? ["--config", config] : [];
-    // Every D1 shard the configuration binds (DB, DB_1, …: issue 36), as `npm run db:migrate` does.
+    // Every D1 shard the configuration binds (DB, DB_1, …: docs/operations.md), as `npm run db:migrate` does.
     for (const binding of d1Bindings(readFileSync(config ?? "wrangler.toml", "utf8"))) {
       await run(["d1", "migrations", "apply", binding, "--local", "--persist-to", state, ...configArgs]);
     }

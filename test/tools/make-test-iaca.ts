@@ -1,6 +1,6 @@
 // TEST ONLY. Writes the committed test IACA root (test-iaca.pem) and its private key (test-iaca-key.json)
 // that the development configuration trusts and the test wallet issues under. Production refuses this
-// root (CONTRACT §13). Run again (from the repository root) only to replace it: `npx tsx test/tools/make-test-iaca.ts`.
+// root (docs/api-contract.md §Digital ID). Run again (from the repository root) only to replace it: `npx tsx test/tools/make-test-iaca.ts`.
 import { writeFile } from "node:fs/promises";
 import { makeIssuer, toPem } from "../wallet/certificates";
 import { TEST_IACA_NAME } from "../wallet/test-root";

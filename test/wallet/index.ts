@@ -1,4 +1,4 @@
-// TEST ONLY. A wallet for development and tests (issue 31): issue an mDL, an EU proof-of-age mdoc or an
+// TEST ONLY. A wallet for development and tests (docs/digital-id.md): issue an mDL, an EU proof-of-age mdoc or an
 // SD-JWT VC for a chosen age under the committed test IACA root (or any other issuer made here), and
 // answer the service's Digital Credentials API requests as a real wallet would, with knobs for each
 // fault the verifier must refuse. Web Crypto, cbor-x, @hpke/core and jose: it runs in workerd and Node.

@@ -160,7 +160,7 @@ describe("redelivery and the event's schedule and retention", () => {
 describe("sending a test event", () => {
   it("POSTs a signed age_verification.test event and reports the receiver's status and a coarse duration; nothing is logged", async () => {
     const merchant = await seedMerchant();
-    // The receiver answers after 40 ms: the report says a second, not the receiver's timing (issue 30).
+    // The receiver answers after 40 ms: the report says a second, not the receiver's timing (docs/security-privacy.md).
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => {
       await scheduler.wait(40);
       return new Response("nope", { status: 500 });

@@ -1,4 +1,4 @@
-// The console's webhook tools (issue 19): a key's signing-secret rotation, test events and allowed
+// The console's webhook tools (docs/callbacks.md): a key's signing-secret rotation, test events and allowed
 // callback origins; a session's callback attempts with Redeliver. Filled by console.browser.js.
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from "../../domain/merchant-callbacks";
 import { ConsoleTable } from "./console-table";

@@ -85,7 +85,7 @@
   function banner(message) { A.notice("console-banner", message || "", "error"); }
 
   // Every authenticated call: a 401 UNAUTHORIZED means the sign-in ended (expired, or signed out
-  // elsewhere). A 401 INVALID_CREDENTIALS is a wrong password typed into a form (CONTRACT §3): the
+  // elsewhere). A 401 INVALID_CREDENTIALS is a wrong password typed into a form (docs/api-contract.md §Users): the
   // sign-in is still good, and the form says so under its field.
   /** @param {string} method @param {string} path @param {ApiOptions} [options] */
   async function call(method, path, options) {

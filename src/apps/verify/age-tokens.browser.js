@@ -1,6 +1,6 @@
 // @ts-check
 // Anonymous age tokens on the verification page (/assets/age-tokens.js), loaded before verify.js
-// (CONTRACT §13, docs/double-blind.md). A signed-in, verified person keeps a small stock of tokens in
+// (docs/api-contract.md §Age tokens, docs/double-blind.md). A signed-in, verified person keeps a small stock of tokens in
 // this browser's IndexedDB; a double-blind request is approved from it with no Authorization header, so
 // the answer carries nothing of the account. The blinding is done here, written from RFC 9474 (RSABSSA-
 // SHA384-PSS-Deterministic: EMSA-PSS with a random salt, blind, finalize) and RFC 9578 §6 (TokenRequest,

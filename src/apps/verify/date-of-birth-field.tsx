@@ -1,5 +1,5 @@
 // The identity form's date of birth as three labelled parts, day, month and year, in the page's language
-// (issue 33): a native date input draws its parts in the browser's own language, so a German page in an
+// (docs/end-user-apps.md): a native date input draws its parts in the browser's own language, so a German page in an
 // English browser asked for mm/dd/yyyy. verify.browser.js joins the parts into the API's YYYY-MM-DD; a
 // problem with the date is shown once, under the group (data-error-for="dob").
 import type { TextKey } from "../../web/i18n/en";

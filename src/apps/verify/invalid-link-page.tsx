@@ -1,6 +1,6 @@
 // What a verification link with a missing or malformed session_id or nonce opens, in the browser's
 // language: the same screen, words and icon as /verify's own "link is not valid" result (a wrong nonce),
-// so a broken link looks one way however it is broken (issue 33).
+// so a broken link looks one way however it is broken (docs/end-user-apps.md).
 import { Brand, Layout } from "../../web/layout";
 import { translate } from "../../web/i18n/catalogue";
 import type { PageLanguage } from "../../web/i18n/load-catalogue";

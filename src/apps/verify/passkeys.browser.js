@@ -132,7 +132,7 @@ var AVS_PASSKEYS = (function () {
   /**
    * Adding another passkey or removing one is confirmed by one the account holds (the server refuses
    * either without it: 403 PASSKEY_REQUIRED); without this the page could never add a second passkey,
-   * and every account's only one was "Passkey 1" (issue 33).
+   * and every account's only one was "Passkey 1" (docs/end-user-apps.md).
    * @returns {Promise<AssertionResult>}
    */
   async function confirmation() {

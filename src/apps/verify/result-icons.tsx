@@ -1,5 +1,5 @@
 // The result screens' icons, shared by /verify's result step and the malformed-link page so that a bad
-// link looks the same whichever way it was found (issue 33). Inline SVG, not emoji or symbol characters
+// link looks the same whichever way it was found (docs/end-user-apps.md). Inline SVG, not emoji or symbol characters
 // (which can render as an empty box); verify.browser.js shows one of them.
 const ICON_PATHS: Record<string, string[]> = {
   check: ["M5 12.5l4.5 4.5L19 7.5"],

@@ -102,7 +102,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
           <p class="sr-only" id="countdown-alert" role="status"></p>
         </section>
 
-        {/* A digital ID from the person's wallet (CONTRACT §13): offered first, when the session accepts it and the
+        {/* A digital ID from the person's wallet (docs/api-contract.md §Digital ID): offered first, when the session accepts it and the
             browser has the Digital Credentials API; without the API, a line says so and the other ways follow. */}
         <section id="step-wallet" class="card" hidden aria-labelledby="wallet-title">
           <h2 id="wallet-title">{t("wallet.title")}</h2>
@@ -173,7 +173,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
           ) : null}
           <form id="applicant-form" novalidate hidden>
             <FormNotice />
-            {/* Shown when the form reopens after a refused check, to correct a mistyped name or date (issue 33). */}
+            {/* Shown when the form reopens after a refused check, to correct a mistyped name or date (docs/end-user-apps.md). */}
             <p id="applicant-correct-intro" class="muted" hidden>
               {t("kyc.correct.intro")}
             </p>
@@ -240,7 +240,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
         <PasskeySettings t={t} />
 
         <section id="step-result" class="card result" hidden aria-live="polite">
-          {/* A test session's results say so in words (issue 33): nothing was verified, nothing real was sent. */}
+          {/* A test session's results say so in words (docs/end-user-apps.md): nothing was verified, nothing real was sent. */}
           <p id="result-test" class="notice warn" hidden>
             <span class="sandbox-badge">{t("test.badge")}</span> <span id="result-test-text"></span>
           </p>

@@ -125,7 +125,7 @@
     };
     var screen = screens[kind];
     // A test session's chosen outcome is not a verification: its own title, and the marker's sentence in
-    // place of "now knows that you are at least…" (issue 33).
+    // place of "now knows that you are at least…" (docs/end-user-apps.md).
     var testing = kind !== "invalid" && !!preview && preview.livemode === false;
     /** @type {Record<string, string>} */
     var testTitles = { approved: "test.result.approved", underage: "test.result.underage", declined: "test.result.declined" };
@@ -144,7 +144,7 @@
     A.$("result-title").focus();
   }
 
-  // A test session's result says so in words, not by colour (issue 33): the title is read with it.
+  // A test session's result says so in words, not by colour (docs/end-user-apps.md): the title is read with it.
   /** @param {boolean} testing @param {{ merchant: string, age: number | string }} values */
   function showTestMarker(testing, values) {
     A.text("result-test-text", testing ? t("test.result", values) : "");
@@ -324,7 +324,7 @@
   }
 
   // --- The ways offered -------------------------------------------------------------------------
-  // Only the ways the merchant accepts (the preview's accepted_assurance, CONTRACT §13).
+  // Only the ways the merchant accepts (the preview's accepted_assurance, docs/api-contract.md §Session policy).
   /** @param {SessionPreview} shown */
   function accountPathOffered(shown) {
     if (shown.accepted_assurance.indexOf("KYC_VERIFIED") < 0) return false;
@@ -566,7 +566,7 @@
   }
 
   // After a refused check the applicant form opens again, filled by the person, to correct a mistyped
-  // name or date of birth (issue 33): create-applicant would answer APPLICANT_EXISTS, so the corrected
+  // name or date of birth (docs/end-user-apps.md): create-applicant would answer APPLICANT_EXISTS, so the corrected
   // details go by PUT /api/kyc/applicant, and the page continues as after a new applicant.
   var correcting = false;
   function startCorrection() {
@@ -796,7 +796,7 @@
     });
   }
 
-  // The filled button is the answer that can succeed (issue 33): "Send my answer", unless the answer can
+  // The filled button is the answer that can succeed (docs/end-user-apps.md): "Send my answer", unless the answer can
   // only be a decline (under the age) or an approval would be refused (the merchant requires a passkey
   // and this account has none: the passkey offer, or the plain reason, comes first). Decline is then
   // the filled one.

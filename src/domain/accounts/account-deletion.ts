@@ -25,7 +25,7 @@ export const DeleteAccountInput = z.object({
     .describe("The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)."),
 });
 
-/** How recent a sign-in stands for the password (issue 30): a stolen token of the morning cannot delete. */
+/** How recent a sign-in stands for the password (docs/security-privacy.md): a stolen token of the morning cannot delete. */
 export const FRESH_SIGN_IN_SECONDS = 600;
 
 /**

@@ -1,4 +1,4 @@
-// The email → account directory on the home shard (issue 36): accounts live on many D1 shards, so the
+// The email → account directory on the home shard (docs/operations.md): accounts live on many D1 shards, so the
 // users table's unique email index no longer spans them all. The directory's primary key is the one
 // place an address is unique across shards, and the one read that takes sign-in, forgot-password and
 // an email change from an address to its account (whose id names its shard: src/context/shard-routing.ts).

@@ -1,4 +1,4 @@
-// Accounts (CONTRACT §2-3): sign-up, sign-in, email links, credential and profile changes, deletion.
+// Accounts (docs/api-contract.md §Auth, §Users): sign-up, sign-in, email links, credential and profile changes, deletion.
 // What the routes and pages may use; the files beside this one are the feature's own.
 export { deleteAccount, DeleteAccountInput, FRESH_SIGN_IN_SECONDS } from "./account-deletion";
 export { ChangeEmailInput, changePassword, ChangePasswordInput, confirmEmailChange, requestEmailChange, TokenInput } from "./credential-change";

@@ -1,6 +1,6 @@
 // Forgotten password: a mailed single-use token (1 hour) sets a new password, signs out everywhere and
 // removes the account's passkeys: the mailbox is the owner's way back from a stolen token that enrolled
-// its own passkey (issue 30). The removal is mailed.
+// its own passkey (docs/security-privacy.md). The removal is mailed.
 import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";
 import { log } from "../../lib/log";

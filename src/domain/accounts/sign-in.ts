@@ -1,4 +1,4 @@
-// Login and logout (CONTRACT §2).
+// Login and logout (docs/api-contract.md §Auth).
 import { eq, sql } from "drizzle-orm";
 import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";

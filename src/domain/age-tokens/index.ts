@@ -1,4 +1,4 @@
-// Anonymous age tokens (Privacy Pass, RFC 9576-9578, token type 2; CONTRACT §13; docs/double-blind.md):
+// Anonymous age tokens (Privacy Pass, RFC 9576-9578, token type 2; docs/api-contract.md §Age tokens; docs/double-blind.md):
 // what this folder offers the routes and the session. Keys come from the AGE_TOKEN_KEYS setting;
 // issuance signs blinded requests; redemption verifies a token for this service's one challenge; the
 // spent-token store refuses a second spend; issuanceRefusal decides who may be issued tokens from what

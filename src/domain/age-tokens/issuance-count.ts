@@ -1,4 +1,4 @@
-// The per-account daily count of issued age tokens (AGE_TOKENS_PER_DAY, CONTRACT §13): one keyed-hash
+// The per-account daily count of issued age tokens (AGE_TOKENS_PER_DAY, docs/api-contract.md §Age tokens): one keyed-hash
 // counter row per account and UTC day (src/domain/limits), raised by the number of tokens in one
 // conditional UPSERT, so two concurrent calls can never together pass the limit. The row says how many,
 // never which tokens: nothing issued is recorded, and nothing here could be matched to a redemption.

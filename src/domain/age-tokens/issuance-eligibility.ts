@@ -1,11 +1,11 @@
-// Who may be issued age tokens (CONTRACT §13), as a pure decision over what the caller read: an account
+// Who may be issued age tokens (docs/api-contract.md §Age tokens), as a pure decision over what the caller read: an account
 // with a verified identity, at least the threshold old today, confirming with a fresh passkey assertion
 // when it has a passkey, within its daily count of tokens. The route reads the account and counts;
 // this says yes, or which refusal, in the contract's order.
 import { ApiError } from "../../errors";
 import { fullYearsOn } from "../../session/age";
 
-/** CONTRACT §13: the issuance limit counts tokens, 30 a day per account unless configured. */
+/** docs/api-contract.md §Age tokens: the issuance limit counts tokens, 30 a day per account unless configured. */
 export const AGE_TOKENS_PER_DAY_DEFAULT = 30;
 
 export type IssuanceAsk = {

@@ -8,7 +8,7 @@ import { blindSign, BlindSignRefused, inSigningRange, type BlindSigningKey } fro
 import { currentKeyFor, thresholdsOffered, type TokenKeys } from "./token-keys";
 import { parseTokenRequest, type TokenRequest } from "./wire-format";
 
-/** CONTRACT §13: 1 to 10 TokenRequests a call. */
+/** docs/api-contract.md §Age tokens: 1 to 10 TokenRequests a call. */
 export const MAX_TOKEN_REQUESTS = 10;
 
 function decodeRequest(encoded: string): TokenRequest {

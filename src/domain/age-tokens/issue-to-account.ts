@@ -1,4 +1,4 @@
-// POST /api/age-tokens for one signed-in account (CONTRACT §13), in the contract's order: a threshold
+// POST /api/age-tokens for one signed-in account (docs/api-contract.md §Age tokens), in the contract's order: a threshold
 // this deployment offers (else 422), the account verified and of that age (403 KYC_REQUIRED, 403
 // AGE_TOKEN_NOT_ALLOWED), a fresh passkey assertion when it has a passkey (403 PASSKEY_REQUIRED), the
 // requests well formed (422), then the day's count raised by the number of tokens (429 past it), and

@@ -1,4 +1,4 @@
-// The issuer directory at /.well-known/private-token-issuer-directory (RFC 9578 §4, CONTRACT §13):
+// The issuer directory at /.well-known/private-token-issuer-directory (RFC 9578 §4, docs/api-contract.md §Age tokens):
 // where to ask for tokens and every published token key, each with the threshold it vouches for.
 import { toBase64UrlPadded } from "../../lib/encoding";
 import type { TokenKeys } from "./token-keys";

@@ -1,4 +1,4 @@
-// The request and response shapes of the age-token routes (CONTRACT §13), for the routes' validator and
+// The request and response shapes of the age-token routes (docs/api-contract.md §Age tokens), for the routes' validator and
 // the OpenAPI document. Sizes are the wire format's, so an oversized string is refused before decoding;
 // what the bytes mean is checked by issueTokens and verifyAgeToken.
 import * as z from "../../lib/lazy-zod";

@@ -1,4 +1,4 @@
-// The one TokenChallenge this service redeems (CONTRACT §13): token type 2, issuer_name and origin_info
+// The one TokenChallenge this service redeems (docs/api-contract.md §Age tokens): token type 2, issuer_name and origin_info
 // both the host of APP_URL, and an empty redemption_context, so a token can be fetched before any
 // session exists and says nothing about which session it will approve. And the WWW-Authenticate value
 // (RFC 9577 §2.1) that asks an anonymous client for a token.

@@ -1,4 +1,4 @@
-// The outcome rule of CONTRACT §13, once every check has passed: an `age_over_M` (mdoc) or
+// The outcome rule of docs/api-contract.md §Digital ID, once every check has passed: an `age_over_M` (mdoc) or
 // `age_equal_or_over.M` (SD-JWT VC) that is true with M >= age_required approves; one that is false with
 // M <= age_required denies (UNDER_AGE); nothing deciding is DIGITAL_ID_INSUFFICIENT. Issuer-signed
 // statements that contradict each other are refused rather than read either way.

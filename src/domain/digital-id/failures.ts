@@ -1,4 +1,4 @@
-// The two ways a wallet's answer is refused (CONTRACT §13): it did not verify for this request, or it
+// The two ways a wallet's answer is refused (docs/api-contract.md §Digital ID): it did not verify for this request, or it
 // verified and decides nothing. Messages name the check that failed and never a value of the credential.
 import { ApiError } from "../../errors";
 

@@ -1,4 +1,4 @@
-// Age from a digital ID in the person's wallet (CONTRACT §13), the core the routes and the session's
+// Age from a digital ID in the person's wallet (docs/api-contract.md §Digital ID), the core the routes and the session's
 // Durable Object use: make a request for the Digital Credentials API (ISO/IEC TS 18013-7 Annex C and
 // OpenID4VP 1.0), check the wallet's answer (issuer chain to the trust anchors, validity, digests,
 // device or key binding to this request and origin) and decide the outcome; parse the trust anchors and

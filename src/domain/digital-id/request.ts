@@ -1,4 +1,4 @@
-// Making a digital-ID request for a session (CONTRACT §13): the `digital.requests` array the page hands
+// Making a digital-ID request for a session (docs/api-contract.md §Digital ID): the `digital.requests` array the page hands
 // to `navigator.credentials.get`, and the pending state the session's Durable Object keeps to check the
 // answer. Every call makes fresh keys and nonces; the mdoc way is left out above age 99.
 import { createAnnexCRequest } from "./annex-c";

@@ -1,4 +1,4 @@
-// Checking a wallet's answer to the session's latest digital-ID request (CONTRACT §13) and deciding the
+// Checking a wallet's answer to the session's latest digital-ID request (docs/api-contract.md §Digital ID) and deciding the
 // outcome. Throws DIGITAL_ID_INVALID (it did not verify for this request), DIGITAL_ID_INSUFFICIENT (it
 // decides nothing) or VALIDATION_FAILED (a body that is not `{protocol, data}` of an offered protocol).
 // Returns only the outcome: nothing of the credential leaves this function, and nothing is logged.

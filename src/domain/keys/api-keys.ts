@@ -1,4 +1,4 @@
-// Merchant API keys (CONTRACT §4): the key is stored only as SHA-256, the signing secret only encrypted.
+// Merchant API keys (docs/api-contract.md §Keys): the key is stored only as SHA-256, the signing secret only encrypted.
 import { and, count, desc, eq, isNull } from "drizzle-orm";
 import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";
@@ -17,7 +17,7 @@ import type { ServiceContext } from "../../context/service-context";
 
 export const MAX_ACTIVE_KEYS = 20;
 export const API_KEY_PREFIX = "svc_sk_";
-/** New keys name their mode (CONTRACT §12); a 1.0.0 key (svc_sk_ and 43 characters) is live. */
+/** New keys name their mode (docs/api-contract.md §Keys); a 1.0.0 key (svc_sk_ and 43 characters) is live. */
 export const KEY_PREFIXES = { live: "svc_sk_live_", test: "svc_sk_test_" } as const satisfies Record<KeyMode, string>;
 /** Shown in lists so a merchant can recognise a key without it being recoverable: the mode prefix and 4 characters. */
 const VISIBLE_PREFIX_LENGTH = 16;

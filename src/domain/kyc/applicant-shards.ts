@@ -1,4 +1,4 @@
-// Which shard holds a provider applicant's KYC record (issue 36): the provider's webhook names the check,
+// Which shard holds a provider applicant's KYC record (docs/operations.md): the provider's webhook names the check,
 // whose applicant is all it says about the account, and an applicant id is the provider's to mint, so it
 // cannot carry a shard tag. A row on the home shard, written when the applicant is created, answers it
 // in one read; an applicant with no row was created before sharding, when every record was on shard 0.

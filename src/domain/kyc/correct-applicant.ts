@@ -1,4 +1,4 @@
-// Correcting the applicant's details after a refused check (issue 33): a mistyped name or date of birth
+// Correcting the applicant's details after a refused check (docs/end-user-apps.md): a mistyped name or date of birth
 // would otherwise stay with the account for good, since create-applicant answers APPLICANT_EXISTS. The
 // corrected details go to the provider only; the record goes back to "documents to upload" (PENDING
 // without a check), so the next check is of the corrected applicant.

@@ -1,4 +1,4 @@
-// "One document, one account" across shards (issue 36): each shard's KYC table has a unique index on the
+// "One document, one account" across shards (docs/operations.md): each shard's KYC table has a unique index on the
 // document's fingerprint, but two accounts on two shards could both verify one document. A claim on the
 // home shard (fingerprint → account) is taken before a record is marked VERIFIED and released when the
 // account goes. A claim whose account no longer holds the document VERIFIED (its deletion stopped before

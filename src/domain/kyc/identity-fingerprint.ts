@@ -1,4 +1,4 @@
-// One identity document verifies one live account (issue 17). The document is kept only as a keyed,
+// One identity document verifies one live account (docs/limits.md). The document is kept only as a keyed,
 // non-reversible fingerprint: HMAC-SHA256 under IDENTITY_FINGERPRINT_KEY of the issuing country and the
 // number (upper-cased, spaces and dashes dropped, so spellings of one number agree). Without the key a
 // database reader cannot test a guessed number; the number itself is never stored.

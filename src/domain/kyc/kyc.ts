@@ -1,4 +1,4 @@
-// KYC (CONTRACT §7): one applicant per account, a date of birth verified once by the provider.
+// KYC (docs/api-contract.md §KYC): one applicant per account, a date of birth verified once by the provider.
 // Kept: applicant id, status, the verified date of birth and times. Name and address go to the
 // provider only; the typed date of birth is never stored as verified (the report's is).
 import { forgetApplicantShard, onApplicantShard, recordApplicantShard } from "./applicant-shards";

@@ -2,7 +2,7 @@
 // seconds, per location, eventually consistent): so many an hour or a day, counted in D1 fixed windows.
 // One statement per window, all in one db.batch: one storage round trip per limited request.
 // A row holds a keyed hash of (limit, account, window) and a count: nothing says what was done, so a
-// counter of completions links no account to the sessions it answered (CONTRACT §5), and the key (an
+// counter of completions links no account to the sessions it answered (docs/api-contract.md §Privacy), and the key (an
 // HMAC under a key derived from SECRETS_KEY, src/config/derived-keys.ts) cannot be recomputed for a
 // known account id from a copy of the database, so the rows do not even say whose activity they count.
 import { upsertCounter } from "../../db/account-counter";
@@ -34,13 +34,13 @@ export const ACCOUNT_LIMITS = {
   kycCheck: [{ name: "kyc-check-day", setting: "KYC_CHECKS_PER_DAY", fallback: 3, seconds: DAY }],
   /** Each correction of an applicant's details is a provider call (PUT /api/kyc/applicant). */
   applicantUpdate: [{ name: "applicant-update-day", setting: "KYC_APPLICANT_UPDATES_PER_DAY", fallback: 5, seconds: DAY }],
-  /** Each open session costs a Durable Object, a log row, an alarm and a signed callback (issue 30). */
+  /** Each open session costs a Durable Object, a log row, an alarm and a signed callback (docs/limits.md). */
   sessionOpen: [{ name: "session-open-minute", setting: "SESSION_OPENS_PER_MINUTE", fallback: 600, seconds: 60 }],
-  /** One address must not be mailed a verification link thousands of times a day (issue 30). */
+  /** One address must not be mailed a verification link thousands of times a day (docs/limits.md). */
   verificationMail: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
   /**
    * Age tokens are bearer tokens: what one verified adult can hand on is bounded by how many they get
-   * (CONTRACT §13, docs/security-privacy.md). Counts tokens, not calls (src/domain/age-tokens/issuance-count.ts);
+   * (docs/api-contract.md §Age tokens, docs/security-privacy.md). Counts tokens, not calls (src/domain/age-tokens/issuance-count.ts);
    * 30 is AGE_TOKENS_PER_DAY_DEFAULT there (test/age-tokens/issuance-route.test.ts keeps them equal).
    */
   ageToken: [{ name: "age-token-day", setting: "AGE_TOKENS_PER_DAY", fallback: 30, seconds: DAY }],

@@ -1,8 +1,8 @@
-// callback_url rules (CONTRACT §5): absolute https, at most 2048 characters, no credentials, and not an
+// callback_url rules (docs/api-contract.md §Sessions): absolute https, at most 2048 characters, no credentials, and not an
 // IP literal in a private, loopback, link-local, unique-local or otherwise non-public range. The URL
 // parser already turns decimal, octal and hex IPv4 spellings into dotted quads, so one check covers them.
 // In production only the default https port (443): a port is a way to reach a service that is not a web
-// receiver (issue 30). A name is resolved again at each delivery (src/callbacks/callback-host.ts).
+// receiver (docs/security-privacy.md). A name is resolved again at each delivery (src/callbacks/callback-host.ts).
 import { isNonPublicAddress } from "../../lib/ip-address";
 
 export const MAX_CALLBACK_URL_LENGTH = 2048;

@@ -1,7 +1,7 @@
 // Test events: a merchant checks an endpoint and its secret before going live. One signed POST of an
 // `age_verification.test` event to the URL given, under the key's live secret(s) (both during a
 // rotation's grace), answered with the receiver's status and a coarse duration (whole seconds: the
-// endpoint's own timing would make this a timing probe of any public host, issue 30). Sent once, in the
+// endpoint's own timing would make this a timing probe of any public host, docs/security-privacy.md). Sent once, in the
 // request, never queued or retried; nothing is written to the usage log or the callback log.
 import { and, eq } from "drizzle-orm";
 import * as z from "../../lib/lazy-zod";

@@ -49,11 +49,11 @@ type Binding = { purpose: "register" | "confirm" } | { purpose: "approve"; nonce
  * An approval challenge's binding to its session: SHA-256 of the challenge with the session's nonce.
  * The nonce is the session's secret, so this binds the challenge to that one session, and it matches
  * nothing the session stores (its nonce hash is of the nonce alone): a database reader cannot join a
- * pending challenge's account to a session (CONTRACT §5).
+ * pending challenge's account to a session (docs/api-contract.md §Privacy).
  */
 const approvalBinding = (challenge: string, nonce: string) => sha256Hex(`approve:${challenge}:${nonce}`);
 
-/** The UTC day of an approval, as the time a passkey was last used: no finer time is kept (CONTRACT §5, §13). */
+/** The UTC day of an approval, as the time a passkey was last used: no finer time is kept (docs/api-contract.md §Privacy, §Passkeys). */
 const approvalDay = () => `${nowIso().slice(0, 10)}T00:00:00.000Z`;
 
 /** Random bytes of a challenge; the last EXPIRY_BYTES of its 32 carry its expiry. */
@@ -133,7 +133,7 @@ export async function listPasskeys(ctx: ServiceContext, userId: string): Promise
 }
 
 /**
- * The account's first passkey needs its current password (CONTRACT §13): a stolen token alone must not
+ * The account's first passkey needs its current password (docs/api-contract.md §Passkeys): a stolen token alone must not
  * enrol a passkey of its own and approve in the owner's name. Later passkeys are confirmed by an existing
  * one instead (confirmHolder). A missing and a wrong password are the same 401.
  */
@@ -178,7 +178,7 @@ async function confirmHolder(ctx: ServiceContext, userId: string, confirmation: 
 
 /**
  * A fresh assertion by one of the account's passkeys over a "confirm" challenge (confirmationOptions),
- * for an action that must not rest on a sign-in token alone: asking for age tokens (CONTRACT §13).
+ * for an action that must not rest on a sign-in token alone: asking for age tokens (docs/api-contract.md §Age tokens).
  */
 export const verifyConfirmation = (ctx: ServiceContext, userId: string, assertion: AssertionCredential): Promise<void> =>
   verifyOwnAssertion(ctx, userId, assertion, { purpose: "confirm" });

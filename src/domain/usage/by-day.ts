@@ -1,4 +1,4 @@
-// Counts per status for each UTC day of a window (CONTRACT §8 is silent; the console's chart reads it).
+// Counts per status for each UTC day of a window (docs/api-contract.md §Usage; the console's chart reads it).
 // One grouped query: the database sends at most 367 days × 2 rows (raw and rollup), never the sessions.
 import { sql } from "drizzle-orm";
 import { unionAll } from "drizzle-orm/sqlite-core";

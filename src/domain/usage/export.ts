@@ -1,4 +1,4 @@
-// CSV export of the whole filtered log (CONTRACT §8). Rows are read in bounded keyset pages only when
+// CSV export of the whole filtered log (docs/api-contract.md §Usage). Rows are read in bounded keyset pages only when
 // the client pulls, so memory stays flat however many sessions match and a slow reader slows the reads.
 import type { ServiceContext } from "../../context/service-context";
 import { log } from "../../lib/log";

@@ -1,4 +1,4 @@
-// The merchant's usage reports (CONTRACT §8): the session log, its CSV, totals by key and by day.
+// The merchant's usage reports (docs/api-contract.md §Usage): the session log, its CSV, totals by key and by day.
 export { UsageByDay, usageByDay } from "./by-day";
 export { CSV_COLUMNS, exportFileName, exportSessionLog } from "./export";
 export { resolveRange } from "./range";

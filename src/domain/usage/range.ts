@@ -1,4 +1,4 @@
-// The reporting window of every usage endpoint (CONTRACT §8). Both ends are inclusive ISO instants with
+// The reporting window of every usage endpoint (docs/api-contract.md §Usage). Both ends are inclusive ISO instants with
 // milliseconds, so they compare as text against created_at on the session-log indexes.
 import { validationFailed } from "../../errors";
 import { isCalendarDate } from "../../lib/calendar-date";

@@ -1,4 +1,4 @@
-// Where the usage counts come from (issue 36): the daily rollup (usage_days, folded by
+// Where the usage counts come from (docs/capacity.md): the daily rollup (usage_days, folded by
 // src/maintenance/fold-usage.ts) for the days before the raw log's first whole day, the raw session log
 // from that day on. Each report is one query, a UNION ALL of a raw branch and a rollup branch that
 // return the same columns, so it stays one D1 round trip; the two branches split the window at one

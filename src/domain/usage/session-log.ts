@@ -1,4 +1,4 @@
-// The session log as a merchant reads it (CONTRACT §8): newest first, keyset-paged on (created_at, id)
+// The session log as a merchant reads it (docs/api-contract.md §Usage): newest first, keyset-paged on (created_at, id)
 // so that sessions opened while a client pages never shift a page. Every query is scoped to the account.
 import { and, desc, eq, gte, lte, sql, type SQL } from "drizzle-orm";
 import * as z from "../../lib/lazy-zod";

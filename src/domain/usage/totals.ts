@@ -1,4 +1,4 @@
-// Counts per status over a window (CONTRACT §8): the account total and a breakdown per key, revoked
+// Counts per status over a window (docs/api-contract.md §Usage): the account total and a breakdown per key, revoked
 // keys included. Both count the same rows, so they always agree: the raw log's, and the daily rollup's
 // for the days older than the raw log (./rollup.ts).
 import { and, asc, eq, gte, inArray, lte, type SQL } from "drizzle-orm";

@@ -36,7 +36,7 @@ export async function answerTestSession(ctx: ServiceContext, key: AuthenticatedK
   const auth = key ? (key.mode === "test" ? { accountId: key.userId } : null) : input.nonce ? { nonce: input.nonce } : null;
   if (!auth) throw notFound("Session");
   const id = checkedId(sessionId);
-  // A test key's answer sends a callback like an open does: it counts on the account's opens (issue 30).
+  // A test key's answer sends a callback like an open does: it counts on the account's opens (docs/limits.md).
   if (key) await countAccountUse(ctx, opensLimit, key.userId);
   return unwrap(await sessionStub(ctx, id).testAnswer(auth, input.outcome));
 }

@@ -1,4 +1,4 @@
-// A digital ID from the person's wallet answering a session (CONTRACT §13): the request the page hands
+// A digital ID from the person's wallet answering a session (docs/api-contract.md §Digital ID): the request the page hands
 // to the Digital Credentials API, and the wallet's answer. No account takes part; the session's Durable
 // Object makes the request, keeps its private half and checks the answer (src/session/digital-id-answer.ts).
 import type { ServiceContext } from "../../context/service-context";

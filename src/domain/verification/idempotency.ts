@@ -1,4 +1,4 @@
-// Idempotency-Key on opening a session (draft-ietf-httpapi-idempotency-key-header, CONTRACT §12, §13): per
+// Idempotency-Key on opening a session (draft-ietf-httpapi-idempotency-key-header, docs/api-contract.md §Idempotency): per
 // API key (never the whole account: a test key's session must not answer a live key's request), for 24
 // hours. The stored answer carries the session's nonce, so it is sealed under SECRETS_KEY and bound to its
 // record, never kept readable. The first request with a key claims it with one conditional write and stores its

@@ -1,4 +1,4 @@
-// Verification sessions (CONTRACT §5, §12): opening, polling, answering, test outcomes, idempotent
+// Verification sessions (docs/api-contract.md §Sessions, §Idempotency): opening, polling, answering, test outcomes, idempotent
 // opens, and the approver's account read with its completion limit.
 export { accountWithVerifiedDob, loadAnswerer } from "./approver";
 export { idempotently, MAX_IDEMPOTENCY_KEY_LENGTH, parseIdempotencyKey, requestFingerprint } from "./idempotency";

@@ -1,4 +1,4 @@
-// Opening a verification session (CONTRACT §5, §12): the merchant's request, checked, becomes a new
+// Opening a verification session (docs/api-contract.md §Sessions): the merchant's request, checked, becomes a new
 // session's Durable Object; the answer carries the nonce and the end user's page for it.
 import { chosenShard } from "../../context/shard-routing";
 import * as z from "../../lib/lazy-zod";
@@ -66,7 +66,7 @@ export const OpenSessionInput = z.object({
     .refine((ways) => new Set(ways).size === ways.length, "Each way at most once.")
     .optional()
     .describe(
-      "The ways you accept (CONTRACT §13): KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED.",
+      "The ways you accept: KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED.",
     ),
   double_blind: z
     .boolean()

@@ -15,7 +15,7 @@ export const NonceQuery = z.object({
 export const pollSession = async (ctx: ServiceContext, accountId: string, sessionId: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).poll(accountId));
 
-/** The first screen's read (CONTRACT §12): the nonce proves the link, no account is involved. */
+/** The first screen's read (docs/api-contract.md §Preview): the nonce proves the link, no account is involved. */
 export const previewSession = async (ctx: ServiceContext, sessionId: string, nonce: string) =>
   unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
 

@@ -1,4 +1,4 @@
-// The anonymous answer to a session (CONTRACT §13): POST …/complete with an age token and no
+// The anonymous answer to a session (docs/api-contract.md §Age tokens): POST …/complete with an age token and no
 // Authorization. The token is checked here (this service's challenge, a published key, the signature);
 // the session's Durable Object then decides and spends it in one serialized section
 // (VerificationSessionObject.redeemAgeToken). Without a token, the 401 carries the Privacy Pass

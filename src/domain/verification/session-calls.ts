@@ -27,7 +27,7 @@ const FAILURES: Record<SessionFailure, (detail: FailureDetail) => ApiError> = {
     }),
 };
 
-/** 429 for opening past the account's limits (issue 30): Retry-After in seconds. */
+/** 429 for opening past the account's limits (docs/limits.md): Retry-After in seconds. */
 export const tooManySessions = (retryAfter: number) =>
   new ApiError("RATE_LIMITED", { message: "This account opened too many sessions; try again later.", headers: { "Retry-After": String(Math.max(retryAfter, 1)) } });
 

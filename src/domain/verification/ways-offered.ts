@@ -1,4 +1,4 @@
-// The ways this deployment offers to prove an age (CONTRACT §13): an account verified by the identity
+// The ways this deployment offers to prove an age (docs/api-contract.md §Session policy): an account verified by the identity
 // provider always; a wallet's digital ID when trust anchors are configured; anonymous age tokens when
 // token keys are. The open request's policy is checked against them, and defaults to all of them.
 import type { Settings } from "../../config/settings";

@@ -1,4 +1,4 @@
-// Anonymous age tokens (CONTRACT §13): the issuer directory, mounted at /.well-known, and issuance,
+// Anonymous age tokens (docs/api-contract.md §Age tokens): the issuer directory, mounted at /.well-known, and issuance,
 // mounted at /api/age-tokens. Redemption is the session's /complete (routes/verification/complete-session.ts).
 import { areaOf } from "../named-route";
 import { issueAgeTokensRoute } from "./issue-age-tokens";

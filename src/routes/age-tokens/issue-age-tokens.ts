@@ -1,5 +1,5 @@
 // POST /api/age-tokens: blind-signs 1-10 anonymous age tokens (Privacy Pass token type 2) for the
-// signed-in, verified account (CONTRACT §13, docs/double-blind.md). The account is read once, with its
+// signed-in, verified account (docs/api-contract.md §Age tokens, docs/double-blind.md). The account is read once, with its
 // verified date of birth and whether it holds a passkey; the issuance itself is the domain's.
 import { IssueAgeTokensInput, issueAgeTokensTo } from "../../domain/age-tokens";
 import { AssertionCredential, verifyConfirmation } from "../../domain/passkeys";

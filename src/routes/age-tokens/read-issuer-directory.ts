@@ -1,5 +1,5 @@
 // GET /.well-known/private-token-issuer-directory: the Privacy Pass issuer directory (RFC 9578 §4,
-// CONTRACT §13): where to ask for age tokens and every published token key with its age_over. Public
+// docs/api-contract.md §Age tokens): where to ask for age tokens and every published token key with its age_over. Public
 // and cacheable. Outside /api, so it is not in the OpenAPI document (docs/double-blind.md describes it).
 // A deployment without token keys has no directory (404).
 import { deploymentTokenKeys, ISSUER_DIRECTORY_CACHE_CONTROL, ISSUER_DIRECTORY_MEDIA_TYPE, issuerDirectory } from "../../domain/age-tokens";

@@ -1,4 +1,4 @@
-// Auth area (CONTRACT §2), mounted at /api/auth: no credential except where requireUser says so.
+// Auth area (docs/api-contract.md §Auth), mounted at /api/auth: no credential except where requireUser says so.
 import { areaOf } from "../named-route";
 import { confirmEmailChangeRoute } from "./confirm-email-change";
 import { forgotPasswordRoute } from "./forgot-password";

@@ -1,4 +1,4 @@
-// API keys area (CONTRACT §4), mounted at /api/keys: verified BUSINESS accounts manage their merchant keys.
+// API keys area (docs/api-contract.md §Keys), mounted at /api/keys: verified BUSINESS accounts manage their merchant keys.
 import { areaOf } from "../named-route";
 import { createKeyRoute } from "./create-key";
 import { listKeysRoute } from "./list-keys";

@@ -1,4 +1,4 @@
-// PUT /api/kyc/applicant: corrected name and date of birth after a refused check (issue 33), since
+// PUT /api/kyc/applicant: corrected name and date of birth after a refused check (docs/end-user-apps.md), since
 // create-applicant answers APPLICANT_EXISTS once the applicant exists.
 import { correctApplicant, CreateApplicantBody } from "../../domain/kyc";
 import { LIMITS } from "../../http/limits";

@@ -1,4 +1,4 @@
-// KYC for the service's own apps (CONTRACT §7, tag KYC, Bearer), mounted at /api/kyc: applicant (and its
+// KYC for the service's own apps (docs/api-contract.md §KYC, tag KYC, Bearer), mounted at /api/kyc: applicant (and its
 // correction after a refused check), SDK
 // token, submitting the SDK's uploads for a check, status, and the development sandbox's stand-in for
 // the provider finishing a check.

@@ -1,4 +1,4 @@
-// Inbound provider webhooks (CONTRACT §7, tag Webhooks), mounted at /api/webhooks.
+// Inbound provider webhooks (docs/api-contract.md §KYC, tag Webhooks), mounted at /api/webhooks.
 import { areaOf } from "../named-route";
 import { receiveProviderEventRoute } from "./receive-provider-event";
 

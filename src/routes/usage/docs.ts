@@ -11,7 +11,7 @@ import { formatWait } from "../../lib/time";
 const tag = "Usage";
 const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } } satisfies Responses;
 
-// The counts outlive the raw log (issue 36): one sentence shared by the three count operations.
+// The counts outlive the raw log (docs/capacity.md): one sentence shared by the three count operations.
 const COUNTS_BEYOND_THE_LOG =
   "Days older than the session log's retention (SESSION_LOG_RETENTION_DAYS, 45 by default) are counted from a daily rollup " +
   "the scheduled maintenance keeps, with the same answers; such a day is counted whole, even when `from` or `to` carries a time inside it.";

@@ -1,4 +1,4 @@
-// Usage reporting (CONTRACT §8, tag Usage), mounted at /api/usage: the session log, its CSV export,
+// Usage reporting (docs/api-contract.md §Usage, tag Usage), mounted at /api/usage: the session log, its CSV export,
 // counts per status, per key and per day, and the callback delivery log of one session.
 // Business accounts only; every query is scoped to the signed-in account. Guards go on each route, not
 // on `use()`: the OpenAPI document reads each route's middleware for its security and responses.

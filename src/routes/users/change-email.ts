@@ -19,7 +19,7 @@ export const changeEmailRoute = {
     jsonBody(ChangeEmailInput),
     async function mailEmailChange(c) {
       await countUse(c, spec.limits.mails, c.var.user.id);
-      // It checks the password: on the account's own password counter, not only per location (issue 30).
+      // It checks the password: on the account's own password counter, not only per location (docs/limits.md).
       await countUse(c, spec.limits.passwordChecks, c.var.user.id);
       await requestEmailChange(c.var.ctx, c.var.user, c.req.valid("json"));
       return accepted(c, "Confirm the change with the link sent to the new address.");

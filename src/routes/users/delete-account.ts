@@ -18,7 +18,7 @@ export const deleteAccountRoute = {
     jsonBody(DeleteAccountInput),
     async function removeAccount(c) {
       const { password } = c.req.valid("json");
-      // A password sent is a password guessed: on the account's own password counter (issue 30).
+      // A password sent is a password guessed: on the account's own password counter (docs/limits.md).
       if (password !== undefined) await countUse(c, spec.limits.passwordChecks, c.var.user.id);
       await deleteAccount(c.var.ctx, c.var.user, { password, signedInAt: c.var.accountClaims.iat });
       return c.json({ success: true, message: "Deleted" });

@@ -1,4 +1,4 @@
-// Users area (CONTRACT §3), mounted at /api/users, Bearer.
+// Users area (docs/api-contract.md §Users), mounted at /api/users, Bearer.
 import { areaOf } from "../named-route";
 import { changeEmailRoute } from "./change-email";
 import { changePasswordRoute } from "./change-password";

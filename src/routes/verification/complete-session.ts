@@ -1,6 +1,6 @@
 // POST /api/age-verification/session/{id}/complete: the end user answers a session; consent shares
 // whether they are old enough, nothing else. Signed in (Bearer), as an account; or with no
-// Authorization header and an anonymous age token (CONTRACT §13), as no one in particular.
+// Authorization header and an anonymous age token (docs/api-contract.md §Age tokens), as no one in particular.
 import type { MiddlewareHandler } from "hono";
 import { anonymousWithoutToken, CompleteInput, completeSession, loadAnswerer, redeemAgeToken } from "../../domain/verification";
 import { validationFailed } from "../../errors";

@@ -1,5 +1,5 @@
 // POST /api/age-verification/session/{id}/digital-id/request: a fresh request for the browser's Digital
-// Credentials API (CONTRACT §13), with the nonce and no account; no body.
+// Credentials API (docs/api-contract.md §Digital ID), with the nonce and no account; no body.
 import { requestDigitalId } from "../../domain/verification";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";

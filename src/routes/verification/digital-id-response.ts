@@ -1,5 +1,5 @@
 // POST /api/age-verification/session/{id}/digital-id/response: the wallet's answer as the browser's
-// DigitalCredential returns it (CONTRACT §13), with the nonce and no account.
+// DigitalCredential returns it (docs/api-contract.md §Digital ID), with the nonce and no account.
 import { answerWithDigitalId, DigitalIdResponseBody } from "../../domain/verification";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";

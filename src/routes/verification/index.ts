@@ -1,4 +1,4 @@
-// Verification area (CONTRACT §5), mounted at /api/age-verification: the merchant side with X-API-Key,
+// Verification area (docs/api-contract.md §Sessions), mounted at /api/age-verification: the merchant side with X-API-Key,
 // the end-user side with the nonce, and with Bearer to answer.
 import type { Area } from "../named-route";
 import { answerTestSessionRoute } from "./answer-test-session";

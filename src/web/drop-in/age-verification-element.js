@@ -1,5 +1,5 @@
 // @ts-check
-// The merchant's drop-in (issue 34, docs/drop-in.md): <age-verification url="…verification_url…">, one
+// The merchant's drop-in (docs/drop-in.md): <age-verification url="…verification_url…">, one
 // element on the checkout page. On a wide screen it shows the link as a QR code to scan with a phone, and
 // a link to continue on this device; on a narrow one, one button. It reads the session's status with the
 // link's own nonce (GET …/preview, CORS-enabled for this) and fires `age-verification-status` when the

@@ -1,4 +1,4 @@
-// The end user's pages speak the session's `locale` when the merchant set one (CONTRACT §12), else the
+// The end user's pages speak the session's `locale` when the merchant set one (docs/api-contract.md §Sessions), else the
 // browser's Accept-Language, else English; `?lang=` (the page's switcher) overrides both. The texts
 // themselves: English is bundled, the other languages are static assets (src/web/i18n/load-catalogue.ts).
 import { LOCALES, type Locale } from "../../db/schema";
