@@ -51,9 +51,16 @@ export function ConsolePage({ development }: { development: boolean }) {
         </section>
 
         <AuthSection />
-        <section id="console-personal" class="card" hidden>
-          <h1>This console is for business accounts</h1>
-          <p>You are signed in with a personal account. API keys and usage belong to business accounts: sign out and create one for your company.</p>
+        {/* A person's own account is managed on /account (the end user's pages, in their language), not here. */}
+        <section id="console-personal" class="card" hidden aria-labelledby="personal-title">
+          <h1 id="personal-title">This console is for business accounts</h1>
+          <p>
+            You are signed in with a personal account: your email, password, passkeys and identity are on your account page. API keys and usage
+            belong to business accounts.
+          </p>
+          <a class="btn" id="personal-account" href="/account">
+            Open your account page
+          </a>
         </section>
         <section id="console-unverified" class="card" hidden aria-labelledby="unverified-title">
           <h1 id="unverified-title">Confirm your email address</h1>

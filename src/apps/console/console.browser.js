@@ -177,7 +177,12 @@
     user = account;
     banner("");
     showSignedIn(true);
-    if (user.userType !== "BUSINESS") { A.show("console-nav", false); return only(["console-personal"]); }
+    if (user.userType !== "BUSINESS") {
+      A.show("console-nav", false);
+      // The account page reads the sign-in /verify keeps: handing this one over spares a second sign-in.
+      A.tokenStore("avs.verify.token").set(/** @type {string} */ (token));
+      return only(["console-personal"]);
+    }
     if (!user.emailVerified) {
       A.show("console-nav", false);
       A.text("unverified-email", user.email);
