@@ -4,7 +4,7 @@ export const ASSET_VERSIONS = {
   "account-page.browser.js": "ceb877aa13e7",
   "account.browser.js": "7e6cdc4f5689",
   "age-tokens.browser.js": "79fb195ed07b",
-  "age-verification.browser.js": "1248f07fa8fb",
+  "age-verification.browser.js": "4244de4b009b",
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "8e67c80d229b",
   "common.browser.js": "5aca17bb9762",
