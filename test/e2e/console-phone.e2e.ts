@@ -51,9 +51,9 @@ describe("console on a phone", () => {
     await page.screenshot({ path: `${ARTIFACTS}/console-phone-keys.png`, fullPage: true });
 
     // Each row's controls lie on screen: Webhooks (rotate, test event, origins) and Revoke.
-    await withinPhoneWidth(page, 'button[aria-label="Webhooks of phone key"]');
+    await withinPhoneWidth(page, 'button[aria-label="Callbacks of phone key"]');
     await withinPhoneWidth(page, 'button[aria-label="Revoke phone key"]');
-    await page.getByRole("button", { name: "Webhooks of phone key" }).click();
+    await page.getByRole("button", { name: "Callbacks of phone key" }).click();
     await page.locator("#key-webhooks").waitFor({ state: "visible" });
     for (const selector of ["#rotate-graceHours", "#rotate-form button[type=submit]", "#test-event-url", "#test-event-form button[type=submit]", "#origins", "#origins-form button[type=submit]", "#key-webhooks-close"]) {
       await withinPhoneWidth(page, selector);
@@ -151,7 +151,7 @@ describe.each([
     await passesAxe(page, "keys with the new key's secrets");
     await page.getByRole("button", { name: "I have stored them" }).click();
 
-    await page.getByRole("button", { name: "Webhooks of e2e" }).click();
+    await page.getByRole("button", { name: "Callbacks of e2e" }).click();
     await page.locator("#key-webhooks").waitFor({ state: "visible" });
     await passesAxe(page, "webhooks of a key");
     await page.getByRole("button", { name: "Close" }).first().click();

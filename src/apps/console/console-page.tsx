@@ -166,6 +166,8 @@ function KeysSection() {
             <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" copyName="Copy the API key" />
             <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" copyName="Copy the signing secret" />
             <div id="copy-status" class="notice ok" role="status" hidden></div>
+            <h3>Next: open a session from your server</h3>
+            <pre class="example" id="new-key-curl"></pre>
             <button type="button" class="btn secondary" id="new-key-done">
               I have stored them
             </button>
