@@ -177,6 +177,24 @@ describe("the account page in five languages", () => {
   }
 });
 
+describe("the development outbox as a page", () => {
+  it("lists the mail to an address with its links clickable: the confirmation link confirms", async () => {
+    const email = uniqueEmail("outbox");
+    expect((await api(env.server.baseUrl, "POST", "/api/auth/register", { body: { email, password: PASSWORD, userType: "PERSONAL" } })).status).toBe(201);
+    const { page, problems } = await openPage(env.browser, "phone");
+    await page.goto(`${env.server.baseUrl}/dev/outbox?to=${encodeURIComponent(email)}`);
+    expect(await text(page, "#outbox-title")).toBe(`Mail sent to ${email}`);
+    const link = page.locator("article a").first();
+    expect(await link.getAttribute("href")).toMatch(/\/account\/verify-email\?token=/);
+    await screen(page, "dev-outbox-390");
+    await link.click();
+    await page.locator("#account-status").waitFor({ state: "visible" });
+    expect(await text(page, "#account-status")).toBe(`Thank you: ${email} is confirmed. You can close this tab and return to the app.`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
+
 describe("the ways to the account page", () => {
   it("/verify links a signed-in person to it, signed in, with the way back to the request", async () => {
     const person = await verifiedPerson();

@@ -71,7 +71,7 @@ export function ConsolePage({ development }: { development: boolean }) {
           {development ? (
             <p class="notice warn">
               <span class="sandbox-badge">Development</span> Mail goes to the outbox:{" "}
-              <a id="outbox-hint" href="/api/dev/outbox" target="_blank" rel="noopener">
+              <a id="outbox-hint" href="/dev/outbox" target="_blank" rel="noopener">
                 <code id="outbox-hint-text"></code>
               </a>
             </p>

@@ -187,10 +187,10 @@
       A.show("console-nav", false);
       A.text("unverified-email", user.email);
       // A link, not text to copy: in development the confirmation mail is one click away.
-      var outbox = "/api/dev/outbox?to=" + encodeURIComponent(user.email);
+      var outbox = "/dev/outbox?to=" + encodeURIComponent(user.email);
       var hint = A.$("outbox-hint");
       if (hint) hint.setAttribute("href", outbox);
-      A.text("outbox-hint-text", "GET " + outbox);
+      A.text("outbox-hint-text", outbox);
       return only(["console-unverified"]);
     }
     A.show("console-nav", true);

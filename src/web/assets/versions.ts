@@ -8,7 +8,7 @@ export const ASSET_VERSIONS = {
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "8e67c80d229b",
   "common.browser.js": "5aca17bb9762",
-  "console.browser.js": "953169dcfd6c",
+  "console.browser.js": "f6803cbee78a",
   "console.css": "abc9a1ff0d81",
   "passkeys.browser.js": "670481c0211a",
   "verify.browser.js": "68dd82785bc3",
