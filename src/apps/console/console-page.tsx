@@ -167,7 +167,7 @@ function KeysSection() {
             <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" copyName="Copy the signing secret" />
             <div id="copy-status" class="notice ok" role="status" hidden></div>
             <h3>Next: open a session from your server</h3>
-            <pre class="example" id="new-key-curl"></pre>
+            <pre class="example wrap" id="new-key-curl"></pre>
             <button type="button" class="btn secondary" id="new-key-done">
               I have stored them
             </button>

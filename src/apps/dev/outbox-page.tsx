@@ -9,7 +9,7 @@ const LINK = /(https?:\/\/[^\s<>"']+)/g;
 
 /** The mail's text with its addresses as links (odd parts of the split are the captured addresses). */
 function MailText({ text }: { text: string }) {
-  return <pre class="example mail-text">{text.split(LINK).map((part, index) => (index % 2 === 1 ? <a href={part}>{part}</a> : part))}</pre>;
+  return <pre class="example wrap">{text.split(LINK).map((part, index) => (index % 2 === 1 ? <a href={part}>{part}</a> : part))}</pre>;
 }
 
 export function OutboxPage({ to, mails }: { to: string | null; mails: OutboxMail[] }) {

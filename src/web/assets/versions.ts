@@ -6,7 +6,7 @@ export const ASSET_VERSIONS = {
   "age-tokens.browser.js": "79fb195ed07b",
   "age-verification.browser.js": "4244de4b009b",
   "api-reference.css": "f32a87f4dc7c",
-  "app.css": "8e67c80d229b",
+  "app.css": "9f68e90c957f",
   "common.browser.js": "5aca17bb9762",
   "console.browser.js": "f6803cbee78a",
   "console.css": "abc9a1ff0d81",
