@@ -69,7 +69,7 @@ describe.each([
     await page.getByRole("button", { name: "I have stored them" }).click();
 
     // The rotated secret: whole on screen (nothing scrolled out of its box) and copied by its own button.
-    await page.getByRole("button", { name: "Webhooks of e2e" }).click();
+    await page.getByRole("button", { name: "Callbacks of e2e" }).click();
     await page.getByRole("button", { name: "Rotate secret" }).click();
     await page.locator("#confirm-yes").click();
     await page.locator("#rotated").waitFor({ state: "visible" });

@@ -51,9 +51,9 @@ describe("console on a phone", () => {
     await page.screenshot({ path: `${ARTIFACTS}/console-phone-keys.png`, fullPage: true });
 
     // Each row's controls lie on screen: Webhooks (rotate, test event, origins) and Revoke.
-    await withinPhoneWidth(page, 'button[aria-label="Webhooks of phone key"]');
+    await withinPhoneWidth(page, 'button[aria-label="Callbacks of phone key"]');
     await withinPhoneWidth(page, 'button[aria-label="Revoke phone key"]');
-    await page.getByRole("button", { name: "Webhooks of phone key" }).click();
+    await page.getByRole("button", { name: "Callbacks of phone key" }).click();
     await page.locator("#key-webhooks").waitFor({ state: "visible" });
     for (const selector of ["#rotate-graceHours", "#rotate-form button[type=submit]", "#test-event-url", "#test-event-form button[type=submit]", "#origins", "#origins-form button[type=submit]", "#key-webhooks-close"]) {
       await withinPhoneWidth(page, selector);
@@ -99,11 +99,11 @@ describe("console screens before the keys", () => {
       await page.setViewportSize(viewport);
       await openSignedIn(page, server.baseUrl, unverified);
       await page.locator("#console-unverified").waitFor({ state: "visible" });
-      // The development outbox is a link to the confirmation mail, not an address to copy (docs/end-user-apps.md).
-      const outbox = page.getByRole("link", { name: /\/api\/dev\/outbox/ });
+      // The development outbox is a link to its page (the JSON beside it at /api/dev/outbox), not an address to copy (docs/end-user-apps.md).
+      const outbox = page.getByRole("link", { name: /^\/dev\/outbox\?to=/ });
       const href = await outbox.getAttribute("href");
-      expect(href).toMatch(/^\/api\/dev\/outbox\?to=/);
-      const mail = await api<{ messages: { subject: string }[] }>(server.baseUrl, "GET", href!);
+      expect(href).toMatch(/^\/dev\/outbox\?to=/);
+      const mail = await api<{ messages: { subject: string }[] }>(server.baseUrl, "GET", `/api${href!}`);
       expect(mail.body.data.messages.length).toBeGreaterThan(0);
       await passesAxe(page, `confirm your email (${label})`);
       await openSignedIn(page, server.baseUrl, personal);
@@ -151,7 +151,7 @@ describe.each([
     await passesAxe(page, "keys with the new key's secrets");
     await page.getByRole("button", { name: "I have stored them" }).click();
 
-    await page.getByRole("button", { name: "Webhooks of e2e" }).click();
+    await page.getByRole("button", { name: "Callbacks of e2e" }).click();
     await page.locator("#key-webhooks").waitFor({ state: "visible" });
     await passesAxe(page, "webhooks of a key");
     await page.getByRole("button", { name: "Close" }).first().click();

@@ -32,6 +32,8 @@ async function figures(page: Page) {
     csv: lines.length,
     // Simple rows (no quoted commas in these sessions), so the column splits plainly.
     csvModes: [...new Set(lines.map((line) => line.split(",")[livemode]))],
+    // The file's name says which sessions it holds.
+    csvName: download.suggestedFilename().replace(/\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}/, "<range>"),
   };
 }
 
@@ -55,7 +57,7 @@ describe.each([
     await expect.poll(() => page.locator("#stat-total").textContent()).toBe("2");
     await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(2);
     await expect.poll(() => page.locator("#chart").getAttribute("data-sessions")).toBe("2");
-    expect(await figures(page)).toEqual({ total: 2, chart: 2, byKey: 2, log: 2, logModes: ["Live"], csv: 2, csvModes: ["true"] });
+    expect(await figures(page)).toEqual({ total: 2, chart: 2, byKey: 2, log: 2, logModes: ["Live"], csv: 2, csvModes: ["true"], csvName: "sessions-<range>-live.csv" });
 
     // The merchant's reference finds the order; a denial says why.
     const referenced = page.locator('#log-table tbody tr:has-text("order-2026-000123")');
@@ -64,14 +66,12 @@ describe.each([
     await expect(denied.locator(".detail").innerText()).resolves.toBe("declined by the person");
     expect(await seriousViolations(page)).toEqual([]);
 
-    // The selector changed but not yet shown: the CSV still holds what the figures on screen count.
+    // Live or test applies at once, as the status selector does: no "Show".
     await page.locator("#range-mode").selectOption("test");
-    expect((await figures(page)).csvModes).toEqual(["true"]);
-    await page.getByRole("button", { name: "Show", exact: true }).click();
     await expect.poll(() => page.locator("#stat-total").textContent()).toBe("3");
     await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(3);
     await expect.poll(() => page.locator("#chart").getAttribute("data-sessions")).toBe("3");
-    expect(await figures(page)).toEqual({ total: 3, chart: 3, byKey: 3, log: 3, logModes: ["Test"], csv: 3, csvModes: ["false"] });
+    expect(await figures(page)).toEqual({ total: 3, chart: 3, byKey: 3, log: 3, logModes: ["Test"], csv: 3, csvModes: ["false"], csvName: "sessions-<range>-test.csv" });
     await page.screenshot({ path: `${ARTIFACTS}/console-usage-test-mode-${label}.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

@@ -62,7 +62,7 @@ describe("console words", () => {
     expect(await errorOf(page, "create-key-name")).toBe("Enter a name for the key, up to 64 characters (for example: production server).");
     expect(shown).not.toMatch(VALIDATOR_TEXT);
 
-    await page.getByRole("button", { name: "Webhooks of e2e" }).click();
+    await page.getByRole("button", { name: "Callbacks of e2e" }).click();
     await page.locator("#rotate-graceHours").fill("100000");
     await page.getByRole("button", { name: "Rotate secret" }).click();
     await page.locator("#confirm-yes").click();
@@ -196,7 +196,7 @@ describe("console words", () => {
     await page.getByRole("button", { name: "Create key" }).click();
     await page.locator("#new-key").waitFor({ state: "visible" });
     await page.getByRole("button", { name: "I have stored them" }).click();
-    await expect.poll(focused).toBe("Webhooks of second");
+    await expect.poll(focused).toBe("Callbacks of second");
     expect(await page.locator("#new-key").isVisible()).toBe(false);
 
     // Newest first: "second", then "e2e". Revoking "second" focuses e2e's Revoke; revoking the last active key, the heading.

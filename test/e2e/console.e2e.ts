@@ -50,6 +50,10 @@ describe("merchant console", () => {
     const apiKey = await page.locator("#new-api-key").inputValue();
     expect(apiKey).toMatch(/^svc_sk_/);
     expect(await page.locator("#new-signing-secret").inputValue()).toMatch(/^whsec_/);
+    // The next step: a session opened with this deployment's address, the key named by its prefix.
+    const curl = await page.locator("#new-key-curl").textContent();
+    expect(curl).toContain(`curl -X POST ${server.baseUrl}/api/age-verification/session`);
+    expect(curl).toContain(`AGE_API_KEY='${apiKey.slice(0, 16)}`);
     await page.screenshot({ path: `${ARTIFACTS}/console-4-key-created.png`, fullPage: true });
 
     await page.reload();
@@ -70,7 +74,7 @@ describe("merchant console", () => {
     await page.screenshot({ path: `${ARTIFACTS}/console-5-usage.png`, fullPage: true });
 
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
-    expect(download.suggestedFilename()).toMatch(/^sessions-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^sessions-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}-live\.csv$/);
     const csv = (await readAll(await download.createReadStream())).trim().split("\r\n");
     expect(csv[0]).toBe("session_id,key_id,status,age_required,above_age_required,created_at,resolved_at,expires_at,livemode,reference,metadata,key_name,assurance,holder_binding,denial_reason,accepted_assurance,double_blind");
     expect(csv.length - 1).toBe(2);

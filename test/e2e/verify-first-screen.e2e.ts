@@ -14,7 +14,7 @@ const resultOf = (page: Page) => page.locator("#step-result").getAttribute("data
 const accountFormVisible = (page: Page) => page.locator("#step-account").isVisible();
 
 describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) => {
-  it("names the merchant and the age before any sign-in, and 'Not now' declines without an account", async () => {
+  it("names the merchant and the age before any sign-in; 'Not now' means later, and declining without an account is its own choice", async () => {
     const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 21);
     const { page, problems } = await openPage(viewport);
     await page.goto(verifyLink(env.server.baseUrl, session));
@@ -25,7 +25,16 @@ describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) 
     expect(await accountFormVisible(page)).toBe(true);
     await expectAccessible(page);
 
+    // "Not now" is later: nothing is sent, the link stays valid, and the way back is one tap.
     await page.getByRole("button", { name: "Not now" }).click();
+    await page.locator("#step-later").waitFor({ state: "visible" });
+    await expect(page.locator("#later-text").textContent()).resolves.toMatch(/^Nothing was sent to Cellar & Co\. This link stays valid until /);
+    await expectAccessible(page);
+    await page.getByRole("button", { name: "Go back to the request" }).click();
+    expect(await accountFormVisible(page)).toBe(true);
+    expect((await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).status).toBe("PENDING");
+
+    await page.getByRole("button", { name: "Decline this request" }).click();
     await page.locator("#step-decline").waitFor({ state: "visible" });
     await expect(page.evaluate(() => (globalThis as any).document.activeElement?.id)).resolves.toBe("decline-title");
     await expectAccessible(page);
@@ -34,7 +43,7 @@ describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) 
     expect(await accountFormVisible(page)).toBe(true);
     expect((await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).status).toBe("PENDING");
 
-    await page.getByRole("button", { name: "Not now" }).click();
+    await page.getByRole("button", { name: "Decline this request" }).click();
     await page.getByRole("button", { name: "Yes, decline" }).click();
     await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
     await expect(page.evaluate(() => (globalThis as any).document.activeElement?.id)).resolves.toBe("result-title");
@@ -130,7 +139,7 @@ describe("the way back and test mode", () => {
     const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18, { return_url: "https://shop.example/after-check?step=age" });
     const { page, problems } = await openPage("desktop");
     await page.goto(verifyLink(env.server.baseUrl, session));
-    await page.getByRole("button", { name: "Not now" }).click();
+    await page.getByRole("button", { name: "Decline this request" }).click();
     await page.getByRole("button", { name: "Yes, decline" }).click();
     await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
     const back = page.locator("#result-return");

@@ -116,12 +116,16 @@ describe.each(LANGUAGES)("/verify at 320 px in %s", (language) => {
     await visible("#passkey-required");
     await check("passkey-required");
 
-    // The first screen's "Not now", and its confirmation.
+    // The first screen's "Not now" (later), then declining and its confirmation.
     await open();
     await visible("#step-decide");
     await page.locator("#switch-account").click();
     await visible("#step-account");
     await page.locator("#not-now").click();
+    await visible("#step-later");
+    await check("later-back");
+    await page.locator("#later-back").click();
+    await page.locator("#intro-decline").click();
     await visible("#step-decline");
     await check("decline-confirm");
 

@@ -148,7 +148,7 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     // A live session's result carries no test marker.
     const live = await openSession(env.server.baseUrl, env.merchant.apiKey, 18);
     await page.goto(verifyLink(env.server.baseUrl, live));
-    await page.locator("#not-now").click();
+    await page.locator("#intro-decline").click();
     await page.locator("#decline-confirm").click();
     await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
     expect(await page.locator("#result-test").isVisible()).toBe(false);

@@ -84,7 +84,7 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     const testKey = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", { token: env.merchant.token, body: { name: `e2e ${viewport}`, mode: "test" } });
     const testSession = await openSession(env.server.baseUrl, testKey.body.data.apiKey, 18);
     await page.goto(verifyLink(env.server.baseUrl, testSession));
-    await page.getByRole("button", { name: "Approve as under age" }).click();
+    await page.getByRole("button", { name: "Send “under age” (a denial)" }).click();
     await page.locator('#step-result[data-result="underage"]').waitFor({ state: "visible" });
     // A test session's outcome has its own title, beside the "Test mode" marker (docs/end-user-apps.md).
     await expect(page.title()).resolves.toBe("Test outcome sent: under 18");

@@ -93,6 +93,12 @@ describe("configuration", () => {
     expect(await res.json()).toMatchObject({ success: false, error: "NOT_FOUND" });
   });
 
+  it("the development outbox page answers 404 in production too", async () => {
+    const res = await createApp().fetch(new Request("https://avs.test/dev/outbox?to=a@example.test"), production(), createExecutionContext());
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ success: false, error: "NOT_FOUND" });
+  });
+
   it("production with its secrets serves", async () => {
     const res = await createApp().fetch(new Request("https://avs.test/api/health"), production(), createExecutionContext());
     expect(res.status).toBe(200);

@@ -17,7 +17,9 @@ describe("the drop-in bundle", () => {
     const built = await esbuild.build({
       entryPoints: [`${folder}age-verification-element.js`],
       bundle: true,
-      format: "esm",
+      // A classic script: `<script src>` without type="module" must work too (an ESM bundle's `export` is a
+      // syntax error there, and the element never appeared).
+      format: "iife",
       target: "es2022",
       minify: true,
       write: false,

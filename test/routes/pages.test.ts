@@ -8,7 +8,7 @@ import { asset, SECURITY_HEADERS } from "../helpers/static-assets";
 const STRICT =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 const LINK = "/verify?session_id=ses_AAAAAAAAAAAAAAAAAAAAAAAA&nonce=abcDEF_123-xyz";
-const PAGES = [LINK, "/console", "/account/verify-email", "/account/reset-password", "/account/confirm-email-change"];
+const PAGES = [LINK, "/console", "/account", "/account/verify-email", "/account/reset-password", "/account/confirm-email-change"];
 
 const withProvider = (provider: string) => ({ ...env, PROVIDER: provider });
 const assetUrls = (html: string) => [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]!);
@@ -128,6 +128,19 @@ describe("apps: security", () => {
     expect(text).not.toMatch(/\sstyle="/);
     expect(text).not.toMatch(/\son[a-z]+="/);
     expect(text).not.toMatch(/(?:src|href)="https?:/);
+  });
+
+  it("the development outbox is a page whose links can be clicked, text escaped", async () => {
+    const email = `outbox-${Date.now()}@example.test`;
+    expect((await call("POST", "/api/auth/register", { body: { email, password: "person-password-1", userType: "PERSONAL" } })).status).toBe(201);
+    const res = await call("GET", `/dev/outbox?to=${encodeURIComponent(email)}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-security-policy")).toBe(STRICT);
+    expect(res.text).toMatch(/<a href="https?:\/\/[^"]+\/account\/verify-email\?token=[^"]+">/);
+    expect(res.text).not.toMatch(/<script/);
+    // Another address's mail is not listed; a malformed one lists nothing.
+    expect((await call("GET", "/dev/outbox?to=nobody%40example.test")).text).not.toContain("verify-email?token=");
+    expect((await call("GET", "/dev/outbox?to=%3Cscript%3E")).text).not.toContain("<script>");
   });
 
   it("the page middleware does not leak onto the JSON API", async () => {

@@ -21,7 +21,7 @@ export function AccountLinkPage({ kind, language }: { kind: AccountLinkKind; lan
       <PageTexts catalogue={catalogue} />
       <main id="account-app" data-kind={kind}>
         <div class="topbar">
-          <Brand />
+          <Brand name={t("brand.name")} />
         </div>
         <NoScript text={t("page.noscript")} />
         <section class="card" aria-labelledby="account-title">

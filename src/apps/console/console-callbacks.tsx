@@ -9,8 +9,12 @@ export function KeyWebhooksPanel() {
   return (
     <div id="key-webhooks" class="card" hidden aria-labelledby="key-webhooks-title">
       <h2 id="key-webhooks-title" tabindex={-1}>
-        Webhooks of <span id="key-webhooks-name"></span>
+        Callbacks of <span id="key-webhooks-name"></span>
       </h2>
+      {/* The signing secret is not the API key: rotating it changes how callbacks are signed, the key stays.
+          Replacing a key ("Rotating a key", beside the table) is another thing. */}
+      <h3>Signing secret</h3>
+      <p class="muted">Verifies the callbacks this key's sessions send. Rotating it keeps the API key as it is.</p>
       <p id="secret-state" class="muted"></p>
       <form id="rotate-form" novalidate data-max-grace={String(MAX_GRACE_HOURS)}>
         <FormNotice />
@@ -31,7 +35,8 @@ export function KeyWebhooksPanel() {
         <SecretField id="rotated-secret" label="New signing secret" copyName="Copy the new signing secret" statusId="rotated-copy-status" />
         <div id="rotated-copy-status" class="notice ok" role="status" hidden></div>
       </div>
-      <form id="test-event-form" class="mt" novalidate>
+      <h3>Test event</h3>
+      <form id="test-event-form" novalidate>
         <FormNotice />
         <Field form="test-event" name="url" label="Endpoint URL" type="url" required hint="Receives one signed age_verification.test event." />
         <button type="submit" class="btn secondary">
@@ -39,7 +44,8 @@ export function KeyWebhooksPanel() {
         </button>
       </form>
       <p id="test-result" role="status" hidden></p>
-      <form id="origins-form" class="mt" novalidate>
+      <h3>Allowed callback origins</h3>
+      <form id="origins-form" novalidate>
         <FormNotice />
         <div class="field">
           <label for="origins">Allowed callback origins</label>

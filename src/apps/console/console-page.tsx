@@ -51,9 +51,16 @@ export function ConsolePage({ development }: { development: boolean }) {
         </section>
 
         <AuthSection />
-        <section id="console-personal" class="card" hidden>
-          <h1>This console is for business accounts</h1>
-          <p>You are signed in with a personal account. API keys and usage belong to business accounts: sign out and create one for your company.</p>
+        {/* A person's own account is managed on /account (the end user's pages, in their language), not here. */}
+        <section id="console-personal" class="card" hidden aria-labelledby="personal-title">
+          <h1 id="personal-title">This console is for business accounts</h1>
+          <p>
+            You are signed in with a personal account: your email, password, passkeys and identity are on your account page. API keys and usage
+            belong to business accounts.
+          </p>
+          <a class="btn" id="personal-account" href="/account">
+            Open your account page
+          </a>
         </section>
         <section id="console-unverified" class="card" hidden aria-labelledby="unverified-title">
           <h1 id="unverified-title">Confirm your email address</h1>
@@ -64,7 +71,7 @@ export function ConsolePage({ development }: { development: boolean }) {
           {development ? (
             <p class="notice warn">
               <span class="sandbox-badge">Development</span> Mail goes to the outbox:{" "}
-              <a id="outbox-hint" href="/api/dev/outbox" target="_blank" rel="noopener">
+              <a id="outbox-hint" href="/dev/outbox" target="_blank" rel="noopener">
                 <code id="outbox-hint-text"></code>
               </a>
             </p>
@@ -159,6 +166,8 @@ function KeysSection() {
             <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" copyName="Copy the API key" />
             <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" copyName="Copy the signing secret" />
             <div id="copy-status" class="notice ok" role="status" hidden></div>
+            <h3>Next: open a session from your server</h3>
+            <pre class="example wrap" id="new-key-curl"></pre>
             <button type="button" class="btn secondary" id="new-key-done">
               I have stored them
             </button>

@@ -177,15 +177,20 @@
     user = account;
     banner("");
     showSignedIn(true);
-    if (user.userType !== "BUSINESS") { A.show("console-nav", false); return only(["console-personal"]); }
+    if (user.userType !== "BUSINESS") {
+      A.show("console-nav", false);
+      // The account page reads the sign-in /verify keeps: handing this one over spares a second sign-in.
+      A.tokenStore("avs.verify.token").set(/** @type {string} */ (token));
+      return only(["console-personal"]);
+    }
     if (!user.emailVerified) {
       A.show("console-nav", false);
       A.text("unverified-email", user.email);
       // A link, not text to copy: in development the confirmation mail is one click away.
-      var outbox = "/api/dev/outbox?to=" + encodeURIComponent(user.email);
+      var outbox = "/dev/outbox?to=" + encodeURIComponent(user.email);
       var hint = A.$("outbox-hint");
       if (hint) hint.setAttribute("href", outbox);
-      A.text("outbox-hint-text", "GET " + outbox);
+      A.text("outbox-hint-text", outbox);
       return only(["console-unverified"]);
     }
     A.show("console-nav", true);
@@ -291,7 +296,8 @@
       /** @type {HTMLButtonElement | null} */
       var webhooks = null;
       if (!key.revokedAt) {
-        webhooks = A.el("button", { type: "button", className: "btn small secondary", text: "Webhooks", "aria-label": "Webhooks of " + key.name });
+        // "Callbacks", as the docs and the rest of the console name what the service sends a merchant's server.
+        webhooks = A.el("button", { type: "button", className: "btn small secondary", text: "Callbacks", "aria-label": "Callbacks of " + key.name });
         webhooks.addEventListener("click", function () { openKeyWebhooks(key); });
         revoke = A.el("button", { type: "button", className: "btn small secondary", text: "Revoke", "aria-label": "Revoke " + key.name });
         revoke.addEventListener("click", function () { revokeKey(key, /** @type {HTMLButtonElement} */ (revoke)); });
@@ -388,7 +394,9 @@
     var res = await call("POST", "/api/keys/" + encodeURIComponent(webhooksKey.id) + "/test-callback", { body: { url: values.url } });
     if (!res.ok) return res.status === 401 ? { ok: true } : res;
     var r = res.data;
-    A.notice("test-result", (r.delivered ? "Delivered: " : "Not delivered: ") + (r.status_code !== null ? "HTTP " + r.status_code : r.error) + " in " + r.duration_ms + " ms (" + r.signatures + (r.signatures === 1 ? " signature)." : " signatures)."), r.delivered ? "ok" : "warn");
+    // The status only: the answer is padded to whole seconds by design (docs/callbacks.md), so its duration
+    // would mislead anyone tuning an endpoint against the 15 s deadline.
+    A.notice("test-result", (r.delivered ? "Delivered: " : "Not delivered: ") + (r.status_code !== null ? "HTTP " + r.status_code : r.error) + " (" + r.signatures + (r.signatures === 1 ? " signature)." : " signatures)."), r.delivered ? "ok" : "warn");
     return res;
   }, wording("testEvent"));
 
@@ -467,6 +475,16 @@
     callbacksSession = null;
   });
 
+  // The next step after a key: one session opened from a server, with this deployment's address and the
+  // key named by its prefix (the key itself goes in an environment variable, never in a shell's history).
+  /** @param {ApiKey} key */
+  function firstSession(key) {
+    return "export AGE_API_KEY='" + key.prefix + "\u2026'   # paste the whole API key shown above\n" +
+      "curl -X POST " + location.origin + "/api/age-verification/session \\\n" +
+      "  -H \"X-API-Key: $AGE_API_KEY\" -H \"Content-Type: application/json\" \\\n" +
+      "  -d '{\"age_required\": 18, \"callback_url\": \"https://your-server.example/age-callback\"}'";
+  }
+
   A.onSubmit(A.form("create-key-form"), async function (values, form) {
     var res = await call("POST", "/api/keys", { body: { name: values.name, mode: values.mode === "test" ? "test" : "live" } });
     if (!res.ok) return res.status === 401 ? { ok: true } : res;
@@ -474,6 +492,7 @@
     A.input("new-api-key").value = res.data.apiKey;
     A.input("new-signing-secret").value = res.data.signingSecret;
     newKeyId = res.data.key.id;
+    A.text("new-key-curl", firstSession(res.data.key));
     A.show("copy-status", false);
     A.show("new-key", true);
     A.$("new-key-title").focus();
@@ -562,6 +581,8 @@
 
   A.onSubmit(A.form("range-form"), function () { return loadUsage(); }, wording("range"));
   A.$("log-status").addEventListener("change", function () { if (shownRange) loadLog(false); });
+  // Live or test applies at once, as the status selector does: every figure on screen changes with it.
+  A.$("range-mode").addEventListener("change", function () { if (shownRange) loadUsage().then(function (res) { if (res && res.ok === false) A.showFailure(A.form("range-form"), res, wording("range")); }); });
   A.$("clear-filters").addEventListener("click", function () {
     defaultRange();
     /** @type {HTMLSelectElement} */ (A.$("log-status")).value = "";
@@ -768,7 +789,10 @@
       var disposition = response.headers.get("content-disposition") || "";
       var match = /filename="?([^";]+)"?/.exec(disposition);
       var url = URL.createObjectURL(await response.blob());
-      var link = A.el("a", { href: url, download: match ? match[1] : "sessions.csv" });
+      // The file says which sessions it holds: live or test (the mode of the figures on screen).
+      var mode = /[?&]mode=test(&|$)/.test(shownRange || rangeQuery()) ? "test" : "live";
+      var name = (match ? match[1] : "sessions.csv").replace(/\.csv$/, "") + "-" + mode + ".csv";
+      var link = A.el("a", { href: url, download: name });
       document.body.appendChild(link);
       link.click();
       link.remove();

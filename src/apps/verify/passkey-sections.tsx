@@ -32,9 +32,10 @@ export function PasskeyRequired() {
   );
 }
 
-export function PasskeySettings({ t }: Texts) {
+/** `standalone`: on the account page, open and always shown (data-always), the account's one place for passkeys. */
+export function PasskeySettings({ t, standalone = false }: Texts & { standalone?: boolean }) {
   return (
-    <details id="passkey-settings" class="card" hidden>
+    <details id="passkey-settings" class="card" hidden open={standalone} data-always={standalone ? "" : undefined}>
       <summary>{t("passkey.settings")}</summary>
       <p class="muted">{t("passkey.settings.text")}</p>
       <div id="passkey-settings-notice" class="notice" role="status" hidden></div>
@@ -45,7 +46,7 @@ export function PasskeySettings({ t }: Texts) {
       <div id="passkey-add-password-field" hidden>
         <Field form="passkey-add" name="password" type="password" autocomplete="current-password" label={t("passkey.password")} hint={t("passkey.password.hint")} />
       </div>
-      <button type="button" class="btn small" id="passkey-add">
+      <button type="button" class="btn small secondary" id="passkey-add">
         {t("passkey.add")}
       </button>
     </details>

@@ -49,10 +49,18 @@ var AVS_PASSKEYS = (function () {
     return typeof window.PublicKeyCredential === "function" && !!navigator.credentials;
   }
 
-  // The browser's refusal (the user cancelled, no authenticator, a timeout) in the page's words.
-  /** @param {unknown} error */
-  function cancelled(error) {
-    var name = error instanceof Error ? error.name : "";
+  // A page served in development says so (data-development), so that a broken setting can be named.
+  var development = !!document.querySelector('[data-development="true"]');
+  // The browser's refusal (the user cancelled, no authenticator, a timeout) in the page's words. A relying
+  // party that is an IP address (APP_URL set to one) is refused by every browser as a SecurityError: in
+  // development that is the setting's fault, and the page says which.
+  /** @param {unknown} error @param {string} [rp] the relying party's id the server sent */
+  function cancelled(error, rp) {
+    var name = error instanceof Error || (error && typeof error === "object" && "name" in error) ? /** @type {Error} */ (error).name : "";
+    var ipAddress = !!rp && (/^\d{1,3}(\.\d{1,3}){3}$/.test(rp) || rp.indexOf(":") >= 0 || /^\[/.test(rp));
+    if (development && name === "SecurityError" && ipAddress) {
+      return { ok: /** @type {const} */ (false), error: "PASSKEY_CANCELLED", message: A.t("passkey.rp_invalid", { rp: /** @type {string} */ (rp) }) };
+    }
     return {
       ok: /** @type {const} */ (false),
       error: "PASSKEY_CANCELLED",
@@ -93,7 +101,7 @@ var AVS_PASSKEYS = (function () {
         }
       }));
     } catch (error) {
-      return cancelled(error);
+      return cancelled(error, o.rp && o.rp.id);
     }
     if (!credential) return cancelled(null);
     var response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
@@ -149,7 +157,7 @@ var AVS_PASSKEYS = (function () {
         publicKey: { challenge: fromB64url(o.challenge), rpId: o.rpId, allowCredentials: descriptors(o.allowCredentials), userVerification: o.userVerification, timeout: o.timeout }
       }));
     } catch (error) {
-      return cancelled(error);
+      return cancelled(error, o.rpId);
     }
     if (!credential) return cancelled(null);
     var response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
@@ -182,8 +190,10 @@ var AVS_PASSKEYS = (function () {
     // A merchant that requires a passkey: the offer stays (no "Not now"), it is the way to approve.
     A.show("passkey-offer", can && passkeys.length === 0 && offerAllowed && (!offerDismissed || requirePasskey));
     A.show("passkey-skip", !requirePasskey);
-    A.show("passkey-settings", passkeys.length > 0 || (can && offerDismissed));
-    A.show("passkey-add-password-field", passkeys.length === 0);
+    // The account page (data-always) shows them always: it is where a person adds their first one.
+    A.show("passkey-settings", A.$("passkey-settings").hasAttribute("data-always") || passkeys.length > 0 || (can && offerDismissed));
+    A.show("passkey-add", can);
+    A.show("passkey-add-password-field", can && passkeys.length === 0);
     A.show("passkey-required", requirePasskey && passkeys.length === 0);
     A.text("passkey-required-text", A.t(can ? "passkey.required" : "passkey.required.unsupported"));
     drawList();
@@ -253,13 +263,14 @@ var AVS_PASSKEYS = (function () {
     });
   }
 
-  A.$("passkey-create").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+  // The account page has the settings alone, without the offer that /verify shows after an identity check.
+  if (A.$("passkey-create")) A.$("passkey-create").addEventListener("click", function (/** @type {MouseEvent} */ event) {
     enrolFrom("passkey-offer-notice", "passkey-offer-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
   });
   A.$("passkey-add").addEventListener("click", function (/** @type {MouseEvent} */ event) {
     enrolFrom("passkey-settings-notice", "passkey-add-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
   });
-  A.$("passkey-skip").addEventListener("click", function () {
+  if (A.$("passkey-skip")) A.$("passkey-skip").addEventListener("click", function () {
     offerDismissed = true;
     refresh(token, requirePasskey);
   });

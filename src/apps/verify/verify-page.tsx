@@ -13,9 +13,9 @@ import { translate } from "../../web/i18n/catalogue";
 import type { TextKey } from "../../web/i18n/en";
 import type { PageLanguage } from "../../web/i18n/load-catalogue";
 
-export type VerifyPageProps = { provider: "sandbox" | "onfido"; language: PageLanguage; link: { session_id: string; nonce: string } };
+export type VerifyPageProps = { provider: "sandbox" | "onfido"; language: PageLanguage; link: { session_id: string; nonce: string }; development?: boolean };
 
-export function VerifyPage({ provider, language, link }: VerifyPageProps) {
+export function VerifyPage({ provider, language, link, development = false }: VerifyPageProps) {
   const { locale, catalogue } = language;
   const sandbox = provider !== "onfido";
   const t = (key: TextKey) => translate(catalogue, key);
@@ -25,10 +25,20 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}
       {/* data-busy-words: a button whose request takes a moment says so in words (common.browser.js). */}
-      <main id="verify-app" data-provider={provider} data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL} data-busy-words={t("busy.sending")}>
+      {/* data-development: a setting that breaks a browser feature (APP_URL naming an IP address breaks passkeys) is named, in development only. */}
+      <main
+        id="verify-app"
+        data-provider={provider}
+        data-onfido-sdk={sandbox ? undefined : ONFIDO_SDK_URL}
+        data-busy-words={t("busy.sending")}
+        data-development={development ? "true" : undefined}
+      >
         <div class="topbar">
           <Brand name={t("brand.name")} />
           <LanguageSwitcher locale={locale} catalogue={catalogue} link={link} />
+          <a class="btn link" id="account-link" href={`/account?lang=${locale}`} hidden>
+            {t("me.link")}
+          </a>
           <button type="button" class="btn link" id="switch-account" hidden>
             {t("switch_account")}
           </button>
@@ -73,9 +83,25 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
           <h1 id="intro-title" tabindex={-1}>{t("page.title")}</h1>
           <p class="muted" id="intro-valid"></p>
           <p class="lede" id="intro-how">{t("intro.how")}</p>
-          <button type="button" class="btn secondary" id="not-now">
-            {t("intro.not_now")}
-          </button>
+          {/* "Not now" means later: the link stays valid and nothing is sent. Declining is its own, plainly worded choice. */}
+          <div class="actions">
+            <button type="button" class="btn secondary" id="not-now">
+              {t("intro.not_now")}
+            </button>
+            <button type="button" class="btn link" id="intro-decline">
+              {t("intro.decline")}
+            </button>
+          </div>
+        </section>
+
+        <section id="step-later" class="card" hidden aria-labelledby="later-title">
+          <h2 id="later-title" tabindex={-1}>{t("later.title")}</h2>
+          <p id="later-text"></p>
+          <div class="actions">
+            <button type="button" class="btn block secondary" id="later-back">
+              {t("later.back")}
+            </button>
+          </div>
         </section>
 
         <section id="step-decline" class="card" hidden aria-labelledby="decline-title">
@@ -112,8 +138,24 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
             <button type="button" class="btn block" id="wallet-use">
               {t("wallet.use")}
             </button>
+            {/* While the browser's wallet prompt is open: a wallet that never answers must not hold the page. */}
+            <div id="wallet-waiting" hidden>
+              <p class="muted mt" role="status">{t("wallet.waiting")}</p>
+              <button type="button" class="btn block secondary" id="wallet-stop">
+                {t("wallet.stop")}
+              </button>
+            </div>
           </div>
           <p class="notice info" id="wallet-unsupported" hidden></p>
+          {/* A wallet-only request in a browser without the API: the link to open elsewhere, ready to copy. */}
+          <div id="wallet-elsewhere" class="field" hidden>
+            <label for="wallet-link">{t("wallet.link")}</label>
+            <input id="wallet-link" type="url" readonly />
+            <button type="button" class="btn block mt" id="wallet-copy">
+              {t("wallet.copy")}
+            </button>
+            <p id="wallet-copied" class="muted" role="status"></p>
+          </div>
           <p class="muted mt" id="wallet-or" hidden>
             {t("wallet.or_account")}
           </p>
@@ -216,7 +258,7 @@ export function VerifyPage({ provider, language, link }: VerifyPageProps) {
             {t("decide.verified")}
           </p>
           <p id="decide-intro"></p>
-          <ul class="shares">
+          <ul class="shares" id="decide-shares">
             <li class="yes" id="share-age"></li>
             <li class="yes">{t("decide.share_checked")}</li>
             <li class="no">{t("decide.share_not")}</li>

@@ -42,19 +42,27 @@
   var retry = null;
   // Whether the wallet's section (offer, or the line saying this browser cannot use one) is on screen.
   var walletShown = false;
+  // Whether the wallet is the request's only way, and whether "Or answer with an account" follows it.
+  var walletOnly = false;
+  var walletOr = false;
+  // Whether this browser has the Digital Credentials API (the wallet's button is on screen).
+  var walletSupported = false;
   // Whether the identity check finished on this page just now: the answer step then says so once.
   var identityJustVerified = false;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-decline", "step-request", "step-wallet", "step-account", "step-kyc", "step-decide", "step-double-blind", "step-result", "passkey-offer", "passkey-settings"];
+  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-later", "step-decline", "step-request", "step-wallet", "step-account", "step-kyc", "step-decide", "step-double-blind", "step-result", "passkey-offer", "passkey-settings"];
   /** @type {Record<string, string>} */
-  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-double-blind": "double-blind-title", "step-result": "result-title" };
+  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-later": "later-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-double-blind": "double-blind-title", "step-result": "result-title" };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
   /** @param {string[]} visible */
   function showSections(visible) {
     // The wallet's way rides along with the first screen and the request, above the account path.
-    if (walletShown && (visible.indexOf("step-intro") >= 0 || visible.indexOf("step-request") >= 0)) visible = visible.concat("step-wallet");
+    if (walletShown && (visible.indexOf("step-intro") >= 0 || visible.indexOf("step-request") >= 0)) {
+      visible = visible.concat("step-wallet");
+      placeWallet(visible.indexOf("step-decide") >= 0);
+    }
     var appeared = visible.filter(function (id) { return A.$(id).hidden && HEADINGS[id]; });
     SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
     if (appeared.length) A.$(HEADINGS[appeared[0]]).focus();
@@ -63,6 +71,34 @@
     var title = titled ? A.$(HEADINGS[titled]).textContent : "";
     if (title) document.title = title;
   }
+  // One filled button per screen, the way that will succeed on this device. Until the person's account can
+  // answer (signed out, or the identity not verified yet), a wallet this browser can use answers in one
+  // tap: it comes first, filled, and the account's buttons below are outlined. Once the account can answer,
+  // "Send my answer" leads and the wallet follows it, outlined.
+  var ACCOUNT_BUTTONS = ["#register-form [type=submit]", "#login-form [type=submit]", "#applicant-form [type=submit]", "#sandbox-form [type=submit]", "#onfido-start"];
+  /** @param {boolean} afterAnswer */
+  function placeWallet(afterAnswer) {
+    var wallet = A.$("step-wallet");
+    var walletLeads = walletSupported && (walletOnly || !afterAnswer);
+    // A wallet that does not lead (or a line saying this browser has none) follows every step of the account's way.
+    var anchor = A.$(walletLeads || walletOnly ? "step-request" : "step-decide");
+    if (anchor.nextElementSibling !== wallet) anchor.after(wallet);
+    A.$("wallet-use").classList.toggle("secondary", !walletLeads);
+    ACCOUNT_BUTTONS.forEach(function (selector) {
+      var button = document.querySelector(selector);
+      if (button) button.classList.toggle("secondary", walletLeads);
+    });
+    A.show("wallet-or", walletOr && walletLeads);
+  }
+  /** @param {boolean} signedIn */
+  function showAccountBar(signedIn) {
+    A.show("switch-account", signedIn);
+    A.show("account-link", signedIn);
+  }
+  // The account page (/account) reads the same sign-in; it offers the way back to this request.
+  A.$("account-link").addEventListener("click", function () {
+    try { sessionStorage.setItem("avs.account.back", location.pathname + location.search); } catch (e) { /* no way back offered */ }
+  });
   /** @param {"account" | "identity" | "decision" | null} current */
   function progress(current) {
     var order = ["account", "identity", "decision"];
@@ -107,7 +143,7 @@
   function result(kind, extra) {
     stopCountdown();
     progress(null);
-    A.show("switch-account", false);
+    showAccountBar(false);
     walletShown = false;
     var values = { merchant: merchant(), age: ageRequired() };
     var answeredAt = preview && preview.resolved_at ? when(preview.resolved_at) : "";
@@ -197,7 +233,7 @@
   function showTestMode(shown) {
     request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, accepted_assurance: shown.accepted_assurance, double_blind: shown.double_blind, meets_age_required: null };
     progress(null);
-    A.show("switch-account", false);
+    showAccountBar(false);
     // The banner names who asks and for which age, as the live first screen does.
     A.text("test-notice-text", t("test.notice.named", { merchant: merchant(), age: shown.age_required }));
     showSections(["step-test"]);
@@ -343,35 +379,76 @@
     var accepted = shown.accepted_assurance.indexOf("DIGITAL_ID_VERIFIED") >= 0;
     var supported = typeof (/** @type {Window & { DigitalCredential?: unknown }} */ (window)).DigitalCredential !== "undefined" && !!navigator.credentials;
     walletShown = accepted;
-    A.text("intro-how", t(account ? "intro.how" : "intro.how.wallet"));
+    walletOnly = accepted && !account;
+    walletSupported = accepted && supported;
+    walletOr = accepted && account;
+    // "Sign in or create an account" is not said above a wallet that answers with no account.
+    A.text("intro-how", t(account && !(accepted && supported) ? "intro.how" : "intro.how.wallet"));
     A.text("wallet-text", t("wallet.text", { age: shown.age_required }));
     A.show("wallet-offer", accepted && supported);
     A.text("wallet-unsupported", t(account ? "wallet.unsupported" : "wallet.unsupported.only"));
     A.show("wallet-unsupported", accepted && !supported);
     A.show("wallet-or", accepted && account);
     A.show("wallet-notice", false);
+    // Wallet-only, and this browser cannot: the link to open in one that can, ready to copy.
+    var elsewhere = accepted && !supported && !account;
+    A.show("wallet-elsewhere", elsewhere);
+    if (elsewhere) A.input("wallet-link").value = location.href;
   }
+  A.$("wallet-copy").addEventListener("click", async function () {
+    var field = A.input("wallet-link");
+    var copied = false;
+    try { await navigator.clipboard.writeText(field.value); copied = true; } catch (e) { copied = false; }
+    // Without the clipboard API (a page over plain http), the link is selected for the person to copy.
+    if (!copied) { field.focus(); field.select(); }
+    A.text("wallet-copied", copied ? t("wallet.copied") : "");
+  });
 
   // One tap: the service's request, the wallet's answer through the browser, the service's verdict.
-  A.$("wallet-use").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+  A.$("wallet-use").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
     var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
     A.show("wallet-notice", false);
-    A.busy(button, async function () {
-      var asked = await A.api("POST", sessionPath("/digital-id/request"), { nonce: nonce });
-      if (!asked.ok) return walletRefused(asked);
-      /** @type {{ protocol?: string, data?: unknown } | null} */
-      var credential = null;
-      try {
-        credential = /** @type {any} */ (await navigator.credentials.get(/** @type {any} */ ({ digital: { requests: asked.data.requests } })));
-      } catch (error) {
-        credential = null;
-      }
-      if (!credential || typeof credential.protocol !== "string" || !credential.data) return A.notice("wallet-notice", t("wallet.cancelled"), "error");
-      var res = await A.api("POST", sessionPath("/digital-id/response"), { nonce: nonce, body: { protocol: credential.protocol, data: credential.data } });
+    var asked = await A.busy(button, function () { return A.api("POST", sessionPath("/digital-id/request"), { nonce: nonce }); });
+    if (!asked.ok) return walletRefused(asked);
+    var credential = await fromWallet(asked.data.requests);
+    if (credential === "stopped") return A.notice("wallet-notice", t("wallet.no_answer"), "error");
+    if (!credential || typeof credential.protocol !== "string" || !credential.data) return A.notice("wallet-notice", t("wallet.cancelled"), "error");
+    var shared = credential;
+    await A.busy(button, async function () {
+      var res = await A.api("POST", sessionPath("/digital-id/response"), { nonce: nonce, body: { protocol: shared.protocol, data: shared.data } });
       if (!res.ok) return walletRefused(res);
       return result(res.data.status === "APPROVED" ? "approved" : "underage_wallet", res.data);
     });
   });
+
+  // The browser's wallet prompt, with a way out: "Stop waiting", and after WALLET_WAIT_MS the page stops by
+  // itself. A wallet that never answers (nor fails) would otherwise hold the button on "Sending…" for good;
+  // the signal asks the browser to close its prompt, the race ends the wait even where it does not.
+  var WALLET_WAIT_MS = 120000;
+  /** @type {AbortController | null} */
+  var walletWait = null;
+  /** @param {unknown} requests @returns {Promise<{ protocol?: string, data?: unknown } | "stopped" | null>} */
+  async function fromWallet(requests) {
+    var controller = new AbortController();
+    walletWait = controller;
+    A.show("wallet-use", false);
+    A.show("wallet-waiting", true);
+    A.$("wallet-stop").focus();
+    var stopped = new Promise(function (resolve) { controller.signal.addEventListener("abort", function () { resolve("stopped"); }); });
+    var limit = setTimeout(function () { controller.abort(); }, WALLET_WAIT_MS);
+    try {
+      var asked = navigator.credentials.get(/** @type {any} */ ({ digital: { requests: requests }, signal: controller.signal }))
+        .catch(function () { return null; });
+      return /** @type {any} */ (await Promise.race([asked, stopped]));
+    } finally {
+      clearTimeout(limit);
+      walletWait = null;
+      A.show("wallet-waiting", false);
+      A.show("wallet-use", true);
+      A.$("wallet-use").focus();
+    }
+  }
+  A.$("wallet-stop").addEventListener("click", function () { if (walletWait) walletWait.abort(); });
   /** @param {Failure & { status?: number }} res */
   function walletRefused(res) {
     if (res.status === 404) return result("invalid");
@@ -404,12 +481,22 @@
   // "Not now" from the first screen, then a confirmation; no account and no identity check.
   /** @type {string[]} */
   var beforeDecline = [];
-  A.$("not-now").addEventListener("click", function () {
+  A.$("intro-decline").addEventListener("click", function () {
     beforeDecline = SECTIONS.filter(function (id) { return !A.$(id).hidden; });
     A.show("decline-notice", false);
     showSections(["step-decline"]);
   });
   A.$("decline-back").addEventListener("click", function () {
+    showSections(beforeDecline.length ? beforeDecline : ["step-intro", "step-account"]);
+    A.$("intro-decline").focus();
+  });
+  // "Not now" means later: nothing is sent, the link stays valid until it expires.
+  A.$("not-now").addEventListener("click", function () {
+    beforeDecline = SECTIONS.filter(function (id) { return !A.$(id).hidden; });
+    A.text("later-text", t("later.text", { merchant: merchant(), time: preview ? when(preview.expires_at) : "" }));
+    showSections(["step-later"]);
+  });
+  A.$("later-back").addEventListener("click", function () {
     showSections(beforeDecline.length ? beforeDecline : ["step-intro", "step-account"]);
     A.$("not-now").focus();
   });
@@ -427,7 +514,7 @@
   // --- Account ----------------------------------------------------------------------------------
   function showAccount() {
     progress("account");
-    A.show("switch-account", false);
+    showAccountBar(false);
     showSections(["step-intro", "step-account"]);
   }
 
@@ -525,7 +612,7 @@
     A.text("share-age", t("decide.share_age", values));
     A.text("decide-intro", t("decide.intro", values));
     A.text("approve", t("decide.send"));
-    A.show("switch-account", true);
+    showAccountBar(true);
     startCountdown();
     loadKyc();
   }
@@ -780,6 +867,9 @@
     var required = !!(request && request.require_passkey);
     A.text("decide-underage", under ? t("decide.underage", { merchant: merchant(), age: ageRequired() }) : "");
     A.show("decide-underage", under);
+    // What an approval would share is no question for a person who can only decline: the notice says what a decline shares.
+    A.show("decide-intro", !under);
+    A.show("decide-shares", !under);
     A.show("decide-verified", identityJustVerified);
     identityJustVerified = false;
     // Until the account's passkeys are read, a required passkey counts as missing (see arrangeAnswer).
@@ -804,6 +894,8 @@
   function arrangeAnswer(blocked) {
     var cannot = blocked !== undefined ? blocked : (!!request && request.meets_age_required === false) || P.blocked();
     A.show("approve", !cannot);
+    // "Create a passkey" is filled only while it is the way to approve (a merchant that requires one).
+    A.$("passkey-create").classList.toggle("secondary", !cannot);
     // While the passkey offer is the way forward (a merchant that requires one), its button is the filled one.
     A.$("decline").classList.toggle("secondary", !cannot || !A.$("passkey-offer").hidden);
   }

@@ -1,7 +1,7 @@
-// GET /api/dev/outbox (development only, 404 in production): the mail sent to an address, newest first.
-import { desc, eq } from "drizzle-orm";
+// GET /api/dev/outbox (development only, 404 in production): the mail sent to an address, newest first
+// (as a page with clickable links: /dev/outbox, src/apps/dev/outbox-page.tsx).
 import * as z from "../../lib/lazy-zod";
-import { devOutbox } from "../../db/schema";
+import { readDevOutbox } from "../../mail/read-dev-outbox";
 import { EmailField } from "../../domain/accounts";
 import { developmentOnly } from "../../http/guards";
 import { describe } from "../../http/openapi-meta";
@@ -19,13 +19,7 @@ export const readOutboxRoute = {
     developmentOnly,
     queryParams(z.object({ to: EmailField })),
     async function readOutbox(c) {
-      const rows = await c.var.ctx.home
-        .select({ to: devOutbox.to, subject: devOutbox.subject, text: devOutbox.text, createdAt: devOutbox.createdAt })
-        .from(devOutbox)
-        .where(eq(devOutbox.to, c.req.valid("query").to))
-        .orderBy(desc(devOutbox.id))
-        .limit(50);
-      return ok(c, { messages: rows });
+      return ok(c, { messages: await readDevOutbox(c.var.ctx, c.req.valid("query").to) });
     },
   ),
 } satisfies NamedRoute;

@@ -19,6 +19,7 @@ const FILES = {
   "age-tokens.js": "age-tokens.browser.js",
   "console.js": "console.browser.js",
   "account.js": "account.browser.js",
+  "account-page.js": "account-page.browser.js",
 } as const satisfies Record<string, keyof typeof ASSET_VERSIONS>;
 
 export type AssetName = keyof typeof FILES;

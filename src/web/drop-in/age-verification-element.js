@@ -8,15 +8,18 @@
 //
 // Written for a merchant's strict CSP: no inline script or style, no innerHTML, no image; the QR code is
 // SVG built node by node, the styles a constructed stylesheet. Bundled with its QR encoder (uqr) into
-// age-verification.browser.js by `npm run drop-in` (test/node/drop-in-bundle.test.ts).
+// age-verification.browser.js by `npm run drop-in` (test/node/drop-in-bundle.test.ts), as a classic
+// script (one function run at once, nothing exported): it works from `<script src>` and from
+// `<script type="module" src>` alike. A page whose policy blocks the status reads gets the link and the
+// reason, not a QR code waiting for ever.
 import { encode } from "uqr";
 
 /** How often the status is read while the page is visible. The preview shares a limit of 120 calls a
  * minute per client address with the other session-link routes (docs/limits.md): 1.5 s is 40 a minute,
  * which leaves room for the phone's own calls behind the same home router. */
-export const POLL_INTERVAL_MS = 1500;
+const POLL_INTERVAL_MS = 1500;
 /** After a failed read (rate-limited, offline, server error) the interval doubles up to this. */
-export const MAX_BACKOFF_MS = 15000;
+const MAX_BACKOFF_MS = 15000;
 
 const TEXTS = {
   en: {
@@ -29,6 +32,9 @@ const TEXTS = {
     DENIED: "Age not verified",
     EXPIRED: "This age check expired. Reload the page to start again.",
     invalid: "This age-check link is not valid.",
+    test_APPROVED: "Test session: approved (nothing was verified)",
+    test_DENIED: "Test session: not approved (nothing was verified)",
+    blocked: "This page cannot follow the answer here. Continue with the link; the website checks your answer itself.",
   },
   fr: {
     scan: "Scannez avec votre téléphone pour vérifier votre âge",
@@ -40,6 +46,9 @@ const TEXTS = {
     DENIED: "Âge non vérifié",
     EXPIRED: "Cette vérification d'âge a expiré. Rechargez la page pour recommencer.",
     invalid: "Ce lien de vérification d'âge n'est pas valide.",
+    test_APPROVED: "Session de test : approuvée (rien n'a été vérifié)",
+    test_DENIED: "Session de test : non approuvée (rien n'a été vérifié)",
+    blocked: "Cette page ne peut pas suivre la réponse ici. Continuez avec le lien ; le site vérifie votre réponse lui-même.",
   },
   de: {
     scan: "Scannen Sie mit Ihrem Telefon, um Ihr Alter zu bestätigen",
@@ -51,6 +60,9 @@ const TEXTS = {
     DENIED: "Alter nicht bestätigt",
     EXPIRED: "Diese Altersprüfung ist abgelaufen. Laden Sie die Seite neu, um neu zu beginnen.",
     invalid: "Dieser Link zur Altersprüfung ist ungültig.",
+    test_APPROVED: "Testsitzung: bestätigt (nichts wurde geprüft)",
+    test_DENIED: "Testsitzung: nicht bestätigt (nichts wurde geprüft)",
+    blocked: "Diese Seite kann die Antwort hier nicht verfolgen. Fahren Sie mit dem Link fort; die Website prüft Ihre Antwort selbst.",
   },
   es: {
     scan: "Escanee con su teléfono para verificar su edad",
@@ -62,6 +74,9 @@ const TEXTS = {
     DENIED: "Edad no verificada",
     EXPIRED: "Esta verificación de edad ha caducado. Recargue la página para empezar de nuevo.",
     invalid: "Este enlace de verificación de edad no es válido.",
+    test_APPROVED: "Sesión de prueba: aprobada (no se verificó nada)",
+    test_DENIED: "Sesión de prueba: no aprobada (no se verificó nada)",
+    blocked: "Esta página no puede seguir la respuesta aquí. Continúe con el enlace; el sitio comprueba su respuesta por sí mismo.",
   },
   it: {
     scan: "Scansiona con il telefono per verificare la tua età",
@@ -73,6 +88,9 @@ const TEXTS = {
     DENIED: "Età non verificata",
     EXPIRED: "Questa verifica dell'età è scaduta. Ricarica la pagina per ricominciare.",
     invalid: "Questo link di verifica dell'età non è valido.",
+    test_APPROVED: "Sessione di prova: approvata (nulla è stato verificato)",
+    test_DENIED: "Sessione di prova: non approvata (nulla è stato verificato)",
+    blocked: "Questa pagina non può seguire la risposta qui. Continua con il link; il sito verifica la tua risposta da solo.",
   },
 };
 
@@ -97,6 +115,7 @@ a:focus-visible { outline: 3px solid #1a1a1a; outline-offset: 2px; }
 .result { font-weight: 600; }
 .result[data-status="APPROVED"] { color: #0a6b2d; }
 .result[data-status="DENIED"], .result[data-status="EXPIRED"], .result[data-status="INVALID"] { color: #a11a1a; }
+.result[data-status="BLOCKED"] { font-weight: 400; }
 `;
 
 /** @type {CSSStyleSheet | null} */
@@ -156,21 +175,33 @@ function node(/** @type {string} */ tag, /** @type {string} */ className, /** @t
   return element;
 }
 
-export class AgeVerificationElement extends HTMLElement {
+class AgeVerificationElement extends HTMLElement {
   static observedAttributes = ["url", "lang"];
 
-  /** @type {Status | "INVALID"} */
+  /** @type {Status | "INVALID" | "BLOCKED"} */
   #status = "PENDING";
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   #timer = undefined;
   #failures = 0;
   /** @type {AbortController | null} */
   #reading = null;
+  /** Whether the session was opened with a test key (the preview's livemode false): its answer is no verification. */
+  #test = false;
   #content = node("div", "content");
   #result = node("p", "result");
   #onVisibility = () => {
     if (document.visibilityState === "visible") this.#schedule(0);
     else this.#stop();
+  };
+  // The page's Content-Security-Policy refused the status read (its connect-src lacks the service): no
+  // answer can reach this element, so it shows the link with the reason, and tells the developer why.
+  #onViolation = (/** @type {SecurityPolicyViolationEvent} */ event) => {
+    const link = parseLink(this.getAttribute("url"));
+    if (!link || this.#status !== "PENDING" || !event.blockedURI.startsWith(new URL(link.preview).origin)) return;
+    console.error(`<age-verification>: this page's Content-Security-Policy blocks ${new URL(link.preview).origin} (${event.effectiveDirective}). Add it to connect-src (docs/drop-in.md); until then the element shows the link alone.`);
+    this.#stop();
+    this.#status = "BLOCKED";
+    this.#render();
   };
 
   constructor() {
@@ -197,11 +228,13 @@ export class AgeVerificationElement extends HTMLElement {
 
   connectedCallback() {
     document.addEventListener("visibilitychange", this.#onVisibility);
+    document.addEventListener("securitypolicyviolation", this.#onViolation);
     this.#start();
   }
 
   disconnectedCallback() {
     document.removeEventListener("visibilitychange", this.#onVisibility);
+    document.removeEventListener("securitypolicyviolation", this.#onViolation);
     this.#stop();
   }
 
@@ -247,7 +280,9 @@ export class AgeVerificationElement extends HTMLElement {
       });
       if (response.status === 404) return this.#settle("INVALID");
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const status = /** @type {{ data?: { status?: Status } }} */ (await response.json()).data?.status;
+      const data = /** @type {{ data?: { status?: Status, livemode?: boolean } }} */ (await response.json()).data;
+      const status = data?.status;
+      this.#test = data?.livemode === false;
       this.#failures = 0;
       if (status && status !== "PENDING") return this.#settle(status);
     } catch (error) {
@@ -259,7 +294,7 @@ export class AgeVerificationElement extends HTMLElement {
     this.#schedule(next);
   }
 
-  #settle(/** @type {Status | "INVALID"} */ status) {
+  #settle(/** @type {Status | "INVALID" | "BLOCKED"} */ status) {
     this.#stop();
     this.#status = status;
     this.#render();
@@ -284,11 +319,24 @@ export class AgeVerificationElement extends HTMLElement {
       this.#content.replaceChildren(qrPart, buttonPart);
       delete this.#result.dataset.status;
       this.#result.textContent = "";
+    } else if (this.#status === "BLOCKED" && link) {
+      const button = /** @type {HTMLAnchorElement} */ (node("a", "button", texts.button));
+      button.href = link.href;
+      this.#content.replaceChildren(button);
+      this.#result.dataset.status = "BLOCKED";
+      this.#result.textContent = texts.blocked;
     } else {
       this.#content.replaceChildren();
       this.#result.dataset.status = this.#status;
-      this.#result.textContent = this.#status === "INVALID" || this.#status === "PENDING" ? texts.invalid : texts[this.#status];
+      this.#result.textContent = this.#status === "INVALID" || this.#status === "PENDING" || this.#status === "BLOCKED" ? texts.invalid : this.#answerText(texts, this.#status);
     }
+  }
+
+  /** A test session's answer says it is a test: nothing was verified. */
+  #answerText(/** @type {(typeof TEXTS)[Language]} */ texts, /** @type {"APPROVED" | "DENIED" | "EXPIRED"} */ status) {
+    if (this.#test && status === "APPROVED") return texts.test_APPROVED;
+    if (this.#test && status === "DENIED") return texts.test_DENIED;
+    return texts[status];
   }
 }
 

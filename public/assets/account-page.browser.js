@@ -1,0 +1,1 @@
+../../src/apps/account/account-page.browser.js

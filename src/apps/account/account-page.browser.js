@@ -1,0 +1,185 @@
+// @ts-check
+// Client code of the person's own account page (/assets/account-page.js), loaded after passkeys.js and
+// age-tokens.js. It shows what the service holds about the signed-in person and changes it through the
+// public JSON API only (/api/users/*, /api/kyc/status, /api/users/me/passkeys). The sign-in is the one
+// /verify keeps in this tab's sessionStorage, so a person who followed "Your account" from a request is
+// already signed in; texts come from the page's catalogue (A.t).
+(function () {
+  "use strict";
+  var A = window.AVS;
+  var P = window.AVS_PASSKEYS;
+  var T = window.AVS_AGE_TOKENS;
+  var tokens = A.tokenStore("avs.verify.token");
+  var token = tokens.get();
+  var locale = document.documentElement.lang || "en";
+  var t = A.t;
+
+  var SECTIONS = ["me-loading", "me-signin", "me-business", "me-deleted", "me-held", "passkey-settings", "me-password", "me-email-change", "me-delete"];
+  var SIGNED_IN = ["me-held", "passkey-settings", "me-password", "me-email-change", "me-delete"];
+  /** @param {string[]} visible @param {string} [heading] the heading that takes the focus (tabindex=-1) */
+  function showSections(visible, heading) {
+    SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
+    if (heading) {
+      A.$(heading).focus();
+      document.title = A.$(heading).textContent || document.title;
+    }
+  }
+
+  // The way back to the request this person came from (/verify stores its own address before it links here).
+  var back = null;
+  try { back = sessionStorage.getItem("avs.account.back"); } catch (e) { back = null; }
+  if (back && /^\/verify\?/.test(back)) {
+    A.$("me-back").setAttribute("href", back);
+    A.show("me-back-line", true);
+  }
+
+  /** @param {Failure} res */
+  function banner(res) { A.notice("me-banner", A.messageFor(res), "error"); }
+
+  // --- Signing in and out -----------------------------------------------------------------------
+  /** @param {string} [message] */
+  function showSignIn(message) {
+    A.show("me-sign-out", false);
+    A.notice("me-signin-notice", message || "", "info");
+    showSections(["me-signin"], "me-signin-title");
+  }
+  // Nothing left behind on a shared device: the sign-in and the anonymous tokens of this browser go.
+  /** @param {string} [message] */
+  function forget(message) {
+    tokens.clear();
+    T.clear();
+    token = null;
+    document.querySelectorAll("form").forEach(function (form) { form.reset(); A.clearFieldErrors(form); });
+    showSignIn(message);
+  }
+  A.$("me-sign-out").addEventListener("click", function () { forget(t("me.signed_out")); });
+
+  A.onSubmit(A.form("me-login-form"), async function (values) {
+    var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
+    if (!res.ok) return res;
+    token = res.data.token;
+    tokens.set(res.data.token);
+    A.form("me-login-form").reset();
+    load();
+    return res;
+  });
+  A.onSubmit(A.form("forgot-form"), async function (values, form) {
+    var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
+    if (res.ok) A.notice(form.querySelector(".notice"), t("forgot.sent"), "ok");
+    return res;
+  });
+
+  // --- What the service holds -------------------------------------------------------------------
+  /** @type {{ email: string } | null} the account as last read */
+  var account = null;
+  // Deleting needs a confirmed address (EMAIL_NOT_VERIFIED): the link can be sent again from here.
+  A.$("me-email-resend").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
+      var res = await A.api("POST", "/api/auth/resend-verification", { token: token });
+      if (res.status === 401) return forget(t("account.signed_out"));
+      A.text("me-email-resent", res.ok ? t("me.email.resent", { email: account ? account.email : "" }) : A.messageFor(res));
+    });
+  });
+  async function load() {
+    A.show("me-banner", false);
+    if (!token) return showSignIn();
+    showSections(["me-loading"]);
+    var me = await A.api("GET", "/api/users/me", { token: token });
+    if (!me.ok) {
+      if (me.status === 401) return forget(t("account.signed_out"));
+      return banner(me);
+    }
+    var user = me.data.user;
+    A.show("me-sign-out", true);
+    if (user.userType !== "PERSONAL") return showSections(["me-business"], "me-business-title");
+    var kyc = await A.api("GET", "/api/kyc/status", { token: token });
+    if (!kyc.ok && kyc.status === 401) return forget(t("account.signed_out"));
+    A.text("me-email", t(user.emailVerified ? "me.email.confirmed" : "me.email.unconfirmed", { email: user.email }));
+    A.show("me-email-resend", !user.emailVerified);
+    A.text("me-email-resent", "");
+    account = user;
+    A.text("me-identity", identityText(kyc.ok ? kyc.data : null));
+    A.text("me-created", A.formatDateTime(user.createdAt, locale));
+    showSections(SIGNED_IN, "me-title");
+    await P.refresh(token, false, false);
+    await drawTokens();
+  }
+
+  /** @param {{ status: string, verifiedAt: string | null } | null} kyc */
+  function identityText(kyc) {
+    if (!kyc) return t("me.identity.unknown");
+    if (kyc.status === "VERIFIED") return t("me.identity.verified", { date: A.formatDateTime(kyc.verifiedAt, locale) });
+    if (kyc.status === "PENDING") return t("me.identity.pending");
+    if (kyc.status === "REJECTED") return t("me.identity.rejected");
+    return t("me.identity.none");
+  }
+
+  // The anonymous age tokens live in this browser only (age-tokens.browser.js): the server keeps no list of them.
+  async function drawTokens() {
+    var count = await T.count();
+    A.text("me-tokens", typeof indexedDB === "undefined" ? t("me.tokens.unavailable") : count > 0 ? t("me.tokens.count", { count: count }) : t("me.tokens.none"));
+    A.show("me-tokens-clear", count > 0);
+  }
+  A.$("me-tokens-clear").addEventListener("click", async function () {
+    await T.clear();
+    await drawTokens();
+    // The button is gone: the focus goes to the line that says so.
+    A.$("me-tokens").focus();
+  });
+
+  // --- Changes ----------------------------------------------------------------------------------
+  /**
+   * The API's answer to a change that checks the password: a wrong one is a field error in the page's
+   * words (401 INVALID_CREDENTIALS), an ended sign-in (401 UNAUTHORIZED) goes back to signing in.
+   * @param {ApiResult} res @param {string} field
+   */
+  function refused(res, field) {
+    if (res.ok) return res;
+    if (res.error === "INVALID_CREDENTIALS") return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: [{ path: field, message: t("me.password.wrong"), own: true }] };
+    if (res.status === 401) { forget(t("account.signed_out")); return { ok: true }; }
+    return res;
+  }
+  /** @param {string} field @param {string} message */
+  function fieldProblem(field, message) {
+    return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: [{ path: field, message: message, own: true }] };
+  }
+
+  A.onSubmit(A.form("me-password-form"), async function (values, form) {
+    if (!values.currentPassword) return fieldProblem("currentPassword", t("me.password.required"));
+    var res = await A.api("POST", "/api/users/change-password", { token: token, body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
+    if (!res.ok) return refused(res, "currentPassword");
+    // Every earlier token stopped working, this tab's too: the answer carries its replacement.
+    token = res.data.token;
+    tokens.set(res.data.token);
+    await P.refresh(token, false, false);
+    form.reset();
+    A.notice(form.querySelector(".notice"), t("me.password.done"), "ok");
+    return { ok: true };
+  });
+
+  A.onSubmit(A.form("me-email-form"), async function (values, form) {
+    if (!values.password) return fieldProblem("password", t("me.password.required"));
+    var res = await A.api("POST", "/api/users/change-email", { token: token, body: { newEmail: values.newEmail, password: values.password } });
+    if (!res.ok) return refused(res, "password");
+    form.reset();
+    A.notice(form.querySelector(".notice"), t("me.email.sent", { email: values.newEmail }), "ok");
+    return { ok: true };
+  });
+
+  // The password is asked even when the API would accept a recent sign-in alone: deleting is for good.
+  A.onSubmit(A.form("me-delete-form"), async function (values) {
+    if (!values.password) return fieldProblem("password", t("me.password.required"));
+    var res = await A.api("DELETE", "/api/users/account", { token: token, body: { password: values.password } });
+    if (!res.ok) return refused(res, "password");
+    tokens.clear();
+    await T.clear();
+    token = null;
+    try { sessionStorage.clear(); } catch (e) { /* nothing stored */ }
+    A.show("me-sign-out", false);
+    A.show("me-back-line", false);
+    showSections(["me-deleted"], "me-deleted-title");
+    return { ok: true };
+  });
+
+  load();
+})();
