@@ -37,6 +37,8 @@ declare namespace Cloudflare {
 		KYC_APPLICANT_UPDATES_PER_DAY: string;
 		PASSWORD_CHANGES_PER_HOUR: string;
 		VERIFICATION_MAILS_PER_DAY: string;
+		RESET_MAILS_PER_DAY: string;
+		EMAIL_CHANGE_MAILS_PER_DAY: string;
 		SESSION_OPENS_PER_MINUTE: string;
 		AGE_TOKENS_PER_DAY: string;
 		PENDING_SESSIONS_MAX: string;
@@ -74,6 +76,8 @@ declare namespace Cloudflare {
 		KYC_APPLICANT_UPDATES_PER_DAY: string;
 		PASSWORD_CHANGES_PER_HOUR: string;
 		VERIFICATION_MAILS_PER_DAY: string;
+		RESET_MAILS_PER_DAY: string;
+		EMAIL_CHANGE_MAILS_PER_DAY: string;
 		SESSION_OPENS_PER_MINUTE: string;
 		AGE_TOKENS_PER_DAY: string;
 		PENDING_SESSIONS_MAX: string;
@@ -111,6 +115,8 @@ declare namespace Cloudflare {
 		KYC_APPLICANT_UPDATES_PER_DAY: string;
 		PASSWORD_CHANGES_PER_HOUR: string;
 		VERIFICATION_MAILS_PER_DAY: string;
+		RESET_MAILS_PER_DAY: string;
+		EMAIL_CHANGE_MAILS_PER_DAY: string;
 		SESSION_OPENS_PER_MINUTE: string;
 		AGE_TOKENS_PER_DAY: string;
 		PENDING_SESSIONS_MAX: string;
