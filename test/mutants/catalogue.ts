@@ -1085,7 +1085,7 @@ const digitalId: Mutation[] = [
   {
     id: "digital-id-failures-counted",
     file: "src/session/verification-session.ts",
-    find: "      await this.ctx.storage.put(DIGITAL_ID_FAILURES_KEY, (await this.digitalIdFailures()) + 1);\n",
+    find: "      await this.countDigitalIdFailure();\n",
     replace: "",
     tests: [DIGITAL_ID],
     why: "a stranger with the link tries forged credentials without end",
