@@ -1003,7 +1003,7 @@ const hardening: Mutation[] = [
   {
     id: "hardening-page-test-outcome-per-address",
     file: "src/routes/verification/answer-test-session.ts",
-    find: "    limitPageAnswers,\n",
+    find: '    limitPerAddressWithout("x-api-key", spec.limits.perAddress),\n',
     replace: "",
     tests: ["test/limits/session-link-per-address.test.ts"],
     why: "the page's test outcome escapes the session-link limit",
