@@ -21,11 +21,19 @@ type Facts<Numbers> = { keyedBy: KeyedBy; counts: string; why: string; tooMany: 
  */
 type BindingLimitSpec = { binding: LimiterBinding; facts: (Facts<number> & { perMinute: number }) | false };
 
-/** Counted in D1 fixed windows of hours and days (src/domain/limits/account-limits.ts), exact everywhere. */
-type AccountLimitSpec = { accountWindows: AccountLimitName; facts: (Facts<string> & { keyedBy: "account" }) | false };
+/**
+ * Counted in D1 fixed windows of hours and days (src/domain/limits/account-limits.ts), exact everywhere:
+ * on the account's shard, or on the home shard (`home`) when keyed by something no account owns (an email
+ * address that may have no account).
+ */
+type AccountLimitSpec = { accountWindows: AccountLimitName; home: boolean; facts: (Facts<string> & { keyedBy: "account" | "email" }) | false };
 
 const rateLimit = (binding: LimiterBinding, facts: BindingLimitSpec["facts"]): BindingLimitSpec => ({ binding, facts });
-const accountLimit = (accountWindows: AccountLimitName, facts: AccountLimitSpec["facts"]): AccountLimitSpec => ({ accountWindows, facts });
+const accountLimit = (accountWindows: AccountLimitName, facts: AccountLimitSpec["facts"], where: "account's shard" | "home" = "account's shard"): AccountLimitSpec => ({
+  accountWindows,
+  facts,
+  home: where === "home",
+});
 
 const CATALOGUE = {
   loginPerAddress: rateLimit("LOGIN_PER_ADDRESS_LIMITER", OPENAPI_METADATA && {
@@ -140,6 +148,22 @@ const CATALOGUE = {
     counts: "verification mails of one account, every request",
     why: "the minute limit alone still lets one address be mailed about 7,000 times a day",
     tooMany: (production) => `Too many verification mails for this account (production: ${production}); Retry-After says when the day ends.`,
+  }),
+  resetMailsPerEmailDaily: accountLimit(
+    "resetMail",
+    OPENAPI_METADATA && {
+      keyedBy: "email",
+      counts: "password-reset requests for one address, known or not, every request",
+      why: "the minute limits alone still let one mailbox be sent about 7,000 reset mails a day; counted for unknown addresses too, so the answer tells no one which have accounts",
+      tooMany: (production) => `Too many reset requests for this email today (production: ${production}); Retry-After says when the day ends.`,
+    },
+    "home",
+  ),
+  emailChangeMailsPerAccount: accountLimit("emailChangeMail", OPENAPI_METADATA && {
+    keyedBy: "account",
+    counts: "email-change confirmations mailed for one account, every request",
+    why: "each mails an address the caller picks: one account must not turn into a mail cannon aimed at someone else's mailbox",
+    tooMany: (production) => `Too many email changes for this account today (production: ${production}); Retry-After says when the day ends.`,
   }),
   ageTokensPerAccount: accountLimit("ageToken", OPENAPI_METADATA && {
     keyedBy: "account",

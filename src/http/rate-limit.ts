@@ -24,7 +24,8 @@ export const clientAddress = (c: Context) => addressKey(c.req.header("cf-connect
  * limits that share a binding keep their counters apart.
  */
 export async function countUse(c: Context<AppEnv>, limit: Limit, subject: string): Promise<void> {
-  if (!isBindingLimit(limit)) return countAccountUse(c.var.ctx, limit.accountWindows, subject);
+  // Shard 0 is the home shard (src/context/service-context.ts): it holds the counters no account owns.
+  if (!isBindingLimit(limit)) return countAccountUse(limit.home ? c.var.ctx.onShard(0) : c.var.ctx, limit.accountWindows, subject);
   if (!(await withinLimit(c, limit, subject))) throw rateLimited();
 }
 

@@ -69,6 +69,20 @@ describe("the five-failure cap under concurrency", { timeout: 120_000 }, () => {
     });
   }
 
+  it("five answers that fail in the same step each count: the stored count is five, none lost to a concurrent write", async () => {
+    const session = await sessionWithRequest();
+    // Unreadable alike, so all five reach the failure's count at the same turn of the event loop.
+    const unreadable = { protocol: "org-iso-mdoc", data: { response: "AAAA" } };
+    type Calls = { digitalIdResponse(nonce: string, body: unknown): Promise<{ ok: boolean; error?: string }> };
+    const results = await runInDurableObject(sessionObject(session.session_id), async (instance) => {
+      const calls = instance as unknown as Calls;
+      return Promise.all(Array.from({ length: 5 }, () => calls.digitalIdResponse(session.nonce, unreadable)));
+    });
+    expect(results.map((result) => result.error)).toStrictEqual(Array(5).fill("DIGITAL_ID_INVALID"));
+    expect(await storedFailures(session.session_id)).toBe(5);
+    expectError(await responseRoute(session.session_id, session.nonce, unreadable), 429, "RATE_LIMITED");
+  });
+
   it("with one try left, two answers at once: one is verified, the other 429; the count ends at five", async () => {
     const session = await sessionWithRequest();
     const credential = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });

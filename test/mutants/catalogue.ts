@@ -1086,8 +1086,8 @@ const digitalId: Mutation[] = [
   {
     id: "digital-id-failures-counted",
     file: "src/session/verification-session.ts",
-    find: "    this.digitalIdFailuresSeen = this.digitalIdFailuresSeen! + 1;\n    await this.ctx.storage.put(",
-    replace: "    this.digitalIdFailuresSeen = this.digitalIdFailuresSeen!;\n    await this.ctx.storage.put(",
+    find: "      await this.countDigitalIdFailure();\n",
+    replace: "",
     tests: [DIGITAL_ID],
     why: "a stranger with the link tries forged credentials without end",
   },
@@ -1703,6 +1703,7 @@ const workerSchemas: Mutation[] = [
 const EVERY_ROUTE = "test/limits/session-link-every-route.test.ts";
 const REQUIRE_PASSKEY = "test/session/require-passkey-ways.test.ts";
 const FAILURE_CAP = "test/digital-id/failure-cap-concurrency.test.ts";
+const MAIL_CAPS = "test/limits/mail-daily-caps.test.ts";
 const trustSession: Mutation[] = [
   {
     id: "session-link-digital-id-request-unlimited",
@@ -1767,6 +1768,22 @@ const trustSession: Mutation[] = [
     replace: "    this.digitalIdFailuresSeen = (await this.ctx.storage.get<number>(DIGITAL_ID_FAILURES_KEY) ?? 0) + 1;",
     tests: [FAILURE_CAP],
     why: "concurrent failures re-read the stored count and write it back: failures are lost and more tries than five are verified",
+  },
+  {
+    id: "reset-mail-no-daily-cap",
+    file: "src/routes/auth/forgot-password.ts",
+    find: "      await countUse(c, spec.limits.mailsPerEmailDaily, email);\n",
+    replace: "",
+    tests: [MAIL_CAPS],
+    why: "one mailbox can be sent a reset mail five times a minute all day",
+  },
+  {
+    id: "email-change-no-daily-cap",
+    file: "src/routes/users/change-email.ts",
+    find: "      await countUse(c, spec.limits.dailyMails, c.var.user.id);\n",
+    replace: "",
+    tests: [MAIL_CAPS],
+    why: "an account mails any address it picks five times a minute all day",
   },
 ];
 

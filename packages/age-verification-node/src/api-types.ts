@@ -910,7 +910,7 @@ export type operations = {
           };
         };
       };
-      /** @description Too many attempts from this address. More than 5 reset mails a minute for this email. Codes: RATE_LIMITED. */
+      /** @description Too many attempts from this address. More than 5 reset mails a minute for this email. Too many reset requests for this email today (production: 5 a day); Retry-After says when the day ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
@@ -2187,7 +2187,7 @@ export type operations = {
           };
         };
       };
-      /** @description More than 5 mails a minute for this account. Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
+      /** @description More than 5 mails a minute for this account. Too many email changes for this account today (production: 5 a day); Retry-After says when the day ends. Too many attempts for this account (production: 10 an hour); Retry-After says when the window ends. Codes: RATE_LIMITED. */
       429: {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"] & {

@@ -39,6 +39,13 @@ export const ACCOUNT_LIMITS = {
   /** One address must not be mailed a verification link thousands of times a day (docs/limits.md). */
   verificationMail: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
   /**
+   * One mailbox must not get a reset link thousands of times a day. Keyed by the address, known or not
+   * (the answer is the same either way), on the home shard: no account is read to count it.
+   */
+  resetMail: [{ name: "reset-mail-day", setting: "RESET_MAILS_PER_DAY", fallback: 5, seconds: DAY }],
+  /** An email change mails an address the caller picks: so many a day per account. */
+  emailChangeMail: [{ name: "email-change-mail-day", setting: "EMAIL_CHANGE_MAILS_PER_DAY", fallback: 5, seconds: DAY }],
+  /**
    * Age tokens are bearer tokens: what one verified adult can hand on is bounded by how many they get
    * (docs/api-contract.md §Age tokens, docs/security-privacy.md). Counts tokens, not calls (src/domain/age-tokens/issuance-count.ts);
    * 30 is AGE_TOKENS_PER_DAY_DEFAULT there (test/age-tokens/issuance-route.test.ts keeps them equal).

@@ -8,7 +8,7 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { forgotPasswordDoc } from "./docs";
 
-const spec = { method: "post", path: "/forgot-password", limits: { perAddress: LIMITS.resetRequestsPerAddress, mailsPerEmail: LIMITS.resetMailsPerEmail } } as const satisfies RouteSpec;
+const spec = { method: "post", path: "/forgot-password", limits: { perAddress: LIMITS.resetRequestsPerAddress, mailsPerEmail: LIMITS.resetMailsPerEmail, mailsPerEmailDaily: LIMITS.resetMailsPerEmailDaily } } as const satisfies RouteSpec;
 
 export const forgotPasswordRoute = {
   ...spec,
@@ -20,6 +20,8 @@ export const forgotPasswordRoute = {
       const { email } = c.req.valid("json");
       // Per address above, and per email here, so that no one can flood one mailbox from many addresses.
       await countUse(c, spec.limits.mailsPerEmail, email);
+      // And per day: the same count for every address, with an account or not, before the answer.
+      await countUse(c, spec.limits.mailsPerEmailDaily, email);
       // The lookup, token and mail run after the answer (waitUntil), so an unknown address answers in
       // the same time as a known one and the timing cannot tell which addresses have accounts.
       c.executionCtx.waitUntil(requestPasswordReset(c.var.ctx, email));

@@ -9,7 +9,7 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { changeEmailDoc } from "./docs";
 
-const spec = { method: "post", path: "/change-email", limits: { mails: LIMITS.accountMailsPerAccount, passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
+const spec = { method: "post", path: "/change-email", limits: { mails: LIMITS.accountMailsPerAccount, dailyMails: LIMITS.emailChangeMailsPerAccount, passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
 
 export const changeEmailRoute = {
   ...spec,
@@ -19,6 +19,8 @@ export const changeEmailRoute = {
     jsonBody(ChangeEmailInput),
     async function mailEmailChange(c) {
       await countUse(c, spec.limits.mails, c.var.user.id);
+      // The address mailed is the caller's choice: a day's cap per account as well as the minute's.
+      await countUse(c, spec.limits.dailyMails, c.var.user.id);
       // It checks the password: on the account's own password counter, not only per location (docs/limits.md).
       await countUse(c, spec.limits.passwordChecks, c.var.user.id);
       await requestEmailChange(c.var.ctx, c.var.user, c.req.valid("json"));
