@@ -84,6 +84,7 @@ const LAYERS = [
   "apps/verify",
   "apps/console",
   "apps/account",
+  "apps/dev",
   "maintenance",
   "web",
   "http",

@@ -10,7 +10,7 @@ import { translate } from "../../web/i18n/catalogue";
 import { LanguageSwitcher, PageTexts } from "../../web/i18n/page-texts";
 import type { TextKey } from "../../web/i18n/en";
 import type { PageLanguage } from "../../web/i18n/load-catalogue";
-import { PasskeySettings } from "../verify/passkey-sections";
+import { PasskeySettings } from "../../web/passkey-sections";
 
 export function AccountPage({ language, development = false }: { language: PageLanguage; development?: boolean }) {
   const { locale, catalogue } = language;

@@ -175,7 +175,7 @@ var AVS_PASSKEYS = (function () {
     };
   }
 
-  // --- The page's passkey sections (src/apps/verify/passkey-sections.tsx) ---------------------------------
+  // --- The page's passkey sections (src/web/passkey-sections.tsx) ---------------------------------
   /**
    * Reads the account's passkeys and redraws the offer, the requirement notice and the settings.
    * @param {string | null} signedIn @param {boolean} required @param {boolean} [offer] whether the offer may show (kept when left out)

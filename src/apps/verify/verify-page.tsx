@@ -4,7 +4,7 @@ import { Field, FormNotice } from "../../web/form-field";
 import { ForgotPasswordForm } from "../../web/forgot-password-form";
 import { Brand, Layout, NoScript } from "../../web/layout";
 import { ONFIDO_SDK_URL } from "../../web/csp";
-import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "./passkey-sections";
+import { PasskeyOffer, PasskeyRequired, PasskeySettings } from "../../web/passkey-sections";
 import { DoubleBlindSection } from "./double-blind-section";
 import { ResultIcons } from "./result-icons";
 import { DateOfBirthField } from "./date-of-birth-field";

@@ -10,7 +10,7 @@ export const ASSET_VERSIONS = {
   "common.browser.js": "5aca17bb9762",
   "console.browser.js": "eed23e82dda8",
   "console.css": "0280f0f52425",
-  "passkeys.browser.js": "901ab33a44e9",
+  "passkeys.browser.js": "10bc430bc2db",
   "verify.browser.js": "56883d031bf8",
   "verify.css": "85ae52af368f",
 } as const;

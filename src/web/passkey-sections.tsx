@@ -1,8 +1,9 @@
-// The passkey parts of /verify (docs/passkeys.md), kept apart from the page's other steps: the offer
-// to create one after identity verification, the notice of a merchant that requires one, and the
-// account's passkey settings. assets/passkeys.browser.js drives them. Texts from the page's catalogue.
-import type { TextKey } from "../../web/i18n/en";
-import { Field } from "../../web/form-field";
+// The passkey parts of /verify and /account (docs/passkeys.md), shared by both apps and so kept here
+// below them: the offer to create one after identity verification, the notice of a merchant that
+// requires one, and the account's passkey settings. assets/passkeys.browser.js drives them. Texts from
+// the pages' catalogue.
+import type { TextKey } from "./i18n/en";
+import { Field } from "./form-field";
 
 type Texts = { t: (key: TextKey) => string };
 export function PasskeyOffer({ t }: Texts) {
