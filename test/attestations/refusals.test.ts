@@ -13,6 +13,7 @@ import { callWith, verifyKycViaSandbox } from "../helpers/kyc";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { offerFor, verifiedAdult } from "./helpers";
 import { toWorker } from "./standard-wallet";
+import { base64url, fromBase64url } from "../wallet/cbor";
 import { body, credentialRequest, ISSUER_URL, keyPair, nonce, PRE_AUTHORIZED, proof, tokenRequest } from "./wire";
 
 const home = () => drizzle(env.DB);
@@ -171,6 +172,20 @@ describe("proofs of possession: any bad proof refuses the whole request and issu
     const res = await credentialRequest(token, body([good, bad]));
     expect(res.status).toBe(400);
     expect(res.body).toStrictEqual({ error, error_description: expect.any(String) });
+  });
+
+  it("a jwk whose coordinates are not exactly 32 bytes (leading zero bytes, which WebCrypto still imports) is refused and spends nothing", async () => {
+    // Otherwise the MSO would carry the proof's 33- or 34-byte coordinates as its COSE device key: an
+    // attestation no strict verifier can read, signed by this service.
+    const token = await accessToken();
+    const pair = await keyPair();
+    const { x, y } = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonWebKey;
+    const leadingZeros = (coordinate: string, count: number) => base64url(new Uint8Array([...new Array<number>(count).fill(0), ...fromBase64url(coordinate)]));
+    for (const jwk of [{ x: leadingZeros(x!, 1), y }, { x, y: leadingZeros(y!, 2) }]) {
+      const res = await credentialRequest(token, body([await proof(pair, await nonce(), { headerExtra: { jwk: { kty: "EC", crv: "P-256", ...jwk } } })]));
+      expect(res).toMatchObject({ status: 400, body: { error: "invalid_proof", error_description: "Proof 1: jwk must be a public P-256 key." } });
+    }
+    expect((await credentialRequest(token, body([await proof(pair, await nonce())]))).status).toBe(200);
   });
 
   it("a proof signed by another key than its jwk", async () => {

@@ -2164,6 +2164,14 @@ const attestations: Mutation[] = [
     why: "the attestation names another device key than its proof's: the holder cannot present it, or someone else can",
   },
   {
+    id: "attestation-proof-jwk-coordinates-any-length",
+    file: "src/domain/attestations/proofs.ts",
+    find: "const P256_COORDINATE = /^[A-Za-z0-9_-]{43}$/;",
+    replace: "const P256_COORDINATE = /^[A-Za-z0-9_-]+$/;",
+    tests: [ATTESTATION_REFUSALS],
+    why: "a proof's jwk with leading zero bytes in its coordinates is signed into the MSO as a device key no strict verifier reads",
+  },
+  {
     id: "attestation-grant-stored-in-clear",
     file: "src/domain/attestations/grants.ts",
     find: "    keyHash: await keyed(ctx, `${kind}:${secret}`),",
