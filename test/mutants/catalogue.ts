@@ -2172,6 +2172,14 @@ const attestations: Mutation[] = [
     why: "a proof's jwk with leading zero bytes in its coordinates is signed into the MSO as a device key no strict verifier reads",
   },
   {
+    id: "attestation-consent-scheme-named-as-host",
+    file: "src/routes/attestations/authorize-page.tsx",
+    find: "target.protocol === \"https:\" ? target.origin : `the app that opens ${target.protocol} links`",
+    replace: "target.protocol === \"https:\" ? target.host : target.protocol.replace(/:$/, \"\")",
+    tests: [ATTESTATION_ISSUANCE],
+    why: "the consent page names a scheme any app can claim (wallet.example.org:) exactly as the website wallet.example.org",
+  },
+  {
     id: "attestation-grant-stored-in-clear",
     file: "src/domain/attestations/grants.ts",
     find: "    keyHash: await keyed(ctx, `${kind}:${secret}`),",
