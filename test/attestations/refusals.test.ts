@@ -54,6 +54,34 @@ async function authorizationCode(token: string, challenge: string, redirectUri =
   return new URL(res.body.data.redirect_to).searchParams.get("code")!;
 }
 
+describe("request bodies", () => {
+  // A body streamed without a Content-Length: how much of it the endpoint pulls before it answers.
+  function streamedBody(total: number) {
+    const read = { bytes: 0 };
+    const chunk = new Uint8Array(16 * 1024).fill(0x61);
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (read.bytes >= total) return controller.close();
+        read.bytes += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    return { stream, read };
+  }
+
+  it.each([
+    ["POST /token", "/token", "application/x-www-form-urlencoded"],
+    ["POST /credential", "/credential", "application/json"],
+    ["POST /authorize", `/authorize?response_type=code&scope=proof_of_age&client_id=w&redirect_uri=https%3A%2F%2Fwallet.example.org%2Fcb&code_challenge=${"a".repeat(43)}&code_challenge_method=S256`, "application/x-www-form-urlencoded"],
+  ])("%s stops reading a body without a length past 64 KiB (413), instead of buffering all of it", async (_name, path, type) => {
+    const { stream, read } = streamedBody(4 * 1024 * 1024);
+    const res = await toWorker(`${ISSUER_URL}${path}`, { method: "POST", headers: { "content-type": type, authorization: "Bearer abc" }, body: stream, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: "PAYLOAD_TOO_LARGE" });
+    expect(read.bytes).toBeLessThan(256 * 1024);
+  });
+});
+
 describe("the pre-authorized code and its transaction code", () => {
   it("counts wrong transaction codes: four leave the offer redeemable, the right code then works once", async () => {
     const offer = await offerFor((await verifiedAdult()).token);

@@ -2180,6 +2180,14 @@ const attestations: Mutation[] = [
     why: "the consent page names a scheme any app can claim (wallet.example.org:) exactly as the website wallet.example.org",
   },
   {
+    id: "attestation-oauth-body-buffered-whole",
+    file: "src/routes/attestations/oauth-response.ts",
+    find: "  const reader = c.req.raw.body?.getReader();",
+    replace: "  const whole = new Uint8Array(await c.req.arrayBuffer());\n  if (whole.byteLength > MAX_BODY_BYTES) throw new ApiError(\"PAYLOAD_TOO_LARGE\");\n  const reader = new Blob([whole]).stream().getReader();",
+    tests: [ATTESTATION_REFUSALS],
+    why: "the OAuth endpoints read a body sent without a length to its end before measuring it: any client makes the Worker buffer megabytes",
+  },
+  {
     id: "attestation-grant-stored-in-clear",
     file: "src/domain/attestations/grants.ts",
     find: "    keyHash: await keyed(ctx, `${kind}:${secret}`),",
