@@ -159,8 +159,25 @@ describe("the consent page", () => {
     expect(csp).toContain("frame-ancestors 'none'");
     expect(csp).toContain("form-action 'self' eu.europa.ec.av:");
     const html = await page.text();
-    expect(html).toMatch(/<strong data-destination[^>]*>eu\.europa\.ec\.av<\/strong>/);
+    expect(html).toMatch(/<strong data-destination[^>]*>the app that opens eu\.europa\.ec\.av: links<\/strong>/);
     expect(html).toContain(`action="/authorize?${params.toString().replace(/&/g, "&amp;")}"`);
+  });
+
+  it("never names a wallet's own scheme as it names a website: a scheme may look like a host", async () => {
+    // Any app can claim a scheme such as `wallet.example.org:`; only the holder of wallet.example.org can
+    // receive a code at https://wallet.example.org. The person must be able to tell the two apart.
+    const { params } = await query();
+    const destination = async (redirectUri: string) => {
+      params.set("redirect_uri", redirectUri);
+      const page = await toWorker(`${ISSUER}/authorize?${params}`);
+      expect(page.status).toBe(200);
+      return /<strong data-destination[^>]*>([^<]*)<\/strong>/.exec(await page.text())?.[1];
+    };
+    const website = await destination("https://wallet.example.org/cb");
+    const app = await destination("wallet.example.org:/cb");
+    expect(app).not.toBe(website);
+    expect(website).toBe("https://wallet.example.org");
+    expect(app).toBe("the app that opens wallet.example.org: links");
   });
 
   it("signing in with the password approves: 302 to the wallet with the code and state, which the token endpoint takes with the verifier", async () => {

@@ -13,6 +13,7 @@ import { callWith, verifyKycViaSandbox } from "../helpers/kyc";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { offerFor, verifiedAdult } from "./helpers";
 import { toWorker } from "./standard-wallet";
+import { base64url, fromBase64url } from "../wallet/cbor";
 import { body, credentialRequest, ISSUER_URL, keyPair, nonce, PRE_AUTHORIZED, proof, tokenRequest } from "./wire";
 
 const home = () => drizzle(env.DB);
@@ -52,6 +53,34 @@ async function authorizationCode(token: string, challenge: string, redirectUri =
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return new URL(res.body.data.redirect_to).searchParams.get("code")!;
 }
+
+describe("request bodies", () => {
+  // A body streamed without a Content-Length: how much of it the endpoint pulls before it answers.
+  function streamedBody(total: number) {
+    const read = { bytes: 0 };
+    const chunk = new Uint8Array(16 * 1024).fill(0x61);
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (read.bytes >= total) return controller.close();
+        read.bytes += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    return { stream, read };
+  }
+
+  it.each([
+    ["POST /token", "/token", "application/x-www-form-urlencoded"],
+    ["POST /credential", "/credential", "application/json"],
+    ["POST /authorize", `/authorize?response_type=code&scope=proof_of_age&client_id=w&redirect_uri=https%3A%2F%2Fwallet.example.org%2Fcb&code_challenge=${"a".repeat(43)}&code_challenge_method=S256`, "application/x-www-form-urlencoded"],
+  ])("%s stops reading a body without a length past 64 KiB (413), instead of buffering all of it", async (_name, path, type) => {
+    const { stream, read } = streamedBody(4 * 1024 * 1024);
+    const res = await toWorker(`${ISSUER_URL}${path}`, { method: "POST", headers: { "content-type": type, authorization: "Bearer abc" }, body: stream, duplex: "half" } as RequestInit);
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({ error: "PAYLOAD_TOO_LARGE" });
+    expect(read.bytes).toBeLessThan(256 * 1024);
+  });
+});
 
 describe("the pre-authorized code and its transaction code", () => {
   it("counts wrong transaction codes: four leave the offer redeemable, the right code then works once", async () => {
@@ -171,6 +200,20 @@ describe("proofs of possession: any bad proof refuses the whole request and issu
     const res = await credentialRequest(token, body([good, bad]));
     expect(res.status).toBe(400);
     expect(res.body).toStrictEqual({ error, error_description: expect.any(String) });
+  });
+
+  it("a jwk whose coordinates are not exactly 32 bytes (leading zero bytes, which WebCrypto still imports) is refused and spends nothing", async () => {
+    // Otherwise the MSO would carry the proof's 33- or 34-byte coordinates as its COSE device key: an
+    // attestation no strict verifier can read, signed by this service.
+    const token = await accessToken();
+    const pair = await keyPair();
+    const { x, y } = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonWebKey;
+    const leadingZeros = (coordinate: string, count: number) => base64url(new Uint8Array([...new Array<number>(count).fill(0), ...fromBase64url(coordinate)]));
+    for (const jwk of [{ x: leadingZeros(x!, 1), y }, { x, y: leadingZeros(y!, 2) }]) {
+      const res = await credentialRequest(token, body([await proof(pair, await nonce(), { headerExtra: { jwk: { kty: "EC", crv: "P-256", ...jwk } } })]));
+      expect(res).toMatchObject({ status: 400, body: { error: "invalid_proof", error_description: "Proof 1: jwk must be a public P-256 key." } });
+    }
+    expect((await credentialRequest(token, body([await proof(pair, await nonce())]))).status).toBe(200);
   });
 
   it("a proof signed by another key than its jwk", async () => {

@@ -13,6 +13,12 @@ export const PROOF_TYPE = "openid4vci-proof+jwt";
 export const PROOF_IAT_WINDOW_SECONDS = 300;
 /** Larger than any honest proof (a P-256 jwk header and a short payload): the work per proof is bounded. */
 const MAX_PROOF_LENGTH = 4096;
+/**
+ * A P-256 coordinate as RFC 7518 §6.2.1.2 has it: exactly 32 bytes, unpadded base64url. WebCrypto also
+ * imports longer ones with leading zero bytes, which the MSO would then carry as a device key that no
+ * strict verifier reads.
+ */
+const P256_COORDINATE = /^[A-Za-z0-9_-]{43}$/;
 
 export type CheckedProof = { deviceKey: DeviceJwk; nonce: string };
 
@@ -46,7 +52,7 @@ export async function checkProof(jwt: unknown, index: number, credentialIssuer: 
   // A key named another way (kid, x5c, a key attestation) is a key this service cannot hold the wallet to.
   if (header.kid !== undefined || header.x5c !== undefined || header.trust_chain !== undefined) throw refuse(index, "must carry its key as jwk only.");
   const jwk = header.jwk;
-  if (!isRecord(jwk) || jwk.kty !== "EC" || jwk.crv !== "P-256" || typeof jwk.x !== "string" || typeof jwk.y !== "string" || jwk.d !== undefined) {
+  if (!isRecord(jwk) || jwk.kty !== "EC" || jwk.crv !== "P-256" || typeof jwk.x !== "string" || typeof jwk.y !== "string" || !P256_COORDINATE.test(jwk.x) || !P256_COORDINATE.test(jwk.y) || jwk.d !== undefined) {
     throw refuse(index, "jwk must be a public P-256 key.");
   }
   if (payload.aud !== credentialIssuer) throw refuse(index, "aud must be this credential issuer.");

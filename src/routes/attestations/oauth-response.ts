@@ -28,12 +28,24 @@ export async function asOAuth(c: Context<AppEnv>, work: () => Promise<Response>)
   }
 }
 
+/** The body, read chunk by chunk and given up past the bound: one sent without a length is never buffered whole. */
 async function boundedBytes(c: Context<AppEnv>): Promise<Uint8Array<ArrayBuffer>> {
   const declared = Number(c.req.header("content-length") ?? "0");
   if (declared > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");
-  const bytes = new Uint8Array(await c.req.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");
-  return bytes;
+  const reader = c.req.raw.body?.getReader();
+  const bytes = new Uint8Array(MAX_BODY_BYTES);
+  let length = 0;
+  if (!reader) return bytes.slice(0, 0);
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) return bytes.slice(0, length);
+    if (length + chunk.value.byteLength > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw new ApiError("PAYLOAD_TOO_LARGE");
+    }
+    bytes.set(chunk.value, length);
+    length += chunk.value.byteLength;
+  }
 }
 
 /** An application/x-www-form-urlencoded body (RFC 6749 §3.2) as its parameters; a repeated one is refused (§3.1). */
