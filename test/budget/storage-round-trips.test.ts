@@ -54,16 +54,19 @@ describe("storage round trips per request", () => {
   });
 
   // The per-account completion limit (docs/limits.md) rides in the account read's D1 batch: the account with
-  // its verified date of birth and passkey flag, then the hour and day counters (UPSERT … RETURNING),
+  // its verified date of birth and passkey flag, then the day counter (UPSERT … RETURNING),
   // one round trip (src/domain/verification/approver.ts). A Rate Limiting binding would cost none, but its windows are
   // 10 or 60 seconds (docs/limits.md).
-  it("complete: one D1 batch (the account with its verified date of birth, and the completion counters) and one Durable Object call", async () => {
+  // The first Durable Object call is the session's read before any sign-in is looked at: on a double-blind
+  // session an Authorization header is refused before anything of the account is read (docs/double-blind.md),
+  // so the Worker must know the session's kind first. The second is the answer itself.
+  it("complete: one D1 batch (the account with its verified date of birth, and the completion counter) and two Durable Object calls (the double-blind check, then the answer)", async () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
     const res = await measure("POST", `/api/age-verification/session/${opened.session_id}/complete`, { authorization: `Bearer ${user.token}` }, { nonce: opened.nonce, consent: true });
     expect(res.status).toBe(200);
-    expect(res.onRequestPath).toEqual({ d1: 1, durableObject: 1 });
+    expect(res.onRequestPath).toEqual({ d1: 1, durableObject: 2 });
   });
 
   it("a malformed session id costs no Durable Object call", async () => {

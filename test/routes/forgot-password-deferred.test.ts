@@ -18,7 +18,11 @@ function heldDatabase(db: D1Database) {
     state.held++;
     await opened;
   };
-  const binding = aroundD1(db, async (call) => {
+  const binding = aroundD1(db, async (call, sql) => {
+    // The daily cap per address is counted before the answer, for every address alike, in one batch of
+    // counter upserts (docs/limits.md): it passes. Every statement (the account lookup first) waits; the
+    // test below still requires one to be waiting when the answer comes.
+    if (sql === undefined) return call();
     await wait();
     return call();
   });
