@@ -10,7 +10,7 @@ import autocannon from "autocannon";
 import { b64url, createTokenRequest, tokenChallenge, unb64url } from "../age-tokens/rfc-client";
 import { apiClient, expectStatus } from "../tools/api-client";
 import type { Fixtures } from "./prepare";
-import { SESSION_PATH, type Load, type Measured } from "./scenarios";
+import { SESSION_PATH, nextPersonAddress, type Load, type Measured } from "./scenarios";
 
 /** Flows per measurement at most: the pool is split across the rounds. */
 export const FLOWS_PER_RUN = 400;
@@ -81,7 +81,7 @@ export async function measureDoubleBlind(baseUrl: string, load: Load, fixtures: 
           return {
             ...request,
             path: `${SESSION_PATH}/${context.sessionId}/complete`,
-            headers: { "x-session-nonce": String(context.nonce), "content-type": "application/json" },
+            headers: { "x-session-nonce": String(context.nonce), "content-type": "application/json", "cf-connecting-ip": nextPersonAddress() },
             body: JSON.stringify({ consent: true, age_token: token }),
           };
         },
