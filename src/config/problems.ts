@@ -7,7 +7,7 @@ import type { ReceiptKeySetting } from "./receipt-key";
 import { includesTestAnchor, parseTrustAnchors } from "../domain/digital-id";
 import { TEST_IACA_SPKI_BASE64 } from "../domain/digital-id/test-anchor";
 import { parseCertificate } from "../domain/digital-id/x509";
-import { fromBase64 } from "../lib/encoding";
+import { fromBase64, sameBytes } from "../lib/encoding";
 
 export type ConfigProblem = { setting: string; problem: string };
 
@@ -35,7 +35,6 @@ export const DEVELOPMENT_AGE_TOKEN_KEY_SLICES: readonly string[] = ["8p3qKTyLFNi
 
 /** The development receipt key's public half: a production key set must not publish it. */
 const DEVELOPMENT_RECEIPT_X = "T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY";
-
 
 /** 32 random bytes: the AES-256 key itself for SECRETS_KEY, and the least entropy for the HMAC secrets. */
 export const SECRET_BYTES = 32;
@@ -124,8 +123,6 @@ export const DEVELOPMENT_ATTESTATION_SIGNER_X = "dDl9BbGi9LWLEe80ToKr8Dwp2-WKHQb
  */
 export const DEVELOPMENT_ATTESTATION_IACA_DER_BASE64 =
   "MIICFDCCAbqgAwIBAgIPCTROdS2KYy0roSFp1oVyMAoGCCqGSM49BAMCMGkxCzAJBgNVBAYTAlhYMVowWAYDVQQDE1FURVNUIE9OTFkgLSBhZ2UtdmVyaWZpY2F0aW9uLXNlcnZpY2UgYXR0ZXN0YXRpb24gSUFDQSAobmV2ZXIgdHJ1c3QgaW4gcHJvZHVjdGlvbikwHhcNMjYwMTAxMDAwMDAwWhcNNDYwMTAxMDAwMDAwWjBpMQswCQYDVQQGEwJYWDFaMFgGA1UEAxNRVEVTVCBPTkxZIC0gYWdlLXZlcmlmaWNhdGlvbi1zZXJ2aWNlIGF0dGVzdGF0aW9uIElBQ0EgKG5ldmVyIHRydXN0IGluIHByb2R1Y3Rpb24pMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE+A+QYcOlUDo6nBFRJblfqz31p5+axlqeG+wBKNPcC/i03/7B9UERA/FUbhKMKRC9lcEnrdPahQ6YI5qAdbAFCaNFMEMwEgYDVR0TAQH/BAgwBgEB/wIBADAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0OBBYEFEZ1+0PF0cj7H0+zFrEH/e/4YRdBMAoGCCqGSM49BAMCA0gAMEUCIGFdOBYS+CcKvT1e4v99vsnswisEVifwQcZsGzw6uDQpAiEA3kUsoY1z/OV0/KH/5mgEzU0juAysWmFRe+s/PMtT4oM=";
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /** The public keys (SPKI) anyone could issue under: the committed test root's and the development attestation IACA's. */
 const committedRootKeys = () => [fromBase64(TEST_IACA_SPKI_BASE64), parseCertificate(fromBase64(DEVELOPMENT_ATTESTATION_IACA_DER_BASE64)).spki];
@@ -241,7 +238,6 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
     else if (setting.key?.x === DEVELOPMENT_RECEIPT_X) add(name, "is the committed development key");
     else if (!setting.key && name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
   }
-
 
   add("APP_URL", urlProblem(text(env, "APP_URL")));
   // Optional (Cloudflare's resolver by default), but never a plain-http or placeholder resolver.

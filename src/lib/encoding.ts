@@ -75,3 +75,6 @@ export function toHex(bytes: ArrayBuffer | Uint8Array): string {
   for (let i = 0; i < view.length; i++) hex += HEX_OF_BYTE[view[i]!]!;
   return hex;
 }
+
+/** Whether two byte strings are equal (public values such as keys and names: not constant-time). */
+export const sameBytes = (a: Uint8Array, b: Uint8Array): boolean => a.length === b.length && a.every((byte, i) => byte === b[i]);

@@ -8,7 +8,7 @@
 import { misconfigured, type Settings } from "../../config/settings";
 import { perObject } from "../../lib/per-object";
 import { parseCertificate, type Certificate } from "../digital-id/x509";
-import { fromBase64, toBase64 } from "../../lib/encoding";
+import { fromBase64, sameBytes, toBase64 } from "../../lib/encoding";
 
 export const ATTESTATION_SIGNING_KEY_SETTING = "ATTESTATION_SIGNING_KEY";
 export const ATTESTATION_CERTIFICATES_SETTING = "ATTESTATION_CERTIFICATES";
@@ -36,8 +36,6 @@ export function pemBlocks(pem: string): Uint8Array<ArrayBuffer>[] {
 }
 
 const toPem = (der: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${(toBase64(der).match(/.{1,64}/g) ?? []).join("\n")}\n-----END CERTIFICATE-----\n`;
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 async function loadSigner(keySetting: string, certificatesSetting: string): Promise<AttestationSigner> {
   let jwk: JsonWebKey;

@@ -7,7 +7,7 @@
 import { derSignatureToRaw, importSpki, verifyRaw } from "./ecdsa";
 import { invalid } from "./failures";
 import { parseCertificate, type Certificate } from "./x509";
-import { fromBase64 } from "../../lib/encoding";
+import { fromBase64, sameBytes } from "../../lib/encoding";
 
 /** Longest chain a credential may carry (signer plus intermediates); IACA chains are one deep. */
 const MAX_CHAIN = 4;
@@ -24,8 +24,6 @@ const MDOC_DOCUMENT_SIGNER = "1.0.18013.5.1.2";
  * sign an SD-JWT VC of any age with a key its holder controls (docs/digital-id.md, "Who may sign a credential").
  */
 const OTHER_ROLES = new Set(["1.0.18013.5.1.6", "1.3.6.1.5.5.7.3.9", "1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.3", "1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.8"]);
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, i) => byte === b[i]);
 
 /** One or more concatenated PEM CERTIFICATE blocks; throws on an empty setting or a certificate it cannot use. */
 export function parseTrustAnchors(pem: string): Certificate[] {
