@@ -20,8 +20,9 @@ export default defineConfig({
             },
           }),
         ],
-        // As in the Worker's bundle (wrangler.toml [define]): the routes carry no OpenAPI descriptions.
-        define: { OPENAPI_METADATA: "false" },
+        // As in the Worker's development bundle (wrangler.toml [define]): the routes carry no OpenAPI
+        // descriptions; the development pages are in.
+        define: { OPENAPI_METADATA: "false", DEVELOPMENT_PAGES: "true" },
         test: {
           name: "workers",
           include: ["test/**/*.test.ts"],
@@ -33,7 +34,7 @@ export default defineConfig({
         // Tools that need Node (they read files from node_modules): the OpenAPI validator; and the tests
         // of the Node-side tools themselves (test/tools, type-checked with their own tsconfig).
         // The OpenAPI document is generated here (test/node/openapi-static.test.ts), from the routes' descriptions.
-        define: { OPENAPI_METADATA: "true" },
+        define: { OPENAPI_METADATA: "true", DEVELOPMENT_PAGES: "true" },
         test: { name: "node", include: ["test/node/**/*.test.ts", "test/tools/**/*.test.ts"], environment: "node" },
       },
     ],

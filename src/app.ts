@@ -23,7 +23,7 @@ import { attestationRoutes, issuanceRoutes, issuerMetadataRoutes } from "./route
 import { verifyAppRoutes } from "./apps/verify/verify-routes";
 import { consoleAppRoutes } from "./apps/console/console-routes";
 import { accountAppRoutes } from "./apps/account/account-routes";
-import { devAppRoutes } from "./apps/dev/dev-routes";
+import { mountDevelopmentPages } from "./apps/dev/dev-routes";
 
 export function createApp() {
   const app = new Hono<AppEnv>();
@@ -54,7 +54,8 @@ export function createApp() {
   app.route("/", verifyAppRoutes);
   app.route("/", consoleAppRoutes);
   app.route("/", accountAppRoutes);
-  app.route("/", devAppRoutes);
+  // The development pages, in development builds only (DEVELOPMENT_PAGES, wrangler.toml [define]).
+  if (DEVELOPMENT_PAGES) mountDevelopmentPages(app);
   // GET /api/openapi.json and GET /docs are static files (public/api/openapi.json, public/docs.html),
   // generated from this app by `npm run openapi`: the document builder is not part of the Worker.
 

@@ -8,7 +8,7 @@ import { requestHeaders } from "./validate";
 const Nonce = z.string().min(1).max(128);
 
 export const SessionNonceHeader = z.object({
-  "x-session-nonce": Nonce.optional().describe("The session's nonce; preferred over the query or body form, which stay valid."),
+  "x-session-nonce": Nonce.optional().describe(OPENAPI_METADATA ? "The session's nonce; preferred over the query or body form, which stay valid." : ""),
 });
 
 export const sessionNonceHeader = requestHeaders(SessionNonceHeader);

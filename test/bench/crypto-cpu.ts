@@ -4,6 +4,8 @@
 // service's own token verification and issuance on tokens from the RFC client of the tests. Web Crypto
 // does the work here as in workerd (both on BoringSSL or OpenSSL), so the figures stand for the Worker's
 // CPU per request. `npm run bench` runs this in its own process (--json); alone: npx tsx test/bench/crypto-cpu.ts
+// First: the modules below read the Worker's build flags as they are evaluated.
+import "./build-flags";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";

@@ -8,7 +8,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   root: decodeURIComponent(new URL("../..", import.meta.url).pathname),
-  define: { OPENAPI_METADATA: "false" },
+  define: { OPENAPI_METADATA: "false", DEVELOPMENT_PAGES: "true" },
   test: {
     silent: "passed-only",
     environment: "node",

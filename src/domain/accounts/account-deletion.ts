@@ -22,7 +22,7 @@ export const DeleteAccountInput = z.object({
     .min(1)
     .max(128)
     .optional()
-    .describe("The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)."),
+    .describe(OPENAPI_METADATA ? "The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)." : ""),
 });
 
 /** How recent a sign-in stands for the password (docs/security-privacy.md): a stolen token of the morning cannot delete. */

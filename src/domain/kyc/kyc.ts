@@ -69,7 +69,7 @@ export const KycStatus = z.object({
   reason: z
     .enum(["IDENTITY_ALREADY_VERIFIED"])
     .optional()
-    .describe("Only on REJECTED, when the service refused a clear check: the document already verifies another account."),
+    .describe(OPENAPI_METADATA ? "Only on REJECTED, when the service refused a clear check: the document already verifies another account." : ""),
 });
 export type KycStatus = z.infer<typeof KycStatus>;
 

@@ -23,7 +23,7 @@ export const RotateInput = z.object({
     .min(0)
     .max(MAX_GRACE_HOURS)
     .default(DEFAULT_GRACE_HOURS)
-    .describe(`Hours the previous secret keeps signing beside the new one (default ${DEFAULT_GRACE_HOURS}, at most 7 days). 0 ends it at once (a leaked secret).`),
+    .describe(OPENAPI_METADATA ? `Hours the previous secret keeps signing beside the new one (default ${DEFAULT_GRACE_HOURS}, at most 7 days). 0 ends it at once (a leaked secret).` : ""),
 });
 
 export async function rotateSigningSecret({ db, settings }: ServiceContext, userId: string, keyId: string, graceHours: number) {

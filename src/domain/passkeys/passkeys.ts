@@ -35,7 +35,7 @@ export const PasskeyView = z.object({
   last_used_at: z.iso
     .datetime()
     .nullable()
-    .describe("The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer."),
+    .describe(OPENAPI_METADATA ? "The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer." : ""),
 });
 export type PasskeyView = z.infer<typeof PasskeyView>;
 

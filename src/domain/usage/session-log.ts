@@ -23,20 +23,20 @@ export const UsageItem = z.object({
   created_at: z.iso.datetime(),
   resolved_at: z.iso.datetime().nullable(),
   expires_at: z.iso.datetime(),
-  livemode: z.boolean().describe("false for a session opened with a test key."),
-  reference: z.string().nullable().describe("The merchant's reference from the open request."),
-  metadata: z.record(z.string(), z.string()).nullable().describe("The merchant's metadata from the open request."),
-  assurance: z.enum(ASSURANCES).nullable().describe("What the answer rested on, as in the polled session; null while unresolved, on expiry, for a first-screen decline."),
-  holder_binding: z.enum(HOLDER_BINDINGS).nullable().describe("How the answer was bound to the person, as in the polled session."),
-  denial_reason: z.enum(DENIAL_REASONS).nullable().describe("UNDER_AGE or DECLINED; null unless DENIED."),
-  accepted_assurance: z.array(z.enum(ASSURANCES)).describe("The ways the open request accepted."),
-  double_blind: z.boolean().describe("The open request asked for a double-blind session."),
+  livemode: z.boolean().describe(OPENAPI_METADATA ? "false for a session opened with a test key." : ""),
+  reference: z.string().nullable().describe(OPENAPI_METADATA ? "The merchant's reference from the open request." : ""),
+  metadata: z.record(z.string(), z.string()).nullable().describe(OPENAPI_METADATA ? "The merchant's metadata from the open request." : ""),
+  assurance: z.enum(ASSURANCES).nullable().describe(OPENAPI_METADATA ? "What the answer rested on, as in the polled session; null while unresolved, on expiry, for a first-screen decline." : ""),
+  holder_binding: z.enum(HOLDER_BINDINGS).nullable().describe(OPENAPI_METADATA ? "How the answer was bound to the person, as in the polled session." : ""),
+  denial_reason: z.enum(DENIAL_REASONS).nullable().describe(OPENAPI_METADATA ? "UNDER_AGE or DECLINED; null unless DENIED." : ""),
+  accepted_assurance: z.array(z.enum(ASSURANCES)).describe(OPENAPI_METADATA ? "The ways the open request accepted." : ""),
+  double_blind: z.boolean().describe(OPENAPI_METADATA ? "The open request asked for a double-blind session." : ""),
 });
 export type UsageItem = z.infer<typeof UsageItem>;
 
 export const UsagePage = z.object({
   items: z.array(UsageItem),
-  next_cursor: z.string().nullable().describe("Opaque; pass it back as `cursor` with the same filters. null on the last page."),
+  next_cursor: z.string().nullable().describe(OPENAPI_METADATA ? "Opaque; pass it back as `cursor` with the same filters. null on the last page." : ""),
 });
 
 /** The filters of the log and the export, with the window already resolved. */

@@ -9,7 +9,7 @@ import { sessionStub } from "../../session/session-stub";
 import { checkedId, unwrap } from "./session-calls";
 
 export const NonceQuery = z.object({
-  nonce: z.string().min(1).max(128).optional().describe("The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)."),
+  nonce: z.string().min(1).max(128).optional().describe(OPENAPI_METADATA ? "The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)." : ""),
 });
 
 export const pollSession = async (ctx: ServiceContext, accountId: string, sessionId: string) =>

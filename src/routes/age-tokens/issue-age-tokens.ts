@@ -17,7 +17,7 @@ import { namesNoSession } from "./names-no-session";
 // Strict: a field of its own (a session id, a nonce) could name a session (./names-no-session.ts).
 const IssueInput = IssueAgeTokensInput.extend({
   confirmation: AssertionCredential.optional().describe(
-    "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED).",
+    OPENAPI_METADATA ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)." : "",
   ),
 }).strict();
 

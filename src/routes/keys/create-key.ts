@@ -14,7 +14,7 @@ const CreateKeyInput = z.object({
   mode: z
     .enum(KEY_MODES)
     .default("live")
-    .describe("live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check."),
+    .describe(OPENAPI_METADATA ? "live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check." : ""),
 });
 
 const spec = { method: "post", path: "/", limits: {} } as const satisfies RouteSpec;

@@ -15,7 +15,7 @@ const EnrolInput = z.object({
   name: PasskeyName.optional(),
   credential: RegistrationCredential,
   confirmation,
-  password: z.string().min(1).max(128).optional().describe("The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."),
+  password: z.string().min(1).max(128).optional().describe(OPENAPI_METADATA ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)." : ""),
 });
 const spec = { method: "post", path: "/", limits: { passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
 

@@ -11,7 +11,7 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { registrationOptionsDoc } from "./docs";
 
 const RegistrationOptionsInput = z.object({
-  password: z.string().min(1).max(128).optional().describe("The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."),
+  password: z.string().min(1).max(128).optional().describe(OPENAPI_METADATA ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)." : ""),
 });
 const spec = { method: "post", path: "/registration-options", limits: { options: LIMITS.passkeyOptionsPerAccount, passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
 

@@ -11,12 +11,12 @@ const rangeFields = {
     .string()
     .max(40)
     .optional()
-    .describe("ISO 8601 date (start of that UTC day) or date-time with a zone. Default: `to` minus 30 days."),
+    .describe(OPENAPI_METADATA ? "ISO 8601 date (start of that UTC day) or date-time with a zone. Default: `to` minus 30 days." : ""),
   to: z
     .string()
     .max(40)
     .optional()
-    .describe("ISO 8601 date (end of that UTC day) or date-time with a zone, inclusive. Default: now. At most 366 days after `from`."),
+    .describe(OPENAPI_METADATA ? "ISO 8601 date (end of that UTC day) or date-time with a zone, inclusive. Default: now. At most 366 days after `from`." : ""),
 };
 
 const logFilterFields = {
@@ -24,12 +24,12 @@ const logFilterFields = {
   mode: z
     .enum(KEY_MODES)
     .optional()
-    .describe("live: only sessions opened with live keys; test: only those opened with test keys (as the counts' `mode`). Default: both."),
+    .describe(OPENAPI_METADATA ? "live: only sessions opened with live keys; test: only those opened with test keys (as the counts' `mode`). Default: both." : ""),
   key_id: z
     .string()
     .regex(idShape("key"), "Expected a key id (key_…).")
     .optional()
-    .describe("Only sessions opened with this key (revoked keys too)."),
+    .describe(OPENAPI_METADATA ? "Only sessions opened with this key (revoked keys too)." : ""),
   ...rangeFields,
 };
 
@@ -38,7 +38,7 @@ export const RangeQuery = z.object({
   mode: z
     .enum(KEY_MODES)
     .default("live")
-    .describe("live (default): sessions opened with live keys; test: those opened with test keys, counted apart."),
+    .describe(OPENAPI_METADATA ? "live (default): sessions opened with live keys; test: those opened with test keys, counted apart." : ""),
 });
 
 /** The window a count covers, and whether it counts live or test sessions. */
@@ -48,6 +48,6 @@ export const ExportQuery = z.object(logFilterFields);
 
 export const LogQuery = z.object({
   ...logFilterFields,
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).describe(`Page size, 1-${MAX_PAGE_SIZE}.`),
-  cursor: z.string().min(1).max(512).optional().describe("`next_cursor` of the previous page, with the same filters."),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).describe(OPENAPI_METADATA ? `Page size, 1-${MAX_PAGE_SIZE}.` : ""),
+  cursor: z.string().min(1).max(512).optional().describe(OPENAPI_METADATA ? "`next_cursor` of the previous page, with the same filters." : ""),
 });

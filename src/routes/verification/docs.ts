@@ -154,8 +154,11 @@ export function passkeyApprovalOptionsDoc(): OperationDoc {
   };
 }
 
+// The two below are functions, not module constants: a zod call or an object spread at module level is
+// code esbuild must keep, so their prose would stay in the Worker, which never reads it.
+
 /** The request a page hands to navigator.credentials.get({digital: {requests}}). */
-const DigitalIdRequests = z.object({
+const digitalIdRequests = () => z.object({
   requests: z
     .array(
       z.object({
@@ -166,14 +169,15 @@ const DigitalIdRequests = z.object({
     .describe("Exactly the digital.requests array of the W3C Digital Credentials API; org-iso-mdoc is left out when age_required is above 99."),
 });
 
-const digitalIdRefusals = {
-  403: {
-    description: `The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS); ${ACCOUNT_ON_DOUBLE_BLIND}`,
-    codes: ["ASSURANCE_NOT_ACCEPTED", "DOUBLE_BLIND_REQUIRED"],
-  },
-  409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
-  ...unknownSession,
-} satisfies Responses;
+const digitalIdRefusals = () =>
+  ({
+    403: {
+      description: `The merchant did not accept DIGITAL_ID_VERIFIED for this session, or this deployment does not offer the way (no DIGITAL_ID_TRUST_ANCHORS); ${ACCOUNT_ON_DOUBLE_BLIND}`,
+      codes: ["ASSURANCE_NOT_ACCEPTED", "DOUBLE_BLIND_REQUIRED"],
+    },
+    409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
+    ...unknownSession,
+  }) satisfies Responses;
 
 /** The session's own limit, counted by its Durable Object (docs/limits.md, "Per session"), not a catalogue limit. */
 export const DIGITAL_ID_FAILURE_CAP =
@@ -187,7 +191,7 @@ export function digitalIdRequestDoc(): OperationDoc {
       "Answers {requests}: pass it as navigator.credentials.get({digital: {requests}}). Asks for age_over_NN (NN = age_required, two digits) in the mDL (org.iso.18013.5.1) and the EU proof-of-age attestation (eu.europa.ec.av.1) through org-iso-mdoc (ISO/IEC TS 18013-7 Annex C), and for the same elements or an SD-JWT VC's age_equal_or_over.NN through openid4vp-v1-unsigned (OpenID4VP 1.0, response mode dc_api.jwt); nothing else (no name, birth date or portrait). " +
       "Each call makes a fresh request (its own nonce and response-encryption key, held by the session): only the latest one can be answered. No body. The nonce goes in X-Session-Nonce only.",
     headers: SessionNonceHeader,
-    responses: { 200: { description: "The digital.requests array", data: DigitalIdRequests }, ...digitalIdRefusals },
+    responses: { 200: { description: "The digital.requests array", data: digitalIdRequests() }, ...digitalIdRefusals() },
   };
 }
 
@@ -206,7 +210,7 @@ export function digitalIdResponseDoc(): OperationDoc {
           "DIGITAL_ID_INVALID: it does not answer the session's latest request (another origin, an earlier request, a replay, no request open) or a signature, chain, validity, digest or binding check failed, or the credential's status list says it is revoked or suspended or could not be fetched or verified (the message names the check, never a value); DIGITAL_ID_INSUFFICIENT: it verified but no age element decides; VALIDATION_FAILED: the body is not {protocol, data} of an offered protocol",
         codes: ["DIGITAL_ID_INVALID", "DIGITAL_ID_INSUFFICIENT", "VALIDATION_FAILED"],
       },
-      ...digitalIdRefusals,
+      ...digitalIdRefusals(),
     },
   };
 }
