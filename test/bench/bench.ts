@@ -6,7 +6,9 @@
 // has the other (test/bench/pin.ts), and each round loads both at the same time with every scenario, so
 // that whatever the machine does in those seconds falls on both alike; the figures are the medians over
 // the rounds of the per-round ratios. Also reported: each ratio to GET /api/health, p99 ÷ p50, callback
-// latency, startup CPU (cold start) and the bundle. Prints tables and writes test/bench/results.json.
+// latency, startup CPU (cold start), the bundle, and for proof-of-age issuance the CPU per attestation
+// issued and the wall time of one batch of 30 sent alone (test/bench/attestations.ts). Prints tables and
+// writes test/bench/results.json.
 // `--shards N` (at most the D1_SHARDS of
 // wrangler.toml) registers one merchant on each of the first N D1 shards (docs/operations.md) and measures round r
 // with shard (r - 1) mod N's merchant, so the figures cover every shard; the callback latency uses shard 0's.
@@ -29,6 +31,7 @@ import { prepare, seedFloor, type Fixtures } from "./prepare";
 import { measurePaced, type Paced, type PacedRequest } from "./paced";
 import { measureFlow, measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load, type Measured } from "./scenarios";
 import { FLOWS_PER_RUN, measureDoubleBlind, tokenPool, type TokenPool } from "./double-blind";
+import { ATTESTATION_FLOWS_PER_RUN, ATTESTATIONS_PER_REQUEST, attestationPool, measureAttestations, measureBatchWallTime, type AttestationPool } from "./attestations";
 import { measureStartupsInTurn } from "./startup";
 import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
 import { pinServers } from "./pin";
@@ -74,8 +77,9 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 const kib = (bytes: number) => bytes / 1024;
 
 /** `processGroup`: the server's processes, whose CPU time the bench reads (none for a --base-url server). */
-type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string; processGroup?: number; tokens?: TokenPool };
-type Scenario = { name: string; run: (target: Target, load: Load) => Promise<Measured> };
+type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string; isFloor: boolean; processGroup?: number; tokens?: TokenPool; attestations?: AttestationPool };
+/** `prepare`: what a run needs made just before it, on each server, outside its measurement. */
+type Scenario = { name: string; prepare?: (target: Target) => Promise<void>; run: (target: Target, load: Load) => Promise<Measured> };
 
 const SCENARIOS: Scenario[] = [
   { name: "health", run: (t, l) => measureHealth(t.baseUrl, l) },
@@ -84,6 +88,14 @@ const SCENARIOS: Scenario[] = [
   { name: "open+complete+poll", run: (t, l) => measureFlow(t.baseUrl, l, t.fixtures, t.callbackUrl) },
   // Issuance of a batch of five, then a double-blind session opened and redeemed with a token (test/bench/double-blind.ts).
   { name: "double-blind", run: (t, l) => measureDoubleBlind(t.baseUrl, l, t.fixtures, t.callbackUrl, t.tokens!) },
+  // The credential request of proof-of-age issuance, a batch of 30 each (test/bench/attestations.ts).
+  {
+    name: "attestations",
+    prepare: async (t) => {
+      t.attestations = await attestationPool(t, ATTESTATION_FLOWS_PER_RUN);
+    },
+    run: (t, l) => measureAttestations(t.baseUrl, l, t.attestations!),
+  },
 ];
 
 /** The scenarios `--paced` also measures at a fixed rate. */
@@ -125,14 +137,14 @@ try {
   const services: Target[] = [];
   for (const [i, f] of fixturesByShard.entries()) {
     const url = `${sinks[i]!.url}/callbacks`;
-    services.push({ baseUrl, fixtures: f, sessionId: await openOne(baseUrl, f.apiKey), callbackUrl: url, processGroup: serviceServer?.processGroup });
+    services.push({ baseUrl, fixtures: f, sessionId: await openOne(baseUrl, f.apiKey), callbackUrl: url, isFloor: false, processGroup: serviceServer?.processGroup });
   }
   // One pool of tokens from the service's issuer (the floor verifies with the same development key), each
   // spent once per server: enough for every round's double-blind run on the service (every shard's merchant) and on the floor.
   log(`… issuing ${FLOWS_PER_RUN * rounds * services.length} age tokens for the double-blind scenario`);
   const tokens = await tokenPool(baseUrl, fixtures, FLOWS_PER_RUN * rounds * services.length);
   for (const service of services) service.tokens = tokens;
-  const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl, processGroup: floorServer?.processGroup, tokens };
+  const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl, isFloor: true, processGroup: floorServer?.processGroup, tokens };
 
   // Warm both isolates, the key's lastUsedAt stamp and the connection pools before anything is recorded.
   const warm = { connections: load.connections, duration: 2 };
@@ -161,6 +173,7 @@ try {
     const service = services[(round - 1) % services.length]!;
     for (const scenario of SCENARIOS) {
       log(`… round ${round}/${rounds}: ${scenario.name}`);
+      if (scenario.prepare) await Promise.all([scenario.prepare(service), scenario.prepare(floor)]);
       const run = (target: Target) => withCpuPerRequest(target.processGroup, () => scenario.run(target, load));
       measured.push({ round, scenario: scenario.name, ...(await together(service, run)) });
     }
@@ -172,6 +185,11 @@ try {
     }
   }
   await Promise.all(sinks.map((sink) => sink.close()));
+
+  // One batch of 30 at a time, nothing else running on either server: the wall time a wallet waits.
+  log(`… the wall time of one credential request of ${ATTESTATIONS_PER_REQUEST} proofs, sent alone (median of 5 after a warm-up), service then floor`);
+  const batchWallTime = { service: await measureBatchWallTime(services[0]!), floor: await measureBatchWallTime(floor) };
+  const cpuOfBatches = (measured: { workerCpuMsPerAttestation: number }) => fmt(measured.workerCpuMsPerAttestation, 2);
 
   log("… startup CPU (test/bench/startup.ts: each Worker built with its own configuration, median of 15 rounds, in each a fresh workerd profiled and one more counted by the scheduler, service and floor in turn)");
   const [serviceStartup, floorStartup] = await measureStartupsInTurn([undefined, FLOOR_CONFIG]);
@@ -243,6 +261,22 @@ try {
       ["scenario", "µs", "floor µs", "floor ÷ service", "service by process", "floor by process"],
       ...summary.map((s) => [s.name, fmt(s.cpuUs, 0), fmt(s.floorCpuUs, 0), fmt(s.floorCpuVsCpu, 3), formatByRole(s.cpuUsByRole), formatByRole(s.floorCpuUsByRole)]),
     ]),
+  );
+  const issuance = summary.find((s) => s.name === "attestations")!;
+  const perAttestation = (us: number) => fmt(us / ATTESTATIONS_PER_REQUEST / 1000, 2);
+  const attestationFigures = {
+    cpuMsPerAttestation: issuance.cpuUs / ATTESTATIONS_PER_REQUEST / 1000,
+    floorCpuMsPerAttestation: issuance.floorCpuUs / ATTESTATIONS_PER_REQUEST / 1000,
+    workerCpuMsPerAttestation: (issuance.cpuUsByRole["workerd (Worker)"] ?? NaN) / ATTESTATIONS_PER_REQUEST / 1000,
+    floorWorkerCpuMsPerAttestation: (issuance.floorCpuUsByRole["workerd (Worker)"] ?? NaN) / ATTESTATIONS_PER_REQUEST / 1000,
+    batchWallTimeMs: batchWallTime,
+  };
+  log(
+    `attestations: CPU per attestation issued ${perAttestation(issuance.cpuUs)} ms (the Worker's workerd ${perAttestation(issuance.cpuUsByRole["workerd (Worker)"] ?? NaN)} ms), ` +
+      `floor ${perAttestation(issuance.floorCpuUs)} ms (${perAttestation(issuance.floorCpuUsByRole["workerd (Worker)"] ?? NaN)} ms); ` +
+      `a batch of ${ATTESTATIONS_PER_REQUEST} sent alone: ${fmt(batchWallTime.service.medianMs, 0)} ms wall (${batchWallTime.service.runsMs.map((ms) => fmt(ms, 0)).join(", ")}), ` +
+      `floor ${fmt(batchWallTime.floor.medianMs, 0)} ms (${batchWallTime.floor.runsMs.map((ms) => fmt(ms, 0)).join(", ")}); ` +
+      `the Worker's CPU per attestation in those batches ${cpuOfBatches(batchWallTime.service)} ms, floor ${cpuOfBatches(batchWallTime.floor)} ms`,
   );
   const pacedSummary = PACED.map(({ name }) => {
     const runs = paced.filter((m) => m.scenario === name);
@@ -336,6 +370,7 @@ try {
     startupCpuMs: { service: startup.service.cpuMs, floor: startup.floor.cpuMs },
     startupWorkerdCpuMs: { service: startup.service.workerd, floor: startup.floor.workerd },
     proofsCpu,
+    attestations: attestationFigures,
     bundle: bundle ? { files: bundle.files, rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes, wranglerKiB: bundle.wranglerKiB, staticAssets: bundle.staticAssets } : null,
     targets,
   };

@@ -19,10 +19,18 @@
 //           KYC record and passkeys), one D1 upsert (the day's token counter) and one RSA-RAW signature per
 //           token with the development 18 key; redemption is one RSA-PSS verification, then one Durable Object
 //           call that inserts the spent-token row and completes as above.
+//   attestations (the credential request, test/bench/attestations.ts): one D1 read (the access token's grant), the
+//           proofs checked one by one (each one's header and payload decoded, its jwk imported, its ES256
+//           signature verified), one D1 delete per distinct nonce and one for the token (each DELETE … RETURNING),
+//           then per attestation 36 random bytes, one SHA-256 and one ES256 signature with the development
+//           document signer's key, over bytes of the service's MSO size holding the device key (the service's
+//           CBOR encoding is its own code: not here). POST /floor/attestation-grants makes the grant rows it finds.
 // The key is looked up by the header's text as its hash (the floor does no other crypto); POST /floor/seed makes
-// the one key and account that lookups find, so every read returns a row as the service's do.
+// the one key and account that lookups find, so every read returns a row as the service's do. Grants alike:
+// a grant's row is keyed by its secret's text, where the service keys it by an HMAC.
 import { DurableObject } from "cloudflare:workers";
 import devTokenKeys from "../../fixtures/dev-age-token-keys.json";
+import devAttestationSigner from "../../fixtures/dev-attestation-signer.json";
 
 type Env = { DB: D1Database; SESSIONS: DurableObjectNamespace<FloorSession>; CALLBACKS: Queue };
 type State = { id: string; accountId: string; keyId: string; callbackUrl: string; status: string; expiresAt: string; createdAt: string; resolvedAt: string | null };
@@ -188,6 +196,61 @@ async function redeem(env: Env, sessionId: string, ageToken: string): Promise<Re
   return state ? json(200, { success: true, data: state }) : json(409, { success: false });
 }
 
+/** `count` live access tokens and as many nonces, keyed by their text; answers them in pairs. */
+async function seedAttestationGrants(env: Env, request: Request): Promise<Response> {
+  const { count } = await request.json<{ count: number }>();
+  const expiresAt = new Date(Date.now() + 300_000).toISOString();
+  const grants = Array.from({ length: count }, () => ({ accessToken: crypto.randomUUID(), nonce: crypto.randomUUID() }));
+  const insert = (secret: string, kind: string) =>
+    env.DB.prepare("insert into attestation_grants (key_hash, kind, tx_code_hash, code_challenge, redirect_uri, expires_at) values (?, ?, null, null, null, ?)").bind(secret, kind, expiresAt);
+  await env.DB.batch(grants.flatMap((g) => [insert(g.accessToken, "token"), insert(g.nonce, "nonce")]));
+  return json(201, { grants });
+}
+
+// The development document signer's key, imported once per isolate as the service's is (src/domain/attestations/signer.ts).
+let attestationKey: Promise<CryptoKey> | undefined;
+function floorAttestationKey() {
+  attestationKey ??= crypto.subtle.importKey("jwk", JSON.parse(devAttestationSigner.signingKey) as JsonWebKey, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+  return attestationKey;
+}
+const decodeJson = (segment: string) => JSON.parse(new TextDecoder().decode(fromB64url(segment))) as Record<string, unknown>;
+/** The service's signed MSO (its Sig_structure) is about this long for one age_over_18 element. */
+const SIGNED_BYTES = 300;
+
+/** The credential request: the token's grant read, every proof verified, the nonces and the token spent, one signature per attestation. */
+async function issueAttestations(env: Env, request: Request): Promise<Response> {
+  const token = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
+  const now = new Date().toISOString();
+  const live = await env.DB.prepare("select kind from attestation_grants where key_hash = ? and kind = 'token' and expires_at > ?").bind(token, now).first();
+  if (!live) return json(401, { error: "invalid_token" });
+  const body = await request.json<{ proofs: { jwt: string[] } }>();
+  const proofs: { x: Uint8Array; y: Uint8Array; nonce: string }[] = [];
+  for (const jwt of body.proofs.jwt) {
+    const [header, payload, signature] = jwt.split(".") as [string, string, string];
+    const jwk = decodeJson(header).jwk as JsonWebKey;
+    const key = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
+    if (!(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, fromB64url(signature), new TextEncoder().encode(`${header}.${payload}`)))) return json(400, { error: "invalid_proof" });
+    proofs.push({ x: fromB64url(jwk.x!), y: fromB64url(jwk.y!), nonce: String(decodeJson(payload).nonce) });
+  }
+  const spend = (secret: string, kind: string) =>
+    env.DB.prepare("delete from attestation_grants where key_hash = ? and kind = ? and expires_at > ? returning *").bind(secret, kind, now).first();
+  for (const nonce of new Set(proofs.map((p) => p.nonce))) if (!(await spend(nonce, "nonce"))) return json(400, { error: "invalid_nonce" });
+  if (!(await spend(token, "token"))) return json(401, { error: "invalid_token" });
+  const signingKey = await floorAttestationKey();
+  const credentials = await Promise.all(
+    proofs.map(async ({ x, y }) => {
+      const item = crypto.getRandomValues(new Uint8Array(36));
+      const signed = new Uint8Array(SIGNED_BYTES);
+      signed.set(new Uint8Array(await crypto.subtle.digest("SHA-256", item)), 0);
+      signed.set(x, 32);
+      signed.set(y, 64);
+      const signature = await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, signingKey, signed);
+      return { credential: `${toB64url(item.buffer)}.${toB64url(signed.buffer)}.${toB64url(signature)}` };
+    }),
+  );
+  return json(200, { credentials });
+}
+
 async function handle(request: Request, env: Env): Promise<Response> {
   const { pathname } = new URL(request.url);
   if (request.method === "GET" && pathname === "/api/health") {
@@ -196,6 +259,8 @@ async function handle(request: Request, env: Env): Promise<Response> {
   }
   if (request.method === "POST" && pathname === "/floor/seed") return seed(env);
   if (request.method === "POST" && pathname === "/api/age-tokens") return issue(env, request);
+  if (request.method === "POST" && pathname === "/floor/attestation-grants") return seedAttestationGrants(env, request);
+  if (request.method === "POST" && pathname === "/credential") return issueAttestations(env, request);
   if (request.method === "POST" && pathname === SESSION_PATH) {
     const key = await readKey(env, request);
     if (!key) return json(401, { success: false });
