@@ -54,8 +54,9 @@ export function createApp() {
   app.route("/", verifyAppRoutes);
   app.route("/", consoleAppRoutes);
   app.route("/", accountAppRoutes);
-  // The development pages, in development builds only (DEVELOPMENT_PAGES, wrangler.toml [define]).
-  if (DEVELOPMENT_PAGES) mountDevelopmentPages(app);
+  // The development pages, in development builds only (DEVELOPMENT_PAGES, wrangler.toml [define]); an
+  // environment whose [define] forgets the flag gets none (the flag written out in full, so esbuild folds it).
+  if (typeof DEVELOPMENT_PAGES !== "undefined" && DEVELOPMENT_PAGES) mountDevelopmentPages(app);
   // GET /api/openapi.json and GET /docs are static files (public/api/openapi.json, public/docs.html),
   // generated from this app by `npm run openapi`: the document builder is not part of the Worker.
 
