@@ -49,7 +49,7 @@ const standInHandler: ProxyHandler<Recipe> = {
   get(recipe, key) {
     if (key === RECIPE) return recipe;
     // Methods that return a new schema: recorded, not run, until the schema is used.
-    const step = typeof key === "string" && Object.prototype.hasOwnProperty.call(STEPS, key) ? STEPS[key]! : undefined;
+    const step = typeof key === "string" && Object.hasOwn(STEPS, key) ? STEPS[key]! : undefined;
     if (step) {
       return (...args: unknown[]) => {
         // `.meta()` without arguments reads the metadata: a use, not a builder.

@@ -7,7 +7,7 @@ import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS } from ".
 import { apiKeys, callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { attemptsOf, CALLBACK_URL, eventState, runCallbacks, runQueue, seedResolvedSession } from "../helpers/callbacks";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { dbHolding, dbOfAccount } from "../helpers/shards";
 import { shardBindings } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeys, callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, fireAlarm, openSession, sessionObject } from "../helpers/sessions";
 import { dbHolding, dbOfAccount, dbOfSession } from "../helpers/shards";
 
