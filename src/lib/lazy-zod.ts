@@ -49,7 +49,9 @@ const standInHandler: ProxyHandler<Recipe> = {
   get(recipe, key) {
     if (key === RECIPE) return recipe;
     // Methods that return a new schema: recorded, not run, until the schema is used.
-    const step = typeof key === "string" && Object.hasOwn(STEPS, key) ? STEPS[key]! : undefined;
+    // Not Object.hasOwn: the browser scripts' type-check (src/web/assets/tsconfig.json, ES2020) reaches this file.
+    // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is ES2022, past the browser scripts' target
+    const step = typeof key === "string" && Object.prototype.hasOwnProperty.call(STEPS, key) ? STEPS[key]! : undefined;
     if (step) {
       return (...args: unknown[]) => {
         // `.meta()` without arguments reads the metadata: a use, not a builder.
