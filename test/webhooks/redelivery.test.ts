@@ -96,7 +96,7 @@ describe("redelivering a session's callback", () => {
     const other = await seedMerchant();
     const { sessionId, webhookId } = await resolvedSession(merchant, [204]);
     await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
-    let limited;
+    let limited: Awaited<ReturnType<typeof redeliver>> | undefined;
     for (let i = 0; i < 15 && !limited; i++) {
       const res = await redeliver(merchant.account.token, sessionId);
       if (res.status === 429) limited = res;
