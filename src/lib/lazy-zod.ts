@@ -68,6 +68,7 @@ const standInHandler: ProxyHandler<Recipe> = {
 const standIn = (build: () => object): object => new Proxy<Recipe>({ build }, standInHandler);
 
 /** A factory of zod/mini whose schema is built on first use, with classic zod's English messages. */
+// biome-ignore lint/suspicious/noExplicitAny: every zod factory, whatever its parameters; the arguments are forwarded as they came
 function deferred<F extends (...args: any[]) => object>(factory: F): F {
   return ((...args: unknown[]) =>
     standIn(() => {

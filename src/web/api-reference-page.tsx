@@ -216,13 +216,16 @@ function Callback({ callback }: { callback: ReferenceCallback }) {
   );
 }
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the signed string's shape, as Standard Webhooks writes it, not a template
+const SIGNED_STRING = "${webhook-id}.${webhook-timestamp}.${body}";
+
 function CallbacksSection({ callbacks }: { callbacks: ReferenceCallback[] }) {
   return (
     <section aria-labelledby="callbacks">
       <h2 id="callbacks">Callbacks to your server</h2>
       <p>
         When a session is resolved the service POSTs a signed event to the session's <code>callback_url</code> (Standard Webhooks
-        v1). Verify every request before you trust it: compute HMAC-SHA256 over <code>{"${webhook-id}.${webhook-timestamp}.${body}"}</code>{" "}
+        v1). Verify every request before you trust it: compute HMAC-SHA256 over <code>{SIGNED_STRING}</code>{" "}
         (the raw body, before any JSON parsing) keyed with the base64-decoded part of your signing secret after <code>whsec_</code>,
         and accept the request when one of the space-separated <code>v1,&lt;base64&gt;</code> entries of{" "}
         <code>webhook-signature</code> matches in constant time. Reject a <code>webhook-timestamp</code> more than five minutes from
