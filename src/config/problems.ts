@@ -6,7 +6,7 @@ import { parseAgeTokenKeysSetting } from "./age-token-keys-setting";
 import type { ReceiptKeySetting } from "./receipt-key";
 import { includesTestAnchor, parseTrustAnchors } from "../domain/digital-id";
 import { TEST_IACA_SPKI_BASE64 } from "../domain/digital-id/test-anchor";
-import { parseCertificate } from "../domain/digital-id/x509";
+import { parseCertificate, type Certificate } from "../domain/digital-id/x509";
 import { fromBase64, sameBytes } from "../lib/encoding";
 
 export type ConfigProblem = { setting: string; problem: string };
@@ -100,7 +100,7 @@ function mailFromProblem(value: string | undefined): string | null {
  * a certificate the verifier can use, and none the committed test root (its private key is public).
  */
 function trustAnchorsProblem(value: string): string | null {
-  let anchors;
+  let anchors: Certificate[];
   try {
     anchors = parseTrustAnchors(value);
   } catch {
@@ -149,7 +149,7 @@ function attestationSignerProblems(key: string | undefined, certificates: string
     problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is not a JSON Web Key" });
   }
   if (jwk?.x === DEVELOPMENT_ATTESTATION_SIGNER_X) problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is the committed development key" });
-  let parsed;
+  let parsed: Certificate[];
   try {
     parsed = parseTrustAnchors(certificates);
   } catch {

@@ -197,7 +197,7 @@ export const LIMITS = Object.fromEntries(Object.entries(CATALOGUE).map(([name, s
 
 export const isBindingLimit = (limit: Limit): limit is BindingLimit => "binding" in limit;
 
-const PER = { 60: "a minute", 3600: "an hour", 86_400: "a day" } as const;
+const PER = { 60: "a minute", 3600: "an hour", 86400: "a day" } as const;
 
 /** An account limit's production numbers in words: "10 an hour, 30 a day". */
 export const productionWindows = (limit: AccountLimitName): string =>

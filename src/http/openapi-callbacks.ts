@@ -10,6 +10,7 @@ const SIGNATURE_HEADERS = [
   {
     name: "webhook-signature",
     description:
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the signed string's shape, as Standard Webhooks writes it, not a template
       "Space-separated `v1,<base64 HMAC-SHA256>` signatures of `${webhook-id}.${webhook-timestamp}.${body}`, one per live signing secret, newest first (two during a rotation's grace).",
   },
 ].map(({ name, description }) => ({ name, in: "header", required: true, description, schema: { type: "string" } }));

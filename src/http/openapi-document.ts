@@ -104,11 +104,11 @@ function responses(meta: OperationMeta, method: string) {
   const statuses = new Set<number>([...Object.keys(meta.responses ?? {}).map(Number), 500, 503]);
   // Statuses the shared middleware adds; their generic codes apply besides any the route documents.
   const generic = new Set<number>([500, 503]);
-  if (BODY_METHODS.has(method)) [400, 413, 415].forEach((s) => generic.add(s));
+  if (BODY_METHODS.has(method)) for (const s of [400, 413, 415]) generic.add(s);
   if (meta.body) generic.add(422);
   if (meta.query || meta.headers) generic.add(422);
   if (meta.security === "bearer" || meta.security === "apiKey") generic.add(401);
-  generic.forEach((s) => statuses.add(s));
+  for (const s of generic) statuses.add(s);
   for (const status of [...statuses].sort()) {
     const responses = meta.responses as Record<number, (ResponseDoc & { codes?: readonly ErrorCode[] }) | undefined> | undefined;
     const doc = responses?.[status];
@@ -144,7 +144,7 @@ function queryParameters(schema: ZodType, where: "query" | "header" = "query") {
 const toOpenApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 
 /** One entry per method and path, with the metadata of every handler registered on it merged. */
-export function collectOperations(app: Hono<any>) {
+export function collectOperations(app: Pick<Hono, "routes">) {
   const operations = new Map<string, { method: string; path: string; meta: OperationMeta }>();
   for (const route of app.routes) {
     // The apps' HTML pages (src/routes/pages.tsx, src/routes/assets.ts) are not part of the JSON API.
@@ -181,7 +181,7 @@ const STATIC_PATHS = {
   },
 };
 
-export function buildOpenApiDocument(app: Hono<any>) {
+export function buildOpenApiDocument(app: Pick<Hono, "routes">) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { method, path, meta } of collectOperations(app)) {
     const openApiPath = toOpenApiPath(path);

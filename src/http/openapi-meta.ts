@@ -46,6 +46,7 @@ export type OperationMeta = {
 /** A route's prose in its area's docs.ts: everything but the 429, which comes from the limits it declares. */
 export type OperationDoc = Omit<OperationMeta, "responses" | "limits"> & { responses?: Omit<Responses, 429> };
 
+// biome-ignore lint/suspicious/noExplicitAny: any environment, path and input: the metadata is the same whatever the handler validates
 export function withMeta<T extends MiddlewareHandler<any, any, any>>(handler: T, meta: OperationMeta): T {
   (handler as unknown as Record<symbol, OperationMeta>)[OPENAPI] = meta;
   return handler;

@@ -49,6 +49,8 @@ const standInHandler: ProxyHandler<Recipe> = {
   get(recipe, key) {
     if (key === RECIPE) return recipe;
     // Methods that return a new schema: recorded, not run, until the schema is used.
+    // Not Object.hasOwn: the browser scripts' type-check (src/web/assets/tsconfig.json, ES2020) reaches this file.
+    // biome-ignore lint/suspicious/noPrototypeBuiltins: Object.hasOwn is ES2022, past the browser scripts' target
     const step = typeof key === "string" && Object.prototype.hasOwnProperty.call(STEPS, key) ? STEPS[key]! : undefined;
     if (step) {
       return (...args: unknown[]) => {
@@ -66,6 +68,7 @@ const standInHandler: ProxyHandler<Recipe> = {
 const standIn = (build: () => object): object => new Proxy<Recipe>({ build }, standInHandler);
 
 /** A factory of zod/mini whose schema is built on first use, with classic zod's English messages. */
+// biome-ignore lint/suspicious/noExplicitAny: every zod factory, whatever its parameters; the arguments are forwarded as they came
 function deferred<F extends (...args: any[]) => object>(factory: F): F {
   return ((...args: unknown[]) =>
     standIn(() => {

@@ -8,6 +8,7 @@ import * as mini from "zod/mini";
 import en from "zod/v4/locales/en.js";
 
 type Schema = mini.ZodMiniType;
+// biome-ignore lint/suspicious/noExplicitAny: each step takes its own method's arguments; a stand-in forwards them as they came
 type Step = (schema: Schema, ...args: any[]) => Schema;
 
 let localeSet = false;
@@ -39,6 +40,7 @@ function withChecks(schema: Schema, ...checks: unknown[]): Schema {
   return schema.clone(merged as never, { parent: true });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: each check factory takes its own arguments, forwarded from the step
 const check = (make: (...args: any[]) => unknown): Step => (schema, ...args) => withChecks(schema, make(...args));
 
 /** Classic zod's transform, whose context can add an issue (`ctx.addIssue(…)`), which zod/mini's cannot. */

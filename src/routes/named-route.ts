@@ -26,6 +26,7 @@ const createHandlers = (...handlers: unknown[]) => handlers;
 export const handlersFor = <P extends string>(_spec: { path: P }) => createHandlers as unknown as Factory<AppEnv, P>["createHandlers"];
 
 // Loose on purpose: validators carry their own Env type; createHandlers has already checked the chain.
+// biome-ignore lint/suspicious/noExplicitAny: any Env, path, input and response, as the comment above says
 type Handlers = readonly [H<any, any, any, any>, ...H<any, any, any, any>[]];
 
 export type NamedRoute = RouteSpec & { handlers: Handlers };

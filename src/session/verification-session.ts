@@ -290,7 +290,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     outcome: TestOutcome,
   ): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
-    if (!state || state.livemode !== false) return fail("NOT_FOUND");
+    if (state?.livemode !== false) return fail("NOT_FOUND");
     if ("accountId" in auth ? state.accountId !== auth.accountId : !(await this.nonceMatches(state, auth.nonce))) return fail("NOT_FOUND");
     let refused = false;
     const after = await this.apply(

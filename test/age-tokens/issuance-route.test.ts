@@ -10,10 +10,10 @@ import { ACCOUNT_LIMITS } from "../../src/domain/limits";
 import { SoftwareAuthenticator } from "../helpers/authenticator";
 import { call, expectError } from "../helpers/http";
 import { enrolPasskeyFor } from "../helpers/passkeys";
-import { db, seedAccount, seedEndUser } from "../helpers/seed";
+import { seedAccount, seedEndUser } from "../helpers/seed";
 import { birthdayToday } from "../helpers/sessions";
 import { b64url, hex, toHexString } from "./rfc-client";
-import { askForTokens, DIRECTORY_PATH, directoryKey, directoryKeys, request, stockTokens, tokenRequests } from "./service-client";
+import { askForTokens, DIRECTORY_PATH, directoryKey, request, stockTokens, tokenRequests } from "./service-client";
 import { dbOfAccount } from "../helpers/shards";
 
 // The id-RSASSA-PSS AlgorithmIdentifier with SHA-384 / MGF1-SHA-384 / salt 48 (RFC 9578 §6.5), written out.

@@ -38,7 +38,9 @@ describe("AGE_TOKEN_KEYS in production", () => {
   it("the slices that recognise the development keys are taken from the committed fixture, one per key", () => {
     const keys = JSON.parse(devKeys.value) as { current: string }[];
     expect(DEVELOPMENT_AGE_TOKEN_KEY_SLICES).toHaveLength(keys.length);
-    keys.forEach((key, i) => expect(key.current).toContain(DEVELOPMENT_AGE_TOKEN_KEY_SLICES[i]));
+    keys.forEach((key, i) => {
+      expect(key.current).toContain(DEVELOPMENT_AGE_TOKEN_KEY_SLICES[i]);
+    });
   });
 
   it("the committed development value refuses to serve", async () => {

@@ -8,7 +8,7 @@ import { registerVerified } from "../helpers/accounts";
 import { verifyKycViaSandbox } from "../helpers/kyc";
 import { EU_AGE, type Mdoc } from "../wallet";
 import { deviceResponse } from "../wallet/mdoc";
-import { decode, fromBase64url, Tag } from "../wallet/cbor";
+import { decode, fromBase64url, type Tag } from "../wallet/cbor";
 import { verifyDeviceResponse } from "../../src/domain/digital-id/mdoc-document";
 import { parseTrustAnchors } from "../../src/domain/digital-id";
 

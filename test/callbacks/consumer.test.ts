@@ -7,7 +7,7 @@ import { MAX_ATTEMPTS, MAX_QUEUE_DELAY_SECONDS, RETRY_SCHEDULE_SECONDS } from ".
 import { apiKeys, callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { attemptsOf, CALLBACK_URL, eventState, runCallbacks, runQueue, seedResolvedSession } from "../helpers/callbacks";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { dbHolding, dbOfAccount } from "../helpers/shards";
 import { shardBindings } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";
@@ -136,7 +136,7 @@ describe("callback queue consumer", () => {
         .spyOn(globalThis, "fetch")
         .mockRejectedValueOnce(new DOMException("The operation was aborted due to timeout", "TimeoutError"));
 
-      const { result, retried } = await runCallbacks([message]);
+      const { retried } = await runCallbacks([message]);
 
       expect(sent(spy).init.signal).toBeInstanceOf(AbortSignal);
       expect(retried).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
@@ -148,7 +148,7 @@ describe("callback queue consumer", () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
       vi.spyOn(globalThis, "fetch").mockRejectedValueOnce(new TypeError("Network connection lost."));
-      const { result, retried } = await runCallbacks([message]);
+      const { retried } = await runCallbacks([message]);
       expect(retried).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
       expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: null, error: "network_error" })]);
     });
@@ -158,7 +158,7 @@ describe("callback queue consumer", () => {
       const message = await seedResolvedSession(merchant);
       const spy = answer(() => new Response(null, { status: 302, headers: { location: "https://elsewhere.example/" } }));
 
-      const { result, retried } = await runCallbacks([message]);
+      const { retried } = await runCallbacks([message]);
 
       expect(spy).toHaveBeenCalledTimes(1);
       expect(sent(spy).init.redirect).toBe("manual");
@@ -172,7 +172,7 @@ describe("callback queue consumer", () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
       answer(status(429, { "retry-after": "120" }));
-      const { batch, result, retried } = await runCallbacks([message]);
+      const { batch, retried } = await runCallbacks([message]);
       expect(retried).toEqual([{ msgId: batch.messages[0]!.id, delaySeconds: 120 }]);
       expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: 429 })]);
     });
@@ -261,7 +261,7 @@ describe("callback queue consumer", () => {
       const message = await seedResolvedSession(merchant);
       const spy = vi.spyOn(globalThis, "fetch");
       const notBefore = new Date(Date.now() + 20 * 3600 * 1000).toISOString();
-      const { result, retried } = await runCallbacks([{ ...message, notBefore }]);
+      const { retried } = await runCallbacks([{ ...message, notBefore }]);
       expect(spy).not.toHaveBeenCalled();
       expect(retried).toEqual([expect.objectContaining({ delaySeconds: MAX_QUEUE_DELAY_SECONDS })]);
 

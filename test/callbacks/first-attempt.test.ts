@@ -12,7 +12,7 @@ import { callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { SAFETY_NET_DELAY_SECONDS, type CallbackMessage } from "../../src/session/callback-message";
 import { serviceContext } from "../../src/service";
 import { attemptsOf, eventState, runCallbacks } from "../helpers/callbacks";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, sessionObject } from "../helpers/sessions";
 import { withParts } from "../../src/context/shard-contexts";
 import { dbHolding, dbOfSession } from "../helpers/shards";

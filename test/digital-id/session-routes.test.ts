@@ -12,7 +12,7 @@ import { toBase64 } from "../../src/lib/encoding";
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, complete, poll, sessionObject } from "../helpers/sessions";
 import { MDL, STATUS, answer, documentSigner, issueMdoc, issueSdJwtVc, issueStatusList, makeIssuer, sealOpenId4Vp, type DigitalRequest, type DigitalResponse } from "../wallet";
 import { serveStatusLists, statusUri, tokenResponse } from "./status-list-server";

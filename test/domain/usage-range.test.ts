@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/errors";
+import type { ApiError } from "../../src/errors";
 import { resolveRange } from "../../src/domain/usage/range";
 
 const NOW = Date.parse("2026-11-22T06:30:00.000Z");

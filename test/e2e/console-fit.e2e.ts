@@ -31,7 +31,7 @@ describe.each([
   ["320 px", NARROW],
   ["390 px", PHONE],
   ["1280 px", DESKTOP],
-])("console at %s", (label, viewport) => {
+])("console at %s", (_label, viewport) => {
   it("no screen is wider than the viewport; a rotated secret is shown whole with a Copy button", async () => {
     const { server, browser } = harness;
     const merchant = await merchantWithKey(server.baseUrl);

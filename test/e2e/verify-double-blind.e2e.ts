@@ -41,7 +41,7 @@ async function accountOf(page: Page, email: string): Promise<Account> {
 
 const textOf = (r: Recorded) => [r.url, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`), r.body].join("\n");
 const namesSession = (r: Recorded, s: Session) => textOf(r).includes(s.session_id) || textOf(r).includes(s.nonce);
-const carriesAccount = (r: Recorded, a: Account) => r.headers["authorization"] !== undefined || [a.jwt, a.id, a.email].some((v) => textOf(r).includes(v));
+const carriesAccount = (r: Recorded, a: Account) => r.headers.authorization !== undefined || [a.jwt, a.id, a.email].some((v) => textOf(r).includes(v));
 const issuances = (seen: Recorded[]) => seen.filter((r) => r.method === "POST" && new URL(r.url).pathname === "/api/age-tokens");
 const completes = (seen: Recorded[], s: Session) => seen.filter((r) => r.method === "POST" && r.url.endsWith(`/session/${s.session_id}/complete`));
 

@@ -10,7 +10,6 @@ import { expectAccessible, openPage as open, useVerifyEnv, type Viewport } from 
 const env = useVerifyEnv();
 const openPage = (viewport: Viewport, options?: Parameters<typeof open>[2]) => open(env.browser, viewport, options);
 
-const resultOf = (page: Page) => page.locator("#step-result").getAttribute("data-result");
 const accountFormVisible = (page: Page) => page.locator("#step-account").isVisible();
 
 describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) => {

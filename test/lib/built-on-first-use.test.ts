@@ -32,7 +32,10 @@ describe("builtOnFirstUse", () => {
       },
     ]) {
       let builds = 0;
-      const counter = builtOnFirstUse(() => (builds++, new Counter()));
+      const counter = builtOnFirstUse(() => {
+        builds++;
+        return new Counter();
+      });
       expect(builds).toBe(0);
       use(counter);
       use(counter);
@@ -54,7 +57,10 @@ describe("builtOnFirstUse", () => {
 
   it("is a drizzle table to drizzle: its name, its columns, and queries built from it", async () => {
     let builds = 0;
-    const notes = builtOnFirstUse(() => (builds++, sqliteTable("notes_probe", { id: text("id").primaryKey(), body: text("body") })));
+    const notes = builtOnFirstUse(() => {
+      builds++;
+      return sqliteTable("notes_probe", { id: text("id").primaryKey(), body: text("body") });
+    });
     expect(builds).toBe(0);
     expect(is(notes, SQLiteTable)).toBe(true);
     expect(getTableName(notes)).toBe("notes_probe");

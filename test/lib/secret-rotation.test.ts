@@ -76,7 +76,6 @@ describe("PASSWORD_PEPPER rotation through login", () => {
   it("an account hashed under the previous pepper signs in, and its hash moves to the current pepper", async () => {
     const { register, freshAddress } = await import("../helpers/accounts");
     const { callWith } = await import("../helpers/kyc");
-    const { db } = await import("../helpers/seed");
     const { users } = await import("../../src/db/schema");
     const { eq } = await import("drizzle-orm");
     const account = await register();

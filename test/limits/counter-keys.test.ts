@@ -6,7 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { accountCounters } from "../../src/db/schema";
 import { callWith } from "../helpers/kyc";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { openSession } from "../helpers/sessions";
 import { dbOfAccount } from "../helpers/shards";
 

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { expectError } from "../helpers/http";
 import { callWith } from "../helpers/kyc";
-import { db, domain, seedMerchant } from "../helpers/seed";
+import { domain, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { verificationSessions } from "../../src/db/schema";
 import { eq } from "drizzle-orm";

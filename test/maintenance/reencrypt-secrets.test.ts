@@ -10,7 +10,7 @@ import { keyId } from "../../src/lib/key-id";
 import { legacySeal } from "../helpers/legacy-seal";
 import { openSecret } from "../../src/lib/sealed-secret";
 import { reencryptSigningSecrets } from "../../src/maintenance/reencrypt-secrets";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { runScheduled } from "./helpers";
 import { settingsOf } from "../../src/config/settings";
 import { serviceContext } from "../../src/service";

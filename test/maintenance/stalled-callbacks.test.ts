@@ -12,7 +12,7 @@ import { newId } from "../../src/lib/ids";
 import { nextAttemptDueMs } from "../../src/maintenance/resend-stalled-callbacks";
 import type { SessionState } from "../../src/session/state-machine";
 import { eventState, seedResolvedSession } from "../helpers/callbacks";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { openSession, sessionObject } from "../helpers/sessions";
 import { runScheduled } from "./helpers";
 import { dbHolding, dbOfAccount } from "../helpers/shards";

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { idempotencyKeys } from "../../src/db/schema";
 import { call } from "../helpers/http";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { domain } from "../helpers/seed";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { idempotencyKeys, verificationSessions } from "../../src/db/schema";
 import { addSeconds, nowIso } from "../../src/lib/time";
 import { call, expectError } from "../helpers/http";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { daysAgo, runScheduled } from "../maintenance/helpers";
 import { dbOfAccount } from "../helpers/shards";

@@ -7,7 +7,7 @@ import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { eventState } from "../helpers/callbacks";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, poll } from "../helpers/sessions";
 import { dbOfAccount, dbOfSession } from "../helpers/shards";
 

@@ -7,7 +7,7 @@ import { passkeyChallenges, verificationSessions } from "../../src/db/schema";
 import { sessionPolicy } from "../../src/domain/verification";
 import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL, complete, poll, storedStatus } from "../helpers/sessions";
 import { dbOfAccount, dbOfSession } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";

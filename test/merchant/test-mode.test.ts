@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { verifyReceipt } from "../helpers/receipts";
 import { CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
 import { dbOfAccount, dbOfSession } from "../helpers/shards";

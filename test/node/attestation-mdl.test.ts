@@ -17,7 +17,7 @@ import { issueProofOfAge } from "../../src/domain/attestations/proof-of-age-mdoc
 import { checkProofs } from "../../src/domain/attestations/proofs";
 import { EU_AGE, type Mdoc } from "../wallet";
 import { deviceResponse } from "../wallet/mdoc";
-import { base64url, decode, encode, fromBase64url, tag24, Tag } from "../wallet/cbor";
+import { base64url, decode, encode, fromBase64url, tag24, type Tag } from "../wallet/cbor";
 
 const ISSUER = "https://age.merchant-verify.eu";
 const settings = { attestationSigningKey: signerFixture.signingKey, attestationCertificates: signerFixture.certificates } as Settings;

@@ -35,7 +35,7 @@ const isPlaceholder = (text: string) => /[…<>]|\.\.\./.test(text);
 function pathExists(path: string): boolean {
   const clean = path.replace(/\/$/, "").replace(/^\.\//, "");
   if (clean.includes("*")) {
-    const pattern = new RegExp(`^${clean.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "\u0000").replace(/\*/g, "[^/]*").replace(/\u0000/g, "(?:.*/)?")}$`);
+    const pattern = new RegExp(`^${clean.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "\u0000").replace(/\*/g, "[^/]*").replaceAll("\u0000", "(?:.*/)?")}$`);
     return tree.some((file) => pattern.test(file));
   }
   return tree.includes(clean) || tree.some((file) => file.startsWith(`${clean}/`));

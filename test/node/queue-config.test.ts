@@ -10,7 +10,7 @@ import wranglerToml from "../../wrangler.toml?raw";
 /** Each consumer's queue and max_retries, in the [[queues.consumers]] tables and the inline ones. */
 function consumers(): { queue: string; maxRetries: number }[] {
   const found: { queue: string; maxRetries: number }[] = [];
-  for (const m of wranglerToml.matchAll(/queue\s*=\s*"([^"]+)"[^\[\]]*?max_retries\s*=\s*(\d+)/g)) {
+  for (const m of wranglerToml.matchAll(/queue\s*=\s*"([^"]+)"[^[\]]*?max_retries\s*=\s*(\d+)/g)) {
     found.push({ queue: m[1]!, maxRetries: Number(m[2]) });
   }
   return found;

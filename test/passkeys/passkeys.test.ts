@@ -10,7 +10,7 @@ import { freshAddress, mailedToken } from "../helpers/accounts";
 import { SoftwareAuthenticator, type Forgery } from "../helpers/authenticator";
 import { call, expectError } from "../helpers/http";
 import { verifyReceipt } from "../helpers/receipts";
-import { db, SEEDED_PASSWORD, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { SEEDED_PASSWORD, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, poll, storedStatus } from "../helpers/sessions";
 import { dbOfAccount } from "../helpers/shards";
 

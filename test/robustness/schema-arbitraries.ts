@@ -87,7 +87,7 @@ function wrongType(schema: Schema): fc.Arbitrary<unknown> {
     if (s.anyOf) s.anyOf.forEach(collect);
     else if (s.oneOf) s.oneOf.forEach(collect);
     else if ("const" in s) allowed.add(typeOf(s.const));
-    else if (s.enum) s.enum.forEach((v: unknown) => allowed.add(typeOf(v)));
+    else if (s.enum) for (const v of s.enum as unknown[]) allowed.add(typeOf(v));
     else if (s.type) allowed.add(s.type);
     if (s.type === "number") allowed.add("integer");
   };

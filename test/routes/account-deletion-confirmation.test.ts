@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { users } from "../../src/db/schema";
 import { signAccountToken } from "../../src/lib/jwt";
 import { call, expectError } from "../helpers/http";
-import { db, SEEDED_PASSWORD, seedAccount } from "../helpers/seed";
+import { SEEDED_PASSWORD, seedAccount } from "../helpers/seed";
 import { dbOfAccount } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";
 

@@ -15,7 +15,7 @@ type Document = { info: { version: string }; paths: Record<string, Record<string
 /** Headers set per answer (request id), per kind (type; the Worker's no-store for its per-user pages) or by the transport. */
 const PER_RESPONSE = new Set(["cache-control", "content-type", "content-length", "x-request-id", "transfer-encoding", "date"]);
 
-const unescape = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeHtml = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
 
 describe("API reference at /docs", () => {
   it("is an HTML page under the strict CSP, with no script, loading only this Worker's stylesheet", async () => {
@@ -32,7 +32,7 @@ describe("API reference at /docs", () => {
 
   it("has a section for every operation of /api/openapi.json, with each of its response statuses and error codes", async () => {
     const document = (await asset("/api/openapi.json")).body as unknown as Document;
-    const html = unescape((await asset("/docs")).text);
+    const html = unescapeHtml((await asset("/docs")).text);
     const sections = new Map([...html.matchAll(/<section class="card operation" id="([^"]+)" data-route="([^"]+)">([\s\S]*?)<\/section>/g)].map((m) => [m[2]!, { id: m[1]!, body: m[3]! }]));
     let count = 0;
     for (const [path, methods] of Object.entries(document.paths)) {
@@ -57,7 +57,7 @@ describe("API reference at /docs", () => {
   });
 
   it("shows the full example body of the open response", async () => {
-    const html = unescape((await asset("/docs")).text);
+    const html = unescapeHtml((await asset("/docs")).text);
     const section = html.slice(html.indexOf('id="postApiAgeVerificationSession"'));
     expect(section).toContain('"session_id": "ses_');
     expect(section).toContain('"age_required": 18');

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
-import { count, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { emailTokens, users } from "../../src/db/schema";
 import { sha256Hex } from "../../src/lib/crypto";
 import { freshAddress, mailedToken, PASSWORD, register, registerVerified } from "../helpers/accounts";
 import { call, callSettled, expectError } from "../helpers/http";
-import { db, uniqueEmail } from "../helpers/seed";
+import { uniqueEmail } from "../helpers/seed";
 import { countAllShards, dbOfAccount } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";
 

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { kycRecords } from "../../src/db/schema";
 import { sha256Hex } from "../../src/lib/crypto";
 import { call, expectError } from "../helpers/http";
-import { db, seedAccount, seedMerchant } from "../helpers/seed";
+import { seedAccount, seedMerchant } from "../helpers/seed";
 import { complete, openSession } from "../helpers/sessions";
 import { settingsOf } from "../../src/config/settings";
 import { dbOfAccount } from "../helpers/shards";

@@ -6,7 +6,7 @@ import { keyId } from "../../src/lib/key-id";
 import { openSecret } from "../../src/lib/sealed-secret";
 import { register, registerBusiness } from "../helpers/accounts";
 import { call, expectError } from "../helpers/http";
-import { db, seedAccount } from "../helpers/seed";
+import { seedAccount } from "../helpers/seed";
 import { CALLBACK_URL, openSession, poll } from "../helpers/sessions";
 import { dbOfAccount } from "../helpers/shards";
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, stubOnfido, storedKyc, verifyKycViaSandbox } from "../helpers/kyc";
-import { db, seedAccount, seedMerchant } from "../helpers/seed";
+import { seedAccount, seedMerchant } from "../helpers/seed";
 import { birthdayToday, CALLBACK_URL, complete, openSession } from "../helpers/sessions";
 import { dbOfAccount } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
 import { callWith, onfidoEnv, verifyKycViaSandbox, storedKyc } from "../helpers/kyc";
-import { db, seedAccount } from "../helpers/seed";
+import { seedAccount } from "../helpers/seed";
 import { productionEnv } from "../helpers/production-env";
 import { dbOfAccount } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";

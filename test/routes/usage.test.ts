@@ -8,7 +8,7 @@ import { EXPORT_PAGE_SIZE } from "../../src/domain/usage/export";
 import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
-import { db, domain, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { domain, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { recordingD1, seedSessions } from "../helpers/sessions-log";
 import { countAllShards, dbOfAccount, shardBindings } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";

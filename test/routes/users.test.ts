@@ -1,11 +1,9 @@
 import { count, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "../../src/db/schema";
-import { env } from "cloudflare:test";
 import { PASSWORD, register, registerVerified } from "../helpers/accounts";
 import { verifyKycViaSandbox } from "../helpers/kyc";
 import { call, expectError } from "../helpers/http";
-import { db } from "../helpers/seed";
 import { countAllShards, dbOfAccount } from "../helpers/shards";
 
 describe("profile", () => {

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { kycRecords } from "../../src/db/schema";
 import { expectError } from "../helpers/http";
 import { callWith, checkCompletedEvent, onfidoEnv, signedHeaders, storedKyc, stubOnfido } from "../helpers/kyc";
-import { db, seedAccount } from "../helpers/seed";
+import { seedAccount } from "../helpers/seed";
 import { dbOfAccount } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";
 

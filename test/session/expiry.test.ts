@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
 import { expectError } from "../helpers/http";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, fireAlarm, openSession, poll, rewindExpiry, sessionObject } from "../helpers/sessions";
 import { dbOfSession } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";

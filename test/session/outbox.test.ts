@@ -9,7 +9,7 @@ import type { CallbackMessage } from "../../src/session/callback-message";
 import type { ServiceContext } from "../../src/context/service-context";
 import { serviceContext } from "../../src/service";
 import { callbackEvents, verificationSessions } from "../../src/db/schema";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, poll, sessionObject } from "../helpers/sessions";
 import { dbOfSession } from "../helpers/shards";
 import { shardBindings } from "../helpers/shards";

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it, vi } from "vitest";
 import { apiKeys, verificationSessions } from "../../src/db/schema";
 import { call, expectError } from "../helpers/http";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { dbOfAccount } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";
 

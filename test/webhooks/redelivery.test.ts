@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { apiKeys, callbackAttempts, callbackEvents, verificationSessions } from "../../src/db/schema";
 import { eventState } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
-import { db, seedEndUser, seedMerchant } from "../helpers/seed";
+import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, fireAlarm, openSession, sessionObject } from "../helpers/sessions";
 import { dbHolding, dbOfAccount, dbOfSession } from "../helpers/shards";
 
@@ -96,7 +96,7 @@ describe("redelivering a session's callback", () => {
     const other = await seedMerchant();
     const { sessionId, webhookId } = await resolvedSession(merchant, [204]);
     await vi.waitFor(async () => expect(await eventState(webhookId)).toBe("delivered"), DELIVERY);
-    let limited;
+    let limited: Awaited<ReturnType<typeof redeliver>> | undefined;
     for (let i = 0; i < 15 && !limited; i++) {
       const res = await redeliver(merchant.account.token, sessionId);
       if (res.status === 429) limited = res;

@@ -13,7 +13,7 @@ import { toBase64 } from "../../src/lib/encoding";
 import { reencryptSigningSecrets } from "../../src/maintenance/reencrypt-secrets";
 import { CALLBACK_URL, eventState, runCallbacks, seedResolvedSession } from "../helpers/callbacks";
 import { call, expectError } from "../helpers/http";
-import { db, seedMerchant } from "../helpers/seed";
+import { seedMerchant } from "../helpers/seed";
 import { serviceContext } from "../../src/service";
 import { dbHolding, dbOfAccount } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";

@@ -7,7 +7,7 @@ import { Field, FormNotice } from "../../web/form-field";
 
 export function KeyWebhooksPanel() {
   return (
-    <div id="key-webhooks" class="card" hidden aria-labelledby="key-webhooks-title">
+    <section id="key-webhooks" class="card" hidden aria-labelledby="key-webhooks-title">
       <h2 id="key-webhooks-title" tabindex={-1}>
         Callbacks of <span id="key-webhooks-name"></span>
       </h2>
@@ -64,13 +64,13 @@ export function KeyWebhooksPanel() {
       <button type="button" class="btn secondary mt" id="key-webhooks-close">
         Close
       </button>
-    </div>
+    </section>
   );
 }
 
 export function SessionCallbacksPanel() {
   return (
-    <div id="session-callbacks" class="card mt" hidden aria-labelledby="session-callbacks-title">
+    <section id="session-callbacks" class="card mt" hidden aria-labelledby="session-callbacks-title">
       <h2 id="session-callbacks-title" tabindex={-1}>
         Callbacks of <span id="session-callbacks-id" class="mono"></span>
       </h2>
@@ -83,6 +83,6 @@ export function SessionCallbacksPanel() {
       <button type="button" class="btn secondary" id="session-callbacks-close">
         Close
       </button>
-    </div>
+    </section>
   );
 }

@@ -32,7 +32,7 @@ export function ConsolePage({ development }: { development: boolean }) {
           Merchant console
         </h1>
         <NoScript />
-        <nav class="tabs sections" id="console-nav" role="tablist" aria-label="Console sections" hidden>
+        <div class="tabs sections" id="console-nav" role="tablist" aria-label="Console sections" hidden>
           <button type="button" role="tab" id="tab-keys" aria-controls="section-keys" aria-selected="true">
             API keys
           </button>
@@ -42,7 +42,7 @@ export function ConsolePage({ development }: { development: boolean }) {
           <button type="button" role="tab" id="tab-account" aria-controls="section-account" aria-selected="false" tabindex={-1}>
             Account
           </button>
-        </nav>
+        </div>
         <div id="console-banner" class="notice error" role="alert" hidden></div>
 
         <section id="console-loading" class="card">
@@ -92,6 +92,7 @@ export function ConsolePage({ development }: { development: boolean }) {
         <AccountSection />
 
         <dialog id="confirm-dialog" aria-labelledby="confirm-title">
+          {/* biome-ignore lint/a11y/useHeadingContent: console.browser.js writes each question's title before it opens the dialog */}
           <h2 id="confirm-title"></h2>
           <p id="confirm-text"></p>
           <div class="actions">
@@ -155,7 +156,7 @@ function KeysSection() {
       {/* One column: the keys table takes the whole width (six columns were cramped beside the recipe). */}
       <div>
         <div>
-          <div id="new-key" class="card accent" hidden aria-labelledby="new-key-title">
+          <section id="new-key" class="card accent" hidden aria-labelledby="new-key-title">
             <h2 id="new-key-title" tabindex={-1}>
               Your new key
             </h2>
@@ -171,7 +172,7 @@ function KeysSection() {
             <button type="button" class="btn secondary" id="new-key-done">
               I have stored them
             </button>
-          </div>
+          </section>
           <div class="card">
             {/* Takes the focus when the new key's panel closes or a revoke leaves no next key. */}
             <h2 id="keys-title" tabindex={-1}>

@@ -9,7 +9,7 @@ export type Column = string | { hidden: string };
 
 export function ConsoleTable(props: { id: string; label: string; columns: Column[]; hidden?: boolean; stacked?: boolean; class?: string; children?: Child }) {
   return (
-    <div class={props.class ? `table-wrap ${props.class}` : "table-wrap"} tabindex={0} role="region" aria-label={props.label}>
+    <section class={props.class ? `table-wrap ${props.class}` : "table-wrap"} tabindex={0} aria-label={props.label}>
       <table id={props.id} hidden={props.hidden} class={props.stacked ? "stacked" : undefined}>
         <thead>
           <tr>
@@ -21,6 +21,6 @@ export function ConsoleTable(props: { id: string; label: string; columns: Column
         <tbody></tbody>
       </table>
       {props.children}
-    </div>
+    </section>
   );
 }

@@ -25,6 +25,7 @@ export function ResultIcons({ shown }: { shown?: keyof typeof ICON_PATHS } = {})
           stroke-linecap="round"
           stroke-linejoin="round"
           focusable="false"
+          aria-hidden="true"
           hidden={name !== shown}
         >
           {paths.map((d) => (

@@ -119,6 +119,7 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
         </section>
 
         <section id="step-request" class="card accent" hidden aria-labelledby="request-title">
+          {/* biome-ignore lint/a11y/useHeadingContent: verify.browser.js writes who asks and for what age before the step is shown */}
           <h1 class="request-title" id="request-title" tabindex={-1}></h1>
           <p class="muted" id="request-detail"></p>
           <p>
@@ -289,10 +290,13 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
           <div class="result-icon" id="result-icon" aria-hidden="true">
             <ResultIcons />
           </div>
+          {/* biome-ignore lint/a11y/useHeadingContent: verify.browser.js writes the result before the step is shown */}
           <h1 id="result-title" tabindex={-1}></h1>
           <p id="result-text"></p>
           <p class="muted mono" id="result-receipt"></p>
           {/* The merchant's return_url with session_id appended, on every result screen; without one, "you can close this page". */}
+          {/* biome-ignore lint/a11y/useValidAnchor: verify.browser.js gives it the return_url and its words, and shows it only then */}
+          {/* biome-ignore lint/a11y/useAnchorContent: as above: its words come with its href */}
           <a class="btn block" id="result-return" rel="noreferrer" hidden></a>
           <p class="muted" id="result-close" hidden>
             {t("result.close")}

@@ -1,6 +1,6 @@
 // The account as the API shows it (spec "User"), and the field rules shared by every account route.
 import * as z from "../../lib/lazy-zod";
-import { users, USER_TYPES, type UserRow } from "../../db/schema";
+import { USER_TYPES, type UserRow } from "../../db/schema";
 
 export const User = z.object({
   id: z.string(),

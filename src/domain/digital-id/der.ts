@@ -61,7 +61,7 @@ const CONSTRUCTED_TYPES = new Set([UNIVERSAL.SEQUENCE, 17]);
  * spelling of the same certificate.
  */
 export function expect(item: Der | undefined, tag: number): Der {
-  if (!item || item.tagClass !== 0 || item.tag !== tag) throw new Error(`DER: expected universal tag ${tag}`);
+  if (item?.tagClass !== 0 || item.tag !== tag) throw new Error(`DER: expected universal tag ${tag}`);
   if (item.constructed !== CONSTRUCTED_TYPES.has(tag)) throw new Error(`DER: universal tag ${tag} with the wrong constructed bit`);
   return item;
 }
@@ -83,7 +83,7 @@ export function oid(item: Der | undefined): string {
 
 /** UTCTime (YYMMDDHHMMSSZ, years 1950-2049) or GeneralizedTime (YYYYMMDDHHMMSSZ), as RFC 5280 §4.1.2.5 allows. */
 export function time(item: Der | undefined): Date {
-  if (!item || item.tagClass !== 0 || (item.tag !== UNIVERSAL.UTC_TIME && item.tag !== UNIVERSAL.GENERALIZED_TIME)) throw new Error("DER: expected a time");
+  if (item?.tagClass !== 0 || (item.tag !== UNIVERSAL.UTC_TIME && item.tag !== UNIVERSAL.GENERALIZED_TIME)) throw new Error("DER: expected a time");
   const text = new TextDecoder().decode(item.contents);
   const match = (item.tag === UNIVERSAL.UTC_TIME ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/).exec(text);
   if (!match) throw new Error("DER: time is not in the form RFC 5280 requires");

@@ -42,6 +42,8 @@ export function derSignatureToRaw(der: Uint8Array<ArrayBuffer>, curve: Curve): U
   if (integers.length !== 2) throw new Error("ECDSA signature is not two integers");
   const size = COORDINATE_BYTES[curve];
   const raw = new Uint8Array(2 * size);
-  integers.forEach((integer, index) => raw.set(fixedLength(expect(integer, UNIVERSAL.INTEGER).contents, size), index * size));
+  integers.forEach((integer, index) => {
+    raw.set(fixedLength(expect(integer, UNIVERSAL.INTEGER).contents, size), index * size);
+  });
   return raw;
 }

@@ -4,7 +4,7 @@
 // Returns only the outcome: nothing of the credential leaves this function, and nothing is logged.
 import * as z from "../../lib/lazy-zod";
 import { ApiError, fieldErrors, validationFailed } from "../../errors";
-import { decideAge, type DigitalIdOutcome } from "./age-outcome";
+import { decideAge, type AgeClaim, type DigitalIdOutcome } from "./age-outcome";
 import { ANNEX_C_PROTOCOL, AnnexCResponse, verifyAnnexCResponse } from "./annex-c";
 import { invalid } from "./failures";
 import { checkStatuses, type StatusListPort } from "./status-list";
@@ -39,7 +39,7 @@ export async function verifyDigitalIdResponse(body: { protocol: unknown; data: u
 
   const { protocol, data } = parsedBody.data;
   if (protocol === ANNEX_C_PROTOCOL && !pending.data.mdoc) throw validationFailed([{ path: "protocol", message: "This request did not offer org-iso-mdoc." }]);
-  let ages;
+  let ages: AgeClaim[];
   try {
     ages =
       protocol === ANNEX_C_PROTOCOL

@@ -155,7 +155,7 @@ export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding,
   const keyBinding = readJwt(keyBindingText, "key-binding JWT");
   const cnf = payload.cnf;
   const holderJwk = isObject(cnf) && isObject(cnf.jwk) ? cnf.jwk : null;
-  if (!holderJwk || holderJwk.kty !== "EC" || typeof holderJwk.crv !== "string" || typeof holderJwk.x !== "string" || typeof holderJwk.y !== "string") throw invalid("the SD-JWT VC has no holder key (cnf.jwk).");
+  if (holderJwk?.kty !== "EC" || typeof holderJwk.crv !== "string" || typeof holderJwk.x !== "string" || typeof holderJwk.y !== "string") throw invalid("the SD-JWT VC has no holder key (cnf.jwk).");
   let holderKey: CryptoKey;
   try {
     holderKey = await importEcJwk({ crv: holderJwk.crv as Curve, x: holderJwk.x, y: holderJwk.y });

@@ -189,7 +189,7 @@ async function applyCheck(ctx: ServiceContext, check: ProviderCheck): Promise<Ch
       )
       .returning({ userId: kycRecords.userId });
   let verified = verdict.result === "clear" && !(await taken());
-  let written;
+  let written: Awaited<ReturnType<typeof write>>;
   try {
     written = await write(verified);
   } catch (error) {

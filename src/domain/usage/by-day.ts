@@ -7,7 +7,7 @@ import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
 import { usageDays, verificationSessions as sessions } from "../../db/schema";
 import { toIso } from "../../lib/time";
-import { countFields, type Counts, emptyCounts, windowConditions, type CountedRange } from "./totals";
+import { countFields, emptyCounts, windowConditions, type CountedRange } from "./totals";
 import { addCounts, rawFrom, rawCounts, rollupConditions, rollupCounts } from "./rollup";
 import type { Range } from "./range";
 

@@ -46,7 +46,7 @@ export async function decodeCursor(jwtSecret: string, binding: CursorBinding, cu
   const [payload, mac, extra] = cursor.split(".");
   if (!payload || !mac || extra !== undefined) throw invalidCursor();
   if (!timingSafeEqual(mac, await signature(jwtSecret, binding, payload))) throw invalidCursor();
-  let parsed;
+  let parsed: ReturnType<typeof Payload.safeParse>;
   try {
     parsed = Payload.safeParse(JSON.parse(fromUtf8(fromBase64Url(payload))));
   } catch {

@@ -5,7 +5,7 @@ import * as z from "../../lib/lazy-zod";
 import { secret } from "../../config/settings";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
-import { apiKeys, KEY_MODES, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
+import { apiKeys, type KEY_MODES, verificationSessions as sessions, type SessionLogRow } from "../../db/schema";
 import { SESSION_STATUSES, type SessionStatus } from "../../session/session-status";
 import { ASSURANCES, DENIAL_REASONS, HOLDER_BINDINGS } from "../../session/assurance";
 import { decodeCursor, encodeCursor, type CursorBinding, type LogPosition } from "./cursor";

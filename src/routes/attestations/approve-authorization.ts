@@ -2,7 +2,7 @@
 // (docs/attestations.md). The person is signed in (Bearer) and has seen where the code will go; the
 // request is checked again as GET /authorize checked it (422 here: this is the service's own API), the
 // batch is authorized and counted, and the answer is where the page sends the browser.
-import { authorizeBatch, checkAuthorizationRequest, issueAuthorizationCode, OAuthError } from "../../domain/attestations";
+import { authorizeBatch, checkAuthorizationRequest, issueAuthorizationCode, OAuthError, type AuthorizationRequest } from "../../domain/attestations";
 import { verifyConfirmation } from "../../domain/passkeys";
 import { accountWithVerifiedDob } from "../../domain/verification";
 import { unauthorized, validationFailed } from "../../errors";
@@ -25,7 +25,7 @@ export const approveAuthorizationRoute = {
     jsonBody(ApproveAuthorizationInput),
     async function approveAuthorization(c) {
       const { confirmation, ...query } = c.req.valid("json");
-      let request;
+      let request: AuthorizationRequest;
       try {
         request = checkAuthorizationRequest(query);
       } catch (error) {

@@ -9,7 +9,7 @@ export const ASSET_VERSIONS = {
   "app.css": "0567ff31f30e",
   "common.browser.js": "5aca17bb9762",
   "console.browser.js": "eed23e82dda8",
-  "console.css": "0280f0f52425",
+  "console.css": "846fd24bb39b",
   "passkeys.browser.js": "10bc430bc2db",
   "verify.browser.js": "56883d031bf8",
   "verify.css": "85ae52af368f",

@@ -71,7 +71,7 @@ export class FloorSession extends DurableObject<Env> {
     let next: State | undefined;
     await this.ctx.blockConcurrencyWhile(async () => {
       const current = await this.ctx.storage.get<State>("state");
-      if (!current || current.status !== "PENDING") return;
+      if (current?.status !== "PENDING") return;
       // A redemption: the service's spent-token row, inserted inside the section, before the approval.
       if (spentNonceHash !== undefined) {
         const inserted = await this.env.DB.prepare("insert into spent_age_tokens (nonce_hash, token_key_id) values (?, 'floor') on conflict do nothing returning nonce_hash").bind(spentNonceHash).all();

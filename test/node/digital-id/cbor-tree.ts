@@ -146,7 +146,7 @@ export function paths(root: Node, prefix: Path = []): Path[] {
   const out: Path[] = [prefix];
   const node = root instanceof Tag ? root.value : root;
   if (node instanceof Map) for (const [key, item] of node) out.push(...paths(item, [...prefix, key as string | number]));
-  else if (Array.isArray(node)) node.forEach((item, index) => out.push(...paths(item, [...prefix, index])));
+  else if (Array.isArray(node)) for (const [index, item] of node.entries()) out.push(...paths(item, [...prefix, index]));
   return out;
 }
 

@@ -176,7 +176,7 @@ const operators: Record<string, (context: SdJwtContext, a: number, b: number, c:
 
 export const SD_JWT_OPERATORS = Object.keys(operators);
 
-export const sdJwtMutant = (context: SdJwtContext) =>
+export const sdJwtMutant = (_context: SdJwtContext) =>
   fc.tuple(fc.constantFrom(...SD_JWT_OPERATORS), fc.nat(), fc.nat(), fc.nat()).map(([name, a, b, c]) => ({ name, a, b, c, [fc.toStringMethod]: () => `${name}(${a}, ${b}, ${c})` }));
 
 /** Builds the mutant a drawn operator describes (async: some sign). */
