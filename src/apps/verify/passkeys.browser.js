@@ -140,7 +140,8 @@ var AVS_PASSKEYS = (function () {
   /**
    * Adding another passkey or removing one is confirmed by one the account holds (the server refuses
    * either without it: 403 PASSKEY_REQUIRED); without this the page could never add a second passkey,
-   * and every account's only one was "Passkey 1" (docs/end-user-apps.md).
+   * and every account's only one was "Passkey 1" (docs/end-user-apps.md). A proof of age for a wallet, from
+   * the account page, is confirmed the same way (docs/attestations.md).
    * @returns {Promise<AssertionResult>}
    */
   async function confirmation() {
@@ -275,5 +276,5 @@ var AVS_PASSKEYS = (function () {
     refresh(token, requirePasskey);
   });
 
-  return { supported: supported, refresh: refresh, needed: needed, blocked: blocked, onChange: onChange, assertion: assertion };
+  return { supported: supported, refresh: refresh, needed: needed, blocked: blocked, onChange: onChange, assertion: assertion, confirmation: confirmation };
 })();

@@ -250,6 +250,20 @@ export const en = {
   "error.EMAIL_NOT_VERIFIED": "Confirm your email address first: open the link we sent you, or send it again.",
   "me.email.resend": "Send the confirmation link again",
   "me.email.resent": "We sent a confirmation link to {email}.",
+  "me.proof.title": "Add proof of age to a wallet",
+  "me.proof.text": "Your wallet app can hold proofs that you are over 18, made from your verified identity. Websites that accept the EU age verification app check one in a tap, with no account here. A proof says only that you are over 18: not your name, not your date of birth.",
+  "me.proof.start": "Add proof of age to a wallet",
+  "me.proof.kyc": "A proof of age is made from your verified identity, and yours is not verified yet. You verify it once, when a website first asks your age; then come back here.",
+  "me.proof.underage": "A proof of age says “over 18”, and your verified date of birth says you are not 18 yet, so none can be added.",
+  "me.proof.unavailable": "This service does not issue proofs of age.",
+  "me.proof.scan": "Scan this code with your wallet app.",
+  "me.proof.qr": "QR code of the proof-of-age offer for your wallet app",
+  "me.proof.open": "Open in my wallet app",
+  "me.proof.other": "My wallet is another app",
+  "me.proof.code": "Your wallet then asks for this code:",
+  "me.proof.expires": "The offer works once, until {time}. Keep the code to yourself: with the QR code and the code, anyone could take these proofs.",
+  "me.proof.expired": "The offer has expired, unused. Make a new one if you still want to add proof of age.",
+  "me.proof.close": "Close",
 } as const;
 
 export type TextKey = keyof typeof en;
