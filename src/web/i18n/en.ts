@@ -264,6 +264,20 @@ export const en = {
   "me.proof.expires": "The offer works once, until {time}. Keep the code to yourself: with the QR code and the code, anyone could take these proofs.",
   "me.proof.expired": "The offer has expired, unused. Make a new one if you still want to add proof of age.",
   "me.proof.close": "Close",
+  "consent.title": "Add proof of age to a wallet",
+  "consent.asks": "A wallet asks for proofs that you are over 18. They say nothing else about you: no name, no date of birth.",
+  "consent.destination": "They are sent to {destination}.",
+  "consent.destination.app": "the app that opens {scheme} links",
+  "consent.own": "Approve only if that is your own wallet app.",
+  "consent.submit": "Sign in and approve",
+  "consent.passkey": "If your account has a passkey, you confirm with it after signing in.",
+  "consent.working": "Approved. Your wallet app takes over now.",
+  "consent.error.credentials": "The email or the password is not right.",
+  "consent.error.fields": "Enter your email and password.",
+  "consent.error.kyc": "Verify your identity first: a website’s age request leads you through it once.",
+  "consent.error.underage": "A proof of age says “over 18”: your verified age is under 18.",
+  "consent.error.passkey": "Your account is protected by a passkey, which this page needs JavaScript to use. Turn JavaScript on and try again, or add the proof from your account page.",
+  "consent.error.limited": "Too many attempts or proofs today; try again later.",
 } as const;
 
 export type TextKey = keyof typeof en;
