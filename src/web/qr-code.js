@@ -20,7 +20,11 @@ export function qrSvg(/** @type {string} */ text, /** @type {string} */ label) {
   background.setAttribute("height", String(size));
   background.setAttribute("fill", "#fff");
   let d = "";
-  data.forEach((row, y) => row.forEach((dark, x) => (d += dark ? `M${x} ${y}h1v1h-1z` : "")));
+  data.forEach((row, y) => {
+    row.forEach((dark, x) => {
+      if (dark) d += `M${x} ${y}h1v1h-1z`;
+    });
+  });
   const modules = document.createElementNS(ns, "path");
   modules.setAttribute("d", d);
   modules.setAttribute("fill", "#000");

@@ -178,6 +178,9 @@ describe("the ways to the account page", () => {
     await page.locator("#login-password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in and continue" }).click();
     await page.locator("#step-decide").waitFor({ state: "visible" });
+    // The decision step tops up this browser's anonymous tokens in the background; leaving before that is
+    // done aborts its requests, which the page's problem list would report.
+    await page.waitForLoadState("networkidle");
     await page.getByRole("link", { name: "Your account" }).click();
     await page.locator("#me-held").waitFor({ state: "visible" });
     expect(await text(page, "#me-email")).toBe(`${person.email} (not confirmed yet)`);

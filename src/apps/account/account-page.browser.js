@@ -186,8 +186,8 @@
       // An account with a passkey confirms with it (403 PASSKEY_REQUIRED without), as for its approvals.
       /** @type {unknown} */
       var confirmation = undefined;
-      if (P.needed()) {
-        var held = await P.confirmation();
+      var held = P.needed() ? await P.confirmation() : null;
+      if (held) {
         if (!held.ok) return A.notice("me-proof-notice", A.messageFor(held), "error");
         confirmation = held.assertion;
       }

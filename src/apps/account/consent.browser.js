@@ -36,8 +36,8 @@
     if (!signedIn.ok) return signedIn;
     var token = signedIn.data.token;
     var res = await A.api("POST", "/api/attestations/authorizations", { token: token, body: request });
-    if (!res.ok && res.error === "PASSKEY_REQUIRED") {
-      var held = await P.confirmationOf(token);
+    var held = !res.ok && res.error === "PASSKEY_REQUIRED" ? await P.confirmationOf(token) : null;
+    if (held) {
       if (!held.ok) return held;
       res = await A.api("POST", "/api/attestations/authorizations", { token: token, body: Object.assign({ confirmation: held.assertion }, request) });
     }
