@@ -12,6 +12,8 @@ import { seedMerchant } from "../helpers/seed";
 import { answer, type DigitalRequest } from "../wallet";
 import { proofsFor, standardClient, toWorker } from "./standard-wallet";
 import { asWalletMdoc, credentialsOf, expectValidAttestation, ISSUER, offerFor, verifiedAdult } from "./helpers";
+import { de } from "../../src/web/i18n/de";
+import { fr } from "../../src/web/i18n/fr";
 
 async function iaca(): Promise<string> {
   const res = await toWorker(`${ISSUER}/api/attestations/iaca`);
@@ -212,6 +214,34 @@ describe("the consent page", () => {
     expect(res.status).toBe(403);
     expect(res.headers.get("location")).toBeNull();
     expect(await res.text()).toContain("under 18");
+  });
+
+  it("speaks the person's language: the switcher's lang, else the wallet's ui_locales, else Accept-Language; its refusals too", async () => {
+    const { params } = await query();
+    const language = async (extra: Record<string, string>, acceptLanguage: string) => {
+      const page = await toWorker(`${ISSUER}/authorize?${new URLSearchParams({ ...Object.fromEntries(params), ...extra })}`, { headers: { "accept-language": acceptLanguage } });
+      expect(page.status).toBe(200);
+      expect(page.headers.get("content-language")).toBeTruthy();
+      const html = await page.text();
+      return { lang: /<html lang="([a-z]+)"/.exec(html)?.[1], html };
+    };
+    const french = await language({}, "fr-FR,fr;q=0.9");
+    expect(french.lang).toBe("fr");
+    expect(french.html).toContain(fr["consent.title"]);
+    expect(french.html).toMatch(/<strong data-destination[^>]*>l’application qui ouvre les liens eu\.europa\.ec\.av:<\/strong>/);
+    expect((await language({ ui_locales: "es-ES it" }, "fr")).lang).toBe("es");
+    expect((await language({ ui_locales: "xx" }, "de")).lang).toBe("de");
+    expect((await language({ ui_locales: "es", lang: "it" }, "fr")).lang).toBe("it");
+    // The switcher's links keep the wallet's request.
+    expect(french.html).toContain(`href="?${new URLSearchParams({ ...Object.fromEntries(params), lang: "de" }).toString().replace(/&/g, "&amp;")}"`);
+
+    const account = await verifiedAdult();
+    params.set("lang", "de");
+    const refused = await submit(params, { email: account.email, password: "not the password" });
+    expect(refused.status).toBe(401);
+    const html = await refused.text();
+    expect(html).toContain('<html lang="de"');
+    expect(html).toContain(de["consent.error.credentials"]);
   });
 
   it("a request that is not one this service answers is a 400 OAuth error, whatever the form says", async () => {

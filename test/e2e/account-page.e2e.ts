@@ -12,17 +12,15 @@ import { en, type Catalogue } from "../../src/web/i18n/en";
 import { es } from "../../src/web/i18n/es";
 import { fr } from "../../src/web/i18n/fr";
 import { it as italian } from "../../src/web/i18n/it";
-import { ARTIFACTS } from "./browser";
-import { fitsViewport } from "./console-helpers";
-import { api, birthDateYearsAgo, mailedLink, openSession, uniqueEmail, verifyLink } from "./merchant";
-import { expectAccessible, focusedId, openPage, useVerifyEnv } from "./verify-setup";
+import { verifiedPerson as verifiedPersonAt } from "./end-user";
+import { api, mailedLink, openSession, uniqueEmail, verifyLink } from "./merchant";
+import { checkScreen, expectAccessible, focusedId, openAtWidth, openPage, useVerifyEnv, withAuthenticator, type Width } from "./verify-setup";
 
 const env = useVerifyEnv();
 
 const PASSWORD = "person-password-1";
 const NEW_PASSWORD = "person-password-2";
 
-type Width = 320 | 390 | 1280;
 const LANGUAGES: { lang: string; cat: Catalogue; width: Width }[] = [
   { lang: "en", cat: en, width: 390 },
   { lang: "fr", cat: fr, width: 320 },
@@ -32,41 +30,15 @@ const LANGUAGES: { lang: string; cat: Catalogue; width: Width }[] = [
 ];
 
 /** A personal account whose identity is verified through the sandbox (the API, as /verify does it). */
-async function verifiedPerson(locale = "en") {
-  const email = uniqueEmail("me");
-  const registered = await api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/register", { body: { email, password: PASSWORD, userType: "PERSONAL", locale } });
-  expect(registered.status).toBe(201);
-  const token = registered.body.data.token;
-  expect((await api(env.server.baseUrl, "POST", "/api/kyc/create-applicant", { token, body: { firstName: "Alex", lastName: "Morgan", dob: birthDateYearsAgo(30) } })).status).toBe(201);
-  expect((await api(env.server.baseUrl, "POST", "/api/kyc/sandbox/complete", { token, body: { result: "clear" } })).status).toBe(200);
-  return { email, token };
-}
+const verifiedPerson = (locale = "en") => verifiedPersonAt(env.server.baseUrl, PASSWORD, { locale });
 
 // Logins are limited (5 a minute per email, 20 per address): a change is checked through a token where it can be.
 const login = (email: string, password: string) => api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/login", { body: { email, password } });
 /** Whether a token still signs in: a password change ends every earlier one, a deletion all of them. */
 const signedIn = async (token: string) => (await api(env.server.baseUrl, "GET", "/api/users/me", { token })).status === 200;
 
-async function sized(width: Width, lang = "en") {
-  const opened = await openPage(env.browser, width === 1280 ? "desktop" : "phone", { locale: lang });
-  if (width === 320) await opened.page.setViewportSize({ width: 320, height: 640 });
-  return opened;
-}
-
-/** axe, the width, and a screenshot to look at. */
-async function screen(page: Page, name: string) {
-  await expectAccessible(page);
-  await fitsViewport(page, name);
-  await page.screenshot({ path: `${ARTIFACTS}/account-${name}.png`, fullPage: true });
-}
-
-async function withAuthenticator(page: Page) {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send("WebAuthn.enable");
-  await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-}
+const sized = (width: Width, lang = "en") => openAtWidth(env.browser, width, { locale: lang });
+const screen = (page: Page, name: string) => checkScreen(page, `account-${name}`);
 
 const text = (page: Page, selector: string) => page.locator(selector).innerText();
 
@@ -206,6 +178,9 @@ describe("the ways to the account page", () => {
     await page.locator("#login-password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in and continue" }).click();
     await page.locator("#step-decide").waitFor({ state: "visible" });
+    // The decision step tops up this browser's anonymous tokens in the background; leaving before that is
+    // done aborts its requests, which the page's problem list would report.
+    await page.waitForLoadState("networkidle");
     await page.getByRole("link", { name: "Your account" }).click();
     await page.locator("#me-held").waitFor({ state: "visible" });
     expect(await text(page, "#me-email")).toBe(`${person.email} (not confirmed yet)`);

@@ -1,6 +1,23 @@
-// The end user's side of the browser tests: the /verify page's account and identity forms.
+// The end user's side of the browser tests: the /verify page's account and identity forms, and a person
+// verified through the API (as /verify does it) for the pages that follow.
 import type { Page } from "playwright-core";
-import { birthDateYearsAgo, uniqueEmail } from "./merchant";
+import { api, birthDateYearsAgo, uniqueAddress, uniqueEmail } from "./merchant";
+
+/**
+ * A personal account whose identity is verified through the sandbox, `years` old (30 unless given),
+ * registered from an address of its own as each person's would be (registrations are limited per address).
+ */
+export async function verifiedPerson(baseUrl: string, password: string, options: { locale?: string; years?: number } = {}) {
+  const email = uniqueEmail("me");
+  const registered = await api<{ token: string }>(baseUrl, "POST", "/api/auth/register", { address: uniqueAddress(), body: { email, password, userType: "PERSONAL", locale: options.locale ?? "en" } });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
+  const token = registered.body.data.token;
+  const applicant = await api(baseUrl, "POST", "/api/kyc/create-applicant", { token, body: { firstName: "Alex", lastName: "Morgan", dob: birthDateYearsAgo(options.years ?? 30) } });
+  if (applicant.status !== 201) throw new Error(`create-applicant failed: ${applicant.status}`);
+  const checked = await api(baseUrl, "POST", "/api/kyc/sandbox/complete", { token, body: { result: "clear" } });
+  if (checked.status !== 200) throw new Error(`sandbox check failed: ${checked.status}`);
+  return { email, token };
+}
 
 /**
  * On /verify's account step: creates an account, then fills the identity form (an adult's date of

@@ -2,8 +2,13 @@
 // account with an API key, sessions opened with it, and polls.
 type Envelope<T> = { success: boolean; data: T; error?: string };
 
-export async function api<T = any>(baseUrl: string, method: string, path: string, options: { body?: unknown; token?: string; apiKey?: string } = {}) {
+/**
+ * `address`: the client address the server sees (CF-Connecting-IP), for a test that acts as many people,
+ * each limited per address as people are (docs/limits.md).
+ */
+export async function api<T = any>(baseUrl: string, method: string, path: string, options: { body?: unknown; token?: string; apiKey?: string; address?: string } = {}) {
   const headers: Record<string, string> = {};
+  if (options.address) headers["cf-connecting-ip"] = options.address;
   if (options.body !== undefined) headers["content-type"] = "application/json";
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
@@ -17,6 +22,8 @@ export async function api<T = any>(baseUrl: string, method: string, path: string
 }
 
 let counter = 0;
+/** A client address of its own (TEST-NET-2), one per call. */
+export const uniqueAddress = () => `198.51.100.${(++counter % 250) + 1}`;
 export const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.test`;
 
 /** The action link of the newest mail sent to an address (development outbox). */

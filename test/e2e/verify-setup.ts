@@ -3,7 +3,8 @@
 import type { Browser, BrowserContextOptions, Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import { seriousViolations } from "./axe";
-import { launchChromium } from "./browser";
+import { ARTIFACTS, launchChromium } from "./browser";
+import { fitsViewport } from "./console-helpers";
 import { startDevServer, type DevServer } from "../tools/dev-server.mjs";
 import { merchantWithKey } from "./merchant";
 
@@ -46,8 +47,37 @@ export async function openPage(browser: Browser, viewport: Viewport, options: Br
   return { page, problems };
 }
 
+/** The problems less chromium's console note of a status the test provoked (the response itself stays listed). */
+export const lessConsoleNotes = (problems: string[], status: number) => problems.filter((p) => !(p.startsWith("console: ") && p.includes(`status of ${status} `)));
+
 export async function expectAccessible(page: Page) {
   expect(await seriousViolations(page)).toEqual([]);
 }
 
 export const focusedId = (page: Page) => page.evaluate(() => ((globalThis as any).document.activeElement?.id as string | undefined) ?? "");
+
+/** The three widths the end user's screens are checked at: a small phone, a phone, a desktop. */
+export type Width = 320 | 390 | 1280;
+
+/** A page at one of the three widths (320 px: a 640 px tall phone). */
+export async function openAtWidth(browser: Browser, width: Width, options: BrowserContextOptions = {}) {
+  const opened = await openPage(browser, width === 1280 ? "desktop" : "phone", options);
+  if (width === 320) await opened.page.setViewportSize({ width: 320, height: 640 });
+  return opened;
+}
+
+/** axe, the width, and a screenshot to look at (test/artifacts/<name>.png). */
+export async function checkScreen(page: Page, name: string) {
+  await expectAccessible(page);
+  await fitsViewport(page, name);
+  await page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+}
+
+/** A platform authenticator with user verification (Chromium's virtual one), as a phone's biometrics would be. */
+export async function withAuthenticator(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("WebAuthn.enable");
+  await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+}

@@ -2191,7 +2191,7 @@ const attestations: Mutation[] = [
   {
     id: "attestation-consent-scheme-named-as-host",
     file: "src/routes/attestations/authorize-page.tsx",
-    find: "target.protocol === \"https:\" ? target.origin : `the app that opens ${target.protocol} links`",
+    find: "target.protocol === \"https:\" ? target.origin : translate(catalogue, \"consent.destination.app\", { scheme: target.protocol })",
     replace: "target.protocol === \"https:\" ? target.host : target.protocol.replace(/:$/, \"\")",
     tests: [ATTESTATION_ISSUANCE],
     why: "the consent page names a scheme any app can claim (wallet.example.org:) exactly as the website wallet.example.org",

@@ -1,7 +1,8 @@
 // @ts-check
-// Client code of the person's own account page (/assets/account-page.js), loaded after passkeys.js and
-// age-tokens.js. It shows what the service holds about the signed-in person and changes it through the
-// public JSON API only (/api/users/*, /api/kyc/status, /api/users/me/passkeys). The sign-in is the one
+// Client code of the person's own account page (/assets/account-page.js), loaded after passkeys.js,
+// age-tokens.js and qr-code.js. It shows what the service holds about the signed-in person and changes it
+// through the public JSON API only (/api/users/*, /api/kyc/status, /api/users/me/passkeys), and makes a
+// proof-of-age offer for their wallet (/api/attestations/offers). The sign-in is the one
 // /verify keeps in this tab's sessionStorage, so a person who followed "Your account" from a request is
 // already signed in; texts come from the page's catalogue (A.t).
 (function () {
@@ -14,8 +15,8 @@
   var locale = document.documentElement.lang || "en";
   var t = A.t;
 
-  var SECTIONS = ["me-loading", "me-signin", "me-business", "me-deleted", "me-held", "passkey-settings", "me-password", "me-email-change", "me-delete"];
-  var SIGNED_IN = ["me-held", "passkey-settings", "me-password", "me-email-change", "me-delete"];
+  var SECTIONS = ["me-loading", "me-signin", "me-business", "me-deleted", "me-held", "passkey-settings", "me-password", "me-email-change", "me-proof", "me-delete"];
+  var SIGNED_IN = ["me-held", "passkey-settings", "me-password", "me-email-change", "me-proof", "me-delete"];
   /** @param {string[]} visible @param {string} [heading] the heading that takes the focus (tabindex=-1) */
   function showSections(visible, heading) {
     SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
@@ -49,6 +50,7 @@
     tokens.clear();
     T.clear();
     token = null;
+    closeOffer();
     document.querySelectorAll("form").forEach(function (form) { form.reset(); A.clearFieldErrors(form); });
     showSignIn(message);
   }
@@ -103,6 +105,7 @@
     showSections(SIGNED_IN, "me-title");
     await P.refresh(token, false, false);
     await drawTokens();
+    await drawProofOfAge(kyc.ok ? kyc.data : null);
   }
 
   /** @param {{ status: string, verifiedAt: string | null } | null} kyc */
@@ -125,6 +128,80 @@
     await drawTokens();
     // The button is gone: the focus goes to the line that says so.
     A.$("me-tokens").focus();
+  });
+
+  // --- Proof of age for a wallet (docs/attestations.md) -------------------------------------------
+  /** @type {{ qrSvg: (text: string, label: string) => SVGSVGElement }} the QR encoder (qr-code.js) */
+  var QR = /** @type {any} */ (window).AVS_QR;
+  /** Why no offer can be made, in the page's words, by the offer route's refusal. @type {Record<string, string>} */
+  var NO_OFFER = { KYC_REQUIRED: "me.proof.kyc", ATTESTATION_NOT_ALLOWED: "me.proof.underage", NOT_FOUND: "me.proof.unavailable" };
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  var offerEnds;
+
+  /** The button, or the reason (a catalogue key) in its place. @param {string | null} reason */
+  function drawProofReason(reason) {
+    closeOffer();
+    A.notice("me-proof-notice", reason ? t(reason) : "", "info");
+    A.show("me-proof-start", !reason);
+  }
+  // What can be known before asking: an identity not verified (the KYC status), a deployment that issues
+  // nothing (its issuer metadata is 404). Under 18 is known only to the server, which refuses the offer.
+  /** @param {{ status: string } | null} kyc */
+  async function drawProofOfAge(kyc) {
+    if (kyc && kyc.status !== "VERIFIED") return drawProofReason("me.proof.kyc");
+    var metadata = await A.api("GET", "/.well-known/openid-credential-issuer");
+    drawProofReason(metadata.status === 404 ? "me.proof.unavailable" : null);
+  }
+  // The offer's code and QR code leave the page when it closes, expires or the person signs out.
+  function closeOffer() {
+    clearTimeout(offerEnds);
+    A.$("me-proof-qr").textContent = "";
+    A.text("me-proof-code", "");
+    A.$("me-proof-open").setAttribute("href", "#me-proof");
+    A.$("me-proof-other").setAttribute("href", "#me-proof");
+    A.show("me-proof-offer", false);
+  }
+  /** @param {{ av_uri: string, credential_offer_uri: string, tx_code: string, expires_at: string }} offer @param {string | null | undefined} serverDate */
+  function showOffer(offer, serverDate) {
+    // The EU blueprint's av:// form, which its age verification app opens, in the QR code and the link;
+    // the standard form for any other OpenID4VCI wallet.
+    A.$("me-proof-qr").replaceChildren(QR.qrSvg(offer.av_uri, t("me.proof.qr")));
+    A.$("me-proof-open").setAttribute("href", offer.av_uri);
+    A.$("me-proof-other").setAttribute("href", offer.credential_offer_uri);
+    A.text("me-proof-code", offer.tx_code);
+    A.text("me-proof-expires", t("me.proof.expires", { time: A.formatDateTime(offer.expires_at, locale) }));
+    A.show("me-proof-start", false);
+    A.show("me-proof-offer", true);
+    A.$("me-proof-offer").focus();
+    // Timed by the server's clock (its Date header), not the device's, which may be off by minutes.
+    var now = serverDate ? Date.parse(serverDate) : Date.now();
+    offerEnds = setTimeout(function () {
+      drawProofReason(null);
+      A.notice("me-proof-notice", t("me.proof.expired"), "info");
+    }, Math.max(0, Date.parse(offer.expires_at) - (isNaN(now) ? Date.now() : now)));
+  }
+  A.$("me-proof-start").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
+      A.notice("me-proof-notice", "", "info");
+      // An account with a passkey confirms with it (403 PASSKEY_REQUIRED without), as for its approvals.
+      /** @type {unknown} */
+      var confirmation = undefined;
+      var held = P.needed() ? await P.confirmation() : null;
+      if (held) {
+        if (!held.ok) return A.notice("me-proof-notice", A.messageFor(held), "error");
+        confirmation = held.assertion;
+      }
+      var res = await A.api("POST", "/api/attestations/offers", { token: token, body: { confirmation: confirmation } });
+      if (res.ok) return showOffer(res.data, res.date);
+      if (res.status === 401) return forget(t("account.signed_out"));
+      if (NO_OFFER[res.error]) return drawProofReason(NO_OFFER[res.error]);
+      A.notice("me-proof-notice", A.messageFor(res), "error");
+    });
+  });
+  A.$("me-proof-close").addEventListener("click", function () {
+    closeOffer();
+    A.show("me-proof-start", true);
+    A.$("me-proof-start").focus();
   });
 
   // --- Changes ----------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 // GET /account: the person's own account page, in the same app and language as /verify (which links to it).
 // What the service holds about them (email, identity status and date, passkeys, the anonymous age tokens
-// kept in this browser) and what they can change: password, email, passkeys, the account itself. An HTML
+// kept in this browser) and what they can change: password, email, passkeys, the account itself; and
+// where they add a proof of age to their wallet (proof-of-age-section.tsx). An HTML
 // shell with every part present and hidden; account-page.browser.js fills it from the public JSON API
-// (the 1.1.0 account routes, nothing of its own), with the sign-in /verify keeps in sessionStorage.
+// (the account routes and the offer route, nothing of its own), with the sign-in /verify keeps in sessionStorage.
 import { Field, FormNotice } from "../../web/form-field";
 import { ForgotPasswordForm } from "../../web/forgot-password-form";
 import { Brand, Layout, NoScript } from "../../web/layout";
@@ -11,12 +12,13 @@ import { LanguageSwitcher, PageTexts } from "../../web/i18n/page-texts";
 import type { TextKey } from "../../web/i18n/en";
 import type { PageLanguage } from "../../web/i18n/load-catalogue";
 import { PasskeySettings } from "../../web/passkey-sections";
+import { ProofOfAgeSection } from "./proof-of-age-section";
 
 export function AccountPage({ language, development = false }: { language: PageLanguage; development?: boolean }) {
   const { locale, catalogue } = language;
   const t = (key: TextKey) => translate(catalogue, key);
   return (
-    <Layout title={t("me.title")} lang={locale} styles={["verify.css"]} scripts={["common.js", "passkeys.js", "age-tokens.js", "account-page.js"]}>
+    <Layout title={t("me.title")} lang={locale} styles={["verify.css", "account.css"]} scripts={["common.js", "passkeys.js", "age-tokens.js", "qr-code.js", "account-page.js"]}>
       <PageTexts catalogue={catalogue} />
       <main id="me-app" data-busy-words={t("busy.sending")} data-development={development ? "true" : undefined}>
         <div class="topbar">
@@ -134,7 +136,7 @@ export function AccountPage({ language, development = false }: { language: PageL
           </form>
         </section>
 
-        {/* The place for "Add proof of age to a wallet" (attestation issuance), between the changes and the deletion. */}
+        <ProofOfAgeSection t={t} />
 
         <section id="me-delete" class="card" hidden aria-labelledby="me-delete-title">
           <h2 id="me-delete-title">{t("me.delete.title")}</h2>

@@ -140,11 +140,22 @@ var AVS_PASSKEYS = (function () {
   /**
    * Adding another passkey or removing one is confirmed by one the account holds (the server refuses
    * either without it: 403 PASSKEY_REQUIRED); without this the page could never add a second passkey,
-   * and every account's only one was "Passkey 1" (docs/end-user-apps.md).
+   * and every account's only one was "Passkey 1" (docs/end-user-apps.md). A proof of age for a wallet, from
+   * the account page or the consent page a wallet opens, is confirmed the same way (docs/attestations.md).
    * @returns {Promise<AssertionResult>}
    */
   async function confirmation() {
     return signed(await A.api("POST", "/api/users/me/passkeys/confirmation-options", { token: token }));
+  }
+
+  /**
+   * The same confirmation for a page that signed in by itself and shows no passkey section: the consent
+   * page a wallet opens (src/apps/account/consent.browser.js).
+   * @param {string} signedIn @returns {Promise<AssertionResult>}
+   */
+  async function confirmationOf(signedIn) {
+    token = signedIn;
+    return confirmation();
   }
 
   /** The browser's assertion over request options from the server. @param {ApiResult} options @returns {Promise<AssertionResult>} */
@@ -267,7 +278,8 @@ var AVS_PASSKEYS = (function () {
   if (A.$("passkey-create")) A.$("passkey-create").addEventListener("click", function (/** @type {MouseEvent} */ event) {
     enrolFrom("passkey-offer-notice", "passkey-offer-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
   });
-  A.$("passkey-add").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+  // The consent page a wallet opens has no passkey section: it only asks for a confirmation (confirmationOf).
+  if (A.$("passkey-add")) A.$("passkey-add").addEventListener("click", function (/** @type {MouseEvent} */ event) {
     enrolFrom("passkey-settings-notice", "passkey-add-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
   });
   if (A.$("passkey-skip")) A.$("passkey-skip").addEventListener("click", function () {
@@ -275,5 +287,5 @@ var AVS_PASSKEYS = (function () {
     refresh(token, requirePasskey);
   });
 
-  return { supported: supported, refresh: refresh, needed: needed, blocked: blocked, onChange: onChange, assertion: assertion };
+  return { supported: supported, refresh: refresh, needed: needed, blocked: blocked, onChange: onChange, assertion: assertion, confirmation: confirmation, confirmationOf: confirmationOf };
 })();

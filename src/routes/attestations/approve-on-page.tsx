@@ -2,8 +2,9 @@
 // form's action; the person signs in with their email and password (limited as POST /api/auth/login is:
 // per address, and per email and address); the batch is authorized and counted as for an offer
 // (batch-authorization.ts); then 302 to the wallet's redirect_uri with the code. A refusal is the page
-// again, saying why; an account with a passkey is sent to its account page (a password alone cannot
-// give the fresh passkey assertion it needs).
+// again, in its language, saying why; an account with a passkey is told that the page confirms with it
+// when script runs (consent.browser.js), since a password alone cannot give the fresh passkey assertion
+// it needs.
 import { login, LoginInput } from "../../domain/accounts";
 import { attestationSigner, authorizeBatch, checkAuthorizationRequest, issueAuthorizationCode } from "../../domain/attestations";
 import { accountWithVerifiedDob } from "../../domain/verification";
@@ -12,21 +13,21 @@ import { ApiError, notFound } from "../../errors";
 import { LIMITS } from "../../http/limits";
 import { describe } from "../../http/openapi-meta";
 import { clientAddress, countUse } from "../../http/rate-limit";
+import type { TextKey } from "../../web/i18n/en";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { consentPolicy, destinationOf } from "./authorize-page";
-import { ConsentPage } from "./consent-page";
+import { consentPage } from "./authorize-page";
 import { asOAuth, formBody } from "./oauth-response";
 
 const spec = { method: "post", path: "/authorize", limits: { perAddress: LIMITS.loginPerAddress, perEmailAndAddress: LIMITS.loginPerEmailAndAddress, batches: LIMITS.attestationBatchesPerAccount } } as const satisfies RouteSpec;
 
-/** What the page says for each refusal the person can act on. */
-const SAYS: Partial<Record<string, string>> = {
-  INVALID_CREDENTIALS: "The email or the password is not right.",
-  VALIDATION_FAILED: "Enter your email and password.",
-  KYC_REQUIRED: "Verify your identity first, on your account page.",
-  ATTESTATION_NOT_ALLOWED: "A proof of age says “over 18”: your verified age is under 18.",
-  PASSKEY_REQUIRED: "Your account is protected by a passkey: add the proof of age from your account page instead.",
-  RATE_LIMITED: "Too many attempts or proofs today; try again later.",
+/** What the page says (its catalogue's text) for each refusal the person can act on. */
+const SAYS: Partial<Record<string, TextKey>> = {
+  INVALID_CREDENTIALS: "consent.error.credentials",
+  VALIDATION_FAILED: "consent.error.fields",
+  KYC_REQUIRED: "consent.error.kyc",
+  ATTESTATION_NOT_ALLOWED: "consent.error.underage",
+  PASSKEY_REQUIRED: "consent.error.passkey",
+  RATE_LIMITED: "consent.error.limited",
 };
 
 export const approveOnPageRoute = {
@@ -35,11 +36,6 @@ export const approveOnPageRoute = {
     if (!(await attestationSigner(c.var.ctx.settings))) throw notFound("Route");
     return asOAuth(c, async () => {
       const request = checkAuthorizationRequest(c.req.query());
-      const page = (error: string, status: 400 | 401 | 403 | 429) => {
-        c.header("Cache-Control", "no-store");
-        c.header("Content-Security-Policy", consentPolicy(request.redirect_uri));
-        return c.html(<ConsentPage destination={destinationOf(request.redirect_uri)} action={`/authorize${new URL(c.req.url).search}`} error={error} />, status);
-      };
       try {
         const credentials = LoginInput.safeParse(await formBody(c));
         if (!credentials.success) throw new ApiError("VALIDATION_FAILED");
@@ -57,7 +53,8 @@ export const approveOnPageRoute = {
       } catch (error) {
         const says = error instanceof ApiError ? SAYS[error.code] : undefined;
         if (!says || !(error instanceof ApiError)) throw error;
-        return page(says, error.status === 401 || error.status === 403 || error.status === 429 ? error.status : 400);
+        const status = error.status === 401 || error.status === 403 || error.status === 429 ? error.status : 400;
+        return c.html(await consentPage(c, request.redirect_uri, says), status);
       }
     });
   }),

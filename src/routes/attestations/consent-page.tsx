@@ -1,41 +1,68 @@
 // The consent page of the authorization code flow (docs/attestations.md): what is asked (a batch of
 // proof-of-age attestations, saying only "over 18"), where the code will go, and the person's sign-in,
-// which approves. The request itself stays in the form's action (the page's own query). Plain HTML: no
-// script, so nothing but this form can approve on the person's behalf.
-export type ConsentPageProps = { destination: string; action: string; error?: string };
+// which approves; in the person's language (authorize-page.tsx chooses it), with the language switcher.
+// The request itself stays in the page's address and the form's action. Without script, the form posts
+// the email and password here (approve-on-page.tsx). With it, consent.browser.js signs in through the
+// API instead, so that an account with a passkey confirms with it (passkeys.browser.js, as on /verify
+// and /account), and sends the browser to the wallet. Only this service's scripts run here (its CSP).
+import { Field } from "../../web/form-field";
+import { translate } from "../../web/i18n/catalogue";
+import type { TextKey } from "../../web/i18n/en";
+import type { PageLanguage } from "../../web/i18n/load-catalogue";
+import { LanguageSwitcher, PageTexts } from "../../web/i18n/page-texts";
+import { Brand, Layout } from "../../web/layout";
 
-export function ConsentPage({ destination, action, error }: ConsentPageProps) {
+export type ConsentPageProps = {
+  language: PageLanguage;
+  /** Where the code goes, as destinationOf (authorize-page.tsx) names it. */
+  destination: string;
+  /** The form's action: this page's own address, the request in its query. */
+  action: string;
+  /** The request's parameters, which the language switcher's links keep. */
+  request: Record<string, string>;
+  error?: TextKey;
+  development?: boolean;
+};
+
+export function ConsentPage({ language, destination, action, request, error, development = false }: ConsentPageProps) {
+  const { locale, catalogue } = language;
+  const t = (key: TextKey) => translate(catalogue, key);
+  // One sentence with the destination inside it, the destination set apart so that it cannot be missed.
+  const [before = "", after = ""] = catalogue["consent.destination"].split("{destination}");
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>Add proof of age to a wallet</title>
-      </head>
-      <body>
-        <main>
-          <h1>Add proof of age to a wallet</h1>
+    <Layout title={t("consent.title")} lang={locale} styles={["account.css"]} scripts={["common.js", "passkeys.js", "consent.js"]}>
+      <PageTexts catalogue={catalogue} />
+      <main id="consent-app" data-busy-words={t("busy.sending")} data-development={development ? "true" : undefined}>
+        <div class="topbar">
+          <Brand name={t("brand.name")} />
+          <LanguageSwitcher locale={locale} catalogue={catalogue} link={request} />
+        </div>
+        <section class="card accent" aria-labelledby="consent-title">
+          <h1 id="consent-title">{t("consent.title")}</h1>
+          <p>{t("consent.asks")}</p>
           <p>
-            A wallet asks for proofs that you are over 18. They say nothing else about you: no name, no date of birth. They are sent to{" "}
-            <strong data-destination>{destination}</strong>. Approve only if that is your own wallet app.
+            {before}
+            <strong data-destination>{destination}</strong>
+            {after}
           </p>
-          {error ? (
-            <p role="alert" data-error>
-              {error}
-            </p>
-          ) : null}
-          <form method="post" action={action}>
-            <label>
-              Email <input type="email" name="email" autocomplete="username" required />
-            </label>
-            <label>
-              Password <input type="password" name="password" autocomplete="current-password" required />
-            </label>
-            <button type="submit">Sign in and approve</button>
+          <p class="notice warn">{t("consent.own")}</p>
+          <form id="consent-form" method="post" action={action}>
+            {error ? (
+              <p class="notice error" role="alert" data-error>
+                {t(error)}
+              </p>
+            ) : (
+              <div class="notice error" role="alert" hidden></div>
+            )}
+            <Field form="consent" name="email" label={t("account.email")} type="email" autocomplete="username" required />
+            <Field form="consent" name="password" label={t("account.password")} type="password" autocomplete="current-password" required />
+            <button type="submit" class="btn block">
+              {t("consent.submit")}
+            </button>
           </form>
-          <p>An account protected by a passkey approves from its own account page instead, with the offer's QR code or link.</p>
-        </main>
-      </body>
-    </html>
+          <p class="muted">{t("consent.passkey")}</p>
+        </section>
+      </main>
+    </Layout>
   );
 }

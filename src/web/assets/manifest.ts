@@ -20,6 +20,9 @@ const FILES = {
   "console.js": "console.browser.js",
   "account.js": "account.browser.js",
   "account-page.js": "account-page.browser.js",
+  "account.css": "account.css",
+  "consent.js": "consent.browser.js",
+  "qr-code.js": "qr-code.browser.js",
 } as const satisfies Record<string, keyof typeof ASSET_VERSIONS>;
 
 export type AssetName = keyof typeof FILES;

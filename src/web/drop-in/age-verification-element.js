@@ -7,12 +7,12 @@
 // confirms the answer (poll or callback), never this event.
 //
 // Written for a merchant's strict CSP: no inline script or style, no innerHTML, no image; the QR code is
-// SVG built node by node, the styles a constructed stylesheet. Bundled with its QR encoder (uqr) into
+// SVG built node by node (../qr-code.js), the styles a constructed stylesheet. Bundled with its QR encoder (uqr) into
 // age-verification.browser.js by `npm run drop-in` (test/node/drop-in-bundle.test.ts), as a classic
 // script (one function run at once, nothing exported): it works from `<script src>` and from
 // `<script type="module" src>` alike. A page whose policy blocks the status reads gets the link and the
 // reason, not a QR code waiting for ever.
-import { encode } from "uqr";
+import { qrSvg } from "../qr-code.js";
 
 /** How often the status is read while the page is visible. The preview shares a limit of 120 calls a
  * minute per client address with the other session-link routes (docs/limits.md): 1.5 s is 40 a minute,
@@ -143,28 +143,6 @@ function languageOf(/** @type {HTMLElement} */ element) {
     if (base && base in TEXTS) return /** @type {Language} */ (base);
   }
   return "en";
-}
-
-/** The QR code as SVG elements: one path of unit squares over a white quiet zone, dark on light. */
-function qrSvg(/** @type {string} */ text, /** @type {string} */ label) {
-  const ns = "http://www.w3.org/2000/svg";
-  const { data, size } = encode(text, { ecc: "M", border: 4 });
-  const svg = document.createElementNS(ns, "svg");
-  svg.setAttribute("viewBox", `0 0 ${size} ${size}`);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", label);
-  svg.setAttribute("shape-rendering", "crispEdges");
-  const background = document.createElementNS(ns, "rect");
-  background.setAttribute("width", String(size));
-  background.setAttribute("height", String(size));
-  background.setAttribute("fill", "#fff");
-  let d = "";
-  data.forEach((row, y) => row.forEach((dark, x) => (d += dark ? `M${x} ${y}h1v1h-1z` : "")));
-  const modules = document.createElementNS(ns, "path");
-  modules.setAttribute("d", d);
-  modules.setAttribute("fill", "#000");
-  svg.append(background, modules);
-  return svg;
 }
 
 /** Creates an element with a class and text, written as text (never HTML). */

@@ -1,0 +1,1 @@
+../../src/apps/account/consent.browser.js

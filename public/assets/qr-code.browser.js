@@ -1,0 +1,1 @@
+../../src/web/qr-code.browser.js
