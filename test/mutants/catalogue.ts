@@ -1991,10 +1991,26 @@ const doubleBlindNoAccount: Mutation[] = [
   {
     id: "spent-retirement-not-reset",
     file: "src/maintenance/spent-age-tokens.ts",
-    find: '    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),\n',
+    find: '    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?)) AND retired_at > ?").bind(published, retiredBefore),\n',
     replace: "",
     tests: ["test/age-tokens/spent-retirement.test.ts"],
     why: "a key back in service keeps its old retirement: its spent records go while it still verifies tokens",
+  },
+  {
+    id: "retired-key-spends",
+    file: "src/db/spent-age-tokens.ts",
+    find: "WHERE NOT EXISTS (SELECT 1 FROM retired_token_keys WHERE token_key_id = ?2)",
+    replace: "WHERE ?2 IS NOT NULL",
+    tests: ["test/age-tokens/spent-retirement.test.ts", "test/age-tokens/spent-lifecycle.property.test.ts"],
+    why: "a key published again after its grace spends its tokens: its spent records were pruned, so a spent token approves a second session",
+  },
+  {
+    id: "retired-key-forgotten-after-grace",
+    file: "src/maintenance/spent-age-tokens.ts",
+    find: ' AND retired_at > ?").bind(published, retiredBefore),',
+    replace: '").bind(published),',
+    tests: ["test/age-tokens/spent-retirement.test.ts", "test/age-tokens/spent-lifecycle.property.test.ts"],
+    why: "a key published again after its grace loses its retirement record: its pruned tokens, spent or not, approve again",
   },
   {
     id: "completion-hour-window",
