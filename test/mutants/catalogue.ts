@@ -1943,10 +1943,18 @@ const doubleBlindNoAccount: Mutation[] = [
   {
     id: "double-blind-body-nonce-ignored",
     file: "src/routes/verification/no-account-on-double-blind.ts",
-    find: '    c.req.header("x-session-nonce") ?? validatedNonce(c, place);',
-    replace: '    c.req.header("x-session-nonce");',
+    find: '  (c) => [c.req.header("x-session-nonce"), validatedNonce(c, place)];',
+    replace: '  (c) => [c.req.header("x-session-nonce")];',
     tests: [DOUBLE_BLIND],
     why: "a sign-in sent with the nonce in the 1.0.0 place (?nonce=, the body) reaches a double-blind session's account path",
+  },
+  {
+    id: "double-blind-split-nonce",
+    file: "src/routes/verification/no-account-on-double-blind.ts",
+    find: '  (c) => [c.req.header("x-session-nonce"), validatedNonce(c, place)];',
+    replace: '  (c) => [c.req.header("x-session-nonce") ?? validatedNonce(c, place)];',
+    tests: [DOUBLE_BLIND],
+    why: "a wrong X-Session-Nonce beside the double-blind session's own nonce in ?nonce= or the body lets the sign-in be checked and the account read",
   },
   {
     id: "issuance-takes-session-nonce",
