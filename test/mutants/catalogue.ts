@@ -2029,6 +2029,22 @@ const doubleBlindNoAccount: Mutation[] = [
     why: "an approval raises an hourly counter the service can recompute for the account: it dates the answer to the hour",
   },
   {
+    id: "counters-keep-rowid",
+    file: "drizzle/0019_keyed_tables_without_rowid.sql",
+    find: "\t`expires_at` text NOT NULL\n) WITHOUT ROWID;\n--> statement-breakpoint\nINSERT INTO `account_counters_keyed`",
+    replace: "\t`expires_at` text NOT NULL\n);\n--> statement-breakpoint\nINSERT INTO `account_counters_keyed`",
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "the counters keep the order of their making: an account's first approval or issuance of the day is dated by the minute windows of the rows around it",
+  },
+  {
+    id: "challenges-keep-rowid",
+    file: "drizzle/0019_keyed_tables_without_rowid.sql",
+    find: "ON DELETE cascade\n) WITHOUT ROWID;",
+    replace: "ON DELETE cascade\n);",
+    tests: ["test/privacy/approval-times.test.ts"],
+    why: "pending passkey challenges, each naming its account, keep the order they were asked in",
+  },
+  {
     id: "challenge-row-fine-expiry",
     file: "src/domain/passkeys/passkeys.ts",
     find: "    expiresAt: endOfDay(expiresAt),",
