@@ -2029,6 +2029,14 @@ const doubleBlindNoAccount: Mutation[] = [
     why: "an approval raises an hourly counter the service can recompute for the account: it dates the answer to the hour",
   },
   {
+    id: "counters-keyed-by-rotated-secret",
+    file: "src/config/derived-keys.ts",
+    find: '{ "account-counters": "IDENTITY_FINGERPRINT_KEY",',
+    replace: '{ "account-counters": "SECRETS_KEY",',
+    tests: ["test/age-tokens/issuance-route.test.ts", "test/limits/counter-keys.test.ts"],
+    why: "a SECRETS_KEY rotation (or a gradual deploy with two values) starts every account's day again: a second day's age tokens and answers",
+  },
+  {
     id: "counters-keep-rowid",
     file: "drizzle/0019_keyed_tables_without_rowid.sql",
     find: "\t`expires_at` text NOT NULL\n) WITHOUT ROWID;\n--> statement-breakpoint\nINSERT INTO `account_counters_keyed`",
