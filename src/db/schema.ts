@@ -282,6 +282,8 @@ export const sandboxApplicantUpdates = builtOnFirstUse(() =>
 
 // Fixed-window counters of what an account may do a limited number of times (src/domain/limits/account-limits.ts):
 // only a hash of (limit, account, window) and a count, nothing about what was done (docs/api-contract.md §Privacy).
+// WITHOUT ROWID (drizzle/0019_keyed_tables_without_rowid.sql; drizzle cannot say it here): the rows are
+// kept in the order of their key, never of their making, which would date a day row by its neighbours.
 export const accountCounters = builtOnFirstUse(() =>
   sqliteTable(
     "account_counters",
@@ -356,6 +358,8 @@ export const PASSKEY_CHALLENGE_PURPOSES = ["register", "approve", "confirm"] as 
 // Single-use WebAuthn challenges, stored hashed and deleted on use; the scheduled maintenance deletes
 // expired ones. An approval challenge is bound to one session through a hash of the challenge with the
 // session's nonce, which names no session: nothing stored links the account to the session it approves.
+// WITHOUT ROWID (drizzle/0019_keyed_tables_without_rowid.sql; drizzle cannot say it here): a pending
+// challenge names its account, and a rowid would keep the order it was asked in among the others.
 export const passkeyChallenges = builtOnFirstUse(() =>
   sqliteTable(
     "passkey_challenges",

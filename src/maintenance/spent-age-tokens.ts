@@ -3,7 +3,8 @@
 // AGE_TOKEN_KEYS, current and previous) for AGE_TOKEN_RETIREMENT_DAYS, counted from the run that first
 // found it absent and recorded in retired_token_keys. One run's reading of the setting deletes nothing:
 // a setting deployed without a key still in service, then rolled back, must not make that key's spent
-// tokens spendable again. Run by the scheduled handler (run.ts) with the ids of the keys it loaded.
+// tokens spendable again; and a key whose grace has passed stays recorded, so that publishing it again
+// makes none of its tokens spendable. Run by the scheduled handler (run.ts) with the ids of the keys it loaded.
 import { deleteInBatches, type Pruned } from "./batch-delete";
 
 /** At most this many keys with spent records are looked at per run: a deployment has a few per threshold. */
@@ -26,23 +27,27 @@ async function spentKeyIds(db: D1Database): Promise<string[]> {
 
 /**
  * Records the retirement of every key with spent records that is not published now (unless recorded
- * earlier), forgets it for every published key, then deletes the records of keys retired for the grace
- * period. An empty list (no token keys loaded) changes nothing.
+ * earlier), forgets it for every published key still within its grace, then deletes the records of keys
+ * retired for the grace period. A key past its grace keeps its record for good, published again or not:
+ * its spent records are (or may be) gone, so the record is what refuses its tokens from then on
+ * (src/db/spent-age-tokens.ts); `republished` counts such keys found in the setting, for the operator.
+ * An empty list (no token keys loaded) changes nothing.
  */
-export async function pruneSpentAgeTokens(db: D1Database, publishedKeyIds: readonly string[], now: Date, graceDays: number): Promise<Pruned & { retired: number }> {
-  if (publishedKeyIds.length === 0) return { deleted: 0, more: false, retired: 0 };
+export async function pruneSpentAgeTokens(db: D1Database, publishedKeyIds: readonly string[], now: Date, graceDays: number): Promise<Pruned & { retired: number; republished: number }> {
+  if (publishedKeyIds.length === 0) return { deleted: 0, more: false, retired: 0, republished: 0 };
   const published = JSON.stringify(publishedKeyIds);
+  const retiredBefore = new Date(now.getTime() - graceDays * DAY_MS).toISOString();
   const unpublished = (await spentKeyIds(db)).filter((id) => !publishedKeyIds.includes(id));
-  await db.batch([
-    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),
+  const [, republished] = await db.batch<{ n: number }>([
+    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?)) AND retired_at > ?").bind(published, retiredBefore),
+    db.prepare("SELECT count(*) AS n FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),
     ...unpublished.map((id) => db.prepare("INSERT INTO retired_token_keys (token_key_id, retired_at) VALUES (?, ?) ON CONFLICT DO NOTHING").bind(id, now.toISOString())),
   ]);
-  const retiredBefore = new Date(now.getTime() - graceDays * DAY_MS).toISOString();
   const pruned = await deleteInBatches(
     db,
     "spent_age_tokens",
     "token_key_id IN (SELECT token_key_id FROM retired_token_keys WHERE retired_at <= ?) AND token_key_id NOT IN (SELECT value FROM json_each(?))",
     [retiredBefore, published],
   );
-  return { ...pruned, retired: unpublished.length };
+  return { ...pruned, retired: unpublished.length, republished: republished?.results[0]?.n ?? 0 };
 }

@@ -41,6 +41,7 @@ export type SessionFailure =
   | "DIGITAL_ID_BODY_INVALID"
   | "DIGITAL_ID_FAILURES_EXCEEDED"
   | "AGE_TOKEN_SPENT"
+  | "AGE_TOKEN_INVALID"
   | "AGE_TOKEN_INSUFFICIENT"
   | PolicyRefusal;
 
@@ -275,7 +276,9 @@ export class VerificationSessionObject extends DurableObject<Env> {
         await this.applyNow(event);
         return void (result = fail("SESSION_NOT_PENDING"));
       }
-      if (!(await insertSpentAgeToken(this.domain.home, input.spent))) return void (result = fail("AGE_TOKEN_SPENT"));
+      const spend = await insertSpentAgeToken(this.domain.home, input.spent);
+      // A key recorded as retired verifies nothing, published or not (src/db/spent-age-tokens.ts).
+      if (spend !== "recorded") return void (result = fail(spend === "spent" ? "AGE_TOKEN_SPENT" : "AGE_TOKEN_INVALID"));
       result = { ok: true, value: polledView(await this.applyNow(event)) };
     });
     return result!;

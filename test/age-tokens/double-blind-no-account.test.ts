@@ -78,6 +78,48 @@ describe("a double-blind session refuses every request that carries an account",
     });
   }
 
+  // The class: wherever the session's own nonce is carried (the X-Session-Nonce header, the 1.0.0 place,
+  // or both), with or without a wrong one in the other place, a sign-in never gets past the session.
+  const PLACED: { name: string; send: (s: Opened, a: string, header: string | undefined, place: string | undefined) => ReturnType<typeof call> }[] = [
+    {
+      name: "request",
+      send: (s, a, header, place) =>
+        call("GET", `/api/age-verification/session/${s.session_id}/request${place === undefined ? "" : `?nonce=${place}`}`, { headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) } }),
+    },
+    {
+      name: "complete",
+      send: (s, a, header, place) =>
+        call("POST", `/api/age-verification/session/${s.session_id}/complete`, { headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) }, body: { consent: true, ...(place === undefined ? {} : { nonce: place }) } }),
+    },
+    {
+      name: "passkey-options",
+      send: (s, a, header, place) =>
+        call("POST", `/api/age-verification/session/${s.session_id}/passkey-options`, { headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) }, body: place === undefined ? {} : { nonce: place } }),
+    },
+  ];
+  const PLACINGS: { header: "right" | "wrong" | undefined; place: "right" | "wrong" | undefined }[] = [
+    { header: "right", place: undefined },
+    { header: undefined, place: "right" },
+    { header: "right", place: "right" },
+    { header: "wrong", place: "right" },
+    { header: "right", place: "wrong" },
+  ];
+  for (const route of PLACED) {
+    it(`${route.name}: the session's nonce in any place, beside a wrong one or not, is refused before the sign-in is checked, nothing of the account read`, async () => {
+      const session = await open(true);
+      const before = await accountTraces(adult.id);
+      const value = (which: "right" | "wrong" | undefined) => (which === undefined ? undefined : which === "right" ? session.nonce : "wrong");
+      for (const placing of PLACINGS) {
+        for (const authorization of ["Bearer not-a-token", `Bearer ${adult.token}`]) {
+          const res = await route.send(session, authorization, value(placing.header), value(placing.place));
+          expect(`${res.status} ${res.body?.error}`, `${JSON.stringify(placing)} ${authorization.slice(0, 12)}`).toBe("403 DOUBLE_BLIND_REQUIRED");
+        }
+      }
+      expect(await accountTraces(adult.id)).toBe(before);
+      expect((await poll(merchant.apiKey, session.session_id)).body.data).toMatchObject({ status: "PENDING" });
+    });
+  }
+
   it("a wrong nonce is still 404 (the refusal says nothing about a session the caller cannot open)", async () => {
     const session = await open(true);
     expectError(await ROUTES[1]!.send({ ...session, nonce: "wrong" }, `Bearer ${adult.token}`), 404, "NOT_FOUND");

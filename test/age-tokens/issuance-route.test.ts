@@ -132,6 +132,24 @@ describe("issuance", () => {
     expect(await stockTokens(other.token, 18, 10, {}, limited)).toHaveLength(10);
   });
 
+  it("concurrent calls cannot together pass the day's limit: of six calls for 5 tokens under a limit of 12, two are issued, the rest 429", async () => {
+    const limited = { ...env, AGE_TOKENS_PER_DAY: "12" } as Env;
+    const adult = await seedEndUser(birthdayToday(30));
+    const calls = await Promise.all(Array.from({ length: 6 }, async () => askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 5) }, limited)));
+    expect(calls.map((res) => res.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
+    expect(calls.filter((res) => res.status === 200).flatMap((res) => res.body.data.token_responses as string[])).toHaveLength(10);
+  });
+
+  it("a SECRETS_KEY rotation does not give the day's tokens again: the count taken under the previous key still counts", async () => {
+    const before = { ...env, AGE_TOKENS_PER_DAY: "12" } as Env;
+    const rotated = { ...before, SECRETS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))), SECRETS_KEY_PREVIOUS: env.SECRETS_KEY } as Env;
+    const adult = await seedEndUser(birthdayToday(30));
+    expect(await stockTokens(adult.token, 18, 10, {}, before)).toHaveLength(10);
+    expectError(await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 5) }, rotated), 429, "RATE_LIMITED");
+    expect(await stockTokens(adult.token, 18, 2, {}, rotated)).toHaveLength(2);
+    expectError(await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 1) }, before), 429, "RATE_LIMITED");
+  });
+
   it("the production limit is the contract's 30 tokens a day", () => {
     expect(ACCOUNT_LIMITS.ageToken[0].fallback).toBe(AGE_TOKENS_PER_DAY_DEFAULT);
     expect(AGE_TOKENS_PER_DAY_DEFAULT).toBe(30);

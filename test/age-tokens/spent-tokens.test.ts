@@ -44,7 +44,7 @@ describe("spent-token store", () => {
   it("prunes nothing when given no published key (a setting that failed to load must not wipe the records)", async () => {
     const tokenKeyId = randomHex(32);
     await spendAgeToken(database(env.DB), { nonceHash: randomHex(32), tokenKeyId });
-    expect(await pruneSpentAgeTokens(env.DB, [], new Date(Date.now() + 365 * 86_400_000), 30)).toEqual({ deleted: 0, more: false, retired: 0 });
+    expect(await pruneSpentAgeTokens(env.DB, [], new Date(Date.now() + 365 * 86_400_000), 30)).toEqual({ deleted: 0, more: false, retired: 0, republished: 0 });
     expect(await countFor(tokenKeyId)).toBe(1);
   });
 });

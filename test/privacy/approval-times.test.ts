@@ -14,6 +14,7 @@ import { enrolPasskeyFor } from "../helpers/passkeys";
 import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession, sessionObject } from "../helpers/sessions";
 import { allShards, shardBindings } from "../helpers/shards";
+import { stockTokens } from "../age-tokens/service-client";
 
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const MIDNIGHT = /T00:00:00(\.0+)?Z$/;
@@ -150,6 +151,69 @@ describe("an approval leaves no account-side time finer than a day", () => {
       expect(late.body.message).toMatch(/expired/);
     } finally {
       vi.useRealTimers();
+    }
+  });
+});
+
+describe("what an approval, an issuance or a challenge writes keeps no order of its making", () => {
+  // A rowid table keeps its rows in the order they were made, and a dump (`wrangler d1 export`) lists them
+  // so: an account's day row, made by its first approval or token issuance of the day, would sit between
+  // rows whose windows name a minute (a merchant's opens), and so be dated to the minute by its neighbours.
+  it("after issuances and merchants' opens interleaved, the counters list their rows by their keyed hash, and have no rowid", { timeout: 60_000 }, async () => {
+    for (let i = 0; i < 4; i++) {
+      const merchant = await seedMerchant(`counter order ${i}`, "live", { shard: 0 });
+      await openSession(merchant.apiKey);
+      const adult = await seedEndUser("1990-01-01", { shard: 0 });
+      await stockTokens(adult.token, 18, 1);
+    }
+    const d1 = shardBindings()[0]!;
+    const listed = (await d1.prepare("SELECT * FROM account_counters").all<{ key: string }>()).results.map((row) => row.key);
+    expect(listed.length).toBeGreaterThanOrEqual(8);
+    expect(listed).toEqual([...listed].sort());
+    await expect(d1.prepare("SELECT rowid FROM account_counters").all()).rejects.toThrow(/rowid/);
+  });
+
+  it("every table of the account's side that gains a row from an approval, a token issuance or an abandoned challenge has no rowid", { timeout: 60_000 }, async () => {
+    const counts = async () => {
+      const all = new Map<string, number>();
+      for (const [shard, d1] of shardBindings().entries()) {
+        for (const { table } of [...(await accountTables(d1)), { table: "account_counters", key: "key" }]) {
+          const row = await d1.prepare(`SELECT count(*) AS n FROM ${table}`).first<{ n: number }>();
+          all.set(`${shard}:${table}`, row!.n);
+        }
+      }
+      return all;
+    };
+    const gained = new Set<string>();
+    const watch = async (actions: () => Promise<void>) => {
+      const before = await counts();
+      await actions();
+      for (const [where, n] of await counts()) if (n > (before.get(where) ?? 0)) gained.add(where);
+    };
+    const merchant = await seedMerchant();
+    const person = await seedEndUser("1990-01-01");
+    const device = await SoftwareAuthenticator.create();
+    await enrolPasskeyFor(person, device);
+    const other = await seedEndUser("1991-02-02");
+    const sessions = [await openSession(merchant.apiKey), await openSession(merchant.apiKey), await openSession(merchant.apiKey)] as const;
+    await watch(async () => {
+      // A passkey approval, an abandoned approval challenge, an issuance confirmed by the passkey, an abandoned confirmation.
+      const [first, second] = sessions;
+      const options = await call("POST", `/api/age-verification/session/${first.session_id}/passkey-options`, { token: person.token, body: { nonce: first.nonce } });
+      expect((await call("POST", `/api/age-verification/session/${first.session_id}/complete`, { token: person.token, body: { nonce: first.nonce, consent: true, assertion: await device.assert(options.body.data) } })).status).toBe(200);
+      expect((await call("POST", `/api/age-verification/session/${second.session_id}/passkey-options`, { token: person.token, body: { nonce: second.nonce } })).status).toBe(200);
+      const confirm = await call("POST", "/api/users/me/passkeys/confirmation-options", { token: person.token });
+      await stockTokens(person.token, 18, 1, { confirmation: await device.assert(confirm.body.data) });
+      expect((await call("POST", "/api/users/me/passkeys/confirmation-options", { token: person.token })).status).toBe(200);
+      // A password approval and an issuance by an account without a passkey.
+      expect((await complete(other.token, sessions[2].session_id, sessions[2].nonce)).status).toBe(200);
+      await stockTokens(other.token, 18, 1);
+    });
+    expect([...gained].some((where) => where.endsWith(":account_counters"))).toBe(true);
+    expect([...gained].some((where) => where.endsWith(":passkey_challenges"))).toBe(true);
+    for (const where of gained) {
+      const [shard, table] = where.split(":") as [string, string];
+      await expect(shardBindings()[Number(shard)]!.prepare(`SELECT rowid FROM ${table}`).all(), `${table} keeps the order of its rows' making`).rejects.toThrow(/rowid/);
     }
   });
 });

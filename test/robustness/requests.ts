@@ -97,7 +97,7 @@ const IGNORED_TABLES = new Set(["account_counters"]);
 let tableNames: string[] | undefined;
 
 /** A WITHOUT ROWID table has no rowid to order by: its primary key orders it. */
-const ORDER_BY: Partial<Record<string, string>> = { usage_days: "account_id, livemode, day, key_id" };
+const ORDER_BY: Partial<Record<string, string>> = { usage_days: "account_id, livemode, day, key_id", passkey_challenges: "challenge_hash" };
 
 /** Every row of every application table on every D1 shard, as text: equal snapshots mean the request wrote nothing. */
 export async function snapshot(): Promise<string> {

@@ -8,7 +8,9 @@ import { ApiError } from "../../errors";
 import type { Database } from "../../db/client";
 import { insertSpentAgeToken, type SpentAgeToken } from "../../db/spent-age-tokens";
 
-/** Records the token as spent, or throws 409 AGE_TOKEN_SPENT when it already was. */
+/** Records the token as spent, or throws 409 AGE_TOKEN_SPENT when it already was, 422 AGE_TOKEN_INVALID when its key is retired. */
 export async function spendAgeToken(db: Database, spent: SpentAgeToken): Promise<void> {
-  if (!(await insertSpentAgeToken(db, spent))) throw new ApiError("AGE_TOKEN_SPENT");
+  const outcome = await insertSpentAgeToken(db, spent);
+  if (outcome === "spent") throw new ApiError("AGE_TOKEN_SPENT");
+  if (outcome === "retired") throw new ApiError("AGE_TOKEN_INVALID");
 }

@@ -3,7 +3,7 @@
 // One statement per window, all in one db.batch: one storage round trip per limited request.
 // A row holds a keyed hash of (limit, account, window) and a count: nothing says what was done, so a
 // counter of completions links no account to the sessions it answered (docs/api-contract.md §Privacy), and the key (an
-// HMAC under a key derived from SECRETS_KEY, src/config/derived-keys.ts) cannot be recomputed for a
+// HMAC under a key derived from IDENTITY_FINGERPRINT_KEY, src/config/derived-keys.ts) cannot be recomputed for a
 // known account id from a copy of the database, so the rows do not even say whose activity they count.
 import { upsertCounter } from "../../db/account-counter";
 import { ApiError } from "../../errors";

@@ -12,6 +12,7 @@ const FAILURES: Record<SessionFailure, (detail: FailureDetail) => ApiError> = {
   DOUBLE_BLIND_REQUIRED: () => new ApiError("DOUBLE_BLIND_REQUIRED"),
   SESSION_NOT_PENDING: () => new ApiError("SESSION_NOT_PENDING"),
   AGE_TOKEN_SPENT: () => new ApiError("AGE_TOKEN_SPENT"),
+  AGE_TOKEN_INVALID: () => new ApiError("AGE_TOKEN_INVALID"),
   AGE_TOKEN_INSUFFICIENT: () => new ApiError("AGE_TOKEN_INSUFFICIENT"),
   // Opening's own refusals carry their exact Retry-After (src/domain/verification/open-session.ts).
   OPENS_LIMITED: () => tooManySessions(60),

@@ -9,29 +9,34 @@ import { sessionOpenedBy } from "../../domain/verification";
 import { ApiError } from "../../errors";
 import type { AppEnv } from "../../http/app-env";
 
-/** Where the route carries the nonce: read from the request after its validators ran. */
-export type NonceOf = (c: Context<AppEnv>) => string | undefined;
+/** Every place the route carries the nonce: read from the request after its validators ran. */
+export type NonceOf = (c: Context<AppEnv>) => (string | undefined)[];
 
 const validatedNonce = (c: Context<AppEnv>, target: "query" | "json"): string | undefined =>
   ((c.req.valid as unknown as (t: string) => { nonce?: unknown } | undefined)(target)?.nonce as string | undefined) ?? undefined;
 
 /** X-Session-Nonce, as the page sends it (the digital-id routes take it nowhere else). */
-export const nonceInHeader: NonceOf = (c) => c.req.header("x-session-nonce");
-/** X-Session-Nonce, or the 1.0.0 place (`?nonce=`, or `nonce` in the body) once its validator ran. */
+export const nonceInHeader: NonceOf = (c) => [c.req.header("x-session-nonce")];
+/**
+ * X-Session-Nonce and the 1.0.0 place (`?nonce=`, or `nonce` in the body) once its validator ran: both,
+ * since a wrong header beside the session's own nonce in the 1.0.0 place still names the session.
+ */
 export const nonceInHeaderOr =
   (place: "query" | "json"): NonceOf =>
-  (c) =>
-    c.req.header("x-session-nonce") ?? validatedNonce(c, place);
+  (c) => [c.req.header("x-session-nonce"), validatedNonce(c, place)];
 
 export function noAccountOnDoubleBlind(nonceOf: NonceOf): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (c.req.header("authorization") === undefined) return next();
-    const nonce = nonceOf(c);
     // No nonce, or one of a shape no session has: the route answers as it would (404, 422).
-    if (nonce === undefined || nonce.length === 0 || nonce.length > 128) return next();
-    const opened = await sessionOpenedBy(c.var.ctx, c.req.param("id") ?? "", nonce);
-    if (opened?.double_blind) throw new ApiError("DOUBLE_BLIND_REQUIRED");
-    if (opened) c.set("openedSession", opened);
+    const nonces = [...new Set(nonceOf(c))].filter((nonce): nonce is string => nonce !== undefined && nonce.length > 0 && nonce.length <= 128);
+    // Two that differ are refused by the route (422) after its sign-in; each is looked at first, so
+    // neither reaches an account when it opens a double-blind session.
+    for (const nonce of nonces) {
+      const opened = await sessionOpenedBy(c.var.ctx, c.req.param("id") ?? "", nonce);
+      if (opened?.double_blind) throw new ApiError("DOUBLE_BLIND_REQUIRED");
+      if (opened && nonces.length === 1) c.set("openedSession", opened);
+    }
     return next();
   };
 }
