@@ -2075,6 +2075,7 @@ const doubleBlindNoAccount: Mutation[] = [
 // transaction code's attempts, each check of a proof, and nothing of an attestation kept.
 const ATTESTATION_REFUSALS = "test/attestations/refusals.test.ts";
 const ATTESTATION_ISSUANCE = "test/attestations/issuance.test.ts";
+const ATTESTATION_CONSENT_ATTACKS = "test/attestations/consent-attacks.test.ts";
 const attestations: Mutation[] = [
   {
     id: "attestation-tx-code-attempts-unbounded",
@@ -2275,6 +2276,30 @@ const attestations: Mutation[] = [
     replace: "  const signed = now - (now % 1000);",
     tests: [ATTESTATION_ISSUANCE],
     why: "the attestation's times name the second of issuance, which the service's logs could join to the account",
+  },
+  {
+    id: "attestation-consent-names-written-host",
+    file: "src/routes/attestations/authorize-page.tsx",
+    find: 'return target.protocol === "https:" ? target.origin : translate',
+    replace: 'return target.protocol === "https:" ? redirectUri.slice(0, redirectUri.indexOf("/", 8) >>> 0) : translate',
+    tests: [ATTESTATION_CONSENT_ATTACKS],
+    why: "the consent page names the host as the redirect_uri is written (https://wallet.example.org@evil.example) while the code goes to the origin a browser parses (evil.example)",
+  },
+  {
+    id: "attestation-page-passkey-skipped",
+    file: "src/routes/attestations/approve-on-page.tsx",
+    find: "await authorizeBatch(ctx, holder, false, async () => undefined, now);",
+    replace: "await authorizeBatch(ctx, holder, true, async () => undefined, now);",
+    tests: [ATTESTATION_CONSENT_ATTACKS],
+    why: "the consent page without script approves a passkey account with its password alone: whoever knows the password gets its attestations",
+  },
+  {
+    id: "attestation-approval-confirmation-unverified",
+    file: "src/routes/attestations/approve-authorization.ts",
+    find: "() => verifyConfirmation(c.var.ctx, claims.sub, confirmation!)",
+    replace: "async () => undefined",
+    tests: [ATTESTATION_CONSENT_ATTACKS],
+    why: "any assertion (another account's passkey, a stranger's, one made to register) confirms a passkey account's approval",
   },
 ];
 
