@@ -105,6 +105,40 @@ describe("the page names the origin the code is delivered to, whatever the redir
   });
 });
 
+describe("the page's policy lets its form lead only to the redirect_uri's own origin", () => {
+  // A host may hold characters a browser's URL parser accepts but no DNS name has, and some of them are
+  // the policy's own syntax: `*` (any host), `;` (a new directive), `,` (a second policy), quotes
+  // (keywords). Such a redirect_uri can receive no code anyway; it must not reach the page's policy.
+  const HOSTS_WITH_POLICY_SYNTAX = ["*", "*.example", "wallet.example.org;frame-ancestors", "wallet.example.org,evil", "'self'", "a!$&()+=.example"];
+  const formActionOf = (res: Response) => /form-action ([^;,]*)/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
+
+  it.each(HOSTS_WITH_POLICY_SYNTAX)("https://%s/cb is refused by the page (400) and the approval (422), and gets no code", async (host) => {
+    const redirectUri = `https://${host}/cb`;
+    const page = await pageFor(request({ redirect_uri: redirectUri }), { redirect: "manual" });
+    expect(page.status).toBe(400);
+    expect(await page.json()).toMatchObject({ error: "invalid_request" });
+    const account = await verifiedAdult();
+    const before = await codes();
+    expectError(await call("POST", "/api/attestations/authorizations", { token: account.token, body: request({ redirect_uri: redirectUri }) }), 422, "VALIDATION_FAILED");
+    expect(await codes()).toBe(before);
+  });
+
+  it("property: whatever the host, a page that is shown allows its form 'self' and exactly the origin it names", async () => {
+    const hostChar = fc.constantFrom(..."abz09-._*;,'!$&()+=~\"".split(""));
+    const host = fc.array(hostChar, { minLength: 1, maxLength: 16 }).map((chars) => chars.join(""));
+    await fc.assert(
+      fc.asyncProperty(host, async (name) => {
+        const page = await pageFor(request({ redirect_uri: `https://${name}/cb` }));
+        if (page.status !== 200) return;
+        const origin = destinationOn(await page.text())!;
+        expect(origin).toMatch(/^https:\/\/[a-z0-9_-]+(\.[a-z0-9_-]+)*\.?$/);
+        expect(formActionOf(page)).toBe(`'self' ${origin}`);
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
 describe("nothing of the request becomes markup on the page", () => {
   const PAYLOADS = ['"><script>alert(1)</script>', "'><img src=x onerror=alert(1)>", '" onmouseover="alert(1)', "</strong><strong data-destination>https://wallet.example.org</strong>"];
   const scriptsOf = (html: string) => html.match(/<script\b/g)?.length ?? 0;

@@ -2278,6 +2278,14 @@ const attestations: Mutation[] = [
     why: "the attestation's times name the second of issuance, which the service's logs could join to the account",
   },
   {
+    id: "attestation-redirect-host-unchecked",
+    file: "src/domain/attestations/authorization-code.ts",
+    find: 'if (url.protocol === "https:" && !REACHABLE_HOST.test(url.hostname)) return',
+    replace: 'if (url.protocol === "https:" && !REACHABLE_HOST.test(url.hostname) && false) return',
+    tests: [ATTESTATION_CONSENT_ATTACKS],
+    why: "an https redirect_uri with host `*` puts `form-action 'self' https://*` in the consent page's policy: its form may lead to any https site",
+  },
+  {
     id: "attestation-consent-names-written-host",
     file: "src/routes/attestations/authorize-page.tsx",
     find: 'return target.protocol === "https:" ? target.origin : translate',

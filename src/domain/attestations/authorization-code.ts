@@ -18,6 +18,14 @@ const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
 const CODE_VERIFIER = /^[A-Za-z0-9._~-]{43,128}$/;
 const MAX_PARAMETER = 2048;
+/**
+ * An https redirect_uri's host as DNS names and IP addresses are written (URL gives an IDN as punycode,
+ * IPv4 dotted, IPv6 in brackets). URL also takes hosts such as `*`, `a;b`, `a,b` or `'self'`, which no
+ * browser can reach and which are Content-Security-Policy syntax: the consent page's policy names the
+ * redirect_uri's origin as the one place its form may lead (authorize-page.tsx), and `https://*` there
+ * would let it lead anywhere.
+ */
+const REACHABLE_HOST = /^(?:[a-z0-9_-]+\.)*[a-z0-9_-]+\.?$|^\[[0-9a-f:.]+\]$/;
 
 /** Null when `uri` may receive a code, else why not. */
 export function redirectUriProblem(uri: string): string | null {
@@ -29,6 +37,7 @@ export function redirectUriProblem(uri: string): string | null {
   }
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return "redirect_uri must be an https URL or a wallet's own scheme.";
   if (url.hash !== "") return "redirect_uri must not have a fragment.";
+  if (url.protocol === "https:" && !REACHABLE_HOST.test(url.hostname)) return "redirect_uri's host must be a domain name or an IP address.";
   return null;
 }
 
