@@ -41,13 +41,13 @@ const signInOnPage = (params: Record<string, string>, form: Record<string, strin
     body: new URLSearchParams(form).toString(),
   });
 
-const unescape = (html: string) => html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+const fromHtml = (html: string) => html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
 const destinationOn = (html: string) => {
   const found = /<strong data-destination[^>]*>([^<]*)<\/strong>/.exec(html);
-  return found ? unescape(found[1]!) : undefined;
+  return found ? fromHtml(found[1]!) : undefined;
 };
 /** What a person reads: the page's text, without tags, attributes or the catalogue's JSON. */
-const visibleText = (html: string) => unescape(html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]*>/g, " "));
+const visibleText = (html: string) => fromHtml(html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]*>/g, " "));
 
 describe("the page names the origin the code is delivered to, whatever the redirect_uri's shape", () => {
   // Each a way to make a URL read as one site and go to another; the page must name where it goes.
