@@ -210,7 +210,7 @@ const sessions: Mutation[] = [
   {
     id: "session-test-answer-live-object",
     file: "src/session/verification-session.ts",
-    find: '    if (!state || state.livemode !== false) return fail("NOT_FOUND");',
+    find: '    if (state?.livemode !== false) return fail("NOT_FOUND");',
     replace: '    if (!state) return fail("NOT_FOUND");',
     tests: [TEST_MODE],
     why: "the object lets the test path reach a live session (the state machine alone would refuse it as 409, not 404)",

@@ -7,7 +7,7 @@ export type Mutation = {
   id: string;
   /** The source file, from the repository root. */
   file: string;
-  /** Text that occurs exactly once in `file`. */
+  /** Text that occurs exactly once in `file` (whitespace aside: see findPattern). */
   find: string;
   replace: string;
   /** Test files (from the root) of which at least one must fail while the mutation is applied. */
@@ -16,10 +16,19 @@ export type Mutation = {
   why: string;
 };
 
-/** How many times `find` occurs in `text` (overlaps not counted). */
+/**
+ * `find` as a pattern that ignores whitespace: the formatter (biome.json) may break a line or re-indent
+ * it, which changes no token, so an entry names the code, not its layout.
+ */
+function findPattern(find: string, flags: string): RegExp {
+  const chars = [...find.replace(/\s+/g, "")].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  return new RegExp(chars.join("\\s*"), flags);
+}
+
+/** How many times `find` occurs in `text`, whatever the whitespace (overlaps not counted). */
 export function occurrences(text: string, find: string): number {
-  if (find === "") return 0;
-  return text.split(find).length - 1;
+  if (find.trim() === "") return 0;
+  return [...text.matchAll(findPattern(find, "g"))].length;
 }
 
 /** The problems of an entry against its file's text (null when the file is missing); [] when sound. */
@@ -37,7 +46,7 @@ export function entryProblems(mutation: Mutation, fileText: string | null, testE
 }
 
 /** The text with the mutation applied (the caller has checked that `find` occurs once). */
-export const applyMutation = (text: string, mutation: Mutation) => text.replace(mutation.find, () => mutation.replace);
+export const applyMutation = (text: string, mutation: Mutation) => text.replace(findPattern(mutation.find, ""), () => mutation.replace);
 
 /** The vitest project a test file runs in (vitest.config.ts): Node for test/node and test/tools, else workerd. */
 export const projectOf = (testFile: string) => (/^test\/(node|tools)\//.test(testFile) ? "node" : "workers");

@@ -39,6 +39,13 @@ describe("the runner's checks", () => {
     expect(entryProblems(entry({ tests: [] }), "a > b", () => true)).toEqual(["it names no test file"]);
   });
 
+  it("finds the code whatever the formatter did to its whitespace, and only that code", () => {
+    expect(occurrences("if (a >\n      b) return;", "a > b")).toBe(1);
+    expect(occurrences("if (a>b) return;", "a > b")).toBe(1);
+    expect(occurrences("if (a >= b) return;", "a > b")).toBe(0);
+    expect(applyMutation("if (\n  a > b\n) return;", entry({ find: "(a > b)", replace: "(true)" }))).toBe("if (true) return;");
+  });
+
   it("replaces literally (no $ patterns) and picks the project by path", () => {
     expect(occurrences("aXaXa", "a")).toBe(3);
     expect(applyMutation("x = `${y}`", entry({ find: "`${y}`", replace: "'$&$1'" }))).toBe("x = '$&$1'");
