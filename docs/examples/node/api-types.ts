@@ -3353,6 +3353,8 @@ export type operations = {
               accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
               /** @description Only an anonymous age token or a digital ID may approve this session. */
               double_blind: boolean;
+              /** @description The merchant accepts only an approval bound to the person by a key on their device (a passkey, or a wallet's device signature). With double_blind, the digital ID is the only way that can succeed: the first screen offers it alone. */
+              require_passkey: boolean;
             };
           };
         };

@@ -364,6 +364,10 @@
   /** @param {SessionPreview} shown */
   function accountPathOffered(shown) {
     if (shown.accepted_assurance.indexOf("KYC_VERIFIED") < 0) return false;
+    // Double-blind refuses the account's approval and require_passkey the anonymous token (a bearer
+    // token, bound to no key): together only the wallet's device signature can answer, so nothing else
+    // is offered (docs/double-blind.md).
+    if (shown.double_blind && shown.require_passkey) return false;
     // A double-blind session cannot be approved by a password or passkey (DOUBLE_BLIND_REQUIRED).
     if (shown.double_blind) return doubleBlindAccountPath(shown);
     return true;
@@ -382,6 +386,8 @@
     walletOnly = accepted && !account;
     walletSupported = accepted && supported;
     walletOr = accepted && account;
+    // Why the wallet is the only way, where the merchant's policy (not the browser) made it so.
+    A.show("wallet-only-key", accepted && shown.double_blind && shown.require_passkey);
     // "Sign in or create an account" is not said above a wallet that answers with no account.
     A.text("intro-how", t(account && !(accepted && supported) ? "intro.how" : "intro.how.wallet"));
     A.text("wallet-text", t("wallet.text", { age: shown.age_required }));

@@ -251,4 +251,6 @@ export const de: Catalogue = {
   "error.EMAIL_NOT_VERIFIED": "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Öffnen Sie den Link, den wir Ihnen gesendet haben, oder senden Sie ihn erneut.",
   "me.email.resend": "Bestätigungslink erneut senden",
   "me.email.resent": "Wir haben einen Bestätigungslink an {email} gesendet.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Diese Anfrage muss mit einem Schlüssel auf Ihrem Gerät beantwortet werden, und ohne Ihr Konto: Nur ein digitaler Ausweis aus Ihrer Wallet leistet beides. Ein anonymer Alters-Token oder eine Anmeldung kann sie nicht beantworten.",
 };

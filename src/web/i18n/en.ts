@@ -250,6 +250,8 @@ export const en = {
   "error.EMAIL_NOT_VERIFIED": "Confirm your email address first: open the link we sent you, or send it again.",
   "me.email.resend": "Send the confirmation link again",
   "me.email.resent": "We sent a confirmation link to {email}.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "This request must be answered with a key held on your device, and without your account: only a digital ID from your wallet does both. An anonymous age token or a sign-in cannot answer it.",
 } as const;
 
 export type TextKey = keyof typeof en;

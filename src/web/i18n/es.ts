@@ -251,4 +251,6 @@ export const es: Catalogue = {
   "error.EMAIL_NOT_VERIFIED": "Confirme primero su dirección de correo: abra el enlace que le enviamos o envíelo de nuevo.",
   "me.email.resend": "Enviar de nuevo el enlace de confirmación",
   "me.email.resent": "Hemos enviado un enlace de confirmación a {email}.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Esta solicitud debe responderse con una clave guardada en su dispositivo, y sin su cuenta: solo una identidad digital de su cartera hace las dos cosas. Un token de edad anónimo o un inicio de sesión no pueden responderla.",
 };

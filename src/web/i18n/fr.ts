@@ -251,4 +251,6 @@ export const fr: Catalogue = {
   "error.EMAIL_NOT_VERIFIED": "Confirmez d’abord votre adresse e-mail : ouvrez le lien que nous vous avons envoyé, ou renvoyez-le.",
   "me.email.resend": "Renvoyer le lien de confirmation",
   "me.email.resent": "Nous avons envoyé un lien de confirmation à {email}.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Cette demande doit recevoir une réponse signée par une clé conservée sur votre appareil, et sans votre compte : seule une identité numérique de votre portefeuille fait les deux. Un jeton d’âge anonyme ou une connexion ne peuvent pas y répondre.",
 };

@@ -251,4 +251,6 @@ export const it: Catalogue = {
   "error.EMAIL_NOT_VERIFIED": "Conferma prima il tuo indirizzo email: apri il link che ti abbiamo inviato o invialo di nuovo.",
   "me.email.resend": "Invia di nuovo il link di conferma",
   "me.email.resent": "Abbiamo inviato un link di conferma a {email}.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Questa richiesta deve ricevere risposta con una chiave custodita sul tuo dispositivo, e senza il tuo account: solo un’identità digitale dal tuo wallet fa entrambe le cose. Un token d’età anonimo o un accesso non possono rispondere.",
 };
