@@ -2087,10 +2087,26 @@ const attestations: Mutation[] = [
   {
     id: "attestation-http-redirect-accepted",
     file: "src/domain/attestations/authorization-code.ts",
-    find: 'const FORBIDDEN_SCHEMES = new Set(["http:", ',
-    replace: "const FORBIDDEN_SCHEMES = new Set([",
+    find: 'const mayReceiveCode = (url: URL) => url.protocol === "https:" ||',
+    replace: 'const mayReceiveCode = (url: URL) => url.protocol.startsWith("http") ||',
     tests: [ATTESTATION_REFUSALS],
     why: "codes are sent to plain-http redirect_uris, readable on the way",
+  },
+  {
+    id: "attestation-redirect-blocklist",
+    file: "src/domain/attestations/authorization-code.ts",
+    find: 'const mayReceiveCode = (url: URL) => url.protocol === "https:" || REVERSE_DOMAIN_SCHEME.test(url.protocol);',
+    replace: 'const mayReceiveCode = (url: URL) => !["http:", "javascript:", "data:", "file:", "blob:", "vbscript:", "about:", "ws:", "wss:"].includes(url.protocol);',
+    tests: [ATTESTATION_REFUSALS],
+    why: "a blocklist of schemes lets through every scheme it did not name (ftp:, intent:, a one-word scheme any app can claim)",
+  },
+  {
+    id: "attestation-redirect-any-scheme",
+    file: "src/domain/attestations/authorization-code.ts",
+    find: "const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(\\.[a-z0-9-]+)+:$/;",
+    replace: "const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(\\.[a-z0-9-]+)*:$/;",
+    tests: [ATTESTATION_REFUSALS],
+    why: "any one-word scheme receives a code: javascript:, data:, file: and schemes any app can claim",
   },
   {
     id: "attestation-proof-audience-ignored",
