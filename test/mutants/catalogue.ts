@@ -2085,6 +2085,14 @@ const attestations: Mutation[] = [
     why: "a code is redeemed for another redirect_uri than the one the person approved",
   },
   {
+    id: "withdrawn-link-without-nonce",
+    file: "src/session/verification-session.ts",
+    find: 'return withdrawn && timingSafeEqual(await sha256Hex(nonce), withdrawn.nonceHash) ? "SESSION_WITHDRAWN" : "NOT_FOUND";',
+    replace: 'return withdrawn ? "SESSION_WITHDRAWN" : "NOT_FOUND";',
+    tests: ["test/session/withdrawn-link.test.ts"],
+    why: "anyone with a session id, no link needed, learns that its merchant withdrew it (a wrong nonce must get the one 404)",
+  },
+  {
     id: "attestation-http-redirect-accepted",
     file: "src/domain/attestations/authorization-code.ts",
     find: 'const mayReceiveCode = (url: URL) => url.protocol === "https:" ||',

@@ -378,7 +378,7 @@ export type components = {
        * @description Stable UPPER_SNAKE machine code.
        * @enum {string}
        */
-      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "ATTESTATION_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
+      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "ATTESTATION_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "SESSION_WITHDRAWN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
       /** @description For people; may change. */
       message: string;
       errors: {
@@ -3386,6 +3386,15 @@ export type operations = {
           };
         };
       };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
+          };
+        };
+      };
       /** @description Validation failed, one item per problem in errors (VALIDATION_FAILED) */
       422: {
         content: {
@@ -3498,6 +3507,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -3630,6 +3648,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -3787,6 +3814,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -3968,6 +4004,15 @@ export type operations = {
           });
         };
       };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
+          };
+        };
+      };
       /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
       413: {
         content: {
@@ -4104,6 +4149,15 @@ export type operations = {
           };
         };
       };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
+          };
+        };
+      };
       /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
       413: {
         content: {
@@ -4228,6 +4282,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -4392,6 +4455,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };

@@ -11,6 +11,6 @@ export const ASSET_VERSIONS = {
   "console.browser.js": "eed23e82dda8",
   "console.css": "0280f0f52425",
   "passkeys.browser.js": "10bc430bc2db",
-  "verify.browser.js": "7ce0a5debf70",
+  "verify.browser.js": "26875dbcbe14",
   "verify.css": "85ae52af368f",
 } as const;

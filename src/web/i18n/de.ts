@@ -253,4 +253,6 @@ export const de: Catalogue = {
   "me.email.resent": "Wir haben einen Bestätigungslink an {email} gesendet.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
   "wallet.only_key": "Diese Anfrage muss mit einem Schlüssel auf Ihrem Gerät beantwortet werden, und ohne Ihr Konto: Nur ein digitaler Ausweis aus Ihrer Wallet leistet beides. Ein anonymer Alters-Token oder eine Anmeldung kann sie nicht beantworten.",
+  "result.withdrawn.title": "Dieser Link ist nicht mehr gültig",
+  "result.withdrawn.text": "Diese Anfrage kann nicht mehr beantwortet werden, und nichts wurde geteilt. Wenn Sie Ihr Alter weiterhin bestätigen müssen, beginnen Sie auf der Website neu.",
 };

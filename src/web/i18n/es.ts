@@ -253,4 +253,6 @@ export const es: Catalogue = {
   "me.email.resent": "Hemos enviado un enlace de confirmación a {email}.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
   "wallet.only_key": "Esta solicitud debe responderse con una clave guardada en su dispositivo, y sin su cuenta: solo una identidad digital de su cartera hace las dos cosas. Un token de edad anónimo o un inicio de sesión no pueden responderla.",
+  "result.withdrawn.title": "Este enlace ya no es válido",
+  "result.withdrawn.text": "Ya no se puede responder a esta solicitud, y no se ha compartido nada. Si aún necesita confirmar su edad, empiece de nuevo desde el sitio web.",
 };

@@ -253,4 +253,6 @@ export const fr: Catalogue = {
   "me.email.resent": "Nous avons envoyé un lien de confirmation à {email}.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
   "wallet.only_key": "Cette demande doit recevoir une réponse signée par une clé conservée sur votre appareil, et sans votre compte : seule une identité numérique de votre portefeuille fait les deux. Un jeton d’âge anonyme ou une connexion ne peuvent pas y répondre.",
+  "result.withdrawn.title": "Ce lien n’est plus valide",
+  "result.withdrawn.text": "Il n’est plus possible de répondre à cette demande, et rien n’a été transmis. Si vous devez toujours confirmer votre âge, recommencez depuis le site.",
 };

@@ -253,4 +253,6 @@ export const it: Catalogue = {
   "me.email.resent": "Abbiamo inviato un link di conferma a {email}.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
   "wallet.only_key": "Questa richiesta deve ricevere risposta con una chiave custodita sul tuo dispositivo, e senza il tuo account: solo un’identità digitale dal tuo wallet fa entrambe le cose. Un token d’età anonimo o un accesso non possono rispondere.",
+  "result.withdrawn.title": "Questo link non è più valido",
+  "result.withdrawn.text": "A questa richiesta non si può più rispondere, e non è stato condiviso nulla. Se devi ancora confermare la tua età, ricomincia dal sito.",
 };
