@@ -333,7 +333,7 @@ const passkeys: Mutation[] = [
   {
     id: "passkey-challenge-expiry",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "if (challengeExpiry(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
+    find: "if (expiryOfSecret(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
     replace: "if (false)",
     tests: [PASSKEYS],
     why: "an expired challenge is accepted",
@@ -2091,6 +2091,22 @@ const attestations: Mutation[] = [
     replace: 'return withdrawn ? "SESSION_WITHDRAWN" : "NOT_FOUND";',
     tests: ["test/session/withdrawn-link.test.ts"],
     why: "anyone with a session id, no link needed, learns that its merchant withdrew it (a wrong nonce must get the one 404)",
+  },
+  {
+    id: "attestation-grant-row-fine-expiry",
+    file: "src/domain/attestations/grants.ts",
+    find: "expiresAt: endOfUtcDay(expiresAt),",
+    replace: "expiresAt: new Date(expiresAt).toISOString(),",
+    tests: ["test/attestations/grant-times.test.ts"],
+    why: "a grant row keeps its millisecond expiry: less its lifetime, it names the moment an account made an offer or approved a code",
+  },
+  {
+    id: "attestation-grant-secret-expiry-ignored",
+    file: "src/domain/attestations/grants.ts",
+    find: "const carriesLife = (secret: string, now: number) => expiryOfSecret(secret) > now;",
+    replace: "const carriesLife = (_secret: string, _now: number) => true;",
+    tests: ["test/attestations/grant-times.test.ts"],
+    why: "a code, token, c_nonce or offer lives until the end of its row's day instead of its 1 to 5 minutes",
   },
   {
     id: "attestation-http-redirect-accepted",
