@@ -4,7 +4,7 @@ export const ASSET_VERSIONS = {
   "account-page.browser.js": "ceb877aa13e7",
   "account.browser.js": "7e6cdc4f5689",
   "age-tokens.browser.js": "71f772110f1c",
-  "age-verification.browser.js": "4244de4b009b",
+  "age-verification.browser.js": "a21997e6854f",
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "0567ff31f30e",
   "common.browser.js": "5aca17bb9762",
