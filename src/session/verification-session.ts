@@ -314,10 +314,10 @@ export class VerificationSessionObject extends DurableObject<Env> {
    * (its merchant, key and callback address are that account's data).
    */
   async closeForDeletedAccount(): Promise<void> {
-    const state = await this.load();
-    const closed = state ? await this.apply({ type: "expire", at: nowIso(), force: true }) : undefined;
+    // Closed already (a queue message retried: its trace stays) or never opened here: nothing to do.
+    if (!(await this.load())) return;
+    const closed = await this.apply({ type: "expire", at: nowIso(), force: true });
     await this.forget();
-    if (!closed) return;
     // The link's holder is told it is no longer valid (410 SESSION_WITHDRAWN), for as long as an answered
     // link is kept (docs/end-user-apps.md): a 404 would read as a broken or mistyped link.
     const withdrawn: Withdrawn = { nonceHash: closed.nonceHash, forgetAt: this.forgetAt(closed) };

@@ -2093,6 +2093,14 @@ const attestations: Mutation[] = [
     why: "anyone with a session id, no link needed, learns that its merchant withdrew it (a wrong nonce must get the one 404)",
   },
   {
+    id: "withdrawn-trace-erased-on-retry",
+    file: "src/session/verification-session.ts",
+    find: "if (!(await this.load())) return;",
+    replace: "if (!(await this.load())) return this.forget();",
+    tests: ["test/session/withdrawn-link.test.ts"],
+    why: "a retried closing message erases the withdrawn link's trace, and the link reads as a broken one again",
+  },
+  {
     id: "attestation-grant-row-fine-expiry",
     file: "src/domain/attestations/grants.ts",
     find: "expiresAt: endOfUtcDay(expiresAt),",

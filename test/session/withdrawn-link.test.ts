@@ -46,6 +46,13 @@ describe("a pending link whose merchant deleted its account", () => {
     expect(Object.keys(entries)).toEqual(["withdrawn"]);
   });
 
+  it("closing it again (a queue message retried) keeps the trace: the link still says it is no longer valid", async () => {
+    const { session } = await withdrawnSession();
+    await runInDurableObject(sessionObject(session.session_id), (instance) => (instance as unknown as { closeForDeletedAccount(): Promise<void> }).closeForDeletedAccount());
+    expect(Object.keys((await stored(session.session_id)).entries)).toEqual(["withdrawn"]);
+    expectError(await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: nonceHeader(session.nonce) }), 410, "SESSION_WITHDRAWN");
+  });
+
   it("a test session's link says the same to the test page's outcome chooser", async () => {
     const merchant = await seedMerchant("Withdrawn test shop", "test");
     const session = await openSession(merchant.apiKey);
