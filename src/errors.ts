@@ -37,6 +37,7 @@ export const ERROR_CATALOGUE = {
   AGE_TOKEN_SPENT: { status: 409, message: "This age token has already been used." },
   SESSION_NOT_PENDING: { status: 409, message: "This request has already been answered or has expired." },
   IDEMPOTENCY_IN_PROGRESS: { status: 409, message: "A request with this Idempotency-Key is still being processed; retry shortly." },
+  SESSION_WITHDRAWN: { status: 410, message: "This request is no longer valid: it can no longer be answered." },
   PAYLOAD_TOO_LARGE: { status: 413, message: "The request body is larger than 64 KiB." },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Send the request body as application/json." },
   CALLBACK_ORIGIN_NOT_ALLOWED: { status: 422, message: "The callback_url is not on one of this key's allowed callback origins." },

@@ -84,6 +84,13 @@ export const SessionPreview = z.object({
   locale: z.enum(LOCALES).nullable().describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in; null when it gave none" : ""),
   accepted_assurance: z.array(z.enum(ASSURANCES)).describe(OPENAPI_METADATA ? "The ways this session may be answered: the first screen offers only these." : ""),
   double_blind: z.boolean().describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve this session." : ""),
+  require_passkey: z
+    .boolean()
+    .describe(
+      OPENAPI_METADATA
+        ? "The merchant accepts only an approval bound to the person by a key on their device (a passkey, or a wallet's device signature). With double_blind, the digital ID is the only way that can succeed: the first screen offers it alone."
+        : "",
+    ),
 });
 export type SessionPreview = z.infer<typeof SessionPreview>;
 
@@ -98,6 +105,7 @@ export const previewView = (state: SessionState): SessionPreview => ({
   locale: state.locale ?? null,
   accepted_assurance: acceptedAssuranceOf(state),
   double_blind: state.doubleBlind ?? false,
+  require_passkey: state.requirePasskey ?? false,
 });
 
 /** A state resolved before 1.2.0 has no assurance stored: every answer then was an account's (KYC_VERIFIED). */

@@ -31,6 +31,7 @@ import { isolateStatusLists } from "./status-lists";
 
 export type SessionFailure =
   | "NOT_FOUND"
+  | "SESSION_WITHDRAWN"
   | "KYC_REQUIRED"
   | "SESSION_NOT_PENDING"
   | "PASSKEY_REQUIRED"
@@ -61,6 +62,13 @@ const OUTBOX_RETRY_MS = 10_000;
 /** How long a resolved session can still be polled; then its object forgets it (the D1 log stays). */
 export const RESOLVED_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const fail = (error: SessionFailure, detail?: FailureDetail) => ({ ok: false, error, detail }) as const;
+
+/**
+ * What a session whose merchant deleted its account leaves (closeForDeletedAccount): the hash of its
+ * link's nonce, so that the link's holder alone is told the link is no longer valid, and when to forget
+ * that too. Nothing of the merchant, its key or its callback.
+ */
+type Withdrawn = { nonceHash: string; forgetAt: number };
 
 /**
  * The session's logic. The runtime constructs the entry's subclass (src/index.ts), which hands in the
@@ -143,14 +151,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
 
   async request(nonce: string): Promise<SessionResult<SessionRequest>> {
     const state = await this.load();
-    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail(await this.unknownOrWithdrawn(nonce));
     return { ok: true, value: requestView(state) };
   }
 
   /** The first screen, before any sign-in (docs/api-contract.md §Preview). Past expiry it expires first, as poll does. */
   async preview(nonce: string): Promise<SessionResult<SessionPreview>> {
     let state = await this.load();
-    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail(await this.unknownOrWithdrawn(nonce));
     if (state.status === "PENDING" && Date.now() >= Date.parse(state.expiresAt)) {
       state = await this.apply({ type: "expire", at: nowIso() });
     }
@@ -160,7 +168,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   /** "Not now" without an account: DENIED, and nothing about who declined is known or recorded. */
   async decline(nonce: string): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
-    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail(await this.unknownOrWithdrawn(nonce));
     let refused = false;
     const after = await this.apply({ type: "decline", at: nowIso(), receiptId: newId("rcpt") }, (result) => (refused = result.outcome === "not_pending"));
     return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
@@ -178,7 +186,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     accountHasPasskey: boolean;
   }): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
-    if (!state || !(await this.nonceMatches(state, input.nonce))) return fail("NOT_FOUND");
+    if (!state || !(await this.nonceMatches(state, input.nonce))) return fail(await this.unknownOrWithdrawn(input.nonce));
     // The merchant's policy first: whether an account may answer at all does not depend on which one asks.
     const refusal = policyRefusal(state, "account");
     if (refusal) return fail(refusal);
@@ -266,7 +274,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     let result: SessionResult<PolledSession> | undefined;
     await this.ctx.blockConcurrencyWhile(async () => {
       const state = await this.load();
-      if (!state || !(await this.nonceMatches(state, input.nonce))) return void (result = fail("NOT_FOUND"));
+      if (!state || !(await this.nonceMatches(state, input.nonce))) return void (result = fail(await this.unknownOrWithdrawn(input.nonce)));
       if (input.ageOver < state.ageRequired) return void (result = fail("AGE_TOKEN_INSUFFICIENT"));
       const refusal = policyRefusal(state, "age_token");
       if (refusal) return void (result = fail(refusal));
@@ -293,7 +301,8 @@ export class VerificationSessionObject extends DurableObject<Env> {
     outcome: TestOutcome,
   ): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
-    if (state?.livemode !== false) return fail("NOT_FOUND");
+    if (!state) return fail("nonce" in auth ? await this.unknownOrWithdrawn(auth.nonce) : "NOT_FOUND");
+    if (state.livemode !== false) return fail("NOT_FOUND");
     if ("accountId" in auth ? state.accountId !== auth.accountId : !(await this.nonceMatches(state, auth.nonce))) return fail("NOT_FOUND");
     let refused = false;
     const after = await this.apply(
@@ -308,8 +317,21 @@ export class VerificationSessionObject extends DurableObject<Env> {
    * (its merchant, key and callback address are that account's data).
    */
   async closeForDeletedAccount(): Promise<void> {
-    if (await this.load()) await this.apply({ type: "expire", at: nowIso(), force: true });
+    // Closed already (a queue message retried: its trace stays) or never opened here: nothing to do.
+    if (!(await this.load())) return;
+    const closed = await this.apply({ type: "expire", at: nowIso(), force: true });
     await this.forget();
+    // The link's holder is told it is no longer valid (410 SESSION_WITHDRAWN), for as long as an answered
+    // link is kept (docs/end-user-apps.md): a 404 would read as a broken or mistyped link.
+    const withdrawn: Withdrawn = { nonceHash: closed.nonceHash, forgetAt: this.forgetAt(closed) };
+    await this.ctx.storage.put("withdrawn", withdrawn);
+    await this.ctx.storage.setAlarm(withdrawn.forgetAt);
+  }
+
+  /** The failure for a nonce that opens no session here: SESSION_WITHDRAWN for a withdrawn link's own nonce, else the one 404. */
+  private async unknownOrWithdrawn(nonce: string): Promise<SessionFailure> {
+    const withdrawn = await this.ctx.storage.get<Withdrawn>("withdrawn");
+    return withdrawn && timingSafeEqual(await sha256Hex(nonce), withdrawn.nonceHash) ? "SESSION_WITHDRAWN" : "NOT_FOUND";
   }
 
   /**
@@ -330,7 +352,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   override async alarm(): Promise<void> {
     await this.flushOutbox();
     let state = await this.load();
-    if (!state) return;
+    if (!state) return this.forgetWithdrawnWhenDue();
     if (state.status === "PENDING") {
       state = await this.apply({ type: "expire", at: nowIso() });
     } else if (!(await this.ctx.storage.get("outbox")) && Date.now() >= this.forgetAt(state)) {
@@ -338,6 +360,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
       return;
     }
     await this.scheduleAlarm(state);
+  }
+
+  /** A withdrawn link's trace goes at its time (an early or repeated alarm leaves it, and sets the alarm again). */
+  private async forgetWithdrawnWhenDue(): Promise<void> {
+    const withdrawn = await this.ctx.storage.get<Withdrawn>("withdrawn");
+    if (!withdrawn) return;
+    if (Date.now() >= withdrawn.forgetAt) return this.forget();
+    await this.ctx.storage.setAlarm(withdrawn.forgetAt);
   }
 
   private async forget(): Promise<void> {
@@ -364,7 +394,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
    */
   private async digitalIdGate(nonce: string, options: { beforeStatus?: boolean } = {}): Promise<SessionResult<SessionState>> {
     let state = await this.load();
-    if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
+    if (!state || !(await this.nonceMatches(state, nonce))) return fail(await this.unknownOrWithdrawn(nonce));
     const refusal = policyRefusal(state, "digital_id") ?? (digitalIdOffered(this.domain.settings) ? null : "ASSURANCE_NOT_ACCEPTED");
     if (refusal) return fail(refusal);
     // An answer with no request open (never asked, replaced or already answered) fails like any unbound one.

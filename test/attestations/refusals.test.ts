@@ -151,6 +151,73 @@ describe("the authorization code and PKCE", () => {
     }
   });
 
+  // The redirect_uri is checked against a list of what may receive a code (docs/attestations.md): https, or
+  // a wallet's private-use scheme in the reverse-domain form of RFC 8252 §7.1. Everything else is refused,
+  // each kind here, including schemes no blocklist would think of.
+  const REFUSED_REDIRECTS = [
+    "http://wallet.example.org/cb",
+    "http://localhost:8080/cb",
+    "javascript:alert(1)",
+    "JavaScript://wallet.example.org/%0aalert(1)",
+    "data:text/html,hi",
+    "file:///etc/passwd",
+    "blob:https://wallet.example.org/0b2c6a6e-4d5c-4b8f-9a0e-1c2d3e4f5a6b",
+    "vbscript:msgbox(1)",
+    "about:blank",
+    "ws://wallet.example.org/cb",
+    "wss://wallet.example.org/cb",
+    "ftp://wallet.example.org/cb",
+    "intent://cb#Intent;scheme=https;end",
+    "wallet://cb",
+    "mailto:someone@example.org",
+    "com.example.:/cb",
+    ".com.example:/cb",
+    "com..example:/cb",
+    "com.example+app:/cb",
+    "https://wallet.example.org/cb#fragment",
+    "/relative/cb",
+    // Schemes that hand a web address to a browser: the page would name an app while the code went to a website.
+    "microsoft-edge:https://evil.example/cb",
+    "x-safari-https://evil.example/cb",
+    "googlechromes://evil.example/cb",
+    "firefox:https://evil.example/cb",
+    "opera-https://evil.example/cb",
+    "brave://evil.example/cb",
+  ];
+
+  it("GET /authorize refuses every redirect_uri that is not https or a reverse-domain scheme, redirecting nowhere", async () => {
+    const { challenge } = await pkce();
+    for (const redirectUri of REFUSED_REDIRECTS) {
+      const res = await toWorker(`${ISSUER_URL}/authorize?${new URLSearchParams(authorizationParams(challenge, { redirect_uri: redirectUri }))}`, { redirect: "manual" });
+      expect(res.status, redirectUri).toBe(400);
+      expect(res.headers.get("location"), redirectUri).toBeNull();
+      expect(await res.json(), redirectUri).toMatchObject({ error: "invalid_request" });
+    }
+  });
+
+  it("the approval refuses them too (422) and issues no code", async () => {
+    const account = await verifiedAdult();
+    const { challenge } = await pkce();
+    const codes = await grantCount("code");
+    for (const redirectUri of REFUSED_REDIRECTS) {
+      const res = await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams(challenge, { redirect_uri: redirectUri }) });
+      expect(res.status, redirectUri).toBe(422);
+      expect(res.body.error, redirectUri).toBe("VALIDATION_FAILED");
+    }
+    expect(await grantCount("code")).toBe(codes);
+  });
+
+  it("https and a wallet's reverse-domain scheme (the EU wallet's eu.europa.ec.euidi://, RFC 8252's com.example.app:/) get a code", async () => {
+    const account = await verifiedAdult();
+    for (const redirectUri of ["https://wallet.example.org/cb?x=1", "eu.europa.ec.euidi://authorization", "com.example.app:/oauth2redirect/example-provider", "org.example-wallet.app2://cb"]) {
+      const res = await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams((await pkce()).challenge, { redirect_uri: redirectUri }) });
+      expect(res.status, `${redirectUri}: ${res.text}`).toBe(200);
+      const target = new URL(res.body.data.redirect_to as string);
+      expect(target.protocol, redirectUri).toBe(new URL(redirectUri).protocol);
+      expect(target.searchParams.get("code"), redirectUri).toBeTruthy();
+    }
+  });
+
   it("the approval refuses the same requests (422) and issues no code", async () => {
     const account = await verifiedAdult();
     const { challenge } = await pkce();

@@ -202,6 +202,26 @@ describe("the drop-in on the sample shop's checkout page", () => {
     await expect(page.locator("age-verification svg").count()).resolves.toBe(0);
   });
 
+  it("a link its merchant withdrew (the account deleted: 410 SESSION_WITHDRAWN) ends as INVALID too, and stops reading", async () => {
+    const gone = await merchantWithKey(server.baseUrl, "Gone Grocers");
+    const opened = await api<{ verification_url: string }>(server.baseUrl, "POST", "/api/age-verification/session", {
+      apiKey: gone.apiKey,
+      body: { age_required: 18, callback_url: "http://localhost:9/age-callback" },
+    });
+    expect((await api(server.baseUrl, "DELETE", "/api/users/account", { token: gone.token, body: { password: "merchant-password-1" } })).status).toBe(200);
+    const { page } = await shopPage({ width: 1280, height: 800 }, false);
+    await page.locator("age-verification svg").waitFor();
+    let reads = 0;
+    page.on("request", (request) => {
+      if (request.url().endsWith("/preview") && request.method() === "GET") reads += 1;
+    });
+    await page.locator("age-verification").evaluate((element, link) => element.setAttribute("url", link), opened.body.data.verification_url);
+    await page.locator('age-verification [role="status"]', { hasText: "This age-check link is not valid." }).waitFor();
+    expect(await elementStatus(page)).toBe("INVALID");
+    await page.waitForTimeout(3_500);
+    expect(reads).toBe(1);
+  });
+
   it("a language of the page is the drop-in's: French words under <html lang=fr>", async () => {
     const { page } = await shopPage({ width: 1280, height: 800 }, false);
     await page.locator("age-verification svg").waitFor();

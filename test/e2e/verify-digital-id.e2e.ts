@@ -1,52 +1,17 @@
 /// <reference types="vite/client" />
-// The /verify page's digital-ID way (docs/digital-id.md): in chromium with `window.DigitalCredential` defined and
-// `navigator.credentials.get` answered by the test wallet (in Node, through page.exposeFunction), the
-// server's verification real. One tap approves on a phone and a desktop viewport and the merchant's poll
-// shows APPROVED with DIGITAL_ID_VERIFIED; a browser without the API is told so and offered the other
-// ways; axe on every screen.
-import rootPem from "../wallet/test-iaca.pem?raw";
-import rootKey from "../wallet/test-iaca-key.json?raw";
+// The /verify page's digital-ID way (docs/digital-id.md): in chromium with the test wallet in the page
+// (page-wallet.ts), the server's verification real. One tap approves on a phone and a desktop viewport
+// and the merchant's poll shows APPROVED with DIGITAL_ID_VERIFIED; a browser without the API is told so
+// and offered the other ways; axe on every screen.
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { MDL, answer, documentSigner, issueMdoc, testRoot, type DigitalRequest } from "../wallet";
 import { ARTIFACTS } from "./browser";
 import { api, openSession, verifyLink } from "./merchant";
+import { withWallet } from "./page-wallet";
 import { expectAccessible, openPage as open, useVerifyEnv, type Viewport } from "./verify-setup";
 
 const env = useVerifyEnv();
 const openPage = (viewport: Viewport) => open(env.browser, viewport);
-
-const testRootIssuer = () => testRoot(rootPem, JSON.parse(rootKey) as JsonWebKey);
-
-/**
- * Gives the page a wallet: `DigitalCredential` exists and `navigator.credentials.get({digital})` is
- * answered by the test wallet holding an mDL with `ages`, for the origin the page really has (what a
- * browser reports to a wallet). Returns how many requests the wallet was asked to answer.
- */
-async function withWallet(page: Page, ages: Record<number, boolean>) {
-  const asked = { count: 0 };
-  const credential = await issueMdoc({ kind: MDL, signer: await documentSigner(await testRootIssuer()), ages });
-  await page.exposeFunction("testWalletAnswer", async (requestsJson: string, origin: string) => {
-    asked.count++;
-    return JSON.stringify(await answer(JSON.parse(requestsJson) as DigitalRequest[], credential, { origin }));
-  });
-  await page.addInitScript(() => {
-    const page = globalThis as any;
-    class DigitalCredential {
-      constructor(
-        readonly protocol: string,
-        readonly data: unknown,
-      ) {}
-    }
-    page.DigitalCredential = DigitalCredential;
-    page.navigator.credentials.get = async (options: { digital?: { requests: unknown[] } }) => {
-      if (!options.digital) throw new Error("this test wallet answers only digital requests");
-      const answered = JSON.parse(await page.testWalletAnswer(JSON.stringify(options.digital.requests), page.location.origin));
-      return new DigitalCredential(answered.protocol, answered.data);
-    };
-  });
-  return asked;
-}
 
 /** A browser without the Digital Credentials API (this chromium ships it: the interface is removed before any script runs). */
 async function withoutWalletApi(page: Page) {

@@ -5,11 +5,14 @@
 // anything of the account, when a request that carries the account names the session, or when a token is
 // fetched inside the flow before the person chose it, or answered without the random wait after it.
 // The wait is shortened through the page's documented test hook (window.AVS_TEST_DOUBLE_BLIND_WAIT_MS).
+// A double-blind session that also requires a passkey can be answered by the wallet alone: the page
+// offers nothing else, fetches no token and sends none, even to a signed-in person holding a stock.
 import type { BrowserContext, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { ARTIFACTS, watchedPage } from "./browser";
 import { fillDateOfBirth } from "./end-user";
 import { birthDateYearsAgo, openSession, poll, uniqueEmail, verifyLink } from "./merchant";
+import { withWallet } from "./page-wallet";
 import { expectAccessible, useVerifyEnv } from "./verify-setup";
 
 const env = useVerifyEnv();
@@ -197,6 +200,41 @@ describe("double-blind requests: no request joins the account and the session", 
     const expected = (p: string) => p.includes("pubKeyCredParams is missing") || p.includes("status of 403") || (p.includes("HTTP 403") && p.includes("/api/age-tokens"));
     expect(problems.filter((p) => !expected(p))).toEqual([]);
     expect(problems.filter((p) => p.includes("HTTP 403"))).toEqual([expect.stringContaining("POST")]);
+    await closeAll([page.context()]);
+  });
+});
+
+describe("a double-blind request that requires a passkey: only the wallet can answer it", () => {
+  it("a signed-in person with a stock is offered the wallet alone, told why; no token is fetched or sent, and the wallet approves", async () => {
+    const email = uniqueEmail("blind-key");
+    const { page, problems } = await newPage();
+    await createVerifiedAccount(page, email);
+    await expect.poll(() => stocked(page), { timeout: 30_000 }).toBe(5);
+    const wallet = await withWallet(page, { 18: true });
+    const seen = record(page);
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18, { double_blind: true, require_passkey: true });
+    await page.goto(verifyLink(env.server.baseUrl, session));
+    await page.getByRole("button", { name: "Use a digital ID from your wallet" }).waitFor({ state: "visible" });
+    await page.waitForTimeout(500);
+    // Nothing the session refuses is offered: no token step, no "Send my answer with the token", no sign-in.
+    for (const id of ["#step-double-blind", "#db-send", "#step-account", "#step-decide"]) expect(await page.locator(id).isVisible(), id).toBe(false);
+    await expect(page.locator("#wallet-only-key").isVisible()).resolves.toBe(true);
+    await expect(page.locator("#wallet-only-key").textContent()).resolves.toContain("only a digital ID from your wallet does both");
+    await expect(page.getByRole("button", { name: "Use a digital ID from your wallet" }).isVisible()).resolves.toBe(true);
+    await expectAccessible(page);
+    await page.screenshot({ path: `${ARTIFACTS}/verify-double-blind-5-passkey-required.png`, fullPage: true });
+    expect(issuances(seen)).toEqual([]);
+
+    await page.getByRole("button", { name: "Use a digital ID from your wallet" }).click();
+    await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
+    expect(wallet.count).toBe(1);
+    expect(issuances(seen)).toEqual([]);
+    expect(completes(seen, session)).toEqual([]);
+    expect(seen.some((r) => r.body.includes("age_token"))).toBe(false);
+    expect(await stocked(page)).toBe(5);
+    expectNoJoinedRequest(seen, session, await accountOf(page, email));
+    expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holder_binding: "DEVICE_KEY" });
+    expect(problems).toEqual([]);
     await closeAll([page.context()]);
   });
 });

@@ -66,7 +66,7 @@ describe("after issuing, nothing of an attestation is stored or logged", () => {
     const verifier = "v".repeat(50);
     const approved = await call("POST", "/api/attestations/authorizations", {
       token: account.token,
-      body: { response_type: "code", scope: "proof_of_age", client_id: "w", redirect_uri: "wallet://cb", code_challenge: await pkceChallenge(verifier), code_challenge_method: "S256" },
+      body: { response_type: "code", scope: "proof_of_age", client_id: "w", redirect_uri: "eu.europa.ec.av://cb", code_challenge: await pkceChallenge(verifier), code_challenge_method: "S256" },
     });
     const code = new URL(approved.body.data.redirect_to).searchParams.get("code")!;
     const { accessTokenResponse } = await client.retrieveAuthorizationCodeAccessTokenFromOffer({
@@ -74,7 +74,7 @@ describe("after issuing, nothing of an attestation is stored or logged", () => {
       issuerMetadata,
       authorizationCode: code,
       pkceCodeVerifier: verifier,
-      redirectUri: "wallet://cb",
+      redirectUri: "eu.europa.ec.av://cb",
     });
     const { c_nonce } = await client.requestNonce({ issuerMetadata });
     const { jwts } = await proofsFor(client, issuerMetadata, c_nonce, 3);

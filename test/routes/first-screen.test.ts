@@ -32,6 +32,7 @@ describe("GET /session/{id}/preview", () => {
       // Development offers both ways (test/wallet's root is a trust anchor there); the default accepts each.
       accepted_assurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"],
       double_blind: false,
+      require_passkey: false,
     });
     expect(res.headers.get("date")).toBeTruthy();
   });

@@ -217,17 +217,18 @@ describe("end-user request and completion", () => {
     expect(stored).not.toContain(opened.nonce);
   });
 
-  it("closes a merchant's pending sessions when the merchant deletes the account: their objects forget them", async () => {
+  it("closes a merchant's pending sessions when the merchant deletes the account: their objects forget them but the link's nonce hash", async () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
     expect((await call("DELETE", "/api/users/account", { token: merchant.account.token })).status).toBe(200);
     expectError(await poll(merchant.apiKey, opened.session_id), 401, "UNAUTHORIZED");
-    expectError(await complete(user.token, opened.session_id, opened.nonce), 404, "NOT_FOUND");
+    // The link says it is no longer valid (test/session/withdrawn-link.test.ts), and nothing is answered.
+    expectError(await complete(user.token, opened.session_id, opened.nonce), 410, "SESSION_WITHDRAWN");
     const { runInDurableObject } = await import("cloudflare:test");
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(opened.session_id));
-    const stored = await runInDurableObject(stub, async (_i, state) => [(await state.storage.list()).size, await state.storage.getAlarm()]);
-    expect(stored).toEqual([0, null]);
+    const stored = await runInDurableObject(stub, async (_i, state) => [...(await state.storage.list()).keys()]);
+    expect(stored).toEqual(["withdrawn"]);
     const rows = await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
     expect(rows).toEqual([]);
   });

@@ -117,6 +117,17 @@ describe("double_blind with require_passkey: the wallet is the only way", () => 
     expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "DEVICE_KEY" });
   });
 
+  it("the preview (no account) carries require_passkey, so the page can offer the wallet alone", async () => {
+    const preview = async (session: Opened) => {
+      const res = await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: { "x-session-nonce": session.nonce } });
+      expect(res.status, res.text).toBe(200);
+      return res.body.data;
+    };
+    expect(await preview(await open({ double_blind: true, require_passkey: true }))).toMatchObject({ double_blind: true, require_passkey: true, accepted_assurance: expect.arrayContaining(["DIGITAL_ID_VERIFIED"]) });
+    expect(await preview(await open({ require_passkey: true }))).toMatchObject({ double_blind: false, require_passkey: true });
+    expect(await preview(await open({ double_blind: true }))).toMatchObject({ double_blind: true, require_passkey: false });
+  });
+
   it("is 422 VALIDATION_FAILED when the session does not accept DIGITAL_ID_VERIFIED", async () => {
     const res = await openRequest({ double_blind: true, require_passkey: true, accepted_assurance: ["KYC_VERIFIED"] });
     expectError(res, 422, "VALIDATION_FAILED");

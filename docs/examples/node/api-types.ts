@@ -325,7 +325,7 @@ export type paths = {
   "/api/attestations/authorizations": {
     /**
      * Approve a wallet's authorization request for proof-of-age attestations (authorization code with PKCE)
-     * @description Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https or a custom scheme). The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. docs/attestations.md.
+     * @description Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https with a domain name or IP address as its host, or a wallet's own scheme in reverse-domain form, RFC 8252 §7.1, such as eu.europa.ec.euidi://authorization). The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. docs/attestations.md.
      */
     post: operations["postApiAttestationsAuthorizations"];
   };
@@ -378,7 +378,7 @@ export type components = {
        * @description Stable UPPER_SNAKE machine code.
        * @enum {string}
        */
-      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "ATTESTATION_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
+      error: "BAD_REQUEST" | "MALFORMED_JSON" | "PASSKEY_INVALID" | "INVALID_TOKEN" | "UNAUTHORIZED" | "INVALID_CREDENTIALS" | "INVALID_SIGNATURE" | "BUSINESS_ACCOUNT_REQUIRED" | "EMAIL_NOT_VERIFIED" | "KYC_REQUIRED" | "PASSKEY_REQUIRED" | "ASSURANCE_NOT_ACCEPTED" | "AGE_TOKEN_NOT_ALLOWED" | "ATTESTATION_NOT_ALLOWED" | "DOUBLE_BLIND_REQUIRED" | "NOT_FOUND" | "ALREADY_VERIFIED" | "APPLICANT_EXISTS" | "APPLICANT_REQUIRED" | "IDENTITY_ALREADY_VERIFIED" | "KYC_ALREADY_VERIFIED" | "KYC_CHECK_PENDING" | "EMAIL_TAKEN" | "KEY_LIMIT_REACHED" | "ROTATION_CONFLICT" | "NOTHING_TO_REDELIVER" | "PASSKEY_LIMIT_REACHED" | "AGE_TOKEN_SPENT" | "SESSION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "SESSION_WITHDRAWN" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "CALLBACK_ORIGIN_NOT_ALLOWED" | "AGE_TOKEN_INVALID" | "AGE_TOKEN_INSUFFICIENT" | "VALIDATION_FAILED" | "IDEMPOTENCY_KEY_REUSED" | "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "RATE_LIMITED" | "INTERNAL_ERROR" | "MISCONFIGURED" | "PROVIDER_ERROR" | "UNAVAILABLE";
       /** @description For people; may change. */
       message: string;
       errors: {
@@ -3353,6 +3353,8 @@ export type operations = {
               accepted_assurance: ("KYC_VERIFIED" | "DIGITAL_ID_VERIFIED")[];
               /** @description Only an anonymous age token or a digital ID may approve this session. */
               double_blind: boolean;
+              /** @description The merchant accepts only an approval bound to the person by a key on their device (a passkey, or a wallet's device signature). With double_blind, the digital ID is the only way that can succeed: the first screen offers it alone. */
+              require_passkey: boolean;
             };
           };
         };
@@ -3381,6 +3383,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -3496,6 +3507,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "NOT_FOUND";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -3628,6 +3648,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -3785,6 +3814,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -3966,6 +4004,15 @@ export type operations = {
           });
         };
       };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
+          };
+        };
+      };
       /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
       413: {
         content: {
@@ -4102,6 +4149,15 @@ export type operations = {
           };
         };
       };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
+          };
+        };
+      };
       /** @description Body over 64 KiB (PAYLOAD_TOO_LARGE) */
       413: {
         content: {
@@ -4226,6 +4282,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -4390,6 +4455,15 @@ export type operations = {
           "application/json": components["schemas"]["ErrorEnvelope"] & {
             /** @enum {unknown} */
             error?: "SESSION_NOT_PENDING";
+          };
+        };
+      };
+      /** @description The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said) Codes: SESSION_WITHDRAWN. */
+      410: {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"] & {
+            /** @enum {unknown} */
+            error?: "SESSION_WITHDRAWN";
           };
         };
       };
@@ -6174,7 +6248,7 @@ export type operations = {
   };
   /**
    * Approve a wallet's authorization request for proof-of-age attestations (authorization code with PKCE)
-   * @description Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https or a custom scheme). The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. docs/attestations.md.
+   * @description Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https with a domain name or IP address as its host, or a wallet's own scheme in reverse-domain form, RFC 8252 §7.1, such as eu.europa.ec.euidi://authorization). The signed-in account must have a verified identity (403 KYC_REQUIRED) and a verified date of birth making it at least 18 today (403 ATTESTATION_NOT_ALLOWED); an account with a passkey confirms with a fresh assertion (403 PASSKEY_REQUIRED without one). Each call counts one batch (up to 30 attestations) against the account's daily limit (ATTESTATION_BATCHES_PER_DAY, 3 in production), before anything is issued. docs/attestations.md.
    */
   postApiAttestationsAuthorizations: {
     requestBody: {

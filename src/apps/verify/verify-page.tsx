@@ -133,6 +133,9 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
             browser has the Digital Credentials API; without the API, a line says so and the other ways follow. */}
         <section id="step-wallet" class="card" hidden aria-labelledby="wallet-title">
           <h2 id="wallet-title">{t("wallet.title")}</h2>
+          <p class="notice info" id="wallet-only-key" hidden>
+            {t("wallet.only_key")}
+          </p>
           <div id="wallet-offer" hidden>
             <p class="muted" id="wallet-text"></p>
             <div id="wallet-notice" class="notice error" role="alert" hidden></div>

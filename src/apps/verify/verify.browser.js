@@ -137,7 +137,7 @@
   });
 
   /**
-   * @param {"approved" | "declined" | "underage" | "underage_wallet" | "expired" | "used" | "invalid"} kind
+   * @param {"approved" | "declined" | "underage" | "underage_wallet" | "expired" | "used" | "invalid" | "withdrawn"} kind
    * @param {{ receipt_id?: string | null }} [extra]
    */
   function result(kind, extra) {
@@ -157,12 +157,15 @@
       // An earlier decline is not shown with a check mark: the icon says which answer it was.
       used: ["neutral", preview && preview.status === "APPROVED" ? ICONS.check : ICONS.minus,
         t(preview && preview.status === "APPROVED" ? "result.used.approved" : "result.used.denied", { time: answeredAt }), t("result.used.text", values)],
-      invalid: ["bad", ICONS.question, t("result.invalid.title"), t("result.invalid.text")]
+      invalid: ["bad", ICONS.question, t("result.invalid.title"), t("result.invalid.text")],
+      // Withdrawn by the website that made it: "no longer valid", and nothing about why or about the website.
+      withdrawn: ["neutral", ICONS.minus, t("result.withdrawn.title"), t("result.withdrawn.text")]
     };
+    var dead = kind === "invalid" || kind === "withdrawn";
     var screen = screens[kind];
     // A test session's chosen outcome is not a verification: its own title, and the marker's sentence in
     // place of "now knows that you are at least…" (docs/end-user-apps.md).
-    var testing = kind !== "invalid" && !!preview && preview.livemode === false;
+    var testing = !dead && !!preview && preview.livemode === false;
     /** @type {Record<string, string>} */
     var testTitles = { approved: "test.result.approved", underage: "test.result.underage", declined: "test.result.declined" };
     if (testing && testTitles[kind]) screen = [screen[0], screen[1], t(testTitles[kind], values), ""];
@@ -172,12 +175,21 @@
     A.text("result-text", screen[3]);
     A.show("result-text", !!screen[3]);
     A.text("result-receipt", extra && extra.receipt_id ? t("result.receipt", { receipt: extra.receipt_id }) : "");
-    showReturn(kind !== "invalid");
+    showReturn(!dead);
     showTestMarker(testing, values);
     A.show("account-notice", false);
     showSections(["step-result"]);
     A.$("step-result").setAttribute("data-result", kind);
     A.$("result-title").focus();
+  }
+
+  // A link that opens no request: broken, mistyped or unknown (404), or withdrawn by the website that made
+  // it (410 SESSION_WITHDRAWN: docs/end-user-apps.md). True when its screen is shown.
+  /** @param {{ status?: number, error?: string }} res @returns {boolean} */
+  function deadLink(res) {
+    if (res.error === "SESSION_WITHDRAWN") { result("withdrawn"); return true; }
+    if (res.status === 404 || res.error === "NOT_FOUND") { result("invalid"); return true; }
+    return false;
   }
 
   // A test session's result says so in words, not by colour (docs/end-user-apps.md): the title is read with it.
@@ -248,7 +260,7 @@
           if (res.data.status === "EXPIRED") return result("expired");
           return result(outcome === "APPROVED" ? "approved" : outcome === "DENIED_REFUSED" ? "declined" : "underage", res.data);
         }
-        if (res.status === 404) return result("invalid");
+        if (deadLink(res)) return;
         if (res.error === "SESSION_NOT_PENDING") return result("used");
         A.notice("test-notice", A.messageFor(res), "error");
       });
@@ -306,7 +318,7 @@
     if (timer !== -1) return; // answered, signed out or left meanwhile
     if (!res.ok) {
       if (res.status === 401) { timer = 0; return signedOut(); }
-      if (res.status === 404) return result("invalid");
+      if (deadLink(res)) return;
       // No answer in time (network, 5xx, held): the server-corrected clock is the best word left.
       return result("expired");
     }
@@ -341,7 +353,8 @@
     var sentAt = Date.now();
     var res = await A.api("GET", sessionPath("/preview"), { nonce: nonce });
     if (!res.ok) {
-      if (res.status === 404 || res.status === 422) return result("invalid");
+      if (deadLink(res)) return;
+      if (res.status === 422) return result("invalid");
       return banner(res, loadPreview);
     }
     learnClock(res, sentAt);
@@ -364,6 +377,10 @@
   /** @param {SessionPreview} shown */
   function accountPathOffered(shown) {
     if (shown.accepted_assurance.indexOf("KYC_VERIFIED") < 0) return false;
+    // Double-blind refuses the account's approval and require_passkey the anonymous token (a bearer
+    // token, bound to no key): together only the wallet's device signature can answer, so nothing else
+    // is offered (docs/double-blind.md).
+    if (shown.double_blind && shown.require_passkey) return false;
     // A double-blind session cannot be approved by a password or passkey (DOUBLE_BLIND_REQUIRED).
     if (shown.double_blind) return doubleBlindAccountPath(shown);
     return true;
@@ -382,6 +399,8 @@
     walletOnly = accepted && !account;
     walletSupported = accepted && supported;
     walletOr = accepted && account;
+    // Why the wallet is the only way, where the merchant's policy (not the browser) made it so.
+    A.show("wallet-only-key", accepted && shown.double_blind && shown.require_passkey);
     // "Sign in or create an account" is not said above a wallet that answers with no account.
     A.text("intro-how", t(account && !(accepted && supported) ? "intro.how" : "intro.how.wallet"));
     A.text("wallet-text", t("wallet.text", { age: shown.age_required }));
@@ -451,7 +470,7 @@
   A.$("wallet-stop").addEventListener("click", function () { if (walletWait) walletWait.abort(); });
   /** @param {Failure & { status?: number }} res */
   function walletRefused(res) {
-    if (res.status === 404) return result("invalid");
+    if (deadLink(res)) return;
     if (res.error === "SESSION_NOT_PENDING") return loadPreview();
     /** @type {Record<string, string>} */
     var words = {
@@ -505,7 +524,7 @@
     A.busy(button, async function () {
       var res = await A.api("POST", sessionPath("/decline"), { nonce: nonce });
       if (res.ok) return result("declined", res.data);
-      if (res.status === 404) return result("invalid");
+      if (deadLink(res)) return;
       if (res.error === "SESSION_NOT_PENDING") return loadPreview();
       A.notice("decline-notice", A.messageFor(res), "error");
     });
@@ -600,7 +619,8 @@
     var res = await A.api("GET", sessionPath("/request"), { token: token, nonce: nonce });
     if (!res.ok) {
       if (res.status === 401) return signedOut();
-      if (res.status === 404 || res.status === 422) return result("invalid");
+      if (deadLink(res)) return;
+      if (res.status === 422) return result("invalid");
       return banner(res, loadRequest);
     }
     learnClock(res, sentAt);
@@ -921,7 +941,7 @@
       if (consent && P.needed() && P.supported()) {
         var signed = await P.assertion(sessionId, nonce);
         if (!signed.ok) {
-          if (signed.error === "NOT_FOUND") return result("invalid");
+          if (deadLink(signed)) return;
           return A.notice("decide-notice", A.messageFor(signed), "error");
         }
         body.assertion = signed.assertion;
@@ -935,7 +955,7 @@
         return result(consent ? "underage" : "declined", res.data);
       }
       if (res.status === 401) return signedOut();
-      if (res.status === 404) return result("invalid");
+      if (deadLink(res)) return;
       if (res.error === "KYC_REQUIRED") return loadKyc();
       if (res.error === "SESSION_NOT_PENDING") return loadPreview();
       if (res.error === "PASSKEY_REQUIRED") await P.refresh(token, !!(request && request.require_passkey));
@@ -988,7 +1008,7 @@
       if (res.data.status === "APPROVED") A.text("result-text", t("result.approved.text", { merchant: merchant(), age: ageRequired() }) + " " + t(tokenPath === "waited" ? "db.result.waited" : "db.result.stock"));
       return;
     }
-    if (res.status === 404) return result("invalid");
+    if (deadLink(res)) return;
     if (res.error === "SESSION_NOT_PENDING") return loadPreview();
     // No usable token after all (spent elsewhere, a rotated key): back to the choice.
     if (res.error === "AGE_TOKEN_UNAVAILABLE") return showDoubleBlind(/** @type {SessionPreview} */ (preview));

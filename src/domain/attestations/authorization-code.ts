@@ -1,8 +1,8 @@
 // The authorization code flow (RFC 6749 §4.1 with PKCE, RFC 7636; docs/attestations.md). Wallets are
 // public clients: any client_id, no registration. What protects the person instead: the code goes only to
-// the redirect_uri shown on the consent page, which must be https or a wallet's own scheme (never http,
-// javascript, data, file or blob); it is bound to that redirect_uri and to an S256 challenge (plain is
-// refused: it proves nothing against whoever saw the request); it lives 60 seconds and is used once.
+// the redirect_uri shown on the consent page, which must be https or a wallet's own scheme (an allowlist,
+// below); it is bound to that redirect_uri and to an S256 challenge (plain is refused: it proves nothing
+// against whoever saw the request); it lives 60 seconds and is used once.
 import type { ServiceContext } from "../../context/service-context";
 import { toBase64Url, utf8 } from "../../lib/encoding";
 import { timingSafeEqual } from "../../lib/crypto";
@@ -12,7 +12,15 @@ import { oauthError } from "./oauth-error";
 
 export type AuthorizationRequest = { client_id: string; redirect_uri: string; code_challenge: string; state?: string };
 
-const FORBIDDEN_SCHEMES = new Set(["http:", "javascript:", "data:", "file:", "blob:", "vbscript:", "about:", "ws:", "wss:"]);
+/**
+ * A wallet's own scheme, as RFC 8252 §7.1 asks of a private-use URI scheme: a domain name its publisher
+ * controls, in reverse order (the EU wallet's `eu.europa.ec.euidi:`). At least two labels of letters,
+ * digits and hyphens, so no scheme a browser or an operating system gives a meaning of its own
+ * (javascript:, data:, file:, blob:, intent:, http:, …) ever matches. URL lower-cases the scheme.
+ */
+const REVERSE_DOMAIN_SCHEME = /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+:$/;
+/** What may receive a code: an https URL, or a wallet's reverse-domain scheme. Nothing else (docs/attestations.md). */
+const mayReceiveCode = (url: URL) => url.protocol === "https:" || REVERSE_DOMAIN_SCHEME.test(url.protocol);
 /** RFC 7636 §4.2: a base64url SHA-256 is 43 characters. */
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 /** RFC 7636 §4.1: 43 to 128 unreserved characters. */
@@ -35,7 +43,7 @@ export function redirectUriProblem(uri: string): string | null {
   } catch {
     return "redirect_uri is not an absolute URI.";
   }
-  if (FORBIDDEN_SCHEMES.has(url.protocol)) return "redirect_uri must be an https URL or a wallet's own scheme.";
+  if (!mayReceiveCode(url)) return "redirect_uri must be an https URL or a wallet's own scheme in reverse-domain form (RFC 8252 §7.1, e.g. com.example.wallet:/cb).";
   if (url.hash !== "") return "redirect_uri must not have a fragment.";
   if (url.protocol === "https:" && !REACHABLE_HOST.test(url.hostname)) return "redirect_uri's host must be a domain name or an IP address.";
   return null;

@@ -3,13 +3,16 @@
 // authorization code with its PKCE challenge and redirect_uri, an access token, a c_nonce. A row is
 // keyed by an HMAC of the secret under a key derived from SECRETS_KEY, so a copy of the database yields
 // neither the secrets nor a way to test guesses of a transaction code. Every redemption is one
-// conditional DELETE … RETURNING: of two concurrent uses, exactly one gets the row.
+// conditional DELETE … RETURNING: of two concurrent uses, exactly one gets the row. A row's expires_at is
+// the UTC midnight that ends its day: an offer or a code is made by an account's request, and a
+// millisecond expiry, less its lifetime, would name that moment for the logs to join. The exact expiry
+// travels in the secret (src/lib/expiring-secret.ts) and is checked first, so no check is looser.
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import type { ServiceContext } from "../../context/service-context";
 import { derivedKey } from "../../config/derived-keys";
 import { attestationGrants } from "../../db/schema";
 import { hmacHex } from "../../lib/crypto";
-import { newToken } from "../../lib/ids";
+import { endOfUtcDay, expiryOfSecret, newExpiringSecret } from "../../lib/expiring-secret";
 
 export type GrantKind = "offer" | "code" | "token" | "nonce";
 
@@ -19,7 +22,8 @@ export const MAX_TX_CODE_ATTEMPTS = 5;
 export const GRANT_LIFETIME_SECONDS: Record<GrantKind, number> = { offer: 300, code: 60, token: 300, nonce: 300 };
 
 const keyed = async (ctx: ServiceContext, text: string) => hmacHex(await derivedKey(ctx.settings, "attestation-grants"), text);
-const expiry = (kind: GrantKind, now: number) => new Date(now + GRANT_LIFETIME_SECONDS[kind] * 1000).toISOString();
+/** Whether the expiry the secret carries is still ahead: checked before any row is read or changed. */
+const carriesLife = (secret: string, now: number) => expiryOfSecret(secret) > now;
 
 /** A fresh secret of `kind`, stored; returns the secret (never stored) for the one answer that carries it. */
 export async function createGrant(
@@ -28,20 +32,22 @@ export async function createGrant(
   now: number,
   fields: { txCode?: string; codeChallenge?: string; redirectUri?: string } = {},
 ): Promise<string> {
-  const secret = newToken();
+  const expiresAt = now + GRANT_LIFETIME_SECONDS[kind] * 1000;
+  const secret = newExpiringSecret(expiresAt);
   await ctx.home.insert(attestationGrants).values({
     keyHash: await keyed(ctx, `${kind}:${secret}`),
     kind,
     txCodeHash: fields.txCode === undefined ? null : await keyed(ctx, `tx:${secret}:${fields.txCode}`),
     codeChallenge: fields.codeChallenge ?? null,
     redirectUri: fields.redirectUri ?? null,
-    expiresAt: expiry(kind, now),
+    expiresAt: endOfUtcDay(expiresAt),
   });
   return secret;
 }
 
 /** Spends a live secret of `kind`: the row's fields once, null for an unknown, expired or spent one. */
 export async function spendGrant(ctx: ServiceContext, kind: GrantKind, secret: string, now: number) {
+  if (!carriesLife(secret, now)) return null;
   const [row] = await ctx.home
     .delete(attestationGrants)
     .where(and(eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)), eq(attestationGrants.kind, kind), gt(attestationGrants.expiresAt, new Date(now).toISOString())))
@@ -51,6 +57,7 @@ export async function spendGrant(ctx: ServiceContext, kind: GrantKind, secret: s
 
 /** Whether a live secret of `kind` exists, without spending it. */
 export async function grantExists(ctx: ServiceContext, kind: GrantKind, secret: string, now: number): Promise<boolean> {
+  if (!carriesLife(secret, now)) return false;
   const [row] = await ctx.home
     .select({ kind: attestationGrants.kind })
     .from(attestationGrants)
@@ -64,6 +71,7 @@ export async function grantExists(ctx: ServiceContext, kind: GrantKind, secret: 
  * Both are single statements, so concurrent guesses cannot together exceed the five.
  */
 export async function redeemOffer(ctx: ServiceContext, preAuthorizedCode: string, txCode: string, now: number): Promise<boolean> {
+  if (!carriesLife(preAuthorizedCode, now)) return false;
   const keyHash = await keyed(ctx, `offer:${preAuthorizedCode}`);
   const live = and(eq(attestationGrants.keyHash, keyHash), eq(attestationGrants.kind, "offer"), gt(attestationGrants.expiresAt, new Date(now).toISOString()), lt(attestationGrants.failedAttempts, MAX_TX_CODE_ATTEMPTS));
   const redeemed = await ctx.home

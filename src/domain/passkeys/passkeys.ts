@@ -6,9 +6,10 @@ import * as z from "../../lib/lazy-zod";
 import { passkeyChallenges, passkeys, type PasskeyRow, type UserRow } from "../../db/schema";
 import { ApiError, notFound } from "../../errors";
 import { sha256Hex } from "../../lib/crypto";
-import { fromBase64Url, toBase64Url, utf8 } from "../../lib/encoding";
+import { toBase64Url, utf8 } from "../../lib/encoding";
 import { isIdOf, newId } from "../../lib/ids";
 import { addSeconds, nowIso } from "../../lib/time";
+import { endOfUtcDay, expiryOfSecret, newExpiringSecret } from "../../lib/expiring-secret";
 import type { ServiceContext } from "../../context/service-context";
 import { isUniqueViolation } from "../../db/unique-violation";
 import { checkPassword } from "../accounts";
@@ -56,51 +57,21 @@ const approvalBinding = (challenge: string, nonce: string) => sha256Hex(`approve
 /** The UTC day of an approval, as the time a passkey was last used: no finer time is kept (docs/api-contract.md §Privacy, §Passkeys). */
 const approvalDay = () => `${nowIso().slice(0, 10)}T00:00:00.000Z`;
 
-/** Random bytes of a challenge; the last EXPIRY_BYTES of its 32 carry its expiry. */
-const CHALLENGE_RANDOM_BYTES = 26;
-const EXPIRY_BYTES = 6;
-
 /**
- * A challenge: 26 random bytes and its expiry (seconds since the epoch, 6 bytes big-endian), base64url.
- * The fine expiry travels in the challenge, never in the row: the row keeps only the UTC day it ends
- * (a challenge names its account, and an approval's challenge is asked at the moment of an approval, so
- * a finer time would date the account's answer: docs/double-blind.md). Only the challenge's hash is
- * stored, so an expiry read back from a challenge whose hash matches is the one issued.
+ * Stores a fresh challenge and returns it, base64url; only its hash and the day it ends are kept. The
+ * fine expiry travels in the challenge (src/lib/expiring-secret.ts), never in the row: a challenge names
+ * its account, and an approval's challenge is asked at the moment of an approval, so a finer time would
+ * date the account's answer (docs/double-blind.md).
  */
-function newChallenge(expiresAtSeconds: number): string {
-  const bytes = new Uint8Array(CHALLENGE_RANDOM_BYTES + EXPIRY_BYTES);
-  crypto.getRandomValues(bytes.subarray(0, CHALLENGE_RANDOM_BYTES));
-  for (let i = 0, rest = expiresAtSeconds; i < EXPIRY_BYTES; i++, rest = Math.floor(rest / 256)) bytes[bytes.length - 1 - i] = rest % 256;
-  return toBase64Url(bytes);
-}
-
-/** The expiry a challenge carries, in milliseconds; 0 (long expired) for one of another shape. */
-function challengeExpiry(challenge: string): number {
-  let bytes: Uint8Array;
-  try {
-    bytes = fromBase64Url(challenge);
-  } catch {
-    return 0;
-  }
-  if (bytes.length !== CHALLENGE_RANDOM_BYTES + EXPIRY_BYTES) return 0;
-  let seconds = 0;
-  for (const byte of bytes.subarray(CHALLENGE_RANDOM_BYTES)) seconds = seconds * 256 + byte;
-  return seconds * 1000;
-}
-
-/** The midnight (UTC) that ends the day of `ms`, or the next one when `ms` is a midnight: the row's expiry. */
-const endOfDay = (ms: number) => new Date(Math.floor(ms / 86_400_000) * 86_400_000 + 86_400_000).toISOString();
-
-/** Stores a fresh challenge and returns it, base64url; only its hash and the day it ends are kept. */
 async function issueChallenge(ctx: ServiceContext, userId: string, binding: Binding) {
   const expiresAt = Date.parse(addSeconds(nowIso(), PASSKEY_CHALLENGE_TTL_SECONDS));
-  const challenge = newChallenge(Math.ceil(expiresAt / 1000));
+  const challenge = newExpiringSecret(expiresAt);
   await ctx.db.insert(passkeyChallenges).values({
     challengeHash: await sha256Hex(challenge),
     userId,
     purpose: binding.purpose,
     nonceHash: binding.purpose === "approve" ? await approvalBinding(challenge, binding.nonce) : null,
-    expiresAt: endOfDay(expiresAt),
+    expiresAt: endOfUtcDay(expiresAt),
   });
   return challenge;
 }
@@ -119,7 +90,7 @@ async function spendChallenge(ctx: ServiceContext, userId: string, clientDataJSO
     throw invalidPasskey("The challenge is unknown or already used: ask for new options.");
   }
   // Its own expiry (five minutes), and the row's day (a row past it is expired whatever the challenge says).
-  if (challengeExpiry(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now()) throw invalidPasskey("The challenge has expired: ask for new options.");
+  if (expiryOfSecret(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now()) throw invalidPasskey("The challenge has expired: ask for new options.");
   if (expected.purpose === "approve" && row.nonceHash !== (await approvalBinding(challengeText, expected.nonce))) {
     throw invalidPasskey("The challenge was issued for another request.");
   }

@@ -6,6 +6,7 @@ import type { FailureDetail, SessionFailure, SessionResult } from "../../session
 
 const FAILURES: Record<SessionFailure, (detail: FailureDetail) => ApiError> = {
   NOT_FOUND: () => notFound("Session"),
+  SESSION_WITHDRAWN: () => new ApiError("SESSION_WITHDRAWN"),
   KYC_REQUIRED: () => new ApiError("KYC_REQUIRED"),
   PASSKEY_REQUIRED: () => new ApiError("PASSKEY_REQUIRED"),
   ASSURANCE_NOT_ACCEPTED: () => new ApiError("ASSURANCE_NOT_ACCEPTED"),

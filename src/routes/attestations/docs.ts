@@ -37,7 +37,7 @@ export function approveAuthorizationDoc(): OperationDoc {
     summary: "Approve a wallet's authorization request for proof-of-age attestations (authorization code with PKCE)",
     description:
       "Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. " +
-      "The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https or a custom scheme). " +
+      "The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https with a domain name or IP address as its host, or a wallet's own scheme in reverse-domain form, RFC 8252 §7.1, such as eu.europa.ec.euidi://authorization). " +
       WHO +
       "docs/attestations.md.",
     responses: {

@@ -9,6 +9,11 @@ import { HolderSessionRequest, PolledSession, SessionPreview } from "../../sessi
 
 const tag = "Verification";
 const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
+/** The routes the link's holder calls with its nonce: a link its merchant withdrew says so (docs/end-user-apps.md). */
+const withdrawnLink = {
+  410: { description: "The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said)", codes: ["SESSION_WITHDRAWN"] },
+} satisfies Responses;
+const linkSession = () => ({ ...unknownSession, ...withdrawnLink }) satisfies Responses;
 
 /** Every route the person's page calls: on a double-blind session, a request with an Authorization header is refused before its credential is checked (docs/double-blind.md). */
 const ACCOUNT_ON_DOUBLE_BLIND = "A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read";
@@ -60,7 +65,7 @@ export function previewSessionDoc(): OperationDoc {
       // No credential is needed here; an id of "." is resolved by URL rules onto the merchant's poll route.
       401: { description: "Only for an id that URL normalisation turns into another route", codes: ["UNAUTHORIZED"] },
       ...accountOnDoubleBlind,
-      ...unknownSession,
+      ...linkSession(),
     },
   };
 }
@@ -71,7 +76,7 @@ export function readSessionRequestDoc(): OperationDoc {
     summary: "What a session asks, for the end user's app (needs the nonce)",
     description:
       "Signed in (Bearer) with the nonce: the request with meets_age_required from the account's verified date of birth. A double-blind session is never read with an account (403 DOUBLE_BLIND_REQUIRED): its page reads the preview alone.",
-    responses: { 200: { description: "The request", data: HolderSessionRequest }, ...accountOnDoubleBlind, ...unknownSession },
+    responses: { 200: { description: "The request", data: HolderSessionRequest }, ...accountOnDoubleBlind, ...linkSession() },
   };
 }
 
@@ -86,7 +91,7 @@ export function declineSessionDoc(): OperationDoc {
       200: { description: "Declined", data: PolledSession },
       409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
       ...accountOnDoubleBlind,
-      ...unknownSession,
+      ...linkSession(),
     },
   };
 }
@@ -104,6 +109,7 @@ export function answerTestSessionDoc(): OperationDoc {
       401: { description: "An X-API-Key that is not a valid key", codes: ["UNAUTHORIZED"] },
       409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
       404: { description: "No test session with this id for this key or nonce", codes: ["NOT_FOUND"] },
+      ...withdrawnLink,
     },
   };
 }
@@ -135,7 +141,7 @@ export function completeSessionDoc(): OperationDoc {
           "An age token this service did not issue for its own challenge under a published key (AGE_TOKEN_INVALID), or for a threshold below age_required (AGE_TOKEN_INSUFFICIENT); age_token with an Authorization header, or without consent: true (VALIDATION_FAILED)",
         codes: ["AGE_TOKEN_INVALID", "AGE_TOKEN_INSUFFICIENT", "VALIDATION_FAILED"],
       },
-      ...unknownSession,
+      ...linkSession(),
     },
   };
 }
@@ -149,7 +155,7 @@ export function passkeyApprovalOptionsDoc(): OperationDoc {
     responses: {
       200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
       ...accountOnDoubleBlind,
-      ...unknownSession,
+      ...linkSession(),
     },
   };
 }
@@ -176,7 +182,7 @@ const digitalIdRefusals = () =>
       codes: ["ASSURANCE_NOT_ACCEPTED", "DOUBLE_BLIND_REQUIRED"],
     },
     409: { description: "Already answered or expired", codes: ["SESSION_NOT_PENDING"] },
-    ...unknownSession,
+    ...linkSession(),
   }) satisfies Responses;
 
 /** The session's own limit, counted by its Durable Object (docs/limits.md, "Per session"), not a catalogue limit. */

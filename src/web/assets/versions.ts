@@ -5,7 +5,7 @@ export const ASSET_VERSIONS = {
   "account.browser.js": "7e6cdc4f5689",
   "account.css": "a95e5b181537",
   "age-tokens.browser.js": "71f772110f1c",
-  "age-verification.browser.js": "a91e4ee53805",
+  "age-verification.browser.js": "0f1c2b6746d9",
   "api-reference.css": "f32a87f4dc7c",
   "app.css": "0567ff31f30e",
   "common.browser.js": "5aca17bb9762",
@@ -14,6 +14,6 @@ export const ASSET_VERSIONS = {
   "console.css": "846fd24bb39b",
   "passkeys.browser.js": "da1aaea71b75",
   "qr-code.browser.js": "76c36e4f6e5b",
-  "verify.browser.js": "56883d031bf8",
+  "verify.browser.js": "26875dbcbe14",
   "verify.css": "85ae52af368f",
 } as const;

@@ -256,7 +256,8 @@ class AgeVerificationElement extends HTMLElement {
         referrerPolicy: "no-referrer",
         signal: reading.signal,
       });
-      if (response.status === 404) return this.#settle("INVALID");
+      // Unknown or mistyped (404), or withdrawn by the merchant that made it (410): no read will change it.
+      if (response.status === 404 || response.status === 410) return this.#settle("INVALID");
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
       const data = /** @type {{ data?: { status?: Status, livemode?: boolean } }} */ (await response.json()).data;
       const status = data?.status;

@@ -279,4 +279,8 @@ export const de: Catalogue = {
   "consent.error.underage": "Ein Altersnachweis sagt „über 18“: Ihr bestätigtes Alter liegt unter 18.",
   "consent.error.passkey": "Ihr Konto ist durch einen Passkey geschützt, den diese Seite nur mit JavaScript verwenden kann. Schalten Sie JavaScript ein und versuchen Sie es erneut, oder fügen Sie den Nachweis auf Ihrer Kontoseite hinzu.",
   "consent.error.limited": "Zu viele Versuche oder Nachweise heute; versuchen Sie es später erneut.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Diese Anfrage muss mit einem Schlüssel auf Ihrem Gerät beantwortet werden, und ohne Ihr Konto: Nur ein digitaler Ausweis aus Ihrer Wallet leistet beides. Ein anonymer Alters-Token oder eine Anmeldung kann sie nicht beantworten.",
+  "result.withdrawn.title": "Dieser Link ist nicht mehr gültig",
+  "result.withdrawn.text": "Diese Anfrage kann nicht mehr beantwortet werden, und nichts wurde geteilt. Wenn Sie Ihr Alter weiterhin bestätigen müssen, beginnen Sie auf der Website neu.",
 };

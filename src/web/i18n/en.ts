@@ -278,6 +278,10 @@ export const en = {
   "consent.error.underage": "A proof of age says “over 18”: your verified age is under 18.",
   "consent.error.passkey": "Your account is protected by a passkey, which this page needs JavaScript to use. Turn JavaScript on and try again, or add the proof from your account page.",
   "consent.error.limited": "Too many attempts or proofs today; try again later.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "This request must be answered with a key held on your device, and without your account: only a digital ID from your wallet does both. An anonymous age token or a sign-in cannot answer it.",
+  "result.withdrawn.title": "This link is no longer valid",
+  "result.withdrawn.text": "This request can no longer be answered, and nothing was shared. If you still need to confirm your age, start again from the website.",
 } as const;
 
 export type TextKey = keyof typeof en;

@@ -279,4 +279,8 @@ export const es: Catalogue = {
   "consent.error.underage": "Una prueba de edad dice «más de 18 años»: su edad verificada es inferior a 18.",
   "consent.error.passkey": "Su cuenta está protegida por una llave de acceso, que esta página solo puede usar con JavaScript. Active JavaScript e inténtelo de nuevo, o añada la prueba desde la página de su cuenta.",
   "consent.error.limited": "Demasiados intentos o pruebas hoy; inténtelo más tarde.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Esta solicitud debe responderse con una clave guardada en su dispositivo, y sin su cuenta: solo una identidad digital de su cartera hace las dos cosas. Un token de edad anónimo o un inicio de sesión no pueden responderla.",
+  "result.withdrawn.title": "Este enlace ya no es válido",
+  "result.withdrawn.text": "Ya no se puede responder a esta solicitud, y no se ha compartido nada. Si aún necesita confirmar su edad, empiece de nuevo desde el sitio web.",
 };

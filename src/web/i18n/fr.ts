@@ -279,4 +279,8 @@ export const fr: Catalogue = {
   "consent.error.underage": "Une preuve d’âge dit « plus de 18 ans » : votre âge vérifié est inférieur à 18 ans.",
   "consent.error.passkey": "Votre compte est protégé par une clé d’accès, que cette page ne peut utiliser qu’avec JavaScript. Activez JavaScript et réessayez, ou ajoutez la preuve depuis la page de votre compte.",
   "consent.error.limited": "Trop de tentatives ou de preuves aujourd’hui ; réessayez plus tard.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Cette demande doit recevoir une réponse signée par une clé conservée sur votre appareil, et sans votre compte : seule une identité numérique de votre portefeuille fait les deux. Un jeton d’âge anonyme ou une connexion ne peuvent pas y répondre.",
+  "result.withdrawn.title": "Ce lien n’est plus valide",
+  "result.withdrawn.text": "Il n’est plus possible de répondre à cette demande, et rien n’a été transmis. Si vous devez toujours confirmer votre âge, recommencez depuis le site.",
 };

@@ -279,4 +279,8 @@ export const it: Catalogue = {
   "consent.error.underage": "Una prova dell’età dice «più di 18 anni»: la tua età verificata è inferiore a 18.",
   "consent.error.passkey": "Il tuo account è protetto da una passkey, che questa pagina può usare solo con JavaScript. Attiva JavaScript e riprova, oppure aggiungi la prova dalla pagina del tuo account.",
   "consent.error.limited": "Troppi tentativi o prove oggi; riprova più tardi.",
+  // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
+  "wallet.only_key": "Questa richiesta deve ricevere risposta con una chiave custodita sul tuo dispositivo, e senza il tuo account: solo un’identità digitale dal tuo wallet fa entrambe le cose. Un token d’età anonimo o un accesso non possono rispondere.",
+  "result.withdrawn.title": "Questo link non è più valido",
+  "result.withdrawn.text": "A questa richiesta non si può più rispondere, e non è stato condiviso nulla. Se devi ancora confermare la tua età, ricomincia dal sito.",
 };
