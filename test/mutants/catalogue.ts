@@ -2055,7 +2055,7 @@ const doubleBlindNoAccount: Mutation[] = [
   {
     id: "challenge-row-fine-expiry",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "    expiresAt: endOfDay(expiresAt),",
+    find: "    expiresAt: endOfUtcDay(expiresAt),",
     replace: "    expiresAt: new Date(expiresAt).toISOString(),",
     tests: ["test/privacy/approval-times.test.ts"],
     why: "an abandoned approval challenge keeps its account and the millisecond it was asked for",
@@ -2063,7 +2063,7 @@ const doubleBlindNoAccount: Mutation[] = [
   {
     id: "challenge-own-expiry-ignored",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "  if (challengeExpiry(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
+    find: "  if (expiryOfSecret(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())",
     replace: "  if (Date.parse(row.expiresAt) <= Date.now())",
     tests: ["test/privacy/approval-times.test.ts"],
     why: "a challenge answers for up to a day instead of five minutes",
