@@ -7,7 +7,7 @@ import type { StatusReference } from "./status-reference";
 
 /**
  * One issuer-signed age statement: "the holder is at least `age` years old" is `over`; `status`, where
- * the credential's issuer publishes whether it still holds (src/domain/digital-id/status-list.ts checks it).
+ * the credential's issuer publishes whether it still holds (src/digital-id/status-list.ts checks it).
  */
 export type AgeClaim = { age: number; over: boolean; status?: StatusReference | null };
 

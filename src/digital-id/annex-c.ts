@@ -3,8 +3,8 @@
 // EncryptionInfo (a nonce and this request's HPKE recipient key); the answer is the DeviceResponse,
 // HPKE-sealed to that key with the `dcapi` SessionTranscript as info, which binds the page's origin and
 // this very EncryptionInfo. An answer to an earlier request or from another origin does not open.
-import * as z from "../../lib/lazy-zod";
-import { fromBase64Url, toBase64Url } from "../../lib/encoding";
+import * as z from "../lib/lazy-zod";
+import { fromBase64Url, toBase64Url } from "../lib/encoding";
 import { readBase64Url } from "./base64";
 import { embedded, encodeCbor } from "./cbor";
 import { asArray, asBytes, asMap, asText, parse } from "./cbor-read";

@@ -1,7 +1,7 @@
 // Base64url and base64 text from a wallet's answer, read totally: text that is not in the alphabet, or
 // whose length no encoding produces (4n + 1 characters), is DIGITAL_ID_INVALID naming the field, never
 // the exception the decoder would throw (which the route would answer as a 500, uncounted).
-import { fromBase64, fromBase64Url } from "../../lib/encoding";
+import { fromBase64, fromBase64Url } from "../lib/encoding";
 import { invalid } from "./failures";
 
 /** Unpadded base64url, as JOSE and the Digital Credentials API carry bytes (RFC 7515 §2). */

@@ -7,7 +7,7 @@
 import { derSignatureToRaw, importSpki, verifyRaw } from "./ecdsa";
 import { invalid } from "./failures";
 import { parseCertificate, type Certificate } from "./x509";
-import { fromBase64, sameBytes } from "../../lib/encoding";
+import { fromBase64, sameBytes } from "../lib/encoding";
 
 /** Longest chain a credential may carry (signer plus intermediates); IACA chains are one deep. */
 const MAX_CHAIN = 4;

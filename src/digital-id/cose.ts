@@ -5,7 +5,7 @@ import { Tagged, encodeCbor, type Cbor } from "./cbor";
 import { asArray, asBytes, asInteger, asMap, parse, type CborMap } from "./cbor-read";
 import { curveOf, importEcJwk, verifyRaw, type Curve, type Hash } from "./ecdsa";
 import { invalid } from "./failures";
-import { toBase64Url } from "../../lib/encoding";
+import { toBase64Url } from "../lib/encoding";
 
 /** ES256/384/512 and their fully-specified names ESP256/384/512 (RFC 9864), which newer wallets send. */
 const ALGORITHMS: Record<number, { hash: Hash; curve: Curve }> = {

@@ -3,7 +3,7 @@
 // Web Crypto rather than @hpke/core, which costs the Worker 31 KB minified (9 KiB gzip) for all suites
 // and roles (docs/digital-id.md, "Libraries and their cost"): RFC 9180 Appendix A.3.1 is its known
 // answer, and the test wallet seals with @hpke/core, so each side checks the other.
-import { fromBase64Url, utf8 } from "../../lib/encoding";
+import { fromBase64Url, utf8 } from "../lib/encoding";
 import { openAesGcm } from "./aes-gcm";
 
 const KEM_SUITE = Uint8Array.of(...utf8("KEM"), 0x00, 0x10);

@@ -2,8 +2,8 @@
 // with `alg` ECDH-ES (direct key agreement, RFC 7518 §4.6: Concat KDF over the shared secret) and
 // `enc` A128GCM, to the per-request key the request published. Written on Web Crypto rather than
 // pulling in a JOSE library for one algorithm pair; the OpenID4VP §8.3 example is its known answer.
-import { ApiError } from "../../errors";
-import { fromUtf8, utf8 } from "../../lib/encoding";
+import { ApiError } from "../errors";
+import { fromUtf8, utf8 } from "../lib/encoding";
 import { openAesGcm } from "./aes-gcm";
 import { readBase64Url } from "./base64";
 import { isJsonObject as isObject, ownEntry } from "./json";

@@ -3,8 +3,8 @@
 // `age_equal_or_over.NN`, answered in response mode `dc_api.jwt`: a JWE to this request's P-256 ECDH-ES
 // key (its `kid` in `client_metadata.jwks`). mdocs are bound by the OpenID4VP DC API handover transcript
 // (origin, nonce, the key's thumbprint), SD-JWT VCs by their key-binding JWT (nonce, `origin:` audience).
-import * as z from "../../lib/lazy-zod";
-import { fromUtf8, toBase64Url } from "../../lib/encoding";
+import * as z from "../lib/lazy-zod";
+import { fromUtf8, toBase64Url } from "../lib/encoding";
 import { readBase64Url } from "./base64";
 import { ownEntry } from "./json";
 import { AGE_NAMESPACES, EU_AGE_DOCTYPE, MDL_DOCTYPE, MDOC_MAX_AGE, SD_JWT_VC_TYPES, mdocAgeElement, twoDigits } from "./credentials";

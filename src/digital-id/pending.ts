@@ -2,7 +2,7 @@
 // answer (JSON, a few hundred bytes): the per-request private keys as JWK, the OpenID4VP nonce and the
 // Annex C EncryptionInfo exactly as sent (its transcript hashes that text). A new request replaces it,
 // so only the latest request can be answered; the Durable Object drops it once a response verifies.
-import * as z from "../../lib/lazy-zod";
+import * as z from "../lib/lazy-zod";
 
 const PrivateEcJwk = z.object({
   kty: z.literal("EC"),

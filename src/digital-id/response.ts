@@ -2,8 +2,8 @@
 // outcome. Throws DIGITAL_ID_INVALID (it did not verify for this request), DIGITAL_ID_INSUFFICIENT (it
 // decides nothing) or VALIDATION_FAILED (a body that is not `{protocol, data}` of an offered protocol).
 // Returns only the outcome: nothing of the credential leaves this function, and nothing is logged.
-import * as z from "../../lib/lazy-zod";
-import { ApiError, fieldErrors, validationFailed } from "../../errors";
+import * as z from "../lib/lazy-zod";
+import { ApiError, fieldErrors, validationFailed } from "../errors";
 import { decideAge, type DigitalIdOutcome } from "./age-outcome";
 import { ANNEX_C_PROTOCOL, AnnexCResponse, verifyAnnexCResponse } from "./annex-c";
 import { invalid } from "./failures";

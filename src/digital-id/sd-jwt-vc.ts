@@ -4,8 +4,8 @@
 // referenced once; the key-binding JWT by the credential's `cnf` key, over this presentation
 // (`sd_hash`), this request's nonce and the page's origin (`aud` = `origin:` + origin). Only
 // `age_equal_or_over` statements come out.
-import { ApiError } from "../../errors";
-import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from "../../lib/encoding";
+import { ApiError } from "../errors";
+import { fromBase64Url, fromUtf8, toBase64Url, utf8 } from "../lib/encoding";
 import { readBase64 } from "./base64";
 import { isJsonObject as isObject, ownEntry, type JsonObject } from "./json";
 import { verifyChain } from "./certificate-chain";

@@ -4,7 +4,7 @@
 // mdocs. Its signer must chain to the deployment's trust anchors, as a credential's does; `sub` must be
 // the URI the credential named (a list served in another's place is refused); `iat` not in the future;
 // `exp`, when present, not passed.
-import { fromBase64, fromBase64Url, fromUtf8 } from "../../lib/encoding";
+import { fromBase64, fromBase64Url, fromUtf8 } from "../lib/encoding";
 import { Tagged } from "./cbor";
 import { asBytes, asMap, asText, parse } from "./cbor-read";
 import { verifyChain } from "./certificate-chain";

@@ -6,8 +6,8 @@
 // bytes: the issuer learns nothing of who is verified where), over https only, with no cookie or
 // credential, bounded in size (MAX_TOKEN_BYTES) and time (FETCH_DEADLINE_MS), and kept for its `ttl`, at
 // most a day, through the port's cache (docs/limits.md). A cached copy is verified again on each use.
-import { withDeadline } from "../../lib/deadline";
-import { ApiError } from "../../errors";
+import { withDeadline } from "../lib/deadline";
+import { ApiError } from "../errors";
 import { invalid } from "./failures";
 import { statusAt } from "./status-bits";
 import { verifyStatusListToken, type StatusListToken } from "./status-list-token";

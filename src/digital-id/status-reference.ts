@@ -1,6 +1,6 @@
 // Where a credential's issuer publishes its status (IETF Token Status List, draft-ietf-oauth-status-list
 // §6): `status.status_list {idx, uri}`, in an SD-JWT VC's issuer-signed claims (a JSON object) or in an
-// mdoc's MSO (a CBOR map). The reference is signed with the credential; src/domain/digital-id/status-list.ts
+// mdoc's MSO (a CBOR map). The reference is signed with the credential; src/digital-id/status-list.ts
 // fetches and checks the list. A `status` the service cannot read, or one naming no status list, is
 // refused: the issuer says there is a status to check, and an answer that cannot be checked does not pass.
 import type { Cbor } from "./cbor";

@@ -4,7 +4,7 @@
 // certificate's bytes: an anchor's own signature is never checked, so a copy with one byte of its
 // signature changed, or re-issued around the same key with another name or validity, is the same
 // anchor. test/digital-id/test-anchor.test.ts keeps the constant equal to the committed file's key.
-import { toBase64 } from "../../lib/encoding";
+import { toBase64 } from "../lib/encoding";
 import type { Certificate } from "./x509";
 
 /** The committed test root's SubjectPublicKeyInfo (DER, base64): a public key, nothing secret. */

@@ -2,7 +2,7 @@
 // Annex C (`dcapi` handover: the EncryptionInfo as sent and the page's origin) and OpenID4VP 1.0
 // Appendix B.2.6.2 (`OpenID4VPDCAPIHandover`: origin, nonce and the response key's JWK thumbprint).
 // Both hash their handover info, so the transcript has a fixed shape: [null, null, [name, sha256]].
-import { utf8 } from "../../lib/encoding";
+import { utf8 } from "../lib/encoding";
 import { encodeCbor, type Cbor } from "./cbor";
 
 const sha256 = async (bytes: Uint8Array<ArrayBuffer>) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));

@@ -1,7 +1,7 @@
 // The parts of an X.509 certificate (RFC 5280) that deciding trust in an mdoc or SD-JWT issuer needs,
 // read with the DER reader beside it: the signed bytes and signature, names,
 // validity, the EC public key, and the basic-constraints, key-usage and critical-extension facts.
-// Nothing here decides; src/domain/digital-id/certificate-chain.ts does.
+// Nothing here decides; src/digital-id/certificate-chain.ts does.
 import { children, expect, oid as oidText, parseDer, time, UNIVERSAL, type Der } from "./der";
 import type { Curve, Hash } from "./ecdsa";
 

@@ -2,8 +2,8 @@
 // these (src/http/openapi-callbacks.ts), and their `data` is the very PolledSession schema the session
 // view and the consumer's signed body use, so the document cannot drift from what is signed.
 import * as z from "../lib/lazy-zod";
-import { PolledSession } from "../session/session-view";
-import type { CallbackEventType } from "../session/callback-message";
+import { PolledSession } from "./session-view";
+import type { CallbackEventType } from "./callback-message";
 
 export const TEST_EVENT_TYPE = "age_verification.test";
 

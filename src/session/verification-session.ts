@@ -14,7 +14,7 @@ import { polledView, previewView, requestView, type PolledSession, type SessionP
 import { transition, type AccountBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
 import { policyRefusal, type PolicyRefusal } from "./answer-policy";
-import { createDigitalIdRequest, verifyDigitalIdResponse, type DigitalCredentialRequest, type DigitalIdOutcome, type PendingDigitalIdRequest } from "../domain/digital-id";
+import { createDigitalIdRequest, verifyDigitalIdResponse, type DigitalCredentialRequest, type DigitalIdOutcome, type PendingDigitalIdRequest } from "../digital-id";
 import type { FieldError } from "../errors";
 import {
   appOriginOf,
@@ -28,6 +28,7 @@ import {
 } from "./digital-id-answer";
 import { insertSpentAgeToken, type SpentAgeToken } from "../db/spent-age-tokens";
 import { isolateStatusLists } from "./status-lists";
+import { deliverAtOnce } from "../callbacks/first-attempt";
 
 export type SessionFailure =
   | "NOT_FOUND"
@@ -469,6 +470,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
     });
   }
 
+  /**
+   * A resolution's first callback attempt, made here at once by the callback sender itself
+   * (src/callbacks/first-attempt.ts) once the event is durable; the queue keeps the retries and a copy.
+   */
+  private firstCallbackAttempt(message: CallbackMessage): Promise<void> {
+    return deliverAtOnce(message, this.domain);
+  }
+
   /** Mirrors the resolution to D1 and enqueues its callback; on failure the alarm tries again. */
   private async flushOutbox(): Promise<void> {
     const outbox = await this.ctx.storage.get<Outbox>("outbox");
@@ -499,7 +508,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
       await this.domain.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });
       await this.ctx.storage.delete("outbox");
       // Not awaited by the answer: the merchant's server may take up to 15 s, the person need not wait.
-      this.ctx.waitUntil(this.domain.firstCallbackAttempt(message));
+      this.ctx.waitUntil(this.firstCallbackAttempt(message));
     } catch (error) {
       if (!(await sessionLogExists(shardCtx, message.sessionId).catch(() => true))) {
         // The merchant's account was deleted with its log: there is no one left to tell.

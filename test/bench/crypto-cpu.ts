@@ -6,7 +6,7 @@
 // CPU per request. `npm run bench` runs this in its own process (--json); alone: npx tsx test/bench/crypto-cpu.ts
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";
+import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/digital-id";
 import { ageTokenChallenge, issueTokens, loadTokenKeys, verifyAgeToken } from "../../src/domain/age-tokens";
 import { DEV_SETTING, fetchTokens } from "../age-tokens/helpers";
 import { b64url, createTokenRequest } from "../age-tokens/rfc-client";
