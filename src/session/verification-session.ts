@@ -47,7 +47,7 @@ export type SessionFailure =
 
 /**
  * What opening a session is measured against (docs/limits.md): this minute's counter of the account's opens
- * (its key and window end, computed by the caller: src/domain/verification/open-session.ts), and the
+ * (its key and window end, computed by the caller: src/domain/verification/session-opening.ts), and the
  * limits. Counted and checked in the same D1 batch as the log row's insert.
  */
 export type OpenAdmission = { opens: { key: string; expiresAt: string }; opensPerMinute: number; pendingMax: number };

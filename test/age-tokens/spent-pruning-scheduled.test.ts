@@ -1,5 +1,5 @@
 // The scheduled handler prunes the spent records of retired token keys (src/maintenance/run.ts,
-// spent-age-tokens.ts) once retired for the grace period: a published key's records stay, however old;
+// prune-spent-age-tokens.ts) once retired for the grace period: a published key's records stay, however old;
 // without any token keys nothing goes.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";

@@ -118,7 +118,7 @@ describe("completions per account", () => {
     expect(stored).toContain('"count"');
     for (const secret of [session.session_id, session.nonce, user.id, user.email]) expect(stored).not.toContain(secret);
   });
-  // The account is read in the same D1 batch that counts (src/domain/verification/approver.ts): the counters are
+  // The account is read in the same D1 batch that counts (src/domain/verification/answerer.ts): the counters are
   // written only for the account that read accepts, and a body that fails validation reaches no batch.
   it("a refused answer counts nothing: an invalid body (422), a signed-out token, an identity that verifies another account", async () => {
     const appEnv = productionLimits({ COMPLETIONS_PER_DAY: "1" });

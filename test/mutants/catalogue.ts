@@ -9,9 +9,9 @@ const RECEIPTS = "test/merchant/receipts.test.ts";
 const TEST_MODE = "test/merchant/test-mode.test.ts";
 const PASSKEYS = "test/passkeys/passkeys.test.ts";
 const LIMITS = "test/limits/account-limits.test.ts";
-const REDELIVERY = "test/webhooks/redelivery.test.ts";
-const ROTATION = "test/webhooks/rotation.test.ts";
-const ORIGINS = "test/webhooks/allowed-origins.test.ts";
+const REDELIVERY = "test/merchant-callbacks/redelivery.test.ts";
+const ROTATION = "test/merchant-callbacks/secret-rotation.test.ts";
+const ORIGINS = "test/merchant-callbacks/allowed-origins.test.ts";
 const IDEMPOTENCY = "test/merchant/idempotency.test.ts";
 const STATE_MACHINE = "test/session/state-machine.test.ts";
 const VERIFICATION = "test/routes/verification.test.ts";
@@ -431,7 +431,7 @@ const limits: Mutation[] = [
   },
   {
     id: "limit-refused-answer-counts",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "AND kyc_records.rejection_reason = 'IDENTITY_ALREADY_VERIFIED') \" +",
     replace: "AND 0) \" +",
     tests: [LIMITS],
@@ -439,7 +439,7 @@ const limits: Mutation[] = [
   },
   {
     id: "limit-signed-out-answer-counts",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "WHERE users.id = ? AND users.token_version = ? AND NOT EXISTS",
     replace: "WHERE users.id = ? AND ? IS NOT NULL AND NOT EXISTS",
     tests: [LIMITS],
@@ -447,7 +447,7 @@ const limits: Mutation[] = [
   },
   {
     id: "answerer-passkey-unseen",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = users.id) AS has_passkey",
     replace: "0 AS has_passkey",
     tests: ["test/passkeys/passkeys.test.ts"],
@@ -538,7 +538,7 @@ const auth: Mutation[] = [
   },
   {
     id: "auth-answerer-token-version-ignored",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "if (!row || row.token_version !== claims.ver) throw unauthorized();",
     replace: "if (!row) throw unauthorized();",
     tests: [LIMITS],
@@ -701,7 +701,7 @@ const callbacks: Mutation[] = [
   },
   {
     id: "callback-origin-unchecked",
-    file: "src/domain/verification/open-session.ts",
+    file: "src/domain/verification/session-opening.ts",
     find: "  assertCallbackOriginAllowed(key.allowedCallbackOrigins, input.callback_url);\n",
     replace: "",
     tests: [ORIGINS],
@@ -877,7 +877,7 @@ const hardening: Mutation[] = [
     file: "src/domain/kyc/kyc.ts",
     find: "    await enqueueApplicantDeletion(ctx, applicantId);\n",
     replace: "",
-    tests: ["test/domain/kyc-applicant-race.test.ts"],
+    tests: ["test/kyc/applicant-race.test.ts"],
     why: "the applicant of a lost create-applicant race stays at the provider with the person's name",
   },
   {
@@ -1542,7 +1542,7 @@ const CORRECT_APPLICANT = "test/routes/kyc-correct-applicant.test.ts";
 const applicantCorrection: Mutation[] = [
   {
     id: "correct-applicant-not-rejected-only",
-    file: "src/domain/kyc/correct-applicant.ts",
+    file: "src/domain/kyc/applicant-correction.ts",
     find: '  if (record.status === "VERIFIED") throw new ApiError("KYC_ALREADY_VERIFIED");\n  if (record.status !== "REJECTED") throw new ApiError("KYC_CHECK_PENDING");\n',
     replace: "",
     tests: [CORRECT_APPLICANT],
@@ -1550,7 +1550,7 @@ const applicantCorrection: Mutation[] = [
   },
   {
     id: "correct-applicant-duplicate-reopened",
-    file: "src/domain/kyc/correct-applicant.ts",
+    file: "src/domain/kyc/applicant-correction.ts",
     find: '  if (record.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");\n',
     replace: "",
     tests: [CORRECT_APPLICANT],
@@ -1982,7 +1982,7 @@ const doubleBlindNoAccount: Mutation[] = [
   },
   {
     id: "spent-pruned-on-one-reading",
-    file: "src/maintenance/spent-age-tokens.ts",
+    file: "src/maintenance/prune-spent-age-tokens.ts",
     find: '"token_key_id IN (SELECT token_key_id FROM retired_token_keys WHERE retired_at <= ?) AND token_key_id NOT IN',
     replace: '"? IS NOT NULL AND token_key_id NOT IN',
     tests: ["test/age-tokens/spent-retirement.test.ts"],
@@ -1990,7 +1990,7 @@ const doubleBlindNoAccount: Mutation[] = [
   },
   {
     id: "spent-retirement-not-reset",
-    file: "src/maintenance/spent-age-tokens.ts",
+    file: "src/maintenance/prune-spent-age-tokens.ts",
     find: '    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),\n',
     replace: "",
     tests: ["test/age-tokens/spent-retirement.test.ts"],
