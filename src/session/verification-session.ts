@@ -35,7 +35,7 @@ export type SessionFailure =
   | "KYC_REQUIRED"
   | "SESSION_NOT_PENDING"
   | "PASSKEY_REQUIRED"
-  | "OPENS_LIMITED"
+  | "OVER_SESSION_OPENS_PER_ACCOUNT"
   | "TOO_MANY_PENDING"
   | "DIGITAL_ID_INVALID"
   | "DIGITAL_ID_INSUFFICIENT"
@@ -119,7 +119,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
       );
       const opened = counted?.results[0];
       const open = pending?.results[0];
-      if ((opened?.count ?? 0) > admission.opensPerMinute) refused = "OPENS_LIMITED";
+      if ((opened?.count ?? 0) > admission.opensPerMinute) refused = "OVER_SESSION_OPENS_PER_ACCOUNT";
       else if ((open?.pending ?? 0) > admission.pendingMax) refused = "TOO_MANY_PENDING";
       if (refused) {
         await deleteSessionLog(db, state.id);

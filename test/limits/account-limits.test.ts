@@ -91,7 +91,7 @@ describe("completions per account", () => {
     expectRateLimited(res, 86_400);
     const retryAfter = Number(res.headers.get("retry-after"));
     expect(Math.abs(retryAfter - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
-    expect(ACCOUNT_LIMITS.completion.map((window) => window.seconds)).toEqual([86_400]);
+    expect(ACCOUNT_LIMITS.completionsPerAccount.map((window) => window.seconds)).toEqual([86_400]);
   });
 
   it("a completion with a wrong nonce, or of a session already answered, counts toward the limit (docs/limits.md)", async () => {

@@ -1999,8 +1999,8 @@ const doubleBlindNoAccount: Mutation[] = [
   {
     id: "completion-hour-window",
     file: "src/domain/limits/account-limits.ts",
-    find: '  completion: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
-    replace: '  completion: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    find: '  completionsPerAccount: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    replace: '  completionsPerAccount: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
     tests: ["test/privacy/approval-times.test.ts"],
     why: "an approval raises an hourly counter the service can recompute for the account: it dates the answer to the hour",
   },
@@ -2167,7 +2167,7 @@ const attestations: Mutation[] = [
   {
     id: "attestation-batches-uncounted",
     file: "src/domain/attestations/batch-authorization.ts",
-    find: "  await countAccountUse(ctx, \"attestationBatch\", holder.userId, now);\n",
+    find: "  await countAccountUse(ctx, \"attestationBatchesPerAccount\", holder.userId, now);\n",
     replace: "",
     tests: [ATTESTATION_REFUSALS],
     why: "batches are not counted per day: one verified adult supplies attestations to a crowd",

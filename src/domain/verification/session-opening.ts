@@ -140,7 +140,7 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
   if (!opened.ok) {
     // Past the minute's opens: until the window ends. Past the pending sessions: a minute, as sessions
     // resolve and expire all the time.
-    throw tooManySessions(opened.error === "OPENS_LIMITED" ? opens!.end - Math.floor(now / 1000) : 60);
+    throw tooManySessions(opened.error === "OVER_SESSION_OPENS_PER_ACCOUNT" ? opens!.end - Math.floor(now / 1000) : 60);
   }
   return {
     session_id: id,
