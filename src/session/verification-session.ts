@@ -67,8 +67,11 @@ const fail = (error: SessionFailure, detail?: FailureDetail) => ({ ok: false, er
  * isolate's service context: this layer cannot build one (the builder chooses adapters above it).
  */
 export class VerificationSessionObject extends DurableObject<Env> {
-  /** The isolate's service context (`this.ctx` is the Durable Object's own state). */
-  private readonly domain: ServiceContext;
+  /**
+   * The isolate's root service context, no shard chosen (`this.ctx` is the Durable Object's own state);
+   * `this.onShard` gives the merchant's, named `ctx` where it is used (docs/design.md, "One service context").
+   */
+  private readonly root: ServiceContext;
   /**
    * The failed digital-ID answers, mirrored from storage once read, and the answers being verified now.
    * Each is read and changed only between two awaits, never across one, so concurrent answers count on
@@ -78,14 +81,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
   private digitalIdFailuresSeen: number | undefined;
   private digitalIdAnswersInFlight = 0;
 
-  constructor(state: DurableObjectState, env: Env, service: ServiceContext) {
+  constructor(state: DurableObjectState, env: Env, root: ServiceContext) {
     super(state, env);
-    this.domain = service;
+    this.root = root;
   }
 
   /** The context on the merchant's shard (recorded when the session opened; a state from before sharding: shard 0). */
   private onShard(shard: number | undefined): ServiceContext {
-    return this.domain.onShard(shard ?? 0);
+    return this.root.onShard(shard ?? 0);
   }
 
   private load(): Promise<SessionState | undefined> {
@@ -203,7 +206,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     if (!checked.ok) return checked;
     const state = checked.value;
     if ((await this.digitalIdFailures()) >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
-    const { settings } = this.domain;
+    const { settings } = this.root;
     const { requests, pending } = await createDigitalIdRequest({ ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), now: new Date() });
     await this.ctx.storage.put(DIGITAL_ID_REQUEST_KEY, pending);
     return { ok: true, value: { requests } };
@@ -223,7 +226,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const reserved = await this.reserveDigitalIdTry();
     if (reserved !== "reserved") return this.digitalIdLimited(state, reserved === "busy" ? 1 : undefined);
     const pending = await this.ctx.storage.get<PendingDigitalIdRequest>(DIGITAL_ID_REQUEST_KEY);
-    const { settings } = this.domain;
+    const { settings } = this.root;
     let outcome: DigitalIdOutcome;
     try {
       outcome = await verifyDigitalIdResponse(body, { pending, ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), trustAnchors: trustAnchorsOf(settings), now: new Date(), statusLists: isolateStatusLists });
@@ -276,7 +279,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
         await this.applyNow(event);
         return void (result = fail("SESSION_NOT_PENDING"));
       }
-      if (!(await insertSpentAgeToken(this.domain.home, input.spent))) return void (result = fail("AGE_TOKEN_SPENT"));
+      if (!(await insertSpentAgeToken(this.root.home, input.spent))) return void (result = fail("AGE_TOKEN_SPENT"));
       result = { ok: true, value: polledView(await this.applyNow(event)) };
     });
     return result!;
@@ -320,7 +323,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const state = await this.load();
     if (!state || state.status === "PENDING") return false;
     const message = callbackMessage(state, webhookId, attempt);
-    await this.domain.callbackQueue.send(options.redelivery ? { ...message, redelivery: true } : message);
+    await this.root.callbackQueue.send(options.redelivery ? { ...message, redelivery: true } : message);
     return true;
   }
 
@@ -363,7 +366,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   private async digitalIdGate(nonce: string, options: { beforeStatus?: boolean } = {}): Promise<SessionResult<SessionState>> {
     let state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail("NOT_FOUND");
-    const refusal = policyRefusal(state, "digital_id") ?? (digitalIdOffered(this.domain.settings) ? null : "ASSURANCE_NOT_ACCEPTED");
+    const refusal = policyRefusal(state, "digital_id") ?? (digitalIdOffered(this.root.settings) ? null : "ASSURANCE_NOT_ACCEPTED");
     if (refusal) return fail(refusal);
     // An answer with no request open (never asked, replaced or already answered) fails like any unbound one.
     if (options.beforeStatus && !(await this.ctx.storage.get(DIGITAL_ID_REQUEST_KEY))) {
@@ -454,7 +457,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   /** The resolution's receipt, signed once here so that the poll and every callback carry the same one. */
   private signedReceipt(state: SessionState, outcome: "APPROVED" | "DENIED"): Promise<string> {
     const view = polledView(state);
-    return signReceipt(this.domain.settings, {
+    return signReceipt(this.root.settings, {
       receipt_id: state.receiptId!,
       session_id: state.id,
       merchant_id: state.accountId,
@@ -466,7 +469,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
       resolved_at: state.resolvedAt!,
       livemode: state.livemode ?? true,
       iat: Math.floor(Date.parse(state.resolvedAt!) / 1000),
-      iss: this.domain.settings.appUrl,
+      iss: this.root.settings.appUrl,
     });
   }
 
@@ -475,7 +478,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
    * (src/callbacks/first-attempt.ts) once the event is durable; the queue keeps the retries and a copy.
    */
   private firstCallbackAttempt(message: CallbackMessage): Promise<void> {
-    return deliverAtOnce(message, this.domain);
+    return deliverAtOnce(message, this.root);
   }
 
   /** Mirrors the resolution to D1 and enqueues its callback; on failure the alarm tries again. */
@@ -483,11 +486,11 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const outbox = await this.ctx.storage.get<Outbox>("outbox");
     if (!outbox) return;
     const { message } = outbox;
-    const shardCtx = this.onShard(message.shard);
+    const ctx = this.onShard(message.shard);
     try {
-      await shardCtx.db.$client.batch(
+      await ctx.db.$client.batch(
         resolutionStatements(
-          shardCtx.db,
+          ctx.db,
           {
             sessionId: message.sessionId,
             status: message.data.status as "APPROVED" | "DENIED" | "EXPIRED",
@@ -505,12 +508,12 @@ export class VerificationSessionObject extends DurableObject<Env> {
       );
       // The queue's copy first, then the attempt at once: once the outbox is gone, the copy is what
       // guarantees delivery (src/callbacks/first-attempt.ts).
-      await this.domain.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });
+      await this.root.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });
       await this.ctx.storage.delete("outbox");
       // Not awaited by the answer: the merchant's server may take up to 15 s, the person need not wait.
       this.ctx.waitUntil(this.firstCallbackAttempt(message));
     } catch (error) {
-      if (!(await sessionLogExists(shardCtx, message.sessionId).catch(() => true))) {
+      if (!(await sessionLogExists(ctx, message.sessionId).catch(() => true))) {
         // The merchant's account was deleted with its log: there is no one left to tell.
         await this.ctx.storage.delete("outbox");
         return;

@@ -32,11 +32,11 @@ type Sent = { body: CallbackMessage; delaySeconds: number | undefined };
 async function interceptSession(sessionId: string, options: { firstAttempt: boolean }): Promise<Sent[]> {
   const sent: Sent[] = [];
   await runInDurableObject(sessionObject(sessionId), async (instance) => {
-    const object = instance as unknown as { env: Env; domain: ServiceContext; firstCallbackAttempt: (message: CallbackMessage) => Promise<void> };
+    const object = instance as unknown as { env: Env; root: ServiceContext; firstCallbackAttempt: (message: CallbackMessage) => Promise<void> };
     const queue = {
       send: async (body: CallbackMessage, opts?: QueueSendOptions) => void sent.push({ body, delaySeconds: opts?.delaySeconds }),
     } as unknown as Env["CALLBACKS"];
-    object.domain = withParts(serviceContext(object.env), { callbackQueue: queue });
+    object.root = withParts(serviceContext(object.env), { callbackQueue: queue });
     if (!options.firstAttempt) object.firstCallbackAttempt = async () => {};
   });
   return sent;

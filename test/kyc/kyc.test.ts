@@ -3,14 +3,14 @@ import { CreateApplicantBody, applyCompletedCheck } from "../../src/domain/kyc/k
 import { todayUtc, yearsBefore } from "../../src/lib/calendar-date";
 import { sandboxCheckId } from "../../src/providers/sandbox";
 import { call } from "../helpers/http";
-import { domain, seedAccount } from "../helpers/seed";
+import { root, seedAccount } from "../helpers/seed";
 
 describe("applyCompletedCheck", () => {
   it("applies a check once, however often it arrives", async () => {
     const account = await seedAccount({ userType: "PERSONAL" });
     const created = await call("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "A", lastName: "B", dob: "1990-01-01" } });
     const checkId = sandboxCheckId(created.body.data.applicantId, "consider");
-    const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(domain().onShard(account.shard), checkId)));
+    const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(root().onShard(account.shard), checkId)));
     expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
     expect(outcomes.filter((o) => o === "duplicate")).toHaveLength(2);
   });

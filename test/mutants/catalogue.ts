@@ -103,7 +103,7 @@ const receipts: Mutation[] = [
   {
     id: "receipt-issuer",
     file: "src/session/verification-session.ts",
-    find: "      iss: this.domain.settings.appUrl,",
+    find: "      iss: this.root.settings.appUrl,",
     replace: "      iss: \"age-verification-service\",",
     tests: [RECEIPTS],
     why: "the receipt names another issuer than the service's URL",
@@ -1420,7 +1420,7 @@ const firstAttempt: Mutation[] = [
   {
     id: "first-attempt-copy-not-sent",
     file: "src/session/verification-session.ts",
-    find: "      await this.domain.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });\n",
+    find: "      await this.root.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });\n",
     replace: "",
     tests: [FIRST_ATTEMPT, "test/session/outbox.test.ts"],
     why: "an object that stops after its outbox is flushed loses the callback: nothing on the queue delivers it",
