@@ -1,4 +1,4 @@
-// The console's webhook tools in a real browser (docs/callbacks.md): a key's test event, signing-secret
+// The console's callback tools in a real browser (docs/callbacks.md): a key's test event, signing-secret
 // rotation (new secret shown once) and allowed origins; a resolved session's callback attempts and
 // Redeliver. Callbacks go to a local receiver, which verifies each with the reference library.
 import type { Browser } from "playwright-core";
@@ -22,7 +22,7 @@ beforeAll(async () => {
   receiver = await startCallbackReceiver();
   hookUrl = receiver.url;
   received = receiver.received;
-  server = await startDevServer({ name: "e2e-webhooks" });
+  server = await startDevServer({ name: "e2e-console-callbacks" });
   browser = await launchChromium();
 });
 
@@ -59,7 +59,7 @@ async function resolvedSession(baseUrl: string, apiKey: string) {
   return opened.body.data.session_id;
 }
 
-describe("console webhook tools", () => {
+describe("console callback tools", () => {
   it("sends a test event, rotates the secret (shown once), edits allowed origins, and redelivers a session's callback", async () => {
     received.length = 0;
     const merchant = await merchantWithKey(server.baseUrl);
@@ -75,7 +75,7 @@ describe("console webhook tools", () => {
 
     // Test event: the receiver gets one signed age_verification.test; the console reports its answer.
     await page.getByRole("button", { name: "Callbacks of e2e" }).click();
-    await page.locator("#key-webhooks").waitFor({ state: "visible" });
+    await page.locator("#key-callbacks").waitFor({ state: "visible" });
     await page.locator("#test-event-url").fill(hookUrl);
     await page.getByRole("button", { name: "Send test event" }).click();
     // The test event's answer is padded to a whole second (it must not tell the receiver's timing: issue
@@ -95,7 +95,7 @@ describe("console webhook tools", () => {
     const newSecret = await page.locator("#rotated-secret").inputValue();
     expect(newSecret).toMatch(/^whsec_/);
     await expect.poll(() => page.locator("#secret-state").textContent()).toContain("Two secrets sign callbacks until");
-    await page.screenshot({ path: `${ARTIFACTS}/console-webhooks-1-rotated.png`, fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}/console-callbacks-1-rotated.png`, fullPage: true });
     await page.getByRole("button", { name: "Send test event" }).click();
     await expect.poll(() => page.locator("#test-result").textContent(), { timeout: TEST_EVENT_MS }).toContain("2 signatures");
     const signed = received[1]!;
@@ -129,7 +129,7 @@ describe("console webhook tools", () => {
     await expect.poll(() => page.locator("#attempts-table tbody tr").count()).toBe(1);
     await page.getByRole("button", { name: "Redeliver" }).click();
     await expect.poll(() => page.locator("#attempts-table tbody tr").count(), { timeout: 20_000 }).toBe(2);
-    await page.screenshot({ path: `${ARTIFACTS}/console-webhooks-2-redelivered.png`, fullPage: true });
+    await page.screenshot({ path: `${ARTIFACTS}/console-callbacks-2-redelivered.png`, fullPage: true });
     expect(received).toHaveLength(4);
     expect(received[3]!.headers["webhook-id"]).toBe(received[2]!.headers["webhook-id"]);
     expect(received[3]!.body).toBe(received[2]!.body);
