@@ -1,6 +1,8 @@
 // One spent anonymous age token (docs/double-blind.md): a row keyed by the token nonce's hash, so the
-// database itself refuses a second spend, atomically, from any location. A statement of its own so that
-// the session's Durable Object, which decides when a token is spent, and the age-token feature share it.
+// database itself refuses a second spend, atomically, from any location. D1 rather than a Durable Object:
+// one global uniqueness check needs one place, and D1 is already on the redemption's path. The session's
+// Durable Object, which decides when a token is spent, runs it inside its serialized section and answers
+// a second spend AGE_TOKEN_SPENT.
 import type { Database } from "./client";
 import { spentAgeTokens } from "./schema";
 

@@ -4,9 +4,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
-import { loadTokenKeys, spendAgeToken } from "../../src/domain/age-tokens";
+import { loadTokenKeys } from "../../src/domain/age-tokens";
 import { runScheduled } from "../maintenance/helpers";
-import { DEV_SETTING } from "./helpers";
+import { DEV_SETTING, spendAgeToken } from "./helpers";
 
 const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 const countFor = async (tokenKeyId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;
