@@ -43,7 +43,7 @@ export type OperationMeta = {
   limits?: readonly LimitName[];
 };
 
-/** A route's prose in its area's docs.ts: everything but the 429, which comes from the limits it declares. */
+/** A route's prose, in its own file (or its area's docs.ts, where one is left): everything but the 429, which comes from the limits it declares. */
 export type OperationDoc = Omit<OperationMeta, "responses" | "limits"> & { responses?: Omit<Responses, 429> };
 
 export function withMeta<T extends MiddlewareHandler<any, any, any>>(handler: T, meta: OperationMeta): T {
