@@ -3,7 +3,7 @@
 // production's; wrangler.toml [env.staging]): the role is the name without it. The mail queue also carries
 // the provider's applicant deletions and a deleted account's sessions to close: each message on its own.
 import { CALLBACK_QUEUE, DEAD_LETTER_QUEUE, handleCallbackBatch, handleDeadLetterBatch, handleQueue } from "./callbacks/consumer";
-import type { CallbackMessage } from "./session/callback-message";
+import type { QueuedCallback } from "./callbacks/queued-callback";
 import type { ServiceContext } from "./context/service-context";
 import { handleDeadLetteredMail, handleMailMessage } from "./mail/mail-consumer";
 import { handleApplicantDeletion, handleDeadLetteredApplicantDeletion, isApplicantDeletionMessage } from "./providers/applicant-deletion";
@@ -38,7 +38,7 @@ export async function dispatchQueue(batch: MessageBatch<unknown>, ctx: ServiceCo
     );
     return;
   }
-  if (role === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, ctx);
-  if (role === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, ctx);
+  if (role === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<QueuedCallback>, ctx);
+  if (role === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<QueuedCallback>, ctx);
   return handleQueue(batch, ctx); // logs the unknown queue and retries the batch
 }

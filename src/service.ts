@@ -14,15 +14,13 @@ import { devOutboxMailer } from "./mail/dev-outbox-mailer";
 import { emailServiceMailer } from "./mail/email-service";
 import { providerFor } from "./providers/from-env";
 import { perObject } from "./lib/per-object";
-import { deliverAtOnce } from "./callbacks/first-attempt";
-import type { CallbackMessage } from "./session/callback-message";
 
 function build(env: Bindings): ServiceContext {
   const settings = settingsOf(env);
   const bindings = env as unknown as Record<string, D1Database>;
   const shards = Array.from({ length: settings.shards.count }, (_, shard) => database(bindings[shardBindingName(shard)]!));
   const home = shards[0]!;
-  const context: ServiceContext = rootContext({
+  return rootContext({
     settings,
     shards,
     home,
@@ -30,10 +28,8 @@ function build(env: Bindings): ServiceContext {
     mailer: settings.production ? emailServiceMailer(env.MAILER, settings.mailFrom) : devOutboxMailer(home),
     sessions: env.SESSIONS,
     callbackQueue: env.CALLBACKS,
-    firstCallbackAttempt: (message) => deliverAtOnce(message as CallbackMessage, context),
     mailQueue: env.MAIL,
   });
-  return context;
 }
 
 /** The isolate's service context: built once per bindings object (src/lib/per-object.ts). */

@@ -10,7 +10,7 @@ import { secretsKeys } from "../config/secret-versions";
 import { toIso } from "../lib/time";
 import { claimNextAttempt, failEvent, recordAttempt, releaseAttempt, type CallbackState } from "./attempts";
 import { attemptDelivery, type AttemptResult } from "./deliver";
-import type { CallbackMessage } from "../session/callback-message";
+import type { QueuedCallback } from "./queued-callback";
 import {
   decide,
   decideSingleAttempt,
@@ -37,23 +37,23 @@ export const CLAIM_TTL_SECONDS = 60;
 
 /** The Worker's `queue` handler: one entry point, dispatched by queue name. */
 export async function handleQueue(batch: MessageBatch<unknown>, ctx: ServiceContext): Promise<void> {
-  if (batch.queue === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<CallbackMessage>, ctx);
-  if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<CallbackMessage>, ctx);
+  if (batch.queue === CALLBACK_QUEUE) return handleCallbackBatch(batch as MessageBatch<QueuedCallback>, ctx);
+  if (batch.queue === DEAD_LETTER_QUEUE) return handleDeadLetterBatch(batch as MessageBatch<QueuedCallback>, ctx);
   log("error", "message batch from an unknown queue", { queue: batch.queue });
   batch.retryAll();
 }
 
-export async function handleCallbackBatch(batch: MessageBatch<CallbackMessage>, ctx: ServiceContext): Promise<void> {
+export async function handleCallbackBatch(batch: MessageBatch<QueuedCallback>, ctx: ServiceContext): Promise<void> {
   // In parallel: one slow receiver (up to 15 s) does not hold back the others in the batch.
   await Promise.all(batch.messages.map((message) => processCallback(message, ctx)));
 }
 
-export async function handleDeadLetterBatch(batch: MessageBatch<CallbackMessage>, ctx: ServiceContext): Promise<void> {
+export async function handleDeadLetterBatch(batch: MessageBatch<QueuedCallback>, ctx: ServiceContext): Promise<void> {
   await Promise.all(batch.messages.map((message) => processDeadLetter(message, ctx)));
 }
 
-const isCallbackMessage = (body: unknown): body is CallbackMessage => {
-  const m = body as Partial<CallbackMessage> | null;
+const isCallbackMessage = (body: unknown): body is QueuedCallback => {
+  const m = body as Partial<QueuedCallback> | null;
   return (
     typeof m === "object" &&
     m !== null &&
@@ -66,7 +66,7 @@ const isCallbackMessage = (body: unknown): body is CallbackMessage => {
 };
 
 /** The context on the message's shard (its merchant's): a message sent before sharding names none, shard 0. */
-const onMessageShard = (ctx: ServiceContext, body: CallbackMessage) => ctx.onShard(body.shard ?? 0);
+const onMessageShard = (ctx: ServiceContext, body: QueuedCallback) => ctx.onShard(body.shard ?? 0);
 
 /** The error kind recorded for an attempt; null when the status code says it all. */
 function errorOf(result: AttemptResult): string | null {
@@ -79,7 +79,7 @@ const stateAfter = (decision: Decision): CallbackState =>
   decision.action === "delivered" ? "delivered" : decision.action === "give_up" ? "failed" : "pending";
 
 /** One message, top to bottom; also run at once for a resolution's first attempt (first-attempt.ts). */
-export async function processCallback(message: Message<CallbackMessage>, root: ServiceContext): Promise<void> {
+export async function processCallback(message: Message<QueuedCallback>, root: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isCallbackMessage(body)) {
     log("error", "callback message without the expected shape", { messageId: message.id });
@@ -187,7 +187,7 @@ export async function processCallback(message: Message<CallbackMessage>, root: S
 async function signAndSend(
   db: Database,
   ctx: ServiceContext,
-  body: CallbackMessage,
+  body: QueuedCallback,
   attempt: number,
   sealed: { current: string; previous: string | null },
 ): Promise<AttemptResult> {
@@ -207,7 +207,7 @@ async function signAndSend(
  * have expired, as a new message that names the attempt it waits for (a retried message keeps its
  * body): dropped then if that attempt has an outcome, taking over if its holder stopped.
  */
-async function standAside(message: Message<CallbackMessage>, body: CallbackMessage, held: number, ctx: ServiceContext): Promise<void> {
+async function standAside(message: Message<QueuedCallback>, body: QueuedCallback, held: number, ctx: ServiceContext): Promise<void> {
   log("info", "callback attempt held by another copy", { webhookId: body.webhookId, attempt: held });
   const notBefore = toIso(Date.now() + CLAIM_TTL_SECONDS * 1000);
   // If the new message cannot be sent, this copy comes back as it is: it may then claim a later
@@ -220,8 +220,8 @@ async function standAside(message: Message<CallbackMessage>, body: CallbackMessa
  * message that carries its due time (`notBefore`), and the current one is acked.
  */
 async function scheduleInSteps(
-  message: Message<CallbackMessage>,
-  body: CallbackMessage,
+  message: Message<QueuedCallback>,
+  body: QueuedCallback,
   nextAttempt: number,
   waitSeconds: number,
   ctx: ServiceContext,
@@ -238,8 +238,8 @@ async function scheduleInSteps(
  * the current message is retried after the same delay instead, so the event is never left without one.
  */
 async function replaceMessage(
-  message: Message<CallbackMessage>,
-  next: CallbackMessage,
+  message: Message<QueuedCallback>,
+  next: QueuedCallback,
   delaySeconds: number,
   ctx: ServiceContext,
   failure: string,
@@ -261,7 +261,7 @@ async function replaceMessage(
  * (about two more days) is it deleted, and the event stays pending: that last failure is logged at
  * error level with the webhook-id so an operator can close the event by hand.
  */
-async function processDeadLetter(message: Message<CallbackMessage>, root: ServiceContext): Promise<void> {
+async function processDeadLetter(message: Message<QueuedCallback>, root: ServiceContext): Promise<void> {
   const body = message.body;
   if (!isCallbackMessage(body)) {
     log("error", "dead-lettered callback message without the expected shape", { messageId: message.id });

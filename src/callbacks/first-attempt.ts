@@ -8,12 +8,12 @@
 // never ran or was cut off, and is dropped once attempt 1 has an outcome (its holder carried the event on).
 import type { ServiceContext } from "../context/service-context";
 import { log } from "../lib/log";
-import type { CallbackMessage } from "../session/callback-message";
+import type { QueuedCallback } from "./queued-callback";
 import { processCallback } from "./consumer";
 
-export async function deliverAtOnce(body: CallbackMessage, ctx: ServiceContext): Promise<void> {
+export async function deliverAtOnce(body: QueuedCallback, ctx: ServiceContext): Promise<void> {
   const enqueued: Promise<unknown>[] = [];
-  const message: Message<CallbackMessage> = {
+  const message: Message<QueuedCallback> = {
     id: body.webhookId,
     timestamp: new Date(),
     body,

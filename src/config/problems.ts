@@ -4,9 +4,9 @@
 
 import { parseAgeTokenKeysSetting } from "./age-token-keys-setting";
 import type { ReceiptKeySetting } from "./receipt-key";
-import { includesTestAnchor, parseTrustAnchors } from "../domain/digital-id";
-import { TEST_IACA_SPKI_BASE64 } from "../domain/digital-id/test-anchor";
-import { parseCertificate, type Certificate } from "../domain/digital-id/x509";
+import { includesTestAnchor, parseTrustAnchors } from "../digital-id";
+import { TEST_IACA_SPKI_BASE64 } from "../digital-id/test-anchor";
+import { parseCertificate, type Certificate } from "../digital-id/x509";
 import { fromBase64, sameBytes } from "../lib/encoding";
 
 export type ConfigProblem = { setting: string; problem: string };

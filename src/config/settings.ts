@@ -70,7 +70,7 @@ export type Settings = {
   receiptSigningKeyPrevious: ReceiptKeySetting;
   /**
    * The digital-ID trust anchors as configured (DIGITAL_ID_TRUST_ANCHORS, concatenated PEM), parsed by
-   * src/domain/digital-id; unset: the deployment does not offer the way (docs/api-contract.md §Digital ID).
+   * src/digital-id; unset: the deployment does not offer the way (docs/api-contract.md §Digital ID).
    */
   digitalIdTrustAnchors: string | undefined;
   /** The age-token keys (AGE_TOKEN_KEYS, JSON), parsed by src/domain/age-tokens; unset: no anonymous age tokens. */

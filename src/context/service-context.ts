@@ -29,12 +29,6 @@ export type ServiceContext = {
   sessions: Env["SESSIONS"];
   /** The callback queue (src/callbacks/consumer.ts consumes it). */
   callbackQueue: Env["CALLBACKS"];
-  /**
-   * A resolution's first callback attempt, made at once by the session's Durable Object once the event
-   * is durable (src/callbacks/first-attempt.ts); the queue keeps the retries and a safety-net copy.
-   * Method syntax: the message is the session's CallbackMessage, a type from a layer above this one.
-   */
-  firstCallbackAttempt(message: { webhookId: string }): Promise<void>;
   /** The mail queue: account mail in production, and the provider's applicant deletions. */
   mailQueue: Env["MAIL"];
   /**

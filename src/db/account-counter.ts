@@ -1,7 +1,7 @@
 // One use of a per-account counter (account_counters; the limits: src/domain/limits/account-limits.ts): a
 // statement for someone's db.batch, so that counting rides in the same round trip as the work it guards
 // (countAccountUse's limits; the session object's log write when a session opens, prepared: countOnce).
-// The approver's completion counters have their own, conditional on the account: src/domain/verification/approver.ts.
+// The answerer's completion counters have their own, conditional on the account: src/domain/verification/answerer.ts.
 import { sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { prepared } from "./prepared";

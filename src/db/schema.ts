@@ -389,7 +389,7 @@ export type PasskeyRow = typeof passkeys.$inferSelect;
 
 // Spent anonymous age tokens (docs/api-contract.md §Age tokens, docs/double-blind.md): the SHA-256 of a token's nonce, so
 // the same token never approves twice, and the id of the key that signed it, so the row is pruned once
-// that key is no longer published (src/maintenance/spent-age-tokens.ts). No time and no account: the
+// that key is no longer published (src/maintenance/prune-spent-age-tokens.ts). No time and no account: the
 // row must not be joinable to an issuance.
 export const spentAgeTokens = builtOnFirstUse(() =>
   sqliteTable(
@@ -405,7 +405,7 @@ export const spentAgeTokens = builtOnFirstUse(() =>
 // Token keys found retired (docs/double-blind.md "Where spent tokens are kept"): when the scheduled run
 // first found a key with spent records absent from AGE_TOKEN_KEYS (current and previous). Its spent
 // records go only AGE_TOKEN_RETIREMENT_DAYS after that, never on one run's reading of the setting; a
-// key seen in service again loses its row (src/maintenance/spent-age-tokens.ts). Keys only: nothing
+// key seen in service again loses its row (src/maintenance/prune-spent-age-tokens.ts). Keys only: nothing
 // here is about an account or a token.
 export const retiredTokenKeys = builtOnFirstUse(() =>
   sqliteTable("retired_token_keys", {

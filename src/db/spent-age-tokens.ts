@@ -1,6 +1,8 @@
 // One spent anonymous age token (docs/double-blind.md): a row keyed by the token nonce's hash, so the
-// database itself refuses a second spend, atomically, from any location. A statement of its own so that
-// the session's Durable Object, which decides when a token is spent, and the age-token feature share it.
+// database itself refuses a second spend, atomically, from any location. D1 rather than a Durable Object:
+// one global uniqueness check needs one place, and D1 is already on the redemption's path. The session's
+// Durable Object, which decides when a token is spent, runs it inside its serialized section and answers
+// a second spend AGE_TOKEN_SPENT.
 // A key recorded as retired (retired_token_keys) spends nothing: once its grace has passed its records
 // are pruned, so were it published again its tokens, spent or not, could approve a second time.
 import type { Database } from "./client";

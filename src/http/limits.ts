@@ -113,44 +113,44 @@ const CATALOGUE = {
     why: "each stores or spends a grant, and a token request may be a guess of a transaction code",
     tooMany: (n) => `More than ${n} issuance calls a minute from this address.`,
   }),
-  completionsPerAccount: accountLimit("completion", OPENAPI_METADATA && {
+  completionsPerAccount: accountLimit("completionsPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "session answers, every attempt",
     why: "one verified adult must not serve as an age proof for a crowd of minors, across every merchant (counted by the UTC day only: an hour window would record when each account answered)",
     tooMany: (production) => `The account answered too many requests (production: ${production}, every attempt counted); Retry-After says when the window ends.`,
   }),
-  sdkTokensPerAccount: accountLimit("sdkToken", OPENAPI_METADATA && {
+  sdkTokensPerAccount: accountLimit("sdkTokensPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "provider SDK tokens",
     why: "each token is a call to the identity provider",
     tooMany: (production) => `Too many tokens for this account (production: ${production}); Retry-After says when the window ends.`,
   }),
-  kycChecksPerAccount: accountLimit("kycCheck", OPENAPI_METADATA && {
+  kycChecksPerAccount: accountLimit("kycChecksPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "identity checks submitted",
     why: "each submission starts a paid check; one account in a loop must not exhaust the provider quota for everyone",
     tooMany: (production) => `Too many submissions for this account (production: ${production}); Retry-After says when the window ends.`,
   }),
-  applicantUpdatesPerAccount: accountLimit("applicantUpdate", OPENAPI_METADATA && {
+  applicantUpdatesPerAccount: accountLimit("applicantUpdatesPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "corrections of the applicant's details, every attempt",
     why: "each correction is a call to the identity provider; a refused check may be corrected a few times, not in a loop",
     tooMany: (production) => `Too many corrections for this account (production: ${production}); Retry-After says when the window ends.`,
   }),
-  sessionOpensPerAccount: accountLimit("sessionOpen", OPENAPI_METADATA && {
+  sessionOpensPerAccount: accountLimit("sessionOpensPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "sessions opened, and test-key answers, every attempt",
     why: "each open costs a Durable Object, a log row, an alarm and a signed callback to any server: a loop on a test key must not spend the operator's money or flood someone else's endpoint",
     tooMany: (production) => `The account opened too many sessions (production: ${production}, and at most 10,000 pending at once); Retry-After says when to try again.`,
   }),
-  verificationMailsPerAccount: accountLimit("verificationMail", OPENAPI_METADATA && {
+  verificationMailsPerAccount: accountLimit("verificationMailsPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "verification mails of one account, every request",
     why: "the minute limit alone still lets one address be mailed about 7,000 times a day",
     tooMany: (production) => `Too many verification mails for this account (production: ${production}); Retry-After says when the day ends.`,
   }),
   resetMailsPerEmailDaily: accountLimit(
-    "resetMail",
+    "resetMailsPerEmailDaily",
     OPENAPI_METADATA && {
       keyedBy: "email",
       counts: "password-reset requests for one address, known or not, every request",
@@ -159,25 +159,25 @@ const CATALOGUE = {
     },
     "home",
   ),
-  emailChangeMailsPerAccount: accountLimit("emailChangeMail", OPENAPI_METADATA && {
+  emailChangeMailsPerAccount: accountLimit("emailChangeMailsPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "email-change confirmations mailed for one account, every request",
     why: "each mails an address the caller picks: one account must not turn into a mail cannon aimed at someone else's mailbox",
     tooMany: (production) => `Too many email changes for this account today (production: ${production}); Retry-After says when the day ends.`,
   }),
-  ageTokensPerAccount: accountLimit("ageToken", OPENAPI_METADATA && {
+  ageTokensPerAccount: accountLimit("ageTokensPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "anonymous age tokens issued (each token of a call, not the call)",
     why: "age tokens are bearer tokens: what one verified adult can pass on to others is bounded by how many they are issued",
     tooMany: (production) => `Too many age tokens for this account today (production: ${production}); Retry-After says when the UTC day ends.`,
   }),
-  attestationBatchesPerAccount: accountLimit("attestationBatch", OPENAPI_METADATA && {
+  attestationBatchesPerAccount: accountLimit("attestationBatchesPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "proof-of-age attestation offers and authorizations (each a batch of up to 30 attestations)",
     why: "attestations cannot be revoked and work anywhere until they expire: what one verified adult can hand on is bounded by how many batches they get",
     tooMany: (production) => `Too many attestation batches for this account today (production: ${production}); Retry-After says when the UTC day ends.`,
   }),
-  passwordChangesPerAccount: accountLimit("passwordChange", OPENAPI_METADATA && {
+  passwordChangesPerAccount: accountLimit("passwordChangesPerAccount", OPENAPI_METADATA && {
     keyedBy: "account",
     counts: "password checks of a signed-in account (password and email changes, a first passkey, account deletion), every attempt",
     why: "a stolen token must not guess the current password without end",

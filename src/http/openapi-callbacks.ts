@@ -1,6 +1,6 @@
 // The OpenAPI 3.1 `webhooks` section: one entry per callback event type, its body generated from the
-// same zod schemas the consumer's signed bodies follow (src/callbacks/event-schemas.ts).
-import { CALLBACK_EVENTS } from "../callbacks/event-schemas";
+// same zod schemas the consumer's signed bodies follow (src/session/callback-events.ts).
+import { CALLBACK_EVENTS } from "../session/callback-events";
 import { RETRY_SCHEDULE_SECONDS } from "../callbacks/retry-policy";
 import { jsonSchema } from "./openapi-json-schema";
 

@@ -25,15 +25,15 @@ const REQUEST_ID = "X-Request-Id";
  * production links come from APP_URL only. The origin rides beside the isolate's context, not inside it.
  */
 function requestContext(c: Context<AppEnv>, contextOf: (env: Bindings) => ServiceContext): ServiceContext {
-  const shared = contextOf(c.env);
-  if (shared.settings.production) return shared;
+  const root = contextOf(c.env);
+  if (root.settings.production) return root;
   // One derived root per origin (its per-shard views are cached with it), not one per request.
-  let byOrigin = developmentContexts.get(shared);
-  if (!byOrigin) developmentContexts.set(shared, (byOrigin = new Map()));
+  let byOrigin = developmentContexts.get(root);
+  if (!byOrigin) developmentContexts.set(root, (byOrigin = new Map()));
   const origin = originOf(c.req.url);
-  let context = byOrigin.get(origin);
-  if (!context) byOrigin.set(origin, (context = withParts(shared, { linkOrigin: origin })));
-  return context;
+  let ctx = byOrigin.get(origin);
+  if (!ctx) byOrigin.set(origin, (ctx = withParts(root, { linkOrigin: origin })));
+  return ctx;
 }
 
 const developmentContexts = new WeakMap<ServiceContext, Map<string, ServiceContext>>();

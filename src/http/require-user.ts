@@ -42,7 +42,7 @@ export const requireUser = withMeta(
 /**
  * The Bearer check alone, for the end user's completion: the verified JWT's claims, no D1 read. The
  * handler validates its input first (an invalid request counts nothing), then reads the account in the
- * same D1 batch as its completion counters (src/domain/verification/approver.ts): one D1 round trip and one Durable
+ * same D1 batch as its completion counters (src/domain/verification/answerer.ts): one D1 round trip and one Durable
  * Object call. A request refused before that read (validation, or any check a later change puts first)
  * never reaches it, so on that error path alone the account is read here: a token that no longer names
  * a current account is 401 whatever else is wrong, as on every Bearer route.

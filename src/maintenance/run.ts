@@ -23,7 +23,7 @@ import { logReencryptionSummary, reencryptSigningSecrets, type ReencryptResult }
 import { pruneSessionLog } from "./prune-session-log";
 import { foldUsage } from "./fold-usage";
 import { resendStalledCallbacks } from "./resend-stalled-callbacks";
-import { pruneSpentAgeTokens } from "./spent-age-tokens";
+import { pruneSpentAgeTokens } from "./prune-spent-age-tokens";
 import { deploymentTokenKeys, publishedKeyIds } from "../domain/age-tokens";
 
 export type MaintenanceReport = Record<string, unknown>;

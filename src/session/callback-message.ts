@@ -1,6 +1,7 @@
-// What the session Durable Object puts on the callback queue: everything the consumer needs to sign
-// and deliver one event, so delivery never reads the session again. Built from the session's state: by
-// the resolution itself, and again for an event whose message was lost.
+// What the session Durable Object puts on the callback queue, in the consumer's shape
+// (src/callbacks/queued-callback.ts). Built from the session's state: by the resolution itself, and
+// again for an event whose message was lost.
+import type { QueuedCallback } from "../callbacks/queued-callback";
 import { nowIso } from "../lib/time";
 import { polledView, type PolledSession } from "./session-view";
 import type { SessionState } from "./state-machine";
@@ -14,39 +15,8 @@ export type CallbackEventType =
 export const eventTypeFor = (status: ResolvedStatus): CallbackEventType =>
   `age_verification.session.${status.toLowerCase() as "approved" | "denied" | "expired"}`;
 
-export type CallbackMessage = {
-  /** webhook-id, msg_…: the same on every attempt of this event. */
-  webhookId: string;
-  type: CallbackEventType;
-  /** ISO time of the resolution: the body's `timestamp`. */
-  timestamp: string;
-  sessionId: string;
-  /** The key whose signing secret signs the callback. */
-  keyId: string;
-  callbackUrl: string;
-  data: PolledSession;
-  /** 1 for the first attempt; the consumer increments it when it schedules a retry. */
-  attempt: number;
-  /**
-   * ISO time before which the consumer must not attempt: set on a message the consumer re-sends for a
-   * wait longer than the queue's 12-hour maximum delay, which is then taken in steps.
-   */
-  notBefore?: string;
-  /**
-   * Set on a message the consumer sends when it could not claim an attempt because another copy held
-   * it: the attempt this copy stands aside for. Once that attempt has an outcome its holder carries the
-   * event on and this copy is dropped; if it is still in progress, its holder stopped and this copy
-   * takes over.
-   */
-  awaitsAttempt?: number;
-  /**
-   * Set on a merchant's redelivery (POST /api/usage/sessions/{id}/callbacks/redeliver): one attempt of
-   * the same event, now, off the retry schedule (src/callbacks/retry-policy.ts, decideSingleAttempt).
-   */
-  redelivery?: true;
-  /** The D1 shard of the session's merchant (docs/operations.md); absent in messages sent before sharding: shard 0. */
-  shard?: number;
-};
+/** A session event's queue message (src/callbacks/queued-callback.ts): its `data` is the polled session. */
+export type CallbackMessage = QueuedCallback<PolledSession, CallbackEventType>;
 
 
 export function callbackMessage(state: SessionState, webhookId: string, attempt: number): CallbackMessage {

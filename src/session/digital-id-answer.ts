@@ -3,7 +3,7 @@
 // isolate), the origin a wallet's answer must be bound to, and how a refused answer is told apart from
 // an answer that verified. Nothing of a credential passes through here: only the verifier's outcome.
 import type { Settings } from "../config/settings";
-import { parseTrustAnchors } from "../domain/digital-id";
+import { parseTrustAnchors } from "../digital-id";
 import { ApiError, type FieldError } from "../errors";
 import { perObject } from "../lib/per-object";
 

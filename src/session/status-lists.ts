@@ -6,7 +6,7 @@
 // list's ttl, at most a day); it verifies a cached list again on every use, so a copy another Worker of
 // the zone put under the same key cannot pass. Nothing of a person is in a key or a value: a list is the
 // issuer's, the same bytes for every holder.
-import type { CachedStatusList, StatusListPort } from "../domain/digital-id";
+import type { CachedStatusList, StatusListPort } from "../digital-id";
 
 /** Lists kept in one isolate; the oldest goes first. */
 const MEMORY_ENTRIES = 64;

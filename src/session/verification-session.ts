@@ -14,7 +14,7 @@ import { polledView, previewView, requestView, type PolledSession, type SessionP
 import { transition, type AccountBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
 import { policyRefusal, type PolicyRefusal } from "./answer-policy";
-import { createDigitalIdRequest, verifyDigitalIdResponse, type DigitalCredentialRequest, type DigitalIdOutcome, type PendingDigitalIdRequest } from "../domain/digital-id";
+import { createDigitalIdRequest, verifyDigitalIdResponse, type DigitalCredentialRequest, type DigitalIdOutcome, type PendingDigitalIdRequest } from "../digital-id";
 import type { FieldError } from "../errors";
 import {
   appOriginOf,
@@ -28,6 +28,7 @@ import {
 } from "./digital-id-answer";
 import { insertSpentAgeToken, type SpentAgeToken } from "../db/spent-age-tokens";
 import { isolateStatusLists } from "./status-lists";
+import { deliverAtOnce } from "../callbacks/first-attempt";
 
 export type SessionFailure =
   | "NOT_FOUND"
@@ -35,7 +36,7 @@ export type SessionFailure =
   | "KYC_REQUIRED"
   | "SESSION_NOT_PENDING"
   | "PASSKEY_REQUIRED"
-  | "OPENS_LIMITED"
+  | "OVER_SESSION_OPENS_PER_ACCOUNT"
   | "TOO_MANY_PENDING"
   | "DIGITAL_ID_INVALID"
   | "DIGITAL_ID_INSUFFICIENT"
@@ -48,7 +49,7 @@ export type SessionFailure =
 
 /**
  * What opening a session is measured against (docs/limits.md): this minute's counter of the account's opens
- * (its key and window end, computed by the caller: src/domain/verification/open-session.ts), and the
+ * (its key and window end, computed by the caller: src/domain/verification/session-opening.ts), and the
  * limits. Counted and checked in the same D1 batch as the log row's insert.
  */
 export type OpenAdmission = { opens: { key: string; expiresAt: string }; opensPerMinute: number; pendingMax: number };
@@ -75,8 +76,11 @@ type Withdrawn = { nonceHash: string; forgetAt: number };
  * isolate's service context: this layer cannot build one (the builder chooses adapters above it).
  */
 export class VerificationSessionObject extends DurableObject<Env> {
-  /** The isolate's service context (`this.ctx` is the Durable Object's own state). */
-  private readonly domain: ServiceContext;
+  /**
+   * The isolate's root service context, no shard chosen (`this.ctx` is the Durable Object's own state);
+   * `this.onShard` gives the merchant's, named `ctx` where it is used (docs/design.md, "One service context").
+   */
+  private readonly root: ServiceContext;
   /**
    * The failed digital-ID answers, mirrored from storage once read, and the answers being verified now.
    * Each is read and changed only between two awaits, never across one, so concurrent answers count on
@@ -86,14 +90,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
   private digitalIdFailuresSeen: number | undefined;
   private digitalIdAnswersInFlight = 0;
 
-  constructor(state: DurableObjectState, env: Env, service: ServiceContext) {
+  constructor(state: DurableObjectState, env: Env, root: ServiceContext) {
     super(state, env);
-    this.domain = service;
+    this.root = root;
   }
 
   /** The context on the merchant's shard (recorded when the session opened; a state from before sharding: shard 0). */
   private onShard(shard: number | undefined): ServiceContext {
-    return this.domain.onShard(shard ?? 0);
+    return this.root.onShard(shard ?? 0);
   }
 
   private load(): Promise<SessionState | undefined> {
@@ -127,7 +131,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
       );
       const opened = counted?.results[0];
       const open = pending?.results[0];
-      if ((opened?.count ?? 0) > admission.opensPerMinute) refused = "OPENS_LIMITED";
+      if ((opened?.count ?? 0) > admission.opensPerMinute) refused = "OVER_SESSION_OPENS_PER_ACCOUNT";
       else if ((open?.pending ?? 0) > admission.pendingMax) refused = "TOO_MANY_PENDING";
       if (refused) {
         await deleteSessionLog(db, state.id);
@@ -211,7 +215,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     if (!checked.ok) return checked;
     const state = checked.value;
     if ((await this.digitalIdFailures()) >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
-    const { settings } = this.domain;
+    const { settings } = this.root;
     const { requests, pending } = await createDigitalIdRequest({ ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), now: new Date() });
     await this.ctx.storage.put(DIGITAL_ID_REQUEST_KEY, pending);
     return { ok: true, value: { requests } };
@@ -231,7 +235,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const reserved = await this.reserveDigitalIdTry();
     if (reserved !== "reserved") return this.digitalIdLimited(state, reserved === "busy" ? 1 : undefined);
     const pending = await this.ctx.storage.get<PendingDigitalIdRequest>(DIGITAL_ID_REQUEST_KEY);
-    const { settings } = this.domain;
+    const { settings } = this.root;
     let outcome: DigitalIdOutcome;
     try {
       outcome = await verifyDigitalIdResponse(body, { pending, ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), trustAnchors: trustAnchorsOf(settings), now: new Date(), statusLists: isolateStatusLists });
@@ -284,7 +288,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
         await this.applyNow(event);
         return void (result = fail("SESSION_NOT_PENDING"));
       }
-      const spend = await insertSpentAgeToken(this.domain.home, input.spent);
+      const spend = await insertSpentAgeToken(this.root.home, input.spent);
       // A key recorded as retired verifies nothing, published or not (src/db/spent-age-tokens.ts).
       if (spend !== "recorded") return void (result = fail(spend === "spent" ? "AGE_TOKEN_SPENT" : "AGE_TOKEN_INVALID"));
       result = { ok: true, value: polledView(await this.applyNow(event)) };
@@ -344,7 +348,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const state = await this.load();
     if (!state || state.status === "PENDING") return false;
     const message = callbackMessage(state, webhookId, attempt);
-    await this.domain.callbackQueue.send(options.redelivery ? { ...message, redelivery: true } : message);
+    await this.root.callbackQueue.send(options.redelivery ? { ...message, redelivery: true } : message);
     return true;
   }
 
@@ -395,7 +399,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   private async digitalIdGate(nonce: string, options: { beforeStatus?: boolean } = {}): Promise<SessionResult<SessionState>> {
     let state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail(await this.unknownOrWithdrawn(nonce));
-    const refusal = policyRefusal(state, "digital_id") ?? (digitalIdOffered(this.domain.settings) ? null : "ASSURANCE_NOT_ACCEPTED");
+    const refusal = policyRefusal(state, "digital_id") ?? (digitalIdOffered(this.root.settings) ? null : "ASSURANCE_NOT_ACCEPTED");
     if (refusal) return fail(refusal);
     // An answer with no request open (never asked, replaced or already answered) fails like any unbound one.
     if (options.beforeStatus && !(await this.ctx.storage.get(DIGITAL_ID_REQUEST_KEY))) {
@@ -486,7 +490,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
   /** The resolution's receipt, signed once here so that the poll and every callback carry the same one. */
   private signedReceipt(state: SessionState, outcome: "APPROVED" | "DENIED"): Promise<string> {
     const view = polledView(state);
-    return signReceipt(this.domain.settings, {
+    return signReceipt(this.root.settings, {
       receipt_id: state.receiptId!,
       session_id: state.id,
       merchant_id: state.accountId,
@@ -498,8 +502,16 @@ export class VerificationSessionObject extends DurableObject<Env> {
       resolved_at: state.resolvedAt!,
       livemode: state.livemode ?? true,
       iat: Math.floor(Date.parse(state.resolvedAt!) / 1000),
-      iss: this.domain.settings.appUrl,
+      iss: this.root.settings.appUrl,
     });
+  }
+
+  /**
+   * A resolution's first callback attempt, made here at once by the callback sender itself
+   * (src/callbacks/first-attempt.ts) once the event is durable; the queue keeps the retries and a copy.
+   */
+  private firstCallbackAttempt(message: CallbackMessage): Promise<void> {
+    return deliverAtOnce(message, this.root);
   }
 
   /** Mirrors the resolution to D1 and enqueues its callback; on failure the alarm tries again. */
@@ -507,11 +519,11 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const outbox = await this.ctx.storage.get<Outbox>("outbox");
     if (!outbox) return;
     const { message } = outbox;
-    const shardCtx = this.onShard(message.shard);
+    const ctx = this.onShard(message.shard);
     try {
-      await shardCtx.db.$client.batch(
+      await ctx.db.$client.batch(
         resolutionStatements(
-          shardCtx.db,
+          ctx.db,
           {
             sessionId: message.sessionId,
             status: message.data.status as "APPROVED" | "DENIED" | "EXPIRED",
@@ -529,12 +541,12 @@ export class VerificationSessionObject extends DurableObject<Env> {
       );
       // The queue's copy first, then the attempt at once: once the outbox is gone, the copy is what
       // guarantees delivery (src/callbacks/first-attempt.ts).
-      await this.domain.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });
+      await this.root.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });
       await this.ctx.storage.delete("outbox");
       // Not awaited by the answer: the merchant's server may take up to 15 s, the person need not wait.
-      this.ctx.waitUntil(this.domain.firstCallbackAttempt(message));
+      this.ctx.waitUntil(this.firstCallbackAttempt(message));
     } catch (error) {
-      if (!(await sessionLogExists(shardCtx, message.sessionId).catch(() => true))) {
+      if (!(await sessionLogExists(ctx, message.sessionId).catch(() => true))) {
         // The merchant's account was deleted with its log: there is no one left to tell.
         await this.ctx.storage.delete("outbox");
         return;

@@ -1,6 +1,9 @@
 // Shared by the age-token tests: token keys for a setting, and tokens fetched through the RFC client
 // (rfc-client.ts) from the issuer under test, as the /verify page will.
+import { insertSpentAgeToken, type SpentAgeToken } from "../../src/db/spent-age-tokens";
+import type { Database } from "../../src/db/client";
 import { issueTokens, type TokenKeys } from "../../src/domain/age-tokens";
+import { ApiError } from "../../src/errors";
 import devKeys from "../fixtures/dev-age-token-keys.json";
 import { b64url, createTokenRequest, hex, unb64url } from "./rfc-client";
 
@@ -25,4 +28,15 @@ export async function fetchTokens(keys: TokenKeys, ageOver: number, challenge: U
   const requests = await Promise.all(Array.from({ length: count }, () => createTokenRequest(challenge, tokenKey)));
   const responses = await issueTokens(keys, ageOver, requests.map((r) => b64url(r.tokenRequest)));
   return Promise.all(requests.map(async (r, i) => b64url(await r.finalize(unb64url(responses[i]!)))));
+}
+
+/**
+ * Spends a token as the session's object does (src/session/verification-session.ts): the same statement,
+ * and a second spend refused as AGE_TOKEN_SPENT, which the route answers 409. For the store's own tests,
+ * which need no session around the spend.
+ */
+export async function spendAgeToken(db: Database, spent: SpentAgeToken): Promise<void> {
+  const outcome = await insertSpentAgeToken(db, spent);
+  if (outcome === "spent") throw new ApiError("AGE_TOKEN_SPENT");
+  if (outcome === "retired") throw new ApiError("AGE_TOKEN_INVALID");
 }

@@ -151,7 +151,7 @@ describe("issuance", () => {
   });
 
   it("the production limit is the contract's 30 tokens a day", () => {
-    expect(ACCOUNT_LIMITS.ageToken[0].fallback).toBe(AGE_TOKENS_PER_DAY_DEFAULT);
+    expect(ACCOUNT_LIMITS.ageTokensPerAccount[0].fallback).toBe(AGE_TOKENS_PER_DAY_DEFAULT);
     expect(AGE_TOKENS_PER_DAY_DEFAULT).toBe(30);
   });
 

@@ -3,8 +3,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
-import { ageTokenChallenge, loadTokenKeys, spendAgeToken, verifyAgeToken, type TokenKeys } from "../../src/domain/age-tokens";
-import { DEV_SETTING, fetchTokens, freshKey, setting } from "./helpers";
+import { ageTokenChallenge, loadTokenKeys, verifyAgeToken, type TokenKeys } from "../../src/domain/age-tokens";
+import { DEV_SETTING, fetchTokens, freshKey, setting, spendAgeToken } from "./helpers";
 import { b64url, tokenChallenge, unb64url } from "./rfc-client";
 
 const APP_URL = "https://age.example.com";

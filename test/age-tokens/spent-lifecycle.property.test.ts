@@ -8,7 +8,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
 import { insertSpentAgeToken } from "../../src/db/spent-age-tokens";
-import { pruneSpentAgeTokens } from "../../src/maintenance/spent-age-tokens";
+import { pruneSpentAgeTokens } from "../../src/maintenance/prune-spent-age-tokens";
 
 const DAY = 86_400_000;
 const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");

@@ -1,12 +1,12 @@
 // The scheduled handler prunes the spent records of retired token keys (src/maintenance/run.ts,
-// spent-age-tokens.ts) once retired for the grace period: a published key's records stay, however old;
+// prune-spent-age-tokens.ts) once retired for the grace period: a published key's records stay, however old;
 // without any token keys nothing goes.
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
-import { loadTokenKeys, spendAgeToken } from "../../src/domain/age-tokens";
+import { loadTokenKeys } from "../../src/domain/age-tokens";
 import { runScheduled } from "../maintenance/helpers";
-import { DEV_SETTING } from "./helpers";
+import { DEV_SETTING, spendAgeToken } from "./helpers";
 
 const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 const countFor = async (tokenKeyId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;

@@ -3,8 +3,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
-import { spendAgeToken } from "../../src/domain/age-tokens";
-import { pruneSpentAgeTokens } from "../../src/maintenance/spent-age-tokens";
+import { pruneSpentAgeTokens } from "../../src/maintenance/prune-spent-age-tokens";
+import { spendAgeToken } from "./helpers";
 
 const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 const countFor = async (tokenKeyId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { attestationGrants } from "../../src/db/schema";
 import { createGrant, GRANT_LIFETIME_SECONDS, grantExists, MAX_TX_CODE_ATTEMPTS, redeemOffer, spendGrant, type GrantKind } from "../../src/domain/attestations/grants";
-import { domain } from "../helpers/seed";
+import { root } from "../helpers/seed";
 
 const DAY_MS = 86_400_000;
 /**
@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
  * is still live; the odd milliseconds check that the secret's whole seconds never lengthen a life.
  */
 const oneInTheMorning = () => Math.floor(Date.now() / DAY_MS) * DAY_MS + 3_600_987;
-const ctx = () => domain();
+const ctx = () => root();
 const rowsOf = (kind: GrantKind) => ctx().home.select().from(attestationGrants).where(eq(attestationGrants.kind, kind));
 
 describe("the grant rows' times", () => {

@@ -9,8 +9,8 @@ import { verifyKycViaSandbox } from "../helpers/kyc";
 import { EU_AGE, type Mdoc } from "../wallet";
 import { deviceResponse } from "../wallet/mdoc";
 import { decode, fromBase64url, type Tag } from "../wallet/cbor";
-import { verifyDeviceResponse } from "../../src/domain/digital-id/mdoc-document";
-import { parseTrustAnchors } from "../../src/domain/digital-id";
+import { verifyDeviceResponse } from "../../src/digital-id/mdoc-document";
+import { parseTrustAnchors } from "../../src/digital-id";
 
 export const ISSUER = env.APP_URL;
 

@@ -8,7 +8,7 @@
 import "./build-flags";
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";
+import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/digital-id";
 import { ageTokenChallenge, issueTokens, loadTokenKeys, verifyAgeToken } from "../../src/domain/age-tokens";
 import { DEV_SETTING, fetchTokens } from "../age-tokens/helpers";
 import { b64url, createTokenRequest } from "../age-tokens/rfc-client";

@@ -57,7 +57,7 @@ describe("storage round trips per request", () => {
 
   // The per-account completion limit (docs/limits.md) rides in the account read's D1 batch: the account with
   // its verified date of birth and passkey flag, then the day counter (UPSERT … RETURNING),
-  // one round trip (src/domain/verification/approver.ts). A Rate Limiting binding would cost none, but its windows are
+  // one round trip (src/domain/verification/answerer.ts). A Rate Limiting binding would cost none, but its windows are
   // 10 or 60 seconds (docs/limits.md).
   // The first Durable Object call is the session's read before any sign-in is looked at: on a double-blind
   // session an Authorization header is refused before anything of the account is read (docs/double-blind.md),

@@ -6,7 +6,6 @@ import { runInDurableObject } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLAIM_TTL_SECONDS } from "../../src/callbacks/consumer";
-import { deliverAtOnce } from "../../src/callbacks/first-attempt";
 import type { ServiceContext } from "../../src/context/service-context";
 import { callbackAttempts, callbackEvents } from "../../src/db/schema";
 import { SAFETY_NET_DELAY_SECONDS, type CallbackMessage } from "../../src/session/callback-message";
@@ -33,15 +32,12 @@ type Sent = { body: CallbackMessage; delaySeconds: number | undefined };
 async function interceptSession(sessionId: string, options: { firstAttempt: boolean }): Promise<Sent[]> {
   const sent: Sent[] = [];
   await runInDurableObject(sessionObject(sessionId), async (instance) => {
-    const object = instance as unknown as { env: Env; domain: ServiceContext };
+    const object = instance as unknown as { env: Env; root: ServiceContext; firstCallbackAttempt: (message: CallbackMessage) => Promise<void> };
     const queue = {
       send: async (body: CallbackMessage, opts?: QueueSendOptions) => void sent.push({ body, delaySeconds: opts?.delaySeconds }),
     } as unknown as Env["CALLBACKS"];
-    const context: ServiceContext = withParts(serviceContext(object.env), {
-      callbackQueue: queue,
-      firstCallbackAttempt: options.firstAttempt ? (message) => deliverAtOnce(message as CallbackMessage, context) : async () => {},
-    });
-    object.domain = context;
+    object.root = withParts(serviceContext(object.env), { callbackQueue: queue });
+    if (!options.firstAttempt) object.firstCallbackAttempt = async () => {};
   });
   return sent;
 }

@@ -3,7 +3,7 @@
 // test per check that can fail (docs/digital-id.md), each answer made by the wallet with one fault.
 import { describe, expect, it } from "vitest";
 import { EU_AGE, MDL, answer, documentSigner, issueMdoc, makeIssuer, toPem } from "../wallet";
-import { parseTrustAnchors } from "../../src/domain/digital-id";
+import { parseTrustAnchors } from "../../src/digital-id";
 import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
 
 const invalid = { code: "DIGITAL_ID_INVALID", status: 422 };

@@ -4,7 +4,7 @@
 // anchors of one key (an expired root and its renewal), any one that holds is enough.
 import { describe, expect, it } from "vitest";
 import { MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, makeIssuer, toPem, type Issuer } from "../wallet";
-import { parseTrustAnchors } from "../../src/domain/digital-id";
+import { parseTrustAnchors } from "../../src/digital-id";
 import { APP_ORIGIN, anchors, newRequest, root, verify } from "./wallet-setup";
 
 const MDOC_DS = "1.0.18013.5.1.2";

@@ -1,8 +1,8 @@
 // The DER reader under the certificate checks: exact items, and refusal of what DER forbids (trailing
 // bytes, indefinite or non-minimal lengths, truncation) rather than a lenient guess.
 import { describe, expect, it } from "vitest";
-import { UNIVERSAL, children, expect as expectDer, oid, parseDer, time } from "../../src/domain/digital-id/der";
-import { derSignatureToRaw } from "../../src/domain/digital-id/ecdsa";
+import { UNIVERSAL, children, expect as expectDer, oid, parseDer, time } from "../../src/digital-id/der";
+import { derSignatureToRaw } from "../../src/digital-id/ecdsa";
 
 const bytes = (...values: number[]) => Uint8Array.from(values);
 

@@ -7,15 +7,15 @@
 import { describe, expect, it } from "vitest";
 import { Encoder } from "cbor-x";
 import vectorsText from "../fixtures/digital-id-vectors.json?raw";
-import { decodeCbor, encodeCbor, Tagged } from "../../src/domain/digital-id/cbor";
-import { asArray, asMap } from "../../src/domain/digital-id/cbor-read";
-import { parseTrustAnchors, verifyChain } from "../../src/domain/digital-id/certificate-chain";
-import { readSign1, verifyDetachedSign1, x5chain } from "../../src/domain/digital-id/cose";
-import { importSpki } from "../../src/domain/digital-id/ecdsa";
-import { hpkeOpen } from "../../src/domain/digital-id/hpke";
-import { decryptEcdhEsJwe } from "../../src/domain/digital-id/jwe";
-import { verifyDeviceSigned, verifyIssuerSigned } from "../../src/domain/digital-id/mdoc-document";
-import { annexCTranscript, ecJwkThumbprint, openId4VpTranscript } from "../../src/domain/digital-id/transcripts";
+import { decodeCbor, encodeCbor, Tagged } from "../../src/digital-id/cbor";
+import { asArray, asMap } from "../../src/digital-id/cbor-read";
+import { parseTrustAnchors, verifyChain } from "../../src/digital-id/certificate-chain";
+import { readSign1, verifyDetachedSign1, x5chain } from "../../src/digital-id/cose";
+import { importSpki } from "../../src/digital-id/ecdsa";
+import { hpkeOpen } from "../../src/digital-id/hpke";
+import { decryptEcdhEsJwe } from "../../src/digital-id/jwe";
+import { verifyDeviceSigned, verifyIssuerSigned } from "../../src/digital-id/mdoc-document";
+import { annexCTranscript, ecJwkThumbprint, openId4VpTranscript } from "../../src/digital-id/transcripts";
 import { fromBase64Url, fromUtf8, toHex, utf8 } from "../../src/lib/encoding";
 
 const vectors = JSON.parse(vectorsText);

@@ -4,7 +4,7 @@
 // the service's own decoder.
 import { describe, expect, it } from "vitest";
 import { Encoder } from "cbor-x";
-import { createDigitalIdRequest, PendingDigitalIdRequest } from "../../src/domain/digital-id";
+import { createDigitalIdRequest, PendingDigitalIdRequest } from "../../src/digital-id";
 import { fromBase64url } from "../wallet/cbor";
 
 const cbor = new Encoder({ useRecords: false, mapsAsObjects: false });

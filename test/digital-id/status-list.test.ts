@@ -4,7 +4,7 @@
 // VCs, a CWT for mdocs) and a spy on fetch serves them; one test per check that can fail.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MDL, STATUS, answer, deflate, issueMdoc, issueSdJwtVc, issueStatusList, makeIssuer, type StatusListOptions } from "../wallet";
-import { verifyDigitalIdResponse } from "../../src/domain/digital-id";
+import { verifyDigitalIdResponse } from "../../src/digital-id";
 import { statusListSource } from "../../src/session/status-lists";
 import { APP_ORIGIN, anchors, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
 import { serveStatusLists, statusUri, tokenResponse, type Serve } from "./status-list-server";

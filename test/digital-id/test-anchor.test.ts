@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import rootPem from "../wallet/test-iaca.pem?raw";
 import rootKey from "../wallet/test-iaca-key.json?raw";
 import vectorsText from "../fixtures/digital-id-vectors.json?raw";
-import { includesTestAnchor, parseTrustAnchors } from "../../src/domain/digital-id";
-import { TEST_IACA_SPKI_BASE64 } from "../../src/domain/digital-id/test-anchor";
+import { includesTestAnchor, parseTrustAnchors } from "../../src/digital-id";
+import { TEST_IACA_SPKI_BASE64 } from "../../src/digital-id/test-anchor";
 import { toBase64 } from "../../src/lib/encoding";
 import { makeIssuer, toPem } from "../wallet";
 

@@ -4,10 +4,10 @@
 // signature. Each answer comes from the test wallet with one knob turned; each rule has its positive
 // control beside it.
 import { describe, expect, it } from "vitest";
-import { CborFloat, encodeCbor } from "../../src/domain/digital-id/cbor";
-import { asInteger, parse } from "../../src/domain/digital-id/cbor-read";
-import { readSign1 } from "../../src/domain/digital-id/cose";
-import { decryptEcdhEsJwe } from "../../src/domain/digital-id/jwe";
+import { CborFloat, encodeCbor } from "../../src/digital-id/cbor";
+import { asInteger, parse } from "../../src/digital-id/cbor-read";
+import { readSign1 } from "../../src/digital-id/cose";
+import { decryptEcdhEsJwe } from "../../src/digital-id/jwe";
 import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, sealOpenId4Vp, type DigitalResponse } from "../wallet";
 import { presentSdJwtVc } from "../wallet/sd-jwt-vc";
 import { base64url, decode, encode, fromBase64url } from "../wallet/cbor";

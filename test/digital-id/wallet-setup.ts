@@ -4,9 +4,9 @@
 // the session's Durable Object will keep it.
 import rootPem from "../wallet/test-iaca.pem?raw";
 import rootKey from "../wallet/test-iaca-key.json?raw";
-import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/domain/digital-id";
+import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/digital-id";
 import { isolateStatusLists } from "../../src/session/status-lists";
-import type { StatusListPort } from "../../src/domain/digital-id/status-list";
+import type { StatusListPort } from "../../src/digital-id/status-list";
 import { documentSigner, testRoot, type DigitalResponse } from "../wallet";
 
 export const APP_ORIGIN = "https://age.example.test";

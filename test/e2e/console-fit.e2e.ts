@@ -74,7 +74,7 @@ describe.each([
     await page.locator("#confirm-yes").click();
     await page.locator("#rotated").waitFor({ state: "visible" });
     await fitsViewport(page, "rotated secret");
-    await controlsOnScreen(page, "#key-webhooks", "rotated secret");
+    await controlsOnScreen(page, "#key-callbacks", "rotated secret");
     const box = await page.locator("#rotated-secret").evaluate((el: any) => ({ value: el.value, scroll: [el.scrollWidth, el.scrollHeight], client: [el.clientWidth, el.clientHeight] }));
     expect(box.value).toMatch(/^whsec_/);
     expect(box.scroll[0]).toBeLessThanOrEqual(box.client[0]);

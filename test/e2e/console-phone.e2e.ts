@@ -24,7 +24,7 @@ async function declinedSession(baseUrl: string, apiKey: string) {
 }
 
 describe("console on a phone", () => {
-  it("reaches and uses every key action within 390 px: create, copy both, stored, webhooks, rotate, revoke", async () => {
+  it("reaches and uses every key action within 390 px: create, copy both, stored, callbacks, rotate, revoke", async () => {
     const { server, browser } = harness;
     const merchant = await merchantWithKey(server.baseUrl);
     const { page, problems } = await watchedPage(browser); // 390 x 844
@@ -50,12 +50,12 @@ describe("console on a phone", () => {
     await page.getByRole("button", { name: "I have stored them" }).click();
     await page.screenshot({ path: `${ARTIFACTS}/console-phone-keys.png`, fullPage: true });
 
-    // Each row's controls lie on screen: Webhooks (rotate, test event, origins) and Revoke.
+    // Each row's controls lie on screen: Callbacks (rotate, test event, origins) and Revoke.
     await withinPhoneWidth(page, 'button[aria-label="Callbacks of phone key"]');
     await withinPhoneWidth(page, 'button[aria-label="Revoke phone key"]');
     await page.getByRole("button", { name: "Callbacks of phone key" }).click();
-    await page.locator("#key-webhooks").waitFor({ state: "visible" });
-    for (const selector of ["#rotate-graceHours", "#rotate-form button[type=submit]", "#test-event-url", "#test-event-form button[type=submit]", "#origins", "#origins-form button[type=submit]", "#key-webhooks-close"]) {
+    await page.locator("#key-callbacks").waitFor({ state: "visible" });
+    for (const selector of ["#rotate-graceHours", "#rotate-form button[type=submit]", "#test-event-url", "#test-event-form button[type=submit]", "#origins", "#origins-form button[type=submit]", "#key-callbacks-close"]) {
       await withinPhoneWidth(page, selector);
     }
     await page.getByRole("button", { name: "Rotate secret" }).click();
@@ -134,7 +134,7 @@ describe.each([
     expect(problems).toEqual([]);
   });
 
-  it("signed in: keys with the secret panel, webhooks, revoke confirmation, usage, filters, session detail, account", async () => {
+  it("signed in: keys with the secret panel, callbacks, revoke confirmation, usage, filters, session detail, account", async () => {
     const { server, browser } = harness;
     const merchant = await merchantWithKey(server.baseUrl);
     await openSession(server.baseUrl, merchant.apiKey, 18);
@@ -152,8 +152,8 @@ describe.each([
     await page.getByRole("button", { name: "I have stored them" }).click();
 
     await page.getByRole("button", { name: "Callbacks of e2e" }).click();
-    await page.locator("#key-webhooks").waitFor({ state: "visible" });
-    await passesAxe(page, "webhooks of a key");
+    await page.locator("#key-callbacks").waitFor({ state: "visible" });
+    await passesAxe(page, "callbacks of a key");
     await page.getByRole("button", { name: "Close" }).first().click();
 
     await page.getByRole("button", { name: "Revoke axe key" }).click();

@@ -191,7 +191,7 @@ export async function signedHeaders(rawBody: string | Uint8Array, webhookToken =
 
 /**
  * The account's KYC row as stored (status and verified date of birth), read with plain SQL. Whether
- * that date answers a session is the product's query (loadAnswerer, src/domain/verification/approver.ts), tested through the
+ * that date answers a session is the product's query (loadAnswerer, src/domain/verification/answerer.ts), tested through the
  * completion route in test/routes/kyc-to-session.test.ts.
  */
 export async function storedKyc(userId: string) {

@@ -13,8 +13,8 @@ import { verifyKycViaSandbox } from "./kyc";
 
 /** The home shard (DB): the directory, spent age tokens, the development outbox, and accounts from before sharding. */
 export const db = () => database(env.DB);
-/** The isolate's root context: no shard chosen (domainOf in ./shards.ts gives an account's). */
-export const domain = () => serviceContext(env);
+/** The isolate's root service context: no shard chosen (`root().onShard(account.shard)` gives an account's). */
+export const root = () => serviceContext(env);
 
 /** Every seeded account's password (the accounts tests register theirs through the real endpoints). */
 export const SEEDED_PASSWORD = "correct horse battery";
@@ -44,7 +44,7 @@ export async function seedAccount(
   const companyName = userType === "BUSINESS" ? (options.companyName ?? "Acme Wines Ltd") : null;
   const now = nowIso();
   await db().insert(accountDirectory).values({ email, userId: id, claimedAt: now });
-  await domain().onShard(shard).db.insert(users).values({
+  await root().onShard(shard).db.insert(users).values({
     id,
     email,
     passwordHash: await seededPasswordHash(),
@@ -63,7 +63,7 @@ export async function seedAccount(
 /** A merchant (verified BUSINESS account) with one API key, created by the key domain function. */
 export async function seedMerchant(name = "default key", mode: "live" | "test" = "live", options: { shard?: number } = {}) {
   const account = await seedAccount({ userType: "BUSINESS", ...options });
-  const created = await createApiKey(domain().onShard(account.shard), account.id, name, mode);
+  const created = await createApiKey(root().onShard(account.shard), account.id, name, mode);
   return { account, keyId: created.key.id, apiKey: created.apiKey, signingSecret: created.signingSecret, shard: account.shard };
 }
 

@@ -5,7 +5,6 @@ import { env } from "cloudflare:test";
 import { shardBindingName } from "../../src/config/shards-setting";
 import { database } from "../../src/db/client";
 import { shardOfValue } from "../../src/lib/shard-tag";
-import { serviceContext } from "../../src/service";
 
 export const shardCount = () => Number(env.D1_SHARDS);
 
@@ -23,9 +22,6 @@ export const d1OfAccount = async (accountId: string) => shardBindings()[await sh
 export const dbOfAccount = async (accountId: string) => database(await d1OfAccount(accountId));
 export const d1OfKey = async (apiKey: string) => shardBindings()[await shardOfKey(apiKey)]!;
 export const dbOfKey = async (apiKey: string) => database(await d1OfKey(apiKey));
-
-/** The service context on the account's shard, as a request of that account would have it. */
-export const domainOf = async (accountId: string) => serviceContext(env).onShard(await shardOfAccount(accountId));
 
 /** Runs the query on every shard and concatenates the rows (tests that look for a row wherever it is). */
 export async function allShards<T>(sql: string, ...params: unknown[]): Promise<T[]> {

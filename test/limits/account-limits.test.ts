@@ -91,7 +91,7 @@ describe("completions per account", () => {
     expectRateLimited(res, 86_400);
     const retryAfter = Number(res.headers.get("retry-after"));
     expect(Math.abs(retryAfter - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
-    expect(ACCOUNT_LIMITS.completion.map((window) => window.seconds)).toEqual([86_400]);
+    expect(ACCOUNT_LIMITS.completionsPerAccount.map((window) => window.seconds)).toEqual([86_400]);
   });
 
   it("a completion with a wrong nonce, or of a session already answered, counts toward the limit (docs/limits.md)", async () => {
@@ -118,7 +118,7 @@ describe("completions per account", () => {
     expect(stored).toContain('"count"');
     for (const secret of [session.session_id, session.nonce, user.id, user.email]) expect(stored).not.toContain(secret);
   });
-  // The account is read in the same D1 batch that counts (src/domain/verification/approver.ts): the counters are
+  // The account is read in the same D1 batch that counts (src/domain/verification/answerer.ts): the counters are
   // written only for the account that read accepts, and a body that fails validation reaches no batch.
   it("a refused answer counts nothing: an invalid body (422), a signed-out token, an identity that verifies another account", async () => {
     const appEnv = productionLimits({ COMPLETIONS_PER_DAY: "1" });

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { expectError } from "../helpers/http";
 import { callWith } from "../helpers/kyc";
-import { domain, seedMerchant } from "../helpers/seed";
+import { root, seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { verificationSessions } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
@@ -40,7 +40,7 @@ describe("opening sessions per account", () => {
   it("test-key answers count on the same minute: two opens and one answer use up three", async () => {
     const appEnv = { ...env, SESSION_OPENS_PER_MINUTE: "3" } as Env;
     const merchant = await seedMerchant();
-    const testKey = await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test", "test");
+    const testKey = await createApiKey(root().onShard(merchant.account.shard), merchant.account.id, "test", "test");
     const first = await open(appEnv, testKey.apiKey);
     expect((await open(appEnv, testKey.apiKey)).status).toBe(201);
     const answered = await callWith(appEnv, "POST", `/api/age-verification/session/${first.body.data.session_id}/test-outcome`, { apiKey: testKey.apiKey, body: { outcome: "APPROVED" } });

@@ -13,7 +13,7 @@ import { createApp } from "../../src/app";
 import { countingEnv } from "../helpers/counting-env";
 import { buildRequest, call } from "../helpers/http";
 import { database } from "../../src/db/client";
-import { db, domain, seedMerchant, SEEDED_PASSWORD } from "../helpers/seed";
+import { db, root, seedMerchant, SEEDED_PASSWORD } from "../helpers/seed";
 import { dbOfAccount, shardBindings } from "../helpers/shards";
 import { seedSessions } from "../helpers/sessions-log";
 import { daysAgo, runScheduled } from "./helpers";
@@ -30,8 +30,8 @@ const date = (daysBack: number, from = Date.now()) => daysAgo(daysBack, from).sl
  */
 async function seedTwoMerchants(sameShard = false) {
   const a = await seedMerchant("A live one", "live", { shard: 0 });
-  const live2 = await createApiKey(domain().onShard(0), a.account.id, "A live two", "live");
-  const test = await createApiKey(domain().onShard(0), a.account.id, "A test", "test");
+  const live2 = await createApiKey(root().onShard(0), a.account.id, "A live two", "live");
+  const test = await createApiKey(root().onShard(0), a.account.id, "A test", "test");
   const b = await seedMerchant("B live", "live", { shard: sameShard ? 0 : 1 });
   // 5-hour steps over about 62 days, the newest a day ago; every fourth row a new key, test rows on the test key.
   const keysA = [a.keyId, live2.key.id, test.key.id];
@@ -77,7 +77,7 @@ const onEveryShard = (sql: string) => Promise.all(shardBindings().map((d1) => d1
 async function foldAll() {
   for (let shard = 0; shard < shardBindings().length; shard++) {
     let done = false;
-    for (let run = 0; run < 20 && !done; run++) done = (await foldUsage(domain().onShard(shard), new Date())).days.length === 0;
+    for (let run = 0; run < 20 && !done; run++) done = (await foldUsage(root().onShard(shard), new Date())).days.length === 0;
     if (!done) throw new Error("the fold did not finish");
   }
 }
@@ -131,7 +131,7 @@ describe("usage rollups", { timeout: 120_000 }, () => {
     await pruneSessionLog(env.DB, new Date(), RETENTION_DAYS);
     expect(await rawRowsOlderThan(a.account.id, 0)).toBe(before);
     // Three days folded: only their rows may go; the older-than-retention days after them stay.
-    const folded = await foldUsage(domain().onShard(0), new Date(), { days: 3 });
+    const folded = await foldUsage(root().onShard(0), new Date(), { days: 3 });
     expect(folded.days).toHaveLength(3);
     await pruneSessionLog(env.DB, new Date(), RETENTION_DAYS);
     const left = await db().select({ createdAt: verificationSessions.createdAt }).from(verificationSessions).where(eq(verificationSessions.accountId, a.account.id));

@@ -7,7 +7,7 @@ import { call } from "../helpers/http";
 import { seedMerchant } from "../helpers/seed";
 import { CALLBACK_URL } from "../helpers/sessions";
 import { createApiKey } from "../../src/domain/keys/api-keys";
-import { domain } from "../helpers/seed";
+import { root } from "../helpers/seed";
 import { dbOfAccount } from "../helpers/shards";
 
 const body = { age_required: 18, callback_url: CALLBACK_URL };
@@ -16,7 +16,7 @@ const open = (apiKey: string, key: string) => call("POST", "/api/age-verificatio
 describe("Idempotency-Key scope and storage", () => {
   it("the same key from a test key and a live key of one account opens two sessions, each in its own mode", async () => {
     const merchant = await seedMerchant("live key", "live");
-    const testKey = await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test key", "test");
+    const testKey = await createApiKey(root().onShard(merchant.account.shard), merchant.account.id, "test key", "test");
     const fromTest = await open(testKey.apiKey, "order-4711");
     expect(fromTest.status).toBe(201);
     expect(fromTest.body.data.livemode).toBe(false);

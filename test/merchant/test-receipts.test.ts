@@ -7,7 +7,7 @@ import { compactVerify, createLocalJWKSet, decodeProtectedHeader, importJWK, jwt
 import { describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/domain/keys/api-keys";
 import { call } from "../helpers/http";
-import { domain, seedEndUser, seedMerchant } from "../helpers/seed";
+import { root, seedEndUser, seedMerchant } from "../helpers/seed";
 import { complete, openSession } from "../helpers/sessions";
 
 const keySet = async (path: string) => {
@@ -32,7 +32,7 @@ async function verifiesWithAny(receipt: string, keys: JWK[]): Promise<boolean> {
 describe("test receipts", () => {
   it("are signed by the test key alone: its kid says test, and no live key verifies them", async () => {
     const merchant = await seedMerchant();
-    const testKey = await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test key", "test");
+    const testKey = await createApiKey(root().onShard(merchant.account.shard), merchant.account.id, "test key", "test");
     const session = await openSession(testKey.apiKey);
     const answered = await call("POST", `/api/age-verification/session/${session.session_id}/test-outcome`, { apiKey: testKey.apiKey, body: { outcome: "APPROVED" } });
     expect(answered.status).toBe(200);

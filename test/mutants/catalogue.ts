@@ -9,9 +9,9 @@ const RECEIPTS = "test/merchant/receipts.test.ts";
 const TEST_MODE = "test/merchant/test-mode.test.ts";
 const PASSKEYS = "test/passkeys/passkeys.test.ts";
 const LIMITS = "test/limits/account-limits.test.ts";
-const REDELIVERY = "test/webhooks/redelivery.test.ts";
-const ROTATION = "test/webhooks/rotation.test.ts";
-const ORIGINS = "test/webhooks/allowed-origins.test.ts";
+const REDELIVERY = "test/merchant-callbacks/redelivery.test.ts";
+const ROTATION = "test/merchant-callbacks/secret-rotation.test.ts";
+const ORIGINS = "test/merchant-callbacks/allowed-origins.test.ts";
 const IDEMPOTENCY = "test/merchant/idempotency.test.ts";
 const STATE_MACHINE = "test/session/state-machine.test.ts";
 const VERIFICATION = "test/routes/verification.test.ts";
@@ -103,7 +103,7 @@ const receipts: Mutation[] = [
   {
     id: "receipt-issuer",
     file: "src/session/verification-session.ts",
-    find: "      iss: this.domain.settings.appUrl,",
+    find: "      iss: this.root.settings.appUrl,",
     replace: "      iss: \"age-verification-service\",",
     tests: [RECEIPTS],
     why: "the receipt names another issuer than the service's URL",
@@ -431,7 +431,7 @@ const limits: Mutation[] = [
   },
   {
     id: "limit-refused-answer-counts",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "AND kyc_records.rejection_reason = 'IDENTITY_ALREADY_VERIFIED') \" +",
     replace: "AND 0) \" +",
     tests: [LIMITS],
@@ -439,7 +439,7 @@ const limits: Mutation[] = [
   },
   {
     id: "limit-signed-out-answer-counts",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "WHERE users.id = ? AND users.token_version = ? AND NOT EXISTS",
     replace: "WHERE users.id = ? AND ? IS NOT NULL AND NOT EXISTS",
     tests: [LIMITS],
@@ -447,7 +447,7 @@ const limits: Mutation[] = [
   },
   {
     id: "answerer-passkey-unseen",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "EXISTS (SELECT 1 FROM passkeys WHERE passkeys.user_id = users.id) AS has_passkey",
     replace: "0 AS has_passkey",
     tests: ["test/passkeys/passkeys.test.ts"],
@@ -538,7 +538,7 @@ const auth: Mutation[] = [
   },
   {
     id: "auth-answerer-token-version-ignored",
-    file: "src/domain/verification/approver.ts",
+    file: "src/domain/verification/answerer.ts",
     find: "if (!row || row.token_version !== claims.ver) throw unauthorized();",
     replace: "if (!row) throw unauthorized();",
     tests: [LIMITS],
@@ -701,7 +701,7 @@ const callbacks: Mutation[] = [
   },
   {
     id: "callback-origin-unchecked",
-    file: "src/domain/verification/open-session.ts",
+    file: "src/domain/verification/session-opening.ts",
     find: "  assertCallbackOriginAllowed(key.allowedCallbackOrigins, input.callback_url);\n",
     replace: "",
     tests: [ORIGINS],
@@ -877,7 +877,7 @@ const hardening: Mutation[] = [
     file: "src/domain/kyc/kyc.ts",
     find: "    await enqueueApplicantDeletion(ctx, applicantId);\n",
     replace: "",
-    tests: ["test/domain/kyc-applicant-race.test.ts"],
+    tests: ["test/kyc/applicant-race.test.ts"],
     why: "the applicant of a lost create-applicant race stays at the provider with the person's name",
   },
   {
@@ -1125,7 +1125,7 @@ const digitalId: Mutation[] = [
   },
   {
     id: "digital-id-device-payload-detached",
-    file: "src/domain/digital-id/cose.ts",
+    file: "src/digital-id/cose.ts",
     find: "  if (sign1.payload !== null) throw invalid(",
     replace: "  if (false) throw invalid(",
     tests: [DIGITAL_ID, "test/digital-id/annex-c.test.ts", "test/digital-id/known-answers.test.ts"],
@@ -1141,7 +1141,7 @@ const digitalId: Mutation[] = [
   },
   {
     id: "digital-id-item-disclosed-twice",
-    file: "src/domain/digital-id/mdoc-document.ts",
+    file: "src/digital-id/mdoc-document.ts",
     find: "      if (disclosed.has(digestId)) throw invalid(",
     replace: "      if (false) throw invalid(",
     tests: [MUTATION_FINDINGS],
@@ -1149,7 +1149,7 @@ const digitalId: Mutation[] = [
   },
   {
     id: "digital-id-jws-canonical-base64url",
-    file: "src/domain/digital-id/sd-jwt-vc.ts",
+    file: "src/digital-id/sd-jwt-vc.ts",
     find: "    if (toBase64Url(signature) !== parts[2]) throw invalid(",
     replace: "    if (false) throw invalid(",
     tests: [MUTATION_FINDINGS],
@@ -1157,7 +1157,7 @@ const digitalId: Mutation[] = [
   },
   {
     id: "digital-id-aes-gcm-96-bit-nonce",
-    file: "src/domain/digital-id/aes-gcm.ts",
+    file: "src/digital-id/aes-gcm.ts",
     find: "  if (iv.length !== 12) throw",
     replace: "  if (false) throw",
     tests: ["test/node/wycheproof.test.ts"],
@@ -1172,7 +1172,7 @@ const CERTIFICATES = "test/digital-id/certificate-rules.test.ts";
 const verifierChecks: Mutation[] = [
   {
     id: "digital-id-der-constructed-bit",
-    file: "src/domain/digital-id/der.ts",
+    file: "src/digital-id/der.ts",
     find: "  if (item.constructed !== CONSTRUCTED_TYPES.has(tag)) throw",
     replace: "  if (false) throw",
     tests: ["test/digital-id/der.test.ts"],
@@ -1180,7 +1180,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-unreadable-boundary",
-    file: "src/domain/digital-id/response.ts",
+    file: "src/digital-id/response.ts",
     find: 'return error instanceof ApiError ? error : invalid("the answer could not be read.");',
     replace: "if (error instanceof ApiError) return error;\n  throw error;",
     tests: [UNREADABLE],
@@ -1188,7 +1188,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-base64url-length",
-    file: "src/domain/digital-id/base64.ts",
+    file: "src/digital-id/base64.ts",
     find: "if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) throw",
     replace: "if (!/^[A-Za-z0-9_-]*$/.test(text)) throw",
     tests: [UNREADABLE],
@@ -1196,7 +1196,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-jwe-header-object",
-    file: "src/domain/digital-id/jwe.ts",
+    file: "src/digital-id/jwe.ts",
     find: "  if (!isObject(header)) throw invalid(",
     replace: "  if (false) throw invalid(",
     tests: [UNREADABLE],
@@ -1204,7 +1204,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-cose-crit",
-    file: "src/domain/digital-id/cose.ts",
+    file: "src/digital-id/cose.ts",
     find: "  checkCritical(protectedHeader, unprotectedHeader, what);\n",
     replace: "",
     tests: [RULES],
@@ -1212,7 +1212,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-mso-signed-future",
-    file: "src/domain/digital-id/mdoc-document.ts",
+    file: "src/digital-id/mdoc-document.ts",
     find: 'if (asDate(validity.get("signed"), "signed").getTime() > now.getTime() + SIGNED_SKEW_MS) throw',
     replace: "if (false) throw",
     tests: [RULES],
@@ -1220,7 +1220,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-one-document-per-doctype",
-    file: "src/domain/digital-id/mdoc-document.ts",
+    file: "src/digital-id/mdoc-document.ts",
     find: "    if (docTypes.has(docType)) throw",
     replace: "    if (false) throw",
     tests: [RULES],
@@ -1228,7 +1228,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-issuer-signed-items-bound",
-    file: "src/domain/digital-id/mdoc-document.ts",
+    file: "src/digital-id/mdoc-document.ts",
     find: "    if (items > MAX_ISSUER_SIGNED_ITEMS) throw",
     replace: "    if (false) throw",
     tests: [RULES],
@@ -1236,7 +1236,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-disclosures-bound",
-    file: "src/domain/digital-id/sd-jwt-vc.ts",
+    file: "src/digital-id/sd-jwt-vc.ts",
     find: "  if (parts.length - 2 > MAX_DISCLOSURES) throw",
     replace: "  if (false) throw",
     tests: [RULES],
@@ -1244,7 +1244,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-sd-jwt-exp-required",
-    file: "src/domain/digital-id/sd-jwt-vc.ts",
+    file: "src/digital-id/sd-jwt-vc.ts",
     find: '  if (typeof payload.exp !== "number") throw',
     replace: '  if (typeof payload.exp !== "number") return;\n  if (false) throw',
     tests: [RULES],
@@ -1252,7 +1252,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-cbor-indefinite",
-    file: "src/domain/digital-id/cbor.ts",
+    file: "src/digital-id/cbor.ts",
     find: 'if (size === undefined) throw new CborError(additional === 31 ? "indefinite length" : "reserved additional information");',
     replace: "if (size === undefined) return 0;",
     tests: [RULES],
@@ -1260,7 +1260,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-cbor-items-bound",
-    file: "src/domain/digital-id/cbor.ts",
+    file: "src/digital-id/cbor.ts",
     find: '    if (++items > MAX_ITEMS) throw new CborError("too many items");\n',
     replace: "",
     tests: [RULES],
@@ -1268,7 +1268,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-cbor-float-integer",
-    file: "src/domain/digital-id/cbor.ts",
+    file: "src/digital-id/cbor.ts",
     find: "return new CborFloat(value.toNumber());",
     replace: "return value.toNumber();",
     tests: [RULES],
@@ -1276,7 +1276,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-jwe-a128gcm-only",
-    file: "src/domain/digital-id/jwe.ts",
+    file: "src/digital-id/jwe.ts",
     find: "const ENCRYPTIONS: Record<string, number> = { A128GCM: 128 };",
     replace: "const ENCRYPTIONS: Record<string, number> = { A128GCM: 128, A256GCM: 256 };",
     tests: [RULES],
@@ -1284,7 +1284,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-signer-document-signer-eku",
-    file: "src/domain/digital-id/certificate-chain.ts",
+    file: "src/digital-id/certificate-chain.ts",
     find: '  if (profile === "mdoc" && !purposes?.includes(MDOC_DOCUMENT_SIGNER)) throw',
     replace: "  if (false) throw",
     tests: [CERTIFICATES],
@@ -1292,7 +1292,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-signer-other-role",
-    file: "src/domain/digital-id/certificate-chain.ts",
+    file: "src/digital-id/certificate-chain.ts",
     find: "  if (purposes?.some((purpose) => OTHER_ROLES.has(purpose))) throw",
     replace: "  if (false) throw",
     tests: [CERTIFICATES],
@@ -1300,7 +1300,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-signer-person-or-server-role",
-    file: "src/domain/digital-id/certificate-chain.ts",
+    file: "src/digital-id/certificate-chain.ts",
     find: '"1.3.6.1.5.5.7.3.9", "1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.3", "1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.8"]',
     replace: '"1.3.6.1.5.5.7.3.9"]',
     tests: [CERTIFICATES],
@@ -1308,7 +1308,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-signer-not-ca",
-    file: "src/domain/digital-id/certificate-chain.ts",
+    file: "src/digital-id/certificate-chain.ts",
     find: "  if (signer.isCa) throw",
     replace: "  if (false) throw",
     tests: [CERTIFICATES],
@@ -1316,7 +1316,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-path-length",
-    file: "src/domain/digital-id/certificate-chain.ts",
+    file: "src/digital-id/certificate-chain.ts",
     find: "  if (issuer.pathLength !== null && below > issuer.pathLength) throw",
     replace: "  if (false) throw",
     tests: [CERTIFICATES, "test/digital-id/annex-c.test.ts"],
@@ -1324,7 +1324,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-anchor-every-match",
-    file: "src/domain/digital-id/certificate-chain.ts",
+    file: "src/digital-id/certificate-chain.ts",
     find: "      refusal ??= error;",
     replace: "      throw error;",
     tests: [CERTIFICATES],
@@ -1332,7 +1332,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-der-length-minimal",
-    file: "src/domain/digital-id/der.ts",
+    file: "src/digital-id/der.ts",
     find: '    if (bytes[offset] === 0) throw new Error("DER: length not minimal");\n',
     replace: "",
     tests: ["test/digital-id/der.test.ts"],
@@ -1340,7 +1340,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-der-integer-strict",
-    file: "src/domain/digital-id/ecdsa.ts",
+    file: "src/digital-id/ecdsa.ts",
     find: '  if (integer.length === 0 || (integer[0]! & 0x80) !== 0 || (integer.length > 1 && integer[0] === 0 && (integer[1]! & 0x80) === 0)) throw new Error("ECDSA integer is not DER");\n',
     replace: "",
     tests: ["test/digital-id/der.test.ts"],
@@ -1348,7 +1348,7 @@ const verifierChecks: Mutation[] = [
   },
   {
     id: "digital-id-test-root-by-key",
-    file: "src/domain/digital-id/test-anchor.ts",
+    file: "src/digital-id/test-anchor.ts",
     find: "toBase64(anchor.spki) === TEST_IACA_SPKI_BASE64",
     replace: 'toBase64(anchor.der).endsWith("2HUzRg=") && toBase64(anchor.spki) === TEST_IACA_SPKI_BASE64',
     tests: ["test/http/fail-closed.test.ts", "test/digital-id/test-anchor.test.ts"],
@@ -1420,7 +1420,7 @@ const firstAttempt: Mutation[] = [
   {
     id: "first-attempt-copy-not-sent",
     file: "src/session/verification-session.ts",
-    find: "      await this.domain.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });\n",
+    find: "      await this.root.callbackQueue.send(safetyNetMessage(message), { delaySeconds: SAFETY_NET_DELAY_SECONDS });\n",
     replace: "",
     tests: [FIRST_ATTEMPT, "test/session/outbox.test.ts"],
     why: "an object that stops after its outbox is flushed loses the callback: nothing on the queue delivers it",
@@ -1436,7 +1436,7 @@ const firstAttempt: Mutation[] = [
   {
     id: "first-attempt-not-made",
     file: "src/session/verification-session.ts",
-    find: "      this.ctx.waitUntil(this.domain.firstCallbackAttempt(message));\n",
+    find: "      this.ctx.waitUntil(this.firstCallbackAttempt(message));\n",
     replace: "",
     tests: [FIRST_ATTEMPT],
     why: "the merchant hears the answer only after the queue's copy waits out its delay",
@@ -1542,7 +1542,7 @@ const CORRECT_APPLICANT = "test/routes/kyc-correct-applicant.test.ts";
 const applicantCorrection: Mutation[] = [
   {
     id: "correct-applicant-not-rejected-only",
-    file: "src/domain/kyc/correct-applicant.ts",
+    file: "src/domain/kyc/applicant-correction.ts",
     find: '  if (record.status === "VERIFIED") throw new ApiError("KYC_ALREADY_VERIFIED");\n  if (record.status !== "REJECTED") throw new ApiError("KYC_CHECK_PENDING");\n',
     replace: "",
     tests: [CORRECT_APPLICANT],
@@ -1550,7 +1550,7 @@ const applicantCorrection: Mutation[] = [
   },
   {
     id: "correct-applicant-duplicate-reopened",
-    file: "src/domain/kyc/correct-applicant.ts",
+    file: "src/domain/kyc/applicant-correction.ts",
     find: '  if (record.rejectionReason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");\n',
     replace: "",
     tests: [CORRECT_APPLICANT],
@@ -1792,7 +1792,7 @@ const STATUS_LIST = "test/digital-id/status-list.test.ts";
 const statusLists: Mutation[] = [
   {
     id: "digital-id-status-consulted",
-    file: "src/domain/digital-id/response.ts",
+    file: "src/digital-id/response.ts",
     find: "  await checkStatuses(ages.flatMap((claim) => (claim.status ? [claim.status] : [])), context);\n",
     replace: "",
     tests: [STATUS_LIST, "test/digital-id/session-routes.test.ts"],
@@ -1800,7 +1800,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-revoked-refused",
-    file: "src/domain/digital-id/status-list.ts",
+    file: "src/digital-id/status-list.ts",
     find: "    if (status !== 0) throw invalid(",
     replace: "    if (status === -1) throw invalid(",
     tests: [STATUS_LIST],
@@ -1808,7 +1808,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-https-only",
-    file: "src/domain/digital-id/status-list.ts",
+    file: "src/digital-id/status-list.ts",
     find: 'if (url.protocol !== "https:" ||',
     replace: "if (",
     tests: [STATUS_LIST],
@@ -1816,7 +1816,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-sub-matches",
-    file: "src/domain/digital-id/status-list-token.ts",
+    file: "src/digital-id/status-list-token.ts",
     find: "  if (claims.sub !== uri) throw invalid(",
     replace: "  if (false) throw invalid(",
     tests: [STATUS_LIST],
@@ -1824,7 +1824,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-exp-holds",
-    file: "src/domain/digital-id/status-list-token.ts",
+    file: "src/digital-id/status-list-token.ts",
     find: '  if (typeof claims.exp === "number" && seconds >= claims.exp) throw invalid(',
     replace: "  if (false) throw invalid(",
     tests: [STATUS_LIST],
@@ -1832,7 +1832,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-jwt-signature",
-    file: "src/domain/digital-id/status-list-token.ts",
+    file: "src/digital-id/status-list-token.ts",
     find: "  await verifyJws(jwt, await importSpki(signer.spki, signer.curve), WHAT);\n",
     replace: "",
     tests: [STATUS_LIST],
@@ -1840,7 +1840,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-cwt-signature",
-    file: "src/domain/digital-id/status-list-token.ts",
+    file: "src/digital-id/status-list-token.ts",
     find: "if (signer.curve !== sign1.algorithm.curve || !(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve))))",
     replace: "if (signer.curve !== sign1.algorithm.curve)",
     tests: [STATUS_LIST],
@@ -1848,7 +1848,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-typed",
-    file: "src/domain/digital-id/status-list-token.ts",
+    file: "src/digital-id/status-list-token.ts",
     find: '  if (jwt.header.typ !== "statuslist+jwt") throw invalid(',
     replace: "  if (false) throw invalid(",
     tests: [STATUS_LIST],
@@ -1856,7 +1856,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-body-bounded",
-    file: "src/domain/digital-id/status-list.ts",
+    file: "src/digital-id/status-list.ts",
     find: "export const MAX_TOKEN_BYTES = 256 * 1024;",
     replace: "export const MAX_TOKEN_BYTES = 1024 * 1024;",
     tests: [STATUS_LIST],
@@ -1864,7 +1864,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-inflate-bounded",
-    file: "src/domain/digital-id/status-bits.ts",
+    file: "src/digital-id/status-bits.ts",
     find: "  if (byteIndex >= MAX_INFLATED_BYTES) throw invalid(",
     replace: "  if (false) throw invalid(",
     tests: [STATUS_LIST],
@@ -1872,7 +1872,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-deadline",
-    file: "src/domain/digital-id/status-list.ts",
+    file: "src/digital-id/status-list.ts",
     find: "return await withDeadline(FETCH_DEADLINE_MS,",
     replace: "return await withDeadline(600_000,",
     tests: [STATUS_LIST],
@@ -1880,7 +1880,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-no-redirect",
-    file: "src/domain/digital-id/status-list.ts",
+    file: "src/digital-id/status-list.ts",
     find: 'redirect: "manual",',
     replace: 'redirect: "follow",',
     tests: [STATUS_LIST],
@@ -1888,7 +1888,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-kept-a-day-at-most",
-    file: "src/domain/digital-id/status-list.ts",
+    file: "src/digital-id/status-list.ts",
     find: "Math.min(list.ttl, MAX_KEEP_SECONDS, untilExp)",
     replace: "Math.min(list.ttl, untilExp)",
     tests: [STATUS_LIST],
@@ -1896,7 +1896,7 @@ const statusLists: Mutation[] = [
   },
   {
     id: "digital-id-status-kept-within-ttl",
-    file: "src/domain/digital-id/status-list.ts",
+    file: "src/digital-id/status-list.ts",
     find: "  if (cached && cached.freshUntil > now.getTime()) {",
     replace: "  if (cached) {",
     tests: [STATUS_LIST],
@@ -1990,7 +1990,7 @@ const doubleBlindNoAccount: Mutation[] = [
   },
   {
     id: "spent-pruned-on-one-reading",
-    file: "src/maintenance/spent-age-tokens.ts",
+    file: "src/maintenance/prune-spent-age-tokens.ts",
     find: '"token_key_id IN (SELECT token_key_id FROM retired_token_keys WHERE retired_at <= ?) AND token_key_id NOT IN',
     replace: '"? IS NOT NULL AND token_key_id NOT IN',
     tests: ["test/age-tokens/spent-retirement.test.ts"],
@@ -1998,7 +1998,7 @@ const doubleBlindNoAccount: Mutation[] = [
   },
   {
     id: "spent-retirement-not-reset",
-    file: "src/maintenance/spent-age-tokens.ts",
+    file: "src/maintenance/prune-spent-age-tokens.ts",
     find: '    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?)) AND retired_at > ?").bind(published, retiredBefore),\n',
     replace: "",
     tests: ["test/age-tokens/spent-retirement.test.ts"],
@@ -2014,7 +2014,7 @@ const doubleBlindNoAccount: Mutation[] = [
   },
   {
     id: "retired-key-forgotten-after-grace",
-    file: "src/maintenance/spent-age-tokens.ts",
+    file: "src/maintenance/prune-spent-age-tokens.ts",
     find: ' AND retired_at > ?").bind(published, retiredBefore),',
     replace: '").bind(published),',
     tests: ["test/age-tokens/spent-retirement.test.ts", "test/age-tokens/spent-lifecycle.property.test.ts"],
@@ -2023,8 +2023,8 @@ const doubleBlindNoAccount: Mutation[] = [
   {
     id: "completion-hour-window",
     file: "src/domain/limits/account-limits.ts",
-    find: '  completion: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
-    replace: '  completion: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    find: '  completionsPerAccount: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    replace: '  completionsPerAccount: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
     tests: ["test/privacy/approval-times.test.ts"],
     why: "an approval raises an hourly counter the service can recompute for the account: it dates the answer to the hour",
   },
@@ -2264,7 +2264,7 @@ const attestations: Mutation[] = [
   {
     id: "attestation-batches-uncounted",
     file: "src/domain/attestations/batch-authorization.ts",
-    find: "  await countAccountUse(ctx, \"attestationBatch\", holder.userId, now);\n",
+    find: "  await countAccountUse(ctx, \"attestationBatchesPerAccount\", holder.userId, now);\n",
     replace: "",
     tests: [ATTESTATION_REFUSALS],
     why: "batches are not counted per day: one verified adult supplies attestations to a crowd",

@@ -1,12 +1,12 @@
 // The verifier's own primitives, each check and message pinned, where the answers of the other tests
 // reach them only through a later check that would refuse anyway (what StrykerJS found surviving):
-// the DER reader (src/domain/digital-id/der.ts), the ECDSA helpers (ecdsa.ts) and COSE_Sign1 reading (cose.ts).
+// the DER reader (src/digital-id/der.ts), the ECDSA helpers (ecdsa.ts) and COSE_Sign1 reading (cose.ts).
 import { describe, expect, it, vi } from "vitest";
 import { ApiError } from "../../src/errors";
-import { Tagged, encodeCbor } from "../../src/domain/digital-id/cbor";
-import { importCoseKey, readSign1, verifyAttachedSign1, verifyDetachedSign1, x5chain } from "../../src/domain/digital-id/cose";
-import { children, expect as expectTag, oid, parseDer, time, UNIVERSAL } from "../../src/domain/digital-id/der";
-import { derSignatureToRaw, importEcJwk, importSpki } from "../../src/domain/digital-id/ecdsa";
+import { Tagged, encodeCbor } from "../../src/digital-id/cbor";
+import { importCoseKey, readSign1, verifyAttachedSign1, verifyDetachedSign1, x5chain } from "../../src/digital-id/cose";
+import { children, expect as expectTag, oid, parseDer, time, UNIVERSAL } from "../../src/digital-id/der";
+import { derSignatureToRaw, importEcJwk, importSpki } from "../../src/digital-id/ecdsa";
 
 // Credentials are issued and answers verified on Web Crypto: seconds, not milliseconds, on a loaded machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });

@@ -101,16 +101,18 @@ const LAYERS = [
   "domain/kyc",
   "domain/usage",
   "domain/limits",
+  // The session's Durable Object resolves a session and makes its first callback attempt with the
+  // callback sender below it: the walk from an approval to the merchant's callback goes down only.
+  "session",
   "callbacks",
   "providers",
   "mail",
-  "session",
   "context",
   "config",
-  // The digital-ID verifier is a pure core (CBOR, COSE, X.509, HPKE; errors and lib only): the session's
-  // Durable Object makes the request and checks the answer in its own serialized section, and the
-  // settings parse reads the trust anchors with it (production refuses the test root).
-  "domain/digital-id",
+  // The digital-ID verifier is a library-level core, not a feature (CBOR, COSE, X.509, HPKE; errors and
+  // lib only): the session's Durable Object makes the request and checks the answer in its own serialized
+  // section, and the settings parse reads the trust anchors with it (production refuses the test root).
+  "digital-id",
   "db",
   "errors",
   "lib",
@@ -163,6 +165,17 @@ describe("import graph", () => {
     expect(upward).toEqual([]);
     // The check itself refuses an upward arrow.
     expect(rank("session/verification-session.ts") > rank("domain/verification/sessions.ts")).toBe(true);
+  });
+
+  it("walks from an approval to the merchant's callback down only: the session's object calls the callback sender itself", () => {
+    const imports = (from: string, to: string) => internal.some((edge) => edge.from === from && edge.to === to);
+    expect(imports("session/verification-session.ts", "callbacks/first-attempt.ts")).toBe(true);
+    expect(imports("callbacks/first-attempt.ts", "callbacks/consumer.ts")).toBe(true);
+    expect(rank("domain/verification/sessions.ts")).toBeLessThan(rank("session/verification-session.ts"));
+    expect(rank("session/verification-session.ts")).toBeLessThan(rank("callbacks/first-attempt.ts"));
+    // The verifier is a core below the session and the settings, not a feature.
+    expect(folderOf("digital-id/x509.ts")).toBe("digital-id");
+    expect(rank("config/problems.ts")).toBeLessThan(rank("digital-id/x509.ts"));
   });
 
   it("keeps each app to itself: no app imports another", () => {

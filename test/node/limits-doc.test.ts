@@ -86,6 +86,12 @@ describe("the limits catalogue", () => {
     expect([...ids("production")].filter((id) => ids("staging").has(id))).toEqual([]);
   });
 
+  it("gives a limit one name in code: an account limit's D1 windows are keyed by its catalogue name", () => {
+    const accountLimits = catalogue.filter((limit) => !isBindingLimit(limit));
+    expect(accountLimits.map((limit) => (isBindingLimit(limit) ? null : limit.accountWindows))).toEqual(accountLimits.map((limit) => limit.name));
+    expect(Object.keys(ACCOUNT_LIMITS).sort()).toEqual(accountLimits.map((limit) => limit.name).sort());
+  });
+
   it("is named in a route's spec only: its handler counts `spec.limits.…`", () => {
     const misplaced: string[] = [];
     for (const [path, text] of Object.entries(routeSources)) {

@@ -7,7 +7,7 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../src/app";
 import { callbackBody } from "../../src/callbacks/deliver";
-import { TEST_EVENT_TYPE } from "../../src/callbacks/event-schemas";
+import { TEST_EVENT_TYPE } from "../../src/session/callback-events";
 import { webhookHeaders } from "../../src/callbacks/sign";
 import { buildOpenApiDocument } from "../../src/http/openapi-document";
 import { callbackMessage } from "../../src/session/callback-message";

@@ -45,7 +45,7 @@ async function build(env: string | null): Promise<{ code: string; inputs: string
 
 /** Modules only the generator of the static document and page needs. */
 const GENERATOR_ONLY = ["src/http/openapi-document.ts", "src/http/openapi-callbacks.ts", "src/web/api-reference-page.tsx", "src/web/api-reference.ts", "src/web/schema-example.ts"];
-// Texts only a route's describe() metadata (health/docs.ts), the limits catalogue's prose (http/limits.ts), the builder and the reference page hold.
+// Texts only a route's describe() metadata (health/check-health.ts's prose), the limits catalogue's prose (http/limits.ts), the builder and the reference page hold.
 const DOCUMENT_ONLY_TEXT = [
   "Liveness, including a D1 round trip",
   "credential stuffing: one client trying many emails",

@@ -1,6 +1,6 @@
 // Project Wycheproof's published vectors (test/fixtures/wycheproof, Apache-2.0) through the service's own
 // code path for every primitive it wires together itself: ECDSA P-256/384/521 as COSE and JWS carry it
-// (r||s, src/domain/digital-id/ecdsa.ts verifyRaw) and as X.509 does (DER, derSignatureToRaw then
+// (r||s, src/digital-id/ecdsa.ts verifyRaw) and as X.509 does (DER, derSignatureToRaw then
 // verifyRaw); ECDH P-256 as HPKE's DHKEM does it (the scalar imported as the Annex C key, then
 // diffieHellmanP256); HKDF-SHA256 as HPKE's key schedule uses it; AES-GCM as the JWE and HPKE open it;
 // RSASSA-PSS SHA-384 / MGF1-SHA-384 / 48-byte salt as an age token is verified. Each vector's expected
@@ -17,9 +17,9 @@ import p521P1363 from "../fixtures/wycheproof/ecdsa_secp521r1_sha512_p1363_test.
 import hkdf from "../fixtures/wycheproof/hkdf_sha256_test.json";
 import rsaPss from "../fixtures/wycheproof/rsa_pss_2048_sha384_mgf1_48_test.json";
 import { verifyPss } from "../../src/domain/age-tokens/blind-rsa";
-import { openAesGcm } from "../../src/domain/digital-id/aes-gcm";
-import { derSignatureToRaw, importSpki, verifyRaw, type Curve, type Hash } from "../../src/domain/digital-id/ecdsa";
-import { diffieHellmanP256, hkdfExpand, hkdfExtract, recipientKey } from "../../src/domain/digital-id/hpke";
+import { openAesGcm } from "../../src/digital-id/aes-gcm";
+import { derSignatureToRaw, importSpki, verifyRaw, type Curve, type Hash } from "../../src/digital-id/ecdsa";
+import { diffieHellmanP256, hkdfExpand, hkdfExtract, recipientKey } from "../../src/digital-id/hpke";
 
 // Hundreds of Web Crypto calls per test: on a shared two-core machine that is seconds, not milliseconds.
 vi.setConfig({ testTimeout: 120_000 });

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/lib/ids";
 import { createApiKey } from "../../src/domain/keys/api-keys";
-import { domain, seedAccount, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { root, seedAccount, seedEndUser, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { birthdayToday, openSession } from "../helpers/sessions";
 import { loadDocument, type Operation } from "./openapi-walk";
@@ -111,7 +111,7 @@ async function party(beside?: Party): Promise<Party> {
   const merchant = await seedMerchant("default key", "live", beside ? { shard: beside.merchant.shard } : {});
   const sessions = [];
   for (let i = 0; i < 3; i++) sessions.push(await openSession(merchant.apiKey, 13 + i * 5));
-  const testKey = (await createApiKey(domain().onShard(merchant.account.shard), merchant.account.id, "test", "test")).apiKey;
+  const testKey = (await createApiKey(root().onShard(merchant.account.shard), merchant.account.id, "test", "test")).apiKey;
   const testSessions = [await openSession(testKey), await openSession(testKey)];
   const endUser = await seedEndUser(birthdayToday(40), beside ? { shard: beside.endUser.shard } : {});
   return { merchant, sessions, endUser, testKey, testSessions, passkeyId: await enrolPasskeyFor(endUser) };

@@ -8,7 +8,7 @@ import { createApiKey } from "../../src/domain/keys/api-keys";
 import { issueEmailToken } from "../../src/domain/accounts/email-links";
 import { hashPassword } from "../../src/lib/password";
 import { sandboxCheckId } from "../../src/providers/sandbox";
-import { domain, seedAccount, seedEndUser } from "../helpers/seed";
+import { root, seedAccount, seedEndUser } from "../helpers/seed";
 import { SoftwareAuthenticator } from "../helpers/authenticator";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { hintsFor } from "./hints";
@@ -72,7 +72,7 @@ async function prepare(op: Operation, s: State) {
   if (needsMerchant) {
     // The sessions belong to this account's key, so the merchant-side id routes find them.
     // The test-outcome route answers only test sessions, opened with a test key.
-    const key = await createApiKey(domain().onShard(account.shard), account.id, "generated", op.key.endsWith("/test-outcome") ? "test" : "live");
+    const key = await createApiKey(root().onShard(account.shard), account.id, "generated", op.key.endsWith("/test-outcome") ? "test" : "live");
     credentials.apiKey = key.apiKey;
     const opened = await request("POST", "/api/age-verification/session", { apiKey: key.apiKey, body: { age_required: 18, callback_url: "https://merchant.example.com/cb" } });
     const session = opened.body.data as { session_id: string; nonce: string };
@@ -85,13 +85,13 @@ async function prepare(op: Operation, s: State) {
       fixtures.body = { email: account.email, password: PASSWORD };
       break;
     case "POST /api/auth/verify-email":
-      fixtures.body = { token: await issueEmailToken(domain().onShard(account.shard), account.id, "verify") };
+      fixtures.body = { token: await issueEmailToken(root().onShard(account.shard), account.id, "verify") };
       break;
     case "POST /api/auth/reset-password":
-      fixtures.body = { token: await issueEmailToken(domain().onShard(account.shard), account.id, "reset") };
+      fixtures.body = { token: await issueEmailToken(root().onShard(account.shard), account.id, "reset") };
       break;
     case "POST /api/auth/confirm-email-change":
-      fixtures.body = { token: await issueEmailToken(domain().onShard(account.shard), account.id, "change_email", `changed.${account.id.slice(4).toLowerCase()}@example.test`) };
+      fixtures.body = { token: await issueEmailToken(root().onShard(account.shard), account.id, "change_email", `changed.${account.id.slice(4).toLowerCase()}@example.test`) };
       break;
     case "POST /api/users/change-password":
       fixtures.body = { currentPassword: PASSWORD };

@@ -1,5 +1,5 @@
 // Which date of birth answers a merchant session, tested through the completion route (and so through
-// the product's own query, loadAnswerer in src/domain/verification/approver.ts): the provider report's date of a VERIFIED record,
+// the product's own query, loadAnswerer in src/domain/verification/answerer.ts): the provider report's date of a VERIFIED record,
 // never the date typed at applicant creation, and nothing while the record is PENDING or REJECTED.
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -8,7 +8,7 @@ import { EXPORT_PAGE_SIZE } from "../../src/domain/usage/export";
 import { SESSION_STATUSES } from "../../src/session/session-status";
 import { parseCsv } from "../helpers/csv-parse";
 import { call, expectError } from "../helpers/http";
-import { domain, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
+import { root, seedAccount, seedMerchant, type SeededAccount } from "../helpers/seed";
 import { recordingD1, seedSessions } from "../helpers/sessions-log";
 import { countAllShards, dbOfAccount, shardBindings } from "../helpers/shards";
 import { shardBindingName } from "../../src/config/shards-setting";
@@ -25,7 +25,7 @@ type Merchant = { account: SeededAccount; keys: { id: string; name: string; pref
 async function merchantWithSessions(count: number, options: { newest?: number; stepMs?: number; shard?: number } = {}): Promise<Merchant> {
   const { shard, ...when } = options;
   const { account, keyId } = await seedMerchant("Web shop", "live", shard === undefined ? {} : { shard });
-  const second = await createApiKey(domain().onShard(account.shard), account.id, TRICKY_NAME);
+  const second = await createApiKey(root().onShard(account.shard), account.id, TRICKY_NAME);
   const firstRecord = (await rowWhere(await dbOfAccount(account.id), apiKeys, eq(apiKeys.id, keyId)))!;
   const rows = await seedSessions({ accountId: account.id, keyIds: [keyId, second.key.id], count, ...when });
   return {
@@ -94,7 +94,7 @@ describe("usage reporting", () => {
   beforeAll(async () => {
     merchant = await merchantWithSessions(300);
     // Revoked keys stay in the reports.
-    await revokeApiKey(domain().onShard(merchant.account.shard), merchant.account.id, merchant.keys[1]!.id);
+    await revokeApiKey(root().onShard(merchant.account.shard), merchant.account.id, merchant.keys[1]!.id);
     // On the merchant's shard, so that a read which forgot the account would meet the merchant's rows.
     other = await merchantWithSessions(24, { shard: merchant.account.shard });
     personal = await seedAccount({ userType: "PERSONAL" });

@@ -25,7 +25,7 @@ type Writes = { sends: CallbackMessage[]; failures: { queue: number; d1: number 
 async function withFailingWrites(sessionId: string, failures: Writes["failures"]): Promise<Writes> {
   const writes: Writes = { sends: [], failures };
   await runInDurableObject(sessionObject(sessionId), async (instance) => {
-    const object = instance as unknown as { env: Env; domain: ServiceContext };
+    const object = instance as unknown as { env: Env; root: ServiceContext };
     const queue = object.env.CALLBACKS;
     const flakyQueue = {
       send: async (message: CallbackMessage) => {
@@ -55,7 +55,7 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
     // Every shard's binding fails alike: the merchant's may be any of them.
     const shards = Object.fromEntries(shardBindings(object.env).map((d1, shard) => [shardBindingName(shard), flaky(d1)]));
     object.env = { ...object.env, CALLBACKS: flakyQueue, ...shards };
-    object.domain = serviceContext(object.env);
+    object.root = serviceContext(object.env);
   });
   return writes;
 }

@@ -3,7 +3,7 @@
 // the time the verifier chose; and the isolate's own map stays small.
 import { describe, expect, it } from "vitest";
 import { statusListSource } from "../../src/session/status-lists";
-import type { CachedStatusList } from "../../src/domain/digital-id";
+import type { CachedStatusList } from "../../src/digital-id";
 
 const uri = () => `https://status.issuer.test/lists/${crypto.randomUUID()}`;
 const entry = (byte: number): CachedStatusList => ({ token: new Uint8Array([byte, 1, 2, 3]), freshUntil: Date.now() + 600_000 });

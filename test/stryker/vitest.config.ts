@@ -1,4 +1,4 @@
-// The tests StrykerJS runs for each mutant of src/domain/digital-id and src/domain/age-tokens
+// The tests StrykerJS runs for each mutant of src/digital-id and src/domain/age-tokens
 // (test/stryker/stryker.config.json): those that exercise these modules in Node, where Stryker's vitest
 // runner works (the workers project runs inside workerd through @cloudflare/vitest-pool-workers, which
 // that runner cannot drive). The second opinion is left out (slow, and it judges nothing the mutation

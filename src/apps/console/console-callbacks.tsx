@@ -1,15 +1,15 @@
-// The console's webhook tools (docs/callbacks.md): a key's signing-secret rotation, test events and allowed
+// The console's callback tools (docs/callbacks.md): a key's signing-secret rotation, test events and allowed
 // callback origins; a session's callback attempts with Redeliver. Filled by console.browser.js.
 import { DEFAULT_GRACE_HOURS, MAX_GRACE_HOURS } from "../../domain/merchant-callbacks";
 import { ConsoleTable } from "./console-table";
 import { SecretField } from "./secret-field";
 import { Field, FormNotice } from "../../web/form-field";
 
-export function KeyWebhooksPanel() {
+export function KeyCallbacksPanel() {
   return (
-    <section id="key-webhooks" class="card" hidden aria-labelledby="key-webhooks-title">
-      <h2 id="key-webhooks-title" tabindex={-1}>
-        Callbacks of <span id="key-webhooks-name"></span>
+    <section id="key-callbacks" class="card" hidden aria-labelledby="key-callbacks-title">
+      <h2 id="key-callbacks-title" tabindex={-1}>
+        Callbacks of <span id="key-callbacks-name"></span>
       </h2>
       {/* The signing secret is not the API key: rotating it changes how callbacks are signed, the key stays.
           Replacing a key ("Rotating a key", beside the table) is another thing. */}
@@ -61,7 +61,7 @@ export function KeyWebhooksPanel() {
         </button>
         <p id="origins-status" class="notice ok" role="status" hidden></p>
       </form>
-      <button type="button" class="btn secondary mt" id="key-webhooks-close">
+      <button type="button" class="btn secondary mt" id="key-callbacks-close">
         Close
       </button>
     </section>

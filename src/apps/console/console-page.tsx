@@ -1,7 +1,7 @@
 // GET /console: the merchant console for business accounts. A server-rendered shell with every
 // section hidden; assets/console.browser.js signs in and fills the sections from the JSON API.
 import { Field, FormNotice } from "../../web/form-field";
-import { KeyWebhooksPanel, SessionCallbacksPanel } from "./console-callbacks";
+import { KeyCallbacksPanel, SessionCallbacksPanel } from "./console-callbacks";
 import { ConsoleTable } from "./console-table";
 import { SecretField } from "./secret-field";
 import { ForgotPasswordForm } from "../../web/forgot-password-form";
@@ -200,7 +200,7 @@ function KeysSection() {
               </p>
             </ConsoleTable>
           </div>
-          <KeyWebhooksPanel />
+          <KeyCallbacksPanel />
         </div>
         <aside class="card" aria-labelledby="rotate-title">
           <h2 id="rotate-title">Rotating a key</h2>

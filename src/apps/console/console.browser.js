@@ -294,11 +294,11 @@
       /** @type {HTMLButtonElement | null} */
       var revoke = null;
       /** @type {HTMLButtonElement | null} */
-      var webhooks = null;
+      var callbacks = null;
       if (!key.revokedAt) {
         // "Callbacks", as the docs and the rest of the console name what the service sends a merchant's server.
-        webhooks = A.el("button", { type: "button", className: "btn small secondary", text: "Callbacks", "aria-label": "Callbacks of " + key.name });
-        webhooks.addEventListener("click", function () { openKeyWebhooks(key); });
+        callbacks = A.el("button", { type: "button", className: "btn small secondary", text: "Callbacks", "aria-label": "Callbacks of " + key.name });
+        callbacks.addEventListener("click", function () { openKeyCallbacks(key); });
         revoke = A.el("button", { type: "button", className: "btn small secondary", text: "Revoke", "aria-label": "Revoke " + key.name });
         revoke.addEventListener("click", function () { revokeKey(key, /** @type {HTMLButtonElement} */ (revoke)); });
       }
@@ -312,7 +312,7 @@
         A.el("td", {}, key.revokedAt
           ? [A.el("span", { className: "pill revoked", text: "Revoked" }), A.el("span", { className: "detail", text: A.formatDateTime(key.revokedAt) })]
           : [A.el("span", { className: "pill active", text: "Active" })]),
-        A.el("td", { className: "actions-cell" }, [webhooks, revoke])
+        A.el("td", { className: "actions-cell" }, [callbacks, revoke])
       ]));
     });
     labelCells("keys-table");
@@ -342,9 +342,9 @@
     (next || A.$("keys-title")).focus();
   }
 
-  // ---- Webhook tools of a key: rotate the signing secret, send a test event, allowed origins ----
+  // ---- Callback tools of a key: rotate the signing secret, send a test event, allowed origins ----
   /** @type {ApiKey | null} */
-  var webhooksKey = null;
+  var callbacksKey = null;
 
   /** @param {ApiKey} key */
   function showSecretState(key) {
@@ -355,27 +355,27 @@
   }
 
   /** @param {ApiKey} key */
-  function openKeyWebhooks(key) {
-    webhooksKey = key;
-    A.text("key-webhooks-name", key.name);
+  function openKeyCallbacks(key) {
+    callbacksKey = key;
+    A.text("key-callbacks-name", key.name);
     showSecretState(key);
     /** @type {HTMLTextAreaElement} */ (A.$("origins")).value = (key.allowedCallbackOrigins || []).join("\n");
     A.show("rotated", false);
     A.show("test-result", false);
     A.show("origins-status", false);
-    A.show("key-webhooks", true);
-    A.$("key-webhooks-title").focus();
+    A.show("key-callbacks", true);
+    A.$("key-callbacks-title").focus();
   }
 
-  A.$("key-webhooks-close").addEventListener("click", function () {
+  A.$("key-callbacks-close").addEventListener("click", function () {
     A.input("rotated-secret").value = "";
-    A.show("key-webhooks", false);
-    webhooksKey = null;
+    A.show("key-callbacks", false);
+    callbacksKey = null;
   });
 
   A.onSubmit(A.form("rotate-form"), async function (values) {
-    if (!webhooksKey) return { ok: true };
-    var key = webhooksKey;
+    if (!callbacksKey) return { ok: true };
+    var key = callbacksKey;
     var yes = await confirmAction("Rotate the signing secret of " + key.name + "?", "A new secret is shown once. The current one keeps signing beside it for the grace period, then stops.", "Rotate secret");
     if (!yes) return { ok: true };
     var res = await call("POST", "/api/keys/" + encodeURIComponent(key.id) + "/rotate-signing-secret", { body: { graceHours: Number(values.graceHours) } });
@@ -383,15 +383,15 @@
     A.input("rotated-secret").value = res.data.signingSecret;
     A.show("rotated-copy-status", false);
     A.show("rotated", true);
-    webhooksKey = res.data.key;
+    callbacksKey = res.data.key;
     showSecretState(res.data.key);
     loadKeys();
     return res;
   }, wording("rotate"));
 
   A.onSubmit(A.form("test-event-form"), async function (values) {
-    if (!webhooksKey) return { ok: true };
-    var res = await call("POST", "/api/keys/" + encodeURIComponent(webhooksKey.id) + "/test-callback", { body: { url: values.url } });
+    if (!callbacksKey) return { ok: true };
+    var res = await call("POST", "/api/keys/" + encodeURIComponent(callbacksKey.id) + "/test-callback", { body: { url: values.url } });
     if (!res.ok) return res.status === 401 ? { ok: true } : res;
     var r = res.data;
     // The status only: the answer is padded to whole seconds by design (docs/callbacks.md), so its duration
@@ -401,11 +401,11 @@
   }, wording("testEvent"));
 
   A.onSubmit(A.form("origins-form"), async function () {
-    if (!webhooksKey) return { ok: true };
+    if (!callbacksKey) return { ok: true };
     var lines = /** @type {HTMLTextAreaElement} */ (A.$("origins")).value.split(/\s+/).filter(Boolean);
-    var res = await call("PATCH", "/api/keys/" + encodeURIComponent(webhooksKey.id), { body: { allowedCallbackOrigins: lines.length ? lines : null } });
+    var res = await call("PATCH", "/api/keys/" + encodeURIComponent(callbacksKey.id), { body: { allowedCallbackOrigins: lines.length ? lines : null } });
     if (!res.ok) return res.status === 401 ? { ok: true } : res;
-    webhooksKey = res.data.key;
+    callbacksKey = res.data.key;
     /** @type {HTMLTextAreaElement} */ (A.$("origins")).value = (res.data.key.allowedCallbackOrigins || []).join("\n");
     A.notice("origins-status", "Saved.", "ok");
     loadKeys();

@@ -52,10 +52,10 @@ export async function accountIdOfEmail(ctx: ServiceContext, email: string): Prom
 }
 
 /** The account with this address and the context on its shard: the directory read, then the account's own. */
-export async function findAccountByEmail(ctx: ServiceContext, email: string): Promise<{ user: UserRow; ctx: ServiceContext } | undefined> {
-  const userId = await accountIdOfEmail(ctx, email);
+export async function findAccountByEmail(root: ServiceContext, email: string): Promise<{ user: UserRow; ctx: ServiceContext } | undefined> {
+  const userId = await accountIdOfEmail(root, email);
   if (!userId) return undefined;
-  const accountCtx = await onAccountShard(ctx, userId);
-  const [user] = await accountCtx.db.select().from(users).where(and(eq(users.id, userId), eq(users.email, email))).limit(1);
-  return user && { user, ctx: accountCtx };
+  const ctx = await onAccountShard(root, userId);
+  const [user] = await ctx.db.select().from(users).where(and(eq(users.id, userId), eq(users.email, email))).limit(1);
+  return user && { user, ctx };
 }

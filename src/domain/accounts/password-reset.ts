@@ -24,13 +24,13 @@ export const ResetPasswordInput = z.object({ token: z.string().min(1).max(200), 
  * this after its answer (waitUntil), so nothing can reject into the void: a failure is logged by its
  * name only (no address) and the user can ask again.
  */
-export async function requestPasswordReset(ctx: ServiceContext, email: string): Promise<void> {
+export async function requestPasswordReset(root: ServiceContext, email: string): Promise<void> {
   try {
-    const found = await findAccountByEmail(ctx, email);
+    const found = await findAccountByEmail(root, email);
     if (!found) return;
-    const { user, ctx: accountCtx } = found;
-    const token = await issueEmailToken(accountCtx, user.id, "reset");
-    await deliverMail(accountCtx, resetPasswordMail(mailLinkBase(accountCtx), user.email, token, user.locale), "reset-password");
+    const { user, ctx } = found;
+    const token = await issueEmailToken(ctx, user.id, "reset");
+    await deliverMail(ctx, resetPasswordMail(mailLinkBase(ctx), user.email, token, user.locale), "reset-password");
   } catch (error) {
     log("error", "password reset not started", { error: error instanceof Error ? error.name : "unknown" });
   }

@@ -28,16 +28,16 @@ export async function checkPassword({ db, settings }: ServiceContext, user: User
   return check.valid;
 }
 
-export async function login(ctx: ServiceContext, input: z.infer<typeof LoginInput>) {
-  const found = await findAccountByEmail(ctx, input.email);
+export async function login(root: ServiceContext, input: z.infer<typeof LoginInput>) {
+  const found = await findAccountByEmail(root, input.email);
   if (!found) {
     // Same work as a real check, so the answer time does not reveal whether the account exists.
-    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(ctx.settings, "PASSWORD_PEPPER"));
+    await verifyPassword(input.password, DUMMY_PASSWORD_HASH, secret(root.settings, "PASSWORD_PEPPER"));
     throw invalidCredentials();
   }
-  const { user, ctx: accountCtx } = found;
-  if (!(await checkPassword(accountCtx, user, input.password))) throw invalidCredentials();
-  return { user: toUser(user), token: await issueAccountToken(accountCtx, user) };
+  const { user, ctx } = found;
+  if (!(await checkPassword(ctx, user, input.password))) throw invalidCredentials();
+  return { user: toUser(user), token: await issueAccountToken(ctx, user) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { counterKeys, limitOf } from "../limits";
  * when it did, else the count already issued today (nothing added), for the refusal's message.
  */
 export async function countIssuedTokens(ctx: ServiceContext, accountId: string, count: number, now: number): Promise<{ refusedAt: number; limit: number } | null> {
-  const [day] = await counterKeys(ctx.settings, "ageToken", accountId, now);
+  const [day] = await counterKeys(ctx.settings, "ageTokensPerAccount", accountId, now);
   const limit = limitOf(ctx.settings, day!.window);
   if (count > limit) return { refusedAt: 0, limit };
   const added = await ctx.db

@@ -1,6 +1,6 @@
 // Redemption (RFC 9578 §6.4, RFC 9577 §2.2): checks that a Token was issued by one of the published
 // keys for this service's own challenge, and says which threshold it proves and what its spent record
-// is. Spending it once is spent-tokens.ts's, so a caller can first check everything else it needs.
+// is. Spending it once is the session object's (src/db/spent-age-tokens.ts), after everything else it checks.
 import { ApiError } from "../../errors";
 import { fromBase64Url, toHex } from "../../lib/encoding";
 import { verifyPss } from "./blind-rsa";

@@ -103,7 +103,7 @@ export const currentKeyFor = (keys: TokenKeys, ageOver: number): TokenKey | unde
 
 export const publishedKeyWithId = (keys: TokenKeys, tokenKeyIdHex: string): TokenKey | undefined => keys.find((k) => k.tokenKeyIdHex === tokenKeyIdHex);
 
-/** The ids the spent-token records may keep (src/maintenance/spent-age-tokens.ts). */
+/** The ids the spent-token records may keep (src/maintenance/prune-spent-age-tokens.ts). */
 export const publishedKeyIds = (keys: TokenKeys): string[] => keys.map((k) => k.tokenKeyIdHex);
 
 export const thresholdsOffered = (keys: TokenKeys): number[] => [...new Set(keys.map((k) => k.ageOver))];

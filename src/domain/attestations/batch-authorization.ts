@@ -27,5 +27,5 @@ export async function authorizeBatch(ctx: ServiceContext, holder: AttestationHol
     if (!asserted) throw new ApiError("PASSKEY_REQUIRED", { message: "Adding a proof of age to a wallet needs your passkey." });
     await confirmHolder();
   }
-  await countAccountUse(ctx, "attestationBatch", holder.userId, now);
+  await countAccountUse(ctx, "attestationBatchesPerAccount", holder.userId, now);
 }

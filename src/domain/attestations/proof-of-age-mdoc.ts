@@ -4,7 +4,7 @@
 // digest, the wallet's device key and validity times in whole UTC days, signed as COSE_Sign1 (ES256,
 // x5chain in the unprotected header) by the document signer. Nothing of it is kept: the caller returns
 // it and forgets it.
-import { Tagged, embedded, encodeCbor } from "../digital-id/cbor";
+import { Tagged, embedded, encodeCbor } from "../../digital-id/cbor";
 import { fromBase64Url, toBase64Url } from "../../lib/encoding";
 import { randomBytes } from "../../lib/crypto";
 import type { AttestationSigner } from "./signer";

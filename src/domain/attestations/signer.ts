@@ -7,7 +7,7 @@
 // are in src/config/problems.ts).
 import { misconfigured, type Settings } from "../../config/settings";
 import { perObject } from "../../lib/per-object";
-import { parseCertificate, type Certificate } from "../digital-id/x509";
+import { parseCertificate, type Certificate } from "../../digital-id/x509";
 import { fromBase64, sameBytes, toBase64 } from "../../lib/encoding";
 
 export const ATTESTATION_SIGNING_KEY_SETTING = "ATTESTATION_SIGNING_KEY";

@@ -25,7 +25,7 @@ export type AuthenticatedKey = {
 // The query of every merchant request, in D1's own prepared statement rather than drizzle's builder
 // (src/db/prepared.ts): only the hash is bound. Column names are the schema's
 // (src/db/schema.ts: api_keys, users); the key tests (test/routes/keys, test/merchant/test-mode,
-// test/webhooks/allowed-origins, test/routes/first-screen) cover every field read here.
+// test/merchant-callbacks/allowed-origins, test/routes/first-screen) cover every field read here.
 const KEY_BY_HASH =
   "SELECT k.id, k.user_id, k.last_used_at, k.allowed_callback_origins, k.mode, u.company_name " +
   "FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL LIMIT 1";

@@ -15,8 +15,8 @@ export async function claimIdentity(ctx: ServiceContext, fingerprint: string, us
   const [holder] = await ctx.home.select().from(identityClaims).where(eq(identityClaims.fingerprint, fingerprint)).limit(1);
   if (!holder) return claimIdentity(ctx, fingerprint, userId); // released in between: try again
   if (holder.userId === userId) return true;
-  const holderShard = await onAccountShard(ctx, holder.userId);
-  const [stillHeld] = await holderShard.db
+  const { db: holderDb } = await onAccountShard(ctx, holder.userId);
+  const [stillHeld] = await holderDb
     .select({ userId: kycRecords.userId })
     .from(kycRecords)
     .where(and(eq(kycRecords.userId, holder.userId), eq(kycRecords.identityFingerprint, fingerprint), eq(kycRecords.status, "VERIFIED")))

@@ -15,11 +15,17 @@ import type { AccountLimitSetting, Settings } from "../../config/settings";
 const HOUR = 3600;
 const DAY = 86_400;
 
+/**
+ * `name` is the window's stored name: it is hashed into every counter row's key, so it stays as first
+ * written (renaming it would restart every account's count). `setting` is the operator's name for the
+ * number (docs/configuration.md), published, so it stays too.
+ */
 type Window = { name: string; setting: AccountLimitSetting; fallback: number; seconds: number };
 
 /**
- * Every account limit: the setting that overrides it (wrangler.toml [vars]) and the production value
- * (the fallback). docs/limits.md lists them with their reasons.
+ * Every account limit, under its name in the limits catalogue (src/http/limits.ts): the setting that
+ * overrides it (wrangler.toml [vars]) and the production value (the fallback). docs/limits.md lists
+ * them with their reasons.
  */
 export const ACCOUNT_LIMITS = {
   /**
@@ -27,38 +33,38 @@ export const ACCOUNT_LIMITS = {
    * keyed by a hash the service itself can recompute for an account and window, so an hour window would
    * record the hour each account answered, a time finer than the day (docs/double-blind.md).
    */
-  completion: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],
+  completionsPerAccount: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],
   /** Each SDK token is a paid provider call. */
-  sdkToken: [{ name: "sdk-token-hour", setting: "KYC_SDK_TOKENS_PER_HOUR", fallback: 10, seconds: HOUR }],
+  sdkTokensPerAccount: [{ name: "sdk-token-hour", setting: "KYC_SDK_TOKENS_PER_HOUR", fallback: 10, seconds: HOUR }],
   /** Each submission starts a paid check at the provider. */
-  kycCheck: [{ name: "kyc-check-day", setting: "KYC_CHECKS_PER_DAY", fallback: 3, seconds: DAY }],
+  kycChecksPerAccount: [{ name: "kyc-check-day", setting: "KYC_CHECKS_PER_DAY", fallback: 3, seconds: DAY }],
   /** Each correction of an applicant's details is a provider call (PUT /api/kyc/applicant). */
-  applicantUpdate: [{ name: "applicant-update-day", setting: "KYC_APPLICANT_UPDATES_PER_DAY", fallback: 5, seconds: DAY }],
+  applicantUpdatesPerAccount: [{ name: "applicant-update-day", setting: "KYC_APPLICANT_UPDATES_PER_DAY", fallback: 5, seconds: DAY }],
   /** Each open session costs a Durable Object, a log row, an alarm and a signed callback (docs/limits.md). */
-  sessionOpen: [{ name: "session-open-minute", setting: "SESSION_OPENS_PER_MINUTE", fallback: 600, seconds: 60 }],
+  sessionOpensPerAccount: [{ name: "session-open-minute", setting: "SESSION_OPENS_PER_MINUTE", fallback: 600, seconds: 60 }],
   /** One address must not be mailed a verification link thousands of times a day (docs/limits.md). */
-  verificationMail: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
+  verificationMailsPerAccount: [{ name: "verification-mail-day", setting: "VERIFICATION_MAILS_PER_DAY", fallback: 10, seconds: DAY }],
   /**
    * One mailbox must not get a reset link thousands of times a day. Keyed by the address, known or not
    * (the answer is the same either way), on the home shard: no account is read to count it.
    */
-  resetMail: [{ name: "reset-mail-day", setting: "RESET_MAILS_PER_DAY", fallback: 5, seconds: DAY }],
+  resetMailsPerEmailDaily: [{ name: "reset-mail-day", setting: "RESET_MAILS_PER_DAY", fallback: 5, seconds: DAY }],
   /** An email change mails an address the caller picks: so many a day per account. */
-  emailChangeMail: [{ name: "email-change-mail-day", setting: "EMAIL_CHANGE_MAILS_PER_DAY", fallback: 5, seconds: DAY }],
+  emailChangeMailsPerAccount: [{ name: "email-change-mail-day", setting: "EMAIL_CHANGE_MAILS_PER_DAY", fallback: 5, seconds: DAY }],
   /**
    * Age tokens are bearer tokens: what one verified adult can hand on is bounded by how many they get
    * (docs/api-contract.md §Age tokens, docs/security-privacy.md). Counts tokens, not calls (src/domain/age-tokens/issuance-count.ts);
    * 30 is AGE_TOKENS_PER_DAY_DEFAULT there (test/age-tokens/issuance-route.test.ts keeps them equal).
    */
-  ageToken: [{ name: "age-token-day", setting: "AGE_TOKENS_PER_DAY", fallback: 30, seconds: DAY }],
+  ageTokensPerAccount: [{ name: "age-token-day", setting: "AGE_TOKENS_PER_DAY", fallback: 30, seconds: DAY }],
   /**
    * Each batch is up to 30 proof-of-age attestations, each usable anywhere until it expires and never
    * revocable (docs/attestations.md): what one verified adult can hand on is bounded by how many batches
    * they get. Counted when an offer or an authorization is made (src/domain/attestations/batch-authorization.ts).
    */
-  attestationBatch: [{ name: "attestation-batch-day", setting: "ATTESTATION_BATCHES_PER_DAY", fallback: 3, seconds: DAY }],
+  attestationBatchesPerAccount: [{ name: "attestation-batch-day", setting: "ATTESTATION_BATCHES_PER_DAY", fallback: 3, seconds: DAY }],
   /** A stolen token must not guess the current password without end. */
-  passwordChange: [{ name: "password-change-hour", setting: "PASSWORD_CHANGES_PER_HOUR", fallback: 10, seconds: HOUR }],
+  passwordChangesPerAccount: [{ name: "password-change-hour", setting: "PASSWORD_CHANGES_PER_HOUR", fallback: 10, seconds: HOUR }],
 } as const satisfies Record<string, readonly Window[]>;
 
 export type AccountLimitName = keyof typeof ACCOUNT_LIMITS;

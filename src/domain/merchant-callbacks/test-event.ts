@@ -6,7 +6,7 @@
 import { and, eq } from "drizzle-orm";
 import * as z from "../../lib/lazy-zod";
 import { attemptDelivery } from "../../callbacks/deliver";
-import { TEST_EVENT_TYPE } from "../../callbacks/event-schemas";
+import { TEST_EVENT_TYPE } from "../../session/callback-events";
 import { apiKeys } from "../../db/schema";
 import { notFound, validationFailed } from "../../errors";
 import { isIdOf, newId } from "../../lib/ids";

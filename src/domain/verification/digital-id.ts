@@ -7,7 +7,7 @@ import { sessionStub } from "../../session/session-stub";
 import { checkedId, unwrap } from "./session-calls";
 import { assurancesOffered } from "./ways-offered";
 
-export { DigitalIdResponseBody } from "../digital-id";
+export { DigitalIdResponseBody } from "../../digital-id";
 
 /** A deployment without trust anchors does not offer the way: refused before any session is touched. */
 function offeredHere(ctx: ServiceContext): void {

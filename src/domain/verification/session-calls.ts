@@ -15,8 +15,8 @@ const FAILURES: Record<SessionFailure, (detail: FailureDetail) => ApiError> = {
   AGE_TOKEN_SPENT: () => new ApiError("AGE_TOKEN_SPENT"),
   AGE_TOKEN_INVALID: () => new ApiError("AGE_TOKEN_INVALID"),
   AGE_TOKEN_INSUFFICIENT: () => new ApiError("AGE_TOKEN_INSUFFICIENT"),
-  // Opening's own refusals carry their exact Retry-After (src/domain/verification/open-session.ts).
-  OPENS_LIMITED: () => tooManySessions(60),
+  // Opening's own refusals carry their exact Retry-After (src/domain/verification/session-opening.ts).
+  OVER_SESSION_OPENS_PER_ACCOUNT: () => tooManySessions(60),
   TOO_MANY_PENDING: () => tooManySessions(60),
   // A wallet's answer: the message names the check that failed, never a value of the credential.
   DIGITAL_ID_INVALID: ({ message }) => new ApiError("DIGITAL_ID_INVALID", { message }),

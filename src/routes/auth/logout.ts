@@ -1,9 +1,8 @@
 // POST /api/auth/logout: signs the account out everywhere (every token issued so far stops working).
 import { signOutEverywhere } from "../../domain/accounts";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { requireUser } from "../../http/require-user";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { logoutDoc } from "./docs";
 
 const spec = { method: "post", path: "/logout", limits: {} } as const satisfies RouteSpec;
 
@@ -18,3 +17,8 @@ export const logoutRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function logoutDoc(): OperationDoc {
+  return { tag: "Auth", summary: "Sign out everywhere: every token issued so far stops working", responses: { 204: { description: "Signed out" } } };
+}

@@ -1,14 +1,13 @@
 // POST /api/kyc/sandbox/complete (development only): the sandbox's stand-in for the provider finishing a check.
 import * as z from "../../lib/lazy-zod";
-import { completeSandboxCheck } from "../../domain/kyc";
+import { completeSandboxCheck, KycStatus } from "../../domain/kyc";
 import { developmentOnly } from "../../http/guards";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { requireUser } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { SANDBOX_DOCUMENT_NUMBER } from "../../providers/sandbox";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { completeSandboxCheckDoc } from "./docs";
 
 const SandboxCompleteBody = z.object({
   result: z.enum(["clear", "consider"]).default("clear").describe(OPENAPI_METADATA ? "The check result to simulate; clear by default." : ""),
@@ -34,3 +33,21 @@ export const completeSandboxCheckRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function completeSandboxCheckDoc(): OperationDoc {
+  return {
+    tag: "KYC",
+    summary: "Sandbox: complete a check for the signed-in account's applicant",
+    description:
+      "Only with PROVIDER=sandbox (404 otherwise). Takes the date of birth given at applicant creation as " +
+      "verified (`result: clear`, the default) or rejects (`consider`), through the same code path as a " +
+      "provider webhook. The body is optional.",
+    devOnly: true,
+    responses: {
+      200: { description: "The account's KYC status after the check.", data: KycStatus },
+      404: { description: "Not in this configuration (NOT_FOUND)." },
+      409: { description: "Create an applicant first.", codes: ["APPLICANT_REQUIRED"] },
+    },
+  };
+}

@@ -3,12 +3,12 @@
 // over the raw bytes first.
 import { secret } from "../../config/settings";
 import { applyProviderCheck } from "../../domain/kyc";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { ok } from "../../http/respond";
 import { log } from "../../lib/log";
-import { completedCheckId, readOnfidoWebhook, SIGNATURE_HEADER } from "../../providers/onfido-webhook-events";
+import { completedCheckId, readOnfidoWebhook, SIGNATURE_HEADER, OnfidoWebhookEvent } from "../../providers/onfido-webhook-events";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { receiveProviderEventDoc } from "./docs";
+import * as z from "../../lib/lazy-zod";
 
 const spec = { method: "post", path: "/provider", limits: {} } as const satisfies RouteSpec;
 
@@ -25,3 +25,23 @@ export const receiveProviderEventRoute = {
     return ok(c, { received: true as const });
   }),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function receiveProviderEventDoc(): OperationDoc {
+  return {
+    tag: "Webhooks",
+    summary: "Onfido webhook intake",
+    description:
+      `Signed by Onfido with ${SIGNATURE_HEADER}: hex HMAC-SHA256 of the raw body under ONFIDO_WEBHOOK_TOKEN. ` +
+      "On check.completed the service reads the check and its document report from Onfido: a clear result stores " +
+      "the report's date of birth and sets VERIFIED, any other result sets REJECTED. Redelivery changes nothing; " +
+      "events of other kinds and for unknown applicants are acknowledged and ignored. A 502 asks Onfido to retry.",
+    security: "webhookSignature",
+    body: OnfidoWebhookEvent,
+    responses: {
+      200: { description: "Received (applied, or acknowledged and ignored).", data: z.object({ received: z.literal(true) }) },
+      401: { description: "The signature is missing or does not match the body.", codes: ["INVALID_SIGNATURE"] },
+      502: { description: "Onfido could not be read; the delivery should be retried.", codes: ["PROVIDER_ERROR"] },
+    },
+  };
+}

@@ -1,12 +1,12 @@
 // GET /api/usage/sessions: one page of the session log, newest first, cursor-paged.
-import { listSessionLog } from "../../domain/usage";
-import { describe } from "../../http/openapi-meta";
+import { listSessionLog, UsagePage } from "../../domain/usage";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { requireBusiness, requireUser } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { queryParams } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { listSessionLogDoc } from "./docs";
 import { LogQuery } from "./queries";
+import { BUSINESS_ONLY, RAW_LOG_ONLY } from "./export-session-log";
 
 const spec = { method: "get", path: "/sessions", limits: {} } as const satisfies RouteSpec;
 
@@ -23,3 +23,16 @@ export const listSessionLogRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function listSessionLogDoc(): OperationDoc {
+  return {
+    tag: "Usage",
+    summary: "The session log, newest first, cursor-paged",
+    description:
+      "Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. " +
+      "The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. " +
+      "A cursor edited, from another account or sent with other filters is 422. No end-user identity." + RAW_LOG_ONLY,
+    responses: { 200: { description: "One page of the log.", data: UsagePage }, ...BUSINESS_ONLY },
+  };
+}

@@ -1,12 +1,13 @@
 // GET /api/usage/summary: counts per status across all keys.
-import { usageSummary } from "../../domain/usage";
-import { describe } from "../../http/openapi-meta";
+import { usageSummary, UsageSummary } from "../../domain/usage";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { requireBusiness, requireUser } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { queryParams } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { usageSummaryDoc } from "./docs";
 import { countedRange, RangeQuery } from "./queries";
+import { BUSINESS_ONLY } from "./export-session-log";
+import { COUNTS_BEYOND_THE_LOG } from "./usage-by-day";
 
 const spec = { method: "get", path: "/summary", limits: {} } as const satisfies RouteSpec;
 
@@ -22,3 +23,13 @@ export const usageSummaryRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function usageSummaryDoc(): OperationDoc {
+  return {
+    tag: "Usage",
+    summary: "Counts per status across all keys",
+    description: COUNTS_BEYOND_THE_LOG,
+    responses: { 200: { description: "The window and its totals.", data: UsageSummary }, ...BUSINESS_ONLY },
+  };
+}

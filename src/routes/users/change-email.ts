@@ -1,13 +1,15 @@
 // POST /api/users/change-email: starts an email change; the confirmation link goes to the new address.
 import { ChangeEmailInput, requestEmailChange } from "../../domain/accounts";
 import { LIMITS } from "../../http/limits";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc, type Responses } from "../../http/openapi-meta";
 import { countUse } from "../../http/rate-limit";
 import { requireUser } from "../../http/require-user";
 import { accepted } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { changeEmailDoc } from "./docs";
+
+/** The 401 of an operation that checks the password, shared with change-password.ts's prose. */
+export const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } } satisfies Responses;
 
 const spec = { method: "post", path: "/change-email", limits: { mails: LIMITS.accountMailsPerAccount, dailyMails: LIMITS.emailChangeMailsPerAccount, passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
 
@@ -28,3 +30,12 @@ export const changeEmailRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function changeEmailDoc(): OperationDoc {
+  return {
+    tag: "Users",
+    summary: "Start an email change: a confirmation link goes to the new address",
+    responses: { 202: { description: "Confirmation sent" }, ...wrongPassword, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
+  };
+}
