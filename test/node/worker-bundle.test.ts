@@ -43,8 +43,18 @@ async function build(env: string | null): Promise<{ code: string; inputs: string
   }
 }
 
-/** Modules only the generator of the static document and page needs. */
-const GENERATOR_ONLY = ["src/http/openapi-document.ts", "src/http/openapi-callbacks.ts", "src/web/api-reference-page.tsx", "src/web/api-reference.ts", "src/web/schema-example.ts"];
+/** Modules only the generators of the static document and pages need (/docs, and /console's shell, public/console/). */
+const GENERATOR_ONLY = [
+  "src/http/openapi-document.ts",
+  "src/http/openapi-callbacks.ts",
+  "src/web/api-reference-page.tsx",
+  "src/web/api-reference.ts",
+  "src/web/schema-example.ts",
+  "src/apps/console/console-page.tsx",
+  "src/apps/console/console-callbacks.tsx",
+  "src/apps/console/console-table.tsx",
+  "src/apps/console/secret-field.tsx",
+];
 // Texts only a route's describe() metadata (health/check-health.ts's prose), the limits catalogue's prose (http/limits.ts), the builder and the reference page hold.
 const DOCUMENT_ONLY_TEXT = [
   "Liveness, including a D1 round trip",
@@ -62,7 +72,7 @@ const SCHEMA_DESCRIPTION = /\.describe\(\s*(["'`])(?!\1)/;
 const DEVELOPMENT_PAGES = ["src/apps/dev/dev-routes.tsx", "src/apps/dev/outbox-page.tsx"];
 
 describe("the Worker's script", () => {
-  it("leaves out the OpenAPI builder, the reference page and the routes' and schemas' descriptions", { timeout: 180_000 }, async () => {
+  it("leaves out the OpenAPI builder, the reference and console pages' markup and the routes' and schemas' descriptions", { timeout: 180_000 }, async () => {
     const { code, inputs, bundled } = await build(null);
     // The build is real: the app's own modules are in it.
     expect(inputs).toContain("src/app.ts");

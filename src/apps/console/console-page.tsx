@@ -369,3 +369,8 @@ function AccountSection() {
     </section>
   );
 }
+
+/** The page's HTML, as public/console/<production|development>.html holds it (test/node/console-static.test.ts). */
+export async function renderConsolePage({ development }: { development: boolean }): Promise<string> {
+  return await (<ConsolePage development={development} />).toString();
+}
