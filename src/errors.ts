@@ -31,7 +31,10 @@ export const ERROR_CATALOGUE = {
   KYC_CHECK_PENDING: { status: 409, message: "The identity check is not finished; details can be corrected only after a refused check." },
   EMAIL_TAKEN: { status: 409, message: "An account with this email already exists." },
   KEY_LIMIT_REACHED: { status: 409, message: "The account has the most active keys it can have; revoke one first." },
-  ROTATION_CONFLICT: { status: 409, message: "The signing secret was rotated by another request at the same moment; list the key and try again." },
+  ROTATION_CONFLICT: {
+    status: 409,
+    message: "The signing secret was rotated by another request at the same moment; list the key and try again.",
+  },
   NOTHING_TO_REDELIVER: { status: 409, message: "This session has no callback event that can be sent again." },
   PASSKEY_LIMIT_REACHED: { status: 409, message: "The account has the most passkeys it can have; remove one first." },
   AGE_TOKEN_SPENT: { status: 409, message: "This age token has already been used." },

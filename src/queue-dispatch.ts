@@ -21,7 +21,11 @@ export async function dispatchQueue(batch: MessageBatch<unknown>, ctx: ServiceCo
   if (role === MAIL_QUEUE) {
     await Promise.all(
       batch.messages.map((m) =>
-        isApplicantDeletionMessage(m.body) ? handleApplicantDeletion(m, ctx) : isSessionClosingMessage(m.body) ? handleSessionClosing(m, ctx) : handleMailMessage(m, ctx),
+        isApplicantDeletionMessage(m.body)
+          ? handleApplicantDeletion(m, ctx)
+          : isSessionClosingMessage(m.body)
+            ? handleSessionClosing(m, ctx)
+            : handleMailMessage(m, ctx),
       ),
     );
     return;

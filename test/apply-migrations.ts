@@ -4,4 +4,5 @@ import { shardBindingName } from "../src/config/shards-setting";
 // Setup files run before each test file; applying is idempotent. Every D1 shard the tests run
 // (D1_SHARDS in wrangler.toml: DB, DB_1, …) gets the same migrations, as `npm run db:migrate` does.
 const bindings = env as unknown as Record<string, D1Database>;
-for (let shard = 0; shard < Number(env.D1_SHARDS); shard++) await applyD1Migrations(bindings[shardBindingName(shard)]!, env.TEST_MIGRATIONS);
+for (let shard = 0; shard < Number(env.D1_SHARDS); shard++)
+  await applyD1Migrations(bindings[shardBindingName(shard)]!, env.TEST_MIGRATIONS);

@@ -54,7 +54,10 @@ function insertNextAttempt(db: Database, row: { eventId: string; at: string; err
         .select({
           id: sql<number>`null`.as("id"),
           eventId: callbackEvents.id,
-          attempt: sql<number>`(select coalesce(max(${callbackAttempts.attempt}), 0) + 1 from ${callbackAttempts} where ${callbackAttempts.eventId} = ${eventId})`.as("attempt"),
+          attempt:
+            sql<number>`(select coalesce(max(${callbackAttempts.attempt}), 0) + 1 from ${callbackAttempts} where ${callbackAttempts.eventId} = ${eventId})`.as(
+              "attempt",
+            ),
           at: sql<string>`${at}`.as("at"),
           durationMs: sql<number>`0`.as("duration_ms"),
           statusCode: sql<number | null>`null`.as("status_code"),
@@ -79,7 +82,8 @@ const CLAIM_NEXT_SELECT =
   'insert into "callback_attempts" ("id", "event_id", "attempt", "at", "duration_ms", "status_code", "error") select null as "id", "id", ' +
   '(select coalesce(max("attempt"), 0) + 1 from "callback_attempts" where "event_id" = ?) as "attempt", ? as "at", 0 as "duration_ms", null as "status_code", ? as "error" ' +
   'from "callback_events" where ("callback_events"."id" = ? and "callback_events"."state" = ? and ';
-const NONE_IN_PROGRESS = 'not exists (select 1 from "callback_attempts" where ("callback_attempts"."event_id" = ? and "callback_attempts"."error" = ?))';
+const NONE_IN_PROGRESS =
+  'not exists (select 1 from "callback_attempts" where ("callback_attempts"."event_id" = ? and "callback_attempts"."error" = ?))';
 const CLAIM_END = ') on conflict do nothing returning "attempt"';
 const CLAIM_NEXT = CLAIM_NEXT_SELECT + NONE_IN_PROGRESS + CLAIM_END;
 /** The same, for a copy that stood aside: only while the attempt it awaits has no outcome either. */
@@ -92,8 +96,14 @@ const EVENT_AND_SECRETS =
   'select "callback_events"."state" as "state", "api_keys"."signing_secret_enc" as "signingSecretEnc", ' +
   '"api_keys"."previous_signing_secret_enc" as "previousSecretEnc", "api_keys"."previous_secret_expires_at" as "previousSecretExpiresAt" ' +
   'from "callback_events" left join "api_keys" on "api_keys"."id" = ? where "callback_events"."id" = ?';
-const ATTEMPTS_NEWEST_FIRST = 'select "attempt", "error" from "callback_attempts" where "callback_attempts"."event_id" = ? order by "callback_attempts"."attempt" desc';
-type EventAndSecrets = { state: CallbackState; signingSecretEnc: string | null; previousSecretEnc: string | null; previousSecretExpiresAt: string | null };
+const ATTEMPTS_NEWEST_FIRST =
+  'select "attempt", "error" from "callback_attempts" where "callback_attempts"."event_id" = ? order by "callback_attempts"."attempt" desc';
+type EventAndSecrets = {
+  state: CallbackState;
+  signingSecretEnc: string | null;
+  previousSecretEnc: string | null;
+  previousSecretExpiresAt: string | null;
+};
 
 /**
  * Claims the next attempt of a pending event before anything is sent, so two copies of one queue message
@@ -111,7 +121,19 @@ export async function claimNextAttempt(db: Database, request: ClaimRequest): Pro
   const claim =
     awaitsAttempt === undefined
       ? prepared(d1, CLAIM_NEXT).bind(eventId, at, IN_PROGRESS, eventId, "pending", eventId, IN_PROGRESS)
-      : prepared(d1, CLAIM_NEXT_AFTER_AWAITED).bind(eventId, at, IN_PROGRESS, eventId, "pending", eventId, IN_PROGRESS, eventId, awaitsAttempt, IN_PROGRESS, INTERRUPTED);
+      : prepared(d1, CLAIM_NEXT_AFTER_AWAITED).bind(
+          eventId,
+          at,
+          IN_PROGRESS,
+          eventId,
+          "pending",
+          eventId,
+          IN_PROGRESS,
+          eventId,
+          awaitsAttempt,
+          IN_PROGRESS,
+          INTERRUPTED,
+        );
   const [, claimedResult, eventResult, attemptsResult] = await d1.batch([
     prepared(d1, INTERRUPT_STALE).bind(INTERRUPTED, eventId, IN_PROGRESS, staleBefore),
     claim,
@@ -153,7 +175,8 @@ export type AttemptRecord = {
 // Every attempt's record, prepared (as the claim): the statements drizzle's builder generated for it.
 const RECORD_ATTEMPT =
   'update "callback_attempts" set "at" = ?, "duration_ms" = ?, "status_code" = ?, "error" = ? where ("callback_attempts"."event_id" = ? and "callback_attempts"."attempt" = ?)';
-const SETTLE_PENDING_EVENT = 'update "callback_events" set "state" = ?, "updated_at" = ? where ("callback_events"."id" = ? and "callback_events"."state" = ?)';
+const SETTLE_PENDING_EVENT =
+  'update "callback_events" set "state" = ?, "updated_at" = ? where ("callback_events"."id" = ? and "callback_events"."state" = ?)';
 
 /**
  * Records the outcome of a claimed attempt and the event's resulting state in one batch. Only a pending

@@ -212,7 +212,13 @@ async function standAside(message: Message<QueuedCallback>, body: QueuedCallback
   const notBefore = toIso(Date.now() + CLAIM_TTL_SECONDS * 1000);
   // If the new message cannot be sent, this copy comes back as it is: it may then claim a later
   // attempt, never the one held now.
-  await replaceMessage(message, { ...body, awaitsAttempt: held, notBefore }, CLAIM_TTL_SECONDS, ctx, "callback stand-aside could not be enqueued");
+  await replaceMessage(
+    message,
+    { ...body, awaitsAttempt: held, notBefore },
+    CLAIM_TTL_SECONDS,
+    ctx,
+    "callback stand-aside could not be enqueued",
+  );
 }
 
 /**
@@ -230,7 +236,13 @@ async function scheduleInSteps(
   const { awaitsAttempt: _, ...event } = body;
   // If the new message cannot be sent, this one waits the longest step it can: the next attempt comes a
   // little early (after 12 h) rather than at once.
-  await replaceMessage(message, { ...event, attempt: nextAttempt, notBefore }, MAX_QUEUE_DELAY_SECONDS, ctx, "callback step could not be enqueued");
+  await replaceMessage(
+    message,
+    { ...event, attempt: nextAttempt, notBefore },
+    MAX_QUEUE_DELAY_SECONDS,
+    ctx,
+    "callback step could not be enqueued",
+  );
 }
 
 /**

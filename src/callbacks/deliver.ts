@@ -39,8 +39,7 @@ async function drain(response: Response): Promise<void> {
   }
 }
 
-const isTimeout = (error: unknown) =>
-  error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+const isTimeout = (error: unknown) => error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
 
 /**
  * `signingSecrets`: the key's live secrets, newest first (two during a rotation's grace). `dohUrl`: where

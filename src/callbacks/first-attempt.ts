@@ -28,6 +28,9 @@ export async function deliverAtOnce(body: QueuedCallback, ctx: ServiceContext): 
     await Promise.all(enqueued);
   } catch (error) {
     // The safety-net copy delivers it: nothing is lost by this attempt failing to run or to enqueue.
-    log("warn", "first callback attempt could not run; the queue's copy delivers it", { webhookId: body.webhookId, error: error instanceof Error ? error.name : "unknown" });
+    log("warn", "first callback attempt could not run; the queue's copy delivers it", {
+      webhookId: body.webhookId,
+      error: error instanceof Error ? error.name : "unknown",
+    });
   }
 }

@@ -21,9 +21,7 @@ const JITTER_FRACTION = 0.1;
 /** refused_address: the host is or resolved to a non-public address (src/callbacks/callback-host.ts). */
 export type ErrorKind = "timeout" | "network_error" | "refused_address";
 
-export type AttemptOutcome =
-  | { kind: "response"; status: number; retryAfter?: string | null }
-  | { kind: "error"; error: ErrorKind };
+export type AttemptOutcome = { kind: "response"; status: number; retryAfter?: string | null } | { kind: "error"; error: ErrorKind };
 
 export type Decision =
   | { action: "delivered" }

@@ -9,7 +9,9 @@ import * as z from "../lib/lazy-zod";
  * `[{"age_over": 18, "current": "MIIEv…", "previous": "MIIEv…"}, {"age_over": 21, "current": "MIIEv…"}]`.
  */
 const settingSchema = z
-  .array(z.object({ age_over: z.number().int().min(1).max(150), current: z.string().min(1), previous: z.string().min(1).optional() }).strict())
+  .array(
+    z.object({ age_over: z.number().int().min(1).max(150), current: z.string().min(1), previous: z.string().min(1).optional() }).strict(),
+  )
   .min(1);
 
 export type TokenKeyEntry = z.infer<typeof settingSchema>[number];

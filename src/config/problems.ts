@@ -31,7 +31,10 @@ export const DEVELOPMENT_VALUES: readonly string[] = [
  * test/fixtures/dev-age-token-keys.json): a production setting that carries one of these keys, in any
  * arrangement, signs tokens anyone could forge. A test keeps them in step with the fixture.
  */
-export const DEVELOPMENT_AGE_TOKEN_KEY_SLICES: readonly string[] = ["8p3qKTyLFNiBKpcCbu0+BcXSkuU7Xg6nGFLJpyxtc+phF2Ip", "ZlbLP/ud7iWMqaOiL42OtwnPkZx4IBKYbO39ei68612pq7V6"];
+export const DEVELOPMENT_AGE_TOKEN_KEY_SLICES: readonly string[] = [
+  "8p3qKTyLFNiBKpcCbu0+BcXSkuU7Xg6nGFLJpyxtc+phF2Ip",
+  "ZlbLP/ud7iWMqaOiL42OtwnPkZx4IBKYbO39ei68612pq7V6",
+];
 
 /** The development receipt key's public half: a production key set must not publish it. */
 const DEVELOPMENT_RECEIPT_X = "T9hx3AhdcF6_KRfkxu53wtYU1qs_dLYPjCXSzVg14kY";
@@ -125,10 +128,14 @@ export const DEVELOPMENT_ATTESTATION_IACA_DER_BASE64 =
   "MIICFDCCAbqgAwIBAgIPCTROdS2KYy0roSFp1oVyMAoGCCqGSM49BAMCMGkxCzAJBgNVBAYTAlhYMVowWAYDVQQDE1FURVNUIE9OTFkgLSBhZ2UtdmVyaWZpY2F0aW9uLXNlcnZpY2UgYXR0ZXN0YXRpb24gSUFDQSAobmV2ZXIgdHJ1c3QgaW4gcHJvZHVjdGlvbikwHhcNMjYwMTAxMDAwMDAwWhcNNDYwMTAxMDAwMDAwWjBpMQswCQYDVQQGEwJYWDFaMFgGA1UEAxNRVEVTVCBPTkxZIC0gYWdlLXZlcmlmaWNhdGlvbi1zZXJ2aWNlIGF0dGVzdGF0aW9uIElBQ0EgKG5ldmVyIHRydXN0IGluIHByb2R1Y3Rpb24pMFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAE+A+QYcOlUDo6nBFRJblfqz31p5+axlqeG+wBKNPcC/i03/7B9UERA/FUbhKMKRC9lcEnrdPahQ6YI5qAdbAFCaNFMEMwEgYDVR0TAQH/BAgwBgEB/wIBADAOBgNVHQ8BAf8EBAMCAQYwHQYDVR0OBBYEFEZ1+0PF0cj7H0+zFrEH/e/4YRdBMAoGCCqGSM49BAMCA0gAMEUCIGFdOBYS+CcKvT1e4v99vsnswisEVifwQcZsGzw6uDQpAiEA3kUsoY1z/OV0/KH/5mgEzU0juAysWmFRe+s/PMtT4oM=";
 
 /** The public keys (SPKI) anyone could issue under: the committed test root's and the development attestation IACA's. */
-const committedRootKeys = () => [fromBase64(TEST_IACA_SPKI_BASE64), parseCertificate(fromBase64(DEVELOPMENT_ATTESTATION_IACA_DER_BASE64)).spki];
+const committedRootKeys = () => [
+  fromBase64(TEST_IACA_SPKI_BASE64),
+  parseCertificate(fromBase64(DEVELOPMENT_ATTESTATION_IACA_DER_BASE64)).spki,
+];
 
 /** Whether any certificate carries the public key of a committed root (compared by key, not bytes). */
-const holdsCommittedRootKey = (certificates: { spki: Uint8Array }[]) => certificates.some((certificate) => committedRootKeys().some((key) => sameBytes(certificate.spki, key)));
+const holdsCommittedRootKey = (certificates: { spki: Uint8Array }[]) =>
+  certificates.some((certificate) => committedRootKeys().some((key) => sameBytes(certificate.spki, key)));
 
 /**
  * ATTESTATION_SIGNING_KEY and ATTESTATION_CERTIFICATES in production: both or neither (neither: no
@@ -140,7 +147,8 @@ const holdsCommittedRootKey = (certificates: { spki: Uint8Array }[]) => certific
 function attestationSignerProblems(key: string | undefined, certificates: string | undefined): ConfigProblem[] {
   if (key === undefined && certificates === undefined) return [];
   if (key === undefined) return [{ setting: "ATTESTATION_SIGNING_KEY", problem: "is missing while ATTESTATION_CERTIFICATES is set" }];
-  if (certificates === undefined) return [{ setting: "ATTESTATION_CERTIFICATES", problem: "is missing while ATTESTATION_SIGNING_KEY is set" }];
+  if (certificates === undefined)
+    return [{ setting: "ATTESTATION_CERTIFICATES", problem: "is missing while ATTESTATION_SIGNING_KEY is set" }];
   const problems: ConfigProblem[] = [];
   let jwk: { x?: unknown } | null = null;
   try {
@@ -148,7 +156,8 @@ function attestationSignerProblems(key: string | undefined, certificates: string
   } catch {
     problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is not a JSON Web Key" });
   }
-  if (jwk?.x === DEVELOPMENT_ATTESTATION_SIGNER_X) problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is the committed development key" });
+  if (jwk?.x === DEVELOPMENT_ATTESTATION_SIGNER_X)
+    problems.push({ setting: "ATTESTATION_SIGNING_KEY", problem: "is the committed development key" });
   let parsed: Certificate[];
   try {
     parsed = parseTrustAnchors(certificates);
@@ -156,14 +165,20 @@ function attestationSignerProblems(key: string | undefined, certificates: string
     return [...problems, { setting: "ATTESTATION_CERTIFICATES", problem: "must be PEM CERTIFICATE blocks this service can read" }];
   }
   if (holdsCommittedRootKey(parsed)) {
-    problems.push({ setting: "ATTESTATION_CERTIFICATES", problem: "includes a committed test root (test/wallet/test-iaca.pem or the development attestation IACA), under which anyone can issue" });
+    problems.push({
+      setting: "ATTESTATION_CERTIFICATES",
+      problem:
+        "includes a committed test root (test/wallet/test-iaca.pem or the development attestation IACA), under which anyone can issue",
+    });
   }
   return problems;
 }
 
 /** Development's trust anchors also list the development attestation IACA, which production must not trust. */
 function developmentIacaProblem(value: string): string | null {
-  return holdsCommittedRootKey(parseTrustAnchors(value)) ? "includes the development attestation IACA, under whose document signer anyone can issue" : null;
+  return holdsCommittedRootKey(parseTrustAnchors(value))
+    ? "includes the development attestation IACA, under whose document signer anyone can issue"
+    : null;
 }
 
 /** The per-account limits an operator may set (their production values: src/domain/limits/account-limits.ts). */
@@ -192,7 +207,8 @@ function ageTokenKeysProblem(value: string): string | null {
   // As the keys are read (src/domain/age-tokens/token-keys.ts): whitespace inside a key is ignored.
   const keys = parsed.entries.flatMap((entry) => (entry.previous === undefined ? [entry.current] : [entry.current, entry.previous]));
   const compact = keys.map((key) => key.replace(/\s+/g, ""));
-  if (compact.some((key) => DEVELOPMENT_AGE_TOKEN_KEY_SLICES.some((slice) => key.includes(slice)))) return "carries a committed development key";
+  if (compact.some((key) => DEVELOPMENT_AGE_TOKEN_KEY_SLICES.some((slice) => key.includes(slice))))
+    return "carries a committed development key";
   return null;
 }
 
@@ -200,7 +216,10 @@ const positiveInteger = (value: string | undefined) => value === undefined || /^
 
 /** Every rule a configuration breaks; empty when it may serve. Development needs only a known ENVIRONMENT. */
 /** `receiptKeys`: the receipt key settings as the settings parse read them (src/config/receipt-key.ts). */
-export function configProblems(env: RawSettings, receiptKeys: { current: ReceiptKeySetting; previous: ReceiptKeySetting }): ConfigProblem[] {
+export function configProblems(
+  env: RawSettings,
+  receiptKeys: { current: ReceiptKeySetting; previous: ReceiptKeySetting },
+): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const add = (setting: string, problem: string | null) => {
     if (problem) problems.push({ setting, problem });
@@ -223,7 +242,11 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
   // Never rotated: a new key would change every fingerprint and free every document (docs/limits.md).
   add("IDENTITY_FINGERPRINT_KEY", secretProblem(text(env, "IDENTITY_FINGERPRINT_KEY"), false));
   // A previous secret (kept during a rotation) is held to the same rules as the current one.
-  for (const [name, exact] of [["JWT_SECRET_PREVIOUS", false], ["PASSWORD_PEPPER_PREVIOUS", false], ["SECRETS_KEY_PREVIOUS", true]] as const) {
+  for (const [name, exact] of [
+    ["JWT_SECRET_PREVIOUS", false],
+    ["PASSWORD_PEPPER_PREVIOUS", false],
+    ["SECRETS_KEY_PREVIOUS", true],
+  ] as const) {
     if (text(env, name) !== undefined) add(name, secretProblem(text(env, name), exact));
   }
   if (text(env, "JWT_SECRET_PREVIOUS") !== undefined) {
@@ -233,7 +256,10 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
     }
   }
 
-  for (const [name, setting] of [["RECEIPT_SIGNING_KEY", receiptKeys.current], ["RECEIPT_SIGNING_KEY_PREVIOUS", receiptKeys.previous]] as const) {
+  for (const [name, setting] of [
+    ["RECEIPT_SIGNING_KEY", receiptKeys.current],
+    ["RECEIPT_SIGNING_KEY_PREVIOUS", receiptKeys.previous],
+  ] as const) {
     if (setting.problem) add(name, setting.problem);
     else if (setting.key?.x === DEVELOPMENT_RECEIPT_X) add(name, "is the committed development key");
     else if (!setting.key && name === "RECEIPT_SIGNING_KEY") add(name, "is missing");
@@ -259,7 +285,8 @@ export function configProblems(env: RawSettings, receiptKeys: { current: Receipt
   if (retirementDays !== undefined && !positiveInteger(retirementDays)) add("AGE_TOKEN_RETIREMENT_DAYS", "must be a positive whole number");
 
   const trustAnchors = text(env, "DIGITAL_ID_TRUST_ANCHORS");
-  if (trustAnchors !== undefined) add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors) ?? developmentIacaProblem(trustAnchors));
+  if (trustAnchors !== undefined)
+    add("DIGITAL_ID_TRUST_ANCHORS", trustAnchorsProblem(trustAnchors) ?? developmentIacaProblem(trustAnchors));
   problems.push(...attestationSignerProblems(text(env, "ATTESTATION_SIGNING_KEY"), text(env, "ATTESTATION_CERTIFICATES")));
 
   for (const name of [

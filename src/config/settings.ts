@@ -145,7 +145,10 @@ export function parseSettings(env: Bindings): Settings {
     sessionLogRetentionDays: positiveInteger(read.SESSION_LOG_RETENTION_DAYS) ?? DEFAULT_SESSION_LOG_RETENTION_DAYS,
     callbackStallSeconds: positiveInteger(read.CALLBACK_STALL_SECONDS) ?? DEFAULT_CALLBACK_STALL_SECONDS,
     pendingSessionsMax: positiveInteger(read.PENDING_SESSIONS_MAX) ?? DEFAULT_PENDING_SESSIONS_MAX,
-    accountLimits: Object.fromEntries(ACCOUNT_LIMIT_SETTINGS.map((name) => [name, positiveInteger(read[name])])) as Record<AccountLimitSetting, number | undefined>,
+    accountLimits: Object.fromEntries(ACCOUNT_LIMIT_SETTINGS.map((name) => [name, positiveInteger(read[name])])) as Record<
+      AccountLimitSetting,
+      number | undefined
+    >,
     secretsKeyPrevious: nonEmpty(read.SECRETS_KEY_PREVIOUS),
     passwordPepperPrevious: nonEmpty(read.PASSWORD_PEPPER_PREVIOUS),
     jwtSecretPrevious: nonEmpty(read.JWT_SECRET_PREVIOUS),

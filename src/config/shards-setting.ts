@@ -16,7 +16,8 @@ export type ShardsSetting = {
 /** The binding name of shard n: DB for shard 0 (the database from before sharding), DB_n after it. */
 export const shardBindingName = (shard: number): string => (shard === 0 ? "DB" : `DB_${shard}`);
 
-const isD1 = (value: unknown): boolean => typeof value === "object" && value !== null && typeof (value as { prepare?: unknown }).prepare === "function";
+const isD1 = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && typeof (value as { prepare?: unknown }).prepare === "function";
 
 export function parseShardsSetting(env: Partial<Record<string, unknown>>): ShardsSetting {
   const problems: ConfigProblem[] = [];
@@ -33,7 +34,10 @@ export function parseShardsSetting(env: Partial<Record<string, unknown>>): Shard
   const listed = env.NEW_ACCOUNT_SHARDS;
   if (listed === undefined || listed === "") return { count, newAccountShards: all, problems };
   const numbers = typeof listed === "string" ? listed.split(",").map((part) => part.trim()) : [];
-  const valid = numbers.length > 0 && numbers.every((part) => /^\d{1,5}$/.test(part) && Number(part) < count) && new Set(numbers.map(Number)).size === numbers.length;
+  const valid =
+    numbers.length > 0 &&
+    numbers.every((part) => /^\d{1,5}$/.test(part) && Number(part) < count) &&
+    new Set(numbers.map(Number)).size === numbers.length;
   if (!valid) {
     problems.push({ setting: "NEW_ACCOUNT_SHARDS", problem: "must list distinct shard numbers below D1_SHARDS, separated by commas" });
     return { count, newAccountShards: all, problems };

@@ -57,5 +57,4 @@ export interface IdentityProvider {
 }
 
 /** Any provider failure: the provider's own status and body stay in our logs' codes, never in a response. */
-export const providerError = () =>
-  new ApiError("PROVIDER_ERROR");
+export const providerError = () => new ApiError("PROVIDER_ERROR");

@@ -20,4 +20,5 @@ export function upsertCounter(db: Database, { key, expiresAt }: { key: string; e
 const COUNT_ONCE =
   "INSERT INTO account_counters (key, count, expires_at) VALUES (?, 1, ?) " +
   "ON CONFLICT (key) DO UPDATE SET count = account_counters.count + 1 RETURNING count";
-export const countOnce = (d1: D1Database, { key, expiresAt }: { key: string; expiresAt: string }) => prepared(d1, COUNT_ONCE).bind(key, expiresAt);
+export const countOnce = (d1: D1Database, { key, expiresAt }: { key: string; expiresAt: string }) =>
+  prepared(d1, COUNT_ONCE).bind(key, expiresAt);

@@ -121,7 +121,10 @@ export const kycRecords = builtOnFirstUse(() =>
       createdAt: text("created_at").notNull(),
       updatedAt: text("updated_at").notNull(),
     },
-    (t) => [uniqueIndex("kyc_records_applicant_unique").on(t.applicantId), uniqueIndex("kyc_records_fingerprint_unique").on(t.identityFingerprint)],
+    (t) => [
+      uniqueIndex("kyc_records_applicant_unique").on(t.applicantId),
+      uniqueIndex("kyc_records_fingerprint_unique").on(t.identityFingerprint),
+    ],
   ),
 );
 

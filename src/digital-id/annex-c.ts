@@ -20,7 +20,13 @@ import type { Certificate } from "./x509";
 
 export const ANNEX_C_PROTOCOL = "org-iso-mdoc";
 
-export const AnnexCResponse = z.object({ response: z.string().min(1).max(60_000).regex(/^[A-Za-z0-9_-]+$/) });
+export const AnnexCResponse = z.object({
+  response: z
+    .string()
+    .min(1)
+    .max(60_000)
+    .regex(/^[A-Za-z0-9_-]+$/),
+});
 
 /** The DeviceRequest: `age_over_NN` in each doctype's namespace, not to be retained, nothing else. */
 export function deviceRequest(ageRequired: number): Uint8Array<ArrayBuffer> {
@@ -48,9 +54,16 @@ export async function createAnnexCRequest(ageRequired: number) {
 }
 
 /** Opens the sealed DeviceResponse and verifies it against this request's transcript. */
-export async function verifyAnnexCResponse(data: z.infer<typeof AnnexCResponse>, pending: NonNullable<PendingDigitalIdRequest["mdoc"]>, origin: string, anchors: Certificate[], now: Date): Promise<AgeClaim[]> {
+export async function verifyAnnexCResponse(
+  data: z.infer<typeof AnnexCResponse>,
+  pending: NonNullable<PendingDigitalIdRequest["mdoc"]>,
+  origin: string,
+  anchors: Certificate[],
+  now: Date,
+): Promise<AgeClaim[]> {
   const sealed = asArray(parse(readBase64Url(data.response, "the encrypted response"), "encrypted response"), "the encrypted response");
-  if (sealed.length !== 2 || asText(sealed[0], "the response type") !== "dcapi") throw invalid("the response is not an Annex C `dcapi` response.");
+  if (sealed.length !== 2 || asText(sealed[0], "the response type") !== "dcapi")
+    throw invalid("the response is not an Annex C `dcapi` response.");
   const parameters = asMap(sealed[1], "the encrypted response parameters");
   const transcript = await annexCTranscript(pending.encryptionInfo, origin);
   const enc = asBytes(parameters.get("enc"), "enc");

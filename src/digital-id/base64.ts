@@ -13,6 +13,7 @@ export function readBase64Url(text: string, what: string): Uint8Array<ArrayBuffe
 /** Standard base64, padded or not, as an `x5c` certificate is (RFC 7515 §4.1.6). */
 export function readBase64(text: string, what: string): Uint8Array<ArrayBuffer> {
   const body = text.replace(/={1,2}$/, "");
-  if (!/^[A-Za-z0-9+/]+$/.test(body) || body.length % 4 === 1 || (body !== text && text.length % 4 !== 0)) throw invalid(`${what} is not base64.`);
+  if (!/^[A-Za-z0-9+/]+$/.test(body) || body.length % 4 === 1 || (body !== text && text.length % 4 !== 0))
+    throw invalid(`${what} is not base64.`);
   return fromBase64(text);
 }

@@ -46,8 +46,10 @@ export function embeddedBytes(value: Cbor | undefined, what: string): Uint8Array
 
 /** `tdate` (tag 0, RFC 3339 text), as mdoc validity fields carry it. */
 export function asDate(value: Cbor | undefined, what: string): Date {
-  if (!(value instanceof Tagged) || value.tag !== 0 || typeof value.value !== "string") throw invalid(`${what} is not a date-time (tag 0).`);
+  if (!(value instanceof Tagged) || value.tag !== 0 || typeof value.value !== "string")
+    throw invalid(`${what} is not a date-time (tag 0).`);
   const date = new Date(value.value);
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value.value) || Number.isNaN(date.getTime())) throw invalid(`${what} is not a valid date-time.`);
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value.value) || Number.isNaN(date.getTime()))
+    throw invalid(`${what} is not a valid date-time.`);
   return date;
 }

@@ -23,7 +23,15 @@ const MDOC_DOCUMENT_SIGNER = "1.0.18013.5.1.2";
  * authentication certificate, or a website's, under the root that also certifies the PID issuer would
  * sign an SD-JWT VC of any age with a key its holder controls (docs/digital-id.md, "Who may sign a credential").
  */
-const OTHER_ROLES = new Set(["1.0.18013.5.1.6", "1.3.6.1.5.5.7.3.9", "1.3.6.1.5.5.7.3.1", "1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.3", "1.3.6.1.5.5.7.3.4", "1.3.6.1.5.5.7.3.8"]);
+const OTHER_ROLES = new Set([
+  "1.0.18013.5.1.6",
+  "1.3.6.1.5.5.7.3.9",
+  "1.3.6.1.5.5.7.3.1",
+  "1.3.6.1.5.5.7.3.2",
+  "1.3.6.1.5.5.7.3.3",
+  "1.3.6.1.5.5.7.3.4",
+  "1.3.6.1.5.5.7.3.8",
+]);
 
 /** One or more concatenated PEM CERTIFICATE blocks; throws on an empty setting or a certificate it cannot use. */
 export function parseTrustAnchors(pem: string): Certificate[] {
@@ -39,7 +47,8 @@ export function parseTrustAnchors(pem: string): Certificate[] {
 }
 
 function checkValidity(certificate: Certificate, now: Date, role: string): void {
-  if (certificate.unknownCritical.length > 0) throw invalid(`the ${role} certificate has a critical extension this service does not understand.`);
+  if (certificate.unknownCritical.length > 0)
+    throw invalid(`the ${role} certificate has a critical extension this service does not understand.`);
   if (now < certificate.notBefore) throw invalid(`the ${role} certificate is not valid yet.`);
   if (now > certificate.notAfter) throw invalid(`the ${role} certificate has expired.`);
 }
@@ -58,8 +67,10 @@ async function signedBy(certificate: Certificate, issuer: Certificate): Promise<
 function checkIssuer(issuer: Certificate, now: Date, below: number): void {
   checkValidity(issuer, now, "issuing CA");
   if (!issuer.isCa) throw invalid("a certificate in the issuer's chain is signed by a certificate that is not a CA.");
-  if (issuer.keyUsage && !issuer.keyUsage.keyCertSign) throw invalid("a certificate in the issuer's chain is signed by a key not allowed to sign certificates.");
-  if (issuer.pathLength !== null && below > issuer.pathLength) throw invalid("the issuer's certificate chain is longer than a CA's pathLenConstraint allows.");
+  if (issuer.keyUsage && !issuer.keyUsage.keyCertSign)
+    throw invalid("a certificate in the issuer's chain is signed by a key not allowed to sign certificates.");
+  if (issuer.pathLength !== null && below > issuer.pathLength)
+    throw invalid("the issuer's certificate chain is longer than a CA's pathLenConstraint allows.");
 }
 
 /**
@@ -73,8 +84,10 @@ function checkSigner(signer: Certificate, now: Date, profile: SignerProfile): vo
   if (signer.keyUsage && !signer.keyUsage.digitalSignature) throw invalid("the issuer's signing certificate is not allowed to sign.");
   if (signer.isCa) throw invalid("the issuer's signing certificate is a CA certificate, not a signer's.");
   const purposes = signer.extendedKeyUsage;
-  if (purposes?.some((purpose) => OTHER_ROLES.has(purpose))) throw invalid("the issuer's signing certificate is made for another role (extended key usage).");
-  if (profile === "mdoc" && !purposes?.includes(MDOC_DOCUMENT_SIGNER)) throw invalid("the issuer's signing certificate is not an mdoc document signer (extended key usage).");
+  if (purposes?.some((purpose) => OTHER_ROLES.has(purpose)))
+    throw invalid("the issuer's signing certificate is made for another role (extended key usage).");
+  if (profile === "mdoc" && !purposes?.includes(MDOC_DOCUMENT_SIGNER))
+    throw invalid("the issuer's signing certificate is not an mdoc document signer (extended key usage).");
 }
 
 /**
@@ -101,7 +114,12 @@ async function issuedByAnchor(certificate: Certificate, anchors: Certificate[], 
  * Checks the chain (signer first, DER certificates as the credential carries them) against the anchors
  * at `now`; returns the signer's certificate, whose key then verifies the credential's signature.
  */
-export async function verifyChain(chain: Uint8Array<ArrayBuffer>[], anchors: Certificate[], now: Date, profile: SignerProfile): Promise<Certificate> {
+export async function verifyChain(
+  chain: Uint8Array<ArrayBuffer>[],
+  anchors: Certificate[],
+  now: Date,
+  profile: SignerProfile,
+): Promise<Certificate> {
   if (chain.length === 0 || chain.length > MAX_CHAIN) throw invalid("the issuer's certificate chain is missing or too long.");
   let certificates: Certificate[];
   try {
@@ -121,7 +139,8 @@ export async function verifyChain(chain: Uint8Array<ArrayBuffer>[], anchors: Cer
     if (await issuedByAnchor(certificate, anchors, now, index)) return signer;
     const next = certificates[index + 1];
     if (!next) break;
-    if (!(await signedBy(certificate, next))) throw invalid("the issuer's certificate chain is broken (a certificate is not signed by the next).");
+    if (!(await signedBy(certificate, next)))
+      throw invalid("the issuer's certificate chain is broken (a certificate is not signed by the next).");
     checkIssuer(next, now, index);
   }
   throw invalid("the issuer's certificate does not chain to a trusted issuer.");

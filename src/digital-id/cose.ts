@@ -36,7 +36,8 @@ export function readSign1(value: Cbor | undefined, what: string): Sign1 {
   const parts = asArray(value instanceof Tagged && value.tag === 18 ? value.value : value, what);
   if (parts.length !== 4) throw invalid(`${what} is not a COSE_Sign1.`);
   const protectedBytes = asBytes(parts[0], `${what} protected header`);
-  const protectedHeader = protectedBytes.length === 0 ? new Map() : asMap(parse(protectedBytes, `${what} protected header`), `${what} protected header`);
+  const protectedHeader =
+    protectedBytes.length === 0 ? new Map() : asMap(parse(protectedBytes, `${what} protected header`), `${what} protected header`);
   const algorithm = ALGORITHMS[asInteger(protectedHeader.get(HEADER_ALG), `${what} algorithm`)];
   if (!algorithm) throw invalid(`${what} uses an algorithm this service does not accept.`);
   const unprotectedHeader = asMap(parts[1], `${what} unprotected header`);
@@ -90,7 +91,8 @@ export async function verifyAttachedSign1(sign1: Sign1, key: CryptoKey): Promise
  * answer itself supplies.
  */
 export async function verifyDetachedSign1(sign1: Sign1, key: CryptoKey, expectedPayload: Uint8Array, what: string): Promise<boolean> {
-  if (sign1.payload !== null) throw invalid(`${what}'s payload must be detached (nil): it is computed from this request, never taken from the answer.`);
+  if (sign1.payload !== null)
+    throw invalid(`${what}'s payload must be detached (nil): it is computed from this request, never taken from the answer.`);
   return verifySigStructure(sign1, key, expectedPayload);
 }
 
@@ -106,7 +108,11 @@ export async function importCoseKey(value: Cbor | undefined, what: string): Prom
   const curve = COSE_CURVES[asInteger(key.get(-1), `${what} curve`)];
   if (asInteger(key.get(1), `${what} type`) !== 2 || !curve) throw invalid(`${what} is not an EC key on an accepted curve.`);
   try {
-    return await importEcJwk({ crv: curve, x: toBase64Url(asBytes(key.get(-2), `${what} x`)), y: toBase64Url(asBytes(key.get(-3), `${what} y`)) });
+    return await importEcJwk({
+      crv: curve,
+      x: toBase64Url(asBytes(key.get(-2), `${what} x`)),
+      y: toBase64Url(asBytes(key.get(-3), `${what} y`)),
+    });
   } catch {
     throw invalid(`${what} is not a valid public key.`);
   }

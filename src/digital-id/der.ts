@@ -12,7 +12,16 @@ export type Der = {
   encoded: Uint8Array<ArrayBuffer>;
 };
 
-export const UNIVERSAL = { BOOLEAN: 1, INTEGER: 2, BIT_STRING: 3, OCTET_STRING: 4, OID: 6, UTC_TIME: 23, GENERALIZED_TIME: 24, SEQUENCE: 16 };
+export const UNIVERSAL = {
+  BOOLEAN: 1,
+  INTEGER: 2,
+  BIT_STRING: 3,
+  OCTET_STRING: 4,
+  OID: 6,
+  UTC_TIME: 23,
+  GENERALIZED_TIME: 24,
+  SEQUENCE: 16,
+};
 
 function readItem(bytes: Uint8Array<ArrayBuffer>, start: number): Der {
   let offset = start;
@@ -30,7 +39,13 @@ function readItem(bytes: Uint8Array<ArrayBuffer>, start: number): Der {
   }
   const end = offset + length;
   if (end > bytes.length) throw new Error("DER: truncated");
-  return { tagClass: first >> 6, constructed: (first & 0x20) !== 0, tag: first & 0x1f, contents: bytes.subarray(offset, end), encoded: bytes.subarray(start, end) };
+  return {
+    tagClass: first >> 6,
+    constructed: (first & 0x20) !== 0,
+    tag: first & 0x1f,
+    contents: bytes.subarray(offset, end),
+    encoded: bytes.subarray(start, end),
+  };
 }
 
 /** One item filling all of `bytes`. */
@@ -83,9 +98,12 @@ export function oid(item: Der | undefined): string {
 
 /** UTCTime (YYMMDDHHMMSSZ, years 1950-2049) or GeneralizedTime (YYYYMMDDHHMMSSZ), as RFC 5280 §4.1.2.5 allows. */
 export function time(item: Der | undefined): Date {
-  if (item?.tagClass !== 0 || (item.tag !== UNIVERSAL.UTC_TIME && item.tag !== UNIVERSAL.GENERALIZED_TIME)) throw new Error("DER: expected a time");
+  if (item?.tagClass !== 0 || (item.tag !== UNIVERSAL.UTC_TIME && item.tag !== UNIVERSAL.GENERALIZED_TIME))
+    throw new Error("DER: expected a time");
   const text = new TextDecoder().decode(item.contents);
-  const match = (item.tag === UNIVERSAL.UTC_TIME ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/).exec(text);
+  const match = (
+    item.tag === UNIVERSAL.UTC_TIME ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
+  ).exec(text);
   if (!match) throw new Error("DER: time is not in the form RFC 5280 requires");
   const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
   const year = item.tag === UNIVERSAL.UTC_TIME ? (y! < 50 ? 2000 + y! : 1900 + y!) : y!;

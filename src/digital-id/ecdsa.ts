@@ -13,11 +13,18 @@ export const importSpki = (spki: Uint8Array<ArrayBuffer>, curve: Curve): Promise
 
 /** An EC public key as a JWK (COSE_Key and JWK both carry x and y). */
 export const importEcJwk = (jwk: { crv: Curve; x: string; y: string }): Promise<CryptoKey> =>
-  crypto.subtle.importKey("jwk", { kty: "EC", crv: jwk.crv, x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: jwk.crv }, false, ["verify"]);
+  crypto.subtle.importKey("jwk", { kty: "EC", crv: jwk.crv, x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: jwk.crv }, false, [
+    "verify",
+  ]);
 
 export const curveOf = (key: CryptoKey): Curve => (key.algorithm as { namedCurve?: string }).namedCurve as Curve;
 
-export async function verifyRaw(key: CryptoKey, hash: Hash, signature: Uint8Array<ArrayBuffer>, data: Uint8Array<ArrayBuffer>): Promise<boolean> {
+export async function verifyRaw(
+  key: CryptoKey,
+  hash: Hash,
+  signature: Uint8Array<ArrayBuffer>,
+  data: Uint8Array<ArrayBuffer>,
+): Promise<boolean> {
   if (signature.length !== 2 * COORDINATE_BYTES[curveOf(key)]) return false;
   return crypto.subtle.verify({ name: "ECDSA", hash }, key, signature, data);
 }
@@ -28,7 +35,8 @@ export async function verifyRaw(key: CryptoKey, hash: Hash, signature: Uint8Arra
  * negative or empty integer is refused, so each signature has one encoding.
  */
 function fixedLength(integer: Uint8Array, size: number): Uint8Array {
-  if (integer.length === 0 || (integer[0]! & 0x80) !== 0 || (integer.length > 1 && integer[0] === 0 && (integer[1]! & 0x80) === 0)) throw new Error("ECDSA integer is not DER");
+  if (integer.length === 0 || (integer[0]! & 0x80) !== 0 || (integer.length > 1 && integer[0] === 0 && (integer[1]! & 0x80) === 0))
+    throw new Error("ECDSA integer is not DER");
   const trimmed = integer[0] === 0 ? integer.subarray(1) : integer;
   if (trimmed.length > size) throw new Error("ECDSA integer too long");
   const out = new Uint8Array(size);

@@ -21,7 +21,13 @@ function concat(...parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
 }
 
 async function hmac(key: Uint8Array, message: Uint8Array): Promise<Uint8Array> {
-  const hmacKey = await crypto.subtle.importKey("raw", key.length === 0 ? new Uint8Array(32) : concat(key), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const hmacKey = await crypto.subtle.importKey(
+    "raw",
+    key.length === 0 ? new Uint8Array(32) : concat(key),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
   return new Uint8Array(await crypto.subtle.sign("HMAC", hmacKey, concat(message)));
 }
 
@@ -35,33 +41,89 @@ export async function hkdfExpand(prk: Uint8Array, info: Uint8Array, length: numb
 }
 
 /** RFC 9180 §4: LabeledExtract and LabeledExpand over HKDF-SHA256. */
-const labeledExtract = (suite: Uint8Array, salt: Uint8Array, label: string, ikm: Uint8Array) => hkdfExtract(salt, concat(VERSION, suite, utf8(label), ikm));
+const labeledExtract = (suite: Uint8Array, salt: Uint8Array, label: string, ikm: Uint8Array) =>
+  hkdfExtract(salt, concat(VERSION, suite, utf8(label), ikm));
 const labeledExpand = (suite: Uint8Array, prk: Uint8Array, label: string, info: Uint8Array, length: number) =>
   hkdfExpand(prk, concat(Uint8Array.of(0, length), VERSION, suite, utf8(label), info), length);
 
 /** PKCS #8 for a bare P-256 scalar, so that Web Crypto computes its public key. */
 const pkcs8FromScalar = (d: Uint8Array) =>
-  concat(Uint8Array.of(0x30, 0x41, 0x02, 0x01, 0x00, 0x30, 0x13, 0x06, 0x07, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x02, 0x01, 0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07, 0x04, 0x27, 0x30, 0x25, 0x02, 0x01, 0x01, 0x04, 0x20), d);
+  concat(
+    Uint8Array.of(
+      0x30,
+      0x41,
+      0x02,
+      0x01,
+      0x00,
+      0x30,
+      0x13,
+      0x06,
+      0x07,
+      0x2a,
+      0x86,
+      0x48,
+      0xce,
+      0x3d,
+      0x02,
+      0x01,
+      0x06,
+      0x08,
+      0x2a,
+      0x86,
+      0x48,
+      0xce,
+      0x3d,
+      0x03,
+      0x01,
+      0x07,
+      0x04,
+      0x27,
+      0x30,
+      0x25,
+      0x02,
+      0x01,
+      0x01,
+      0x04,
+      0x20,
+    ),
+    d,
+  );
 
-export async function recipientKey(recipient: JsonWebKey | Uint8Array<ArrayBuffer>): Promise<{ privateKey: CryptoKey; publicKey: Uint8Array }> {
+export async function recipientKey(
+  recipient: JsonWebKey | Uint8Array<ArrayBuffer>,
+): Promise<{ privateKey: CryptoKey; publicKey: Uint8Array }> {
   const algorithm = { name: "ECDH", namedCurve: "P-256" };
   let jwk = recipient as JsonWebKey;
   if (recipient instanceof Uint8Array) {
     const imported = await crypto.subtle.importKey("pkcs8", pkcs8FromScalar(recipient), algorithm, true, ["deriveBits"]);
     jwk = (await crypto.subtle.exportKey("jwk", imported)) as JsonWebKey;
   }
-  const privateKey = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y, d: jwk.d }, algorithm, false, ["deriveBits"]);
+  const privateKey = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y, d: jwk.d }, algorithm, false, [
+    "deriveBits",
+  ]);
   return { privateKey, publicKey: concat(Uint8Array.of(4), fromBase64Url(jwk.x!), fromBase64Url(jwk.y!)) };
 }
 
 /** DH(sk, pk) of DHKEM(P-256) (RFC 9180 §7.1.1): the x-coordinate of sk·pk, for an uncompressed point. */
 export async function diffieHellmanP256(privateKey: CryptoKey, publicPoint: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
   const ephemeral = await crypto.subtle.importKey("raw", publicPoint, { name: "ECDH", namedCurve: "P-256" }, false, []);
-  return new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0], privateKey, 256));
+  return new Uint8Array(
+    await crypto.subtle.deriveBits(
+      { name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0],
+      privateKey,
+      256,
+    ),
+  );
 }
 
 /** Opens one sealed message for the recipient's private key (a P-256 JWK with `d`, or the raw scalar). */
-export async function hpkeOpen(recipient: JsonWebKey | Uint8Array<ArrayBuffer>, enc: Uint8Array<ArrayBuffer>, ciphertext: Uint8Array<ArrayBuffer>, info: Uint8Array<ArrayBuffer>, aad: Uint8Array<ArrayBuffer> = new Uint8Array(0)): Promise<Uint8Array<ArrayBuffer>> {
+export async function hpkeOpen(
+  recipient: JsonWebKey | Uint8Array<ArrayBuffer>,
+  enc: Uint8Array<ArrayBuffer>,
+  ciphertext: Uint8Array<ArrayBuffer>,
+  info: Uint8Array<ArrayBuffer>,
+  aad: Uint8Array<ArrayBuffer> = new Uint8Array(0),
+): Promise<Uint8Array<ArrayBuffer>> {
   const { privateKey, publicKey } = await recipientKey(recipient);
   // DHKEM Decap (§4.1): the shared secret from DH(skR, pkE) and the KEM context enc || pkR.
   const dh = await diffieHellmanP256(privateKey, enc);

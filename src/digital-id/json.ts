@@ -9,4 +9,5 @@ export const isJsonObject = (value: unknown): value is JsonObject => typeof valu
  * A table's entry for a name taken from an answer (an `alg`, `enc`, doctype or digest algorithm), or
  * undefined: only the table's own entries count, so "constructor" or "__proto__" finds nothing.
  */
-export const ownEntry = <T>(table: Readonly<Record<string, T>>, name: string): T | undefined => (Object.hasOwn(table, name) ? table[name] : undefined);
+export const ownEntry = <T>(table: Readonly<Record<string, T>>, name: string): T | undefined =>
+  Object.hasOwn(table, name) ? table[name] : undefined;

@@ -20,8 +20,21 @@ function lengthPrefixed(bytes: Uint8Array): Uint8Array {
 }
 
 /** RFC 7518 §4.6.2 / NIST SP 800-56A Concat KDF with SHA-256, for keys of at most 256 bits (one round). */
-async function concatKdf(sharedSecret: Uint8Array, enc: string, bits: number, apu: Uint8Array, apv: Uint8Array): Promise<Uint8Array<ArrayBuffer>> {
-  const parts = [new Uint8Array([0, 0, 0, 1]), sharedSecret, lengthPrefixed(utf8(enc)), lengthPrefixed(apu), lengthPrefixed(apv), new Uint8Array([0, 0, (bits >> 8) & 0xff, bits & 0xff])];
+async function concatKdf(
+  sharedSecret: Uint8Array,
+  enc: string,
+  bits: number,
+  apu: Uint8Array,
+  apv: Uint8Array,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const parts = [
+    new Uint8Array([0, 0, 0, 1]),
+    sharedSecret,
+    lengthPrefixed(utf8(enc)),
+    lengthPrefixed(apu),
+    lengthPrefixed(apv),
+    new Uint8Array([0, 0, (bits >> 8) & 0xff, bits & 0xff]),
+  ];
   const input = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
   let offset = 0;
   for (const part of parts) {
@@ -54,11 +67,30 @@ export async function decryptEcdhEsJwe(jwe: string, privateJwk: JsonWebKey & { k
   if (header.alg !== "ECDH-ES" || bits === undefined) throw invalid("the response is not encrypted with ECDH-ES and AES-GCM.");
   if (header.kid !== undefined && header.kid !== privateJwk.kid) throw invalid("the response is encrypted to another request's key.");
   const epk = header.epk;
-  if (!isObject(epk) || epk.kty !== "EC" || epk.crv !== "P-256" || typeof epk.x !== "string" || typeof epk.y !== "string") throw invalid("the response's ephemeral key is not a P-256 key.");
+  if (!isObject(epk) || epk.kty !== "EC" || epk.crv !== "P-256" || typeof epk.x !== "string" || typeof epk.y !== "string")
+    throw invalid("the response's ephemeral key is not a P-256 key.");
   try {
-    const ephemeral = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: epk.x, y: epk.y }, { name: "ECDH", namedCurve: "P-256" }, false, []);
-    const own = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: privateJwk.x, y: privateJwk.y, d: privateJwk.d }, { name: "ECDH", namedCurve: "P-256" }, false, ["deriveBits"]);
-    const sharedSecret = new Uint8Array(await crypto.subtle.deriveBits({ name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0], own, 256));
+    const ephemeral = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "EC", crv: "P-256", x: epk.x, y: epk.y },
+      { name: "ECDH", namedCurve: "P-256" },
+      false,
+      [],
+    );
+    const own = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "EC", crv: "P-256", x: privateJwk.x, y: privateJwk.y, d: privateJwk.d },
+      { name: "ECDH", namedCurve: "P-256" },
+      false,
+      ["deriveBits"],
+    );
+    const sharedSecret = new Uint8Array(
+      await crypto.subtle.deriveBits(
+        { name: "ECDH", public: ephemeral } as unknown as Parameters<typeof crypto.subtle.deriveBits>[0],
+        own,
+        256,
+      ),
+    );
     const apu = typeof header.apu === "string" ? decodePart(header.apu, "apu") : new Uint8Array(0);
     const apv = typeof header.apv === "string" ? decodePart(header.apv, "apv") : new Uint8Array(0);
     const cek = await concatKdf(sharedSecret, header.enc as string, bits, apu, apv);

@@ -35,14 +35,16 @@ async function readMso(issuerAuth: Cbor | undefined, anchors: Certificate[], now
   const signer = await verifyChain(x5chain(sign1, "the issuer signature"), anchors, now, "mdoc");
   if (signer.curve !== sign1.algorithm.curve) throw invalid("the issuer signature's algorithm does not match its certificate's key.");
   if (!sign1.payload) throw invalid("the issuer signature has no mobile security object.");
-  if (!(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve)))) throw invalid("the issuer signature over the mobile security object is wrong.");
+  if (!(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve))))
+    throw invalid("the issuer signature over the mobile security object is wrong.");
   const msoBytes = embeddedBytes(parse(sign1.payload, "mobile security object"), "the mobile security object");
   return asMap(parse(msoBytes, "mobile security object"), "the mobile security object");
 }
 
 function checkValidity(mso: CborMap, now: Date): void {
   const validity = asMap(mso.get("validityInfo"), "the MSO's validityInfo");
-  if (asDate(validity.get("signed"), "signed").getTime() > now.getTime() + SIGNED_SKEW_MS) throw invalid("the mobile security object is signed in the future (MSO signed).");
+  if (asDate(validity.get("signed"), "signed").getTime() > now.getTime() + SIGNED_SKEW_MS)
+    throw invalid("the mobile security object is signed in the future (MSO signed).");
   const validFrom = asDate(validity.get("validFrom"), "validFrom");
   const validUntil = asDate(validity.get("validUntil"), "validUntil");
   if (now < validFrom) throw invalid("the credential is not valid yet (MSO validFrom).");
@@ -58,7 +60,8 @@ export async function verifyIssuerSigned(document: CborMap, anchors: Certificate
   const ageNamespace = ownEntry(AGE_NAMESPACES, docType);
   const issuerSigned = asMap(document.get("issuerSigned"), "issuerSigned");
   const mso = await readMso(issuerSigned.get("issuerAuth"), anchors, now);
-  if (asText(mso.get("docType"), "the MSO's docType") !== docType) throw invalid("the document's doctype differs from the signed one (MSO docType).");
+  if (asText(mso.get("docType"), "the MSO's docType") !== docType)
+    throw invalid("the document's doctype differs from the signed one (MSO docType).");
   checkValidity(mso, now);
   const status = cborStatusReference(mso.get("status"));
   const digestAlgorithm = ownEntry(DIGEST_ALGORITHMS, asText(mso.get("digestAlgorithm"), "digestAlgorithm"));
@@ -79,7 +82,8 @@ export async function verifyIssuerSigned(document: CborMap, anchors: Certificate
       disclosed.add(digestId);
       const expected = digests.get(digestId);
       const actual = new Uint8Array(await crypto.subtle.digest(digestAlgorithm, encodeCbor(new Tagged(24, itemBytes))));
-      if (!(expected instanceof Uint8Array) || !constantTimeEqual(actual, expected)) throw invalid("a disclosed element does not match its signed digest.");
+      if (!(expected instanceof Uint8Array) || !constantTimeEqual(actual, expected))
+        throw invalid("a disclosed element does not match its signed digest.");
       const age = mdocElementAge(asText(signedItem.get("elementIdentifier"), "elementIdentifier"));
       const value = signedItem.get("elementValue");
       if (namespace === ageNamespace && age !== null) {
@@ -116,7 +120,8 @@ function checkWork(documents: CborMap[], onlyDocType: string | undefined): void 
   for (const document of documents) {
     const docType = asText(document.get("docType"), "docType");
     if (!ownEntry(AGE_NAMESPACES, docType)) throw invalid("the document is not of a requested doctype.");
-    if (onlyDocType !== undefined && docType !== onlyDocType) throw invalid("the document is not of the doctype its credential query asked for.");
+    if (onlyDocType !== undefined && docType !== onlyDocType)
+      throw invalid("the document is not of the doctype its credential query asked for.");
     if (docTypes.has(docType)) throw invalid("the DeviceResponse holds more than one document of a doctype.");
     docTypes.add(docType);
     const issuerSigned = asMap(document.get("issuerSigned"), "issuerSigned");
@@ -131,9 +136,16 @@ function checkWork(documents: CborMap[], onlyDocType: string | undefined): void 
  * A DeviceResponse (18013-5 §8.3.2.1.2.2): every document must verify; their age statements, together.
  * `onlyDocType` narrows the accepted doctypes to the one an OpenID4VP credential query asked for.
  */
-export async function verifyDeviceResponse(bytes: Uint8Array, sessionTranscript: Cbor, anchors: Certificate[], now: Date, onlyDocType?: string): Promise<AgeClaim[]> {
+export async function verifyDeviceResponse(
+  bytes: Uint8Array,
+  sessionTranscript: Cbor,
+  anchors: Certificate[],
+  now: Date,
+  onlyDocType?: string,
+): Promise<AgeClaim[]> {
   const response = asMap(parse(bytes, "DeviceResponse"), "the DeviceResponse");
-  if (!asText(response.get("version"), "the DeviceResponse version").startsWith("1.")) throw invalid("the DeviceResponse version is not supported.");
+  if (!asText(response.get("version"), "the DeviceResponse version").startsWith("1."))
+    throw invalid("the DeviceResponse version is not supported.");
   if (asInteger(response.get("status"), "the DeviceResponse status") !== 0) throw invalid("the wallet reported an error status.");
   const documents = asArray(response.get("documents") ?? [], "documents").map((item) => asMap(item, "a document"));
   if (documents.length === 0) throw invalid("the DeviceResponse holds no document.");
@@ -146,4 +158,3 @@ export async function verifyDeviceResponse(bytes: Uint8Array, sessionTranscript:
   }
   return ages;
 }
-

@@ -28,13 +28,21 @@ const SD_JWT_QUERY = "sd_jwt_vc";
 const ES_ALGORITHMS = [-7, -35, -36];
 
 function dcqlQuery(ageRequired: number) {
-  const mdocs = ageRequired > MDOC_MAX_AGE ? [] : Object.entries(MDOC_QUERIES).map(([id, doctype]) => ({
-    id,
-    format: "mso_mdoc",
-    meta: { doctype_value: doctype },
-    claims: [{ path: [AGE_NAMESPACES[doctype]!, mdocAgeElement(ageRequired)], intent_to_retain: false }],
-  }));
-  const sdJwt = { id: SD_JWT_QUERY, format: "dc+sd-jwt", meta: { vct_values: SD_JWT_VC_TYPES }, claims: [{ path: ["age_equal_or_over", twoDigits(ageRequired)] }] };
+  const mdocs =
+    ageRequired > MDOC_MAX_AGE
+      ? []
+      : Object.entries(MDOC_QUERIES).map(([id, doctype]) => ({
+          id,
+          format: "mso_mdoc",
+          meta: { doctype_value: doctype },
+          claims: [{ path: [AGE_NAMESPACES[doctype]!, mdocAgeElement(ageRequired)], intent_to_retain: false }],
+        }));
+  const sdJwt = {
+    id: SD_JWT_QUERY,
+    format: "dc+sd-jwt",
+    meta: { vct_values: SD_JWT_VC_TYPES },
+    claims: [{ path: ["age_equal_or_over", twoDigits(ageRequired)] }],
+  };
   const credentials = [...mdocs, sdJwt];
   return { credentials, credential_sets: [{ options: credentials.map((credential) => [credential.id]) }] };
 }
@@ -62,7 +70,13 @@ export async function createOpenId4VpRequest(ageRequired: number) {
 const VpToken = z.record(z.string(), z.array(z.string().min(1)).length(1));
 
 /** Decrypts the response and verifies the one presentation in its `vp_token`. */
-export async function verifyOpenId4VpResponse(data: z.infer<typeof OpenId4VpResponse>, pending: PendingDigitalIdRequest["openId4Vp"], origin: string, anchors: Certificate[], now: Date): Promise<AgeClaim[]> {
+export async function verifyOpenId4VpResponse(
+  data: z.infer<typeof OpenId4VpResponse>,
+  pending: PendingDigitalIdRequest["openId4Vp"],
+  origin: string,
+  anchors: Certificate[],
+  now: Date,
+): Promise<AgeClaim[]> {
   const plaintext = await decryptEcdhEsJwe(data.response, pending.privateKey);
   let vpToken: z.infer<typeof VpToken>;
   try {

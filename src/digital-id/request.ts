@@ -15,11 +15,18 @@ export type CreateDigitalIdRequestInput = {
   now: Date;
 };
 
-export async function createDigitalIdRequest(input: CreateDigitalIdRequestInput): Promise<{ requests: DigitalCredentialRequest[]; pending: PendingDigitalIdRequest }> {
+export async function createDigitalIdRequest(
+  input: CreateDigitalIdRequestInput,
+): Promise<{ requests: DigitalCredentialRequest[]; pending: PendingDigitalIdRequest }> {
   const openId4Vp = await createOpenId4VpRequest(input.ageRequired);
   const annexC = input.ageRequired > MDOC_MAX_AGE ? null : await createAnnexCRequest(input.ageRequired);
   return {
     requests: annexC ? [annexC.request, openId4Vp.request] : [openId4Vp.request],
-    pending: { ageRequired: input.ageRequired, createdAt: input.now.toISOString(), mdoc: annexC?.pending ?? null, openId4Vp: openId4Vp.pending },
+    pending: {
+      ageRequired: input.ageRequired,
+      createdAt: input.now.toISOString(),
+      mdoc: annexC?.pending ?? null,
+      openId4Vp: openId4Vp.pending,
+    },
   };
 }

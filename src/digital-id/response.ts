@@ -30,15 +30,20 @@ export type VerifyDigitalIdContext = {
   statusLists?: StatusListPort;
 };
 
-export async function verifyDigitalIdResponse(body: { protocol: unknown; data: unknown }, context: VerifyDigitalIdContext): Promise<DigitalIdOutcome> {
+export async function verifyDigitalIdResponse(
+  body: { protocol: unknown; data: unknown },
+  context: VerifyDigitalIdContext,
+): Promise<DigitalIdOutcome> {
   const parsedBody = DigitalIdResponseBody.safeParse(body);
   if (!parsedBody.success) throw validationFailed(fieldErrors(parsedBody.error));
   const pending = PendingDigitalIdRequest.safeParse(context.pending);
-  if (!pending.success || pending.data.ageRequired !== context.ageRequired) throw invalid("there is no open request for this session to answer (it was answered or replaced).");
+  if (!pending.success || pending.data.ageRequired !== context.ageRequired)
+    throw invalid("there is no open request for this session to answer (it was answered or replaced).");
   if (context.trustAnchors.length === 0) throw invalid("no issuer is trusted by this deployment.");
 
   const { protocol, data } = parsedBody.data;
-  if (protocol === ANNEX_C_PROTOCOL && !pending.data.mdoc) throw validationFailed([{ path: "protocol", message: "This request did not offer org-iso-mdoc." }]);
+  if (protocol === ANNEX_C_PROTOCOL && !pending.data.mdoc)
+    throw validationFailed([{ path: "protocol", message: "This request did not offer org-iso-mdoc." }]);
   let ages: AgeClaim[];
   try {
     ages =
@@ -49,7 +54,10 @@ export async function verifyDigitalIdResponse(body: { protocol: unknown; data: u
     throw unreadable(error);
   }
   // Last, once every signature and binding has verified: only a genuine, bound credential makes the service fetch.
-  await checkStatuses(ages.flatMap((claim) => (claim.status ? [claim.status] : [])), context);
+  await checkStatuses(
+    ages.flatMap((claim) => (claim.status ? [claim.status] : [])),
+    context,
+  );
   return decideAge(ages, context.ageRequired);
 }
 

@@ -29,7 +29,6 @@ export const MAX_DISCLOSURES = 64;
 type Json = JsonObject;
 type Jwt = { header: Json; payload: Json; signingInput: Uint8Array<ArrayBuffer>; signature: Uint8Array<ArrayBuffer> };
 
-
 export function readJwt(text: string, what: string): Jwt {
   const parts = text.split(".");
   if (parts.length !== 3 || !parts.every((part) => /^[A-Za-z0-9_-]+$/.test(part))) throw invalid(`the ${what} is not a compact JWS.`);
@@ -87,9 +86,11 @@ function disclose(value: unknown, disclosures: Map<string, unknown[]>, used: Set
     for (const digest of value._sd) {
       const disclosure = take(digest);
       if (!disclosure) continue; // a decoy digest, or a claim the holder did not disclose
-      if (disclosure.length !== 3 || typeof disclosure[1] !== "string") throw invalid("an object-property disclosure is not [salt, name, value].");
+      if (disclosure.length !== 3 || typeof disclosure[1] !== "string")
+        throw invalid("an object-property disclosure is not [salt, name, value].");
       const name = disclosure[1];
-      if (name === "_sd" || name === "..." || name === "__proto__" || name in out) throw invalid("a disclosure names a reserved or existing claim.");
+      if (name === "_sd" || name === "..." || name === "__proto__" || name in out)
+        throw invalid("a disclosure names a reserved or existing claim.");
       out[name] = disclose(disclosure[2], disclosures, used);
     }
   }
@@ -117,10 +118,12 @@ async function readDisclosures(parts: string[]): Promise<Map<string, unknown[]>>
 function checkTimes(payload: Json, now: Date): void {
   const seconds = now.getTime() / 1000;
   if (typeof payload.exp !== "number") throw invalid("the credential has no numeric expiry (exp).");
-  for (const claim of ["nbf", "iat"]) if (payload[claim] !== undefined && typeof payload[claim] !== "number") throw invalid(`the credential's ${claim} is not a number.`);
+  for (const claim of ["nbf", "iat"])
+    if (payload[claim] !== undefined && typeof payload[claim] !== "number") throw invalid(`the credential's ${claim} is not a number.`);
   if (seconds >= payload.exp) throw invalid("the credential has expired (exp).");
   if (typeof payload.nbf === "number" && seconds < payload.nbf) throw invalid("the credential is not valid yet (nbf).");
-  if (typeof payload.iat === "number" && seconds + KEY_BINDING_SKEW_SECONDS < payload.iat) throw invalid("the credential is issued in the future (iat).");
+  if (typeof payload.iat === "number" && seconds + KEY_BINDING_SKEW_SECONDS < payload.iat)
+    throw invalid("the credential is issued in the future (iat).");
 }
 
 export type SdJwtBinding = { nonce: string; audience: string };
@@ -134,13 +137,21 @@ export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding,
   if (keyBindingText === "") throw invalid("the SD-JWT VC has no key-binding JWT.");
 
   // Issuer signature, by the x5c signer chained to an anchor.
-  if (issuerJwt.header.typ !== "dc+sd-jwt" && issuerJwt.header.typ !== "vc+sd-jwt") throw invalid("the issuer JWT is not an SD-JWT VC (typ).");
+  if (issuerJwt.header.typ !== "dc+sd-jwt" && issuerJwt.header.typ !== "vc+sd-jwt")
+    throw invalid("the issuer JWT is not an SD-JWT VC (typ).");
   const x5c = issuerJwt.header.x5c;
-  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((entry) => typeof entry === "string")) throw invalid("the issuer JWT carries no certificate (x5c).");
-  const signer = await verifyChain(x5c.map((entry) => readBase64(entry as string, "a certificate of the issuer JWT (x5c)")), anchors, now, "sd-jwt-vc");
+  if (!Array.isArray(x5c) || x5c.length === 0 || !x5c.every((entry) => typeof entry === "string"))
+    throw invalid("the issuer JWT carries no certificate (x5c).");
+  const signer = await verifyChain(
+    x5c.map((entry) => readBase64(entry as string, "a certificate of the issuer JWT (x5c)")),
+    anchors,
+    now,
+    "sd-jwt-vc",
+  );
   await verifyJws(issuerJwt, await importSpki(signer.spki, signer.curve), "issuer JWT");
   const payload = issuerJwt.payload;
-  if (typeof payload.vct !== "string" || !SD_JWT_VC_TYPES.includes(payload.vct)) throw invalid("the SD-JWT VC is not of a requested type (vct).");
+  if (typeof payload.vct !== "string" || !SD_JWT_VC_TYPES.includes(payload.vct))
+    throw invalid("the SD-JWT VC is not of a requested type (vct).");
   if ((payload._sd_alg ?? "sha-256") !== "sha-256") throw invalid("the SD-JWT VC's digest algorithm is not accepted.");
   checkTimes(payload, now);
   const status = jsonStatusReference(payload.status);
@@ -155,7 +166,8 @@ export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding,
   const keyBinding = readJwt(keyBindingText, "key-binding JWT");
   const cnf = payload.cnf;
   const holderJwk = isObject(cnf) && isObject(cnf.jwk) ? cnf.jwk : null;
-  if (holderJwk?.kty !== "EC" || typeof holderJwk.crv !== "string" || typeof holderJwk.x !== "string" || typeof holderJwk.y !== "string") throw invalid("the SD-JWT VC has no holder key (cnf.jwk).");
+  if (holderJwk?.kty !== "EC" || typeof holderJwk.crv !== "string" || typeof holderJwk.x !== "string" || typeof holderJwk.y !== "string")
+    throw invalid("the SD-JWT VC has no holder key (cnf.jwk).");
   let holderKey: CryptoKey;
   try {
     holderKey = await importEcJwk({ crv: holderJwk.crv as Curve, x: holderJwk.x, y: holderJwk.y });
@@ -167,8 +179,10 @@ export async function verifySdJwtVc(presentation: string, binding: SdJwtBinding,
   const kb = keyBinding.payload;
   if (kb.nonce !== binding.nonce) throw invalid("the key-binding JWT is for another request (nonce).");
   if (kb.aud !== binding.audience) throw invalid("the key-binding JWT is for another origin (aud).");
-  if (kb.sd_hash !== (await sha256Url(presentation.slice(0, presentation.length - keyBindingText.length)))) throw invalid("the key-binding JWT does not cover this presentation (sd_hash).");
-  if (typeof kb.iat !== "number" || Math.abs(now.getTime() / 1000 - kb.iat) > KEY_BINDING_SKEW_SECONDS) throw invalid("the key-binding JWT was not made for this request (iat).");
+  if (kb.sd_hash !== (await sha256Url(presentation.slice(0, presentation.length - keyBindingText.length))))
+    throw invalid("the key-binding JWT does not cover this presentation (sd_hash).");
+  if (typeof kb.iat !== "number" || Math.abs(now.getTime() / 1000 - kb.iat) > KEY_BINDING_SKEW_SECONDS)
+    throw invalid("the key-binding JWT was not made for this request (iat).");
 
   const ages: AgeClaim[] = [];
   const statements = claims.age_equal_or_over;

@@ -31,9 +31,11 @@ function checkClaims(claims: { sub: unknown; iat: unknown; exp: unknown; ttl: un
   if (claims.sub !== uri) throw invalid("the status list is for another URI (sub) than the credential names.");
   if (typeof claims.iat !== "number" || !Number.isFinite(claims.iat)) throw invalid("the status list has no issue time (iat).");
   if (claims.iat > seconds + ISSUED_SKEW_SECONDS) throw invalid("the status list is issued in the future (iat).");
-  if (claims.exp !== undefined && (typeof claims.exp !== "number" || !Number.isFinite(claims.exp))) throw invalid("the status list's exp is not a time.");
+  if (claims.exp !== undefined && (typeof claims.exp !== "number" || !Number.isFinite(claims.exp)))
+    throw invalid("the status list's exp is not a time.");
   if (typeof claims.exp === "number" && seconds >= claims.exp) throw invalid("the status list has expired (exp).");
-  if (claims.ttl !== undefined && (typeof claims.ttl !== "number" || !Number.isFinite(claims.ttl) || claims.ttl <= 0)) throw invalid("the status list's ttl is not a positive number.");
+  if (claims.ttl !== undefined && (typeof claims.ttl !== "number" || !Number.isFinite(claims.ttl) || claims.ttl <= 0))
+    throw invalid("the status list's ttl is not a positive number.");
   if (!(STATUS_BITS as readonly unknown[]).includes(claims.bits)) throw invalid("the status list's bits is not 1, 2, 4 or 8.");
 }
 
@@ -54,25 +56,42 @@ async function verifyJwtList(body: Uint8Array, uri: string, anchors: Certificate
   const bits = typeof list === "object" && list !== null ? (list as Record<string, unknown>).bits : undefined;
   const lst = typeof list === "object" && list !== null ? (list as Record<string, unknown>).lst : undefined;
   checkClaims({ sub, iat, exp, ttl, bits }, uri, now);
-  if (typeof lst !== "string" || !/^[A-Za-z0-9_-]+$/.test(lst) || lst.length % 4 === 1) throw invalid("the status list's lst is not base64url.");
+  if (typeof lst !== "string" || !/^[A-Za-z0-9_-]+$/.test(lst) || lst.length % 4 === 1)
+    throw invalid("the status list's lst is not base64url.");
   return { bits: bits as number, lst: fromBase64Url(lst), exp: exp as number | undefined, ttl: ttl as number | undefined };
 }
 
 async function verifyCwtList(body: Uint8Array, uri: string, anchors: Certificate[], now: Date): Promise<StatusListToken> {
   const decoded = parse(body, WHAT);
   const sign1 = readSign1(decoded instanceof Tagged && decoded.tag === CWT_TAG ? decoded.value : decoded, `the ${WHAT}`);
-  if (sign1.protectedHeader.get(CWT_TYPE) !== "application/statuslist+cwt") throw invalid("the status list is not a status list token (type).");
+  if (sign1.protectedHeader.get(CWT_TYPE) !== "application/statuslist+cwt")
+    throw invalid("the status list is not a status list token (type).");
   const signer = await verifyChain(x5chain(sign1, `the ${WHAT}`), anchors, now, "status-list");
-  if (signer.curve !== sign1.algorithm.curve || !(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve)))) throw invalid("the status list's signature is wrong.");
+  if (signer.curve !== sign1.algorithm.curve || !(await verifyAttachedSign1(sign1, await importSpki(signer.spki, signer.curve))))
+    throw invalid("the status list's signature is wrong.");
   const claims = asMap(parse(sign1.payload!, WHAT), "the status list's claims");
   const list = asMap(claims.get(CLAIM.statusList), "the status list's status_list");
   const exp = claims.get(CLAIM.exp);
   const ttl = claims.get(CLAIM.ttl);
-  checkClaims({ sub: asText(claims.get(CLAIM.sub), "the status list's sub"), iat: claims.get(CLAIM.iat), exp, ttl, bits: list.get("bits") }, uri, now);
-  return { bits: list.get("bits") as number, lst: asBytes(list.get("lst"), "the status list's lst"), exp: exp as number | undefined, ttl: ttl as number | undefined };
+  checkClaims(
+    { sub: asText(claims.get(CLAIM.sub), "the status list's sub"), iat: claims.get(CLAIM.iat), exp, ttl, bits: list.get("bits") },
+    uri,
+    now,
+  );
+  return {
+    bits: list.get("bits") as number,
+    lst: asBytes(list.get("lst"), "the status list's lst"),
+    exp: exp as number | undefined,
+    ttl: ttl as number | undefined,
+  };
 }
 
 /** Verifies the token `body` served at `reference.uri`, of the format its credential's issuer publishes. */
-export function verifyStatusListToken(body: Uint8Array, reference: StatusReference, anchors: Certificate[], now: Date): Promise<StatusListToken> {
+export function verifyStatusListToken(
+  body: Uint8Array,
+  reference: StatusReference,
+  anchors: Certificate[],
+  now: Date,
+): Promise<StatusListToken> {
   return reference.format === "jwt" ? verifyJwtList(body, reference.uri, anchors, now) : verifyCwtList(body, reference.uri, anchors, now);
 }

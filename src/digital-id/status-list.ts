@@ -35,7 +35,10 @@ export type StatusListPort = {
 };
 
 const ACCEPT = { jwt: "application/statuslist+jwt", cwt: "application/statuslist+cwt" } as const;
-const STATUS_NAMES: Record<number, string> = { 1: "the credential has been revoked (status list).", 2: "the credential is suspended (status list)." };
+const STATUS_NAMES: Record<number, string> = {
+  1: "the credential has been revoked (status list).",
+  2: "the credential is suspended (status list).",
+};
 
 function checkUri(uri: string): void {
   let url: URL;
@@ -44,7 +47,8 @@ function checkUri(uri: string): void {
   } catch {
     throw invalid("the credential's status list is not an https URL.");
   }
-  if (url.protocol !== "https:" || url.username !== "" || url.password !== "") throw invalid("the credential's status list is not an https URL.");
+  if (url.protocol !== "https:" || url.username !== "" || url.password !== "")
+    throw invalid("the credential's status list is not an https URL.");
 }
 
 async function readBounded(response: Response): Promise<Uint8Array<ArrayBuffer>> {
@@ -72,7 +76,12 @@ async function fetchToken(reference: StatusReference, port: StatusListPort): Pro
   try {
     return await withDeadline(FETCH_DEADLINE_MS, async (signal) => {
       // A redirect is not followed: it could lead to plain http, and the signed URI is where the list lives.
-      const response = await port.fetch(reference.uri, { method: "GET", headers: { accept: ACCEPT[reference.format] }, redirect: "manual", signal });
+      const response = await port.fetch(reference.uri, {
+        method: "GET",
+        headers: { accept: ACCEPT[reference.format] },
+        redirect: "manual",
+        signal,
+      });
       if (response.status !== 200) {
         await response.body?.cancel();
         throw invalid(`the credential's status list could not be fetched (HTTP ${response.status}).`);

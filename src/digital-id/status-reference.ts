@@ -18,7 +18,8 @@ const field = (container: unknown, name: string): unknown => {
   return undefined;
 };
 
-const isContainer = (value: unknown) => value instanceof Map || (typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array));
+const isContainer = (value: unknown) =>
+  value instanceof Map || (typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array));
 
 function reference(status: unknown, format: StatusReference["format"]): StatusReference | null {
   if (status === undefined) return null;
@@ -26,7 +27,14 @@ function reference(status: unknown, format: StatusReference["format"]): StatusRe
   if (!isContainer(status) || !isContainer(list)) throw invalid("the credential's status reference is not a status list {idx, uri}.");
   const idx = field(list, "idx");
   const uri = field(list, "uri");
-  if (typeof idx !== "number" || !Number.isSafeInteger(idx) || idx < 0 || typeof uri !== "string" || uri.length === 0 || uri.length > MAX_URI_LENGTH) {
+  if (
+    typeof idx !== "number" ||
+    !Number.isSafeInteger(idx) ||
+    idx < 0 ||
+    typeof uri !== "string" ||
+    uri.length === 0 ||
+    uri.length > MAX_URI_LENGTH
+  ) {
     throw invalid("the credential's status reference is not a status list {idx, uri}.");
   }
   return { uri, idx, format };

@@ -8,7 +8,9 @@ import { toBase64 } from "../lib/encoding";
 import type { Certificate } from "./x509";
 
 /** The committed test root's SubjectPublicKeyInfo (DER, base64): a public key, nothing secret. */
-export const TEST_IACA_SPKI_BASE64 = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEJ8yjthPW1pbZr80nix7LFp58/39fylLKlXAMKGys0NYKHwSJRn/mzT2V5Djcngj+MdsXUvtrLDQxLaNPpOhJNg==";
+export const TEST_IACA_SPKI_BASE64 =
+  "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEJ8yjthPW1pbZr80nix7LFp58/39fylLKlXAMKGys0NYKHwSJRn/mzT2V5Djcngj+MdsXUvtrLDQxLaNPpOhJNg==";
 
 /** Whether any anchor carries the committed test root's key (synchronous: the settings parse, src/config/problems.ts, uses it). */
-export const includesTestAnchor = (anchors: Certificate[]): boolean => anchors.some((anchor) => toBase64(anchor.spki) === TEST_IACA_SPKI_BASE64);
+export const includesTestAnchor = (anchors: Certificate[]): boolean =>
+  anchors.some((anchor) => toBase64(anchor.spki) === TEST_IACA_SPKI_BASE64);

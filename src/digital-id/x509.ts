@@ -38,13 +38,24 @@ const BASIC_CONSTRAINTS = "2.5.29.19";
 const KEY_USAGE = "2.5.29.15";
 const EXTENDED_KEY_USAGE = "2.5.29.37";
 /** Extensions that may be critical without changing what is checked here (names, policies, key ids, CRL points). */
-const UNDERSTOOD = new Set([BASIC_CONSTRAINTS, KEY_USAGE, EXTENDED_KEY_USAGE, "2.5.29.17", "2.5.29.18", "2.5.29.32", "2.5.29.31", "2.5.29.35", "2.5.29.14"]);
+const UNDERSTOOD = new Set([
+  BASIC_CONSTRAINTS,
+  KEY_USAGE,
+  EXTENDED_KEY_USAGE,
+  "2.5.29.17",
+  "2.5.29.18",
+  "2.5.29.32",
+  "2.5.29.31",
+  "2.5.29.35",
+  "2.5.29.14",
+]);
 
 const hasBit = (bits: Uint8Array, index: number) => ((bits[index >> 3] ?? 0) & (0x80 >> (index & 7))) !== 0;
 
 /** A non-negative DER INTEGER of at most two bytes (a pathLenConstraint); anything else is refused. */
 function smallUnsigned(contents: Uint8Array): number {
-  if (contents.length === 0 || contents.length > 2 || (contents[0]! & 0x80) !== 0) throw new Error("pathLenConstraint is not a small non-negative integer");
+  if (contents.length === 0 || contents.length > 2 || (contents[0]! & 0x80) !== 0)
+    throw new Error("pathLenConstraint is not a small non-negative integer");
   return contents.reduce((value, byte) => value * 256 + byte, 0);
 }
 
@@ -60,7 +71,8 @@ export function parseCertificate(bytes: Uint8Array<ArrayBuffer>): Certificate {
   // tbs: [0] version, serial, signature, issuer, validity, subject, spki, ... [3] extensions
   let index = tbs[0]?.tagClass === 2 ? 1 : 0;
   index++; // serial number
-  if (SIGNATURE_HASHES[oidText(children(expect(tbs[index++], UNIVERSAL.SEQUENCE))[0])] !== signatureHash) throw new Error("certificate signature algorithms differ");
+  if (SIGNATURE_HASHES[oidText(children(expect(tbs[index++], UNIVERSAL.SEQUENCE))[0])] !== signatureHash)
+    throw new Error("certificate signature algorithms differ");
   const issuer = expect(tbs[index++], UNIVERSAL.SEQUENCE).encoded;
   const validity = children(expect(tbs[index++], UNIVERSAL.SEQUENCE));
   const subject = expect(tbs[index++], UNIVERSAL.SEQUENCE).encoded;

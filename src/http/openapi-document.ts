@@ -19,7 +19,11 @@ const TAGS = [
   { name: "Verification", description: "Age-verification sessions: merchant and end-user side." },
   { name: "API keys", description: "Merchant API keys for verified business accounts." },
   { name: "Usage", description: "Session log, export and totals. Contains no end-user identity." },
-  { name: "Attestations", description: "Proof-of-age attestations for a verified adult's wallet (OpenID4VCI; the wallet's own endpoints are in docs/attestations.md)." },
+  {
+    name: "Attestations",
+    description:
+      "Proof-of-age attestations for a verified adult's wallet (OpenID4VCI; the wallet's own endpoints are in docs/attestations.md).",
+  },
   { name: "Webhooks", description: "Inbound identity-provider webhooks." },
 ];
 
@@ -196,7 +200,11 @@ export function buildOpenApiDocument(app: Pick<Hono, "routes">) {
       tags: meta.tag ? [meta.tag] : [],
       summary: meta.summary ?? `${method.toUpperCase()} ${openApiPath}`,
       ...(meta.description || meta.devOnly
-        ? { description: [meta.description, meta.devOnly ? "Development configuration only; 404 in production." : ""].filter(Boolean).join(" ") }
+        ? {
+            description: [meta.description, meta.devOnly ? "Development configuration only; 404 in production." : ""]
+              .filter(Boolean)
+              .join(" "),
+          }
         : {}),
       parameters: [
         ...pathParameters,

@@ -52,8 +52,7 @@ export function withMeta<T extends MiddlewareHandler<any, any, any>>(handler: T,
   return handler;
 }
 
-export const readMeta = (handler: unknown): OperationMeta | undefined =>
-  (handler as Record<symbol, OperationMeta> | undefined)?.[OPENAPI];
+export const readMeta = (handler: unknown): OperationMeta | undefined => (handler as Record<symbol, OperationMeta> | undefined)?.[OPENAPI];
 
 /** What describe() gives where there is no metadata (the Worker): mountArea leaves it out of the chain. */
 export const passThrough: MiddlewareHandler = async (_c, next) => {

@@ -12,8 +12,7 @@ import { isBindingLimit, type BindingLimit, type Limit } from "./limits";
 /** Every limiter binding counts over 60-second windows (wrangler.toml), so that is the honest Retry-After. */
 export const WINDOW_SECONDS = 60;
 
-export const rateLimited = () =>
-  new ApiError("RATE_LIMITED", { headers: { "Retry-After": String(WINDOW_SECONDS) } });
+export const rateLimited = () => new ApiError("RATE_LIMITED", { headers: { "Retry-After": String(WINDOW_SECONDS) } });
 
 /** The client's address as limits count it: IPv6 by its /64 (src/lib/address-key.ts). */
 export const clientAddress = (c: Context) => addressKey(c.req.header("cf-connecting-ip") ?? "unknown");

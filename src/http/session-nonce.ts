@@ -8,7 +8,9 @@ import { requestHeaders } from "./validate";
 const Nonce = z.string().min(1).max(128);
 
 export const SessionNonceHeader = z.object({
-  "x-session-nonce": Nonce.optional().describe(OPENAPI_METADATA ? "The session's nonce; preferred over the query or body form, which stay valid." : ""),
+  "x-session-nonce": Nonce.optional().describe(
+    OPENAPI_METADATA ? "The session's nonce; preferred over the query or body form, which stay valid." : "",
+  ),
 });
 
 export const sessionNonceHeader = requestHeaders(SessionNonceHeader);
@@ -19,6 +21,7 @@ export function sessionNonce(fromHeader: string | undefined, fromRequest: string
     throw validationFailed([{ path: where, message: "The nonce differs from the X-Session-Nonce header; send one of them." }]);
   }
   const nonce = fromHeader ?? fromRequest;
-  if (nonce === undefined) throw validationFailed([{ path: where, message: "Send the session's nonce in the X-Session-Nonce header (or as nonce)." }]);
+  if (nonce === undefined)
+    throw validationFailed([{ path: where, message: "Send the session's nonce in the X-Session-Nonce header (or as nonce)." }]);
   return nonce;
 }

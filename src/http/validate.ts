@@ -31,8 +31,7 @@ export const jsonBody = <S extends ZodType>(schema: S) => {
   return withMeta(every(emptyBodyIsNoBody, validate) as unknown as typeof validate, { body: schema });
 };
 
-export const queryParams = <S extends ZodType>(schema: S) =>
-  withMeta(zValidator("query", schema, hook), { query: schema });
+export const queryParams = <S extends ZodType>(schema: S) => withMeta(zValidator("query", schema, hook), { query: schema });
 
 /** A middleware made on its first request: zValidator reads a header schema's shape when it is made. */
 function onFirstUse<M extends MiddlewareHandler>(make: () => M): M {
@@ -45,4 +44,7 @@ function onFirstUse<M extends MiddlewareHandler>(make: () => M): M {
  * Made on first use so that the schema (src/lib/lazy-zod.ts) is not built when the Worker starts.
  */
 export const requestHeaders = <S extends ZodType>(schema: S) =>
-  withMeta(onFirstUse(() => zValidator("header", schema, hook)), { headers: schema });
+  withMeta(
+    onFirstUse(() => zValidator("header", schema, hook)),
+    { headers: schema },
+  );

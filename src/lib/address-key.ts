@@ -30,6 +30,10 @@ export function addressKey(address: string): string {
   const groups = ipv6Groups(address);
   if (!groups) return address;
   // An IPv4-mapped address (::ffff:a.b.c.d) is an IPv4 client: keep all of it.
-  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff) return `::ffff:${groups[6]!.toString(16)}:${groups[7]!.toString(16)}`;
-  return `${groups.slice(0, 4).map((g) => g.toString(16)).join(":")}::/64`;
+  if (groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff)
+    return `::ffff:${groups[6]!.toString(16)}:${groups[7]!.toString(16)}`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.toString(16))
+    .join(":")}::/64`;
 }

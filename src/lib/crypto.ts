@@ -10,7 +10,10 @@ export async function sha256Hex(text: string): Promise<string> {
 }
 
 /** HMAC-SHA256 of a text (as UTF-8) or of exact bytes, such as a webhook's raw body. */
-export async function hmacSha256(key: Uint8Array<ArrayBuffer>, message: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+export async function hmacSha256(
+  key: Uint8Array<ArrayBuffer>,
+  message: string | Uint8Array<ArrayBuffer>,
+): Promise<Uint8Array<ArrayBuffer>> {
   const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return new Uint8Array(await crypto.subtle.sign("HMAC", cryptoKey, typeof message === "string" ? utf8(message) : message));
 }

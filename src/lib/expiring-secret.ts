@@ -14,7 +14,8 @@ const DAY_MS = 86_400_000;
 export function newExpiringSecret(expiresAtMs: number): string {
   const bytes = new Uint8Array(RANDOM_BYTES + EXPIRY_BYTES);
   crypto.getRandomValues(bytes.subarray(0, RANDOM_BYTES));
-  for (let i = 0, rest = Math.floor(expiresAtMs / 1000); i < EXPIRY_BYTES; i++, rest = Math.floor(rest / 256)) bytes[bytes.length - 1 - i] = rest % 256;
+  for (let i = 0, rest = Math.floor(expiresAtMs / 1000); i < EXPIRY_BYTES; i++, rest = Math.floor(rest / 256))
+    bytes[bytes.length - 1 - i] = rest % 256;
   return toBase64Url(bytes);
 }
 

@@ -96,7 +96,12 @@ const deferredMini = () => ({
   email: deferred(mini.email),
   url: deferred(mini.url),
   unknown: deferred(mini.unknown),
-  iso: { datetime: deferred(mini.iso.datetime), date: deferred(mini.iso.date), time: deferred(mini.iso.time), duration: deferred(mini.iso.duration) },
+  iso: {
+    datetime: deferred(mini.iso.datetime),
+    date: deferred(mini.iso.date),
+    time: deferred(mini.iso.time),
+    duration: deferred(mini.iso.duration),
+  },
   coerce: {
     number: deferred(mini.coerce.number),
     string: deferred(mini.coerce.string),
@@ -109,7 +114,8 @@ const deferredMini = () => ({
 // Classic zod where the OpenAPI document is generated; deferred zod/mini in the Worker and in a Node tool
 // that defines neither (the bench's proofs' CPU). Typed as classic zod's: the stand-ins answer its methods.
 const factories = typeof OPENAPI_METADATA !== "undefined" && OPENAPI_METADATA ? zod : (deferredMini() as unknown as typeof zod);
-export const { object, string, number, int, boolean, literal, array, record, union, discriminatedUnion, email, url, unknown, iso, coerce } = factories;
+export const { object, string, number, int, boolean, literal, array, record, union, discriminatedUnion, email, url, unknown, iso, coerce } =
+  factories;
 // `enum` is a reserved word: declared under another name, exported as zod names it.
 const enumSchema = factories.enum;
 export { enumSchema as enum };

@@ -36,7 +36,15 @@ export async function verifyPassword(password: string, stored: string, peppers: 
   const invalid = { valid: false, needsRehash: false };
   const [scheme, iterationsText, salt, hash, pepperId, extra] = stored.split("$");
   const iterations = Number(iterationsText);
-  if (scheme !== SCHEME || !salt || !hash || extra !== undefined || !Number.isInteger(iterations) || iterations < 1 || iterations > PBKDF2_ITERATIONS) {
+  if (
+    scheme !== SCHEME ||
+    !salt ||
+    !hash ||
+    extra !== undefined ||
+    !Number.isInteger(iterations) ||
+    iterations < 1 ||
+    iterations > PBKDF2_ITERATIONS
+  ) {
     return invalid;
   }
   const configured = typeof peppers === "string" ? [peppers] : peppers;

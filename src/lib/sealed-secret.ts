@@ -27,7 +27,11 @@ const rowBinding = (tag: string, rowId: string) => utf8(`${tag}.${rowId}`);
 export async function sealSecret(plaintext: string, secret: string, rowId: string): Promise<string> {
   const tag = await keyId(secret);
   const iv = randomBytes(IV_BYTES);
-  const ciphertext = await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: rowBinding(tag, rowId) }, await aesKey(secret), utf8(plaintext));
+  const ciphertext = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv, additionalData: rowBinding(tag, rowId) },
+    await aesKey(secret),
+    utf8(plaintext),
+  );
   return `${tag}.${toBase64Url(iv)}.${toBase64Url(ciphertext)}`;
 }
 
@@ -58,6 +62,10 @@ export async function openSecret(sealed: string, secrets: readonly string[], row
 }
 
 async function decrypt(secret: string, iv: string, ciphertext: string, additionalData: Uint8Array<ArrayBuffer>): Promise<string> {
-  const plaintext = await crypto.subtle.decrypt({ name: "AES-GCM", iv: fromBase64Url(iv), additionalData }, await aesKey(secret), fromBase64Url(ciphertext));
+  const plaintext = await crypto.subtle.decrypt(
+    { name: "AES-GCM", iv: fromBase64Url(iv), additionalData },
+    await aesKey(secret),
+    fromBase64Url(ciphertext),
+  );
   return fromUtf8(plaintext);
 }

@@ -33,15 +33,21 @@ function withChecks(schema: Schema, ...checks: unknown[]): Schema {
   const def = schema._zod.def;
   const custom = (check: unknown) => (typeof check === "function" ? { _zod: { check, def: { check: "custom" }, onattach: [] } } : check);
   // zod's util.mergeDefs, written out: `mini.util` would bring all of zod's util namespace into the Worker.
-  const merged = Object.defineProperties({}, {
-    ...Object.getOwnPropertyDescriptors(def),
-    ...Object.getOwnPropertyDescriptors({ checks: [...(def.checks ?? []), ...checks.map(custom)] }),
-  });
+  const merged = Object.defineProperties(
+    {},
+    {
+      ...Object.getOwnPropertyDescriptors(def),
+      ...Object.getOwnPropertyDescriptors({ checks: [...(def.checks ?? []), ...checks.map(custom)] }),
+    },
+  );
   return schema.clone(merged as never, { parent: true });
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: each check factory takes its own arguments, forwarded from the step
-const check = (make: (...args: any[]) => unknown): Step => (schema, ...args) => withChecks(schema, make(...args));
+const check =
+  // biome-ignore lint/suspicious/noExplicitAny: each check factory takes its own arguments, forwarded from the step
+    (make: (...args: any[]) => unknown): Step =>
+    (schema, ...args) =>
+      withChecks(schema, make(...args));
 
 /** Classic zod's transform, whose context can add an issue (`ctx.addIssue(…)`), which zod/mini's cannot. */
 const transformWithIssues = (transform: (value: unknown, ctx: unknown) => unknown) =>
@@ -75,9 +81,15 @@ export const STEPS: Readonly<Record<string, Step>> = {
     return tagged;
   },
   min: (schema, bound, params) =>
-    withChecks(schema, sized(schema) ? mini.minLength(bound, params) : counted(schema) ? mini.minSize(bound, params) : mini.gte(bound, params)),
+    withChecks(
+      schema,
+      sized(schema) ? mini.minLength(bound, params) : counted(schema) ? mini.minSize(bound, params) : mini.gte(bound, params),
+    ),
   max: (schema, bound, params) =>
-    withChecks(schema, sized(schema) ? mini.maxLength(bound, params) : counted(schema) ? mini.maxSize(bound, params) : mini.lte(bound, params)),
+    withChecks(
+      schema,
+      sized(schema) ? mini.maxLength(bound, params) : counted(schema) ? mini.maxSize(bound, params) : mini.lte(bound, params),
+    ),
   length: check(mini.length),
   nonempty: (schema, params) => withChecks(schema, mini.minLength(1, params)),
   regex: check(mini.regex),

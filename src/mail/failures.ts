@@ -15,12 +15,12 @@ export const recipientHash = (address: string) => sha256Hex(address.trim().toLow
  */
 export function describeSendError(error: unknown): string {
   if (!(error instanceof Error)) return "unknown";
-  const message = error.message
-    .replace(/https?:\/\/\S+/g, "<url>")
-    .replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, "<address>");
+  const message = error.message.replace(/https?:\/\/\S+/g, "<url>").replace(/[^\s<>"'@]+@[^\s<>"'@]+/g, "<address>");
   return `${error.name}: ${message}`.slice(0, 200);
 }
 
 export async function recordMailFailure(db: Database, mail: MailMessage, error: string, attempts: number): Promise<void> {
-  await db.insert(mailFailures).values({ recipientHash: await recipientHash(mail.to), purpose: mail.purpose, error, attempts, failedAt: nowIso() });
+  await db
+    .insert(mailFailures)
+    .values({ recipientHash: await recipientHash(mail.to), purpose: mail.purpose, error, attempts, failedAt: nowIso() });
 }

@@ -8,7 +8,11 @@ const LINK = /https?:\/\/[^\s<>"']+/g;
 export function mailHtml(text: string): string {
   const paragraphs = text
     .split(/\n{2,}/)
-    .map((paragraph) => escapeHtml(paragraph).replace(LINK, (url) => `<a href="${url}">${url}</a>`).replace(/\n/g, "<br>"))
+    .map((paragraph) =>
+      escapeHtml(paragraph)
+        .replace(LINK, (url) => `<a href="${url}">${url}</a>`)
+        .replace(/\n/g, "<br>"),
+    )
     .map((paragraph) => `<p>${paragraph}</p>`);
   return `<!doctype html><html><body style="font-family:sans-serif;line-height:1.5">${paragraphs.join("")}</body></html>`;
 }

@@ -36,7 +36,12 @@ export async function handleMailMessage(message: Message<unknown>, ctx: ServiceC
     const described = describeSendError(error);
     if (message.attempts < MAIL_MAX_ATTEMPTS) {
       const delaySeconds = mailRetryDelaySeconds(message.attempts);
-      log("warn", "mail send failed; retrying", { purpose: body.purpose, error: described, attempts: message.attempts, retryInSeconds: delaySeconds });
+      log("warn", "mail send failed; retrying", {
+        purpose: body.purpose,
+        error: described,
+        attempts: message.attempts,
+        retryInSeconds: delaySeconds,
+      });
       message.retry({ delaySeconds });
       return;
     }
@@ -53,7 +58,10 @@ async function giveUp(message: Message<unknown>, body: MailMessage, ctx: Service
     log("error", "mail not delivered after the last retry", { purpose: body.purpose, error, attempts: message.attempts });
     message.ack();
   } catch (recordError) {
-    log("error", "mail failure could not be recorded", { purpose: body.purpose, error: recordError instanceof Error ? recordError.name : "unknown" });
+    log("error", "mail failure could not be recorded", {
+      purpose: body.purpose,
+      error: recordError instanceof Error ? recordError.name : "unknown",
+    });
     message.retry({ delaySeconds: MAX_DELAY_SECONDS });
   }
 }

@@ -11,16 +11,17 @@ const PATHS: Record<MailKind, string> = {
   "confirm-email-change": "/account/confirm-email-change",
 };
 
-const link = (base: string, kind: MailKind, token: string) =>
-  `${base.replace(/\/$/, "")}${PATHS[kind]}?token=${encodeURIComponent(token)}`;
+const link = (base: string, kind: MailKind, token: string) => `${base.replace(/\/$/, "")}${PATHS[kind]}?token=${encodeURIComponent(token)}`;
 
 function accountMail(kind: MailKind, base: string, to: string, token: string, locale: Locale): Mail {
   const words = MAIL_TEXTS[locale][kind];
   return { to, subject: words.subject, text: `${words.before}\n\n${link(base, kind, token)}\n\n${words.after}` };
 }
 
-export const verifyEmailMail = (base: string, to: string, token: string, locale: Locale = "en") => accountMail("verify-email", base, to, token, locale);
-export const resetPasswordMail = (base: string, to: string, token: string, locale: Locale = "en") => accountMail("reset-password", base, to, token, locale);
+export const verifyEmailMail = (base: string, to: string, token: string, locale: Locale = "en") =>
+  accountMail("verify-email", base, to, token, locale);
+export const resetPasswordMail = (base: string, to: string, token: string, locale: Locale = "en") =>
+  accountMail("reset-password", base, to, token, locale);
 export const confirmEmailChangeMail = (base: string, to: string, token: string, locale: Locale = "en") =>
   accountMail("confirm-email-change", base, to, token, locale);
 

@@ -11,11 +11,11 @@ export const NOTICE_TEXTS: Record<Locale, Record<NoticeKind, NoticeText>> = {
   en: {
     "password-changed": {
       subject: "Your password was changed",
-      text: "The password of your age-verification account was just changed, and every earlier sign-in was ended. If this was not you, reset your password at once from the sign-in page (\"Forgot password\").",
+      text: 'The password of your age-verification account was just changed, and every earlier sign-in was ended. If this was not you, reset your password at once from the sign-in page ("Forgot password").',
     },
     "email-change-requested": {
       subject: "A new email address was asked for your account",
-      text: "Someone signed in to your age-verification account asked to move it to another email address. The change takes effect only once the new address confirms it. If this was not you, reset your password at once from the sign-in page (\"Forgot password\").",
+      text: 'Someone signed in to your age-verification account asked to move it to another email address. The change takes effect only once the new address confirms it. If this was not you, reset your password at once from the sign-in page ("Forgot password").',
     },
     "passkeys-removed": {
       subject: "Your passkeys were removed",

@@ -7,5 +7,12 @@ export type MailMessage = { purpose: MailPurpose; to: string; subject: string; t
 
 export const isMailMessage = (body: unknown): body is MailMessage => {
   const m = body as Partial<MailMessage> | null;
-  return typeof m === "object" && m !== null && typeof m.purpose === "string" && typeof m.to === "string" && typeof m.subject === "string" && typeof m.text === "string";
+  return (
+    typeof m === "object" &&
+    m !== null &&
+    typeof m.purpose === "string" &&
+    typeof m.to === "string" &&
+    typeof m.subject === "string" &&
+    typeof m.text === "string"
+  );
 };

@@ -24,7 +24,8 @@ export type Folded = { days: string[]; through: string | null };
 const nextDay = (day: string) => todayUtc(Date.parse(`${day}T00:00:00.000Z`) + DAY_MS);
 
 /** The newest UTC day whose sessions have all expired or resolved for FOLD_GRACE_MS at `now`. */
-export const lastFoldableDay = (now: Date, sessionTtlSeconds: number) => todayUtc(now.getTime() - sessionTtlSeconds * 1000 - FOLD_GRACE_MS - DAY_MS);
+export const lastFoldableDay = (now: Date, sessionTtlSeconds: number) =>
+  todayUtc(now.getTime() - sessionTtlSeconds * 1000 - FOLD_GRACE_MS - DAY_MS);
 
 // Recomputes one day's rows from the raw log: running it twice writes the same counts (idempotent).
 // Reads the day through sessions_created; `created_at` is ISO text, so the day's rows sort between the

@@ -4,4 +4,11 @@
 import { DELETE_BATCH_ROWS, deleteInBatches, MAX_BATCHES_PER_RUN } from "./batch-delete";
 
 export const pruneAccountCounters = (db: D1Database, now: Date) =>
-  deleteInBatches(db, "account_counters", "expires_at <= ?", [now.toISOString()], { rows: DELETE_BATCH_ROWS, batches: MAX_BATCHES_PER_RUN }, "key");
+  deleteInBatches(
+    db,
+    "account_counters",
+    "expires_at <= ?",
+    [now.toISOString()],
+    { rows: DELETE_BATCH_ROWS, batches: MAX_BATCHES_PER_RUN },
+    "key",
+  );

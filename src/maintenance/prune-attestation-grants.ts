@@ -3,4 +3,5 @@
 // so deleting it changes no answer; it only keeps the table to the few minutes of live grants.
 import { deleteInBatches } from "./batch-delete";
 
-export const pruneAttestationGrants = (db: D1Database, now: Date) => deleteInBatches(db, "attestation_grants", "expires_at <= ?", [now.toISOString()]);
+export const pruneAttestationGrants = (db: D1Database, now: Date) =>
+  deleteInBatches(db, "attestation_grants", "expires_at <= ?", [now.toISOString()]);

@@ -5,4 +5,11 @@
 import { DELETE_BATCH_ROWS, deleteInBatches, MAX_BATCHES_PER_RUN } from "./batch-delete";
 
 export const prunePasskeyChallenges = (db: D1Database, now: Date) =>
-  deleteInBatches(db, "passkey_challenges", "expires_at < ?", [now.toISOString()], { rows: DELETE_BATCH_ROWS, batches: MAX_BATCHES_PER_RUN }, "challenge_hash");
+  deleteInBatches(
+    db,
+    "passkey_challenges",
+    "expires_at < ?",
+    [now.toISOString()],
+    { rows: DELETE_BATCH_ROWS, batches: MAX_BATCHES_PER_RUN },
+    "challenge_hash",
+  );

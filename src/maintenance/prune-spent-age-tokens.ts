@@ -33,15 +33,26 @@ async function spentKeyIds(db: D1Database): Promise<string[]> {
  * (src/db/spent-age-tokens.ts); `republished` counts such keys found in the setting, for the operator.
  * An empty list (no token keys loaded) changes nothing.
  */
-export async function pruneSpentAgeTokens(db: D1Database, publishedKeyIds: readonly string[], now: Date, graceDays: number): Promise<Pruned & { retired: number; republished: number }> {
+export async function pruneSpentAgeTokens(
+  db: D1Database,
+  publishedKeyIds: readonly string[],
+  now: Date,
+  graceDays: number,
+): Promise<Pruned & { retired: number; republished: number }> {
   if (publishedKeyIds.length === 0) return { deleted: 0, more: false, retired: 0, republished: 0 };
   const published = JSON.stringify(publishedKeyIds);
   const retiredBefore = new Date(now.getTime() - graceDays * DAY_MS).toISOString();
   const unpublished = (await spentKeyIds(db)).filter((id) => !publishedKeyIds.includes(id));
   const [, republished] = await db.batch<{ n: number }>([
-    db.prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?)) AND retired_at > ?").bind(published, retiredBefore),
+    db
+      .prepare("DELETE FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?)) AND retired_at > ?")
+      .bind(published, retiredBefore),
     db.prepare("SELECT count(*) AS n FROM retired_token_keys WHERE token_key_id IN (SELECT value FROM json_each(?))").bind(published),
-    ...unpublished.map((id) => db.prepare("INSERT INTO retired_token_keys (token_key_id, retired_at) VALUES (?, ?) ON CONFLICT DO NOTHING").bind(id, now.toISOString())),
+    ...unpublished.map((id) =>
+      db
+        .prepare("INSERT INTO retired_token_keys (token_key_id, retired_at) VALUES (?, ?) ON CONFLICT DO NOTHING")
+        .bind(id, now.toISOString()),
+    ),
   ]);
   const pruned = await deleteInBatches(
     db,

@@ -31,7 +31,8 @@ export async function reencryptSigningSecrets(ctx: ServiceContext): Promise<Reen
   let remaining = 0;
   for (const { column, rowId } of SLOTS) {
     const stale = `${column} IS NOT NULL AND substr(${column}, 1, ?) != ?`;
-    const { results } = await d1.prepare(`SELECT id, ${column} AS sealed FROM api_keys WHERE ${stale} ORDER BY id LIMIT ?`)
+    const { results } = await d1
+      .prepare(`SELECT id, ${column} AS sealed FROM api_keys WHERE ${stale} ORDER BY id LIMIT ?`)
       .bind(prefix.length, prefix, REENCRYPT_ROWS_PER_RUN)
       .all<{ id: string; sealed: string }>();
     for (const row of results) {
@@ -41,11 +42,16 @@ export async function reencryptSigningSecrets(ctx: ServiceContext): Promise<Reen
       } catch {
         // Sealed under a key that is no longer configured (retired too early) or altered: left as it is.
         failed++;
-        log("error", "signing secret opens under no configured SECRETS_KEY", { keyId: row.id, slot: column, sealedWith: sealedKeyId(row.sealed) });
+        log("error", "signing secret opens under no configured SECRETS_KEY", {
+          keyId: row.id,
+          slot: column,
+          sealedWith: sealedKeyId(row.sealed),
+        });
         continue;
       }
       // Only if the row still holds what was read: a concurrent change (a rotation) wins.
-      const update = await d1.prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ? AND ${column} = ?`)
+      const update = await d1
+        .prepare(`UPDATE api_keys SET ${column} = ? WHERE id = ? AND ${column} = ?`)
         .bind(await sealSecret(plaintext, current, rowId(row.id)), row.id, row.sealed)
         .run();
       reencrypted += update.meta.changes ?? 0;
@@ -58,9 +64,14 @@ export async function reencryptSigningSecrets(ctx: ServiceContext): Promise<Reen
 
 /** One line for the whole deployment: the previous key may go only when no shard has a row left. */
 export function logReencryptionSummary(perShard: readonly ReencryptResult[]): void {
-  const total = perShard.reduce((sum, r) => ({ reencrypted: sum.reencrypted + r.reencrypted, failed: sum.failed + r.failed, remaining: sum.remaining + r.remaining }), { reencrypted: 0, failed: 0, remaining: 0 });
+  const total = perShard.reduce(
+    (sum, r) => ({ reencrypted: sum.reencrypted + r.reencrypted, failed: sum.failed + r.failed, remaining: sum.remaining + r.remaining }),
+    { reencrypted: 0, failed: 0, remaining: 0 },
+  );
   if (total.remaining === 0) {
-    log("info", "every signing secret is sealed under the newest SECRETS_KEY: SECRETS_KEY_PREVIOUS can be removed", { reencrypted: total.reencrypted });
+    log("info", "every signing secret is sealed under the newest SECRETS_KEY: SECRETS_KEY_PREVIOUS can be removed", {
+      reencrypted: total.reencrypted,
+    });
   } else {
     log("warn", "signing secrets still sealed under an older SECRETS_KEY or format", total);
   }

@@ -83,7 +83,10 @@ export async function resendStalledCallbacks(ctx: ServiceContext, now: Date, sta
     } else {
       // Nothing holds its callback address any more: an operator closes it (docs/operations.md).
       result.forgotten++;
-      log("error", "stalled callback event cannot be re-enqueued: its session is forgotten", { webhookId: event.id, sessionId: event.sessionId });
+      log("error", "stalled callback event cannot be re-enqueued: its session is forgotten", {
+        webhookId: event.id,
+        sessionId: event.sessionId,
+      });
     }
   }
   return result;

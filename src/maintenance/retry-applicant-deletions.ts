@@ -17,11 +17,12 @@ export type ApplicantRetryResult = { requeued: number; more: boolean };
 type FailureRow = { id: number; provider: ApplicantDeletionMessage["provider"]; applicantId: string };
 
 export async function retryApplicantDeletions(ctx: ServiceContext, now: Date): Promise<ApplicantRetryResult> {
-  const { results } = await ctx.home.$client.prepare(
-    `SELECT id, provider, applicant_id AS applicantId FROM applicant_deletion_failures
+  const { results } = await ctx.home.$client
+    .prepare(
+      `SELECT id, provider, applicant_id AS applicantId FROM applicant_deletion_failures
      WHERE failed_at < ? AND error <> 'provider_changed'
      ORDER BY failed_at, id LIMIT ?`,
-  )
+    )
     .bind(new Date(now.getTime() - DAY_MS).toISOString(), APPLICANT_RETRIES_PER_RUN + 1)
     .all<FailureRow>();
   const rows = results.slice(0, APPLICANT_RETRIES_PER_RUN);
@@ -29,9 +30,12 @@ export async function retryApplicantDeletions(ctx: ServiceContext, now: Date): P
   // Enqueued first, deleted after: a failed enqueue keeps every row for the next run; a failed delete
   // after it only asks the provider twice, and deleting an applicant that is already gone is done.
   await ctx.mailQueue.sendBatch(
-    rows.map((row) => ({ body: { type: "delete-applicant", provider: row.provider, applicantId: row.applicantId } satisfies ApplicantDeletionMessage })),
+    rows.map((row) => ({
+      body: { type: "delete-applicant", provider: row.provider, applicantId: row.applicantId } satisfies ApplicantDeletionMessage,
+    })),
   );
-  await ctx.home.$client.prepare(`DELETE FROM applicant_deletion_failures WHERE id IN (SELECT value FROM json_each(?))`)
+  await ctx.home.$client
+    .prepare(`DELETE FROM applicant_deletion_failures WHERE id IN (SELECT value FROM json_each(?))`)
     .bind(JSON.stringify(rows.map((row) => row.id)))
     .run();
   return { requeued: rows.length, more: results.length > APPLICANT_RETRIES_PER_RUN };

@@ -64,7 +64,11 @@ function homeJobs(ctx: ServiceContext, now: Date): Job[] {
     ["applicantDeletions", () => retryApplicantDeletions(ctx, now)],
     ["attestationGrants", () => pruneAttestationGrants(d1, now)],
     // Only keys retired for the grace period lose their records; without token keys nothing changes.
-    ["spentAgeTokens", async () => pruneSpentAgeTokens(d1, publishedKeyIds((await deploymentTokenKeys(settings)) ?? []), now, settings.ageTokenRetirementDays)],
+    [
+      "spentAgeTokens",
+      async () =>
+        pruneSpentAgeTokens(d1, publishedKeyIds((await deploymentTokenKeys(settings)) ?? []), now, settings.ageTokenRetirementDays),
+    ],
   ];
 }
 
@@ -106,7 +110,8 @@ export async function runMaintenance(controller: ScheduledController, ctx: Servi
   }
   // The previous SECRETS_KEY may go only when every shard's rows are done: judged once, over all of them.
   const reencryption = shards.map((shard) => shard.signingSecrets);
-  if (reencryption.every((result) => typeof (result as ReencryptResult | undefined)?.remaining === "number")) logReencryptionSummary(reencryption as ReencryptResult[]);
+  if (reencryption.every((result) => typeof (result as ReencryptResult | undefined)?.remaining === "number"))
+    logReencryptionSummary(reencryption as ReencryptResult[]);
   const report: MaintenanceReport = { ...home, shards };
   log("info", "scheduled maintenance", { cron: controller.cron, ...report });
   return report;

@@ -16,7 +16,13 @@ export type ApplicantDeletionMessage = { type: "delete-applicant"; provider: Ide
 
 export const isApplicantDeletionMessage = (body: unknown): body is ApplicantDeletionMessage => {
   const m = body as Partial<ApplicantDeletionMessage> | null;
-  return typeof m === "object" && m !== null && m.type === "delete-applicant" && typeof m.provider === "string" && typeof m.applicantId === "string";
+  return (
+    typeof m === "object" &&
+    m !== null &&
+    m.type === "delete-applicant" &&
+    typeof m.provider === "string" &&
+    typeof m.applicantId === "string"
+  );
 };
 
 /** Attempts per applicant: the mail queue's (about 45 minutes of back-off), below its max_retries. */
@@ -27,7 +33,11 @@ export const APPLICANT_DELETION_MAX_ATTEMPTS = MAIL_MAX_ATTEMPTS;
  * failure is recorded at once (attempts 0), so the operator still learns of the applicant left behind.
  */
 export async function enqueueApplicantDeletion(ctx: ServiceContext, applicantId: string): Promise<void> {
-  const message: ApplicantDeletionMessage = { type: "delete-applicant", provider: ctx.settings.provider === "onfido" ? "onfido" : "sandbox", applicantId };
+  const message: ApplicantDeletionMessage = {
+    type: "delete-applicant",
+    provider: ctx.settings.provider === "onfido" ? "onfido" : "sandbox",
+    applicantId,
+  };
   try {
     await ctx.mailQueue.send(message);
   } catch (error) {
@@ -36,8 +46,15 @@ export async function enqueueApplicantDeletion(ctx: ServiceContext, applicantId:
   }
 }
 
-export async function recordApplicantDeletionFailure(db: Database, message: ApplicantDeletionMessage, error: string, attempts: number): Promise<void> {
-  await db.insert(applicantDeletionFailures).values({ provider: message.provider, applicantId: message.applicantId, error, attempts, failedAt: nowIso() });
+export async function recordApplicantDeletionFailure(
+  db: Database,
+  message: ApplicantDeletionMessage,
+  error: string,
+  attempts: number,
+): Promise<void> {
+  await db
+    .insert(applicantDeletionFailures)
+    .values({ provider: message.provider, applicantId: message.applicantId, error, attempts, failedAt: nowIso() });
 }
 
 /** One deletion message from the mail queue: deleted (ack), retried with back-off, or given up on and recorded. */
@@ -46,7 +63,8 @@ export async function handleApplicantDeletion(message: Message<unknown>, ctx: Se
   try {
     // The provider was switched since the account was deleted: this one never knew the applicant. (With
     // no usable PROVIDER at all, the deletion below fails as MISCONFIGURED and is retried.)
-    if (ctx.settings.provider !== undefined && ctx.provider.name !== body.provider) return await giveUp(message, body, ctx, "provider_changed");
+    if (ctx.settings.provider !== undefined && ctx.provider.name !== body.provider)
+      return await giveUp(message, body, ctx, "provider_changed");
     await ctx.provider.deleteApplicant(body.applicantId);
     log("info", "applicant deleted at the provider", { provider: body.provider, attempts: message.attempts });
     message.ack();
@@ -55,7 +73,12 @@ export async function handleApplicantDeletion(message: Message<unknown>, ctx: Se
     const described = error instanceof ApiError ? error.code : error instanceof Error ? error.name : "unknown";
     if (message.attempts < APPLICANT_DELETION_MAX_ATTEMPTS) {
       const delaySeconds = mailRetryDelaySeconds(message.attempts);
-      log("warn", "applicant deletion failed; retrying", { provider: body.provider, error: described, attempts: message.attempts, retryInSeconds: delaySeconds });
+      log("warn", "applicant deletion failed; retrying", {
+        provider: body.provider,
+        error: described,
+        attempts: message.attempts,
+        retryInSeconds: delaySeconds,
+      });
       message.retry({ delaySeconds });
       return;
     }
@@ -71,10 +94,17 @@ export const handleDeadLetteredApplicantDeletion = (message: Message<unknown>, c
 async function giveUp(message: Message<unknown>, body: ApplicantDeletionMessage, ctx: ServiceContext, error: string): Promise<void> {
   try {
     await recordApplicantDeletionFailure(ctx.home, body, error, message.attempts);
-    log("error", "applicant not deleted at the provider after the last retry", { provider: body.provider, error, attempts: message.attempts });
+    log("error", "applicant not deleted at the provider after the last retry", {
+      provider: body.provider,
+      error,
+      attempts: message.attempts,
+    });
     message.ack();
   } catch (recordError) {
-    log("error", "applicant deletion failure could not be recorded", { provider: body.provider, error: recordError instanceof Error ? recordError.name : "unknown" });
+    log("error", "applicant deletion failure could not be recorded", {
+      provider: body.provider,
+      error: recordError instanceof Error ? recordError.name : "unknown",
+    });
     message.retry({ delaySeconds: mailRetryDelaySeconds(APPLICANT_DELETION_MAX_ATTEMPTS) });
   }
 }

@@ -10,7 +10,15 @@ function unusableProvider(setting: string, problem: string): IdentityProvider {
   const refuse = async (): Promise<never> => {
     throw misconfigured([{ setting, problem }]);
   };
-  return { name: "onfido", createApplicant: refuse, updateApplicant: refuse, createSdkToken: refuse, createCheck: refuse, readCheck: refuse, deleteApplicant: refuse };
+  return {
+    name: "onfido",
+    createApplicant: refuse,
+    updateApplicant: refuse,
+    createSdkToken: refuse,
+    createCheck: refuse,
+    readCheck: refuse,
+    deleteApplicant: refuse,
+  };
 }
 
 export function providerFor(settings: Settings, db: D1Database): IdentityProvider {

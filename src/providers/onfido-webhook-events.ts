@@ -8,8 +8,7 @@ import { isJsonMediaType, parseJsonBytes } from "../lib/json-body";
 
 export const SIGNATURE_HEADER = "X-SHA2-Signature";
 
-export const invalidSignature = () =>
-  new ApiError("INVALID_SIGNATURE");
+export const invalidSignature = () => new ApiError("INVALID_SIGNATURE");
 
 export async function onfidoSignature(rawBody: string | Uint8Array<ArrayBuffer>, webhookToken: string): Promise<string> {
   return toHex(await hmacSha256(utf8(webhookToken), rawBody));

@@ -78,7 +78,13 @@ export class OnfidoProvider implements IdentityProvider {
 
   /** PUT /applicants/{id} with the create body: Onfido answers the applicant, whose id must be the one asked for. */
   async updateApplicant(applicantId: string, input: ApplicantInput): Promise<void> {
-    const applicant = await this.request("update_applicant", "PUT", `/applicants/${encodeURIComponent(applicantId)}`, Applicant, applicantBody(input));
+    const applicant = await this.request(
+      "update_applicant",
+      "PUT",
+      `/applicants/${encodeURIComponent(applicantId)}`,
+      Applicant,
+      applicantBody(input),
+    );
     if (applicant.id !== applicantId) {
       log("warn", "provider updated another applicant", { provider: this.name });
       throw providerError();
@@ -144,7 +150,8 @@ export class OnfidoProvider implements IdentityProvider {
     // The document number and issuing country become the identity fingerprint (one document, one account).
     const number = document.properties?.document_numbers?.find((entry) => entry.type === "document_number")?.value;
     const issuingCountry = document.properties?.issuing_country;
-    if (!number || !issuingCountry) log("warn", "clear document report without a document number or issuing country", { checkId: check.id });
+    if (!number || !issuingCountry)
+      log("warn", "clear document report without a document number or issuing country", { checkId: check.id });
     return { result: "clear", dateOfBirth, document: number && issuingCountry ? { number, issuingCountry } : null };
   }
 

@@ -88,7 +88,9 @@ export class SandboxProvider implements IdentityProvider {
     // Without a number given, each applicant holds a document of its own (its random part).
     const document = { number: check[4] ?? check[3]!.toUpperCase(), issuingCountry: SANDBOX_ISSUING_COUNTRY };
     const verdict = async (): Promise<Verdict> =>
-      check[1] === "clear" ? { result: "clear", dateOfBirth: await this.dateOfBirth(check[2]!, applicant), document } : { result: "rejected" };
+      check[1] === "clear"
+        ? { result: "clear", dateOfBirth: await this.dateOfBirth(check[2]!, applicant), document }
+        : { result: "rejected" };
     return { checkId, applicantId: check[2]!, complete: true, verdict };
   }
 }

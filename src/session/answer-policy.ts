@@ -9,7 +9,11 @@ type Policy = { acceptedAssurance?: Assurance[]; doubleBlind?: boolean; requireP
 export type AnswerWay = "account" | "digital_id" | "age_token";
 export type PolicyRefusal = "ASSURANCE_NOT_ACCEPTED" | "DOUBLE_BLIND_REQUIRED" | "PASSKEY_REQUIRED";
 
-const ASSURANCE_OF: Record<AnswerWay, Assurance> = { account: "KYC_VERIFIED", digital_id: "DIGITAL_ID_VERIFIED", age_token: "KYC_VERIFIED" };
+const ASSURANCE_OF: Record<AnswerWay, Assurance> = {
+  account: "KYC_VERIFIED",
+  digital_id: "DIGITAL_ID_VERIFIED",
+  age_token: "KYC_VERIFIED",
+};
 
 /** A session stored before 1.2.0 accepted the one way there was. */
 export const acceptedAssuranceOf = (state: Policy): Assurance[] => state.acceptedAssurance ?? ["KYC_VERIFIED"];

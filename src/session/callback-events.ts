@@ -11,13 +11,19 @@ const envelope = <T extends string, D extends z.ZodType>(type: T, data: D, descr
   z
     .object({
       type: z.literal(type),
-      timestamp: z.iso.datetime().describe(OPENAPI_METADATA ? "When the event happened (the session's resolution; the send time of a test event)." : ""),
+      timestamp: z.iso
+        .datetime()
+        .describe(OPENAPI_METADATA ? "When the event happened (the session's resolution; the send time of a test event)." : ""),
       data,
     })
     .describe(description);
 
 const sessionEvent = (type: CallbackEventType, status: "APPROVED" | "DENIED" | "EXPIRED", when: string) =>
-  envelope(type, PolledSession.extend({ status: z.literal(status) }), OPENAPI_METADATA ? `Sent when ${when}. \`data\` is the polled session.` : "");
+  envelope(
+    type,
+    PolledSession.extend({ status: z.literal(status) }),
+    OPENAPI_METADATA ? `Sent when ${when}. \`data\` is the polled session.` : "",
+  );
 
 export const TestEventData = z.object({
   key_id: z.string().describe(OPENAPI_METADATA ? "The key whose signing secret(s) signed this test event." : ""),
@@ -26,9 +32,21 @@ export const TestEventData = z.object({
 
 /** Every event type, with its body schema and when it is sent. */
 export const CALLBACK_EVENTS = {
-  "age_verification.session.approved": sessionEvent("age_verification.session.approved", "APPROVED", OPENAPI_METADATA ? "the end user approved and is at least the required age" : ""),
-  "age_verification.session.denied": sessionEvent("age_verification.session.denied", "DENIED", OPENAPI_METADATA ? "the end user refused, or is under the required age" : ""),
-  "age_verification.session.expired": sessionEvent("age_verification.session.expired", "EXPIRED", OPENAPI_METADATA ? "the session expired unanswered" : ""),
+  "age_verification.session.approved": sessionEvent(
+    "age_verification.session.approved",
+    "APPROVED",
+    OPENAPI_METADATA ? "the end user approved and is at least the required age" : "",
+  ),
+  "age_verification.session.denied": sessionEvent(
+    "age_verification.session.denied",
+    "DENIED",
+    OPENAPI_METADATA ? "the end user refused, or is under the required age" : "",
+  ),
+  "age_verification.session.expired": sessionEvent(
+    "age_verification.session.expired",
+    "EXPIRED",
+    OPENAPI_METADATA ? "the session expired unanswered" : "",
+  ),
   [TEST_EVENT_TYPE]: envelope(
     TEST_EVENT_TYPE,
     TestEventData,

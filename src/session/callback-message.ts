@@ -18,7 +18,6 @@ export const eventTypeFor = (status: ResolvedStatus): CallbackEventType =>
 /** A session event's queue message (src/callbacks/queued-callback.ts): its `data` is the polled session. */
 export type CallbackMessage = QueuedCallback<PolledSession, CallbackEventType>;
 
-
 export function callbackMessage(state: SessionState, webhookId: string, attempt: number): CallbackMessage {
   if (state.status === "PENDING") throw new Error("a pending session has no callback");
   return {

@@ -29,7 +29,8 @@ export async function closeSessionsOfDeletedAccount(ctx: ServiceContext, session
   await close(ctx, sessionIds.slice(0, CLOSED_IN_REQUEST));
   const rest = sessionIds.slice(CLOSED_IN_REQUEST);
   const messages: { body: SessionClosingMessage }[] = [];
-  for (let i = 0; i < rest.length; i += SESSIONS_PER_MESSAGE) messages.push({ body: { type: "close-sessions", sessionIds: rest.slice(i, i + SESSIONS_PER_MESSAGE) } });
+  for (let i = 0; i < rest.length; i += SESSIONS_PER_MESSAGE)
+    messages.push({ body: { type: "close-sessions", sessionIds: rest.slice(i, i + SESSIONS_PER_MESSAGE) } });
   for (let i = 0; i < messages.length; i += MESSAGES_PER_SEND) await ctx.mailQueue.sendBatch(messages.slice(i, i + MESSAGES_PER_SEND));
 }
 
@@ -40,13 +41,18 @@ export async function handleSessionClosing(message: Message<unknown>, ctx: Servi
     await close(ctx, sessionIds);
     message.ack();
   } catch (error) {
-    log("warn", "closing a deleted account's sessions failed; retrying", { sessions: sessionIds.length, error: error instanceof Error ? error.name : "unknown" });
+    log("warn", "closing a deleted account's sessions failed; retrying", {
+      sessions: sessionIds.length,
+      error: error instanceof Error ? error.name : "unknown",
+    });
     message.retry({ delaySeconds: 30 });
   }
 }
 
 /** Dead-lettered: its sessions forget themselves at their expiry (their log is gone); logged, not retried. */
 export function handleDeadLetteredSessionClosing(message: Message<unknown>): void {
-  log("error", "a deleted account's sessions were not closed through the queue; they forget themselves at expiry", { sessions: (message.body as SessionClosingMessage).sessionIds.length });
+  log("error", "a deleted account's sessions were not closed through the queue; they forget themselves at expiry", {
+    sessions: (message.body as SessionClosingMessage).sessionIds.length,
+  });
   message.ack();
 }

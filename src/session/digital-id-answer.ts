@@ -12,7 +12,8 @@ export const DIGITAL_ID_REQUEST_KEY = "digitalIdRequest";
 export const DIGITAL_ID_FAILURES_KEY = "digitalIdFailures";
 
 /** The refusal of an answer when no request is open (never asked, replaced, or already answered): the verifier's own words. */
-export const NO_OPEN_REQUEST = "The digital ID did not verify: there is no open request for this session to answer (it was answered or replaced).";
+export const NO_OPEN_REQUEST =
+  "The digital ID did not verify: there is no open request for this session to answer (it was answered or replaced).";
 
 /** Failed answers a session takes before it refuses more (docs/limits.md). */
 export const DIGITAL_ID_FAILURES_MAX = 5;
@@ -34,11 +35,19 @@ export const digitalIdOffered = (settings: Pick<Settings, "digitalIdTrustAnchors
 export const appOriginOf = (settings: Settings) => new URL(settings.appUrl).origin;
 
 /** Why an answer was refused, as the caller's error needs it: a counted failure, or a body not of an offered protocol. */
-export type RefusedAnswer = { counted: boolean; error: "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "VALIDATION_FAILED"; message: string; errors: FieldError[] };
+export type RefusedAnswer = {
+  counted: boolean;
+  error: "DIGITAL_ID_INVALID" | "DIGITAL_ID_INSUFFICIENT" | "VALIDATION_FAILED";
+  message: string;
+  errors: FieldError[];
+};
 
 /** The verifier's refusals; anything else (a bug, a storage fault) is thrown on. */
 export function refusedAnswer(error: unknown): RefusedAnswer {
-  if (error instanceof ApiError && (error.code === "DIGITAL_ID_INVALID" || error.code === "DIGITAL_ID_INSUFFICIENT" || error.code === "VALIDATION_FAILED")) {
+  if (
+    error instanceof ApiError &&
+    (error.code === "DIGITAL_ID_INVALID" || error.code === "DIGITAL_ID_INSUFFICIENT" || error.code === "VALIDATION_FAILED")
+  ) {
     return { counted: error.code !== "VALIDATION_FAILED", error: error.code, message: error.message, errors: error.errors };
   }
   throw error;

@@ -63,20 +63,30 @@ type SigningPair = { kid: string; x: string; key: CryptoKey };
  */
 async function deriveTestKey(live: ReceiptJwk): Promise<SigningPair> {
   const material = await crypto.subtle.importKey("raw", fromBase64Url(live.d!), "HKDF", false, ["deriveBits"]);
-  const seed = new Uint8Array(await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8("age-verification/test-receipts/v1") }, material, 256));
+  const seed = new Uint8Array(
+    await crypto.subtle.deriveBits(
+      { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: utf8("age-verification/test-receipts/v1") },
+      material,
+      256,
+    ),
+  );
   const pkcs8 = new Uint8Array(ED25519_PKCS8_PREFIX.length + seed.length);
   pkcs8.set(ED25519_PKCS8_PREFIX);
   pkcs8.set(seed, ED25519_PKCS8_PREFIX.length);
   const extractable = (await crypto.subtle.importKey("pkcs8", pkcs8, { name: "Ed25519" }, true, ["sign"])) as CryptoKey;
   const { x, d } = (await crypto.subtle.exportKey("jwk", extractable)) as JsonWebKey;
-  const key = (await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x, d }, { name: "Ed25519" }, false, ["sign"])) as CryptoKey;
+  const key = (await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x, d }, { name: "Ed25519" }, false, [
+    "sign",
+  ])) as CryptoKey;
   return { kid: `${live.kid}.test`, x: x!, key };
 }
 
 const importLive = async (live: ReceiptJwk): Promise<SigningPair> => ({
   kid: live.kid,
   x: live.x,
-  key: (await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: live.x, d: live.d }, { name: "Ed25519" }, false, ["sign"])) as CryptoKey,
+  key: (await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: live.x, d: live.d }, { name: "Ed25519" }, false, [
+    "sign",
+  ])) as CryptoKey,
 });
 
 // Imported (and for test receipts derived) once per isolate and key: signing happens once per resolved session.

@@ -42,7 +42,11 @@ const json = (value: unknown) => (value === null ? null : JSON.stringify(value))
  * session's log row, and the account's PENDING sessions counted with it. Results in that order:
  * `{ count }`, nothing, `{ pending }`.
  */
-export function openStatements(db: Database, opens: { key: string; expiresAt: string }, row: OpenedSessionRow): [D1PreparedStatement, D1PreparedStatement, D1PreparedStatement] {
+export function openStatements(
+  db: Database,
+  opens: { key: string; expiresAt: string },
+  row: OpenedSessionRow,
+): [D1PreparedStatement, D1PreparedStatement, D1PreparedStatement] {
   const d1 = db.$client;
   return [
     countOnce(d1, opens),
@@ -63,7 +67,8 @@ export function openStatements(db: Database, opens: { key: string; expiresAt: st
   ];
 }
 
-export const deleteSessionLog = (db: Database, sessionId: string) => db.delete(verificationSessions).where(eq(verificationSessions.id, sessionId));
+export const deleteSessionLog = (db: Database, sessionId: string) =>
+  db.delete(verificationSessions).where(eq(verificationSessions.id, sessionId));
 
 export type Resolution = {
   sessionId: string;
@@ -82,7 +87,8 @@ export type Resolution = {
 const RESOLVE =
   "UPDATE verification_sessions SET status = ?, above_age_required = ?, receipt_id = ?, resolved_at = ?, assurance = ?, holder_binding = ?, denial_reason = ? WHERE id = ?";
 /** The event's pending row; a retried mirror write must not fail on the event it already wrote. */
-const INSERT_EVENT = "INSERT INTO callback_events (id, session_id, type, state, created_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING";
+const INSERT_EVENT =
+  "INSERT INTO callback_events (id, session_id, type, state, created_at, updated_at) VALUES (?, ?, ?, 'pending', ?, ?) ON CONFLICT DO NOTHING";
 
 /** The session's new status and its pending callback event (none: the status alone), written in one batch. */
 export function resolutionStatements(db: Database, resolution: Resolution, event: CallbackMessage | null): D1PreparedStatement[] {
@@ -98,10 +104,17 @@ export function resolutionStatements(db: Database, resolution: Resolution, event
     resolution.sessionId,
   );
   if (!event) return [resolve];
-  return [resolve, prepared(d1, INSERT_EVENT).bind(event.webhookId, event.sessionId, event.type, resolution.resolvedAt, resolution.resolvedAt)];
+  return [
+    resolve,
+    prepared(d1, INSERT_EVENT).bind(event.webhookId, event.sessionId, event.type, resolution.resolvedAt, resolution.resolvedAt),
+  ];
 }
 
 export async function sessionLogExists({ db }: ServiceContext, sessionId: string): Promise<boolean> {
-  const [row] = await db.select({ id: verificationSessions.id }).from(verificationSessions).where(eq(verificationSessions.id, sessionId)).limit(1);
+  const [row] = await db
+    .select({ id: verificationSessions.id })
+    .from(verificationSessions)
+    .where(eq(verificationSessions.id, sessionId))
+    .limit(1);
   return row !== undefined;
 }

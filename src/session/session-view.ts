@@ -18,31 +18,52 @@ export const PolledSession = z.object({
     .enum(ASSURANCES)
     .nullable()
     .describe(
-      OPENAPI_METADATA ? "What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen." : "",
+      OPENAPI_METADATA
+        ? "What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen."
+        : "",
     ),
   receipt_id: z.string().nullable(),
   age_required: z.int(),
   expires_at: z.iso.datetime(),
   resolved_at: z.iso.datetime().nullable(),
-  reference: z.string().nullable().describe(OPENAPI_METADATA ? "The merchant's own reference from the open request, or null." : ""),
+  reference: z
+    .string()
+    .nullable()
+    .describe(OPENAPI_METADATA ? "The merchant's own reference from the open request, or null." : ""),
   metadata: Metadata.nullable().describe(OPENAPI_METADATA ? "The merchant's metadata from the open request, or null." : ""),
   livemode: z.boolean().describe(OPENAPI_METADATA ? "false for a session opened with a test key (svc_sk_test_…)." : ""),
   holder_binding: z
     .enum(HOLDER_BINDINGS)
     .nullable()
     .describe(
-      OPENAPI_METADATA ? "How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers." : "",
+      OPENAPI_METADATA
+        ? "How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers."
+        : "",
     ),
   denial_reason: z
     .enum(DENIAL_REASONS)
     .nullable()
-    .describe(OPENAPI_METADATA ? "Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED." : ""),
-  accepted_assurance: z.array(z.enum(ASSURANCES)).describe(OPENAPI_METADATA ? "The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered)." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED."
+        : "",
+    ),
+  accepted_assurance: z
+    .array(z.enum(ASSURANCES))
+    .describe(
+      OPENAPI_METADATA
+        ? "The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered)."
+        : "",
+    ),
   double_blind: z.boolean().describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve this session." : ""),
   receipt: z
     .string()
     .nullable()
-    .describe(OPENAPI_METADATA ? "Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED."
+        : "",
+    ),
 });
 export type PolledSession = z.infer<typeof PolledSession>;
 
@@ -53,11 +74,21 @@ export const SessionRequest = z.object({
   status: z.enum(SESSION_STATUSES),
   expires_at: z.iso.datetime(),
   livemode: z.boolean().describe(OPENAPI_METADATA ? "false: a test session, answered with a chosen outcome and no identity check." : ""),
-  locale: z.enum(LOCALES).nullable().describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in, or null." : ""),
-  return_url: z.string().nullable().describe(OPENAPI_METADATA ? "Where the result screen's button leads back to (with session_id appended), or null." : ""),
+  locale: z
+    .enum(LOCALES)
+    .nullable()
+    .describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in, or null." : ""),
+  return_url: z
+    .string()
+    .nullable()
+    .describe(OPENAPI_METADATA ? "Where the result screen's button leads back to (with session_id appended), or null." : ""),
   require_passkey: z.boolean().describe(OPENAPI_METADATA ? "The merchant accepts only a passkey approval." : ""),
-  accepted_assurance: z.array(z.enum(ASSURANCES)).describe(OPENAPI_METADATA ? "The ways this session may be answered: the page offers only these." : ""),
-  double_blind: z.boolean().describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve: the account's own approval is refused." : ""),
+  accepted_assurance: z
+    .array(z.enum(ASSURANCES))
+    .describe(OPENAPI_METADATA ? "The ways this session may be answered: the page offers only these." : ""),
+  double_blind: z
+    .boolean()
+    .describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve: the account's own approval is refused." : ""),
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
@@ -67,7 +98,9 @@ export const HolderSessionRequest = SessionRequest.extend({
     .boolean()
     .nullable()
     .describe(
-      OPENAPI_METADATA ? "Whether the signed-in account's verified date of birth meets age_required today, so that the page can tell a person under the age before they answer; null while the account has no verified identity. Only the account itself reads this, and the server still decides on complete." : "",
+      OPENAPI_METADATA
+        ? "Whether the signed-in account's verified date of birth meets age_required today, so that the page can tell a person under the age before they answer; null while the account has no verified identity. Only the account itself reads this, and the server still decides on complete."
+        : "",
     ),
 });
 export type HolderSessionRequest = z.infer<typeof HolderSessionRequest>;
@@ -78,11 +111,22 @@ export const SessionPreview = z.object({
   age_required: z.int(),
   status: z.enum(SESSION_STATUSES),
   expires_at: z.iso.datetime(),
-  resolved_at: z.iso.datetime().nullable().describe(OPENAPI_METADATA ? "When the link was answered or expired; null while PENDING" : ""),
+  resolved_at: z.iso
+    .datetime()
+    .nullable()
+    .describe(OPENAPI_METADATA ? "When the link was answered or expired; null while PENDING" : ""),
   livemode: z.boolean(),
-  return_url: z.string().nullable().describe(OPENAPI_METADATA ? "Where the merchant asked the end user to be sent back; null when it gave none" : ""),
-  locale: z.enum(LOCALES).nullable().describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in; null when it gave none" : ""),
-  accepted_assurance: z.array(z.enum(ASSURANCES)).describe(OPENAPI_METADATA ? "The ways this session may be answered: the first screen offers only these." : ""),
+  return_url: z
+    .string()
+    .nullable()
+    .describe(OPENAPI_METADATA ? "Where the merchant asked the end user to be sent back; null when it gave none" : ""),
+  locale: z
+    .enum(LOCALES)
+    .nullable()
+    .describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in; null when it gave none" : ""),
+  accepted_assurance: z
+    .array(z.enum(ASSURANCES))
+    .describe(OPENAPI_METADATA ? "The ways this session may be answered: the first screen offers only these." : ""),
   double_blind: z.boolean().describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve this session." : ""),
   require_passkey: z
     .boolean()

@@ -77,7 +77,17 @@ const isDue = (state: SessionState, at: string) => Date.parse(at) >= Date.parse(
 
 function expired(state: SessionState, at: string): SessionState {
   const resolvedAt = isDue(state, at) ? state.expiresAt : at;
-  return { ...state, status: "EXPIRED", resolvedAt, aboveAgeRequired: false, receiptId: null, holderBinding: null, receipt: null, assurance: null, denialReason: null };
+  return {
+    ...state,
+    status: "EXPIRED",
+    resolvedAt,
+    aboveAgeRequired: false,
+    receiptId: null,
+    holderBinding: null,
+    receipt: null,
+    assurance: null,
+    denialReason: null,
+  };
 }
 
 /** What an answer decides; the rest of a resolution (status, time, receipt id) follows from it. */
@@ -85,7 +95,17 @@ type Answer = { above: boolean; holderBinding: HolderBinding; assurance: Assuran
 
 function resolved(state: SessionState, event: { at: string; receiptId: string }, answer: Answer): TransitionResult {
   const { above, ...rest } = answer;
-  return { outcome: "changed", state: { ...state, ...rest, status: above ? "APPROVED" : "DENIED", aboveAgeRequired: above, resolvedAt: event.at, receiptId: event.receiptId } };
+  return {
+    outcome: "changed",
+    state: {
+      ...state,
+      ...rest,
+      status: above ? "APPROVED" : "DENIED",
+      aboveAgeRequired: above,
+      resolvedAt: event.at,
+      receiptId: event.receiptId,
+    },
+  };
 }
 
 export function transition(state: SessionState, event: SessionEvent): TransitionResult {
@@ -93,7 +113,9 @@ export function transition(state: SessionState, event: SessionEvent): Transition
     return event.type === "expire" ? { outcome: "unchanged", state } : { outcome: "not_pending", state, changed: false };
   }
   if (event.type === "expire") {
-    return event.force || isDue(state, event.at) ? { outcome: "changed", state: expired(state, event.at) } : { outcome: "unchanged", state };
+    return event.force || isDue(state, event.at)
+      ? { outcome: "changed", state: expired(state, event.at) }
+      : { outcome: "unchanged", state };
   }
   if (isDue(state, event.at)) return { outcome: "not_pending", state: expired(state, event.at), changed: true };
   if (event.type === "decline") {

@@ -34,7 +34,10 @@ export function statusListSource({ memory = new Map(), cacheName = CACHE_NAME }:
     async keep(uri, entry) {
       remember(memory, uri, entry);
       const seconds = Math.max(1, Math.ceil((entry.freshUntil - Date.now()) / 1000));
-      await (await caches.open(cacheName)).put(uri, new Response(entry.token, { headers: { "cache-control": `max-age=${seconds}`, [FRESH_UNTIL]: String(entry.freshUntil) } }));
+      await (await caches.open(cacheName)).put(
+        uri,
+        new Response(entry.token, { headers: { "cache-control": `max-age=${seconds}`, [FRESH_UNTIL]: String(entry.freshUntil) } }),
+      );
     },
   };
 }

@@ -14,7 +14,13 @@ import { polledView, previewView, requestView, type PolledSession, type SessionP
 import { transition, type AccountBinding, type SessionEvent, type SessionState, type TestOutcome } from "./state-machine";
 import { signReceipt } from "./receipts";
 import { policyRefusal, type PolicyRefusal } from "./answer-policy";
-import { createDigitalIdRequest, verifyDigitalIdResponse, type DigitalCredentialRequest, type DigitalIdOutcome, type PendingDigitalIdRequest } from "../digital-id";
+import {
+  createDigitalIdRequest,
+  verifyDigitalIdResponse,
+  type DigitalCredentialRequest,
+  type DigitalIdOutcome,
+  type PendingDigitalIdRequest,
+} from "../digital-id";
 import type { FieldError } from "../errors";
 import {
   appOriginOf,
@@ -174,7 +180,10 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const state = await this.load();
     if (!state || !(await this.nonceMatches(state, nonce))) return fail(await this.unknownOrWithdrawn(nonce));
     let refused = false;
-    const after = await this.apply({ type: "decline", at: nowIso(), receiptId: newId("rcpt") }, (result) => (refused = result.outcome === "not_pending"));
+    const after = await this.apply(
+      { type: "decline", at: nowIso(), receiptId: newId("rcpt") },
+      (result) => (refused = result.outcome === "not_pending"),
+    );
     return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
   }
 
@@ -197,10 +206,18 @@ export class VerificationSessionObject extends DurableObject<Env> {
     if (input.dateOfBirth === null) return fail("KYC_REQUIRED");
     // A consent from an account with a passkey, or for a merchant that asked for one, needs an
     // assertion: the password alone cannot approve. Refusing needs nothing more.
-    if (input.consent && input.holderBinding !== "PASSKEY" && (input.accountHasPasskey || state.requirePasskey)) return fail("PASSKEY_REQUIRED");
+    if (input.consent && input.holderBinding !== "PASSKEY" && (input.accountHasPasskey || state.requirePasskey))
+      return fail("PASSKEY_REQUIRED");
     let refused = false;
     const after = await this.apply(
-      { type: "complete", at: nowIso(), consent: input.consent, dateOfBirth: input.dateOfBirth, receiptId: newId("rcpt"), holderBinding: input.holderBinding },
+      {
+        type: "complete",
+        at: nowIso(),
+        consent: input.consent,
+        dateOfBirth: input.dateOfBirth,
+        receiptId: newId("rcpt"),
+        holderBinding: input.holderBinding,
+      },
       (result) => (refused = result.outcome === "not_pending"),
     );
     return refused ? fail("SESSION_NOT_PENDING") : { ok: true, value: polledView(after) };
@@ -216,7 +233,11 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const state = checked.value;
     if ((await this.digitalIdFailures()) >= DIGITAL_ID_FAILURES_MAX) return this.digitalIdLimited(state);
     const { settings } = this.root;
-    const { requests, pending } = await createDigitalIdRequest({ ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), now: new Date() });
+    const { requests, pending } = await createDigitalIdRequest({
+      ageRequired: state.ageRequired,
+      appOrigin: appOriginOf(settings),
+      now: new Date(),
+    });
     await this.ctx.storage.put(DIGITAL_ID_REQUEST_KEY, pending);
     return { ok: true, value: { requests } };
   }
@@ -238,7 +259,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
     const { settings } = this.root;
     let outcome: DigitalIdOutcome;
     try {
-      outcome = await verifyDigitalIdResponse(body, { pending, ageRequired: state.ageRequired, appOrigin: appOriginOf(settings), trustAnchors: trustAnchorsOf(settings), now: new Date(), statusLists: isolateStatusLists });
+      outcome = await verifyDigitalIdResponse(body, {
+        pending,
+        ageRequired: state.ageRequired,
+        appOrigin: appOriginOf(settings),
+        trustAnchors: trustAnchorsOf(settings),
+        now: new Date(),
+        statusLists: isolateStatusLists,
+      });
     } catch (error) {
       const refused = refusedAnswer(error);
       if (!refused.counted) return fail("DIGITAL_ID_BODY_INVALID", { message: refused.message, errors: refused.errors });
@@ -251,7 +279,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
     }
     let result = "resolved" as "resolved" | "not_pending" | "replaced";
     const after = await this.apply(
-      { type: "proof", at: nowIso(), receiptId: newId("rcpt"), above: outcome.outcome === "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holderBinding: "DEVICE_KEY" },
+      {
+        type: "proof",
+        at: nowIso(),
+        receiptId: newId("rcpt"),
+        above: outcome.outcome === "APPROVED",
+        assurance: "DIGITAL_ID_VERIFIED",
+        holderBinding: "DEVICE_KEY",
+      },
       (transitioned) => {
         if (transitioned.outcome === "not_pending") result = "not_pending";
       },
@@ -282,7 +317,14 @@ export class VerificationSessionObject extends DurableObject<Env> {
       if (input.ageOver < state.ageRequired) return void (result = fail("AGE_TOKEN_INSUFFICIENT"));
       const refusal = policyRefusal(state, "age_token");
       if (refusal) return void (result = fail(refusal));
-      const event: SessionEvent = { type: "proof", at: nowIso(), receiptId: newId("rcpt"), above: true, assurance: "KYC_VERIFIED", holderBinding: "ANONYMOUS_TOKEN" };
+      const event: SessionEvent = {
+        type: "proof",
+        at: nowIso(),
+        receiptId: newId("rcpt"),
+        above: true,
+        assurance: "KYC_VERIFIED",
+        holderBinding: "ANONYMOUS_TOKEN",
+      };
       if (transition(state, event).outcome !== "changed") {
         // Answered or expired (an expiry is recorded on the way): the token stays unspent.
         await this.applyNow(event);
@@ -300,10 +342,7 @@ export class VerificationSessionObject extends DurableObject<Env> {
    * Test mode: answers a test session with the outcome the tester picked, through the merchant's test
    * key (its account) or the page (the nonce). A live session is NOT_FOUND here, whoever asks.
    */
-  async testAnswer(
-    auth: { accountId: string } | { nonce: string },
-    outcome: TestOutcome,
-  ): Promise<SessionResult<PolledSession>> {
+  async testAnswer(auth: { accountId: string } | { nonce: string }, outcome: TestOutcome): Promise<SessionResult<PolledSession>> {
     const state = await this.load();
     if (!state) return fail("nonce" in auth ? await this.unknownOrWithdrawn(auth.nonce) : "NOT_FOUND");
     if (state.livemode !== false) return fail("NOT_FOUND");
@@ -441,7 +480,9 @@ export class VerificationSessionObject extends DurableObject<Env> {
    * it expires (Retry-After). `retryAfter` is given when only answers still being verified hold the tries.
    */
   private digitalIdLimited(state: SessionState, retryAfter?: number) {
-    return fail("DIGITAL_ID_FAILURES_EXCEEDED", { retryAfter: retryAfter ?? Math.max(1, Math.ceil((Date.parse(state.expiresAt) - Date.now()) / 1000)) });
+    return fail("DIGITAL_ID_FAILURES_EXCEEDED", {
+      retryAfter: retryAfter ?? Math.max(1, Math.ceil((Date.parse(state.expiresAt) - Date.now()) / 1000)),
+    });
   }
 
   private async nonceMatches(state: SessionState, nonce: string): Promise<boolean> {
@@ -551,7 +592,10 @@ export class VerificationSessionObject extends DurableObject<Env> {
         await this.ctx.storage.delete("outbox");
         return;
       }
-      log("warn", "session outbox not flushed; retrying", { sessionId: message.sessionId, error: error instanceof Error ? error.name : "unknown" });
+      log("warn", "session outbox not flushed; retrying", {
+        sessionId: message.sessionId,
+        error: error instanceof Error ? error.name : "unknown",
+      });
     }
   }
 }

@@ -133,7 +133,8 @@ function Operation({ operation }: { operation: ReferenceOperation }) {
   return (
     <section class="card operation" id={operation.id} data-route={`${operation.method} ${operation.path}`}>
       <h3>
-        <span class={`method method-${operation.method.toLowerCase()}`}>{operation.method}</span> <code class="route">{operation.path}</code>
+        <span class={`method method-${operation.method.toLowerCase()}`}>{operation.method}</span>{" "}
+        <code class="route">{operation.path}</code>
       </h3>
       <p>{operation.summary}</p>
       {operation.description ? (
@@ -141,7 +142,9 @@ function Operation({ operation }: { operation: ReferenceOperation }) {
           <Prose text={operation.description} />
         </p>
       ) : null}
-      <p class="muted">Authentication: {operation.security.length ? operation.security.map((name) => SECURITY_TEXT[name] ?? name).join("; ") : "none"}</p>
+      <p class="muted">
+        Authentication: {operation.security.length ? operation.security.map((name) => SECURITY_TEXT[name] ?? name).join("; ") : "none"}
+      </p>
       {operation.parameters.length ? (
         <>
           <h4>Parameters</h4>
@@ -226,13 +229,12 @@ function CallbacksSection({ callbacks }: { callbacks: ReferenceCallback[] }) {
     <section aria-labelledby="callbacks">
       <h2 id="callbacks">Callbacks to your server</h2>
       <p>
-        When a session is resolved the service POSTs a signed event to the session's <code>callback_url</code> (Standard Webhooks
-        v1). Verify every request before you trust it: compute HMAC-SHA256 over <code>{SIGNED_STRING}</code>{" "}
-        (the raw body, before any JSON parsing) keyed with the base64-decoded part of your signing secret after <code>whsec_</code>,
-        and accept the request when one of the space-separated <code>v1,&lt;base64&gt;</code> entries of{" "}
-        <code>webhook-signature</code> matches in constant time. Reject a <code>webhook-timestamp</code> more than five minutes from
-        your clock, and de-duplicate on <code>webhook-id</code>. During a signing-secret rotation's grace a callback carries two
-        signatures, newest first.
+        When a session is resolved the service POSTs a signed event to the session's <code>callback_url</code> (Standard Webhooks v1).
+        Verify every request before you trust it: compute HMAC-SHA256 over <code>{SIGNED_STRING}</code> (the raw body, before any JSON
+        parsing) keyed with the base64-decoded part of your signing secret after <code>whsec_</code>, and accept the request when one of the
+        space-separated <code>v1,&lt;base64&gt;</code> entries of <code>webhook-signature</code> matches in constant time. Reject a{" "}
+        <code>webhook-timestamp</code> more than five minutes from your clock, and de-duplicate on <code>webhook-id</code>. During a
+        signing-secret rotation's grace a callback carries two signatures, newest first.
       </p>
       <section class="card operation" id="verify-callback" aria-labelledby="verify-callback-title">
         <h3 id="verify-callback-title">Verifying a callback (Node, no dependency)</h3>
@@ -305,13 +307,13 @@ export function ApiReferencePage({ document }: { document: ReferenceDocument }) 
         <h1 class="sr-only">API reference</h1>
         <p class="lede">{document.info.description}</p>
         <p class="muted">
-          Generated from <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI {"3.1"}, version {document.info.version}). Errors share one envelope:{" "}
-          <code>{'{"success": false, "error": "CODE", "message": "…", "errors": []}'}</code>. Request examples use{" "}
+          Generated from <a href="/api/openapi.json">/api/openapi.json</a> (OpenAPI {"3.1"}, version {document.info.version}). Errors share
+          one envelope: <code>{'{"success": false, "error": "CODE", "message": "…", "errors": []}'}</code>. Request examples use{" "}
           <code>$BASE_URL</code> for this deployment's origin and shell variables for your credentials and ids.
         </p>
         <p class="muted guides-note">
-          Guides named here, such as <code>docs/callbacks.md</code>, are Markdown files in the <code>docs/</code> folder of the
-          service's source repository. This deployment does not serve them, so they are named rather than linked.
+          Guides named here, such as <code>docs/callbacks.md</code>, are Markdown files in the <code>docs/</code> folder of the service's
+          source repository. This deployment does not serve them, so they are named rather than linked.
         </p>
         <div class="reference-layout">
           <Index tags={tags} operations={operations} callbacks={callbacks} />

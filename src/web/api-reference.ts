@@ -12,7 +12,10 @@ export type ReferenceDocument = {
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationObject>>;
   webhooks?: Record<string, Record<string, OperationObject>>;
-  components?: { schemas?: Record<string, JsonSchema>; securitySchemes?: Record<string, { description?: string; name?: string; type: string }> };
+  components?: {
+    schemas?: Record<string, JsonSchema>;
+    securitySchemes?: Record<string, { description?: string; name?: string; type: string }>;
+  };
 };
 
 type OperationObject = {
@@ -94,7 +97,9 @@ export function typeLabel(input: JsonSchema, document: ReferenceDocument): strin
   if (Array.isArray(schema.allOf)) return "object";
   const type = Array.isArray(schema.type) ? schema.type.join(" | ") : String(schema.type ?? "any");
   if (type === "array") return `array of ${typeLabel((schema.items ?? {}) as JsonSchema, document)}`;
-  const bounds = [schema.minimum, schema.maximum].every((b) => typeof b === "number" && Math.abs(b as number) < 1e6) ? ` ${schema.minimum}–${schema.maximum}` : "";
+  const bounds = [schema.minimum, schema.maximum].every((b) => typeof b === "number" && Math.abs(b as number) < 1e6)
+    ? ` ${schema.minimum}–${schema.maximum}`
+    : "";
   const lengths = typeof schema.maxLength === "number" ? ` ≤ ${schema.maxLength} chars` : "";
   const format = typeof schema.format === "string" ? ` (${schema.format})` : "";
   return `${type}${format}${bounds}${lengths}`;
@@ -106,7 +111,12 @@ function fields(input: JsonSchema, document: ReferenceDocument, prefix = "", dep
   if (Array.isArray(schema.allOf)) {
     // A later part narrows a field of an earlier one (the error enums): keep one line per field, the last.
     const byPath = new Map<string, Field>();
-    for (const field of (schema.allOf as JsonSchema[]).flatMap((part) => fields(part, document, prefix, depth))) byPath.set(field.path, { ...byPath.get(field.path), ...field, required: field.required || (byPath.get(field.path)?.required ?? false) });
+    for (const field of (schema.allOf as JsonSchema[]).flatMap((part) => fields(part, document, prefix, depth)))
+      byPath.set(field.path, {
+        ...byPath.get(field.path),
+        ...field,
+        required: field.required || (byPath.get(field.path)?.required ?? false),
+      });
     return [...byPath.values()];
   }
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
@@ -114,9 +124,17 @@ function fields(input: JsonSchema, document: ReferenceDocument, prefix = "", dep
   return Object.entries(properties).flatMap(([name, property]) => {
     const path = prefix ? `${prefix}.${name}` : name;
     const resolved = resolve(property, document);
-    const own: Field = { path, type: typeLabel(property, document), required: required.has(name), note: typeof resolved.description === "string" ? resolved.description : "" };
+    const own: Field = {
+      path,
+      type: typeLabel(property, document),
+      required: required.has(name),
+      note: typeof resolved.description === "string" ? resolved.description : "",
+    };
     const item = resolved.type === "array" ? resolve((resolved.items ?? {}) as JsonSchema, document) : resolved;
-    const nested = depth < 2 && item.type === "object" && item.properties ? fields(item, document, resolved.type === "array" ? `${path}[]` : path, depth + 1) : [];
+    const nested =
+      depth < 2 && item.type === "object" && item.properties
+        ? fields(item, document, resolved.type === "array" ? `${path}[]` : path, depth + 1)
+        : [];
     return [own, ...nested];
   });
 }
@@ -125,7 +143,12 @@ function body(content: Record<string, { schema: JsonSchema }> | undefined, docum
   const [mediaType, media] = Object.entries(content ?? {})[0] ?? [];
   if (!mediaType || !media) return undefined;
   const json = mediaType === "application/json";
-  return { mediaType, schema: media.schema, fields: json ? fields(media.schema, document) : [], example: json ? exampleOf(media.schema, document) : undefined };
+  return {
+    mediaType,
+    schema: media.schema,
+    fields: json ? fields(media.schema, document) : [],
+    example: json ? exampleOf(media.schema, document) : undefined,
+  };
 }
 
 /** The error codes a response names in its `error` enum. */
@@ -145,7 +168,9 @@ export function referenceCallbacks(document: ReferenceDocument): ReferenceCallba
       id: operation.operationId,
       event,
       description: operation.description,
-      headers: (operation.parameters ?? []).filter((p) => p.in === "header").map((p) => ({ name: p.name, description: p.description ?? "" })),
+      headers: (operation.parameters ?? [])
+        .filter((p) => p.in === "header")
+        .map((p) => ({ name: p.name, description: p.description ?? "" })),
       body: operation.requestBody ? body(operation.requestBody.content, document) : undefined,
     })),
   );
@@ -154,21 +179,30 @@ export function referenceCallbacks(document: ReferenceDocument): ReferenceCallba
 export function referenceOperations(document: ReferenceDocument): ReferenceOperation[] {
   const tagOrder = (document.tags ?? []).map((tag) => tag.name);
   const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]): Omit<ReferenceOperation, "requestExample"> => ({
-      id: operation.operationId,
-      method: method.toUpperCase(),
-      path,
-      tag: operation.tags?.[0] ?? "Other",
-      summary: operation.summary ?? `${method.toUpperCase()} ${path}`,
-      description: operation.description,
-      security: (operation.security ?? []).flatMap((requirement) => Object.keys(requirement)),
-      parameters: (operation.parameters ?? []).map((parameter) => ({ name: parameter.name, in: parameter.in, required: parameter.required ?? false, type: typeLabel(parameter.schema ?? {}, document) })),
-      requestBody: operation.requestBody ? body(operation.requestBody.content, document) : undefined,
-      responses: Object.entries(operation.responses).map(([status, response]) => {
-        const first = Object.values(response.content ?? {})[0];
-        return { status, description: response.description, codes: codesOf(first?.schema), body: body(response.content, document) };
-      }),
-    })).map((operation) => ({ ...operation, requestExample: requestExample(operation) })),
+    Object.entries(methods)
+      .map(
+        ([method, operation]): Omit<ReferenceOperation, "requestExample"> => ({
+          id: operation.operationId,
+          method: method.toUpperCase(),
+          path,
+          tag: operation.tags?.[0] ?? "Other",
+          summary: operation.summary ?? `${method.toUpperCase()} ${path}`,
+          description: operation.description,
+          security: (operation.security ?? []).flatMap((requirement) => Object.keys(requirement)),
+          parameters: (operation.parameters ?? []).map((parameter) => ({
+            name: parameter.name,
+            in: parameter.in,
+            required: parameter.required ?? false,
+            type: typeLabel(parameter.schema ?? {}, document),
+          })),
+          requestBody: operation.requestBody ? body(operation.requestBody.content, document) : undefined,
+          responses: Object.entries(operation.responses).map(([status, response]) => {
+            const first = Object.values(response.content ?? {})[0];
+            return { status, description: response.description, codes: codesOf(first?.schema), body: body(response.content, document) };
+          }),
+        }),
+      )
+      .map((operation) => ({ ...operation, requestExample: requestExample(operation) })),
   );
   const rank = (tag: string) => (tagOrder.includes(tag) ? tagOrder.indexOf(tag) : tagOrder.length);
   return operations.sort((a, b) => rank(a.tag) - rank(b.tag));

@@ -19,6 +19,7 @@
  * @typedef {{ fields?: Record<string, string>, codes?: Record<string, string> }} Wording
  */
 
+// biome-ignore lint/correctness/noUnusedVariables: a classic script\'s global, read by the pages\' other scripts
 var AVS = (function () {
   "use strict";
 
@@ -31,7 +32,7 @@ var AVS = (function () {
     UNAUTHORIZED: "Your sign-in has expired. Please sign in again.",
     INTERNAL_ERROR: "Something went wrong on our side. Please try again in a moment.",
     VALIDATION_FAILED: "Please check the highlighted fields.",
-    INVALID_TOKEN: "This link is no longer valid: it was already used or has expired."
+    INVALID_TOKEN: "This link is no longer valid: it was already used or has expired.",
   };
 
   // The end user's pages carry their language's catalogue as data (#page-texts, src/web/i18n): whole
@@ -42,20 +43,32 @@ var AVS = (function () {
   function texts() {
     if (!pageTexts) {
       var data = document.getElementById("page-texts");
-      try { pageTexts = data ? JSON.parse(data.textContent || "{}") : {}; } catch (e) { pageTexts = {}; }
+      try {
+        pageTexts = data ? JSON.parse(data.textContent || "{}") : {};
+      } catch {
+        pageTexts = {};
+      }
     }
     return /** @type {Record<string, string>} */ (pageTexts);
   }
   /** @param {string} key @param {Record<string, string | number>} [values] */
   function t(key, values) {
-    return (texts()[key] || key).replace(/\{(\w+)\}/g, function (all, name) { return values && name in values ? String(values[name]) : all; });
+    return (texts()[key] || key).replace(/\{(\w+)\}/g, function (all, name) {
+      return values && name in values ? String(values[name]) : all;
+    });
   }
 
   /** @param {Failure} result @param {Wording} [wording] */
   function messageFor(result, wording) {
     var code = result.error || "";
-    var own = wording && wording.codes && code ? wording.codes[code] : undefined;
-    return own || (code && (texts()["error." + code] || MESSAGES[code])) || result.message || texts()["error.INTERNAL_ERROR"] || MESSAGES.INTERNAL_ERROR;
+    var own = wording?.codes && code ? wording.codes[code] : undefined;
+    return (
+      own ||
+      (code && (texts()["error." + code] || MESSAGES[code])) ||
+      result.message ||
+      texts()["error.INTERNAL_ERROR"] ||
+      MESSAGES.INTERNAL_ERROR
+    );
   }
 
   // Calls the public JSON API. Never throws: a network failure is { ok: false, error: "NETWORK" }.
@@ -81,23 +94,34 @@ var AVS = (function () {
     var response;
     try {
       response = await fetch(path, init);
-    } catch (e) {
+    } catch {
       return { ok: false, status: 0, error: "NETWORK", message: MESSAGES.NETWORK, errors: [] };
     }
     if (options.raw && response.ok) return { ok: true, status: response.status, response: response };
     /** @type {any} */
     var body = null;
     if (response.status !== 204) {
-      try { body = await response.json(); } catch (e) { body = null; }
+      try {
+        body = await response.json();
+      } catch {
+        body = null;
+      }
     }
     // date: the server's Date header, for pages that must not trust the device clock.
-    if (response.ok) return { ok: true, status: response.status, data: body && body.data, message: body && body.message, date: response.headers.get("date") };
+    if (response.ok)
+      return {
+        ok: true,
+        status: response.status,
+        data: body?.data,
+        message: body?.message,
+        date: response.headers.get("date"),
+      };
     return {
       ok: false,
       status: response.status,
-      error: (body && body.error) || "INTERNAL_ERROR",
-      message: (body && body.message) || MESSAGES.INTERNAL_ERROR,
-      errors: (body && Array.isArray(body.errors)) ? body.errors : []
+      error: body?.error || "INTERNAL_ERROR",
+      message: body?.message || MESSAGES.INTERNAL_ERROR,
+      errors: body && Array.isArray(body.errors) ? body.errors : [],
     };
   }
 
@@ -105,9 +129,27 @@ var AVS = (function () {
   /** @param {string} key */
   function tokenStore(key) {
     return {
-      get: function () { try { return sessionStorage.getItem(key); } catch (e) { return null; } },
-      set: function (/** @type {string} */ value) { try { sessionStorage.setItem(key, value); } catch (e) { /* private mode: memory only */ } },
-      clear: function () { try { sessionStorage.removeItem(key); } catch (e) { /* nothing stored */ } }
+      get: function () {
+        try {
+          return sessionStorage.getItem(key);
+        } catch {
+          return null;
+        }
+      },
+      set: function (/** @type {string} */ value) {
+        try {
+          sessionStorage.setItem(key, value);
+        } catch {
+          /* private mode: memory only */
+        }
+      },
+      clear: function () {
+        try {
+          sessionStorage.removeItem(key);
+        } catch {
+          /* nothing stored */
+        }
+      },
     };
   }
 
@@ -117,11 +159,17 @@ var AVS = (function () {
    * @param {string} id
    * @returns {HTMLElement}
    */
-  function $(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }
+  function $(id) {
+    return /** @type {HTMLElement} */ (document.getElementById(id));
+  }
   /** @param {string} id */
-  function form(id) { return /** @type {HTMLFormElement} */ ($(id)); }
+  function form(id) {
+    return /** @type {HTMLFormElement} */ ($(id));
+  }
   /** A text input (or the like) of the page, for its value. @param {string} id */
-  function input(id) { return /** @type {HTMLInputElement} */ ($(id)); }
+  function input(id) {
+    return /** @type {HTMLInputElement} */ ($(id));
+  }
   /** @param {Target} target @param {boolean} visible */
   function show(target, visible) {
     var el = typeof target === "string" ? $(target) : target;
@@ -148,7 +196,9 @@ var AVS = (function () {
       else if (name === "className") node.className = value;
       else node.setAttribute(name, value);
     });
-    (children || []).forEach(function (child) { if (child != null) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child); });
+    (children || []).forEach(function (child) {
+      if (child != null) node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
     return node;
   }
 
@@ -181,8 +231,14 @@ var AVS = (function () {
 
   /** @param {HTMLFormElement} form */
   function clearFieldErrors(form) {
-    form.querySelectorAll("[data-error-for]").forEach(function (p) { p.textContent = ""; /** @type {HTMLElement} */ (p).hidden = true; });
-    Array.prototype.forEach.call(form.elements, function (/** @type {Element} */ input) { input.removeAttribute("aria-invalid"); });
+    form.querySelectorAll("[data-error-for]").forEach(function (p) {
+      p.textContent = "";
+      /** @type {HTMLElement} */
+      (p).hidden = true;
+    });
+    Array.prototype.forEach.call(form.elements, function (/** @type {Element} */ input) {
+      input.removeAttribute("aria-invalid");
+    });
   }
 
   // Puts each 422 problem under its field (path "address.country" matches name "address.country" or
@@ -195,19 +251,36 @@ var AVS = (function () {
     (errors || []).forEach(function (problem) {
       var path = String(problem.path || "");
       var names = [path, path.split(".").pop() || "", path.split(".")[0] || ""];
-      var own = fields && names.map(function (name) { return fields[name]; }).filter(Boolean)[0];
+      var own =
+        fields &&
+        names
+          .map(function (name) {
+            return fields[name];
+          })
+          .filter(Boolean)[0];
       var message = own || problem.message;
       /** @type {HTMLElement | null} */
-      var slot = names.map(function (name) { return /** @type {HTMLElement | null} */ (form.querySelector('[data-error-for="' + CSS.escape(name) + '"]')); }).filter(Boolean)[0] || null;
+      var slot =
+        names
+          .map(function (name) {
+            return /** @type {HTMLElement | null} */ (form.querySelector('[data-error-for="' + CSS.escape(name) + '"]'));
+          })
+          .filter(Boolean)[0] || null;
       // A page with a catalogue says what the field needs in its own language (problem.<field>).
       if (!own && !problem.own && texts()["problem." + names[1]]) message = texts()["problem." + names[1]];
-      if (!slot) { if (unplaced.indexOf(message) < 0) unplaced.push(message); return; }
+      if (!slot) {
+        if (unplaced.indexOf(message) < 0) unplaced.push(message);
+        return;
+      }
       slot.textContent = message;
       slot.hidden = false;
       var input = form.elements.namedItem(slot.getAttribute("data-error-for") || "");
       // A field in parts (a fieldset named after the path: /verify's date of birth): each part is marked,
       // and the first of them takes the focus below.
-      if (input instanceof HTMLFieldSetElement) input.querySelectorAll("input, select").forEach(function (part) { part.setAttribute("aria-invalid", "true"); });
+      if (input instanceof HTMLFieldSetElement)
+        input.querySelectorAll("input, select").forEach(function (part) {
+          part.setAttribute("aria-invalid", "true");
+        });
       else if (input && "setAttribute" in input) input.setAttribute("aria-invalid", "true");
     });
     /** @type {HTMLElement | null} */
@@ -223,7 +296,7 @@ var AVS = (function () {
     var box = form.querySelector(".notice");
     var message = messageFor(result, wording);
     if (result.error === "VALIDATION_FAILED" && result.errors && result.errors.length) {
-      var unplaced = showFieldErrors(form, result.errors, wording && wording.fields);
+      var unplaced = showFieldErrors(form, result.errors, wording?.fields);
       message = unplaced.join(" ");
     }
     if (box) notice(box, message, "error");
@@ -247,9 +320,15 @@ var AVS = (function () {
     // A page that opts in (data-busy-words on an ancestor, the console's "Sending…") says so in words once
     // the wait is noticeable; a quick answer never flickers the label.
     var holder = button.closest("[data-busy-words]");
-    var words = holder && holder.getAttribute("data-busy-words");
-    var timer = words ? setTimeout(function () { button.textContent = /** @type {string} */ (words); }, BUSY_WORDS_AFTER_MS) : 0;
-    try { return await work(); } finally {
+    var words = holder?.getAttribute("data-busy-words");
+    var timer = words
+      ? setTimeout(function () {
+          button.textContent = /** @type {string} */ (words);
+        }, BUSY_WORDS_AFTER_MS)
+      : 0;
+    try {
+      return await work();
+    } finally {
       clearTimeout(timer);
       button.disabled = false;
       button.removeAttribute("aria-busy");
@@ -294,7 +373,9 @@ var AVS = (function () {
       if (focus) button.focus();
     }
     buttons.forEach(function (button, index) {
-      button.addEventListener("click", function () { select(button, false); });
+      button.addEventListener("click", function () {
+        select(button, false);
+      });
       button.addEventListener("keydown", function (event) {
         var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
         if (!step) return;
@@ -303,7 +384,14 @@ var AVS = (function () {
         if (next) select(next, true);
       });
     });
-    return { select: function (/** @type {string} */ id) { var b = buttons.find(function (x) { return x.id === id; }); if (b) select(b, false); } };
+    return {
+      select: function (/** @type {string} */ id) {
+        var b = buttons.find(function (x) {
+          return x.id === id;
+        });
+        if (b) select(b, false);
+      },
+    };
   }
 
   // The one date format of the apps. The end user's pages pass their language; the console the browser's.
@@ -311,13 +399,28 @@ var AVS = (function () {
   function formatDateTime(iso, locale) {
     if (!iso) return "";
     var date = new Date(iso);
-    if (isNaN(date.getTime())) return iso;
+    if (Number.isNaN(date.getTime())) return iso;
     return date.toLocaleString(locale, { year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
   }
 
   return {
-    api: api, messageFor: messageFor, tokenStore: tokenStore, $: $, form: form, input: input, show: show, text: text, el: el, notice: notice,
-    values: values, onSubmit: onSubmit, showFailure: showFailure, clearFieldErrors: clearFieldErrors, busy: busy,
-    tabs: tabs, formatDateTime: formatDateTime, t: t
+    api: api,
+    messageFor: messageFor,
+    tokenStore: tokenStore,
+    $: $,
+    form: form,
+    input: input,
+    show: show,
+    text: text,
+    el: el,
+    notice: notice,
+    values: values,
+    onSubmit: onSubmit,
+    showFailure: showFailure,
+    clearFieldErrors: clearFieldErrors,
+    busy: busy,
+    tabs: tabs,
+    formatDateTime: formatDateTime,
+    t: t,
   };
 })();

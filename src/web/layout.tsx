@@ -53,7 +53,8 @@ export function Brand(props: { subtitle?: string; name?: string }) {
         ✓
       </span>
       <span>
-        {props.name ?? "Age Verification"}{props.subtitle ? <span class="muted"> · {props.subtitle}</span> : null}
+        {props.name ?? "Age Verification"}
+        {props.subtitle ? <span class="muted"> · {props.subtitle}</span> : null}
       </span>
     </span>
   );

@@ -12,7 +12,14 @@ export function PasskeyOffer({ t }: Texts) {
       <h2 id="passkey-offer-title">{t("passkey.offer.title")}</h2>
       <p class="muted">{t("passkey.offer.text")}</p>
       <div id="passkey-offer-notice" class="notice error" hidden></div>
-      <Field form="passkey-offer" name="password" type="password" autocomplete="current-password" label={t("passkey.password")} hint={t("passkey.password.hint")} />
+      <Field
+        form="passkey-offer"
+        name="password"
+        type="password"
+        autocomplete="current-password"
+        label={t("passkey.password")}
+        hint={t("passkey.password.hint")}
+      />
       <div class="actions">
         <button type="button" class="btn block" id="passkey-create">
           {t("passkey.create")}
@@ -45,7 +52,14 @@ export function PasskeySettings({ t, standalone = false }: Texts & { standalone?
         {t("passkey.empty")}
       </p>
       <div id="passkey-add-password-field" hidden>
-        <Field form="passkey-add" name="password" type="password" autocomplete="current-password" label={t("passkey.password")} hint={t("passkey.password.hint")} />
+        <Field
+          form="passkey-add"
+          name="password"
+          type="password"
+          autocomplete="current-password"
+          label={t("passkey.password")}
+          hint={t("passkey.password.hint")}
+        />
       </div>
       <button type="button" class="btn small secondary" id="passkey-add">
         {t("passkey.add")}

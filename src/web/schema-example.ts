@@ -58,7 +58,9 @@ export function exampleOf(input: JsonSchema, document: Document, name = ""): unk
     }
     // A property narrowed in a later part keeps the constraints of both: take the narrower one.
     const properties = merged.properties as Record<string, JsonSchema>;
-    for (const part of parts) for (const [key, value] of Object.entries((part.properties ?? {}) as Record<string, JsonSchema>)) properties[key] = { ...properties[key], ...value };
+    for (const part of parts)
+      for (const [key, value] of Object.entries((part.properties ?? {}) as Record<string, JsonSchema>))
+        properties[key] = { ...properties[key], ...value };
     return exampleOf(merged, document, name);
   }
   const choices = (schema.anyOf ?? schema.oneOf) as JsonSchema[] | undefined;

@@ -35,16 +35,73 @@ async function open(doubleBlind: boolean): Promise<Opened> {
 
 /** Every route the person's page calls on a session, as it calls them (the nonce in its header), plus the 1.0.0 places of the nonce. */
 const ROUTES: { name: string; send: (s: Opened, authorization: string) => ReturnType<typeof call> }[] = [
-  { name: "preview", send: (s, a) => call("GET", `/api/age-verification/session/${s.session_id}/preview`, { headers: { authorization: a, "x-session-nonce": s.nonce } }) },
-  { name: "request", send: (s, a) => call("GET", `/api/age-verification/session/${s.session_id}/request`, { headers: { authorization: a, "x-session-nonce": s.nonce } }) },
-  { name: "request (?nonce=)", send: (s, a) => call("GET", `/api/age-verification/session/${s.session_id}/request?nonce=${s.nonce}`, { headers: { authorization: a } }) },
-  { name: "complete", send: (s, a) => call("POST", `/api/age-verification/session/${s.session_id}/complete`, { headers: { authorization: a, "x-session-nonce": s.nonce }, body: { consent: true } }) },
-  { name: "complete (nonce in body)", send: (s, a) => call("POST", `/api/age-verification/session/${s.session_id}/complete`, { headers: { authorization: a }, body: { nonce: s.nonce, consent: false } }) },
-  { name: "decline", send: (s, a) => call("POST", `/api/age-verification/session/${s.session_id}/decline`, { headers: { authorization: a, "x-session-nonce": s.nonce } }) },
-  { name: "passkey-options", send: (s, a) => call("POST", `/api/age-verification/session/${s.session_id}/passkey-options`, { headers: { authorization: a, "x-session-nonce": s.nonce }, body: {} }) },
-  { name: "passkey-options (nonce in body)", send: (s, a) => call("POST", `/api/age-verification/session/${s.session_id}/passkey-options`, { headers: { authorization: a }, body: { nonce: s.nonce } }) },
-  { name: "digital-id/request", send: (s, a) => call("POST", `/api/age-verification/session/${s.session_id}/digital-id/request`, { headers: { authorization: a, "x-session-nonce": s.nonce } }) },
-  { name: "digital-id/response", send: (s, a) => call("POST", `/api/age-verification/session/${s.session_id}/digital-id/response`, { headers: { authorization: a, "x-session-nonce": s.nonce }, body: { protocol: "org-iso-mdoc", data: {} } }) },
+  {
+    name: "preview",
+    send: (s, a) =>
+      call("GET", `/api/age-verification/session/${s.session_id}/preview`, { headers: { authorization: a, "x-session-nonce": s.nonce } }),
+  },
+  {
+    name: "request",
+    send: (s, a) =>
+      call("GET", `/api/age-verification/session/${s.session_id}/request`, { headers: { authorization: a, "x-session-nonce": s.nonce } }),
+  },
+  {
+    name: "request (?nonce=)",
+    send: (s, a) =>
+      call("GET", `/api/age-verification/session/${s.session_id}/request?nonce=${s.nonce}`, { headers: { authorization: a } }),
+  },
+  {
+    name: "complete",
+    send: (s, a) =>
+      call("POST", `/api/age-verification/session/${s.session_id}/complete`, {
+        headers: { authorization: a, "x-session-nonce": s.nonce },
+        body: { consent: true },
+      }),
+  },
+  {
+    name: "complete (nonce in body)",
+    send: (s, a) =>
+      call("POST", `/api/age-verification/session/${s.session_id}/complete`, {
+        headers: { authorization: a },
+        body: { nonce: s.nonce, consent: false },
+      }),
+  },
+  {
+    name: "decline",
+    send: (s, a) =>
+      call("POST", `/api/age-verification/session/${s.session_id}/decline`, { headers: { authorization: a, "x-session-nonce": s.nonce } }),
+  },
+  {
+    name: "passkey-options",
+    send: (s, a) =>
+      call("POST", `/api/age-verification/session/${s.session_id}/passkey-options`, {
+        headers: { authorization: a, "x-session-nonce": s.nonce },
+        body: {},
+      }),
+  },
+  {
+    name: "passkey-options (nonce in body)",
+    send: (s, a) =>
+      call("POST", `/api/age-verification/session/${s.session_id}/passkey-options`, {
+        headers: { authorization: a },
+        body: { nonce: s.nonce },
+      }),
+  },
+  {
+    name: "digital-id/request",
+    send: (s, a) =>
+      call("POST", `/api/age-verification/session/${s.session_id}/digital-id/request`, {
+        headers: { authorization: a, "x-session-nonce": s.nonce },
+      }),
+  },
+  {
+    name: "digital-id/response",
+    send: (s, a) =>
+      call("POST", `/api/age-verification/session/${s.session_id}/digital-id/response`, {
+        headers: { authorization: a, "x-session-nonce": s.nonce },
+        body: { protocol: "org-iso-mdoc", data: {} },
+      }),
+  },
 ];
 
 /** What an account's activity leaves in D1: its counter rows and pending passkey challenges, on every shard. */
@@ -60,7 +117,8 @@ describe("a double-blind session refuses every request that carries an account",
       const session = await open(true);
       const before = await accountTraces(adult.id);
       const lines: string[] = [];
-      for (const method of ["log", "warn", "error"] as const) vi.spyOn(console, method).mockImplementation((line: unknown) => void lines.push(String(line)));
+      for (const method of ["log", "warn", "error"] as const)
+        vi.spyOn(console, method).mockImplementation((line: unknown) => void lines.push(String(line)));
       expectError(await route.send(session, `Bearer ${adult.token}`), 403, "DOUBLE_BLIND_REQUIRED");
       vi.restoreAllMocks();
       expect(await accountTraces(adult.id)).toBe(before);
@@ -68,7 +126,9 @@ describe("a double-blind session refuses every request that carries an account",
       // One line: the route pattern and the status; no session id, nonce, token or account.
       const logged = lines.join("\n");
       for (const secret of [session.session_id, session.nonce, adult.token, adult.id, adult.email]) expect(logged).not.toContain(secret);
-      expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([expect.objectContaining({ message: "request", status: 403, route: expect.stringContaining("/session/:id/") })]);
+      expect(lines.map((l) => JSON.parse(l) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({ message: "request", status: 403, route: expect.stringContaining("/session/:id/") }),
+      ]);
     });
 
     it(`${route.name}: a sign-in that does not even verify gets the same 403, not 401 (the refusal comes before the account)`, async () => {
@@ -80,21 +140,32 @@ describe("a double-blind session refuses every request that carries an account",
 
   // The class: wherever the session's own nonce is carried (the X-Session-Nonce header, the 1.0.0 place,
   // or both), with or without a wrong one in the other place, a sign-in never gets past the session.
-  const PLACED: { name: string; send: (s: Opened, a: string, header: string | undefined, place: string | undefined) => ReturnType<typeof call> }[] = [
+  const PLACED: {
+    name: string;
+    send: (s: Opened, a: string, header: string | undefined, place: string | undefined) => ReturnType<typeof call>;
+  }[] = [
     {
       name: "request",
       send: (s, a, header, place) =>
-        call("GET", `/api/age-verification/session/${s.session_id}/request${place === undefined ? "" : `?nonce=${place}`}`, { headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) } }),
+        call("GET", `/api/age-verification/session/${s.session_id}/request${place === undefined ? "" : `?nonce=${place}`}`, {
+          headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) },
+        }),
     },
     {
       name: "complete",
       send: (s, a, header, place) =>
-        call("POST", `/api/age-verification/session/${s.session_id}/complete`, { headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) }, body: { consent: true, ...(place === undefined ? {} : { nonce: place }) } }),
+        call("POST", `/api/age-verification/session/${s.session_id}/complete`, {
+          headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) },
+          body: { consent: true, ...(place === undefined ? {} : { nonce: place }) },
+        }),
     },
     {
       name: "passkey-options",
       send: (s, a, header, place) =>
-        call("POST", `/api/age-verification/session/${s.session_id}/passkey-options`, { headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) }, body: place === undefined ? {} : { nonce: place } }),
+        call("POST", `/api/age-verification/session/${s.session_id}/passkey-options`, {
+          headers: { authorization: a, ...(header === undefined ? {} : { "x-session-nonce": header }) },
+          body: place === undefined ? {} : { nonce: place },
+        }),
     },
   ];
   const PLACINGS: { header: "right" | "wrong" | undefined; place: "right" | "wrong" | undefined }[] = [
@@ -108,11 +179,14 @@ describe("a double-blind session refuses every request that carries an account",
     it(`${route.name}: the session's nonce in any place, beside a wrong one or not, is refused before the sign-in is checked, nothing of the account read`, async () => {
       const session = await open(true);
       const before = await accountTraces(adult.id);
-      const value = (which: "right" | "wrong" | undefined) => (which === undefined ? undefined : which === "right" ? session.nonce : "wrong");
+      const value = (which: "right" | "wrong" | undefined) =>
+        which === undefined ? undefined : which === "right" ? session.nonce : "wrong";
       for (const placing of PLACINGS) {
         for (const authorization of ["Bearer not-a-token", `Bearer ${adult.token}`]) {
           const res = await route.send(session, authorization, value(placing.header), value(placing.place));
-          expect(`${res.status} ${res.body?.error}`, `${JSON.stringify(placing)} ${authorization.slice(0, 12)}`).toBe("403 DOUBLE_BLIND_REQUIRED");
+          expect(`${res.status} ${res.body?.error}`, `${JSON.stringify(placing)} ${authorization.slice(0, 12)}`).toBe(
+            "403 DOUBLE_BLIND_REQUIRED",
+          );
         }
       }
       expect(await accountTraces(adult.id)).toBe(before);
@@ -127,17 +201,25 @@ describe("a double-blind session refuses every request that carries an account",
 
   it("without an Authorization header the routes answer as before: the preview, and the anonymous token approval", async () => {
     const session = await open(true);
-    const preview = await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: { "x-session-nonce": session.nonce } });
+    const preview = await call("GET", `/api/age-verification/session/${session.session_id}/preview`, {
+      headers: { "x-session-nonce": session.nonce },
+    });
     expect(preview.status).toBe(200);
     expect(preview.body.data).toMatchObject({ double_blind: true, status: "PENDING" });
   });
 
   it("a session that is not double-blind still reads and answers with the account", async () => {
     const session = await open(false);
-    const read = await call("GET", `/api/age-verification/session/${session.session_id}/request`, { token: adult.token, headers: { "x-session-nonce": session.nonce } });
+    const read = await call("GET", `/api/age-verification/session/${session.session_id}/request`, {
+      token: adult.token,
+      headers: { "x-session-nonce": session.nonce },
+    });
     expect(read.status, read.text).toBe(200);
     expect(read.body.data).toMatchObject({ double_blind: false, meets_age_required: true });
-    const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: adult.token, body: { nonce: session.nonce } });
+    const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, {
+      token: adult.token,
+      body: { nonce: session.nonce },
+    });
     expect(options.status, options.text).toBe(200);
   });
 });

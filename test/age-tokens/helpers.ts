@@ -8,14 +8,23 @@ import devKeys from "../fixtures/dev-age-token-keys.json";
 import { b64url, createTokenRequest, hex, unb64url } from "./rfc-client";
 
 export const DEV_SETTING = devKeys.value;
-export const devKey = (ageOver: number): string => (JSON.parse(DEV_SETTING) as { age_over: number; current: string }[]).find((k) => k.age_over === ageOver)!.current;
+export const devKey = (ageOver: number): string =>
+  (JSON.parse(DEV_SETTING) as { age_over: number; current: string }[]).find((k) => k.age_over === ageOver)!.current;
 
 /** The base64 DER inside a PEM the RFC vectors carry as hex. */
-export const pemBody = (pemHex: string): string => new TextDecoder().decode(hex(pemHex)).replace(/-----[A-Z ]+-----/g, "").replace(/\s+/g, "");
+export const pemBody = (pemHex: string): string =>
+  new TextDecoder()
+    .decode(hex(pemHex))
+    .replace(/-----[A-Z ]+-----/g, "")
+    .replace(/\s+/g, "");
 
 /** A fresh RSA-2048 key as the setting takes it (base64 PKCS#8): for rotation and unknown-key cases. */
 export async function freshKey(): Promise<string> {
-  const pair = (await crypto.subtle.generateKey({ name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-384" }, true, ["sign", "verify"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey(
+    { name: "RSA-PSS", modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: "SHA-384" },
+    true,
+    ["sign", "verify"],
+  )) as CryptoKeyPair;
   const pkcs8 = new Uint8Array((await crypto.subtle.exportKey("pkcs8", pair.privateKey)) as ArrayBuffer);
   return btoa(String.fromCharCode(...pkcs8));
 }
@@ -26,7 +35,11 @@ export const setting = (entries: { age_over: number; current: string; previous?:
 export async function fetchTokens(keys: TokenKeys, ageOver: number, challenge: Uint8Array<ArrayBuffer>, count = 1): Promise<string[]> {
   const tokenKey = keys.find((k) => k.ageOver === ageOver && k.role === "current")!.publicKey;
   const requests = await Promise.all(Array.from({ length: count }, () => createTokenRequest(challenge, tokenKey)));
-  const responses = await issueTokens(keys, ageOver, requests.map((r) => b64url(r.tokenRequest)));
+  const responses = await issueTokens(
+    keys,
+    ageOver,
+    requests.map((r) => b64url(r.tokenRequest)),
+  );
   return Promise.all(requests.map(async (r, i) => b64url(await r.finalize(unb64url(responses[i]!)))));
 }
 

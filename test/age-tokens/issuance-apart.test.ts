@@ -46,9 +46,17 @@ describe("an issuance request names no session", () => {
       const body = { age_over: 18, token_requests: await requestsFor(1), ...way.extra };
       const before = await counters();
       const signatures = await rsaSignaturesDuring(async () => {
-        expectError(await call("POST", way.path ?? "/api/age-tokens", { token: adult.token, headers: way.headers, body }), 422, "VALIDATION_FAILED");
+        expectError(
+          await call("POST", way.path ?? "/api/age-tokens", { token: adult.token, headers: way.headers, body }),
+          422,
+          "VALIDATION_FAILED",
+        );
         // A sign-in that does not verify gets the same answer: the refusal comes first.
-        expectError(await call("POST", way.path ?? "/api/age-tokens", { headers: { authorization: "Bearer nope", ...way.headers }, body }), 422, "VALIDATION_FAILED");
+        expectError(
+          await call("POST", way.path ?? "/api/age-tokens", { headers: { authorization: "Bearer nope", ...way.headers }, body }),
+          422,
+          "VALIDATION_FAILED",
+        );
       });
       expect(signatures).toBe(0);
       expect(await counters()).toBe(before);
@@ -57,7 +65,11 @@ describe("an issuance request names no session", () => {
 
   it("a Referer of the bare origin (names nothing) and no Referer at all are served", async () => {
     const adult = await seedEndUser(birthdayToday(30));
-    const res = await call("POST", "/api/age-tokens", { token: adult.token, headers: { referer: "https://age.example/" }, body: { age_over: 18, token_requests: await requestsFor(1) } });
+    const res = await call("POST", "/api/age-tokens", {
+      token: adult.token,
+      headers: { referer: "https://age.example/" },
+      body: { age_over: 18, token_requests: await requestsFor(1) },
+    });
     expect(res.status, res.text).toBe(200);
     expect(await stockTokens(adult.token, 18, 1)).toHaveLength(1);
   });
@@ -85,7 +97,11 @@ describe("issuance counts before it signs", () => {
   it("a malformed request is refused before anything is counted", async () => {
     const adult = await seedEndUser(birthdayToday(30));
     const before = await counters();
-    expectError(await call("POST", "/api/age-tokens", { token: adult.token, body: { age_over: 18, token_requests: ["AAAA"] } }), 422, "VALIDATION_FAILED");
+    expectError(
+      await call("POST", "/api/age-tokens", { token: adult.token, body: { age_over: 18, token_requests: ["AAAA"] } }),
+      422,
+      "VALIDATION_FAILED",
+    );
     expect(await counters()).toBe(before);
   });
 });

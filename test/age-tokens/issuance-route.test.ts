@@ -17,9 +17,11 @@ import { askForTokens, DIRECTORY_PATH, directoryKey, request, stockTokens, token
 import { dbOfAccount } from "../helpers/shards";
 
 // The id-RSASSA-PSS AlgorithmIdentifier with SHA-384 / MGF1-SHA-384 / salt 48 (RFC 9578 §6.5), written out.
-const PSS_SHA384_ALGORITHM = "303d06092a864886f70d01010a3030a00d300b0609608648016503040202a11a301806092a864886f70d010108300b0609608648016503040202a203020130";
+const PSS_SHA384_ALGORITHM =
+  "303d06092a864886f70d01010a3030a00d300b0609608648016503040202a11a301806092a864886f70d010108300b0609608648016503040202a203020130";
 
-const requestsFor = async (ageOver: number, count: number) => (await tokenRequests(await directoryKey(ageOver), count)).map((p) => b64url(p.tokenRequest));
+const requestsFor = async (ageOver: number, count: number) =>
+  (await tokenRequests(await directoryKey(ageOver), count)).map((p) => b64url(p.tokenRequest));
 
 describe("the issuer directory", () => {
   it("lists one token-type 2 key per threshold with its age_over, under the RFC's media type, cacheable", async () => {
@@ -27,7 +29,10 @@ describe("the issuer directory", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe("application/private-token-issuer-directory");
     expect(res.headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
-    const directory = JSON.parse(res.text) as { "issuer-request-uri": string; "token-keys": { "token-type": number; "token-key": string; age_over: number }[] };
+    const directory = JSON.parse(res.text) as {
+      "issuer-request-uri": string;
+      "token-keys": { "token-type": number; "token-key": string; age_over: number }[];
+    };
     expect(directory["issuer-request-uri"]).toBe(`${env.APP_URL}/api/age-tokens`);
     expect(directory["token-keys"].map((k) => [k["token-type"], k.age_over])).toEqual([
       [2, 18],
@@ -61,7 +66,11 @@ describe("issuance", () => {
     const unverified = await seedAccount({ userType: "PERSONAL" });
     expectError(await askForTokens(unverified.token, { age_over: 18, token_requests: await requestsFor(18, 1) }), 403, "KYC_REQUIRED");
     const nineteen = await seedEndUser(birthdayToday(19));
-    expectError(await askForTokens(nineteen.token, { age_over: 21, token_requests: await requestsFor(21, 1) }), 403, "AGE_TOKEN_NOT_ALLOWED");
+    expectError(
+      await askForTokens(nineteen.token, { age_over: 21, token_requests: await requestsFor(21, 1) }),
+      403,
+      "AGE_TOKEN_NOT_ALLOWED",
+    );
     // The day before their 21st birthday they are still 20.
     const almost = await seedEndUser(birthdayToday(21, 1));
     expectError(await askForTokens(almost.token, { age_over: 21, token_requests: await requestsFor(21, 1) }), 403, "AGE_TOKEN_NOT_ALLOWED");
@@ -78,12 +87,20 @@ describe("issuance", () => {
     const assertion = await device.assert(options.body.data);
     expect(await stockTokens(adult.token, 18, 2, { confirmation: assertion })).toHaveLength(2);
     // Single use: the same assertion again is refused.
-    expectError(await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 1), confirmation: assertion }), 400, "PASSKEY_INVALID");
+    expectError(
+      await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 1), confirmation: assertion }),
+      400,
+      "PASSKEY_INVALID",
+    );
     // Another device's assertion over the account's challenge does not count.
     const stranger = await SoftwareAuthenticator.create();
     const again = await call("POST", "/api/users/me/passkeys/confirmation-options", { token: adult.token });
     expectError(
-      await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 1), confirmation: await stranger.assert(again.body.data) }),
+      await askForTokens(adult.token, {
+        age_over: 18,
+        token_requests: await requestsFor(18, 1),
+        confirmation: await stranger.assert(again.body.data),
+      }),
       400,
       "PASSKEY_INVALID",
     );
@@ -135,14 +152,20 @@ describe("issuance", () => {
   it("concurrent calls cannot together pass the day's limit: of six calls for 5 tokens under a limit of 12, two are issued, the rest 429", async () => {
     const limited = { ...env, AGE_TOKENS_PER_DAY: "12" } as Env;
     const adult = await seedEndUser(birthdayToday(30));
-    const calls = await Promise.all(Array.from({ length: 6 }, async () => askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 5) }, limited)));
+    const calls = await Promise.all(
+      Array.from({ length: 6 }, async () => askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 5) }, limited)),
+    );
     expect(calls.map((res) => res.status).sort()).toEqual([200, 200, 429, 429, 429, 429]);
     expect(calls.filter((res) => res.status === 200).flatMap((res) => res.body.data.token_responses as string[])).toHaveLength(10);
   });
 
   it("a SECRETS_KEY rotation does not give the day's tokens again: the count taken under the previous key still counts", async () => {
     const before = { ...env, AGE_TOKENS_PER_DAY: "12" } as Env;
-    const rotated = { ...before, SECRETS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))), SECRETS_KEY_PREVIOUS: env.SECRETS_KEY } as Env;
+    const rotated = {
+      ...before,
+      SECRETS_KEY: btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))),
+      SECRETS_KEY_PREVIOUS: env.SECRETS_KEY,
+    } as Env;
     const adult = await seedEndUser(birthdayToday(30));
     expect(await stockTokens(adult.token, 18, 10, {}, before)).toHaveLength(10);
     expectError(await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 5) }, rotated), 429, "RATE_LIMITED");

@@ -25,7 +25,11 @@ describe("happy path", () => {
 });
 
 describe("refusals", () => {
-  const refusedWith = (paths: string[]) => ({ code: "VALIDATION_FAILED", status: 422, errors: paths.map((path) => expect.objectContaining({ path })) });
+  const refusedWith = (paths: string[]) => ({
+    code: "VALIDATION_FAILED",
+    status: 422,
+    errors: paths.map((path) => expect.objectContaining({ path })),
+  });
 
   it("a threshold the deployment does not offer is 422 on age_over", async () => {
     await expect(issueTokens(keys, 16, [b64url(await requestFor(18))])).rejects.toMatchObject(refusedWith(["age_over"]));
@@ -33,7 +37,13 @@ describe("refusals", () => {
 
   it.each([0, MAX_TOKEN_REQUESTS + 1])("%i requests in one call is 422 on token_requests", async (count) => {
     const one = b64url(await requestFor(18));
-    await expect(issueTokens(keys, 18, Array.from({ length: count }, () => one))).rejects.toMatchObject(refusedWith(["token_requests"]));
+    await expect(
+      issueTokens(
+        keys,
+        18,
+        Array.from({ length: count }, () => one),
+      ),
+    ).rejects.toMatchObject(refusedWith(["token_requests"]));
   });
 
   it("malformed requests are each named, and the well-formed one beside them is not signed", async () => {
@@ -43,7 +53,12 @@ describe("refusals", () => {
     const tooShort = good.slice(0, good.length - 1);
     const tooLong = new Uint8Array([...good, 0]);
     const call = issueTokens(keys, 18, [b64url(good), "not base64url!", b64url(otherType), b64url(tooShort), b64url(tooLong)]);
-    await expect(call).rejects.toMatchObject({ code: "VALIDATION_FAILED", errors: ["token_requests.1", "token_requests.2", "token_requests.3", "token_requests.4"].map((path) => expect.objectContaining({ path })) });
+    await expect(call).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      errors: ["token_requests.1", "token_requests.2", "token_requests.3", "token_requests.4"].map((path) =>
+        expect.objectContaining({ path }),
+      ),
+    });
   });
 
   it("a request for another threshold's key (its truncated_token_key_id) is 422", async () => {

@@ -27,24 +27,37 @@ describe("RFC 9578 Appendix A.2, token type 2", () => {
     expect(toHexString(key!.publicKey)).toBe(v.pkS);
   });
 
-  it.each(rfc9578.vectors.map((v, i) => [i + 1, v] as const))("vector %i: the issuer answers the RFC's token_request with its token_response", async (_, v) => {
-    const keys = await keysOf(v);
-    expect(await issueTokens(keys, 18, [b64url(hex(v.token_request))])).toEqual([b64url(hex(v.token_response))]);
-  });
+  it.each(rfc9578.vectors.map((v, i) => [i + 1, v] as const))(
+    "vector %i: the issuer answers the RFC's token_request with its token_response",
+    async (_, v) => {
+      const keys = await keysOf(v);
+      expect(await issueTokens(keys, 18, [b64url(hex(v.token_request))])).toEqual([b64url(hex(v.token_response))]);
+    },
+  );
 
-  it.each(rfc9578.vectors.map((v, i) => [i + 1, v] as const))("vector %i: the RFC's token verifies for its challenge, and its spent record is its nonce's SHA-256", async (_, v) => {
-    const keys = await keysOf(v);
-    const verified = await verifyAgeToken(b64url(hex(v.token)), { keys, expectedChallenge: hex(v.token_challenge), ageRequired: 18 });
-    expect(verified.ageOver).toBe(18);
-    expect(verified.spent.nonceHash).toBe(toHexString(await crypto.subtle.digest("SHA-256", hex(v.nonce))));
-    expect(verified.spent.tokenKeyId).toBe(toHexString(await crypto.subtle.digest("SHA-256", hex(v.pkS))));
-  });
+  it.each(rfc9578.vectors.map((v, i) => [i + 1, v] as const))(
+    "vector %i: the RFC's token verifies for its challenge, and its spent record is its nonce's SHA-256",
+    async (_, v) => {
+      const keys = await keysOf(v);
+      const verified = await verifyAgeToken(b64url(hex(v.token)), { keys, expectedChallenge: hex(v.token_challenge), ageRequired: 18 });
+      expect(verified.ageOver).toBe(18);
+      expect(verified.spent.nonceHash).toBe(toHexString(await crypto.subtle.digest("SHA-256", hex(v.nonce))));
+      expect(verified.spent.tokenKeyId).toBe(toHexString(await crypto.subtle.digest("SHA-256", hex(v.pkS))));
+    },
+  );
 
-  it.each(rfc9578.vectors.map((v, i) => [i + 1, v] as const))("vector %i: the test's RFC client builds the RFC's token_request and token", async (_, v) => {
-    const client = await createTokenRequest(hex(v.token_challenge), hex(v.pkS), { nonce: hex(v.nonce), salt: hex(v.salt), r: big(v.blind) });
-    expect(toHexString(client.tokenRequest)).toBe(v.token_request);
-    expect(toHexString(await client.finalize(hex(v.token_response)))).toBe(v.token);
-  });
+  it.each(rfc9578.vectors.map((v, i) => [i + 1, v] as const))(
+    "vector %i: the test's RFC client builds the RFC's token_request and token",
+    async (_, v) => {
+      const client = await createTokenRequest(hex(v.token_challenge), hex(v.pkS), {
+        nonce: hex(v.nonce),
+        salt: hex(v.salt),
+        r: big(v.blind),
+      });
+      expect(toHexString(client.tokenRequest)).toBe(v.token_request);
+      expect(toHexString(await client.finalize(hex(v.token_response)))).toBe(v.token);
+    },
+  );
 });
 
 describe("RFC 9474 RSABSSA-SHA384-PSS-Deterministic vector", () => {
@@ -52,11 +65,28 @@ describe("RFC 9474 RSABSSA-SHA384-PSS-Deterministic vector", () => {
   const [n, e, d, p, q] = [big(v.n), big(v.e), big(v.d), big(v.p), big(v.q)];
 
   async function signingKey() {
-    const jwk = { kty: "RSA", n: jwkInt(n), e: jwkInt(e), d: jwkInt(d), p: jwkInt(p), q: jwkInt(q), dp: jwkInt(d % (p - 1n)), dq: jwkInt(d % (q - 1n)), qi: jwkInt(inverse(q, p)), ext: true };
+    const jwk = {
+      kty: "RSA",
+      n: jwkInt(n),
+      e: jwkInt(e),
+      d: jwkInt(d),
+      p: jwkInt(p),
+      q: jwkInt(q),
+      dp: jwkInt(d % (p - 1n)),
+      dq: jwkInt(d % (q - 1n)),
+      qi: jwkInt(inverse(q, p)),
+      ext: true,
+    };
     const pss = await crypto.subtle.importKey("jwk", jwk, { name: "RSA-PSS", hash: "SHA-384" }, true, ["sign"]);
     const pkcs8 = (await crypto.subtle.exportKey("pkcs8", pss)) as ArrayBuffer;
     const signKey = await crypto.subtle.importKey("pkcs8", pkcs8, { name: "RSA-RAW", hash: "SHA-384" }, false, ["sign"]);
-    const verifyKey = await crypto.subtle.importKey("jwk", { kty: "RSA", n: jwk.n, e: jwk.e }, { name: "RSA-PSS", hash: "SHA-384" }, false, ["verify"]);
+    const verifyKey = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "RSA", n: jwk.n, e: jwk.e },
+      { name: "RSA-PSS", hash: "SHA-384" },
+      false,
+      ["verify"],
+    );
     return { signing: { signKey, modulus: n, publicExponent: e }, verifyKey };
   }
 
@@ -91,7 +121,9 @@ describe("RFC 9474 RSABSSA-SHA384-PSS-Deterministic vector", () => {
 describe("RFC 9577 Appendix A.2, WWW-Authenticate", () => {
   it("carries the challenge and the token key as padded base64url quoted strings, as the RFC's header does", () => {
     const key = { ageOver: 18, role: "current", publicKey: hex(rfc9577.token_key) } as TokenKey;
-    expect(wwwAuthenticateValue(hex(rfc9577.token_challenge), [key], 18)).toBe(`PrivateToken challenge="${rfc9577.header_challenge}", token-key="${rfc9577.header_token_key}"`);
+    expect(wwwAuthenticateValue(hex(rfc9577.token_challenge), [key], 18)).toBe(
+      `PrivateToken challenge="${rfc9577.header_challenge}", token-key="${rfc9577.header_token_key}"`,
+    );
     expect(unb64url(rfc9577.header_challenge.replace(/=+$/, ""))).toEqual(hex(rfc9577.token_challenge));
   });
 });

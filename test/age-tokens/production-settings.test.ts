@@ -63,7 +63,12 @@ describe("AGE_TOKEN_KEYS in production", () => {
 
   it("a value the key import would refuse refuses at once too: one parse of the setting serves both (a threshold twice, out of range, an unknown field)", async () => {
     const key = await freshKey();
-    await expectRefused(setting([{ age_over: 18, current: key }, { age_over: 18, current: key }]));
+    await expectRefused(
+      setting([
+        { age_over: 18, current: key },
+        { age_over: 18, current: key },
+      ]),
+    );
     await expectRefused(setting([{ age_over: 0, current: key }]));
     await expectRefused(JSON.stringify([{ age_over: 18, current: key, note: "x" }]));
   });

@@ -27,20 +27,35 @@ beforeAll(async () => {
 afterEach(() => vi.restoreAllMocks());
 
 async function open(body: Record<string, unknown> = {}, apiKey = merchant.apiKey): Promise<Opened> {
-  const res = await call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, double_blind: true, ...body } });
+  const res = await call("POST", "/api/age-verification/session", {
+    apiKey,
+    body: { age_required: 18, callback_url: CALLBACK_URL, double_blind: true, ...body },
+  });
   expect(res.status, res.text).toBe(201);
   return res.body.data as Opened;
 }
 
 /** The anonymous complete: no Authorization header at all. */
 const redeem = (session: Opened, ageToken: string | undefined, extra: Record<string, unknown> = {}) =>
-  call("POST", `/api/age-verification/session/${session.session_id}/complete`, { body: { nonce: session.nonce, consent: true, age_token: ageToken, ...extra } });
+  call("POST", `/api/age-verification/session/${session.session_id}/complete`, {
+    body: { nonce: session.nonce, consent: true, age_token: ageToken, ...extra },
+  });
 
 const nonceHashOf = async (token: string) => toHexString(await crypto.subtle.digest("SHA-256", unb64url(token).slice(2, 34)));
-const isSpent = async (token: string) => (await db().select().from(spentAgeTokens).where(eq(spentAgeTokens.nonceHash, await nonceHashOf(token)))).length === 1;
+const isSpent = async (token: string) =>
+  (
+    await db()
+      .select()
+      .from(spentAgeTokens)
+      .where(eq(spentAgeTokens.nonceHash, await nonceHashOf(token)))
+  ).length === 1;
 
 async function expectPendingAndUnspent(session: Opened, token: string) {
-  expect((await poll(merchant.apiKey, session.session_id)).body.data).toMatchObject({ status: "PENDING", holder_binding: null, assurance: null });
+  expect((await poll(merchant.apiKey, session.session_id)).body.data).toMatchObject({
+    status: "PENDING",
+    holder_binding: null,
+    assurance: null,
+  });
   expect(await isSpent(token)).toBe(false);
   // Still good: it approves a fresh session.
   const other = await open();
@@ -50,7 +65,10 @@ async function expectPendingAndUnspent(session: Opened, token: string) {
 /** A token finished from a TokenRequest this test shapes itself, signed through the real route. */
 async function tokenFor(challenge: Uint8Array<ArrayBuffer>, ageOver = 18) {
   const pending = await createTokenRequest(challenge, await directoryKey(ageOver));
-  const res = await call("POST", "/api/age-tokens", { token: adult.token, body: { age_over: ageOver, token_requests: [b64url(pending.tokenRequest)] } });
+  const res = await call("POST", "/api/age-tokens", {
+    token: adult.token,
+    body: { age_over: ageOver, token_requests: [b64url(pending.tokenRequest)] },
+  });
   expect(res.status, res.text).toBe(200);
   return b64url(await pending.finalize(unb64url(res.body.data.token_responses[0])));
 }
@@ -62,10 +80,24 @@ describe("a valid token", () => {
     const session = await open();
     const res = await redeem(session, token);
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data).toMatchObject({ status: "APPROVED", above_age_required: true, assurance: "KYC_VERIFIED", holder_binding: "ANONYMOUS_TOKEN", double_blind: true });
+    expect(res.body.data).toMatchObject({
+      status: "APPROVED",
+      above_age_required: true,
+      assurance: "KYC_VERIFIED",
+      holder_binding: "ANONYMOUS_TOKEN",
+      double_blind: true,
+    });
     const { claims } = await verifyReceipt(res.body.data.receipt);
-    expect(claims).toMatchObject({ outcome: "APPROVED", assurance: "KYC_VERIFIED", holder_binding: "ANONYMOUS_TOKEN", session_id: session.session_id });
-    expect((await poll(merchant.apiKey, session.session_id)).body.data).toMatchObject({ status: "APPROVED", holder_binding: "ANONYMOUS_TOKEN" });
+    expect(claims).toMatchObject({
+      outcome: "APPROVED",
+      assurance: "KYC_VERIFIED",
+      holder_binding: "ANONYMOUS_TOKEN",
+      session_id: session.session_id,
+    });
+    expect((await poll(merchant.apiKey, session.session_id)).body.data).toMatchObject({
+      status: "APPROVED",
+      holder_binding: "ANONYMOUS_TOKEN",
+    });
     await vi.waitFor(() => expect(spy.mock.calls.some(([input]) => String(input) === CALLBACK_URL)).toBe(true), { timeout: 10_000 });
     const callback = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
     expect(callback.data).toMatchObject({ status: "APPROVED", assurance: "KYC_VERIFIED", holder_binding: "ANONYMOUS_TOKEN" });
@@ -88,7 +120,11 @@ describe("a valid token", () => {
   it("also approves a session that is not double-blind; a token for 21 approves an 18 session", async () => {
     const [token] = await stockTokens(adult.token, 21, 1);
     const session = await open({ double_blind: false });
-    expect((await redeem(session, token)).body.data).toMatchObject({ status: "APPROVED", holder_binding: "ANONYMOUS_TOKEN", double_blind: false });
+    expect((await redeem(session, token)).body.data).toMatchObject({
+      status: "APPROVED",
+      holder_binding: "ANONYMOUS_TOKEN",
+      double_blind: false,
+    });
   });
 });
 
@@ -141,16 +177,32 @@ describe("refusals leave the session PENDING and the token unspent", () => {
     const [token] = await stockTokens(adult.token, 18, 1);
     // The deployment rotates 18 to a fresh key and drops the old one (retired): its tokens are refused.
     const dev = JSON.parse(DEV_SETTING) as { age_over: number; current: string }[];
-    const rotated = { ...env, AGE_TOKEN_KEYS: setting([{ age_over: 18, current: await freshKey() }, dev.find((k) => k.age_over === 21)!]) } as Env;
+    const rotated = {
+      ...env,
+      AGE_TOKEN_KEYS: setting([{ age_over: 18, current: await freshKey() }, dev.find((k) => k.age_over === 21)!]),
+    } as Env;
     const session = await open();
     const { request } = await import("./service-client");
-    const res = await request("POST", `/api/age-verification/session/${session.session_id}/complete`, { body: { nonce: session.nonce, consent: true, age_token: token } }, rotated);
+    const res = await request(
+      "POST",
+      `/api/age-verification/session/${session.session_id}/complete`,
+      { body: { nonce: session.nonce, consent: true, age_token: token } },
+      rotated,
+    );
     expectError(res, 422, "AGE_TOKEN_INVALID");
     // While the old key is still published as previous, its token is accepted.
-    const withPrevious = { ...env, AGE_TOKEN_KEYS: setting([{ age_over: 18, current: await freshKey(), previous: dev[0]!.current }, dev[1]!]) } as Env;
+    const withPrevious = {
+      ...env,
+      AGE_TOKEN_KEYS: setting([{ age_over: 18, current: await freshKey(), previous: dev[0]!.current }, dev[1]!]),
+    } as Env;
     await expectPendingAndUnspent(session, token!);
     const another = await open();
-    const accepted = await request("POST", `/api/age-verification/session/${another.session_id}/complete`, { body: { nonce: another.nonce, consent: true, age_token: (await stockTokens(adult.token, 18, 1))[0] } }, withPrevious);
+    const accepted = await request(
+      "POST",
+      `/api/age-verification/session/${another.session_id}/complete`,
+      { body: { nonce: another.nonce, consent: true, age_token: (await stockTokens(adult.token, 18, 1))[0] } },
+      withPrevious,
+    );
     expect(accepted.body.data).toMatchObject({ status: "APPROVED" });
   });
 
@@ -159,10 +211,16 @@ describe("refusals leave the session PENDING and the token unspent", () => {
     const session = await open();
     expectError(await redeem({ ...session, nonce: "wrong-nonce" }, token), 404, "NOT_FOUND");
     expectError(await redeem(session, token, { consent: false }), 422, "VALIDATION_FAILED");
-    const both = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, { token: adult.token, body: { nonce: session.nonce, consent: true, age_token: token } });
+    const both = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, {
+      token: adult.token,
+      body: { nonce: session.nonce, consent: true, age_token: token },
+    });
     expectError(both, 403, "DOUBLE_BLIND_REQUIRED");
     const plain = await open({ double_blind: false });
-    const bothOnPlain = await call("POST", `/api/age-verification/session/${plain.session_id}/complete`, { token: adult.token, body: { nonce: plain.nonce, consent: true, age_token: token } });
+    const bothOnPlain = await call("POST", `/api/age-verification/session/${plain.session_id}/complete`, {
+      token: adult.token,
+      body: { nonce: plain.nonce, consent: true, age_token: token },
+    });
     expectError(bothOnPlain, 422, "VALIDATION_FAILED");
     await expectPendingAndUnspent(session, token!);
   });
@@ -193,21 +251,35 @@ describe("refusals leave the session PENDING and the token unspent", () => {
 describe("the account's own approval of a double-blind session", () => {
   it("a password approval is 403 DOUBLE_BLIND_REQUIRED, the session stays PENDING", async () => {
     const session = await open();
-    const res = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, { token: adult.token, body: { nonce: session.nonce, consent: true } });
+    const res = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, {
+      token: adult.token,
+      body: { nonce: session.nonce, consent: true },
+    });
     expectError(res, 403, "DOUBLE_BLIND_REQUIRED");
     expect((await poll(merchant.apiKey, session.session_id)).body.data.status).toBe("PENDING");
   });
 
   it("an anonymous complete without a token is 401 with WWW-Authenticate: PrivateToken for the keys that meet age_required (RFC 9577 §2.1)", async () => {
-    const keys = (JSON.parse((await call("GET", "/.well-known/private-token-issuer-directory")).text) as { "token-keys": { "token-key": string; age_over: number }[] })["token-keys"];
-    const padded = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_");
+    const keys = (
+      JSON.parse((await call("GET", "/.well-known/private-token-issuer-directory")).text) as {
+        "token-keys": { "token-key": string; age_over: number }[];
+      }
+    )["token-keys"];
+    const padded = (bytes: Uint8Array) =>
+      btoa(String.fromCharCode(...bytes))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_");
     const challenge = padded(SERVICE_CHALLENGE);
     const for18 = await open();
     const res = await redeem(for18, undefined);
     expectError(res, 401, "UNAUTHORIZED");
-    expect(res.headers.get("www-authenticate")).toBe(keys.map((k) => `PrivateToken challenge="${challenge}", token-key="${k["token-key"]}"`).join(", "));
+    expect(res.headers.get("www-authenticate")).toBe(
+      keys.map((k) => `PrivateToken challenge="${challenge}", token-key="${k["token-key"]}"`).join(", "),
+    );
     const for21 = await open({ age_required: 21 });
-    expect((await redeem(for21, undefined)).headers.get("www-authenticate")).toBe(`PrivateToken challenge="${challenge}", token-key="${keys.find((k) => k.age_over === 21)!["token-key"]}"`);
+    expect((await redeem(for21, undefined)).headers.get("www-authenticate")).toBe(
+      `PrivateToken challenge="${challenge}", token-key="${keys.find((k) => k.age_over === 21)!["token-key"]}"`,
+    );
     // A wrong nonce learns nothing: a plain 401.
     const wrong = await redeem({ ...for18, nonce: "wrong" }, undefined);
     expectError(wrong, 401, "UNAUTHORIZED");

@@ -5,9 +5,15 @@
 // answers in known-answers.test.ts check it against the RFCs' own vectors.
 
 export const hex = (text: string): Uint8Array<ArrayBuffer> => new Uint8Array(text.match(/../g)!.map((b) => parseInt(b, 16)));
-export const toHexString = (bytes: Uint8Array | ArrayBuffer): string => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
-export const b64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-export const unb64url = (text: string): Uint8Array<ArrayBuffer> => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
+export const toHexString = (bytes: Uint8Array | ArrayBuffer): string =>
+  Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, "0")).join("");
+export const b64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+export const unb64url = (text: string): Uint8Array<ArrayBuffer> =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
 
 const os2ip = (bytes: Uint8Array): bigint => BigInt(`0x${toHexString(bytes) || "0"}`);
 function i2osp(value: bigint, length: number): Uint8Array<ArrayBuffer> {
@@ -95,18 +101,33 @@ export async function blind(key: { n: bigint; e: bigint }, msg: Uint8Array<Array
 }
 
 /** RFC 9474 §4.4 Finalize, verifying the signature with Web Crypto's RSA-PSS as the RFC says. */
-export async function finalize(key: { n: bigint; e: bigint }, msg: Uint8Array<ArrayBuffer>, blindSig: Uint8Array, inv: bigint): Promise<Uint8Array<ArrayBuffer>> {
+export async function finalize(
+  key: { n: bigint; e: bigint },
+  msg: Uint8Array<ArrayBuffer>,
+  blindSig: Uint8Array,
+  inv: bigint,
+): Promise<Uint8Array<ArrayBuffer>> {
   const kLen = Math.ceil(key.n.toString(2).length / 8);
   if (blindSig.length !== kLen) throw new Error("unexpected input size");
   const sig = i2osp((os2ip(blindSig) * inv) % key.n, kLen);
   const b64 = (v: bigint) => b64url(i2osp(v, Math.ceil(v.toString(16).length / 2)));
-  const publicKey = await crypto.subtle.importKey("jwk", { kty: "RSA", n: b64(key.n), e: b64(key.e) }, { name: "RSA-PSS", hash: "SHA-384" }, false, ["verify"]);
+  const publicKey = await crypto.subtle.importKey(
+    "jwk",
+    { kty: "RSA", n: b64(key.n), e: b64(key.e) },
+    { name: "RSA-PSS", hash: "SHA-384" },
+    false,
+    ["verify"],
+  );
   if (!(await crypto.subtle.verify({ name: "RSA-PSS", saltLength: 48 }, publicKey, sig, msg))) throw new Error("invalid signature");
   return sig;
 }
 
 /** RFC 9578 §6.1: a TokenRequest for a challenge and a directory token key, and the finalization of its response into a Token. */
-export async function createTokenRequest(challenge: Uint8Array<ArrayBuffer>, tokenKey: Uint8Array<ArrayBuffer>, fixed: { nonce?: Uint8Array; salt?: Uint8Array; r?: bigint } = {}) {
+export async function createTokenRequest(
+  challenge: Uint8Array<ArrayBuffer>,
+  tokenKey: Uint8Array<ArrayBuffer>,
+  fixed: { nonce?: Uint8Array; salt?: Uint8Array; r?: bigint } = {},
+) {
   const key = rsaPublicKeyOf(tokenKey);
   const tokenKeyId = await digest("SHA-256", tokenKey);
   const nonce = fixed.nonce ?? crypto.getRandomValues(new Uint8Array(32));
@@ -124,5 +145,13 @@ export function tokenChallenge(issuerName: string, redemptionContext: Uint8Array
   const issuer = new TextEncoder().encode(issuerName);
   const origin = new TextEncoder().encode(originInfo);
   const u16 = (n: number) => new Uint8Array([n >> 8, n & 0xff]);
-  return concat(u16(2), u16(issuer.length), issuer, new Uint8Array([redemptionContext.length]), redemptionContext, u16(origin.length), origin);
+  return concat(
+    u16(2),
+    u16(issuer.length),
+    issuer,
+    new Uint8Array([redemptionContext.length]),
+    redemptionContext,
+    u16(origin.length),
+    origin,
+  );
 }

@@ -1,7 +1,14 @@
 // Rotation: a threshold's current key signs and verifies, its previous key only verifies (its tokens
 // may still be spent), both are in the directory; a key dropped from the setting is retired.
 import { beforeAll, describe, expect, it } from "vitest";
-import { ageTokenChallenge, issueTokens, issuerDirectory, loadTokenKeys, verifyAgeToken, type TokenKeys } from "../../src/domain/age-tokens";
+import {
+  ageTokenChallenge,
+  issueTokens,
+  issuerDirectory,
+  loadTokenKeys,
+  verifyAgeToken,
+  type TokenKeys,
+} from "../../src/domain/age-tokens";
 import { truncatedIdClash } from "../../src/domain/age-tokens/token-keys";
 import { fetchTokens, freshKey, setting } from "./helpers";
 import { b64url, createTokenRequest, rsaPublicKeyOf, unb64url } from "./rfc-client";
@@ -16,7 +23,13 @@ let after: TokenKeys;
 
 /** The modulus of a base64 PKCS#8 key as Web Crypto reads it: the test's own view of which key is which. */
 async function modulusOf(pkcs8: string): Promise<bigint> {
-  const key = await crypto.subtle.importKey("pkcs8", Uint8Array.from(atob(pkcs8), (c) => c.charCodeAt(0)), { name: "RSA-PSS", hash: "SHA-384" }, true, ["sign"]);
+  const key = await crypto.subtle.importKey(
+    "pkcs8",
+    Uint8Array.from(atob(pkcs8), (c) => c.charCodeAt(0)),
+    { name: "RSA-PSS", hash: "SHA-384" },
+    true,
+    ["sign"],
+  );
   const n = ((await crypto.subtle.exportKey("jwk", key)) as JsonWebKey).n!;
   return BigInt(`0x${Array.from(unb64url(n), (b) => b.toString(16).padStart(2, "0")).join("")}`);
 }
@@ -73,7 +86,10 @@ describe("rotation", () => {
   it("the previous key signs nothing new: a request for it is 422", async () => {
     const previous = during.find((k) => k.role === "previous")!;
     const { tokenRequest } = await createTokenRequest(challenge, previous.publicKey);
-    await expect(issueTokens(during, 18, [b64url(tokenRequest)])).rejects.toMatchObject({ code: "VALIDATION_FAILED", errors: [expect.objectContaining({ path: "token_requests.0" })] });
+    await expect(issueTokens(during, 18, [b64url(tokenRequest)])).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      errors: [expect.objectContaining({ path: "token_requests.0" })],
+    });
   });
 
   it("once the previous key is dropped (retired), its tokens are 422 AGE_TOKEN_INVALID and it leaves the directory", async () => {

@@ -1,7 +1,17 @@
 // The routes' shapes: what a validator refuses before any bytes are decoded, and that what the core
 // produces passes its own response shapes.
 import { beforeAll, describe, expect, it } from "vitest";
-import { AgeTokenField, ageTokenChallenge, IssueAgeTokensInput, IssueAgeTokensOutput, issuerDirectory, IssuerDirectoryDocument, issueTokens, loadTokenKeys, type TokenKeys } from "../../src/domain/age-tokens";
+import {
+  AgeTokenField,
+  ageTokenChallenge,
+  IssueAgeTokensInput,
+  IssueAgeTokensOutput,
+  issuerDirectory,
+  IssuerDirectoryDocument,
+  issueTokens,
+  loadTokenKeys,
+  type TokenKeys,
+} from "../../src/domain/age-tokens";
 import { DEV_SETTING, fetchTokens } from "./helpers";
 import { b64url, createTokenRequest } from "./rfc-client";
 

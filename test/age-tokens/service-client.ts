@@ -40,12 +40,23 @@ export async function tokenRequests(tokenKey: Uint8Array<ArrayBuffer>, count: nu
 }
 
 /** POST /api/age-tokens as the account; the body may add a confirmation or replace the requests. */
-export const askForTokens = (token: string, body: Record<string, unknown>, appEnv?: Env) => request("POST", "/api/age-tokens", { token, body }, appEnv);
+export const askForTokens = (token: string, body: Record<string, unknown>, appEnv?: Env) =>
+  request("POST", "/api/age-tokens", { token, body }, appEnv);
 
 /** `count` finished tokens for the account, through the routes; fails the test unless issued. */
-export async function stockTokens(token: string, ageOver: number, count = 1, extra: Record<string, unknown> = {}, appEnv?: Env): Promise<string[]> {
+export async function stockTokens(
+  token: string,
+  ageOver: number,
+  count = 1,
+  extra: Record<string, unknown> = {},
+  appEnv?: Env,
+): Promise<string[]> {
   const pending = await tokenRequests(await directoryKey(ageOver, appEnv), count);
-  const res = await askForTokens(token, { age_over: ageOver, token_requests: pending.map((p) => b64url(p.tokenRequest)), ...extra }, appEnv);
+  const res = await askForTokens(
+    token,
+    { age_over: ageOver, token_requests: pending.map((p) => b64url(p.tokenRequest)), ...extra },
+    appEnv,
+  );
   expect(res.status, res.text).toBe(200);
   const responses = res.body.data.token_responses as string[];
   return Promise.all(pending.map(async (p, i) => b64url(await p.finalize(unb64url(responses[i]!)))));

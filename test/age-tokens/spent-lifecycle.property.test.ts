@@ -11,7 +11,8 @@ import { insertSpentAgeToken } from "../../src/db/spent-age-tokens";
 import { pruneSpentAgeTokens } from "../../src/maintenance/prune-spent-age-tokens";
 
 const DAY = 86_400_000;
-const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const randomHex = (bytes: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** One deploy: whether the key is in the setting, the tokens presented meanwhile, then a scheduled run some days later. */
 type Phase = { published: boolean; spends: number[]; afterDays: number; graceDays: number };

@@ -8,8 +8,10 @@ import { loadTokenKeys } from "../../src/domain/age-tokens";
 import { runScheduled } from "../maintenance/helpers";
 import { DEV_SETTING, spendAgeToken } from "./helpers";
 
-const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
-const countFor = async (tokenKeyId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;
+const randomHex = (bytes: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const countFor = async (tokenKeyId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;
 
 describe("scheduled pruning of spent age tokens", () => {
   it("deletes a retired key's records and keeps every published key's", async () => {

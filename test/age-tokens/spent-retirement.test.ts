@@ -24,7 +24,8 @@ beforeAll(async () => {
 });
 
 /** A deployment whose 18 key is `key18` (with 21 unchanged), or which lacks the 18 key altogether. */
-const withKeys = (entries: { age_over: number; current: string; previous?: string }[]) => ({ ...env, AGE_TOKEN_KEYS: setting(entries) }) as Env;
+const withKeys = (entries: { age_over: number; current: string; previous?: string }[]) =>
+  ({ ...env, AGE_TOKEN_KEYS: setting(entries) }) as Env;
 
 /** The spent records of a key (base64 PKCS#8), by its token key id. */
 async function spentRecordsOf(key: string): Promise<number> {
@@ -34,7 +35,12 @@ async function spentRecordsOf(key: string): Promise<number> {
 }
 
 async function open(appEnv: Env): Promise<Opened> {
-  const res = await request("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: "https://merchant.example/hooks/age", double_blind: true } }, appEnv);
+  const res = await request(
+    "POST",
+    "/api/age-verification/session",
+    { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: "https://merchant.example/hooks/age", double_blind: true } },
+    appEnv,
+  );
   expect(res.status, res.text).toBe(201);
   return res.body.data as Opened;
 }
@@ -42,15 +48,25 @@ async function open(appEnv: Env): Promise<Opened> {
 /** Opens a fresh session and answers it with the token, with no account. */
 async function redeem(appEnv: Env, token: string) {
   const session = await open(appEnv);
-  const res = await request("POST", `/api/age-verification/session/${session.session_id}/complete`, { headers: { "x-session-nonce": session.nonce }, body: { consent: true, age_token: token } }, appEnv);
+  const res = await request(
+    "POST",
+    `/api/age-verification/session/${session.session_id}/complete`,
+    { headers: { "x-session-nonce": session.nonce }, body: { consent: true, age_token: token } },
+    appEnv,
+  );
   expect([200, 409, 422], res.text).toContain(res.status);
   return res;
 }
 
 describe("the spent set keeps a key's records while the key may still verify", () => {
-  it("a run under a setting that lacks a key still in service deletes nothing: the token stays spent (200, 409, run, refused, run, 409)", { timeout: 60_000 }, async () => {
+  it("a run under a setting that lacks a key still in service deletes nothing: the token stays spent (200, 409, run, refused, run, 409)", {
+    timeout: 60_000,
+  }, async () => {
     const key18 = await freshKey();
-    const serving = withKeys([{ age_over: 18, current: key18 }, { age_over: 21, current: devKey(21) }]);
+    const serving = withKeys([
+      { age_over: 18, current: key18 },
+      { age_over: 21, current: devKey(21) },
+    ]);
     const lacking = withKeys([{ age_over: 21, current: devKey(21) }]);
     const [token] = await stockTokens(adult.token, 18, 1, {}, serving);
     expect((await redeem(serving, token!)).status).toBe(200);
@@ -64,9 +80,14 @@ describe("the spent set keeps a key's records while the key may still verify", (
     expect(await spentRecordsOf(key18)).toBe(1);
   });
 
-  it("the records go once the key has been retired for the grace period, counted from the run that first found it absent", { timeout: 60_000 }, async () => {
+  it("the records go once the key has been retired for the grace period, counted from the run that first found it absent", {
+    timeout: 60_000,
+  }, async () => {
     const key18 = await freshKey();
-    const serving = withKeys([{ age_over: 18, current: key18 }, { age_over: 21, current: devKey(21) }]);
+    const serving = withKeys([
+      { age_over: 18, current: key18 },
+      { age_over: 21, current: devKey(21) },
+    ]);
     const retired = withKeys([{ age_over: 21, current: devKey(21) }]);
     const [token] = await stockTokens(adult.token, 18, 1, {}, serving);
     expect((await redeem(serving, token!)).status).toBe(200);
@@ -79,9 +100,14 @@ describe("the spent set keeps a key's records while the key may still verify", (
     expect(await spentRecordsOf(key18)).toBe(0);
   });
 
-  it("a key published again once its grace has passed approves nothing: neither its spent token (once 200, 409) nor a fresh one; the other keys still do", { timeout: 60_000 }, async () => {
+  it("a key published again once its grace has passed approves nothing: neither its spent token (once 200, 409) nor a fresh one; the other keys still do", {
+    timeout: 60_000,
+  }, async () => {
     const key18 = await freshKey();
-    const serving = withKeys([{ age_over: 18, current: key18 }, { age_over: 21, current: devKey(21) }]);
+    const serving = withKeys([
+      { age_over: 18, current: key18 },
+      { age_over: 21, current: devKey(21) },
+    ]);
     const retired = withKeys([{ age_over: 21, current: devKey(21) }]);
     const [spent, unspent] = await stockTokens(adult.token, 18, 2, {}, serving);
     const [other] = await stockTokens(adult.token, 21, 1, {}, serving);
@@ -95,7 +121,12 @@ describe("the spent set keeps a key's records while the key may still verify", (
     await runScheduled(serving, t0 + 31 * DAY);
     for (const token of [spent!, unspent!]) {
       const session = await open(serving);
-      const res = await request("POST", `/api/age-verification/session/${session.session_id}/complete`, { headers: { "x-session-nonce": session.nonce }, body: { consent: true, age_token: token } }, serving);
+      const res = await request(
+        "POST",
+        `/api/age-verification/session/${session.session_id}/complete`,
+        { headers: { "x-session-nonce": session.nonce }, body: { consent: true, age_token: token } },
+        serving,
+      );
       expect(res.status, res.text).toBe(422);
       expect(res.body.error).toBe("AGE_TOKEN_INVALID");
       const polled = await request("GET", `/api/age-verification/session/${session.session_id}`, { apiKey: merchant.apiKey }, serving);
@@ -106,7 +137,10 @@ describe("the spent set keeps a key's records while the key may still verify", (
 
   it("a key seen in service again starts its grace over; AGE_TOKEN_RETIREMENT_DAYS sets the period", { timeout: 60_000 }, async () => {
     const key18 = await freshKey();
-    const serving = withKeys([{ age_over: 18, current: key18 }, { age_over: 21, current: devKey(21) }]);
+    const serving = withKeys([
+      { age_over: 18, current: key18 },
+      { age_over: 21, current: devKey(21) },
+    ]);
     const retired = withKeys([{ age_over: 21, current: devKey(21) }]);
     const [token] = await stockTokens(adult.token, 18, 1, {}, serving);
     expect((await redeem(serving, token!)).status).toBe(200);

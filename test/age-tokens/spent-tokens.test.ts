@@ -6,8 +6,10 @@ import { database } from "../../src/db/client";
 import { pruneSpentAgeTokens } from "../../src/maintenance/prune-spent-age-tokens";
 import { spendAgeToken } from "./helpers";
 
-const randomHex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
-const countFor = async (tokenKeyId: string) => (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;
+const randomHex = (bytes: number) =>
+  Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
+const countFor = async (tokenKeyId: string) =>
+  (await env.DB.prepare("SELECT count(*) AS n FROM spent_age_tokens WHERE token_key_id = ?").bind(tokenKeyId).first<{ n: number }>())!.n;
 
 describe("spent-token store", () => {
   it("keeps only the nonce hash and the key id: no time, no account, no session", async () => {
@@ -27,7 +29,8 @@ describe("spent-token store", () => {
   it("prunes the records of keys retired for the grace period, and keeps the published keys' records", async () => {
     const [published, retired] = [randomHex(32), randomHex(32)];
     const db = database(env.DB);
-    for (const tokenKeyId of [published, published, retired, retired, retired]) await spendAgeToken(db, { nonceHash: randomHex(32), tokenKeyId });
+    for (const tokenKeyId of [published, published, retired, retired, retired])
+      await spendAgeToken(db, { nonceHash: randomHex(32), tokenKeyId });
     const kept = { nonceHash: randomHex(32), tokenKeyId: published };
     await spendAgeToken(db, kept);
     // The first run records the retirement and deletes nothing; one a grace period later deletes.
@@ -44,7 +47,12 @@ describe("spent-token store", () => {
   it("prunes nothing when given no published key (a setting that failed to load must not wipe the records)", async () => {
     const tokenKeyId = randomHex(32);
     await spendAgeToken(database(env.DB), { nonceHash: randomHex(32), tokenKeyId });
-    expect(await pruneSpentAgeTokens(env.DB, [], new Date(Date.now() + 365 * 86_400_000), 30)).toEqual({ deleted: 0, more: false, retired: 0, republished: 0 });
+    expect(await pruneSpentAgeTokens(env.DB, [], new Date(Date.now() + 365 * 86_400_000), 30)).toEqual({
+      deleted: 0,
+      more: false,
+      retired: 0,
+      republished: 0,
+    });
     expect(await countFor(tokenKeyId)).toBe(1);
   });
 });

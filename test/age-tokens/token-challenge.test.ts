@@ -9,12 +9,16 @@ const ascii = (text: string) => toHexString(new TextEncoder().encode(text));
 describe("TokenChallenge", () => {
   it("is type 2, issuer_name and origin_info the host of APP_URL, redemption_context empty", () => {
     // 0002 | len 15 | "age.example.com" | len 0 | len 15 | "age.example.com"
-    expect(toHexString(ageTokenChallenge("https://age.example.com"))).toBe(`0002000f${ascii("age.example.com")}00000f${ascii("age.example.com")}`);
+    expect(toHexString(ageTokenChallenge("https://age.example.com"))).toBe(
+      `0002000f${ascii("age.example.com")}00000f${ascii("age.example.com")}`,
+    );
   });
 
   it("names the port when APP_URL names one, and drops a path", () => {
     expect(serviceHost("http://localhost:8787")).toBe("localhost:8787");
-    expect(ageTokenChallenge("http://localhost:8787/some/path")).toEqual(tokenChallenge("localhost:8787", new Uint8Array(0), "localhost:8787"));
+    expect(ageTokenChallenge("http://localhost:8787/some/path")).toEqual(
+      tokenChallenge("localhost:8787", new Uint8Array(0), "localhost:8787"),
+    );
   });
 
   it("differs between deployments, so one deployment's tokens are refused by another", () => {
@@ -28,7 +32,10 @@ describe("WWW-Authenticate", () => {
     keys = await loadTokenKeys(DEV_SETTING);
   });
   const challengesIn = (value: string | null) => (value ?? "").match(/PrivateToken challenge="[^"]+", token-key="[^"]+"/g) ?? [];
-  const keyParam = (ageOver: number) => `token-key="${btoa(String.fromCharCode(...keys.find((k) => k.ageOver === ageOver)!.publicKey)).replace(/\+/g, "-").replace(/\//g, "_")}"`;
+  const keyParam = (ageOver: number) =>
+    `token-key="${btoa(String.fromCharCode(...keys.find((k) => k.ageOver === ageOver)!.publicKey))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")}"`;
 
   it("offers one challenge per threshold that meets the age, lowest first", () => {
     const value = wwwAuthenticateValue(ageTokenChallenge("https://age.example.com"), keys, 18);
@@ -36,12 +43,16 @@ describe("WWW-Authenticate", () => {
     expect(offered).toHaveLength(2);
     expect(offered[0]).toContain(keyParam(18));
     expect(offered[1]).toContain(keyParam(21));
-    expect(challengesIn(wwwAuthenticateValue(ageTokenChallenge("https://age.example.com"), keys, 19))).toEqual([expect.stringContaining(keyParam(21))]);
+    expect(challengesIn(wwwAuthenticateValue(ageTokenChallenge("https://age.example.com"), keys, 19))).toEqual([
+      expect.stringContaining(keyParam(21)),
+    ]);
   });
 
   it("carries the challenge as padded base64url", () => {
     const challenge = ageTokenChallenge("https://age.example.com");
-    const expected = btoa(String.fromCharCode(...challenge)).replace(/\+/g, "-").replace(/\//g, "_");
+    const expected = btoa(String.fromCharCode(...challenge))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     expect(expected.endsWith("=")).toBe(true); // 37 bytes: the padding is there to keep
     expect(wwwAuthenticateValue(challenge, keys, 18)).toContain(`challenge="${expected}"`);
   });

@@ -4,7 +4,11 @@ import { loadTokenKeys, tokenKeysFromSetting, TokenKeysMisconfigured } from "../
 import { devKey, DEV_SETTING, freshKey, setting } from "./helpers";
 
 async function rsaKey(modulusLength: number, exponent = [1, 0, 1]): Promise<string> {
-  const pair = (await crypto.subtle.generateKey({ name: "RSA-PSS", modulusLength, publicExponent: new Uint8Array(exponent), hash: "SHA-384" }, true, ["sign"])) as CryptoKeyPair;
+  const pair = (await crypto.subtle.generateKey(
+    { name: "RSA-PSS", modulusLength, publicExponent: new Uint8Array(exponent), hash: "SHA-384" },
+    true,
+    ["sign"],
+  )) as CryptoKeyPair;
   return btoa(String.fromCharCode(...new Uint8Array((await crypto.subtle.exportKey("pkcs8", pair.privateKey)) as ArrayBuffer)));
 }
 
@@ -18,7 +22,12 @@ describe("AGE_TOKEN_KEYS", () => {
   });
 
   it("orders keys by threshold, each threshold's current key before its previous one, whatever the setting's order", async () => {
-    const keys = await loadTokenKeys(setting([{ age_over: 21, current: devKey(21) }, { age_over: 18, current: await freshKey(), previous: devKey(18) }]));
+    const keys = await loadTokenKeys(
+      setting([
+        { age_over: 21, current: devKey(21) },
+        { age_over: 18, current: await freshKey(), previous: devKey(18) },
+      ]),
+    );
     expect(keys.map((k) => [k.ageOver, k.role, k.signing !== null])).toEqual([
       [18, "current", true],
       [18, "previous", false],
@@ -31,10 +40,27 @@ describe("AGE_TOKEN_KEYS", () => {
     ["an empty list", () => "[]"],
     ["an entry without a current key", () => setting([{ age_over: 18 } as never])],
     ["an age_over out of range", () => setting([{ age_over: 0, current: devKey(18) }])],
-    ["an unknown field (a typo must not pass silently)", () => JSON.stringify([{ age_over: 18, current: devKey(18), previos: devKey(21) }])],
+    [
+      "an unknown field (a typo must not pass silently)",
+      () => JSON.stringify([{ age_over: 18, current: devKey(18), previos: devKey(21) }]),
+    ],
     ["a key that is not PKCS#8", () => setting([{ age_over: 18, current: "bm90IGEga2V5" }])],
-    ["one threshold twice", () => setting([{ age_over: 18, current: devKey(18) }, { age_over: 18, current: devKey(21) }])],
-    ["one key for two thresholds", () => setting([{ age_over: 18, current: devKey(18) }, { age_over: 21, current: devKey(18) }])],
+    [
+      "one threshold twice",
+      () =>
+        setting([
+          { age_over: 18, current: devKey(18) },
+          { age_over: 18, current: devKey(21) },
+        ]),
+    ],
+    [
+      "one key for two thresholds",
+      () =>
+        setting([
+          { age_over: 18, current: devKey(18) },
+          { age_over: 21, current: devKey(18) },
+        ]),
+    ],
     ["a key that is current and previous at once", () => setting([{ age_over: 18, current: devKey(18), previous: devKey(18) }])],
   ])("refuses %s, naming the setting and never a key", async (_, value) => {
     const refusal = await loadTokenKeys(value()).then(

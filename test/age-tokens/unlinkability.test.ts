@@ -18,8 +18,16 @@ const CALLBACK_URL = "https://merchant.example/hooks/age";
 async function everyRow(): Promise<Map<string, string[]>> {
   const rows = new Map<string, string[]>();
   for (const d1 of shardBindings()) {
-    const { results: tables } = await d1.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'").all<{ name: string }>();
-    for (const { name } of tables) rows.set(name, [...(rows.get(name) ?? []), ...(await d1.prepare(`SELECT * FROM "${name}"`).all()).results.map((row) => JSON.stringify(row))]);
+    const { results: tables } = await d1
+      .prepare(
+        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name != 'd1_migrations'",
+      )
+      .all<{ name: string }>();
+    for (const { name } of tables)
+      rows.set(name, [
+        ...(rows.get(name) ?? []),
+        ...(await d1.prepare(`SELECT * FROM "${name}"`).all()).results.map((row) => JSON.stringify(row)),
+      ]);
   }
   return rows;
 }
@@ -39,35 +47,48 @@ describe("nothing stored or logged links a redemption to an account", () => {
     const merchants = [await seedMerchant("shop one"), await seedMerchant("shop two")];
     const before = await everyRow();
     const lines: string[] = [];
-    for (const method of ["log", "info", "warn", "error"] as const) vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
+    for (const method of ["log", "info", "warn", "error"] as const)
+      vi.spyOn(console, method).mockImplementation((...args: unknown[]) => void lines.push(args.map(String).join(" ")));
     const sent = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
 
     // Issuance: each account stocks up; the test keeps who got which token, the service must not.
     const issued = [...(await stockTokens(people[0]!.token, 18, 3)), ...(await stockTokens(people[1]!.token, 18, 3))];
     const sessions: { id: string; nonce: string }[] = [];
     for (const merchant of [...merchants, ...merchants, ...merchants]) {
-      const res = await call("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, double_blind: true } });
+      const res = await call("POST", "/api/age-verification/session", {
+        apiKey: merchant.apiKey,
+        body: { age_required: 18, callback_url: CALLBACK_URL, double_blind: true },
+      });
       expect(res.status, res.text).toBe(201);
       sessions.push({ id: res.body.data.session_id, nonce: res.body.data.nonce });
     }
     // Redemption, in a shuffled order: no Authorization header, only the token.
     const order = shuffled(issued);
     for (const [i, token] of order.entries()) {
-      const res = await call("POST", `/api/age-verification/session/${sessions[i]!.id}/complete`, { body: { nonce: sessions[i]!.nonce, consent: true, age_token: token } });
+      const res = await call("POST", `/api/age-verification/session/${sessions[i]!.id}/complete`, {
+        body: { nonce: sessions[i]!.nonce, consent: true, age_token: token },
+      });
       expect(res.body.data, res.text).toMatchObject({ status: "APPROVED", holder_binding: "ANONYMOUS_TOKEN" });
     }
-    await vi.waitFor(() => expect(sent.mock.calls.filter(([input]) => String(input) === CALLBACK_URL)).toHaveLength(sessions.length), { timeout: 10_000 });
+    await vi.waitFor(() => expect(sent.mock.calls.filter(([input]) => String(input) === CALLBACK_URL)).toHaveLength(sessions.length), {
+      timeout: 10_000,
+    });
 
     // What would link: anything of an account, beside anything of a session or a token.
     const accountMarks = people.flatMap((p) => [p.id, p.email]);
     const sessionIds = sessions.map((s) => s.id);
     const merchantMarks = merchants.flatMap((m) => [m.account.id, m.keyId]);
-    const spentHashes = await Promise.all(issued.map(async (t) => toHexString(await crypto.subtle.digest("SHA-256", unb64url(t).slice(2, 34)))));
+    const spentHashes = await Promise.all(
+      issued.map(async (t) => toHexString(await crypto.subtle.digest("SHA-256", unb64url(t).slice(2, 34)))),
+    );
     const tokenMarks = [...issued, ...issued.map((t) => toHexString(unb64url(t)))];
 
     const after = await everyRow();
     // The sessions' callback events, by their webhook ids (their attempts name only those).
-    const eventIds = (after.get("callback_events") ?? []).map((row) => JSON.parse(row) as { id: string; session_id: string }).filter((e) => sessionIds.includes(e.session_id)).map((e) => e.id);
+    const eventIds = (after.get("callback_events") ?? [])
+      .map((row) => JSON.parse(row) as { id: string; session_id: string })
+      .filter((e) => sessionIds.includes(e.session_id))
+      .map((e) => e.id);
     for (const [table, rows] of after) {
       const added = rows.filter((row) => !(before.get(table) ?? []).includes(row));
       for (const row of added) {
@@ -85,18 +106,25 @@ describe("nothing stored or logged links a redemption to an account", () => {
           expect(parsed.expires_at).toMatch(/T\d\d:\d\d:00\.000Z$/);
         } else {
           // Anything else that changed is the sessions' own record or the merchants' (their key's last use), and names no person.
-          expect([...sessionIds, ...eventIds, ...merchantMarks].some((id) => row.includes(id)), `${table} changed outside the sessions and merchants: ${row}`).toBe(true);
+          expect(
+            [...sessionIds, ...eventIds, ...merchantMarks].some((id) => row.includes(id)),
+            `${table} changed outside the sessions and merchants: ${row}`,
+          ).toBe(true);
           for (const mark of accountMarks) expect(row, `${table} names an account`).not.toContain(mark);
         }
         for (const hash of spentHashes) if (table !== "spent_age_tokens") expect(row, `${table} holds a spent hash`).not.toContain(hash);
       }
     }
     // The day's count of each account is all issuance left, and its total is the tokens issued.
-    const newCounters = (after.get("account_counters") ?? []).filter((row) => !(before.get("account_counters") ?? []).includes(row)).map((row) => JSON.parse(row) as { count: number; expires_at: string });
+    const newCounters = (after.get("account_counters") ?? [])
+      .filter((row) => !(before.get("account_counters") ?? []).includes(row))
+      .map((row) => JSON.parse(row) as { count: number; expires_at: string });
     expect(newCounters.filter((c) => c.expires_at.endsWith("T00:00:00.000Z")).map((c) => c.count)).toEqual([3, 3]);
 
     for (const session of sessions) {
-      const stored = await runInDurableObject(sessionObject(session.id), async (_instance, state) => JSON.stringify([...(await state.storage.list()).entries()]));
+      const stored = await runInDurableObject(sessionObject(session.id), async (_instance, state) =>
+        JSON.stringify([...(await state.storage.list()).entries()]),
+      );
       for (const mark of [...accountMarks, ...tokenMarks, ...spentHashes]) expect(stored, "a session object holds it").not.toContain(mark);
     }
     const callbacks = sent.mock.calls.filter(([input]) => String(input) === CALLBACK_URL).map(([, init]) => String(init!.body));

@@ -32,7 +32,8 @@ const request = (overrides: Record<string, string> = {}) => ({
   state: "st",
   ...overrides,
 });
-const pageFor = (params: Record<string, string>, init?: RequestInit) => toWorker(`${ISSUER_URL}/authorize?${new URLSearchParams(params)}`, init);
+const pageFor = (params: Record<string, string>, init?: RequestInit) =>
+  toWorker(`${ISSUER_URL}/authorize?${new URLSearchParams(params)}`, init);
 const signInOnPage = (params: Record<string, string>, form: Record<string, string>) =>
   toWorker(`${ISSUER_URL}/authorize?${new URLSearchParams(params)}`, {
     method: "POST",
@@ -41,7 +42,13 @@ const signInOnPage = (params: Record<string, string>, form: Record<string, strin
     body: new URLSearchParams(form).toString(),
   });
 
-const fromHtml = (html: string) => html.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, "&");
+const fromHtml = (html: string) =>
+  html
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
 const destinationOn = (html: string) => {
   const found = /<strong data-destination[^>]*>([^<]*)<\/strong>/.exec(html);
   return found ? fromHtml(found[1]!) : undefined;
@@ -72,7 +79,10 @@ describe("the page names the origin the code is delivered to, whatever the redir
     expect(page.status).toBe(200);
     expect(destinationOn(await page.text())).toBe(origin);
     const account = await verifiedAdult();
-    const approved = await call("POST", "/api/attestations/authorizations", { token: account.token, body: request({ redirect_uri: redirectUri }) });
+    const approved = await call("POST", "/api/attestations/authorizations", {
+      token: account.token,
+      body: request({ redirect_uri: redirectUri }),
+    });
     expect(approved.status, approved.text).toBe(200);
     expect(new URL(approved.body.data.redirect_to).origin).toBe(origin);
   });
@@ -86,7 +96,11 @@ describe("the page names the origin the code is delivered to, whatever the redir
   });
 
   it("property: for any https redirect_uri the page accepts, it names the origin a browser goes to", async () => {
-    const uri = fc.webUrl({ validSchemes: ["https"], withQueryParameters: true, authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true } });
+    const uri = fc.webUrl({
+      validSchemes: ["https"],
+      withQueryParameters: true,
+      authoritySettings: { withIPv4: true, withIPv6: true, withPort: true, withUserInfo: true },
+    });
     await fc.assert(
       fc.asyncProperty(uri, async (redirectUri) => {
         const page = await pageFor(request({ redirect_uri: redirectUri }));
@@ -109,7 +123,14 @@ describe("the page's policy lets its form lead only to the redirect_uri's own or
   // A host may hold characters a browser's URL parser accepts but no DNS name has, and some of them are
   // the policy's own syntax: `*` (any host), `;` (a new directive), `,` (a second policy), quotes
   // (keywords). Such a redirect_uri can receive no code anyway; it must not reach the page's policy.
-  const HOSTS_WITH_POLICY_SYNTAX = ["*", "*.example", "wallet.example.org;frame-ancestors", "wallet.example.org,evil", "'self'", "a!$&()+=.example"];
+  const HOSTS_WITH_POLICY_SYNTAX = [
+    "*",
+    "*.example",
+    "wallet.example.org;frame-ancestors",
+    "wallet.example.org,evil",
+    "'self'",
+    "a!$&()+=.example",
+  ];
   const formActionOf = (res: Response) => /form-action ([^;,]*)/.exec(res.headers.get("content-security-policy") ?? "")?.[1];
 
   it.each(HOSTS_WITH_POLICY_SYNTAX)("https://%s/cb is refused by the page (400) and the approval (422), and gets no code", async (host) => {
@@ -119,7 +140,11 @@ describe("the page's policy lets its form lead only to the redirect_uri's own or
     expect(await page.json()).toMatchObject({ error: "invalid_request" });
     const account = await verifiedAdult();
     const before = await codes();
-    expectError(await call("POST", "/api/attestations/authorizations", { token: account.token, body: request({ redirect_uri: redirectUri }) }), 422, "VALIDATION_FAILED");
+    expectError(
+      await call("POST", "/api/attestations/authorizations", { token: account.token, body: request({ redirect_uri: redirectUri }) }),
+      422,
+      "VALIDATION_FAILED",
+    );
     expect(await codes()).toBe(before);
   });
 
@@ -140,7 +165,12 @@ describe("the page's policy lets its form lead only to the redirect_uri's own or
 });
 
 describe("nothing of the request becomes markup on the page", () => {
-  const PAYLOADS = ['"><script>alert(1)</script>', "'><img src=x onerror=alert(1)>", '" onmouseover="alert(1)', "</strong><strong data-destination>https://wallet.example.org</strong>"];
+  const PAYLOADS = [
+    '"><script>alert(1)</script>',
+    "'><img src=x onerror=alert(1)>",
+    '" onmouseover="alert(1)',
+    "</strong><strong data-destination>https://wallet.example.org</strong>",
+  ];
   const scriptsOf = (html: string) => html.match(/<script\b/g)?.length ?? 0;
   const destinationsOf = (html: string) => html.match(/<strong data-destination/g)?.length ?? 0;
 
@@ -156,7 +186,10 @@ describe("nothing of the request becomes markup on the page", () => {
         request({ [payload]: payload }),
       ];
       for (const params of variants) {
-        for (const res of [await pageFor(params), await signInOnPage(params, { email: "nobody@example.org", password: "not the password" })]) {
+        for (const res of [
+          await pageFor(params),
+          await signInOnPage(params, { email: "nobody@example.org", password: "not the password" }),
+        ]) {
           expect([200, 401], JSON.stringify(params)).toContain(res.status);
           const html = await res.text();
           expect(html, JSON.stringify(params)).not.toContain(payload);
@@ -192,17 +225,27 @@ describe("the passkey confirmation of an approval cannot be stood in for", () =>
     await enrolPasskeyFor(account, device);
     return { account, device };
   }
-  const approve = (token: string, confirmation?: unknown) => call("POST", "/api/attestations/authorizations", { token, body: { ...request(), ...(confirmation ? { confirmation } : {}) } });
-  const confirmationOptions = async (token: string) => (await call("POST", "/api/users/me/passkeys/confirmation-options", { token })).body.data;
+  const approve = (token: string, confirmation?: unknown) =>
+    call("POST", "/api/attestations/authorizations", { token, body: { ...request(), ...(confirmation ? { confirmation } : {}) } });
+  const confirmationOptions = async (token: string) =>
+    (await call("POST", "/api/users/me/passkeys/confirmation-options", { token })).body.data;
 
   it("refuses another account's assertion, a stranger's over the account's challenge, and one over a registration challenge; takes the right one once", async () => {
     const victim = await passkeyAdult();
     const attacker = await passkeyAdult();
     const before = await codes();
     // The attacker knows the victim's password (a token) and holds a passkey of their own.
-    expectError(await approve(victim.account.token, await attacker.device.assert(await confirmationOptions(attacker.account.token))), 400, "PASSKEY_INVALID");
+    expectError(
+      await approve(victim.account.token, await attacker.device.assert(await confirmationOptions(attacker.account.token))),
+      400,
+      "PASSKEY_INVALID",
+    );
     const stranger = await SoftwareAuthenticator.create();
-    expectError(await approve(victim.account.token, await stranger.assert(await confirmationOptions(victim.account.token))), 400, "PASSKEY_INVALID");
+    expectError(
+      await approve(victim.account.token, await stranger.assert(await confirmationOptions(victim.account.token))),
+      400,
+      "PASSKEY_INVALID",
+    );
     const registration = await call("POST", "/api/users/me/passkeys/registration-options", { token: victim.account.token, body: {} });
     expect(registration.status, registration.text).toBe(200);
     expectError(await approve(victim.account.token, await victim.device.assert(registration.body.data)), 400, "PASSKEY_INVALID");
@@ -229,7 +272,11 @@ describe("the daily count is one for both grants", () => {
     const account = await verifiedAdult();
     expect((await callWith(limited, "POST", "/api/attestations/offers", { token: account.token, body: {} })).status).toBe(201);
     const before = await codes();
-    expectError(await callWith(limited, "POST", "/api/attestations/authorizations", { token: account.token, body: request() }), 429, "RATE_LIMITED");
+    expectError(
+      await callWith(limited, "POST", "/api/attestations/authorizations", { token: account.token, body: request() }),
+      429,
+      "RATE_LIMITED",
+    );
     const onPage = await callWith(limited, "POST", `/authorize?${new URLSearchParams(request())}`, {
       headers: { "content-type": "application/x-www-form-urlencoded" },
       rawBody: new URLSearchParams({ email: account.email, password: account.password }).toString(),

@@ -6,7 +6,15 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { attestationGrants } from "../../src/db/schema";
-import { createGrant, GRANT_LIFETIME_SECONDS, grantExists, MAX_TX_CODE_ATTEMPTS, redeemOffer, spendGrant, type GrantKind } from "../../src/domain/attestations/grants";
+import {
+  createGrant,
+  GRANT_LIFETIME_SECONDS,
+  grantExists,
+  MAX_TX_CODE_ATTEMPTS,
+  redeemOffer,
+  spendGrant,
+  type GrantKind,
+} from "../../src/domain/attestations/grants";
 import { root } from "../helpers/seed";
 
 const DAY_MS = 86_400_000;
@@ -22,11 +30,22 @@ describe("the grant rows' times", () => {
   it.each(["offer", "code", "token", "nonce"] as const)("a %s row keeps only the UTC midnight that ends its day", async (kind) => {
     const now = Date.now();
     const before = new Set((await rowsOf(kind)).map((row) => row.keyHash));
-    await createGrant(ctx(), kind, now, kind === "offer" ? { txCode: "123456" } : kind === "code" ? { codeChallenge: "c".repeat(43), redirectUri: "https://wallet.example.org/cb" } : {});
+    await createGrant(
+      ctx(),
+      kind,
+      now,
+      kind === "offer"
+        ? { txCode: "123456" }
+        : kind === "code"
+          ? { codeChallenge: "c".repeat(43), redirectUri: "https://wallet.example.org/cb" }
+          : {},
+    );
     const [row] = (await rowsOf(kind)).filter((r) => !before.has(r.keyHash));
     expect(row!.expiresAt).toMatch(/T00:00:00\.000Z$/);
     expect(Date.parse(row!.expiresAt)).toBeGreaterThan(now + GRANT_LIFETIME_SECONDS[kind] * 1000 - 1000);
-    expect(Date.parse(row!.expiresAt)).toBeLessThanOrEqual(Math.floor((now + GRANT_LIFETIME_SECONDS[kind] * 1000) / DAY_MS) * DAY_MS + DAY_MS);
+    expect(Date.parse(row!.expiresAt)).toBeLessThanOrEqual(
+      Math.floor((now + GRANT_LIFETIME_SECONDS[kind] * 1000) / DAY_MS) * DAY_MS + DAY_MS,
+    );
   });
 });
 

@@ -32,7 +32,13 @@ export async function verifiedAdult(dob = "1990-04-02") {
 export async function offerFor(token: string) {
   const res = await call("POST", "/api/attestations/offers", { token, body: {} });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body.data as { credential_offer: Record<string, any>; credential_offer_uri: string; av_uri: string; tx_code: string; expires_at: string };
+  return res.body.data as {
+    credential_offer: Record<string, any>;
+    credential_offer_uri: string;
+    av_uri: string;
+    tx_code: string;
+    expires_at: string;
+  };
 }
 
 /** The issued IssuerSigned as the test wallet's Mdoc, holding the proof's private key as its device key. */
@@ -64,7 +70,11 @@ export async function expectValidAttestation(credential: string, deviceKey: Cryp
   expect([...coseKey.get(-3)!]).toStrictEqual([...fromBase64url(jwk.y!)]);
   // cbor-x reads a tag-0 tdate as a Date.
   const validity = mso.get("validityInfo") as Map<string, Date>;
-  const [signed, validFrom, validUntil] = ["signed", "validFrom", "validUntil"].map((name) => validity.get(name)!.getTime()) as [number, number, number];
+  const [signed, validFrom, validUntil] = ["signed", "validFrom", "validUntil"].map((name) => validity.get(name)!.getTime()) as [
+    number,
+    number,
+    number,
+  ];
   for (const time of [signed, validFrom, validUntil]) expect(time % DAY).toBe(0);
   expect(signed).toBe(Math.floor(Date.now() / DAY) * DAY);
   expect(validFrom).toBe(signed);
@@ -76,4 +86,3 @@ export async function expectValidAttestation(credential: string, deviceKey: Cryp
 /** The base64url IssuerSigned of each `{credential}` of a credential response. */
 export const credentialsOf = (issued: { credentialResponse: { credentials?: unknown[] } }): string[] =>
   (issued.credentialResponse.credentials ?? []).map((entry) => (entry as { credential: string }).credential);
-

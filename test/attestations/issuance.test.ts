@@ -31,7 +31,13 @@ describe("metadata", () => {
       nonce_endpoint: `${ISSUER}/nonce`,
       batch_credential_issuance: { batch_size: 30 },
       credential_configurations_supported: {
-        proof_of_age: { format: "mso_mdoc", doctype: "eu.europa.ec.av.1", scope: "proof_of_age", cryptographic_binding_methods_supported: ["cose_key"], proof_types_supported: { jwt: { proof_signing_alg_values_supported: ["ES256"] } } },
+        proof_of_age: {
+          format: "mso_mdoc",
+          doctype: "eu.europa.ec.av.1",
+          scope: "proof_of_age",
+          cryptographic_binding_methods_supported: ["cose_key"],
+          proof_types_supported: { jwt: { proof_signing_alg_values_supported: ["ES256"] } },
+        },
       },
     });
     expect(issuerMetadata.authorizationServers[0]).toMatchObject({
@@ -56,7 +62,11 @@ describe("pre-authorized code with a transaction code", () => {
     const account = await verifiedAdult();
     const offer = await offerFor(account.token);
     expect(offer.credential_offer).toMatchObject({ credential_issuer: ISSUER, credential_configuration_ids: ["proof_of_age"] });
-    expect(offer.credential_offer.grants["urn:ietf:params:oauth:grant-type:pre-authorized_code"].tx_code).toStrictEqual({ length: 6, input_mode: "numeric", description: expect.any(String) });
+    expect(offer.credential_offer.grants["urn:ietf:params:oauth:grant-type:pre-authorized_code"].tx_code).toStrictEqual({
+      length: 6,
+      input_mode: "numeric",
+      description: expect.any(String),
+    });
     expect(offer.tx_code).toMatch(/^\d{6}$/);
     expect(offer.av_uri.startsWith("av://?credential_offer=")).toBe(true);
     expect(JSON.parse(decodeURIComponent(offer.av_uri.slice("av://?credential_offer=".length)))).toStrictEqual(offer.credential_offer);
@@ -65,11 +75,20 @@ describe("pre-authorized code with a transaction code", () => {
     const client = standardClient();
     const credentialOffer = await client.resolveCredentialOffer(offer.credential_offer_uri);
     const issuerMetadata = await client.resolveIssuerMetadata(credentialOffer.credential_issuer);
-    const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer, issuerMetadata, txCode: offer.tx_code });
+    const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+      credentialOffer,
+      issuerMetadata,
+      txCode: offer.tx_code,
+    });
     expect(accessTokenResponse.token_type).toBe("Bearer");
     const { c_nonce } = await client.requestNonce({ issuerMetadata });
     const { keys, jwts } = await proofsFor(client, issuerMetadata, c_nonce, 3);
-    const issued = await client.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: "proof_of_age", proofs: { jwt: jwts } });
+    const issued = await client.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: "proof_of_age",
+      proofs: { jwt: jwts },
+    });
     const credentials = credentialsOf(issued);
     expect(credentials).toHaveLength(3);
     const pem = await iaca();
@@ -86,20 +105,37 @@ describe("pre-authorized code with a transaction code", () => {
     const client = standardClient();
     const credentialOffer = await client.resolveCredentialOffer(offer.av_uri.replace(/^av:\/\//, "openid-credential-offer://"));
     const issuerMetadata = await client.resolveIssuerMetadata(ISSUER);
-    const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer, issuerMetadata, txCode: offer.tx_code });
+    const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+      credentialOffer,
+      issuerMetadata,
+      txCode: offer.tx_code,
+    });
     const { c_nonce } = await client.requestNonce({ issuerMetadata });
     const { keys, jwts } = await proofsFor(client, issuerMetadata, c_nonce, 1);
-    const issued = await client.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: "proof_of_age", proofs: { jwt: jwts } });
+    const issued = await client.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: "proof_of_age",
+      proofs: { jwt: jwts },
+    });
     const mdoc = asWalletMdoc(credentialsOf(issued)[0]!, keys[0]!.pair);
 
     const merchant = await seedMerchant("attestation round trip", "live");
-    const opened = await call("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: "https://merchant.example.com/hooks/age" } });
+    const opened = await call("POST", "/api/age-verification/session", {
+      apiKey: merchant.apiKey,
+      body: { age_required: 18, callback_url: "https://merchant.example.com/hooks/age" },
+    });
     expect(opened.status, JSON.stringify(opened.body)).toBe(201);
     const { session_id, nonce } = opened.body.data;
-    const asked = await call("POST", `/api/age-verification/session/${session_id}/digital-id/request`, { headers: { "x-session-nonce": nonce } });
+    const asked = await call("POST", `/api/age-verification/session/${session_id}/digital-id/request`, {
+      headers: { "x-session-nonce": nonce },
+    });
     expect(asked.status).toBe(200);
     const presented = await answer(asked.body.data.requests as DigitalRequest[], mdoc, { origin: new URL(env.APP_URL).origin });
-    const res = await call("POST", `/api/age-verification/session/${session_id}/digital-id/response`, { headers: { "x-session-nonce": nonce }, body: presented });
+    const res = await call("POST", `/api/age-verification/session/${session_id}/digital-id/response`, {
+      headers: { "x-session-nonce": nonce },
+      body: presented,
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ status: "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holder_binding: "DEVICE_KEY" });
   });
@@ -110,9 +146,19 @@ describe("authorization code with PKCE", () => {
     const account = await verifiedAdult();
     const client = standardClient();
     const issuerMetadata = await client.resolveIssuerMetadata(ISSUER);
-    const credentialOffer = { credential_issuer: ISSUER, credential_configuration_ids: ["proof_of_age"], grants: { authorization_code: {} } };
+    const credentialOffer = {
+      credential_issuer: ISSUER,
+      credential_configuration_ids: ["proof_of_age"],
+      grants: { authorization_code: {} },
+    };
     const redirectUri = "eu.europa.ec.av://callback";
-    const { authorizationRequestUrl, pkce } = await client.createAuthorizationRequestUrlFromOffer({ credentialOffer, issuerMetadata, clientId: "age-wallet", redirectUri, scope: "proof_of_age" });
+    const { authorizationRequestUrl, pkce } = await client.createAuthorizationRequestUrlFromOffer({
+      credentialOffer,
+      issuerMetadata,
+      clientId: "age-wallet",
+      redirectUri,
+      scope: "proof_of_age",
+    });
     const url = new URL(authorizationRequestUrl);
     expect(url.searchParams.get("code_challenge_method")).toBe("S256");
     // The wallet opens the consent page, which names where the code will go.
@@ -121,7 +167,10 @@ describe("authorization code with PKCE", () => {
     expect(await page.text()).toContain("eu.europa.ec.av");
     // The page's approval, with the person's sign-in.
     const params = Object.fromEntries(url.searchParams);
-    const approved = await call("POST", "/api/attestations/authorizations", { token: account.token, body: { ...params, state: params.state ?? "s-1" } });
+    const approved = await call("POST", "/api/attestations/authorizations", {
+      token: account.token,
+      body: { ...params, state: params.state ?? "s-1" },
+    });
     expect(approved.status, JSON.stringify(approved.body)).toBe(200);
     const back = new URL(approved.body.data.redirect_to);
     expect(`${back.protocol}//${back.host}${back.pathname}`).toBe(redirectUri);
@@ -135,7 +184,12 @@ describe("authorization code with PKCE", () => {
     });
     const { c_nonce } = await client.requestNonce({ issuerMetadata });
     const { keys, jwts } = await proofsFor(client, issuerMetadata, c_nonce, 2);
-    const issued = await client.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: "proof_of_age", proofs: { jwt: jwts } });
+    const issued = await client.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: "proof_of_age",
+      proofs: { jwt: jwts },
+    });
     const pem = await iaca();
     const credentials = credentialsOf(issued);
     expect(credentials).toHaveLength(2);
@@ -146,12 +200,30 @@ describe("authorization code with PKCE", () => {
 describe("the consent page", () => {
   const query = async () => {
     const verifier = "c".repeat(64);
-    const challenge = btoa(String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier))))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-    const params = new URLSearchParams({ response_type: "code", scope: "proof_of_age", client_id: "w", redirect_uri: "eu.europa.ec.av://cb", code_challenge: challenge, code_challenge_method: "S256", state: "xyz" });
+    const challenge = btoa(
+      String.fromCharCode(...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)))),
+    )
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, "");
+    const params = new URLSearchParams({
+      response_type: "code",
+      scope: "proof_of_age",
+      client_id: "w",
+      redirect_uri: "eu.europa.ec.av://cb",
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "xyz",
+    });
     return { verifier, params };
   };
   const submit = (params: URLSearchParams, form: Record<string, string>) =>
-    toWorker(`${ISSUER}/authorize?${params}`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form).toString() });
+    toWorker(`${ISSUER}/authorize?${params}`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams(form).toString(),
+    });
 
   it("names where the code goes, may not be framed, and lets its form lead only to that wallet", async () => {
     const { params } = await query();
@@ -193,7 +265,12 @@ describe("the consent page", () => {
     const token = await toWorker(`${ISSUER}/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, code_verifier: verifier, redirect_uri: "eu.europa.ec.av://cb" }).toString(),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        code_verifier: verifier,
+        redirect_uri: "eu.europa.ec.av://cb",
+      }).toString(),
     });
     expect(token.status).toBe(200);
   });
@@ -219,7 +296,9 @@ describe("the consent page", () => {
   it("speaks the person's language: the switcher's lang, else the wallet's ui_locales, else Accept-Language; its refusals too", async () => {
     const { params } = await query();
     const language = async (extra: Record<string, string>, acceptLanguage: string) => {
-      const page = await toWorker(`${ISSUER}/authorize?${new URLSearchParams({ ...Object.fromEntries(params), ...extra })}`, { headers: { "accept-language": acceptLanguage } });
+      const page = await toWorker(`${ISSUER}/authorize?${new URLSearchParams({ ...Object.fromEntries(params), ...extra })}`, {
+        headers: { "accept-language": acceptLanguage },
+      });
       expect(page.status).toBe(200);
       expect(page.headers.get("content-language")).toBeTruthy();
       const html = await page.text();
@@ -233,7 +312,9 @@ describe("the consent page", () => {
     expect((await language({ ui_locales: "xx" }, "de")).lang).toBe("de");
     expect((await language({ ui_locales: "es", lang: "it" }, "fr")).lang).toBe("it");
     // The switcher's links keep the wallet's request.
-    expect(french.html).toContain(`href="?${new URLSearchParams({ ...Object.fromEntries(params), lang: "de" }).toString().replace(/&/g, "&amp;")}"`);
+    expect(french.html).toContain(
+      `href="?${new URLSearchParams({ ...Object.fromEntries(params), lang: "de" }).toString().replace(/&/g, "&amp;")}"`,
+    );
 
     const account = await verifiedAdult();
     params.set("lang", "de");

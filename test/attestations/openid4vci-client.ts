@@ -25,7 +25,13 @@ export async function newDeviceKey(): Promise<{ pair: CryptoKeyPair; jwk: JsonWe
 export function openid4vciClient(fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>) {
   const callbacks: Omit<CallbackContext, "verifyJwt" | "decryptJwe" | "encryptJwe"> = {
     fetch: fetch as CallbackContext["fetch"],
-    hash: async (data, alg) => new Uint8Array(await crypto.subtle.digest(alg === "sha-256" ? "SHA-256" : alg === "sha-384" ? "SHA-384" : "SHA-512", data as Uint8Array<ArrayBuffer>)),
+    hash: async (data, alg) =>
+      new Uint8Array(
+        await crypto.subtle.digest(
+          alg === "sha-256" ? "SHA-256" : alg === "sha-384" ? "SHA-384" : "SHA-512",
+          data as Uint8Array<ArrayBuffer>,
+        ),
+      ),
     generateRandom: (length) => crypto.getRandomValues(new Uint8Array(length)),
     clientAuthentication: () => undefined,
     signJwt: async (signer: JwtSigner, jwt) => {
@@ -33,7 +39,9 @@ export function openid4vciClient(fetch: (input: RequestInfo | URL, init?: Reques
       const pair = keysByX.get(signer.publicJwk.x as string);
       if (!pair) throw new Error("unknown device key");
       const input = `${text(jwt.header)}.${text(jwt.payload)}`;
-      const signature = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, pair.privateKey, new TextEncoder().encode(input)));
+      const signature = new Uint8Array(
+        await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, pair.privateKey, new TextEncoder().encode(input)),
+      );
       return { jwt: `${input}.${base64url(signature)}`, signerJwk: signer.publicJwk };
     },
   };
@@ -41,10 +49,25 @@ export function openid4vciClient(fetch: (input: RequestInfo | URL, init?: Reques
 }
 
 /** `count` device keys and their proofs for one c_nonce, built by the standard client. */
-export async function proofsFor(client: Openid4vciClient, issuerMetadata: Awaited<ReturnType<Openid4vciClient["resolveIssuerMetadata"]>>, nonce: string, count: number) {
+export async function proofsFor(
+  client: Openid4vciClient,
+  issuerMetadata: Awaited<ReturnType<Openid4vciClient["resolveIssuerMetadata"]>>,
+  nonce: string,
+  count: number,
+) {
   const keys = await Promise.all(Array.from({ length: count }, () => newDeviceKey()));
   const jwts = await Promise.all(
-    keys.map(async ({ jwk }) => (await client.createCredentialRequestJwtProof({ issuerMetadata, credentialConfigurationId: "proof_of_age", nonce, signer: { method: "jwk", alg: "ES256", publicJwk: jwk as never } })).jwt),
+    keys.map(
+      async ({ jwk }) =>
+        (
+          await client.createCredentialRequestJwtProof({
+            issuerMetadata,
+            credentialConfigurationId: "proof_of_age",
+            nonce,
+            signer: { method: "jwk", alg: "ES256", publicJwk: jwk as never },
+          })
+        ).jwt,
+    ),
   );
   return { keys, jwts };
 }

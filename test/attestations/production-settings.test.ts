@@ -24,14 +24,20 @@ async function freshSigner() {
   const root = await makeIssuer({ subject: "Operator IACA", ca: true });
   const signer = await documentSigner(root);
   const { key_ops: _ops, ext: _ext, ...jwk } = (await crypto.subtle.exportKey("jwk", signer.privateKey)) as JsonWebKey;
-  return { ATTESTATION_SIGNING_KEY: JSON.stringify(jwk), ATTESTATION_CERTIFICATES: `${toPem(signer.certificate)}${toPem(root.certificate)}` };
+  return {
+    ATTESTATION_SIGNING_KEY: JSON.stringify(jwk),
+    ATTESTATION_CERTIFICATES: `${toPem(signer.certificate)}${toPem(root.certificate)}`,
+  };
 }
 
 const problemSettings = (appEnv: Env) => configurationProblems(appEnv).map((problem) => problem.setting);
 
 describe("production and the attestation signer", () => {
   it("refuses the committed development signer and its certificates", async () => {
-    const appEnv = productionEnv({ ATTESTATION_SIGNING_KEY: env.ATTESTATION_SIGNING_KEY, ATTESTATION_CERTIFICATES: env.ATTESTATION_CERTIFICATES });
+    const appEnv = productionEnv({
+      ATTESTATION_SIGNING_KEY: env.ATTESTATION_SIGNING_KEY,
+      ATTESTATION_CERTIFICATES: env.ATTESTATION_CERTIFICATES,
+    });
     expect(problemSettings(appEnv)).toEqual(expect.arrayContaining(["ATTESTATION_SIGNING_KEY", "ATTESTATION_CERTIFICATES"]));
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     expect((await fetchWith(appEnv, "/api/health")).status).toBe(503);
@@ -42,14 +48,20 @@ describe("production and the attestation signer", () => {
     const fresh = await freshSigner();
     const signerPem = fresh.ATTESTATION_CERTIFICATES.split("-----END CERTIFICATE-----")[0] + "-----END CERTIFICATE-----\n";
     for (const root of [testRootPem, testRootPem.replace(/\n/g, "\r\n"), signerFixture.iaca]) {
-      expect(problemSettings(productionEnv({ ...fresh, ATTESTATION_CERTIFICATES: `${signerPem}${root}` }))).toContain("ATTESTATION_CERTIFICATES");
+      expect(problemSettings(productionEnv({ ...fresh, ATTESTATION_CERTIFICATES: `${signerPem}${root}` }))).toContain(
+        "ATTESTATION_CERTIFICATES",
+      );
     }
   });
 
   it("refuses one setting without the other", () => {
     const fresh = { ATTESTATION_SIGNING_KEY: "{}", ATTESTATION_CERTIFICATES: "x" };
-    expect(problemSettings(productionEnv({ ATTESTATION_SIGNING_KEY: fresh.ATTESTATION_SIGNING_KEY }))).toContain("ATTESTATION_CERTIFICATES");
-    expect(problemSettings(productionEnv({ ATTESTATION_CERTIFICATES: fresh.ATTESTATION_CERTIFICATES }))).toContain("ATTESTATION_SIGNING_KEY");
+    expect(problemSettings(productionEnv({ ATTESTATION_SIGNING_KEY: fresh.ATTESTATION_SIGNING_KEY }))).toContain(
+      "ATTESTATION_CERTIFICATES",
+    );
+    expect(problemSettings(productionEnv({ ATTESTATION_CERTIFICATES: fresh.ATTESTATION_CERTIFICATES }))).toContain(
+      "ATTESTATION_SIGNING_KEY",
+    );
   });
 
   it("refuses development's trust anchors, which list the development attestation IACA, even without the test root", () => {
@@ -78,7 +90,10 @@ describe("production and the attestation signer", () => {
     const one = await freshSigner();
     const other = await freshSigner();
     vi.spyOn(console, "error").mockImplementation(() => undefined);
-    const res = await fetchWith(productionEnv({ ATTESTATION_SIGNING_KEY: one.ATTESTATION_SIGNING_KEY, ATTESTATION_CERTIFICATES: other.ATTESTATION_CERTIFICATES }), "/.well-known/openid-credential-issuer");
+    const res = await fetchWith(
+      productionEnv({ ATTESTATION_SIGNING_KEY: one.ATTESTATION_SIGNING_KEY, ATTESTATION_CERTIFICATES: other.ATTESTATION_CERTIFICATES }),
+      "/.well-known/openid-credential-issuer",
+    );
     expect(res.status).toBe(503);
     expect(JSON.parse(res.text)).toMatchObject({ error: "MISCONFIGURED" });
     vi.restoreAllMocks();

@@ -20,7 +20,8 @@ const home = () => drizzle(env.DB);
 const grantCount = async (kind: "offer" | "code" | "token" | "nonce") =>
   (await home().select({ n: sql<number>`count(*)` }).from(attestationGrants).where(eq(attestationGrants.kind, kind)))[0]!.n;
 
-const preAuthorizedCode = (offer: Awaited<ReturnType<typeof offerFor>>) => offer.credential_offer.grants[PRE_AUTHORIZED]["pre-authorized_code"] as string;
+const preAuthorizedCode = (offer: Awaited<ReturnType<typeof offerFor>>) =>
+  offer.credential_offer.grants[PRE_AUTHORIZED]["pre-authorized_code"] as string;
 const wrongCode = (txCode: string) => String((Number(txCode) + 1) % 1_000_000).padStart(6, "0");
 
 async function accessToken(): Promise<string> {
@@ -33,7 +34,10 @@ async function accessToken(): Promise<string> {
 async function pkce() {
   const verifier = Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  const challenge = btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const challenge = btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
   return { verifier, challenge };
 }
 
@@ -49,7 +53,10 @@ const authorizationParams = (challenge: string, overrides: Record<string, string
 });
 
 async function authorizationCode(token: string, challenge: string, redirectUri = "https://wallet.example.org/cb") {
-  const res = await call("POST", "/api/attestations/authorizations", { token, body: authorizationParams(challenge, { redirect_uri: redirectUri }) });
+  const res = await call("POST", "/api/attestations/authorizations", {
+    token,
+    body: authorizationParams(challenge, { redirect_uri: redirectUri }),
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return new URL(res.body.data.redirect_to).searchParams.get("code")!;
 }
@@ -72,10 +79,19 @@ describe("request bodies", () => {
   it.each([
     ["POST /token", "/token", "application/x-www-form-urlencoded"],
     ["POST /credential", "/credential", "application/json"],
-    ["POST /authorize", `/authorize?response_type=code&scope=proof_of_age&client_id=w&redirect_uri=https%3A%2F%2Fwallet.example.org%2Fcb&code_challenge=${"a".repeat(43)}&code_challenge_method=S256`, "application/x-www-form-urlencoded"],
+    [
+      "POST /authorize",
+      `/authorize?response_type=code&scope=proof_of_age&client_id=w&redirect_uri=https%3A%2F%2Fwallet.example.org%2Fcb&code_challenge=${"a".repeat(43)}&code_challenge_method=S256`,
+      "application/x-www-form-urlencoded",
+    ],
   ])("%s stops reading a body without a length past 64 KiB (413), instead of buffering all of it", async (_name, path, type) => {
     const { stream, read } = streamedBody(4 * 1024 * 1024);
-    const res = await toWorker(`${ISSUER_URL}${path}`, { method: "POST", headers: { "content-type": type, authorization: "Bearer abc" }, body: stream, duplex: "half" } as RequestInit);
+    const res = await toWorker(`${ISSUER_URL}${path}`, {
+      method: "POST",
+      headers: { "content-type": type, authorization: "Bearer abc" },
+      body: stream,
+      duplex: "half",
+    } as RequestInit);
     expect(res.status).toBe(413);
     expect(await res.json()).toMatchObject({ error: "PAYLOAD_TOO_LARGE" });
     expect(read.bytes).toBeLessThan(256 * 1024);
@@ -93,41 +109,66 @@ describe("the pre-authorized code and its transaction code", () => {
     expect((await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: offer.tx_code })).status).toBe(200);
     // A code used twice: the second exchange is refused and makes no token.
     const tokens = await grantCount("token");
-    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: offer.tx_code })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: offer.tx_code })).toMatchObject({
+      status: 400,
+      body: { error: "invalid_grant" },
+    });
     expect(await grantCount("token")).toBe(tokens);
   });
 
   it("five wrong transaction codes kill the offer: the right one is then refused", async () => {
     const offer = await offerFor((await verifiedAdult()).token);
     const code = preAuthorizedCode(offer);
-    for (let i = 0; i < 5; i++) await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: wrongCode(offer.tx_code) });
+    for (let i = 0; i < 5; i++)
+      await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: wrongCode(offer.tx_code) });
     const tokens = await grantCount("token");
-    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: offer.tx_code })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: offer.tx_code })).toMatchObject({
+      status: 400,
+      body: { error: "invalid_grant" },
+    });
     expect(await grantCount("token")).toBe(tokens);
   });
 
   it("concurrent wrong guesses cannot together pass five", async () => {
     const offer = await offerFor((await verifiedAdult()).token);
     const code = preAuthorizedCode(offer);
-    const guesses = await Promise.all(Array.from({ length: 12 }, (_, i) => tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: String(i).padStart(6, "9") })));
+    const guesses = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: String(i).padStart(6, "9") }),
+      ),
+    );
     expect(guesses.every((res) => res.status === 400)).toBe(true);
     expect((await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: offer.tx_code })).status).toBe(400);
   });
 
   it("an expired offer is refused", async () => {
     const offer = await offerFor((await verifiedAdult()).token);
-    await home().update(attestationGrants).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(attestationGrants.kind, "offer"));
-    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": preAuthorizedCode(offer), tx_code: offer.tx_code })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    await home()
+      .update(attestationGrants)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(attestationGrants.kind, "offer"));
+    expect(
+      await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": preAuthorizedCode(offer), tx_code: offer.tx_code }),
+    ).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
   });
 
   it("a token request without its transaction code, or not form-encoded, is invalid_request", async () => {
     const offer = await offerFor((await verifiedAdult()).token);
-    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": preAuthorizedCode(offer) })).toMatchObject({ status: 400, body: { error: "invalid_request" } });
-    const asJson = await toWorker(`${ISSUER_URL}/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ grant_type: PRE_AUTHORIZED }) });
+    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": preAuthorizedCode(offer) })).toMatchObject({
+      status: 400,
+      body: { error: "invalid_request" },
+    });
+    const asJson = await toWorker(`${ISSUER_URL}/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ grant_type: PRE_AUTHORIZED }),
+    });
     expect(asJson.status).toBe(400);
     expect(await asJson.json()).toMatchObject({ error: "invalid_request" });
     // Not spent by the malformed requests.
-    expect((await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": preAuthorizedCode(offer), tx_code: offer.tx_code })).status).toBe(200);
+    expect(
+      (await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": preAuthorizedCode(offer), tx_code: offer.tx_code })).status,
+    ).toBe(200);
   });
 });
 
@@ -188,7 +229,10 @@ describe("the authorization code and PKCE", () => {
   it("GET /authorize refuses every redirect_uri that is not https or a reverse-domain scheme, redirecting nowhere", async () => {
     const { challenge } = await pkce();
     for (const redirectUri of REFUSED_REDIRECTS) {
-      const res = await toWorker(`${ISSUER_URL}/authorize?${new URLSearchParams(authorizationParams(challenge, { redirect_uri: redirectUri }))}`, { redirect: "manual" });
+      const res = await toWorker(
+        `${ISSUER_URL}/authorize?${new URLSearchParams(authorizationParams(challenge, { redirect_uri: redirectUri }))}`,
+        { redirect: "manual" },
+      );
       expect(res.status, redirectUri).toBe(400);
       expect(res.headers.get("location"), redirectUri).toBeNull();
       expect(await res.json(), redirectUri).toMatchObject({ error: "invalid_request" });
@@ -200,7 +244,10 @@ describe("the authorization code and PKCE", () => {
     const { challenge } = await pkce();
     const codes = await grantCount("code");
     for (const redirectUri of REFUSED_REDIRECTS) {
-      const res = await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams(challenge, { redirect_uri: redirectUri }) });
+      const res = await call("POST", "/api/attestations/authorizations", {
+        token: account.token,
+        body: authorizationParams(challenge, { redirect_uri: redirectUri }),
+      });
       expect(res.status, redirectUri).toBe(422);
       expect(res.body.error, redirectUri).toBe("VALIDATION_FAILED");
     }
@@ -209,8 +256,16 @@ describe("the authorization code and PKCE", () => {
 
   it("https and a wallet's reverse-domain scheme (the EU wallet's eu.europa.ec.euidi://, RFC 8252's com.example.app:/) get a code", async () => {
     const account = await verifiedAdult();
-    for (const redirectUri of ["https://wallet.example.org/cb?x=1", "eu.europa.ec.euidi://authorization", "com.example.app:/oauth2redirect/example-provider", "org.example-wallet.app2://cb"]) {
-      const res = await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams((await pkce()).challenge, { redirect_uri: redirectUri }) });
+    for (const redirectUri of [
+      "https://wallet.example.org/cb?x=1",
+      "eu.europa.ec.euidi://authorization",
+      "com.example.app:/oauth2redirect/example-provider",
+      "org.example-wallet.app2://cb",
+    ]) {
+      const res = await call("POST", "/api/attestations/authorizations", {
+        token: account.token,
+        body: authorizationParams((await pkce()).challenge, { redirect_uri: redirectUri }),
+      });
       expect(res.status, `${redirectUri}: ${res.text}`).toBe(200);
       const target = new URL(res.body.data.redirect_to as string);
       expect(target.protocol, redirectUri).toBe(new URL(redirectUri).protocol);
@@ -222,8 +277,16 @@ describe("the authorization code and PKCE", () => {
     const account = await verifiedAdult();
     const { challenge } = await pkce();
     const codes = await grantCount("code");
-    for (const overrides of [{ code_challenge_method: "plain" }, { code_challenge: "" }, { redirect_uri: "http://wallet.example.org/cb" }] as Record<string, string>[]) {
-      expectError(await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams(challenge, overrides) }), 422, "VALIDATION_FAILED");
+    for (const overrides of [
+      { code_challenge_method: "plain" },
+      { code_challenge: "" },
+      { redirect_uri: "http://wallet.example.org/cb" },
+    ] as Record<string, string>[]) {
+      expectError(
+        await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams(challenge, overrides) }),
+        422,
+        "VALIDATION_FAILED",
+      );
     }
     expect(await grantCount("code")).toBe(codes);
   });
@@ -242,7 +305,14 @@ describe("the authorization code and PKCE", () => {
     const account = await verifiedAdult();
     const { verifier, challenge } = await pkce();
     const elsewhere = await authorizationCode(account.token, challenge);
-    expect(await tokenRequest({ grant_type: "authorization_code", code: elsewhere, code_verifier: verifier, redirect_uri: "https://attacker.example.org/cb" })).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
+    expect(
+      await tokenRequest({
+        grant_type: "authorization_code",
+        code: elsewhere,
+        code_verifier: verifier,
+        redirect_uri: "https://attacker.example.org/cb",
+      }),
+    ).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
     const code = await authorizationCode(account.token, challenge);
     const form = { grant_type: "authorization_code", code, code_verifier: verifier, redirect_uri: "https://wallet.example.org/cb" };
     expect((await tokenRequest(form)).status).toBe(200);
@@ -275,10 +345,20 @@ describe("proofs of possession: any bad proof refuses the whole request and issu
     const token = await accessToken();
     const pair = await keyPair();
     const { x, y } = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonWebKey;
-    const leadingZeros = (coordinate: string, count: number) => base64url(new Uint8Array([...new Array<number>(count).fill(0), ...fromBase64url(coordinate)]));
-    for (const jwk of [{ x: leadingZeros(x!, 1), y }, { x, y: leadingZeros(y!, 2) }]) {
-      const res = await credentialRequest(token, body([await proof(pair, await nonce(), { headerExtra: { jwk: { kty: "EC", crv: "P-256", ...jwk } } })]));
-      expect(res).toMatchObject({ status: 400, body: { error: "invalid_proof", error_description: "Proof 1: jwk must be a public P-256 key." } });
+    const leadingZeros = (coordinate: string, count: number) =>
+      base64url(new Uint8Array([...new Array<number>(count).fill(0), ...fromBase64url(coordinate)]));
+    for (const jwk of [
+      { x: leadingZeros(x!, 1), y },
+      { x, y: leadingZeros(y!, 2) },
+    ]) {
+      const res = await credentialRequest(
+        token,
+        body([await proof(pair, await nonce(), { headerExtra: { jwk: { kty: "EC", crv: "P-256", ...jwk } } })]),
+      );
+      expect(res).toMatchObject({
+        status: 400,
+        body: { error: "invalid_proof", error_description: "Proof 1: jwk must be a public P-256 key." },
+      });
     }
     expect((await credentialRequest(token, body([await proof(pair, await nonce())]))).status).toBe(200);
   });
@@ -315,7 +395,11 @@ describe("proofs of possession: any bad proof refuses the whole request and issu
     const token = await accessToken();
     const first = await credentialRequest(token, body([await proof(await keyPair(), await nonce())]));
     expect(first.status).toBe(200);
-    const second = await toWorker(`${ISSUER_URL}/credential`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: JSON.stringify(body([await proof(await keyPair(), await nonce())])) });
+    const second = await toWorker(`${ISSUER_URL}/credential`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify(body([await proof(await keyPair(), await nonce())])),
+    });
     expect(second.status).toBe(401);
     expect(second.headers.get("www-authenticate")).toContain("invalid_token");
     expect(await second.json()).toMatchObject({ error: "invalid_token" });
@@ -345,7 +429,11 @@ describe("who may ask", () => {
     await verifyKycViaSandbox(account.token, seventeen);
     const [offers, codes] = [await grantCount("offer"), await grantCount("code")];
     expectError(await call("POST", "/api/attestations/offers", { token: account.token, body: {} }), 403, "ATTESTATION_NOT_ALLOWED");
-    expectError(await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams((await pkce()).challenge) }), 403, "ATTESTATION_NOT_ALLOWED");
+    expectError(
+      await call("POST", "/api/attestations/authorizations", { token: account.token, body: authorizationParams((await pkce()).challenge) }),
+      403,
+      "ATTESTATION_NOT_ALLOWED",
+    );
     expect([await grantCount("offer"), await grantCount("code")]).toStrictEqual([offers, codes]);
   });
 
@@ -358,7 +446,8 @@ describe("who may ask", () => {
   it("over its daily count of batches: 429 with Retry-After to the end of the UTC day, no offer", async () => {
     const account = await verifiedAdult();
     const limited = { ...env, ATTESTATION_BATCHES_PER_DAY: "2" } as Env;
-    for (let i = 0; i < 2; i++) expect((await callWith(limited, "POST", "/api/attestations/offers", { token: account.token, body: {} })).status).toBe(201);
+    for (let i = 0; i < 2; i++)
+      expect((await callWith(limited, "POST", "/api/attestations/offers", { token: account.token, body: {} })).status).toBe(201);
     const offers = await grantCount("offer");
     const refused = await callWith(limited, "POST", "/api/attestations/offers", { token: account.token, body: {} });
     expectError(refused, 429, "RATE_LIMITED");

@@ -15,10 +15,15 @@ const rounds = Number(values.rounds);
 const server = await startDevServer({ name: "attestation-bench", devTools: false });
 try {
   const fixtures = await prepare(server.baseUrl);
-  const { medianMs, runsMs, workerCpuMsPerAttestation } = await measureBatchWallTime({ baseUrl: server.baseUrl, fixtures, isFloor: false, processGroup: server.processGroup }, rounds);
+  const { medianMs, runsMs, workerCpuMsPerAttestation } = await measureBatchWallTime(
+    { baseUrl: server.baseUrl, fixtures, isFloor: false, processGroup: server.processGroup },
+    rounds,
+  );
   console.log(`POST /credential, ${ATTESTATIONS_PER_REQUEST} proofs, ${rounds} rounds after one warm-up:`);
   console.log(`  wall time of the request: median ${medianMs.toFixed(1)} ms (${runsMs.map((w) => w.toFixed(0)).join(", ")})`);
-  console.log(`  Worker CPU per attestation issued: ${workerCpuMsPerAttestation.toFixed(2)} ms (clock ticks of 10 ms, summed over the ${rounds} requests)`);
+  console.log(
+    `  Worker CPU per attestation issued: ${workerCpuMsPerAttestation.toFixed(2)} ms (clock ticks of 10 ms, summed over the ${rounds} requests)`,
+  );
 } finally {
   await server.stop();
 }

@@ -31,7 +31,11 @@ const PRE_AUTHORIZED_GRANT = "urn:ietf:params:oauth:grant-type:pre-authorized_co
 type Flow = { accessToken: string; body: string };
 export type AttestationPool = { flows: Flow[] };
 
-const b64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const b64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const jsonPart = (value: unknown) => b64url(new TextEncoder().encode(JSON.stringify(value)));
 
 type DeviceKey = { privateKey: CryptoKey; jwk: { kty: string; crv: string; x: string; y: string } };
@@ -54,7 +58,9 @@ async function credentialRequest(issuer: string, nonce: string): Promise<string>
   const jwts = await Promise.all(
     (await keys()).map(async ({ privateKey, jwk }) => {
       const input = `${jsonPart({ typ: "openid4vci-proof+jwt", alg: "ES256", jwk })}.${jsonPart({ aud: issuer, iat, nonce })}`;
-      const signature = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, privateKey, new TextEncoder().encode(input)));
+      const signature = new Uint8Array(
+        await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, privateKey, new TextEncoder().encode(input)),
+      );
       return `${input}.${b64url(signature)}`;
     }),
   );
@@ -62,7 +68,12 @@ async function credentialRequest(issuer: string, nonce: string): Promise<string>
 }
 
 const post = (url: string, init: { headers?: Record<string, string>; body?: string }) =>
-  fetch(url, { method: "POST", ...init, headers: { "cf-connecting-ip": nextPersonAddress(), ...init.headers }, signal: AbortSignal.timeout(30_000) });
+  fetch(url, {
+    method: "POST",
+    ...init,
+    headers: { "cf-connecting-ip": nextPersonAddress(), ...init.headers },
+    signal: AbortSignal.timeout(30_000),
+  });
 
 /** One access token and one nonce from the service, as a wallet gets them after the person's offer. */
 async function serviceGrants(baseUrl: string, fixtures: Fixtures): Promise<{ accessToken: string; nonce: string }> {
@@ -70,17 +81,27 @@ async function serviceGrants(baseUrl: string, fixtures: Fixtures): Promise<{ acc
   expectStatus(offer, 201);
   const exchanged = await post(`${baseUrl}/token`, {
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: PRE_AUTHORIZED_GRANT, "pre-authorized_code": offer.body.data.credential_offer.grants[PRE_AUTHORIZED_GRANT]["pre-authorized_code"], tx_code: offer.body.data.tx_code }).toString(),
+    body: new URLSearchParams({
+      grant_type: PRE_AUTHORIZED_GRANT,
+      "pre-authorized_code": offer.body.data.credential_offer.grants[PRE_AUTHORIZED_GRANT]["pre-authorized_code"],
+      tx_code: offer.body.data.tx_code,
+    }).toString(),
   });
   if (exchanged.status !== 200) throw new Error(`POST /token: ${exchanged.status} ${await exchanged.text()}`);
   const nonced = await post(`${baseUrl}/nonce`, {});
   if (nonced.status !== 200) throw new Error(`POST /nonce: ${nonced.status} ${await nonced.text()}`);
-  return { accessToken: ((await exchanged.json()) as { access_token: string }).access_token, nonce: ((await nonced.json()) as { c_nonce: string }).c_nonce };
+  return {
+    accessToken: ((await exchanged.json()) as { access_token: string }).access_token,
+    nonce: ((await nonced.json()) as { c_nonce: string }).c_nonce,
+  };
 }
 
 /** `count` pairs of an access token and a nonce the floor's POST /credential finds. */
 async function floorGrants(floorUrl: string, count: number): Promise<{ accessToken: string; nonce: string }[]> {
-  const res = await post(`${floorUrl}/floor/attestation-grants`, { headers: { "content-type": "application/json" }, body: JSON.stringify({ count }) });
+  const res = await post(`${floorUrl}/floor/attestation-grants`, {
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ count }),
+  });
   if (res.status !== 201) throw new Error(`POST /floor/attestation-grants: ${res.status}`);
   return ((await res.json()) as { grants: { accessToken: string; nonce: string }[] }).grants;
 }
@@ -89,16 +110,29 @@ async function floorGrants(floorUrl: string, count: number): Promise<{ accessTok
  * A pool of `count` credential requests for one server, made now (tokens and nonces live five minutes,
  * a proof's iat must be within five minutes): before each measurement, never inside it.
  */
-export async function attestationPool(target: { baseUrl: string; fixtures: Fixtures; isFloor: boolean }, count: number): Promise<AttestationPool> {
+export async function attestationPool(
+  target: { baseUrl: string; fixtures: Fixtures; isFloor: boolean },
+  count: number,
+): Promise<AttestationPool> {
   const grants: { accessToken: string; nonce: string }[] = [];
   if (target.isFloor) grants.push(...(await floorGrants(target.baseUrl, count)));
   // Five at a time: the service's account limits and D1 writes, not a load test.
-  else for (let i = 0; i < count; i += 5) grants.push(...(await Promise.all(Array.from({ length: Math.min(5, count - i) }, () => serviceGrants(target.baseUrl, target.fixtures)))));
-  const flows = await Promise.all(grants.map(async ({ accessToken, nonce }) => ({ accessToken, body: await credentialRequest(target.baseUrl, nonce) })));
+  else
+    for (let i = 0; i < count; i += 5)
+      grants.push(
+        ...(await Promise.all(Array.from({ length: Math.min(5, count - i) }, () => serviceGrants(target.baseUrl, target.fixtures)))),
+      );
+  const flows = await Promise.all(
+    grants.map(async ({ accessToken, nonce }) => ({ accessToken, body: await credentialRequest(target.baseUrl, nonce) })),
+  );
   return { flows };
 }
 
-const credentialHeaders = (flow: Flow) => ({ authorization: `Bearer ${flow.accessToken}`, "content-type": "application/json", "cf-connecting-ip": nextPersonAddress() });
+const credentialHeaders = (flow: Flow) => ({
+  authorization: `Bearer ${flow.accessToken}`,
+  "content-type": "application/json",
+  "cf-connecting-ip": nextPersonAddress(),
+});
 
 /** The pool's credential requests under the bench's load, each sent once; every answer must hold 30 attestations. */
 export async function measureAttestations(baseUrl: string, load: Load, pool: AttestationPool): Promise<Measured> {
@@ -127,7 +161,15 @@ export async function measureAttestations(baseUrl: string, load: Load, pool: Att
   const requests = Object.values(statusCodes).reduce((sum, n) => sum + n, 0);
   // The run ends when the pool is spent (amount), after a few seconds: autocannon's average of whole
   // seconds' counts would read both servers alike, so throughput is the requests over the run's duration.
-  return { name: "attestations", requests, rps: requests / result.duration, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx + short, statusCodes };
+  return {
+    name: "attestations",
+    requests,
+    rps: requests / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + short,
+    statusCodes,
+  };
 }
 
 /**
@@ -150,8 +192,13 @@ export async function measureBatchWallTime(
     const res = await post(`${target.baseUrl}/credential`, { headers: credentialHeaders(flow), body: flow.body });
     const issued = ((await res.json()) as { credentials?: unknown[] }).credentials?.length;
     const wall = performance.now() - started;
-    if (res.status !== 200 || issued !== ATTESTATIONS_PER_REQUEST) throw new Error(`POST /credential on ${target.baseUrl}: ${res.status}, ${issued} attestations`);
+    if (res.status !== 200 || issued !== ATTESTATIONS_PER_REQUEST)
+      throw new Error(`POST /credential on ${target.baseUrl}: ${res.status}, ${issued} attestations`);
     if (i > 0) runsMs.push(wall);
   }
-  return { medianMs: median(runsMs), runsMs, workerCpuMsPerAttestation: ((workerCpu() - cpuBefore) * 1000) / (batches * ATTESTATIONS_PER_REQUEST) };
+  return {
+    medianMs: median(runsMs),
+    runsMs,
+    workerCpuMsPerAttestation: ((workerCpu() - cpuBefore) * 1000) / (batches * ATTESTATIONS_PER_REQUEST),
+  };
 }

@@ -31,7 +31,14 @@ import { prepare, seedFloor, type Fixtures } from "./prepare";
 import { measurePaced, type Paced, type PacedRequest } from "./paced";
 import { measureFlow, measureHealth, measureOpen, measurePoll, SESSION_PATH, type Load, type Measured } from "./scenarios";
 import { FLOWS_PER_RUN, measureDoubleBlind, tokenPool, type TokenPool } from "./double-blind";
-import { ATTESTATION_FLOWS_PER_RUN, ATTESTATIONS_PER_REQUEST, attestationPool, measureAttestations, measureBatchWallTime, type AttestationPool } from "./attestations";
+import {
+  ATTESTATION_FLOWS_PER_RUN,
+  ATTESTATIONS_PER_REQUEST,
+  attestationPool,
+  measureAttestations,
+  measureBatchWallTime,
+  type AttestationPool,
+} from "./attestations";
 import { measureStartupsInTurn } from "./startup";
 import { formatByRole, medianByRole, withCpuPerRequest } from "./process-cpu";
 import { pinServers } from "./pin";
@@ -62,7 +69,15 @@ const FLOOR_CONFIG = join("test", "bench", "floor", "wrangler.toml");
 // Targets of 1.2.0, docs/performance.md (medians of the per-round ratios to the floor): health, poll and open ≥ 0.95 × the
 // floor, the flow ≥ 0.9 ×, p99 ≤ 3 × p50, callback p50 ≤ 100 ms, and the script under 150 KiB gzip with
 // every 1.2.0 feature in (1.1.0's 0.9 / 0.85, and 1,500 ms and 120 KiB before them; docs/performance.md).
-const TARGETS = { vsFloor: 0.95, flowVsFloor: 0.9, tailToMedian: 3, callbackP50Ms: 100, callbackP95Ms: 500, startupOverFloorMs: 10, bundleGzipKiB: 150 };
+const TARGETS = {
+  vsFloor: 0.95,
+  flowVsFloor: 0.9,
+  tailToMedian: 3,
+  callbackP50Ms: 100,
+  callbackP95Ms: 500,
+  startupOverFloorMs: 10,
+  bundleGzipKiB: 150,
+};
 
 /** A proof's CPU per request (test/bench/crypto-cpu.ts, run in its own process: it runs the service's domain code). */
 type CpuFigure = { label: string; p50Ms: number; p90Ms: number; rounds: number };
@@ -77,7 +92,16 @@ const ratio = (a: number, b: number) => (b > 0 ? a / b : NaN);
 const kib = (bytes: number) => bytes / 1024;
 
 /** `processGroup`: the server's processes, whose CPU time the bench reads (none for a --base-url server). */
-type Target = { baseUrl: string; fixtures: Fixtures; sessionId: string; callbackUrl: string; isFloor: boolean; processGroup?: number; tokens?: TokenPool; attestations?: AttestationPool };
+type Target = {
+  baseUrl: string;
+  fixtures: Fixtures;
+  sessionId: string;
+  callbackUrl: string;
+  isFloor: boolean;
+  processGroup?: number;
+  tokens?: TokenPool;
+  attestations?: AttestationPool;
+};
 /** `prepare`: what a run needs made just before it, on each server, outside its measurement. */
 type Scenario = { name: string; prepare?: (target: Target) => Promise<void>; run: (target: Target, load: Load) => Promise<Measured> };
 
@@ -113,8 +137,13 @@ try {
     return server;
   };
   log("Starting throw-away wrangler dev servers (own ports, own local state): the service and the floor…");
-  const [serviceServer, floorServer] = await Promise.all([values["base-url"] ? undefined : start("bench"), values["floor-url"] ? undefined : start("floor", FLOOR_CONFIG)]);
-  const [baseUrl, floorUrl] = [values["base-url"] ?? serviceServer!.baseUrl, values["floor-url"] ?? floorServer!.baseUrl].map((url) => url.replace(/\/$/, "")) as [string, string];
+  const [serviceServer, floorServer] = await Promise.all([
+    values["base-url"] ? undefined : start("bench"),
+    values["floor-url"] ? undefined : start("floor", FLOOR_CONFIG),
+  ]);
+  const [baseUrl, floorUrl] = [values["base-url"] ?? serviceServer!.baseUrl, values["floor-url"] ?? floorServer!.baseUrl].map((url) =>
+    url.replace(/\/$/, ""),
+  ) as [string, string];
   log(`service ${baseUrl}, floor ${floorUrl}`);
   const pinned = pinServers([serviceServer?.processGroup, floorServer?.processGroup].filter((group): group is number => !!group));
   log(`${pinned}; wrangler dev's DevTools relay ${values.devtools ? "on (--devtools)" : "off"}`);
@@ -137,14 +166,29 @@ try {
   const services: Target[] = [];
   for (const [i, f] of fixturesByShard.entries()) {
     const url = `${sinks[i]!.url}/callbacks`;
-    services.push({ baseUrl, fixtures: f, sessionId: await openOne(baseUrl, f.apiKey), callbackUrl: url, isFloor: false, processGroup: serviceServer?.processGroup });
+    services.push({
+      baseUrl,
+      fixtures: f,
+      sessionId: await openOne(baseUrl, f.apiKey),
+      callbackUrl: url,
+      isFloor: false,
+      processGroup: serviceServer?.processGroup,
+    });
   }
   // One pool of tokens from the service's issuer (the floor verifies with the same development key), each
   // spent once per server: enough for every round's double-blind run on the service (every shard's merchant) and on the floor.
   log(`… issuing ${FLOWS_PER_RUN * rounds * services.length} age tokens for the double-blind scenario`);
   const tokens = await tokenPool(baseUrl, fixtures, FLOWS_PER_RUN * rounds * services.length);
   for (const service of services) service.tokens = tokens;
-  const floor: Target = { baseUrl: floorUrl, fixtures: floorFixtures, sessionId: await openOne(floorUrl, floorFixtures.apiKey), callbackUrl, isFloor: true, processGroup: floorServer?.processGroup, tokens };
+  const floor: Target = {
+    baseUrl: floorUrl,
+    fixtures: floorFixtures,
+    sessionId: await openOne(floorUrl, floorFixtures.apiKey),
+    callbackUrl,
+    isFloor: true,
+    processGroup: floorServer?.processGroup,
+    tokens,
+  };
 
   // Warm both isolates, the key's lastUsedAt stamp and the connection pools before anything is recorded.
   const warm = { connections: load.connections, duration: 2 };
@@ -180,18 +224,26 @@ try {
     if (pacedRate > 0) {
       for (const { name, request } of PACED) {
         log(`… round ${round}/${rounds}: ${name} at ${pacedRate} req/s`);
-        paced.push({ round, scenario: name, ...(await pair(round, service, (target) => measurePaced(request(target), pacedRate, load.duration))) });
+        paced.push({
+          round,
+          scenario: name,
+          ...(await pair(round, service, (target) => measurePaced(request(target), pacedRate, load.duration))),
+        });
       }
     }
   }
   await Promise.all(sinks.map((sink) => sink.close()));
 
   // One batch of 30 at a time, nothing else running on either server: the wall time a wallet waits.
-  log(`… the wall time of one credential request of ${ATTESTATIONS_PER_REQUEST} proofs, sent alone (median of 5 after a warm-up), service then floor`);
+  log(
+    `… the wall time of one credential request of ${ATTESTATIONS_PER_REQUEST} proofs, sent alone (median of 5 after a warm-up), service then floor`,
+  );
   const batchWallTime = { service: await measureBatchWallTime(services[0]!), floor: await measureBatchWallTime(floor) };
   const cpuOfBatches = (measured: { workerCpuMsPerAttestation: number }) => fmt(measured.workerCpuMsPerAttestation, 2);
 
-  log("… startup CPU (test/bench/startup.ts: each Worker built with its own configuration, median of 15 rounds, in each a fresh workerd profiled and one more counted by the scheduler, service and floor in turn)");
+  log(
+    "… startup CPU (test/bench/startup.ts: each Worker built with its own configuration, median of 15 rounds, in each a fresh workerd profiled and one more counted by the scheduler, service and floor in turn)",
+  );
   const [serviceStartup, floorStartup] = await measureStartupsInTurn([undefined, FLOOR_CONFIG]);
   const startup = { service: serviceStartup!, floor: floorStartup! };
   log("… CPU per request of the 1.2.0 proofs (a digital-ID presentation verified, an age token redeemed)");
@@ -238,7 +290,20 @@ try {
   log("");
   log(
     table([
-      ["scenario", "req/s", "floor req/s", "÷ floor (median)", "rounds ÷ floor", "p50 ms", "p99 ms", "p99 ÷ p50", "floor p99 ÷ p50", "÷ health", "floor ÷ floor health", "errors"],
+      [
+        "scenario",
+        "req/s",
+        "floor req/s",
+        "÷ floor (median)",
+        "rounds ÷ floor",
+        "p50 ms",
+        "p99 ms",
+        "p99 ÷ p50",
+        "floor p99 ÷ p50",
+        "÷ health",
+        "floor ÷ floor health",
+        "errors",
+      ],
       ...summary.map((s) => [
         s.name,
         fmt(s.rps, 0),
@@ -259,7 +324,14 @@ try {
   log(
     table([
       ["scenario", "µs", "floor µs", "floor ÷ service", "service by process", "floor by process"],
-      ...summary.map((s) => [s.name, fmt(s.cpuUs, 0), fmt(s.floorCpuUs, 0), fmt(s.floorCpuVsCpu, 3), formatByRole(s.cpuUsByRole), formatByRole(s.floorCpuUsByRole)]),
+      ...summary.map((s) => [
+        s.name,
+        fmt(s.cpuUs, 0),
+        fmt(s.floorCpuUs, 0),
+        fmt(s.floorCpuVsCpu, 3),
+        formatByRole(s.cpuUsByRole),
+        formatByRole(s.floorCpuUsByRole),
+      ]),
     ]),
   );
   const issuance = summary.find((s) => s.name === "attestations")!;
@@ -297,7 +369,16 @@ try {
     log(
       table([
         ["scenario", "p50 ms", "p99 ms", "p99 ÷ p50", "floor p50 ms", "floor p99 ms", "floor p99 ÷ p50", "errors"],
-        ...pacedSummary.map((s) => [s.name, fmt(s.p50, 2), fmt(s.p99, 2), fmt(s.tailToMedian, 1), fmt(s.floorP50, 2), fmt(s.floorP99, 2), fmt(s.floorTailToMedian, 1), String(s.errors)]),
+        ...pacedSummary.map((s) => [
+          s.name,
+          fmt(s.p50, 2),
+          fmt(s.p99, 2),
+          fmt(s.tailToMedian, 1),
+          fmt(s.floorP50, 2),
+          fmt(s.floorP99, 2),
+          fmt(s.floorTailToMedian, 1),
+          String(s.errors),
+        ]),
       ]),
     );
   }
@@ -308,20 +389,33 @@ try {
     `callback latency: p50 ${fmt(callbacks.p50, 0)} ms, p95 ${fmt(callbacks.p95, 0)} ms, max ${fmt(callbacks.max, 0)} ms ` +
       `(${callbacks.received}/${callbacks.sessions} received, ${callbacks.beforeAnswer} before the completion's response, ${callbacks.unverified} unverified)`,
   );
-  log(`cold start, by workerd's profiler (as wrangler check startup): service ${fmt(startup.service.cpuMs)} ms, floor ${fmt(startup.floor.cpuMs)} ms`);
+  log(
+    `cold start, by workerd's profiler (as wrangler check startup): service ${fmt(startup.service.cpuMs)} ms, floor ${fmt(startup.floor.cpuMs)} ms`,
+  );
   log(
     `cold start, workerd's CPU by the scheduler (every thread, no profiler): importing the script ${fmt(startup.service.workerd.importMs)} ms, ` +
       `floor ${fmt(startup.floor.workerd.importMs)} ms; loading the Worker (workerd's start to ready, the script read and compiled) ` +
       `${fmt(startup.service.workerd.loadMs)} ms, floor ${fmt(startup.floor.workerd.loadMs)} ms`,
   );
   log("");
-  log(table([["per request", "p50 ms", "p90 ms", "rounds"], ...proofsCpu.map((f) => [f.label, fmt(f.p50Ms, 2), fmt(f.p90Ms, 2), String(f.rounds)])]));
+  log(
+    table([
+      ["per request", "p50 ms", "p90 ms", "rounds"],
+      ...proofsCpu.map((f) => [f.label, fmt(f.p50Ms, 2), fmt(f.p90Ms, 2), String(f.rounds)]),
+    ]),
+  );
   log("(Node's Web Crypto on this machine, timed call by call: test/bench/crypto-cpu.ts)");
   if (bundle) {
-    const counted = bundle.wranglerKiB ? `wrangler: ${fmt(bundle.wranglerKiB.total, 2)} KiB, gzip ${fmt(bundle.wranglerKiB.gzip, 2)} KiB; ` : "";
-    log(`bundle (every uploaded module, minified): ${counted}summed here ${fmt(kib(bundle.rawBytes))} KiB, ${fmt(kib(bundle.gzipBytes))} KiB gzip (${bundle.files.length} modules)`);
+    const counted = bundle.wranglerKiB
+      ? `wrangler: ${fmt(bundle.wranglerKiB.total, 2)} KiB, gzip ${fmt(bundle.wranglerKiB.gzip, 2)} KiB; `
+      : "";
+    log(
+      `bundle (every uploaded module, minified): ${counted}summed here ${fmt(kib(bundle.rawBytes))} KiB, ${fmt(kib(bundle.gzipBytes))} KiB gzip (${bundle.files.length} modules)`,
+    );
     const assets = bundle.staticAssets;
-    log(`static assets (public/, not part of the script): ${fmt(kib(assets.rawBytes))} KiB, ${fmt(kib(assets.gzipBytes))} KiB gzip (${assets.files.length} files)`);
+    log(
+      `static assets (public/, not part of the script): ${fmt(kib(assets.rawBytes))} KiB, ${fmt(kib(assets.gzipBytes))} KiB gzip (${assets.files.length} files)`,
+    );
   }
   const bundleGzipKiB = bundle ? (bundle.wranglerKiB?.gzip ?? kib(bundle.gzipBytes)) : NaN;
 
@@ -330,15 +424,31 @@ try {
       const value = byName(name).vsFloor.rps;
       return { target: `${name} req/s ≥ ${TARGETS.vsFloor} × floor`, value: fmt(value, 3), met: value >= TARGETS.vsFloor };
     }),
-    { target: `open+complete+poll req/s ≥ ${TARGETS.flowVsFloor} × floor`, value: fmt(flow.vsFloor.rps, 3), met: flow.vsFloor.rps >= TARGETS.flowVsFloor },
-    ...summary.map((s) => ({ target: `${s.name} p99 ≤ ${TARGETS.tailToMedian} × p50`, value: `${fmt(s.tailToMedian, 1)} (floor ${fmt(s.floorTailToMedian, 1)})`, met: s.tailToMedian <= TARGETS.tailToMedian })),
+    {
+      target: `open+complete+poll req/s ≥ ${TARGETS.flowVsFloor} × floor`,
+      value: fmt(flow.vsFloor.rps, 3),
+      met: flow.vsFloor.rps >= TARGETS.flowVsFloor,
+    },
+    ...summary.map((s) => ({
+      target: `${s.name} p99 ≤ ${TARGETS.tailToMedian} × p50`,
+      value: `${fmt(s.tailToMedian, 1)} (floor ${fmt(s.floorTailToMedian, 1)})`,
+      met: s.tailToMedian <= TARGETS.tailToMedian,
+    })),
     {
       target: "no errors",
       value: String(summary.reduce((n, s) => n + s.errors, 0) + callbacks.unverified + (callbacks.sessions - callbacks.received)),
       met: summary.every((s) => s.errors === 0) && callbacks.unverified === 0 && callbacks.received === callbacks.sessions,
     },
-    { target: `callback p50 ≤ ${TARGETS.callbackP50Ms} ms`, value: `${fmt(callbacks.p50, 0)} ms`, met: callbacks.p50 <= TARGETS.callbackP50Ms },
-    { target: `callback p95 ≤ ${TARGETS.callbackP95Ms} ms`, value: `${fmt(callbacks.p95, 0)} ms`, met: callbacks.p95 <= TARGETS.callbackP95Ms },
+    {
+      target: `callback p50 ≤ ${TARGETS.callbackP50Ms} ms`,
+      value: `${fmt(callbacks.p50, 0)} ms`,
+      met: callbacks.p50 <= TARGETS.callbackP50Ms,
+    },
+    {
+      target: `callback p95 ≤ ${TARGETS.callbackP95Ms} ms`,
+      value: `${fmt(callbacks.p95, 0)} ms`,
+      met: callbacks.p95 <= TARGETS.callbackP95Ms,
+    },
     {
       // The script's import, the phase `wrangler check startup` profiles, counted by the scheduler: the
       // profiler's sampler, after the bench's load, reads the floor's few milliseconds as 0 to 0.9 ms where
@@ -347,7 +457,15 @@ try {
       value: `${fmt(startup.service.workerd.importMs)} ms (floor ${fmt(startup.floor.workerd.importMs)} ms)`,
       met: startup.service.workerd.importMs <= startup.floor.workerd.importMs + TARGETS.startupOverFloorMs,
     },
-    ...(bundle ? [{ target: `bundle < ${TARGETS.bundleGzipKiB} KiB gzip`, value: `${fmt(bundleGzipKiB)} KiB`, met: bundleGzipKiB < TARGETS.bundleGzipKiB }] : []),
+    ...(bundle
+      ? [
+          {
+            target: `bundle < ${TARGETS.bundleGzipKiB} KiB gzip`,
+            value: `${fmt(bundleGzipKiB)} KiB`,
+            met: bundleGzipKiB < TARGETS.bundleGzipKiB,
+          },
+        ]
+      : []),
   ];
   log("");
   log(table([["target", "measured", ""], ...targets.map((t) => [t.target, t.value, t.met ? "met" : "MISSED"])]));
@@ -371,7 +489,15 @@ try {
     startupWorkerdCpuMs: { service: startup.service.workerd, floor: startup.floor.workerd },
     proofsCpu,
     attestations: attestationFigures,
-    bundle: bundle ? { files: bundle.files, rawBytes: bundle.rawBytes, gzipBytes: bundle.gzipBytes, wranglerKiB: bundle.wranglerKiB, staticAssets: bundle.staticAssets } : null,
+    bundle: bundle
+      ? {
+          files: bundle.files,
+          rawBytes: bundle.rawBytes,
+          gzipBytes: bundle.gzipBytes,
+          wranglerKiB: bundle.wranglerKiB,
+          staticAssets: bundle.staticAssets,
+        }
+      : null,
     targets,
   };
   const file = join(process.cwd(), "test", "bench", "results.json");

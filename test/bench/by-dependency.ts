@@ -33,11 +33,14 @@ async function sizeByDependency(): Promise<Map<string, number>> {
   try {
     const metafile = join(dir, "meta.json");
     await runWrangler(["deploy", "--dry-run", "--outdir", dir, "--metafile", metafile]);
-    const meta = JSON.parse(new TextDecoder().decode(await readFile(metafile))) as { outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }> };
+    const meta = JSON.parse(new TextDecoder().decode(await readFile(metafile))) as {
+      outputs: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
+    };
     const bytes = new Map<string, number>();
     for (const [output, { inputs }] of Object.entries(meta.outputs)) {
       if (output.endsWith(".map")) continue;
-      for (const [input, { bytesInOutput }] of Object.entries(inputs)) bytes.set(dependencyOf(input), (bytes.get(dependencyOf(input)) ?? 0) + bytesInOutput);
+      for (const [input, { bytesInOutput }] of Object.entries(inputs))
+        bytes.set(dependencyOf(input), (bytes.get(dependencyOf(input)) ?? 0) + bytesInOutput);
     }
     return bytes;
   } finally {
@@ -91,7 +94,9 @@ const floor = await measureStartup(join("test", "bench", "floor", "wrangler.toml
 
 const totalBytes = [...sizes.values()].reduce((a, b) => a + b, 0);
 const totalCpu = startup.profiles.map(busyMs).reduce((a, b) => a + b, 0) / startup.profiles.length;
-const keys = [...new Set([...sizes.keys(), ...cpu.keys()])].sort((a, b) => (cpu.get(b) ?? 0) - (cpu.get(a) ?? 0) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0));
+const keys = [...new Set([...sizes.keys(), ...cpu.keys()])].sort(
+  (a, b) => (cpu.get(b) ?? 0) - (cpu.get(a) ?? 0) || (sizes.get(b) ?? 0) - (sizes.get(a) ?? 0),
+);
 console.log("");
 console.log(
   table([

@@ -7,11 +7,24 @@ import { apiClient, expectStatus } from "../tools/api-client";
 import { startCallbackReceiver } from "../tools/callback-receiver";
 import type { Fixtures } from "./prepare";
 
-export type CallbackLatency = { sessions: number; received: number; beforeAnswer: number; p50: number; p95: number; max: number; unverified: number };
+export type CallbackLatency = {
+  sessions: number;
+  received: number;
+  beforeAnswer: number;
+  p50: number;
+  p95: number;
+  max: number;
+  unverified: number;
+};
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
-export async function measureCallbackLatency(baseUrl: string, fixtures: Fixtures, sessions: number, intervalMs: number): Promise<CallbackLatency> {
+export async function measureCallbackLatency(
+  baseUrl: string,
+  fixtures: Fixtures,
+  sessions: number,
+  intervalMs: number,
+): Promise<CallbackLatency> {
   const api = apiClient(baseUrl);
   const completedAt = new Map<string, number>();
   const receivedAt = new Map<string, number>();
@@ -26,12 +39,18 @@ export async function measureCallbackLatency(baseUrl: string, fixtures: Fixtures
   try {
     const opened: { id: string; nonce: string }[] = [];
     for (let i = 0; i < sessions; i++) {
-      const res = await api("POST", "/api/age-verification/session", { apiKey: fixtures.apiKey, body: { age_required: 18, callback_url: `${receiver.url}/callbacks` } });
+      const res = await api("POST", "/api/age-verification/session", {
+        apiKey: fixtures.apiKey,
+        body: { age_required: 18, callback_url: `${receiver.url}/callbacks` },
+      });
       expectStatus(res, 201);
       opened.push({ id: res.body.data.session_id, nonce: res.body.data.nonce });
     }
     for (const session of opened) {
-      const res = await api("POST", `/api/age-verification/session/${session.id}/complete`, { token: fixtures.userToken, body: { nonce: session.nonce, consent: true } });
+      const res = await api("POST", `/api/age-verification/session/${session.id}/complete`, {
+        token: fixtures.userToken,
+        body: { nonce: session.nonce, consent: true },
+      });
       expectStatus(res, 200);
       completedAt.set(session.id, performance.now());
       await new Promise((resolve) => setTimeout(resolve, intervalMs));

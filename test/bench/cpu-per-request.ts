@@ -58,7 +58,10 @@ try {
     const server = await start(name === "service" ? "bench" : name, config);
     const floorLike = name === "floor" || (name === "other" && values["other-is-floor"]);
     const fixtures = floorLike ? await seedFloor(server.baseUrl) : await prepare(server.baseUrl);
-    const opened = await apiClient(server.baseUrl)("POST", SESSION_PATH, { apiKey: fixtures.apiKey, body: { age_required: 18, callback_url: CALLBACK_URL } });
+    const opened = await apiClient(server.baseUrl)("POST", SESSION_PATH, {
+      apiKey: fixtures.apiKey,
+      body: { age_required: 18, callback_url: CALLBACK_URL },
+    });
     expectStatus(opened, 201);
     targets.push({ name, server, fixtures, sessionId: opened.body.data.session_id as string });
   }
@@ -70,7 +73,8 @@ try {
     for (const [scenario, run] of Object.entries(SCENARIOS)) {
       // Every server at the same time, on the core they share, as the bench does: the machine's moments fall on each alike.
       const measured = await Promise.all(targets.map((target) => withCpuPerRequest(target.server.processGroup, () => run(target, load))));
-      for (const [i, target] of targets.entries()) runs.push({ scenario, target: target.name, rps: measured[i]!.rps, cpuUs: measured[i]!.cpuUs, byRole: measured[i]!.cpuUsByRole });
+      for (const [i, target] of targets.entries())
+        runs.push({ scenario, target: target.name, rps: measured[i]!.rps, cpuUs: measured[i]!.cpuUs, byRole: measured[i]!.cpuUsByRole });
     }
   }
   const rows = Object.keys(SCENARIOS).flatMap((scenario) => {
@@ -80,7 +84,15 @@ try {
       const byProcess = formatByRole(medianByRole(mine.map((r) => r.byRole)));
       // Each round's req/s ÷ the floor's in the same round: their spread is the resolution of an A/B here.
       const perRound = mine.map((r, i) => r.rps / floorRuns[i]!.rps);
-      return [scenario, name, median(mine.map((r) => r.rps)).toFixed(0), median(perRound).toFixed(3), perRound.map((ratio) => ratio.toFixed(2)).join(" "), median(mine.map((r) => r.cpuUs)).toFixed(0), byProcess];
+      return [
+        scenario,
+        name,
+        median(mine.map((r) => r.rps)).toFixed(0),
+        median(perRound).toFixed(3),
+        perRound.map((ratio) => ratio.toFixed(2)).join(" "),
+        median(mine.map((r) => r.cpuUs)).toFixed(0),
+        byProcess,
+      ];
     });
   });
   console.log(`CPU µs per request, medians of ${values.rounds} rounds of ${load.duration} s:`);

@@ -13,7 +13,21 @@ import { ageTokenChallenge, issueTokens, loadTokenKeys, verifyAgeToken } from ".
 import { DEV_SETTING, fetchTokens } from "../age-tokens/helpers";
 import { b64url, createTokenRequest } from "../age-tokens/rfc-client";
 import { installWorkerdCrypto } from "./workerd-crypto";
-import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, makeIssuer, sealAnnexC, testRoot, toPem, type DigitalRequest, type Mdoc, type SdJwtVc } from "../wallet";
+import {
+  EU_AGE,
+  MDL,
+  answer,
+  documentSigner,
+  issueMdoc,
+  issueSdJwtVc,
+  makeIssuer,
+  sealAnnexC,
+  testRoot,
+  toPem,
+  type DigitalRequest,
+  type Mdoc,
+  type SdJwtVc,
+} from "../wallet";
 
 export type CpuFigure = { label: string; p50Ms: number; p90Ms: number; rounds: number };
 
@@ -22,7 +36,12 @@ const ORIGIN = "https://age.example.test";
 const text = async (path: string) => new TextDecoder().decode(await readFile(path));
 
 /** p50 and p90 of `rounds` timed calls of `timed`, each after its own untimed `prepare`. */
-async function timeEach<T>(label: string, rounds: number, prepare: () => Promise<T>, timed: (input: T) => Promise<void>): Promise<CpuFigure> {
+async function timeEach<T>(
+  label: string,
+  rounds: number,
+  prepare: () => Promise<T>,
+  timed: (input: T) => Promise<void>,
+): Promise<CpuFigure> {
   const times: number[] = [];
   for (let round = -WARM_UP; round < rounds; round++) {
     const input = await prepare();
@@ -61,7 +80,13 @@ export async function measureDigitalIdCpu(rounds = 40): Promise<CpuFigure[]> {
           return { pending, response: await answer(requests, credential, { origin: ORIGIN, protocol }) };
         },
         async ({ pending, response }) => {
-          const outcome = await verifyDigitalIdResponse(response, { pending, ageRequired: 18, appOrigin: ORIGIN, trustAnchors, now: new Date() });
+          const outcome = await verifyDigitalIdResponse(response, {
+            pending,
+            ageRequired: 18,
+            appOrigin: ORIGIN,
+            trustAnchors,
+            now: new Date(),
+          });
           if (outcome.outcome !== "APPROVED") throw new Error(`${label}: ${JSON.stringify(outcome)}`);
         },
       ),
@@ -91,10 +116,27 @@ export async function measureWorstBoundedCpu(rounds = 20): Promise<CpuFigure[]> 
   const nested = [0xb9, 0x22, 0x60];
   for (let key = 0; key < 8800; key++) nested.push(0x19, key >> 8, key & 0xff, 0x81, 0x00);
   const cases = [
-    ["worst bounded: mDL, 16 items, 4-certificate chain (Annex C)", async (requests: DigitalRequest[]) => answer(requests, mdl, { origin: ORIGIN, disclose: ["age_over_18", ...Object.keys(otherElements)] }), "APPROVED"],
-    ["worst bounded: SD-JWT VC, 64 disclosures, 4-certificate chain", async (requests: DigitalRequest[]) => answer(requests, sdJwt, { origin: ORIGIN, disclose: Object.keys(ages) }), "APPROVED"],
-    ["refused before signatures: 38 copies of an mDL (Annex C)", async (requests: DigitalRequest[]) => answer(requests, plain, { origin: ORIGIN, copies: 38 }), "DIGITAL_ID_INVALID"],
-    ["refused before decoding: 44 KB of nested CBOR (Annex C)", async (requests: DigitalRequest[]) => sealAnnexC(requests[0]!, Uint8Array.from(nested), ORIGIN), "DIGITAL_ID_INVALID"],
+    [
+      "worst bounded: mDL, 16 items, 4-certificate chain (Annex C)",
+      async (requests: DigitalRequest[]) =>
+        answer(requests, mdl, { origin: ORIGIN, disclose: ["age_over_18", ...Object.keys(otherElements)] }),
+      "APPROVED",
+    ],
+    [
+      "worst bounded: SD-JWT VC, 64 disclosures, 4-certificate chain",
+      async (requests: DigitalRequest[]) => answer(requests, sdJwt, { origin: ORIGIN, disclose: Object.keys(ages) }),
+      "APPROVED",
+    ],
+    [
+      "refused before signatures: 38 copies of an mDL (Annex C)",
+      async (requests: DigitalRequest[]) => answer(requests, plain, { origin: ORIGIN, copies: 38 }),
+      "DIGITAL_ID_INVALID",
+    ],
+    [
+      "refused before decoding: 44 KB of nested CBOR (Annex C)",
+      async (requests: DigitalRequest[]) => sealAnnexC(requests[0]!, Uint8Array.from(nested), ORIGIN),
+      "DIGITAL_ID_INVALID",
+    ],
   ] as const;
   const figures: CpuFigure[] = [];
   for (const [label, respond, expected] of cases) {
@@ -107,7 +149,13 @@ export async function measureWorstBoundedCpu(rounds = 20): Promise<CpuFigure[]> 
           return { pending, response: await respond(requests) };
         },
         async ({ pending, response }) => {
-          const result = await verifyDigitalIdResponse(response, { pending, ageRequired: 18, appOrigin: ORIGIN, trustAnchors, now: new Date() }).then(
+          const result = await verifyDigitalIdResponse(response, {
+            pending,
+            ageRequired: 18,
+            appOrigin: ORIGIN,
+            trustAnchors,
+            now: new Date(),
+          }).then(
             (outcome) => outcome.outcome as string,
             (error: { code?: string }) => String(error.code),
           );

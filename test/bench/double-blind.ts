@@ -35,7 +35,10 @@ export async function tokenPool(baseUrl: string, fixtures: Fixtures, flows: numb
   const tokens: string[] = [];
   while (tokens.length < flows) {
     const pending = await Promise.all(Array.from({ length: 10 }, () => createTokenRequest(challenge, tokenKey)));
-    const res = await api("POST", "/api/age-tokens", { token: fixtures.userToken, body: { age_over: 18, token_requests: pending.map((p) => b64url(p.tokenRequest)) } });
+    const res = await api("POST", "/api/age-tokens", {
+      token: fixtures.userToken,
+      body: { age_over: 18, token_requests: pending.map((p) => b64url(p.tokenRequest)) },
+    });
     expectStatus(res, 200);
     const responses = res.body.data.token_responses as string[];
     for (const [i, p] of pending.entries()) tokens.push(b64url(await p.finalize(unb64url(responses[i]!))));
@@ -45,7 +48,13 @@ export async function tokenPool(baseUrl: string, fixtures: Fixtures, flows: numb
 }
 
 /** Issue a batch, open a double-blind session, redeem one token: three requests per flow, at most FLOWS_PER_RUN flows. */
-export async function measureDoubleBlind(baseUrl: string, load: Load, fixtures: Fixtures, callbackUrl: string, pool: TokenPool): Promise<Measured> {
+export async function measureDoubleBlind(
+  baseUrl: string,
+  load: Load,
+  fixtures: Fixtures,
+  callbackUrl: string,
+  pool: TokenPool,
+): Promise<Measured> {
   const start = pool.next.get(baseUrl) ?? 0;
   const flows = Math.min(FLOWS_PER_RUN, pool.tokens.length - start);
   let taken = start;
@@ -81,7 +90,11 @@ export async function measureDoubleBlind(baseUrl: string, load: Load, fixtures: 
           return {
             ...request,
             path: `${SESSION_PATH}/${context.sessionId}/complete`,
-            headers: { "x-session-nonce": String(context.nonce), "content-type": "application/json", "cf-connecting-ip": nextPersonAddress() },
+            headers: {
+              "x-session-nonce": String(context.nonce),
+              "content-type": "application/json",
+              "cf-connecting-ip": nextPersonAddress(),
+            },
             body: JSON.stringify({ consent: true, age_token: token }),
           };
         },
@@ -92,5 +105,13 @@ export async function measureDoubleBlind(baseUrl: string, load: Load, fixtures: 
   const statusCodes: Record<string, number> = {};
   for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = Number(count);
   const requests = Object.values(statusCodes).reduce((sum, n) => sum + n, 0);
-  return { name: "double-blind", requests, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, statusCodes };
+  return {
+    name: "double-blind",
+    requests,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx,
+    statusCodes,
+  };
 }

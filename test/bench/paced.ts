@@ -53,5 +53,13 @@ export async function measurePaced(spec: PacedRequest, rate: number, durationS: 
   await Promise.all(inFlight);
   agent.destroy();
   const sorted = latencies.sort((a, b) => a - b);
-  return { rate, requests: total, p50: quantile(sorted, 0.5), p90: quantile(sorted, 0.9), p99: quantile(sorted, 0.99), max: sorted.at(-1) ?? NaN, errors };
+  return {
+    rate,
+    requests: total,
+    p50: quantile(sorted, 0.5),
+    p90: quantile(sorted, 0.9),
+    p99: quantile(sorted, 0.99),
+    max: sorted.at(-1) ?? NaN,
+    errors,
+  };
 }

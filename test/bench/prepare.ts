@@ -41,7 +41,13 @@ export async function prepare(baseUrl: string, shard?: number): Promise<Fixtures
   });
   expectStatus(user, 201);
   const userToken = user.body.data.token as string;
-  expectStatus(await api("POST", "/api/kyc/create-applicant", { token: userToken, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } }), 201);
+  expectStatus(
+    await api("POST", "/api/kyc/create-applicant", {
+      token: userToken,
+      body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" },
+    }),
+    201,
+  );
   expectStatus(await api("POST", "/api/kyc/sandbox/complete", { token: userToken, body: { result: "clear" } }), 200);
 
   return { apiKey: key.body.data.apiKey, signingSecret: key.body.data.signingSecret, userToken, ...(shard === undefined ? {} : { shard }) };

@@ -33,7 +33,10 @@ const load: Load = { connections: Number(values.connections), duration: Number(v
 
 /** A DevTools session with the Worker's isolate (not the Durable Object's, not the proxy's). */
 async function devtools(inspectorPort: number) {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { webSocketDebuggerUrl: string; title?: string }[];
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as {
+    webSocketDebuggerUrl: string;
+    title?: string;
+  }[];
   const target = targets.find((t) => !/durable|proxy/i.test(t.title ?? "")) ?? targets[0];
   if (!target) throw new Error("no inspector target");
   // wrangler's inspector proxy refuses a client that sends a User-Agent without an Origin.
@@ -49,7 +52,9 @@ async function devBundle(): Promise<{ lines: string[]; moduleOf: (line: number) 
   let script = "";
   const tmp = join(".wrangler", "tmp");
   for (const dir of (await readdir(tmp).catch(() => [])).filter((name) => name.startsWith("dev-"))) {
-    const text = await readFile(join(tmp, dir, "index.js")).then((bytes) => new TextDecoder().decode(bytes)).catch(() => "");
+    const text = await readFile(join(tmp, dir, "index.js"))
+      .then((bytes) => new TextDecoder().decode(bytes))
+      .catch(() => "");
     if (text) script = text;
   }
   if (!script) return { lines: [], moduleOf: () => "(unknown)" };
@@ -78,11 +83,16 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   // The Worker's bundle: the script with the most frames that is not the runtime's own.
   const frames = new Map<string, number>();
-  for (const node of profile.nodes) if (/\.js$/.test(node.callFrame.url) && !/^(cloudflare|node)-internal|^__mf/.test(node.callFrame.url)) frames.set(node.callFrame.url, (frames.get(node.callFrame.url) ?? 0) + 1);
+  for (const node of profile.nodes)
+    if (/\.js$/.test(node.callFrame.url) && !/^(cloudflare|node)-internal|^__mf/.test(node.callFrame.url))
+      frames.set(node.callFrame.url, (frames.get(node.callFrame.url) ?? 0) + 1);
   const bundle = [...frames].sort((a, b) => b[1] - a[1])[0]?.[0];
   const { lines, moduleOf } = bundle ? await devBundle() : { lines: [], moduleOf: () => "(unknown)" };
   /** A frame's file, shortened to its package path or src/ path. */
-  const fileOf = (frame: Frame) => moduleOf(frame.lineNumber).replace(/^.*?node_modules\//, "").replace(/^.*?src\//, "src/");
+  const fileOf = (frame: Frame) =>
+    moduleOf(frame.lineNumber)
+      .replace(/^.*?node_modules\//, "")
+      .replace(/^.*?src\//, "src/");
   const functionOf = (frame: Frame) => `${frame.functionName || "(anonymous)"} ${fileOf(frame)}:${frame.lineNumber + 1}`;
 
   const self = new Map<string, number>();
@@ -96,7 +106,12 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
     if (leaf.callFrame.functionName === "(idle)" || leaf.callFrame.functionName === "(program)") return;
     busy += micros;
     const frame = leaf.callFrame;
-    const key = frame.url === bundle ? group(moduleOf(frame.lineNumber)) : frame.functionName === "(garbage collector)" ? "(gc)" : frame.url || `(native) ${frame.functionName}`;
+    const key =
+      frame.url === bundle
+        ? group(moduleOf(frame.lineNumber))
+        : frame.functionName === "(garbage collector)"
+          ? "(gc)"
+          : frame.url || `(native) ${frame.functionName}`;
     self.set(key, (self.get(key) ?? 0) + micros);
     if (frame.url === bundle) {
       const file = fileOf(frame);
@@ -117,7 +132,9 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
   });
   const pct = (micros: number) => `${((100 * micros) / busy).toFixed(1)}%`.padStart(6);
   // Busy CPU per request: the figure to compare between two versions of the code (shares move with load).
-  console.log(`\n${name}: ${(busy / 1000).toFixed(0)} ms busy CPU sampled over ${requests} requests: ${(busy / Math.max(requests, 1)).toFixed(0)} µs per request`);
+  console.log(
+    `\n${name}: ${(busy / 1000).toFixed(0)} ms busy CPU sampled over ${requests} requests: ${(busy / Math.max(requests, 1)).toFixed(0)} µs per request`,
+  );
   console.log("  self time by module group:");
   for (const [key, micros] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`  ${pct(micros)}  ${key}`);
   console.log("  self time by file of the bundle:");
@@ -134,10 +151,12 @@ async function profileScenario(server: DevServer, name: string, drive: () => Pro
       for (const { line, ticks } of node.positionTicks ?? []) byLine.set(line, (byLine.get(line) ?? 0) + ticks);
     }
     console.log(`  its lines by samples (${hottest[0]}):`);
-    for (const [line, ticks] of [...byLine].sort((a, b) => b[1] - a[1]).slice(0, 6)) console.log(`  ${String(ticks).padStart(6)}  ${line}: ${(lines[line - 1] ?? "").trim().slice(0, 110)}`);
+    for (const [line, ticks] of [...byLine].sort((a, b) => b[1] - a[1]).slice(0, 6))
+      console.log(`  ${String(ticks).padStart(6)}  ${line}: ${(lines[line - 1] ?? "").trim().slice(0, 110)}`);
   }
   console.log("  inclusive time of our modules (stack contains a frame of the module):");
-  for (const [key, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 16)) console.log(`  ${pct(micros)}  ${key.replace(/^.*?src\//, "src/")}`);
+  for (const [key, micros] of [...inclusive].sort((a, b) => b[1] - a[1]).slice(0, 16))
+    console.log(`  ${pct(micros)}  ${key.replace(/^.*?src\//, "src/")}`);
 }
 
 let server: DevServer | undefined;
@@ -147,7 +166,10 @@ try {
     ? await startDevServer({ name: "profile-floor", config: join("test", "bench", "floor", "wrangler.toml") })
     : await startDevServer({ name: "profile", args: ["--minify=false"] });
   const fixtures = values.floor ? await seedFloor(server.baseUrl) : await prepare(server.baseUrl);
-  const opened = await apiClient(server.baseUrl)("POST", "/api/age-verification/session", { apiKey: fixtures.apiKey, body: { age_required: 18, callback_url: "https://m.example.com/cb" } });
+  const opened = await apiClient(server.baseUrl)("POST", "/api/age-verification/session", {
+    apiKey: fixtures.apiKey,
+    body: { age_required: 18, callback_url: "https://m.example.com/cb" },
+  });
   expectStatus(opened, 201);
   const sessionId = opened.body.data.session_id as string;
   await measurePoll(server.baseUrl, { connections: load.connections, duration: 2 }, fixtures, sessionId);

@@ -36,8 +36,7 @@ async function run(name: string, options: Options): Promise<Measured> {
   return summarise(name, await autocannon(options));
 }
 
-export const measureHealth = (baseUrl: string, load: Load) =>
-  run("health", { url: `${baseUrl}/api/health`, ...load });
+export const measureHealth = (baseUrl: string, load: Load) => run("health", { url: `${baseUrl}/api/health`, ...load });
 
 export const measurePoll = (baseUrl: string, load: Load, fixtures: Fixtures, sessionId: string) =>
   run("poll", { url: `${baseUrl}${SESSION_PATH}/${sessionId}`, headers: { "x-api-key": fixtures.apiKey }, ...load });
@@ -88,7 +87,11 @@ export const measureFlow = (baseUrl: string, load: Load, fixtures: Fixtures, cal
           return {
             ...request,
             path: `${SESSION_PATH}/${context.sessionId}/complete`,
-            headers: { authorization: `Bearer ${fixtures.userToken}`, "content-type": "application/json", "cf-connecting-ip": nextPersonAddress() },
+            headers: {
+              authorization: `Bearer ${fixtures.userToken}`,
+              "content-type": "application/json",
+              "cf-connecting-ip": nextPersonAddress(),
+            },
             body: JSON.stringify({ nonce: context.nonce, consent: true }),
           };
         },

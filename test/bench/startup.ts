@@ -20,7 +20,12 @@ import { childProcesses, readProc } from "./process-cpu";
 import { runWrangler } from "./wrangler";
 
 /** What this file uses of Miniflare. */
-type MiniflareInstance = { ready: Promise<unknown>; getInspectorURL(): Promise<URL>; dispatchFetch(url: string): Promise<Response>; dispose(): Promise<void> };
+type MiniflareInstance = {
+  ready: Promise<unknown>;
+  getInspectorURL(): Promise<URL>;
+  dispatchFetch(url: string): Promise<Response>;
+  dispose(): Promise<void>;
+};
 
 // Wrangler's own Miniflare (and so its workerd): the one `wrangler dev` and `wrangler check startup` run,
 // not the newer one the test pool brings.
@@ -34,7 +39,12 @@ export type StartupProfile = {
   samples: number[];
   timeDeltas: number[];
 };
-export type Bundle = { compatibilityDate: string; compatibilityFlags: string[]; mainModule: string; modules: { type: "ESModule" | "Text" | "Data" | "CompiledWasm"; path: string; contents: Uint8Array | string }[] };
+export type Bundle = {
+  compatibilityDate: string;
+  compatibilityFlags: string[];
+  mainModule: string;
+  modules: { type: "ESModule" | "Text" | "Data" | "CompiledWasm"; path: string; contents: Uint8Array | string }[];
+};
 
 const SAMPLING_INTERVAL_US = 100;
 
@@ -50,17 +60,34 @@ export async function buildWorker(config: string | undefined, minify: boolean): 
   const dir = await mkdtemp(join(tmpdir(), "age-startup-"));
   try {
     const outfile = join(dir, "worker.bundle");
-    await runWrangler(["deploy", "--dry-run", `--outfile=${outfile}`, ...(config ? ["--config", config] : []), ...(minify ? [] : ["--minify=false"])]);
+    await runWrangler([
+      "deploy",
+      "--dry-run",
+      `--outfile=${outfile}`,
+      ...(config ? ["--config", config] : []),
+      ...(minify ? [] : ["--minify=false"]),
+    ]);
     const bytes = await readFile(outfile);
     const boundary = bytes.subarray(2, bytes.indexOf(10)).toString().trim();
-    const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), { headers: { "content-type": `multipart/form-data; boundary=${boundary}` } }).formData();
-    const metadata = JSON.parse(String(form.get("metadata"))) as { main_module: string; compatibility_date: string; compatibility_flags?: string[] };
+    const form = await new Response(new Blob([bytes as Uint8Array<ArrayBuffer>]), {
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    }).formData();
+    const metadata = JSON.parse(String(form.get("metadata"))) as {
+      main_module: string;
+      compatibility_date: string;
+      compatibility_flags?: string[];
+    };
     const modules: Bundle["modules"] = [];
     for (const [path, entry] of form.entries()) {
       if (typeof entry === "string" || entry.type === "application/source-map") continue;
       modules.push({ type: MODULE_TYPES[entry.type] ?? "Text", path, contents: new Uint8Array(await entry.arrayBuffer()) });
     }
-    return { compatibilityDate: metadata.compatibility_date, compatibilityFlags: metadata.compatibility_flags ?? [], mainModule: metadata.main_module, modules };
+    return {
+      compatibilityDate: metadata.compatibility_date,
+      compatibilityFlags: metadata.compatibility_flags ?? [],
+      mainModule: metadata.main_module,
+      modules,
+    };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -175,7 +202,10 @@ export async function measureStartup(config?: string, options: { runs?: number; 
  * the profiler (`workerd`): the profiler's samples are too few for a small Worker on a slow machine (the
  * floor read 0.4 ms after the bench's load, 3.2 to 3.9 on a quiet machine), the scheduler's count is not.
  */
-export async function measureStartupsInTurn(configs: (string | undefined)[], runs = 15): Promise<(Startup & { workerd: WorkerdStartup })[]> {
+export async function measureStartupsInTurn(
+  configs: (string | undefined)[],
+  runs = 15,
+): Promise<(Startup & { workerd: WorkerdStartup })[]> {
   const bundles = await Promise.all(configs.map((config) => buildWorker(config, true)));
   const profiles: StartupProfile[][] = bundles.map(() => []);
   const cpu: { loadMs: number; importMs: number }[][] = bundles.map(() => []);

@@ -9,6 +9,8 @@ export function runWrangler(args: string[]): Promise<string> {
   child.stdout?.on("data", (chunk) => (output += new TextDecoder().decode(chunk)));
   child.stderr?.on("data", (chunk) => (output += new TextDecoder().decode(chunk)));
   return new Promise((resolve, reject) =>
-    child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output.slice(-2000)}`)))),
+    child.on("exit", (code) =>
+      code === 0 ? resolve(output) : reject(new Error(`wrangler ${args.join(" ")} exited ${code}:\n${output.slice(-2000)}`)),
+    ),
   );
 }

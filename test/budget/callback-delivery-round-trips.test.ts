@@ -47,9 +47,14 @@ describe("D1 round trips per callback delivery", () => {
   it("a copy finding the attempt held by another: the claim alone, then it stands aside", async () => {
     const merchant = await seedMerchant();
     const message = await seedResolvedSession(merchant);
-    await (await dbOfAccount(merchant.account.id))
-      .insert(callbackAttempts)
-      .values({ eventId: message.webhookId, attempt: 1, at: new Date().toISOString(), durationMs: 0, statusCode: null, error: "in_progress" });
+    await (await dbOfAccount(merchant.account.id)).insert(callbackAttempts).values({
+      eventId: message.webhookId,
+      attempt: 1,
+      at: new Date().toISOString(),
+      durationMs: 0,
+      statusCode: null,
+      error: "in_progress",
+    });
     const sends: unknown[] = [];
     const spy = vi.spyOn(globalThis, "fetch");
     const { env, counts } = countingEnv();

@@ -25,7 +25,12 @@ describe("storage round trips per request", () => {
   it("open: the key check, then one Durable Object call (which writes the log row)", async () => {
     const merchant = await seedMerchant();
     await openSession(merchant.apiKey); // stamps lastUsedAt, so this minute's requests write nothing more
-    const res = await measure("POST", "/api/age-verification/session", { "x-api-key": merchant.apiKey }, { age_required: 18, callback_url: "https://m.example.com/cb" });
+    const res = await measure(
+      "POST",
+      "/api/age-verification/session",
+      { "x-api-key": merchant.apiKey },
+      { age_required: 18, callback_url: "https://m.example.com/cb" },
+    );
     expect(res.status).toBe(201);
     expect(res.afterResponse).toEqual({ d1: 1, durableObject: 1 });
   });
@@ -50,7 +55,9 @@ describe("storage round trips per request", () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
-    const res = await measure("GET", `/api/age-verification/session/${opened.session_id}/request?nonce=${opened.nonce}`, { authorization: `Bearer ${user.token}` });
+    const res = await measure("GET", `/api/age-verification/session/${opened.session_id}/request?nonce=${opened.nonce}`, {
+      authorization: `Bearer ${user.token}`,
+    });
     expect(res.status).toBe(200);
     expect(res.onRequestPath).toEqual({ d1: 1, durableObject: 1 });
   });
@@ -66,7 +73,12 @@ describe("storage round trips per request", () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
-    const res = await measure("POST", `/api/age-verification/session/${opened.session_id}/complete`, { authorization: `Bearer ${user.token}` }, { nonce: opened.nonce, consent: true });
+    const res = await measure(
+      "POST",
+      `/api/age-verification/session/${opened.session_id}/complete`,
+      { authorization: `Bearer ${user.token}` },
+      { nonce: opened.nonce, consent: true },
+    );
     expect(res.status).toBe(200);
     expect(res.onRequestPath).toEqual({ d1: 1, durableObject: 2 });
   });
@@ -76,7 +88,11 @@ describe("storage round trips per request", () => {
   it("credential request: three D1 round trips (the token read, the nonce and the token spent) and no Durable Object call, for a batch of 30", async () => {
     const person = await verifiedAdult();
     const offer = await offerFor(person.token);
-    const exchanged = await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": offer.credential_offer.grants[PRE_AUTHORIZED]["pre-authorized_code"], tx_code: offer.tx_code });
+    const exchanged = await tokenRequest({
+      grant_type: PRE_AUTHORIZED,
+      "pre-authorized_code": offer.credential_offer.grants[PRE_AUTHORIZED]["pre-authorized_code"],
+      tx_code: offer.tx_code,
+    });
     expect(exchanged.status).toBe(200);
     const cNonce = await nonce();
     const pair = await keyPair();

@@ -13,7 +13,13 @@ describe("recording an attempt", () => {
     const message = await seedResolvedSession(merchant);
     const db = await dbOfAccount(merchant.account.id);
     const at = new Date().toISOString();
-    const claim = await claimNextAttempt(db, { eventId: message.webhookId, keyId: merchant.keyId, awaitsAttempt: undefined, at, staleBefore: at });
+    const claim = await claimNextAttempt(db, {
+      eventId: message.webhookId,
+      keyId: merchant.keyId,
+      awaitsAttempt: undefined,
+      at,
+      staleBefore: at,
+    });
     expect(claim.kind).toBe("claimed");
     const attempt = claim.kind === "claimed" ? claim.attempt : 0;
 

@@ -19,7 +19,10 @@ function answer(...responses: Array<() => Response | Promise<Response>>) {
   for (const make of responses) spy.mockImplementationOnce(async () => make());
   return spy;
 }
-const status = (code: number, headers: Record<string, string> = {}) => () => new Response(code === 204 ? null : "ok", { status: code, headers });
+const status =
+  (code: number, headers: Record<string, string> = {}) =>
+  () =>
+    new Response(code === 204 ? null : "ok", { status: code, headers });
 
 /** The request the consumer sent on call `n` of the fetch spy. */
 function sent(spy: { mock: { calls: unknown[][] } }, n = 0) {
@@ -98,8 +101,8 @@ describe("callback queue consumer", () => {
       const merchant = await seedMerchant();
       const first = await seedResolvedSession(merchant, { callbackUrl: "https://one.example/hook" });
       const second = await seedResolvedSession(merchant, { callbackUrl: "https://two.example/hook" });
-      vi.spyOn(globalThis, "fetch").mockImplementation(async (input) =>
-        new Response("", { status: String(input).includes("one.example") ? 200 : 500 }),
+      vi.spyOn(globalThis, "fetch").mockImplementation(
+        async (input) => new Response("", { status: String(input).includes("one.example") ? 200 : 500 }),
       );
       const { batch, result, retried } = await runCallbacks([first, second]);
       expect(result.explicitAcks).toEqual([batch.messages[0]!.id]);
@@ -163,9 +166,7 @@ describe("callback queue consumer", () => {
       expect(spy).toHaveBeenCalledTimes(1);
       expect(sent(spy).init.redirect).toBe("manual");
       expect(retried).toEqual([expect.objectContaining({ delaySeconds: 5 })]);
-      expect(await attemptsOf(message.webhookId)).toEqual([
-        expect.objectContaining({ statusCode: 302, error: "redirect_not_followed" }),
-      ]);
+      expect(await attemptsOf(message.webhookId)).toEqual([expect.objectContaining({ statusCode: 302, error: "redirect_not_followed" })]);
     });
 
     it("honours Retry-After: 120 on a 429", async () => {
@@ -287,7 +288,9 @@ describe("callback queue consumer", () => {
     it("acks without a POST a message whose event is gone, and closes an event whose signing key is gone as failed", async () => {
       const merchant = await seedMerchant();
       const eventGone = await seedResolvedSession(merchant);
-      await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", eventGone.webhookId)).delete(callbackEvents).where(eq(callbackEvents.id, eventGone.webhookId));
+      await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", eventGone.webhookId))
+        .delete(callbackEvents)
+        .where(eq(callbackEvents.id, eventGone.webhookId));
       const other = await seedMerchant();
       const keyGone = await seedResolvedSession(other);
       await (await dbOfAccount(other.account.id)).delete(apiKeys).where(eq(apiKeys.id, other.keyId));
@@ -308,7 +311,10 @@ describe("callback queue consumer", () => {
       const other = await seedMerchant();
       const broken = await seedResolvedSession(other);
       // A signing secret that cannot be decrypted: processing throws for this message only.
-      await (await dbOfAccount(other.account.id)).update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, other.keyId));
+      await (await dbOfAccount(other.account.id))
+        .update(apiKeys)
+        .set({ signingSecretEnc: "v1.AAAA.AAAA" })
+        .where(eq(apiKeys.id, other.keyId));
       answer(status(200));
       const { batch, result, retried } = await runCallbacks([good, broken]);
       expect(result.explicitAcks).toEqual([batch.messages[0]!.id]);
@@ -319,7 +325,10 @@ describe("callback queue consumer", () => {
     it("backs off exponentially, from the queue's delivery count, while processing keeps failing", async () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
-      await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      await (await dbOfAccount(merchant.account.id))
+        .update(apiKeys)
+        .set({ signingSecretEnc: "v1.AAAA.AAAA" })
+        .where(eq(apiKeys.id, merchant.keyId));
       const spy = vi.spyOn(globalThis, "fetch");
       const delays: (number | undefined)[] = [];
       for (const attempts of [1, 2, 3, 6, 60]) {
@@ -336,13 +345,19 @@ describe("callback queue consumer", () => {
       const merchant = await seedMerchant();
       const message = await seedResolvedSession(merchant);
       const [key] = await (await dbOfAccount(merchant.account.id)).select().from(apiKeys).where(eq(apiKeys.id, merchant.keyId));
-      await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ signingSecretEnc: "v1.AAAA.AAAA" }).where(eq(apiKeys.id, merchant.keyId));
+      await (await dbOfAccount(merchant.account.id))
+        .update(apiKeys)
+        .set({ signingSecretEnc: "v1.AAAA.AAAA" })
+        .where(eq(apiKeys.id, merchant.keyId));
       const spy = answer(status(200));
       const failed = await runCallbacks([message]);
       expect(failed.retried).toEqual([expect.objectContaining({ delaySeconds: 60 })]);
       expect(spy).not.toHaveBeenCalled();
 
-      await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ signingSecretEnc: key!.signingSecretEnc }).where(eq(apiKeys.id, merchant.keyId));
+      await (await dbOfAccount(merchant.account.id))
+        .update(apiKeys)
+        .set({ signingSecretEnc: key!.signingSecretEnc })
+        .where(eq(apiKeys.id, merchant.keyId));
       const { result } = await runCallbacks([message]);
       expect(spy).toHaveBeenCalledTimes(1);
       expect(result.explicitAcks).toHaveLength(1);
@@ -428,18 +443,16 @@ describe("callback queue consumer", () => {
     const claimedElsewhere = async (webhookId: string, ageSeconds: number, attempt = 1) => {
       const at = new Date(Date.now() - ageSeconds * 1000).toISOString();
       const held = (n: number) => n === attempt;
-      return (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId))
-        .insert(callbackAttempts)
-        .values(
-          Array.from({ length: attempt }, (_, i) => ({
-            eventId: webhookId,
-            attempt: i + 1,
-            at,
-            durationMs: held(i + 1) ? 0 : 1,
-            statusCode: held(i + 1) ? null : 500,
-            error: held(i + 1) ? "in_progress" : null,
-          })),
-        );
+      return (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId)).insert(callbackAttempts).values(
+        Array.from({ length: attempt }, (_, i) => ({
+          eventId: webhookId,
+          attempt: i + 1,
+          at,
+          durationMs: held(i + 1) ? 0 : 1,
+          statusCode: held(i + 1) ? null : 500,
+          error: held(i + 1) ? "in_progress" : null,
+        })),
+      );
     };
 
     it("delivers once and schedules one retry when the same message is processed twice at once", async () => {

@@ -4,7 +4,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { attemptDelivery, DELIVERY_TIMEOUT_MS } from "../../src/callbacks/deliver";
 
-const event = { webhookId: "msg_deadline", callbackUrl: "https://shop.example.com/webhooks/age", type: "age_verification.completed", timestamp: "2026-11-27T10:00:00.000Z", data: {} };
+const event = {
+  webhookId: "msg_deadline",
+  callbackUrl: "https://shop.example.com/webhooks/age",
+  type: "age_verification.completed",
+  timestamp: "2026-11-27T10:00:00.000Z",
+  data: {},
+};
 const secret = `whsec_${btoa("0123456789abcdef0123456789abcdef")}`;
 
 afterEach(() => {

@@ -29,7 +29,11 @@ describe("callbacks end to end", () => {
     const headers = Object.fromEntries(new Headers(init!.headers));
     expect(headers["webhook-id"]).toBe(event!.id);
     const payload = new Webhook(merchant.signingSecret).verify(String(init!.body), headers) as Record<string, unknown>;
-    expect(payload).toEqual({ type: "age_verification.session.approved", timestamp: completed.body.data.resolved_at, data: completed.body.data });
+    expect(payload).toEqual({
+      type: "age_verification.session.approved",
+      timestamp: completed.body.data.resolved_at,
+      data: completed.body.data,
+    });
     expect(() => new Webhook(merchant.signingSecret).verify(String(init!.body).replace("APPROVED", "DENIED"), headers)).toThrow();
   });
 

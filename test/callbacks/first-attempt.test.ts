@@ -32,7 +32,11 @@ type Sent = { body: CallbackMessage; delaySeconds: number | undefined };
 async function interceptSession(sessionId: string, options: { firstAttempt: boolean }): Promise<Sent[]> {
   const sent: Sent[] = [];
   await runInDurableObject(sessionObject(sessionId), async (instance) => {
-    const object = instance as unknown as { env: Env; root: ServiceContext; firstCallbackAttempt: (message: CallbackMessage) => Promise<void> };
+    const object = instance as unknown as {
+      env: Env;
+      root: ServiceContext;
+      firstCallbackAttempt: (message: CallbackMessage) => Promise<void>;
+    };
     const queue = {
       send: async (body: CallbackMessage, opts?: QueueSendOptions) => void sent.push({ body, delaySeconds: opts?.delaySeconds }),
     } as unknown as Env["CALLBACKS"];
@@ -49,7 +53,10 @@ async function approvedSession(options: { firstAttempt: boolean }) {
   const sent = await interceptSession(opened.session_id, options);
   const completed = await complete(user.token, opened.session_id, opened.nonce);
   expect(completed.status).toBe(200);
-  const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+  const [event] = await (await dbOfSession(opened.session_id))
+    .select()
+    .from(callbackEvents)
+    .where(eq(callbackEvents.sessionId, opened.session_id));
   return { sent, webhookId: event!.id, resolvedAt: completed.body.data.resolved_at as string };
 }
 
@@ -89,7 +96,9 @@ describe("the first callback attempt, at once", () => {
     const { sent, webhookId } = await approvedSession({ firstAttempt: false });
     // What an object that stopped while sending leaves: attempt 1 claimed, in progress, never recorded.
     const claimedAt = new Date(Date.now() - (CLAIM_TTL_SECONDS + 5) * 1000).toISOString();
-    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId)).insert(callbackAttempts).values({ eventId: webhookId, attempt: 1, at: claimedAt, durationMs: 0, statusCode: null, error: "in_progress" });
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId))
+      .insert(callbackAttempts)
+      .values({ eventId: webhookId, attempt: 1, at: claimedAt, durationMs: 0, statusCode: null, error: "in_progress" });
     await runCallbacks([sent[0]!.body]);
     expect(await eventState(webhookId)).toBe("delivered");
     expect(postsTo(spy)).toHaveLength(1);

@@ -98,14 +98,20 @@ describe("per-session figures for the capacity model", { timeout: 180_000 }, () 
     };
     // Read past the counter: the test's own waiting is not the session's traffic.
     const deliveredCount = async () =>
-      (await counter.prepare(`SELECT count(*) AS n FROM callback_events WHERE state = 'delivered' AND session_id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify(opened)).first<{ n: number }>())!.n;
+      (await counter
+        .prepare(`SELECT count(*) AS n FROM callback_events WHERE state = 'delivered' AND session_id IN (SELECT value FROM json_each(?))`)
+        .bind(JSON.stringify(opened))
+        .first<{ n: number }>())!.n;
     try {
       for (let i = 0; i < SESSIONS; i++) {
         let session!: Awaited<ReturnType<typeof openSession>>;
         await step("open", async () => (session = await openSession(merchant.apiKey, 18, HOOK)));
         opened.push(session.session_id);
         await step("view", async () => {
-          const view = await call("GET", `/api/age-verification/session/${session.session_id}/request`, { token: user.token, headers: { "x-session-nonce": session.nonce } });
+          const view = await call("GET", `/api/age-verification/session/${session.session_id}/request`, {
+            token: user.token,
+            headers: { "x-session-nonce": session.nonce },
+          });
           expect(view.status).toBe(200);
         });
         await step("complete", async () => expect((await complete(user.token, session.session_id, session.nonce)).status).toBe(200));
@@ -115,7 +121,8 @@ describe("per-session figures for the capacity model", { timeout: 180_000 }, () 
       }
       // The first attempts run in the objects after their answers: wait until every callback is delivered.
       await step("callback (after the loop)", async () => {
-        for (let wait = 0; wait < 200 && (await deliveredCount()) < SESSIONS; wait++) await new Promise((resolve) => setTimeout(resolve, 50));
+        for (let wait = 0; wait < 200 && (await deliveredCount()) < SESSIONS; wait++)
+          await new Promise((resolve) => setTimeout(resolve, 50));
       });
     } finally {
       counter.restore();
@@ -123,10 +130,19 @@ describe("per-session figures for the capacity model", { timeout: 180_000 }, () 
     expect(await deliveredCount()).toBe(SESSIONS);
     // The counter saw the key lookups (a statement prepared once): without them the figures would be low.
     expect(steps["two polls"]!.reads / SESSIONS).toBeGreaterThanOrEqual(2);
-    const perSession = { writes: counter.traffic.writes / SESSIONS, reads: counter.traffic.reads / SESSIONS, statements: counter.traffic.statements / SESSIONS };
+    const perSession = {
+      writes: counter.traffic.writes / SESSIONS,
+      reads: counter.traffic.reads / SESSIONS,
+      statements: counter.traffic.statements / SESSIONS,
+    };
     const bytesPerSession = ((await databaseBytes()) - bytesBefore) / SESSIONS;
-    for (const [name, t] of Object.entries(steps)) console.log(`${name}: ${(t.writes / SESSIONS).toFixed(2)} write transactions, ${(t.reads / SESSIONS).toFixed(2)} reads, ${(t.statements / SESSIONS).toFixed(2)} statements per session`);
-    console.log(`per session: ${perSession.writes.toFixed(2)} D1 write transactions, ${perSession.reads.toFixed(2)} D1 read round trips, ${perSession.statements.toFixed(1)} statements; ${Math.round(bytesPerSession)} bytes of D1`);
+    for (const [name, t] of Object.entries(steps))
+      console.log(
+        `${name}: ${(t.writes / SESSIONS).toFixed(2)} write transactions, ${(t.reads / SESSIONS).toFixed(2)} reads, ${(t.statements / SESSIONS).toFixed(2)} statements per session`,
+      );
+    console.log(
+      `per session: ${perSession.writes.toFixed(2)} D1 write transactions, ${perSession.reads.toFixed(2)} D1 read round trips, ${perSession.statements.toFixed(1)} statements; ${Math.round(bytesPerSession)} bytes of D1`,
+    );
     expect(perSession.writes).toBeGreaterThanOrEqual(3);
     expect(perSession.writes).toBeLessThanOrEqual(8);
     expect(perSession.reads).toBeLessThanOrEqual(12);
@@ -138,7 +154,9 @@ describe("per-session figures for the capacity model", { timeout: 180_000 }, () 
     const accounts = await Promise.all(Array.from({ length: 4 }, () => seedMerchant("default key", "live", { shard: 0 })));
     const keys = accounts.flatMap(({ account }) => Array.from({ length: 5 }, () => ({ accountId: account.id, keyId: newId("key") })));
     const before = await databaseBytes();
-    const insert = env.DB.prepare("INSERT INTO usage_days (account_id, key_id, day, livemode, approved, denied, expired, pending) VALUES (?, ?, ?, ?, ?, ?, ?, 0)");
+    const insert = env.DB.prepare(
+      "INSERT INTO usage_days (account_id, key_id, day, livemode, approved, denied, expired, pending) VALUES (?, ?, ?, ?, ?, ?, ?, 0)",
+    );
     const statements: D1PreparedStatement[] = [];
     for (let i = 0; i < ROLLUP_ROWS; i++) {
       const { accountId, keyId } = keys[i % keys.length]!;

@@ -9,14 +9,23 @@ import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wal
 const invalid = { code: "DIGITAL_ID_INVALID", status: 422 };
 /** Refused as DIGITAL_ID_INVALID by the check whose message matches `reason`, not by another one. */
 async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(() => null, (e: unknown) => e);
+  const error = await verification.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toMatchObject(invalid);
   expect((error as Error).message).toMatch(reason);
 }
 const DAY = 86_400_000;
 
 async function mdl(ages: Record<number, boolean>, options: Partial<Parameters<typeof issueMdoc>[0]> = {}) {
-  return issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages, otherElements: { family_name: "Doe", birth_date: "2001-02-03" }, ...options });
+  return issueMdoc({
+    kind: MDL,
+    signer: await signerUnderTestRoot(),
+    ages,
+    otherElements: { family_name: "Doe", birth_date: "2001-02-03" },
+    ...options,
+  });
 }
 
 describe("org-iso-mdoc: outcomes", () => {
@@ -58,7 +67,10 @@ describe("org-iso-mdoc: outcomes", () => {
 
   it("elements the request did not ask for do not decide: a disclosed age_over_65 false is ignored against 18", async () => {
     const { requests, pending } = await newRequest(18);
-    const response = await answer(requests, await mdl({ 18: true, 65: false }), { origin: APP_ORIGIN, disclose: ["age_over_18", "family_name"] });
+    const response = await answer(requests, await mdl({ 18: true, 65: false }), {
+      origin: APP_ORIGIN,
+      disclose: ["age_over_18", "family_name"],
+    });
     expect(await verify(response, pending, 18)).toStrictEqual({ outcome: "APPROVED" });
   });
 });
@@ -88,7 +100,11 @@ describe("org-iso-mdoc: binding to this request", () => {
   it("a device signature made for another origin, its DeviceAuthenticationBytes copied into the payload slot, is refused (the replayed-answer forgery)", async () => {
     const { requests, pending } = await newRequest(18);
     const credential = await mdl({ 18: true });
-    const forged = await answer(requests, credential, { origin: APP_ORIGIN, deviceSignedForOrigin: "https://evil.example", embedDevicePayload: true });
+    const forged = await answer(requests, credential, {
+      origin: APP_ORIGIN,
+      deviceSignedForOrigin: "https://evil.example",
+      embedDevicePayload: true,
+    });
     await refused(verify(forged, pending, 18), /device signature's payload must be detached/);
     // The same capture left detached is refused by the signature itself.
     const detached = await answer(requests, credential, { origin: APP_ORIGIN, deviceSignedForOrigin: "https://evil.example" });
@@ -112,7 +128,10 @@ describe("org-iso-mdoc: binding to this request", () => {
 describe("org-iso-mdoc: issuer data", () => {
   it("a changed element value (age_over_18 turned true) fails its digest", async () => {
     const { requests, pending } = await newRequest(18);
-    const response = await answer(requests, await mdl({ 18: false }), { origin: APP_ORIGIN, tamper: { element: "age_over_18", value: true } });
+    const response = await answer(requests, await mdl({ 18: false }), {
+      origin: APP_ORIGIN,
+      tamper: { element: "age_over_18", value: true },
+    });
     await refused(verify(response, pending, 18), /does not match its signed digest/);
   });
 
@@ -132,13 +151,19 @@ describe("org-iso-mdoc: issuer data", () => {
     const { requests, pending } = await newRequest(18);
     const forger = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, false, ["sign", "verify"])) as CryptoKeyPair;
     const credential = await mdl({ 18: true }, { issuerAuthKey: forger.privateKey });
-    await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /issuer signature over the mobile security object is wrong/);
+    await refused(
+      verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18),
+      /issuer signature over the mobile security object is wrong/,
+    );
   });
 
   it("issuer-signed age elements of another namespace do not count (only the doctype's own namespace)", async () => {
     const { requests, pending } = await newRequest(18);
     const credential = await mdl({ 18: false }, { otherNamespace: { namespace: "org.iso.18013.5.1.aamva", ages: { 18: true } } });
-    expect(await verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18)).toStrictEqual({ outcome: "DENIED", denialReason: "UNDER_AGE" });
+    expect(await verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18)).toStrictEqual({
+      outcome: "DENIED",
+      denialReason: "UNDER_AGE",
+    });
   });
 
   it("an MSO signed for another doctype is refused", async () => {
@@ -165,7 +190,9 @@ describe("org-iso-mdoc: issuer trust", () => {
 
     const good = await newRequest(18);
     const chained = await mdl({ 18: true }, { signer, chainAfterSigner: [intermediate.certificate] });
-    expect(await verify(await answer(good.requests, chained, { origin: APP_ORIGIN }), good.pending, 18, trust)).toStrictEqual({ outcome: "APPROVED" });
+    expect(await verify(await answer(good.requests, chained, { origin: APP_ORIGIN }), good.pending, 18, trust)).toStrictEqual({
+      outcome: "APPROVED",
+    });
 
     const broken = await newRequest(18);
     const brokenChain = await mdl({ 18: true }, { signer, chainAfterSigner: [lookAlike.certificate] });
@@ -174,14 +201,23 @@ describe("org-iso-mdoc: issuer trust", () => {
 
   it("a document signer whose certificate has expired is refused", async () => {
     const { requests, pending } = await newRequest(18);
-    const signer = await documentSigner(await root(), { notBefore: new Date("2025-01-01T00:00:00Z"), notAfter: new Date(Date.now() - DAY) });
-    await refused(verify(await answer(requests, await mdl({ 18: true }, { signer }), { origin: APP_ORIGIN }), pending, 18), /signing certificate has expired/);
+    const signer = await documentSigner(await root(), {
+      notBefore: new Date("2025-01-01T00:00:00Z"),
+      notAfter: new Date(Date.now() - DAY),
+    });
+    await refused(
+      verify(await answer(requests, await mdl({ 18: true }, { signer }), { origin: APP_ORIGIN }), pending, 18),
+      /signing certificate has expired/,
+    );
   });
 
   it("a signer certificate without the digitalSignature key usage is refused", async () => {
     const { requests, pending } = await newRequest(18);
     const signer = await documentSigner(await root(), { keyUsage: "keyCertSign" });
-    await refused(verify(await answer(requests, await mdl({ 18: true }, { signer }), { origin: APP_ORIGIN }), pending, 18), /signing certificate is not allowed to sign/);
+    await refused(
+      verify(await answer(requests, await mdl({ 18: true }, { signer }), { origin: APP_ORIGIN }), pending, 18),
+      /signing certificate is not allowed to sign/,
+    );
   });
 
   it("a signer under an issuing certificate that is not a CA is refused", async () => {
@@ -194,21 +230,32 @@ describe("org-iso-mdoc: issuer trust", () => {
 
   it("a signer under a CA certificate without the keyCertSign key usage is refused", async () => {
     const { requests, pending } = await newRequest(18);
-    const noCertSign = await makeIssuer({ subject: "TEST ONLY CA without keyCertSign", issuer: await root(), ca: true, keyUsage: "digitalSignature" });
+    const noCertSign = await makeIssuer({
+      subject: "TEST ONLY CA without keyCertSign",
+      issuer: await root(),
+      ca: true,
+      keyUsage: "digitalSignature",
+    });
     const credential = await mdl({ 18: true }, { signer: await documentSigner(noCertSign), chainAfterSigner: [noCertSign.certificate] });
     await refused(verify(await answer(requests, credential, { origin: APP_ORIGIN }), pending, 18), /not allowed to sign certificates/);
   });
 
   it("issuer-signed age statements that contradict each other are refused (age_over_20 true, age_over_19 false)", async () => {
     const { requests, pending } = await newRequest(19);
-    const response = await answer(requests, await mdl({ 19: false, 20: true }), { origin: APP_ORIGIN, disclose: ["age_over_19", "age_over_20"] });
+    const response = await answer(requests, await mdl({ 19: false, 20: true }), {
+      origin: APP_ORIGIN,
+      disclose: ["age_over_19", "age_over_20"],
+    });
     await refused(verify(response, pending, 19), /contradict/);
   });
 
   it("a signer certificate with a critical extension the service does not understand is refused", async () => {
     const { requests, pending } = await newRequest(18);
     const signer = await documentSigner(await root(), { unknownCriticalExtension: true });
-    await refused(verify(await answer(requests, await mdl({ 18: true }, { signer }), { origin: APP_ORIGIN }), pending, 18), /critical extension/);
+    await refused(
+      verify(await answer(requests, await mdl({ 18: true }, { signer }), { origin: APP_ORIGIN }), pending, 18),
+      /critical extension/,
+    );
   });
 
   it("with no trust anchors configured nothing verifies", async () => {
@@ -221,7 +268,9 @@ describe("the response body", () => {
   it("is 422 VALIDATION_FAILED when it is not {protocol, data} of an offered protocol", async () => {
     const { pending } = await newRequest(18);
     await expect(verify({ protocol: "openid4vp-v1-signed", data: {} }, pending, 18)).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
-    await expect(verify({ protocol: "org-iso-mdoc", data: { response: 5 } }, pending, 18)).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(verify({ protocol: "org-iso-mdoc", data: { response: 5 } }, pending, 18)).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+    });
   });
 
   it("garbage that parses as the right shape is DIGITAL_ID_INVALID, never a 500", async () => {

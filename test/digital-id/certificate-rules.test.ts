@@ -46,16 +46,22 @@ describe("the mdoc document signer (extended key usage and role)", () => {
 
   it("a signer without the document-signer EKU is refused: none at all (an SD-JWT VC issuer's), reader authentication, OCSP signing", async () => {
     for (const extendedKeyUsage of [undefined, MDOC_READER_AUTH, OCSP_SIGNING]) {
-      expect(await mdocOutcome(await documentSigner(await root(), { extendedKeyUsage }))).toMatch(/DIGITAL_ID_INVALID: .*(not an mdoc document signer|made for another role)/);
+      expect(await mdocOutcome(await documentSigner(await root(), { extendedKeyUsage }))).toMatch(
+        /DIGITAL_ID_INVALID: .*(not an mdoc document signer|made for another role)/,
+      );
     }
   });
 
   it("a document signer that is also for another role (reader authentication beside it) is refused", async () => {
-    expect(await mdocOutcome(await documentSigner(await root(), { extendedKeyUsage: [MDOC_DS, MDOC_READER_AUTH] }))).toMatch(/for another role/);
+    expect(await mdocOutcome(await documentSigner(await root(), { extendedKeyUsage: [MDOC_DS, MDOC_READER_AUTH] }))).toMatch(
+      /for another role/,
+    );
   });
 
   it("a CA certificate with the document-signer EKU is refused as the signer", async () => {
-    expect(await mdocOutcome(await documentSigner(await root(), { ca: true, keyUsage: "digitalSignature" }))).toMatch(/is a CA certificate/);
+    expect(await mdocOutcome(await documentSigner(await root(), { ca: true, keyUsage: "digitalSignature" }))).toMatch(
+      /is a CA certificate/,
+    );
   });
 });
 
@@ -69,12 +75,17 @@ describe("the SD-JWT VC issuer certificate", () => {
     for (const extendedKeyUsage of [MDOC_READER_AUTH, OCSP_SIGNING]) {
       expect(await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage }))).toMatch(/for another role/);
     }
-    expect(await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage: undefined, ca: true, keyUsage: "digitalSignature" }))).toMatch(/is a CA certificate/);
+    expect(
+      await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage: undefined, ca: true, keyUsage: "digitalSignature" })),
+    ).toMatch(/is a CA certificate/);
   });
 
   it("a person's or a server's certificate under a trusted root (TLS, e-mail, code signing, time stamping) signs no SD-JWT VC", async () => {
     for (const extendedKeyUsage of [...PERSON_OR_SERVER_ROLES, ["1.3.6.1.5.5.7.3.2", "1.3.6.1.5.5.7.3.4"]]) {
-      expect(await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage, keyUsage: "digitalSignature" })), String(extendedKeyUsage)).toMatch(/for another role/);
+      expect(
+        await sdJwtOutcome(await documentSigner(await root(), { extendedKeyUsage, keyUsage: "digitalSignature" })),
+        String(extendedKeyUsage),
+      ).toMatch(/for another role/);
     }
   });
 });
@@ -103,14 +114,22 @@ describe("pathLenConstraint", () => {
 
   it("applies to SD-JWT VC issuer chains too", async () => {
     const intermediate = await makeIssuer({ subject: "TEST ONLY intermediate", issuer: await root(), ca: true });
-    expect(await sdJwtOutcome(await documentSigner(intermediate, { extendedKeyUsage: undefined }), [intermediate.certificate])).toMatch(/pathLenConstraint/);
+    expect(await sdJwtOutcome(await documentSigner(intermediate, { extendedKeyUsage: undefined }), [intermediate.certificate])).toMatch(
+      /pathLenConstraint/,
+    );
   });
 });
 
 describe("several anchors of one key", () => {
   it("an expired root listed before its renewal (same name, same key) still verifies genuine chains, in either order", async () => {
     const keyPair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
-    const expired = await makeIssuer({ subject: "TEST ONLY renewed root", ca: true, keyPair, notBefore: new Date(Date.now() - 800 * DAY), notAfter: new Date(Date.now() - DAY) });
+    const expired = await makeIssuer({
+      subject: "TEST ONLY renewed root",
+      ca: true,
+      keyPair,
+      notBefore: new Date(Date.now() - 800 * DAY),
+      notAfter: new Date(Date.now() - DAY),
+    });
     const renewed = await makeIssuer({ subject: "TEST ONLY renewed root", ca: true, keyPair });
     const signer = await documentSigner(renewed);
     expect(await mdocOutcome(signer, [], parseTrustAnchors(toPem(expired.certificate) + toPem(renewed.certificate)))).toBe("APPROVED");

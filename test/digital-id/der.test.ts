@@ -47,7 +47,12 @@ describe("DER reader", () => {
 });
 
 describe("ECDSA-Sig-Value to r||s", () => {
-  const signature = (...integers: number[][]) => bytes(0x30, integers.reduce((sum, i) => sum + 2 + i.length, 0), ...integers.flatMap((i) => [0x02, i.length, ...i]));
+  const signature = (...integers: number[][]) =>
+    bytes(
+      0x30,
+      integers.reduce((sum, i) => sum + 2 + i.length, 0),
+      ...integers.flatMap((i) => [0x02, i.length, ...i]),
+    );
   const r = [0x01, ...new Array(31).fill(0x22)];
   const highR = [0x00, 0x81, ...new Array(31).fill(0x22)];
 

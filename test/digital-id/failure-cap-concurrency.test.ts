@@ -19,10 +19,15 @@ const responseRoute = (sessionId: string, nonce: string, body: unknown) =>
 
 async function sessionWithRequest() {
   const merchant = await seedMerchant("cap shop");
-  const opened = await call("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: "https://merchant.example/hooks/age" } });
+  const opened = await call("POST", "/api/age-verification/session", {
+    apiKey: merchant.apiKey,
+    body: { age_required: 18, callback_url: "https://merchant.example/hooks/age" },
+  });
   expect(opened.status, opened.text).toBe(201);
   const { session_id, nonce } = opened.body.data as { session_id: string; nonce: string };
-  const asked = await call("POST", `/api/age-verification/session/${session_id}/digital-id/request`, { headers: { "x-session-nonce": nonce } });
+  const asked = await call("POST", `/api/age-verification/session/${session_id}/digital-id/request`, {
+    headers: { "x-session-nonce": nonce },
+  });
   expect(asked.status, asked.text).toBe(200);
   return { merchant, session_id, nonce, requests: asked.body.data.requests as DigitalRequest[] };
 }
@@ -43,7 +48,10 @@ describe("the five-failure cap under concurrency", { timeout: 120_000 }, () => {
     it(`${AT_ONCE} failing ${kind} answers at once: at most 5 verified, the rest 429, the count ends right, a genuine answer is then 429`, async () => {
       const session = await sessionWithRequest();
       const signer = await signerUnderTestRoot();
-      const credential = kind === "mdoc (Annex C)" ? await issueMdoc({ kind: MDL, signer, ages: { 18: true } }) : await issueSdJwtVc({ signer, ages: { 18: true } });
+      const credential =
+        kind === "mdoc (Annex C)"
+          ? await issueMdoc({ kind: MDL, signer, ages: { 18: true } })
+          : await issueSdJwtVc({ signer, ages: { 18: true } });
       // Signed by another device key: every other check runs (decryption, the issuer's chain and
       // signature, the digests) before the device signature fails, so each answer takes many awaits.
       const forged = await deviceForged(session.requests, credential);
@@ -58,7 +66,8 @@ describe("the five-failure cap under concurrency", { timeout: 120_000 }, () => {
       // Every answer that was verified failed, and each is counted once: none lost to a concurrent write.
       expect(await storedFailures(session.session_id)).toBe(verified.length);
       // Top up to five, one at a time, then a genuine answer is refused all the same.
-      for (let failure = verified.length; failure < 5; failure++) expectError(await responseRoute(session.session_id, session.nonce, forged), 422, "DIGITAL_ID_INVALID");
+      for (let failure = verified.length; failure < 5; failure++)
+        expectError(await responseRoute(session.session_id, session.nonce, forged), 422, "DIGITAL_ID_INVALID");
       expect(await storedFailures(session.session_id)).toBe(5);
       const genuine = await answer(session.requests, credential, { origin: ORIGIN });
       const late = await responseRoute(session.session_id, session.nonce, genuine);
@@ -87,8 +96,12 @@ describe("the five-failure cap under concurrency", { timeout: 120_000 }, () => {
     const session = await sessionWithRequest();
     const credential = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
     const forged = await deviceForged(session.requests, credential);
-    for (let failure = 0; failure < 4; failure++) expectError(await responseRoute(session.session_id, session.nonce, forged), 422, "DIGITAL_ID_INVALID");
-    const both = await Promise.all([responseRoute(session.session_id, session.nonce, forged), responseRoute(session.session_id, session.nonce, forged)]);
+    for (let failure = 0; failure < 4; failure++)
+      expectError(await responseRoute(session.session_id, session.nonce, forged), 422, "DIGITAL_ID_INVALID");
+    const both = await Promise.all([
+      responseRoute(session.session_id, session.nonce, forged),
+      responseRoute(session.session_id, session.nonce, forged),
+    ]);
     expect(both.map((res) => res.status).sort()).toStrictEqual([422, 429]);
     expect(await storedFailures(session.session_id)).toBe(5);
   });
@@ -98,7 +111,8 @@ describe("the five-failure cap under concurrency", { timeout: 120_000 }, () => {
     const credential = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
     const forged = await deviceForged(session.requests, credential);
     const genuine = await answer(session.requests, credential, { origin: ORIGIN });
-    for (let failure = 0; failure < 4; failure++) expectError(await responseRoute(session.session_id, session.nonce, forged), 422, "DIGITAL_ID_INVALID");
+    for (let failure = 0; failure < 4; failure++)
+      expectError(await responseRoute(session.session_id, session.nonce, forged), 422, "DIGITAL_ID_INVALID");
     type Result = { ok: boolean; error?: string; detail?: { retryAfter?: number } };
     type Calls = { digitalIdResponse(nonce: string, body: unknown): Promise<Result> };
     const [first, second] = await runInDurableObject(sessionObject(session.session_id), async (instance) => {

@@ -66,18 +66,34 @@ describe("Multipaz Annex C request (ISO/IEC TS 18013-7 Annex C)", () => {
   it("its reader signature verifies over our dcapi SessionTranscript for its origin", async () => {
     const v = vectors.multipaz_annex_c_request;
     const transcript = await annexCTranscript(v.encryptionInfo, v.origin);
-    const docRequest = asMap(asArray(asMap(decodeCbor(fromBase64Url(v.deviceRequest)), "request").get("docRequests"), "docRequests")[0], "docRequest");
+    const docRequest = asMap(
+      asArray(asMap(decodeCbor(fromBase64Url(v.deviceRequest)), "request").get("docRequests"), "docRequests")[0],
+      "docRequest",
+    );
     const readerAuth = readSign1(docRequest.get("readerAuth"), "readerAuth");
     const [readerCertificate] = x5chain(readerAuth, "readerAuth");
-    const reader = parseTrustAnchors(`-----BEGIN CERTIFICATE-----\n${btoa(String.fromCharCode(...readerCertificate!))}\n-----END CERTIFICATE-----`)[0]!;
+    const reader = parseTrustAnchors(
+      `-----BEGIN CERTIFICATE-----\n${btoa(String.fromCharCode(...readerCertificate!))}\n-----END CERTIFICATE-----`,
+    )[0]!;
     const key = await importSpki(reader.spki, reader.curve);
-    const readerAuthentication = (t: unknown) => encodeCbor(new Tagged(24, encodeCbor(["ReaderAuthentication", t, docRequest.get("itemsRequest")])));
+    const readerAuthentication = (t: unknown) =>
+      encodeCbor(new Tagged(24, encodeCbor(["ReaderAuthentication", t, docRequest.get("itemsRequest")])));
     expect(await verifyDetachedSign1(readerAuth, key, readerAuthentication(transcript), "the reader signature")).toBe(true);
     // The same signature does not verify for another origin: the transcript binds it.
-    expect(await verifyDetachedSign1(readerAuth, key, readerAuthentication(await annexCTranscript(v.encryptionInfo, "https://example.com")), "the reader signature")).toBe(false);
+    expect(
+      await verifyDetachedSign1(
+        readerAuth,
+        key,
+        readerAuthentication(await annexCTranscript(v.encryptionInfo, "https://example.com")),
+        "the reader signature",
+      ),
+    ).toBe(false);
     // Its own signed bytes put into the payload slot: refused before any check, though they are the expected ones.
     const embedded = { ...readerAuth, payload: readerAuthentication(transcript) as Uint8Array<ArrayBuffer> };
-    await expect(verifyDetachedSign1(embedded, key, readerAuthentication(transcript), "the reader signature")).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID", message: expect.stringMatching(/payload must be detached/) });
+    await expect(verifyDetachedSign1(embedded, key, readerAuthentication(transcript), "the reader signature")).rejects.toMatchObject({
+      code: "DIGITAL_ID_INVALID",
+      message: expect.stringMatching(/payload must be detached/),
+    });
   });
 });
 
@@ -95,9 +111,13 @@ describe("Multipaz DeviceResponse (EU PID), issuer side", () => {
   });
 
   it("is refused once its MSO has expired, and under another anchor", async () => {
-    await expect(verifyIssuerSigned(firstDocument(v.deviceResponse), parseTrustAnchors(v.iacaPem), new Date("2026-09-24T00:00:00Z"))).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
+    await expect(
+      verifyIssuerSigned(firstDocument(v.deviceResponse), parseTrustAnchors(v.iacaPem), new Date("2026-09-24T00:00:00Z")),
+    ).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
     const google = parseTrustAnchors(vectors.google_dc_api_device_response.signerPem);
-    await expect(verifyIssuerSigned(firstDocument(v.deviceResponse), google, new Date(v.verifyAt))).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
+    await expect(verifyIssuerSigned(firstDocument(v.deviceResponse), google, new Date(v.verifyAt))).rejects.toMatchObject({
+      code: "DIGITAL_ID_INVALID",
+    });
   });
 });
 
@@ -105,7 +125,11 @@ describe("Google DC API DeviceResponse (mDL), issuer and device side", () => {
   const v = vectors.google_dc_api_device_response;
   const sha256 = async (bytes: Uint8Array) => new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   /** OpenID4VP draft 24's DC API handover: [origin, client_id, nonce], hashed. */
-  const draft24Transcript = async (origin: string) => [null, null, ["OpenID4VPDCAPIHandover", await sha256(cborX.encode([origin, v.clientId, v.nonce]))]];
+  const draft24Transcript = async (origin: string) => [
+    null,
+    null,
+    ["OpenID4VPDCAPIHandover", await sha256(cborX.encode([origin, v.clientId, v.nonce]))],
+  ];
 
   it("verifies the issuer signature (its signer as the anchor) and the device signature over its transcript", async () => {
     const document = firstDocument(v.deviceResponse);
@@ -117,11 +141,15 @@ describe("Google DC API DeviceResponse (mDL), issuer and device side", () => {
   it("refuses the device signature for another origin", async () => {
     const document = firstDocument(v.deviceResponse);
     const verified = await verifyIssuerSigned(document, parseTrustAnchors(v.signerPem), new Date(v.verifyAt));
-    await expect(verifyDeviceSigned(document, verified, await draft24Transcript("https://example.com"))).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
+    await expect(verifyDeviceSigned(document, verified, await draft24Transcript("https://example.com"))).rejects.toMatchObject({
+      code: "DIGITAL_ID_INVALID",
+    });
   });
 
   it("its signer chains only where trusted: verifyChain refuses it under the Multipaz IACA", async () => {
     const signer = parseTrustAnchors(v.signerPem)[0]!;
-    await expect(verifyChain([signer.der], parseTrustAnchors(vectors.multipaz_device_response.iacaPem), new Date(v.verifyAt), "mdoc")).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
+    await expect(
+      verifyChain([signer.der], parseTrustAnchors(vectors.multipaz_device_response.iacaPem), new Date(v.verifyAt), "mdoc"),
+    ).rejects.toMatchObject({ code: "DIGITAL_ID_INVALID" });
   });
 });

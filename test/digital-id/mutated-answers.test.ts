@@ -24,7 +24,9 @@ const ORIGIN = new URL(env.APP_URL).origin;
 async function sessionWithRequest() {
   const merchant = await seedMerchant("mutations");
   const { session_id, nonce } = await openSession(merchant.apiKey, 18);
-  const asked = await call("POST", `/api/age-verification/session/${session_id}/digital-id/request`, { headers: { "x-session-nonce": nonce } });
+  const asked = await call("POST", `/api/age-verification/session/${session_id}/digital-id/request`, {
+    headers: { "x-session-nonce": nonce },
+  });
   return { merchant, session_id, nonce, requests: asked.body.data.requests as DigitalRequest[] };
 }
 
@@ -35,9 +37,26 @@ async function annexC(requests: DigitalRequest[]) {
   const recipient = (decode(fromBase64url(encryptionInfo)) as [string, Map<string, Map<number, Uint8Array>>])[1].get("recipientPublicKey")!;
   const seal = async (bytes: Uint8Array) => {
     const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
-    const recipientPublicKey = await suite.kem.importKey("raw", new Uint8Array([4, ...recipient.get(-2)!, ...recipient.get(-3)!]).buffer, true);
+    const recipientPublicKey = await suite.kem.importKey(
+      "raw",
+      new Uint8Array([4, ...recipient.get(-2)!, ...recipient.get(-3)!]).buffer,
+      true,
+    );
     const sealed = await suite.seal({ recipientPublicKey, info: encode(transcript).buffer }, bytes);
-    return { protocol: "org-iso-mdoc", data: { response: base64url(encode(["dcapi", new Map<string, unknown>([["enc", new Uint8Array(sealed.enc)], ["cipherText", new Uint8Array(sealed.ct)]])])) } };
+    return {
+      protocol: "org-iso-mdoc",
+      data: {
+        response: base64url(
+          encode([
+            "dcapi",
+            new Map<string, unknown>([
+              ["enc", new Uint8Array(sealed.enc)],
+              ["cipherText", new Uint8Array(sealed.ct)],
+            ]),
+          ]),
+        ),
+      },
+    };
   };
   return { transcript, seal };
 }
@@ -50,24 +69,54 @@ describe("mutated answers through the route", { timeout: 60_000 }, () => {
     const valid = await deviceResponse(mdl, transcript, { disclose: ["age_over_18"] });
     const context: MdocContext = {
       valid,
-      deviceAuthenticationBytes: encode(new Tag(encode(["DeviceAuthentication", transcript, mdl.docType, new Tag(encode(new Map()), 24)]), 24)),
-      donors: [{ label: "another session", bytes: await deviceResponse(mdl, [null, null, ["dcapi", new Uint8Array(32)]], { disclose: ["age_over_18"] }) }],
+      deviceAuthenticationBytes: encode(
+        new Tag(encode(["DeviceAuthentication", transcript, mdl.docType, new Tag(encode(new Map()), 24)]), 24),
+      ),
+      donors: [
+        {
+          label: "another session",
+          bytes: await deviceResponse(mdl, [null, null, ["dcapi", new Uint8Array(32)]], { disclose: ["age_over_18"] }),
+        },
+      ],
     };
     // Mutants of classes that main refuses today (the pending ones may still pass until their fix lands).
-    const mutants = fc.sample(mdocMutant(context), { numRuns: 200, seed: 49 }).filter((m) => m && !m.pending).slice(0, 5);
+    const mutants = fc
+      .sample(mdocMutant(context), { numRuns: 200, seed: 49 })
+      .filter((m) => m && !m.pending)
+      .slice(0, 5);
     expect(mutants).toHaveLength(5);
-    const before = await rowWhere(await dbOfSession(session.session_id), verificationSessions, eq(verificationSessions.id, session.session_id));
+    const before = await rowWhere(
+      await dbOfSession(session.session_id),
+      verificationSessions,
+      eq(verificationSessions.id, session.session_id),
+    );
 
     for (const mutant of mutants) {
-      const res = await call("POST", `/api/age-verification/session/${session.session_id}/digital-id/response`, { headers: { "x-session-nonce": session.nonce }, body: await seal(mutant!.bytes) });
+      const res = await call("POST", `/api/age-verification/session/${session.session_id}/digital-id/response`, {
+        headers: { "x-session-nonce": session.nonce },
+        body: await seal(mutant!.bytes),
+      });
       expect(res.status, mutant!.label).toBe(422);
       expect(["DIGITAL_ID_INVALID", "DIGITAL_ID_INSUFFICIENT"], mutant!.label).toContain(res.body.error);
-      expect((await poll(session.merchant.apiKey, session.session_id)).body.data).toMatchObject({ status: "PENDING", assurance: null, receipt_id: null });
+      expect((await poll(session.merchant.apiKey, session.session_id)).body.data).toMatchObject({
+        status: "PENDING",
+        assurance: null,
+        receipt_id: null,
+      });
     }
-    expect(await rowWhere(await dbOfSession(session.session_id), verificationSessions, eq(verificationSessions.id, session.session_id))).toStrictEqual(before);
+    expect(
+      await rowWhere(await dbOfSession(session.session_id), verificationSessions, eq(verificationSessions.id, session.session_id)),
+    ).toStrictEqual(before);
 
     const genuine = await answer(session.requests, mdl, { origin: ORIGIN });
-    expectError(await call("POST", `/api/age-verification/session/${session.session_id}/digital-id/response`, { headers: { "x-session-nonce": session.nonce }, body: genuine }), 429, "RATE_LIMITED");
+    expectError(
+      await call("POST", `/api/age-verification/session/${session.session_id}/digital-id/response`, {
+        headers: { "x-session-nonce": session.nonce },
+        body: genuine,
+      }),
+      429,
+      "RATE_LIMITED",
+    );
     expect((await poll(session.merchant.apiKey, session.session_id)).body.data.status).toBe("PENDING");
   });
 });

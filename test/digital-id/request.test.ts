@@ -8,7 +8,8 @@ import { createDigitalIdRequest, PendingDigitalIdRequest } from "../../src/digit
 import { fromBase64url } from "../wallet/cbor";
 
 const cbor = new Encoder({ useRecords: false, mapsAsObjects: false });
-const make = (ageRequired: number) => createDigitalIdRequest({ ageRequired, appOrigin: "https://age.example.test", now: new Date("2026-11-24T12:00:00.000Z") });
+const make = (ageRequired: number) =>
+  createDigitalIdRequest({ ageRequired, appOrigin: "https://age.example.test", now: new Date("2026-11-24T12:00:00.000Z") });
 
 function annexC(requests: { protocol: string; data: Record<string, unknown> }[]) {
   const request = requests.find((r) => r.protocol === "org-iso-mdoc")!;
@@ -41,7 +42,9 @@ describe("digital-ID request", () => {
 
   it("NN is the age in two digits (age_over_05)", async () => {
     const { itemsRequests } = annexC((await make(5)).requests);
-    expect([...(itemsRequests[0]!.get("nameSpaces") as Map<string, Map<string, boolean>>).get("org.iso.18013.5.1")!.keys()]).toEqual(["age_over_05"]);
+    expect([...(itemsRequests[0]!.get("nameSpaces") as Map<string, Map<string, boolean>>).get("org.iso.18013.5.1")!.keys()]).toEqual([
+      "age_over_05",
+    ]);
   });
 
   it("EncryptionInfo is ['dcapi', {nonce, recipientPublicKey}] with a P-256 COSE_Key", async () => {
@@ -61,8 +64,18 @@ describe("digital-ID request", () => {
     expect(data).not.toHaveProperty("client_id");
     expect(data.nonce).toBe(pending.openId4Vp.nonce);
     const [jwk] = data.client_metadata.jwks.keys;
-    expect(jwk).toStrictEqual({ kty: "EC", crv: "P-256", x: pending.openId4Vp.privateKey.x, y: pending.openId4Vp.privateKey.y, use: "enc", alg: "ECDH-ES", kid: pending.openId4Vp.privateKey.kid });
-    expect(data.dcql_query.credentials.map((c: any) => [c.format, c.meta.doctype_value ?? null, c.claims.map((claim: any) => claim.path)])).toEqual([
+    expect(jwk).toStrictEqual({
+      kty: "EC",
+      crv: "P-256",
+      x: pending.openId4Vp.privateKey.x,
+      y: pending.openId4Vp.privateKey.y,
+      use: "enc",
+      alg: "ECDH-ES",
+      kid: pending.openId4Vp.privateKey.kid,
+    });
+    expect(
+      data.dcql_query.credentials.map((c: any) => [c.format, c.meta.doctype_value ?? null, c.claims.map((claim: any) => claim.path)]),
+    ).toEqual([
       ["mso_mdoc", "org.iso.18013.5.1.mDL", [["org.iso.18013.5.1", "age_over_21"]]],
       ["mso_mdoc", "eu.europa.ec.av.1", [["eu.europa.ec.av.1", "age_over_21"]]],
       ["dc+sd-jwt", null, [["age_equal_or_over", "21"]]],

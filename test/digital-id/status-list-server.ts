@@ -7,7 +7,11 @@ export type Serve = (request: Request) => Response | Promise<Response>;
 
 /** The body of a Status List Token response: the JWT's text or the CWT's bytes, with the draft's media type. */
 export const tokenResponse = (token: string | Uint8Array<ArrayBuffer>, init: ResponseInit = {}) =>
-  new Response(token, { status: 200, ...init, headers: { "content-type": typeof token === "string" ? "application/statuslist+jwt" : "application/statuslist+cwt", ...init.headers } });
+  new Response(token, {
+    status: 200,
+    ...init,
+    headers: { "content-type": typeof token === "string" ? "application/statuslist+jwt" : "application/statuslist+cwt", ...init.headers },
+  });
 
 /** Serves `lists` (URI -> answer); returns the requests made to them, in order. */
 export function serveStatusLists(lists: Map<string, Serve>) {

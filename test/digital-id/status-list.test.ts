@@ -22,7 +22,11 @@ type Format = "jwt" | "cwt";
 /** A credential of `format`'s kind (CWT lists for mdocs, JWT lists for SD-JWT VCs) naming `uri` at `idx`. */
 async function credential(format: Format, status?: { idx: number; uri: string }) {
   if (format === "cwt") return issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true }, status });
-  return issueSdJwtVc({ signer: await makeIssuer({ subject: "TEST ONLY SD-JWT issuer", issuer: await root(), ca: false }), ages: { 18: true }, status });
+  return issueSdJwtVc({
+    signer: await makeIssuer({ subject: "TEST ONLY SD-JWT issuer", issuer: await root(), ca: false }),
+    ages: { 18: true },
+    status,
+  });
 }
 
 /** The wallet's answer for `format`'s credential to a fresh request, and the verification of it (at `now`). */
@@ -33,7 +37,11 @@ async function present(format: Format, status: { idx: number; uri: string } | un
 }
 
 /** Serves one list at a fresh URI; returns the URI and the requests made to it. */
-async function publish(format: Format, options: Partial<StatusListOptions> = {}, serve?: (token: string | Uint8Array<ArrayBuffer>) => Serve) {
+async function publish(
+  format: Format,
+  options: Partial<StatusListOptions> = {},
+  serve?: (token: string | Uint8Array<ArrayBuffer>) => Serve,
+) {
   const uri = options.uri ?? statusUri();
   const token = await issueStatusList({ format, signer: await statusSigner(), uri, statuses: {}, ...options });
   const requests = serveStatusLists(new Map([[uri, serve ? serve(token) : () => tokenResponse(token)]]));
@@ -41,7 +49,10 @@ async function publish(format: Format, options: Partial<StatusListOptions> = {},
 }
 
 async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(() => null, (e: unknown) => e);
+  const error = await verification.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
   expect((error as Error).message).toMatch(reason);
 }
@@ -97,7 +108,10 @@ describe.each(["jwt", "cwt"] as const)("a %s status list", (format) => {
 
   it("a token of the other format, or not typed as a status list, is refused", async () => {
     const other = await publish(format === "jwt" ? "cwt" : "jwt");
-    await refused(present(format, { idx: 1, uri: other.uri }), /status list (is not a compact JWS|is not well-formed CBOR|is not a COSE_Sign1)/);
+    await refused(
+      present(format, { idx: 1, uri: other.uri }),
+      /status list (is not a compact JWS|is not well-formed CBOR|is not a COSE_Sign1)/,
+    );
     const untyped = await publish(format, { type: format === "jwt" ? "JWT" : "application/cwt" });
     await refused(present(format, { idx: 1, uri: untyped.uri }), /status list is not a status list token \((typ|type)\)/);
   });
@@ -108,7 +122,14 @@ describe.each(["jwt", "cwt"] as const)("a %s status list", (format) => {
   });
 
   it("a response over 256 KiB is refused, and so is an index past 4 MiB of the decompressed list", async () => {
-    const big = await publish(format, {}, (token) => () => tokenResponse(typeof token === "string" ? token + " ".repeat(256 * 1024) : new Uint8Array([...token, ...new Uint8Array(256 * 1024)])));
+    const big = await publish(
+      format,
+      {},
+      (token) => () =>
+        tokenResponse(
+          typeof token === "string" ? token + " ".repeat(256 * 1024) : new Uint8Array([...token, ...new Uint8Array(256 * 1024)]),
+        ),
+    );
     await refused(present(format, { idx: 1, uri: big.uri }), /status list is larger than/);
     // 5 MiB of zeros compress to a few KiB: the signed list is small, its index lies beyond the bound.
     const deep = await publish(format, { compressedList: await deflate(new Uint8Array(5 * 1024 * 1024)) });
@@ -123,12 +144,20 @@ describe.each(["jwt", "cwt"] as const)("a %s status list", (format) => {
     const missing = await publish(format, {}, () => () => new Response("gone", { status: 404 }));
     await refused(present(format, { idx: 1, uri: missing.uri }), /status list could not be fetched \(HTTP 404\)/);
     vi.restoreAllMocks();
-    const moved = await publish(format, {}, () => () => new Response(null, { status: 302, headers: { location: "http://elsewhere.test/list" } }));
+    const moved = await publish(
+      format,
+      {},
+      () => () => new Response(null, { status: 302, headers: { location: "http://elsewhere.test/list" } }),
+    );
     await refused(present(format, { idx: 1, uri: moved.uri }), /status list could not be fetched \(HTTP 302\)/);
     vi.restoreAllMocks();
     const slow = statusUri();
     const started = Date.now();
-    serveStatusLists(new Map<string, Serve>([[slow, (request) => new Promise((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason)))]]));
+    serveStatusLists(
+      new Map<string, Serve>([
+        [slow, (request) => new Promise((_, reject) => request.signal.addEventListener("abort", () => reject(request.signal.reason)))],
+      ]),
+    );
     await refused(present(format, { idx: 1, uri: slow }), /status list could not be fetched/);
     expect(Date.now() - started).toBeLessThan(10_000);
   }, 20_000);
@@ -168,7 +197,10 @@ describe("status references", () => {
     const { uri, requests } = await publish("cwt");
     const { requests: asked, pending } = await newRequest(18);
     const response = await answer(asked, await credential("cwt", { idx: 1, uri }), { origin: APP_ORIGIN });
-    await refused(verifyDigitalIdResponse(response, { pending, ageRequired: 18, appOrigin: APP_ORIGIN, trustAnchors: anchors(), now: new Date() }), /cannot check the credential's status list/);
+    await refused(
+      verifyDigitalIdResponse(response, { pending, ageRequired: 18, appOrigin: APP_ORIGIN, trustAnchors: anchors(), now: new Date() }),
+      /cannot check the credential's status list/,
+    );
     expect(requests).toHaveLength(0);
   });
 

@@ -35,7 +35,11 @@ async function outcome(run: () => unknown): Promise<string> {
 const refusedOnly = (result: string) => expect(result).toBe("DIGITAL_ID_INVALID");
 const alphabet = (chars: string, maxLength = 120) => fc.string({ unit: fc.constantFrom(...chars.split("")), maxLength });
 const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const base64url = (bytes: Uint8Array) => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const base64url = (bytes: Uint8Array) =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 const jsonPart = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value) ?? "null"));
 
 /** CBOR values of every kind the decoder yields, maps keyed as mdoc structures are (text and small integers). */
@@ -48,7 +52,29 @@ const cborValue: fc.Arbitrary<Cbor> = fc.letrec<{ value: Cbor }>((tie) => ({
     fc.constant(null),
     fc.uint8Array({ maxLength: 24 }),
     fc.array(tie("value"), { maxLength: 5 }),
-    fc.uniqueArray(fc.tuple(fc.oneof(fc.constantFrom("version", "status", "documents", "docType", "issuerSigned", "deviceSigned", "nameSpaces", "issuerAuth", "deviceAuth", "deviceSignature"), fc.integer({ min: -4, max: 40 })), tie("value")), { maxLength: 5, selector: ([key]) => key }).map((entries) => new Map<string | number, Cbor>(entries)),
+    fc
+      .uniqueArray(
+        fc.tuple(
+          fc.oneof(
+            fc.constantFrom(
+              "version",
+              "status",
+              "documents",
+              "docType",
+              "issuerSigned",
+              "deviceSigned",
+              "nameSpaces",
+              "issuerAuth",
+              "deviceAuth",
+              "deviceSignature",
+            ),
+            fc.integer({ min: -4, max: 40 }),
+          ),
+          tie("value"),
+        ),
+        { maxLength: 5, selector: ([key]) => key },
+      )
+      .map((entries) => new Map<string | number, Cbor>(entries)),
     fc.tuple(fc.constantFrom(0, 18, 24, 1004), tie("value")).map(([tag, value]) => new Tagged(tag, value)),
   ),
 })).value;
@@ -98,7 +124,11 @@ describe("every parser of an answer refuses what it cannot read with DIGITAL_ID_
       fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), cborValue, async (bytes, value) => {
         refusedOnly(await outcome(() => verifyDeviceResponse(bytes, transcript, trust, new Date())));
         refusedOnly(await outcome(() => verifyDeviceResponse(encodeCbor(value), transcript, trust, new Date())));
-        const wrapped = new Map<string, unknown>([["version", "1.0"], ["status", 0], ["documents", [value]]]);
+        const wrapped = new Map<string, unknown>([
+          ["version", "1.0"],
+          ["status", 0],
+          ["documents", [value]],
+        ]);
         refusedOnly(await outcome(() => verifyDeviceResponse(encodeCbor(wrapped), transcript, trust, new Date())));
       }),
       { seed: 0x1c2, numRuns: RUNS },
@@ -109,12 +139,29 @@ describe("every parser of an answer refuses what it cannot read with DIGITAL_ID_
     const trust = anchors();
     const binding = { nonce: "n", audience: `origin:${APP_ORIGIN}` };
     await fc.assert(
-      fc.asyncProperty(alphabet(`${BASE64URL}.~`, 200), fc.jsonValue(), fc.jsonValue(), fc.array(fc.oneof(fc.string({ maxLength: 8 }), alphabet("ABCDEFabcdef0123456789+/=", 8)), { maxLength: 3 }), async (text, header, payload, x5c) => {
-        refusedOnly(await outcome(() => verifySdJwtVc(text, binding, trust, new Date())));
-        refusedOnly(await outcome(() => verifySdJwtVc(`${jsonPart(header)}.${jsonPart(payload)}.AAAA~${jsonPart(payload)}~${jsonPart(header)}.${jsonPart(payload)}.AAAA`, binding, trust, new Date())));
-        const withCertificates = { alg: "ES256", typ: "dc+sd-jwt", x5c };
-        refusedOnly(await outcome(() => verifySdJwtVc(`${jsonPart(withCertificates)}.${jsonPart(payload)}.AAAA~a.b.c`, binding, trust, new Date())));
-      }),
+      fc.asyncProperty(
+        alphabet(`${BASE64URL}.~`, 200),
+        fc.jsonValue(),
+        fc.jsonValue(),
+        fc.array(fc.oneof(fc.string({ maxLength: 8 }), alphabet("ABCDEFabcdef0123456789+/=", 8)), { maxLength: 3 }),
+        async (text, header, payload, x5c) => {
+          refusedOnly(await outcome(() => verifySdJwtVc(text, binding, trust, new Date())));
+          refusedOnly(
+            await outcome(() =>
+              verifySdJwtVc(
+                `${jsonPart(header)}.${jsonPart(payload)}.AAAA~${jsonPart(payload)}~${jsonPart(header)}.${jsonPart(payload)}.AAAA`,
+                binding,
+                trust,
+                new Date(),
+              ),
+            ),
+          );
+          const withCertificates = { alg: "ES256", typ: "dc+sd-jwt", x5c };
+          refusedOnly(
+            await outcome(() => verifySdJwtVc(`${jsonPart(withCertificates)}.${jsonPart(payload)}.AAAA~a.b.c`, binding, trust, new Date())),
+          );
+        },
+      ),
       { seed: 0x1c3, numRuns: RUNS },
     );
   });
@@ -160,7 +207,10 @@ describe("every parser of an answer refuses what it cannot read with DIGITAL_ID_
     const { requests, pending } = await newRequest(18);
     const mdoc = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
     const broken = [{ subject: new Uint8Array(0) }] as unknown as ReturnType<typeof anchors>;
-    const error = await verify(await answer(requests, mdoc, { origin: APP_ORIGIN }), pending, 18, broken).then(() => null, (e: unknown) => e);
+    const error = await verify(await answer(requests, mdoc, { origin: APP_ORIGIN }), pending, 18, broken).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", message: "The digital ID did not verify: the answer could not be read." });
   });
@@ -186,7 +236,9 @@ describe("every parser of an answer refuses what it cannot read with DIGITAL_ID_
       fc.asyncProperty(fc.nat({ max: bytes.length - 1 }), fc.integer({ min: 1, max: 255 }), async (at, xor) => {
         const changed = bytes.slice();
         changed[at]! ^= xor;
-        expect(["accepted", "DIGITAL_ID_INVALID"]).toContain(await outcome(() => verifyDeviceResponse(changed, transcript, trust, new Date())));
+        expect(["accepted", "DIGITAL_ID_INVALID"]).toContain(
+          await outcome(() => verifyDeviceResponse(changed, transcript, trust, new Date())),
+        );
       }),
       { seed: 0x1c8, numRuns: RUNS * 2 },
     );

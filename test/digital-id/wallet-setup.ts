@@ -21,5 +21,11 @@ export async function newRequest(ageRequired: number) {
 }
 
 /** Verifies as the session's Durable Object does; status lists through the isolate's own source (src/session/status-lists.ts) unless given. */
-export const verify = (response: DigitalResponse, pending: unknown, ageRequired: number, trustAnchors = anchors(), now = new Date(), statusLists: StatusListPort = isolateStatusLists) =>
-  verifyDigitalIdResponse(response, { pending, ageRequired, appOrigin: APP_ORIGIN, trustAnchors, now, statusLists });
+export const verify = (
+  response: DigitalResponse,
+  pending: unknown,
+  ageRequired: number,
+  trustAnchors = anchors(),
+  now = new Date(),
+  statusLists: StatusListPort = isolateStatusLists,
+) => verifyDigitalIdResponse(response, { pending, ageRequired, appOrigin: APP_ORIGIN, trustAnchors, now, statusLists });

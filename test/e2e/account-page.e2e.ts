@@ -14,7 +14,16 @@ import { fr } from "../../src/web/i18n/fr";
 import { it as italian } from "../../src/web/i18n/it";
 import { verifiedPerson as verifiedPersonAt } from "./end-user";
 import { api, mailedLink, openSession, uniqueEmail, verifyLink } from "./merchant";
-import { checkScreen, expectAccessible, focusedId, openAtWidth, openPage, useVerifyEnv, withAuthenticator, type Width } from "./verify-setup";
+import {
+  checkScreen,
+  expectAccessible,
+  focusedId,
+  openAtWidth,
+  openPage,
+  useVerifyEnv,
+  withAuthenticator,
+  type Width,
+} from "./verify-setup";
 
 const env = useVerifyEnv();
 
@@ -33,7 +42,8 @@ const LANGUAGES: { lang: string; cat: Catalogue; width: Width }[] = [
 const verifiedPerson = (locale = "en") => verifiedPersonAt(env.server.baseUrl, PASSWORD, { locale });
 
 // Logins are limited (5 a minute per email, 20 per address): a change is checked through a token where it can be.
-const login = (email: string, password: string) => api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/login", { body: { email, password } });
+const login = (email: string, password: string) =>
+  api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/login", { body: { email, password } });
 /** Whether a token still signs in: a password change ends every earlier one, a deletion all of them. */
 const signedIn = async (token: string) => (await api(env.server.baseUrl, "GET", "/api/users/me", { token })).status === 200;
 
@@ -100,11 +110,17 @@ describe("the account page in five languages", () => {
       await page.locator("#me-email-password").fill(PASSWORD);
       await page.locator("#me-email-form button[type=submit]").click();
       await expect.poll(() => text(page, "#me-email-password-error")).toBe(cat["me.password.wrong"]);
-      expect((await api<{ messages: unknown[] }>(env.server.baseUrl, "GET", `/api/dev/outbox?to=${encodeURIComponent(newEmail)}`)).body.data.messages).toHaveLength(0);
+      expect(
+        (await api<{ messages: unknown[] }>(env.server.baseUrl, "GET", `/api/dev/outbox?to=${encodeURIComponent(newEmail)}`)).body.data
+          .messages,
+      ).toHaveLength(0);
       await page.locator("#me-email-password").fill(NEW_PASSWORD);
       await page.locator("#me-email-form button[type=submit]").click();
       await expect.poll(() => text(page, "#me-email-form .notice")).toBe(cat["me.email.sent"].replace("{email}", newEmail));
-      expect((await api<{ messages: unknown[] }>(env.server.baseUrl, "GET", `/api/dev/outbox?to=${encodeURIComponent(newEmail)}`)).body.data.messages).toHaveLength(1);
+      expect(
+        (await api<{ messages: unknown[] }>(env.server.baseUrl, "GET", `/api/dev/outbox?to=${encodeURIComponent(newEmail)}`)).body.data
+          .messages,
+      ).toHaveLength(1);
 
       // A passkey: the first needs the password (a wrong one adds none), then it is removed again.
       await page.locator("#passkey-add-password").fill(PASSWORD);
@@ -152,7 +168,9 @@ describe("the account page in five languages", () => {
 describe("the development outbox as a page", () => {
   it("lists the mail to an address with its links clickable: the confirmation link confirms", async () => {
     const email = uniqueEmail("outbox");
-    expect((await api(env.server.baseUrl, "POST", "/api/auth/register", { body: { email, password: PASSWORD, userType: "PERSONAL" } })).status).toBe(201);
+    expect(
+      (await api(env.server.baseUrl, "POST", "/api/auth/register", { body: { email, password: PASSWORD, userType: "PERSONAL" } })).status,
+    ).toBe(201);
     const { page, problems } = await openPage(env.browser, "phone");
     await page.goto(`${env.server.baseUrl}/dev/outbox?to=${encodeURIComponent(email)}`);
     expect(await text(page, "#outbox-title")).toBe(`Mail sent to ${email}`);

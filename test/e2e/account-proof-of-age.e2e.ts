@@ -24,7 +24,8 @@ const env = useVerifyEnv();
 const PASSWORD = "person-password-1";
 
 // Each person at an address of their own: sign-ins and offers are limited per address as people's are.
-const sized = (width: Width, lang = "en") => openAtWidth(env.browser, width, { locale: lang, extraHTTPHeaders: { "cf-connecting-ip": uniqueAddress() } });
+const sized = (width: Width, lang = "en") =>
+  openAtWidth(env.browser, width, { locale: lang, extraHTTPHeaders: { "cf-connecting-ip": uniqueAddress() } });
 
 /** The account page already signed in, as /verify leaves it (its sign-in in this tab's sessionStorage). */
 async function openSignedIn(page: Page, token: string, lang: string) {
@@ -57,7 +58,10 @@ async function decodedQr(page: Page): Promise<string | null> {
     return bits;
   }, size);
   const rgba = new Uint8ClampedArray(size * size * 4);
-  for (let i = 0; i < dark.length; i++) rgba.fill(dark[i] === "1" ? 0 : 255, i * 4, i * 4 + 3), (rgba[i * 4 + 3] = 255);
+  for (let i = 0; i < dark.length; i++) {
+    rgba.fill(dark[i] === "1" ? 0 : 255, i * 4, i * 4 + 3);
+    rgba[i * 4 + 3] = 255;
+  }
   return jsQR(rgba, size, size)?.data ?? null;
 }
 
@@ -70,7 +74,12 @@ async function redeem(offerUri: string, txCode: string) {
   const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer, issuerMetadata, txCode });
   const { c_nonce } = await client.requestNonce({ issuerMetadata });
   const { jwts } = await proofsFor(client, issuerMetadata, c_nonce, 1);
-  const issued = await client.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: "proof_of_age", proofs: { jwt: jwts } });
+  const issued = await client.retrieveCredentials({
+    issuerMetadata,
+    accessToken: accessTokenResponse.access_token,
+    credentialConfigurationId: "proof_of_age",
+    proofs: { jwt: jwts },
+  });
   return issued.credentialResponse.credentials ?? [];
 }
 
@@ -135,7 +144,10 @@ describe("the offer screen in English, one journey at each width", () => {
     await page.locator("#me-proof-start").click();
     await page.locator("#me-proof-offer").waitFor({ state: "visible" });
     // Without the assertion the API refuses (403 PASSKEY_REQUIRED): the offer proves the passkey was used.
-    expect(await api(env.server.baseUrl, "POST", "/api/attestations/offers", { token: person.token, body: {} })).toMatchObject({ status: 403, body: { error: "PASSKEY_REQUIRED" } });
+    expect(await api(env.server.baseUrl, "POST", "/api/attestations/offers", { token: person.token, body: {} })).toMatchObject({
+      status: 403,
+      body: { error: "PASSKEY_REQUIRED" },
+    });
     expect(await text(page, "#me-proof-code")).toMatch(/^\d{6}$/);
     await page.clock.fastForward("05:01");
     await expect.poll(() => text(page, "#me-proof-notice")).toBe(en["me.proof.expired"]);
@@ -185,7 +197,10 @@ describe("the section and the offer screen in every language", () => {
 
 describe("no offer, and why", () => {
   it("an identity not verified yet: the reason in place of the button", async () => {
-    const registered = await api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/register", { address: uniqueAddress(), body: { email: uniqueEmail("me"), password: PASSWORD, userType: "PERSONAL" } });
+    const registered = await api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/register", {
+      address: uniqueAddress(),
+      body: { email: uniqueEmail("me"), password: PASSWORD, userType: "PERSONAL" },
+    });
     const { page, problems } = await sized(390);
     await openSignedIn(page, registered.body.data.token, "en");
     await expect.poll(() => text(page, "#me-proof-notice")).toBe(en["me.proof.kyc"]);
@@ -211,7 +226,9 @@ describe("no offer, and why", () => {
   it("a deployment that issues nothing (its issuer metadata is 404): said so, no button", async () => {
     const person = await verifiedPerson(env.server.baseUrl, PASSWORD);
     const { page, problems } = await sized(1280);
-    await page.route("**/.well-known/openid-credential-issuer", (route) => route.fulfill({ status: 404, contentType: "application/json", body: '{"success":false,"error":"NOT_FOUND"}' }));
+    await page.route("**/.well-known/openid-credential-issuer", (route) =>
+      route.fulfill({ status: 404, contentType: "application/json", body: '{"success":false,"error":"NOT_FOUND"}' }),
+    );
     await openSignedIn(page, person.token, "en");
     await expect.poll(() => text(page, "#me-proof-notice")).toBe(en["me.proof.unavailable"]);
     expect(await page.locator("#me-proof-start").isVisible()).toBe(false);

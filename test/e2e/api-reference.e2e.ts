@@ -25,8 +25,12 @@ afterAll(async () => {
 
 describe("API reference", () => {
   it("renders every route of /api/openapi.json, readable on a phone, under the strict CSP", async () => {
-    const document = (await (await fetch(`${server.baseUrl}/api/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
-    const routes = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const document = (await (await fetch(`${server.baseUrl}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
+    const routes = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     expect(routes.length).toBeGreaterThan(30);
 
     const { page, problems } = await watchedPage(browser);
@@ -35,7 +39,9 @@ describe("API reference", () => {
     const response = await page.goto(`${server.baseUrl}/docs`);
     expect(response?.headers()["content-security-policy"]).toBe(STRICT_CSP);
 
-    const shown = await page.locator("section.operation[data-route]").evaluateAll((sections) => sections.map((s) => s.getAttribute("data-route")));
+    const shown = await page
+      .locator("section.operation[data-route]")
+      .evaluateAll((sections) => sections.map((s) => s.getAttribute("data-route")));
     expect([...shown].sort()).toEqual([...routes].sort());
     for (const route of routes) {
       const [method, path] = route.split(" ");
@@ -129,28 +135,41 @@ describe.each([
 
   it("keeps an index at hand anywhere on the page, shows a request example for each operation, and passes axe", async () => {
     const document = (await (await fetch(`${server.baseUrl}/api/openapi.json`)).json()) as Document;
-    const routes = Object.entries(document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`));
+    const routes = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
     const { page, problems } = await watchedPage(browser);
     await page.setViewportSize(viewport);
     await page.goto(`${server.baseUrl}/docs`);
 
     // A request example in every operation: curl with its method and path.
     const examples = await page.locator("section.operation[data-route]").evaluateAll((sections) =>
-      sections.map((s: any) => ({ route: s.getAttribute("data-route"), example: s.querySelector("pre.request-example")?.textContent ?? "" })),
+      sections.map((s: any) => ({
+        route: s.getAttribute("data-route"),
+        example: s.querySelector("pre.request-example")?.textContent ?? "",
+      })),
     );
     expect(examples.map((e) => e.route).sort()).toEqual([...routes].sort());
     for (const { route, example } of examples) {
       const [method, path] = route!.split(" ");
-      expect(example, route!).toMatch(new RegExp(`^curl -X ${method} "\\$BASE_URL${path!.replace(/\{[^}]+\}/g, "\\$[A-Z_]+").replace(/\//g, "\\/")}`));
+      expect(example, route!).toMatch(
+        new RegExp(`^curl -X ${method} "\\$BASE_URL${path!.replace(/\{[^}]+\}/g, "\\$[A-Z_]+").replace(/\//g, "\\/")}`),
+      );
     }
-    expect(examples.find((e) => e.route === "POST /api/age-verification/session")!.example).toMatch(/-H "X-API-Key: \$API_KEY"[\s\S]*-d '\{/);
+    expect(examples.find((e) => e.route === "POST /api/age-verification/session")!.example).toMatch(
+      /-H "X-API-Key: \$API_KEY"[\s\S]*-d '\{/,
+    );
 
     // Deep in the page (the last operation), a way back to the index is on screen, and it leads to an operation.
     await page.locator("section.operation[data-route]").last().scrollIntoViewIfNeeded();
     const atHand = await page.evaluate(() => {
       const doc = (globalThis as any).document;
       const height = (globalThis as any).innerHeight;
-      const onScreen = (el: any) => { if (!el) return false; const r = el.getBoundingClientRect(); return r.height > 0 && r.bottom > 0 && r.top < height; };
+      const onScreen = (el: any) => {
+        if (!el) return false;
+        const r = el.getBoundingClientRect();
+        return r.height > 0 && r.bottom > 0 && r.top < height;
+      };
       return onScreen(doc.getElementById("index")) || [...doc.querySelectorAll('a[href="#index"]')].some(onScreen);
     });
     expect(atHand).toBe(true);

@@ -9,7 +9,10 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // evaluate, not addScriptTag: the pages' CSP allows no inline or foreign script; evaluate is the DevTools protocol's.
   await page.evaluate(AXE_SOURCE);
   const violations = (await page.evaluate(async () => {
-    const page = globalThis as unknown as { document: unknown; axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> } };
+    const page = globalThis as unknown as {
+      document: unknown;
+      axe: { run(context: unknown, options: unknown): Promise<{ violations: unknown[] }> };
+    };
     return (await page.axe.run(page.document, { resultTypes: ["violations"] })).violations;
   })) as Violation[];
   return violations

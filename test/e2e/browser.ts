@@ -14,8 +14,7 @@ const ARGS = [
   "--disable-quic",
 ];
 
-export const launchChromium = (): Promise<Browser> =>
-  chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ARGS });
+export const launchChromium = (): Promise<Browser> => chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: ARGS });
 
 export const ARTIFACTS = "test/artifacts";
 
@@ -29,7 +28,9 @@ export async function watchedPage(browser: Browser, options: { acceptDownloads?:
     if (message.type() === "error" || message.type() === "warning") problems.push(`console ${message.type()}: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("requestfailed", (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ""}`));
+  page.on("requestfailed", (request) =>
+    problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ""}`),
+  );
   page.on("response", (response: Response) => {
     if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.request().method()} ${response.url()}`);
   });

@@ -21,7 +21,11 @@ async function arrivals(page: Page) {
   for (const site of [WALLET, ATTACKER]) {
     await page.route(`${site}/**`, async (route) => {
       received.push(new URL(route.request().url()));
-      await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Wallet</title><main><h1>Wallet</h1></main>" });
+      await route.fulfill({
+        status: 200,
+        contentType: "text/html",
+        body: "<!doctype html><title>Wallet</title><main><h1>Wallet</h1></main>",
+      });
     });
   }
   return received;
@@ -32,7 +36,10 @@ describe("the consent page's script sends the code only where the page says", ()
     const person = await verifiedPerson(env.server.baseUrl, PASSWORD);
     const base = `response_type=code&scope=proof_of_age&client_id=w&code_challenge=${CHALLENGE}&code_challenge_method=S256&state=s`;
     const query = `${base}&redirect_uri=${encodeURIComponent(`${WALLET}/cb`)}&redirect_uri=${encodeURIComponent(`${ATTACKER}/cb`)}&redirect%5Furi=${encodeURIComponent(`${ATTACKER}/x`)}`;
-    const { page, problems } = await openAtWidth(env.browser, 390, { locale: "en", extraHTTPHeaders: { "cf-connecting-ip": uniqueAddress() } });
+    const { page, problems } = await openAtWidth(env.browser, 390, {
+      locale: "en",
+      extraHTTPHeaders: { "cf-connecting-ip": uniqueAddress() },
+    });
     const received = await arrivals(page);
     await page.goto(`${env.server.baseUrl}/authorize?${query}`);
     expect(await page.locator("[data-destination]").innerText()).toBe(WALLET);

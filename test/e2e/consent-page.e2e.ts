@@ -28,8 +28,18 @@ const REDIRECT_URI = `${WALLET}/callback`;
 async function walletRequest(extra: Record<string, string> = {}) {
   const client = openid4vciClient(fetch);
   const issuerMetadata = await client.resolveIssuerMetadata(env.server.baseUrl);
-  const credentialOffer = { credential_issuer: env.server.baseUrl, credential_configuration_ids: ["proof_of_age"], grants: { authorization_code: {} } };
-  const { authorizationRequestUrl, pkce } = await client.createAuthorizationRequestUrlFromOffer({ credentialOffer, issuerMetadata, clientId: "age-wallet", redirectUri: REDIRECT_URI, scope: "proof_of_age" });
+  const credentialOffer = {
+    credential_issuer: env.server.baseUrl,
+    credential_configuration_ids: ["proof_of_age"],
+    grants: { authorization_code: {} },
+  };
+  const { authorizationRequestUrl, pkce } = await client.createAuthorizationRequestUrlFromOffer({
+    credentialOffer,
+    issuerMetadata,
+    clientId: "age-wallet",
+    redirectUri: REDIRECT_URI,
+    scope: "proof_of_age",
+  });
   const url = new URL(authorizationRequestUrl);
   url.searchParams.set("state", `state-${Date.now()}`);
   for (const [name, value] of Object.entries(extra)) url.searchParams.set(name, value);
@@ -41,13 +51,18 @@ async function walletReceives(page: Page) {
   const received: URL[] = [];
   await page.route(`${WALLET}/**`, async (route) => {
     received.push(new URL(route.request().url()));
-    await route.fulfill({ status: 200, contentType: "text/html", body: "<!doctype html><title>Wallet</title><main><h1>Wallet</h1></main>" });
+    await route.fulfill({
+      status: 200,
+      contentType: "text/html",
+      body: "<!doctype html><title>Wallet</title><main><h1>Wallet</h1></main>",
+    });
   });
   return received;
 }
 
 // Each person at an address of their own: sign-ins and offers are limited per address as people's are.
-const sized = (width: Width, lang = "en") => openAtWidth(env.browser, width, { locale: lang, extraHTTPHeaders: { "cf-connecting-ip": uniqueAddress() } });
+const sized = (width: Width, lang = "en") =>
+  openAtWidth(env.browser, width, { locale: lang, extraHTTPHeaders: { "cf-connecting-ip": uniqueAddress() } });
 
 const screen = (page: Page, name: string) => checkScreen(page, `consent-${name}`);
 
@@ -169,10 +184,21 @@ describe("an account with a passkey on the consent page", () => {
     expect(received[0]!.searchParams.get("state")).toBe(wallet.url.searchParams.get("state"));
 
     const { client, issuerMetadata, credentialOffer, pkce } = wallet;
-    const { accessTokenResponse } = await client.retrieveAuthorizationCodeAccessTokenFromOffer({ credentialOffer, issuerMetadata, authorizationCode: code, pkceCodeVerifier: pkce.codeVerifier, redirectUri: REDIRECT_URI });
+    const { accessTokenResponse } = await client.retrieveAuthorizationCodeAccessTokenFromOffer({
+      credentialOffer,
+      issuerMetadata,
+      authorizationCode: code,
+      pkceCodeVerifier: pkce.codeVerifier,
+      redirectUri: REDIRECT_URI,
+    });
     const { c_nonce } = await client.requestNonce({ issuerMetadata });
     const { jwts } = await proofsFor(client, issuerMetadata, c_nonce, 2);
-    const issued = await client.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: "proof_of_age", proofs: { jwt: jwts } });
+    const issued = await client.retrieveCredentials({
+      issuerMetadata,
+      accessToken: accessTokenResponse.access_token,
+      credentialConfigurationId: "proof_of_age",
+      proofs: { jwt: jwts },
+    });
     expect(issued.credentialResponse.credentials).toHaveLength(2);
     // The page's first approval without the assertion is the server asking for the passkey (403), nothing else.
     expect(lessConsoleNotes(problems, 403)).toEqual([`HTTP 403 ${env.server.baseUrl}/api/attestations/authorizations`]);

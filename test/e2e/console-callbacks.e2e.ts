@@ -49,7 +49,10 @@ async function resolvedSession(baseUrl: string, apiKey: string) {
     body: { email: uniqueEmail("adult"), password: "end-user-password-1", userType: "PERSONAL", firstName: "Ada", lastName: "Lovelace" },
   });
   const token = user.body.data.token;
-  await api(baseUrl, "POST", "/api/kyc/create-applicant", { token, body: { firstName: "Ada", lastName: "Lovelace", dob: birthDateYearsAgo(30) } });
+  await api(baseUrl, "POST", "/api/kyc/create-applicant", {
+    token,
+    body: { firstName: "Ada", lastName: "Lovelace", dob: birthDateYearsAgo(30) },
+  });
   await api(baseUrl, "POST", "/api/kyc/sandbox/complete", { token, body: { result: "clear" } });
   const done = await api(baseUrl, "POST", `/api/age-verification/session/${opened.body.data.session_id}/complete`, {
     token,

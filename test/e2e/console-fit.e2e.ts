@@ -21,7 +21,10 @@ async function controlsOnScreen(page: Page, selector: string, screen: string) {
     return nodes
       .flatMap((node: any) => [...node.querySelectorAll("button, a, input, select, textarea")])
       .filter((el: any) => el.getClientRects().length > 0)
-      .filter((el: any) => { const r = el.getBoundingClientRect(); return r.left < -0.5 || r.right > width + 0.5; })
+      .filter((el: any) => {
+        const r = el.getBoundingClientRect();
+        return r.left < -0.5 || r.right > width + 0.5;
+      })
       .map((el: any) => el.getAttribute("aria-label") || el.id || el.textContent);
   });
   expect({ screen, off }).toEqual({ screen, off: [] });
@@ -35,11 +38,22 @@ describe.each([
   it("no screen is wider than the viewport; a rotated secret is shown whole with a Copy button", async () => {
     const { server, browser } = harness;
     const merchant = await merchantWithKey(server.baseUrl);
-    const test = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "staging shop server", mode: "test" } });
+    const test = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", {
+      token: merchant.token,
+      body: { name: "staging shop server", mode: "test" },
+    });
     expect(test.status).toBe(201);
     await openSession(server.baseUrl, merchant.apiKey, 18, { reference: "order-2026-000123" });
     const declined = await openSession(server.baseUrl, merchant.apiKey, 21);
-    expect((await api(server.baseUrl, "POST", `/api/age-verification/session/${declined.session_id}/decline?nonce=${encodeURIComponent(declined.nonce)}`)).status).toBe(200);
+    expect(
+      (
+        await api(
+          server.baseUrl,
+          "POST",
+          `/api/age-verification/session/${declined.session_id}/decline?nonce=${encodeURIComponent(declined.nonce)}`,
+        )
+      ).status,
+    ).toBe(200);
 
     const { page, problems } = await watchedPage(browser);
     await page.setViewportSize(viewport);
@@ -75,7 +89,9 @@ describe.each([
     await page.locator("#rotated").waitFor({ state: "visible" });
     await fitsViewport(page, "rotated secret");
     await controlsOnScreen(page, "#key-callbacks", "rotated secret");
-    const box = await page.locator("#rotated-secret").evaluate((el: any) => ({ value: el.value, scroll: [el.scrollWidth, el.scrollHeight], client: [el.clientWidth, el.clientHeight] }));
+    const box = await page
+      .locator("#rotated-secret")
+      .evaluate((el: any) => ({ value: el.value, scroll: [el.scrollWidth, el.scrollHeight], client: [el.clientWidth, el.clientHeight] }));
     expect(box.value).toMatch(/^whsec_/);
     expect(box.scroll[0]).toBeLessThanOrEqual(box.client[0]);
     expect(box.scroll[1]).toBeLessThanOrEqual(box.client[1]);
@@ -108,8 +124,13 @@ describe.each([
   it("the keys table: Live and Test are both pills, Revoked stays one line, no word breaks", async () => {
     const { server, browser } = harness;
     const merchant = await merchantWithKey(server.baseUrl);
-    expect((await api(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "staging", mode: "test" } })).status).toBe(201);
-    const old = await api<{ key: { id: string } }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "old server" } });
+    expect(
+      (await api(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "staging", mode: "test" } })).status,
+    ).toBe(201);
+    const old = await api<{ key: { id: string } }>(server.baseUrl, "POST", "/api/keys", {
+      token: merchant.token,
+      body: { name: "old server" },
+    });
     expect((await api(server.baseUrl, "DELETE", `/api/keys/${old.body.data.key.id}`, { token: merchant.token })).status).toBe(200);
     const { page, problems } = await watchedPage(browser);
     await page.setViewportSize(viewport);
@@ -120,14 +141,22 @@ describe.each([
     expect(modes.sort()).toEqual(["Live", "Live", "Test"]);
     // Every pill is one line of text: one box, no taller than a line.
     const pills = await page.locator("#keys-table tbody .pill").evaluateAll((nodes) =>
-      nodes.map((n: any) => ({ text: n.textContent, boxes: n.getClientRects().length, tall: n.getBoundingClientRect().height > parseFloat((globalThis as any).getComputedStyle(n).lineHeight) * 1.5 })),
+      nodes.map((n: any) => ({
+        text: n.textContent,
+        boxes: n.getClientRects().length,
+        tall: n.getBoundingClientRect().height > parseFloat((globalThis as any).getComputedStyle(n).lineHeight) * 1.5,
+      })),
     );
     expect(pills.filter((p) => p.boxes !== 1 || p.tall)).toEqual([]);
     expect(pills.map((p) => p.text)).toContain("Revoked");
     // Each cell's words stay whole: no cell is narrower than its longest word.
-    const broken = await page.locator("#keys-table tbody td").evaluateAll((cells) =>
-      cells.filter((cell: any) => cell.getClientRects().length > 0 && cell.scrollWidth > cell.clientWidth + 1).map((cell: any) => cell.textContent),
-    );
+    const broken = await page
+      .locator("#keys-table tbody td")
+      .evaluateAll((cells) =>
+        cells
+          .filter((cell: any) => cell.getClientRects().length > 0 && cell.scrollWidth > cell.clientWidth + 1)
+          .map((cell: any) => cell.textContent),
+      );
     expect(broken).toEqual([]);
     await fitsViewport(page, "keys with a revoked key");
     await page.screenshot({ path: `${ARTIFACTS}/console-fit-${viewport.width}-keys.png`, fullPage: true });

@@ -54,10 +54,19 @@ export async function fitsViewport(page: Page, screen: string) {
     const doc = (globalThis as any).document;
     const width = doc.documentElement.clientWidth;
     const culprits = [...doc.querySelectorAll("body *")]
-      .filter((el: any) => el.getBoundingClientRect().right > width + 0.5 && el.getClientRects().length > 0 && !el.closest(".table-wrap > table"))
+      .filter(
+        (el: any) => el.getBoundingClientRect().right > width + 0.5 && el.getClientRects().length > 0 && !el.closest(".table-wrap > table"),
+      )
       .slice(0, 5)
-      .map((el: any) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`);
+      .map(
+        (el: any) =>
+          `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}.${el.className} right=${Math.round(el.getBoundingClientRect().right)}`,
+      );
     return { scrollWidth: doc.documentElement.scrollWidth, width, culprits };
   });
-  expect({ screen, over: Math.max(0, result.scrollWidth - result.width), culprits: result.culprits }).toEqual({ screen, over: 0, culprits: [] });
+  expect({ screen, over: Math.max(0, result.scrollWidth - result.width), culprits: result.culprits }).toEqual({
+    screen,
+    over: 0,
+    culprits: [],
+  });
 }

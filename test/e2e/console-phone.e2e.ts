@@ -18,7 +18,11 @@ async function passesAxe(page: Page, screen: string) {
 /** A session of the key that its end user declined (no account needed): it has a callback to show. */
 async function declinedSession(baseUrl: string, apiKey: string) {
   const session = await openSession(baseUrl, apiKey, 18);
-  const declined = await api(baseUrl, "POST", `/api/age-verification/session/${session.session_id}/decline?nonce=${encodeURIComponent(session.nonce)}`);
+  const declined = await api(
+    baseUrl,
+    "POST",
+    `/api/age-verification/session/${session.session_id}/decline?nonce=${encodeURIComponent(session.nonce)}`,
+  );
   expect(declined.status).toBe(200);
   return session.session_id;
 }
@@ -55,7 +59,15 @@ describe("console on a phone", () => {
     await withinPhoneWidth(page, 'button[aria-label="Revoke phone key"]');
     await page.getByRole("button", { name: "Callbacks of phone key" }).click();
     await page.locator("#key-callbacks").waitFor({ state: "visible" });
-    for (const selector of ["#rotate-graceHours", "#rotate-form button[type=submit]", "#test-event-url", "#test-event-form button[type=submit]", "#origins", "#origins-form button[type=submit]", "#key-callbacks-close"]) {
+    for (const selector of [
+      "#rotate-graceHours",
+      "#rotate-form button[type=submit]",
+      "#test-event-url",
+      "#test-event-form button[type=submit]",
+      "#origins",
+      "#origins-form button[type=submit]",
+      "#key-callbacks-close",
+    ]) {
       await withinPhoneWidth(page, selector);
     }
     await page.getByRole("button", { name: "Rotate secret" }).click();
@@ -91,11 +103,18 @@ describe("console screens before the keys", () => {
   it("the email prompt and the personal-account screen pass axe on a phone and a desktop", async () => {
     const { server, browser } = harness;
     const register = async (userType: string, extra: Record<string, string>) =>
-      (await api<{ token: string }>(server.baseUrl, "POST", "/api/auth/register", { body: { email: uniqueEmail(userType.toLowerCase()), password: "merchant-password-1", userType, ...extra } })).body.data.token;
+      (
+        await api<{ token: string }>(server.baseUrl, "POST", "/api/auth/register", {
+          body: { email: uniqueEmail(userType.toLowerCase()), password: "merchant-password-1", userType, ...extra },
+        })
+      ).body.data.token;
     const unverified = await register("BUSINESS", { companyName: "Cellar & Co" });
     const personal = await register("PERSONAL", { firstName: "Ada", lastName: "Lovelace" });
     const { page, problems } = await watchedPage(browser);
-    for (const [label, viewport] of [["phone", PHONE], ["desktop", DESKTOP]] as const) {
+    for (const [label, viewport] of [
+      ["phone", PHONE],
+      ["desktop", DESKTOP],
+    ] as const) {
       await page.setViewportSize(viewport);
       await openSignedIn(page, server.baseUrl, unverified);
       await page.locator("#console-unverified").waitFor({ state: "visible" });

@@ -19,7 +19,9 @@ async function readAll(stream: AsyncIterable<Uint8Array>): Promise<string> {
 
 /** What each part of the usage tab says it counts, read from the page. */
 async function figures(page: Page) {
-  const byKey = await page.locator("#by-key-table tbody tr").evaluateAll((rows) => rows.map((row: any) => Number(row.cells[2].textContent)));
+  const byKey = await page
+    .locator("#by-key-table tbody tr")
+    .evaluateAll((rows) => rows.map((row: any) => Number(row.cells[2].textContent)));
   const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
   const [header, ...lines] = (await readAll(await download.createReadStream())).trim().split("\r\n");
   const livemode = header!.split(",").indexOf("livemode");
@@ -44,11 +46,22 @@ describe.each([
   it("the totals, chart, by-key table, session log and CSV all follow Live/Test and agree", async () => {
     const { server, browser } = harness;
     const merchant = await merchantWithKey(server.baseUrl);
-    const testKey = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "staging", mode: "test" } });
+    const testKey = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", {
+      token: merchant.token,
+      body: { name: "staging", mode: "test" },
+    });
     expect(testKey.status).toBe(201);
     await openSession(server.baseUrl, merchant.apiKey, 18, { reference: "order-2026-000123" });
     const declined = await openSession(server.baseUrl, merchant.apiKey, 21);
-    expect((await api(server.baseUrl, "POST", `/api/age-verification/session/${declined.session_id}/decline?nonce=${encodeURIComponent(declined.nonce)}`)).status).toBe(200);
+    expect(
+      (
+        await api(
+          server.baseUrl,
+          "POST",
+          `/api/age-verification/session/${declined.session_id}/decline?nonce=${encodeURIComponent(declined.nonce)}`,
+        )
+      ).status,
+    ).toBe(200);
     for (const age of [16, 18, 25]) await openSession(server.baseUrl, testKey.body.data.apiKey, age);
 
     const { page, problems } = await watchedPage(browser, { acceptDownloads: true });
@@ -57,7 +70,16 @@ describe.each([
     await expect.poll(() => page.locator("#stat-total").textContent()).toBe("2");
     await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(2);
     await expect.poll(() => page.locator("#chart").getAttribute("data-sessions")).toBe("2");
-    expect(await figures(page)).toEqual({ total: 2, chart: 2, byKey: 2, log: 2, logModes: ["Live"], csv: 2, csvModes: ["true"], csvName: "sessions-<range>-live.csv" });
+    expect(await figures(page)).toEqual({
+      total: 2,
+      chart: 2,
+      byKey: 2,
+      log: 2,
+      logModes: ["Live"],
+      csv: 2,
+      csvModes: ["true"],
+      csvName: "sessions-<range>-live.csv",
+    });
 
     // The merchant's reference finds the order; a denial says why.
     const referenced = page.locator('#log-table tbody tr:has-text("order-2026-000123")');
@@ -71,7 +93,16 @@ describe.each([
     await expect.poll(() => page.locator("#stat-total").textContent()).toBe("3");
     await expect.poll(() => page.locator("#log-table tbody tr").count()).toBe(3);
     await expect.poll(() => page.locator("#chart").getAttribute("data-sessions")).toBe("3");
-    expect(await figures(page)).toEqual({ total: 3, chart: 3, byKey: 3, log: 3, logModes: ["Test"], csv: 3, csvModes: ["false"], csvName: "sessions-<range>-test.csv" });
+    expect(await figures(page)).toEqual({
+      total: 3,
+      chart: 3,
+      byKey: 3,
+      log: 3,
+      logModes: ["Test"],
+      csv: 3,
+      csvModes: ["false"],
+      csvName: "sessions-<range>-test.csv",
+    });
     await page.screenshot({ path: `${ARTIFACTS}/console-usage-test-mode-${label}.png`, fullPage: true });
     expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);

@@ -73,7 +73,9 @@ describe("console words", () => {
     expect(shown).not.toMatch(VALIDATOR_TEXT);
     await page.locator("#origins").fill("https://example.com/path");
     shown = await submitAndRead(page, "origins-form", "Save origins");
-    expect(await page.locator("#origins-error").textContent()).toBe("Write one origin a line, like https://shop.example: https, a host and no path.");
+    expect(await page.locator("#origins-error").textContent()).toBe(
+      "Write one origin a line, like https://shop.example: https, a host and no path.",
+    );
     await expect(page.locator("#origins").getAttribute("aria-invalid")).resolves.toBe("true");
     expect(shown).not.toMatch(VALIDATOR_TEXT);
 
@@ -164,7 +166,8 @@ describe("console words", () => {
     await page.getByRole("button", { name: "Show" }).click();
     await expect.poll(() => errorOf(page, "range-from")).toBe("Enter a start date on or before the end date, at most a year before it.");
     await expect(page.evaluate(() => (globalThis as any).document.activeElement.id)).resolves.toBe("range-from");
-    for (const name of ["total", "approved", "denied", "expired", "pending"]) expect(await page.locator(`#stat-${name}`).textContent()).toBe("–");
+    for (const name of ["total", "approved", "denied", "expired", "pending"])
+      expect(await page.locator(`#stat-${name}`).textContent()).toBe("–");
     expect(await page.locator("#chart").getAttribute("data-sessions")).toBeNull();
     expect(await page.locator("#log-table").isVisible()).toBe(false);
     expect(await page.locator("#by-key-table tbody tr").count()).toBe(0);
@@ -187,10 +190,11 @@ describe("console words", () => {
     await page.setViewportSize(DESKTOP);
     await openSignedIn(page, server.baseUrl, merchant.token);
     await page.locator("#keys-table tbody tr").first().waitFor();
-    const focused = () => page.evaluate(() => {
-      const active = (globalThis as any).document.activeElement;
-      return active.getAttribute("aria-label") ?? active.id;
-    });
+    const focused = () =>
+      page.evaluate(() => {
+        const active = (globalThis as any).document.activeElement;
+        return active.getAttribute("aria-label") ?? active.id;
+      });
 
     await page.locator("#create-key-name").fill("second");
     await page.getByRole("button", { name: "Create key" }).click();

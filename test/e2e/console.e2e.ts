@@ -76,7 +76,9 @@ describe("merchant console", () => {
     const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
     expect(download.suggestedFilename()).toMatch(/^sessions-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}-live\.csv$/);
     const csv = (await readAll(await download.createReadStream())).trim().split("\r\n");
-    expect(csv[0]).toBe("session_id,key_id,status,age_required,above_age_required,created_at,resolved_at,expires_at,livemode,reference,metadata,key_name,assurance,holder_binding,denial_reason,accepted_assurance,double_blind");
+    expect(csv[0]).toBe(
+      "session_id,key_id,status,age_required,above_age_required,created_at,resolved_at,expires_at,livemode,reference,metadata,key_name,assurance,holder_binding,denial_reason,accepted_assurance,double_blind",
+    );
     expect(csv.length - 1).toBe(2);
 
     // Revoke with confirmation; the merchant API refuses the key on its next request.
@@ -162,7 +164,9 @@ describe("merchant console", () => {
     await page.locator("#log-empty").waitFor({ state: "visible" });
     release();
     // The stale answer has been read (and dropped) by the page: then the table is still empty.
-    await expect.poll(() => page.evaluate(() => ((globalThis as any).__bodiesRead as string[]).some((url) => url.includes("status=PENDING")))).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => ((globalThis as any).__bodiesRead as string[]).some((url) => url.includes("status=PENDING"))))
+      .toBe(true);
     expect(await page.locator("#log-table tbody tr").count()).toBe(0);
     expect(await page.locator("#log-empty").isVisible()).toBe(true);
 

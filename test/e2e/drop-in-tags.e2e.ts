@@ -24,12 +24,20 @@ let pages = 0;
 
 /** A session opened with a test key (livemode false), and its link. */
 async function testSession() {
-  const key = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", { token: env.merchant.token, body: { name: "drop-in test", mode: "test" } });
-  expect(key.status).toBe(201);
-  const opened = await api<{ session_id: string; nonce: string; verification_url: string }>(env.server.baseUrl, "POST", "/api/age-verification/session", {
-    apiKey: key.body.data.apiKey,
-    body: { age_required: 18, callback_url: "http://localhost:9/age-callback" },
+  const key = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", {
+    token: env.merchant.token,
+    body: { name: "drop-in test", mode: "test" },
   });
+  expect(key.status).toBe(201);
+  const opened = await api<{ session_id: string; nonce: string; verification_url: string }>(
+    env.server.baseUrl,
+    "POST",
+    "/api/age-verification/session",
+    {
+      apiKey: key.body.data.apiKey,
+      body: { age_required: 18, callback_url: "http://localhost:9/age-callback" },
+    },
+  );
   expect(opened.status).toBe(201);
   return opened.body.data;
 }
@@ -49,7 +57,9 @@ const policy = (connect: string) =>
   `default-src 'none'; script-src 'self' ${env.server.baseUrl}; connect-src 'self' ${connect}; style-src 'self'; img-src data:; base-uri 'none'; form-action 'self'`;
 
 const answerAsTester = (session: { session_id: string; nonce: string }, outcome: string) =>
-  api(env.server.baseUrl, "POST", `/api/age-verification/session/${session.session_id}/test-outcome`, { body: { nonce: session.nonce, outcome } });
+  api(env.server.baseUrl, "POST", `/api/age-verification/session/${session.session_id}/test-outcome`, {
+    body: { nonce: session.nonce, outcome },
+  });
 
 const resultText = (page: Page) => page.locator('age-verification [role="status"]').textContent();
 
@@ -82,13 +92,19 @@ describe("the drop-in's script tags", () => {
       if (message.type() === "error") errors.push(message.text());
     });
     await checkout(page, { link: session.verification_url, tag: "classic", policy: policy("") });
-    await expect.poll(() => resultText(page), { timeout: 10_000 }).toBe("This page cannot follow the answer here. Continue with the link; the website checks your answer itself.");
+    await expect
+      .poll(() => resultText(page), { timeout: 10_000 })
+      .toBe("This page cannot follow the answer here. Continue with the link; the website checks your answer itself.");
     const button = page.locator("age-verification").getByRole("link", { name: "Verify my age" });
     expect(await button.isVisible()).toBe(true);
     expect(await button.getAttribute("href")).toBe(session.verification_url);
     // No QR code waiting for an answer that cannot arrive.
     expect(await page.locator("age-verification svg").count()).toBe(0);
-    expect(errors.some((text) => text.includes("<age-verification>: this page's Content-Security-Policy blocks") && text.includes("connect-src"))).toBe(true);
+    expect(
+      errors.some(
+        (text) => text.includes("<age-verification>: this page's Content-Security-Policy blocks") && text.includes("connect-src"),
+      ),
+    ).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS}/drop-in-blocked-1280.png` });
     await page.context().close();
@@ -97,7 +113,11 @@ describe("the drop-in's script tags", () => {
   it("a policy that lets no script in: the merchant's fallback link stays", async () => {
     const session = await testSession();
     const { page } = await openPage(env.browser, "phone");
-    await checkout(page, { link: session.verification_url, tag: "classic", policy: "default-src 'none'; script-src 'self'; img-src data:; base-uri 'none'" });
+    await checkout(page, {
+      link: session.verification_url,
+      tag: "classic",
+      policy: "default-src 'none'; script-src 'self'; img-src data:; base-uri 'none'",
+    });
     const fallback = page.getByRole("link", { name: "Verify your age on the age-check page" });
     await fallback.waitFor({ state: "visible" });
     expect(await fallback.getAttribute("href")).toBe(session.verification_url);

@@ -82,14 +82,20 @@ async function approveOn(page: Page, link: string) {
   await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
 }
 
-const elementStatus = (page: Page) => page.locator("age-verification").evaluate((element) => (element as unknown as { status: string }).status);
+const elementStatus = (page: Page) =>
+  page.locator("age-verification").evaluate((element) => (element as unknown as { status: string }).status);
 // A function, not a string: the shop's CSP allows no eval (the type-check sees no DOM types).
 const APPROVED_SHOWN = () => (globalThis as any).document.querySelector("age-verification").status === "APPROVED";
 
 /** The shop server's own view of the order, once its callback has arrived (it polls the service before). */
 async function confirmedByCallback(orderPath: string) {
   for (let attempt = 0; attempt < 60; attempt++) {
-    const order = (await (await fetch(`${shop.url}${orderPath}/age`)).json()) as { status: string; confirmed_by: string; receipt_verified: boolean; livemode: boolean };
+    const order = (await (await fetch(`${shop.url}${orderPath}/age`)).json()) as {
+      status: string;
+      confirmed_by: string;
+      receipt_verified: boolean;
+      livemode: boolean;
+    };
     if (order.confirmed_by === "callback") return order;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -123,7 +129,9 @@ describe("the drop-in on the sample shop's checkout page", () => {
     console.log(`drop-in: the desktop page knew the answer ${latency} ms after the phone's result screen`);
     // One poll interval, plus the read itself on a machine shared with other test runs.
     expect(latency).toBeLessThan(POLL_INTERVAL_MS + 1500);
-    await expect(page.locator('age-verification [role="status"][data-marked]').textContent()).resolves.toBe("Test session: approved (nothing was verified)");
+    await expect(page.locator('age-verification [role="status"][data-marked]').textContent()).resolves.toBe(
+      "Test session: approved (nothing was verified)",
+    );
     expect(events).toEqual([{ status: "APPROVED", sessionId: new URL(link).searchParams.get("session_id") }]);
 
     // The page asked the shop's server, which confirmed with the service before saying so.
@@ -162,7 +170,11 @@ describe("the drop-in on the sample shop's checkout page", () => {
     const { page } = await shopPage({ width: 1280, height: 800 }, false);
     await page.locator("age-verification svg").waitFor();
     await page.keyboard.press("Tab");
-    const focused = await page.locator("age-verification").evaluate((element) => (element.shadowRoot as unknown as { activeElement: { textContent: string } | null }).activeElement?.textContent);
+    const focused = await page
+      .locator("age-verification")
+      .evaluate(
+        (element) => (element.shadowRoot as unknown as { activeElement: { textContent: string } | null }).activeElement?.textContent,
+      );
     expect(focused).toBe("Or continue on this device");
 
     // Count the reads over 4.5 s: at 1.5 s apart, 3 or 4 (the first at once); then refuse them all
@@ -171,7 +183,13 @@ describe("the drop-in on the sample shop's checkout page", () => {
     let refuse = false;
     await page.route("**/preview", async (route) => {
       reads += 1;
-      if (refuse) await route.fulfill({ status: 429, contentType: "application/json", headers: { "access-control-allow-origin": "*" }, body: '{"success":false,"error":"RATE_LIMITED"}' });
+      if (refuse)
+        await route.fulfill({
+          status: 429,
+          contentType: "application/json",
+          headers: { "access-control-allow-origin": "*" },
+          body: '{"success":false,"error":"RATE_LIMITED"}',
+        });
       else await route.continue();
     });
     await page.locator("age-verification").evaluate((element) => element.setAttribute("url", element.getAttribute("url") ?? ""));
@@ -194,7 +212,9 @@ describe("the drop-in on the sample shop's checkout page", () => {
     page.on("request", (request) => {
       if (request.url().endsWith("/preview") && request.method() === "GET") reads += 1;
     });
-    await page.locator("age-verification").evaluate((element) => element.setAttribute("url", (element.getAttribute("url") ?? "").replace(/nonce=[^&]+/, "nonce=wrong")));
+    await page
+      .locator("age-verification")
+      .evaluate((element) => element.setAttribute("url", (element.getAttribute("url") ?? "").replace(/nonce=[^&]+/, "nonce=wrong")));
     await page.locator('age-verification [role="status"]', { hasText: "This age-check link is not valid." }).waitFor();
     expect(await elementStatus(page)).toBe("INVALID");
     await page.waitForTimeout(3_500);
@@ -208,14 +228,18 @@ describe("the drop-in on the sample shop's checkout page", () => {
       apiKey: gone.apiKey,
       body: { age_required: 18, callback_url: "http://localhost:9/age-callback" },
     });
-    expect((await api(server.baseUrl, "DELETE", "/api/users/account", { token: gone.token, body: { password: "merchant-password-1" } })).status).toBe(200);
+    expect(
+      (await api(server.baseUrl, "DELETE", "/api/users/account", { token: gone.token, body: { password: "merchant-password-1" } })).status,
+    ).toBe(200);
     const { page } = await shopPage({ width: 1280, height: 800 }, false);
     await page.locator("age-verification svg").waitFor();
     let reads = 0;
     page.on("request", (request) => {
       if (request.url().endsWith("/preview") && request.method() === "GET") reads += 1;
     });
-    await page.locator("age-verification").evaluate((element, link) => element.setAttribute("url", link), opened.body.data.verification_url);
+    await page
+      .locator("age-verification")
+      .evaluate((element, link) => element.setAttribute("url", link), opened.body.data.verification_url);
     await page.locator('age-verification [role="status"]', { hasText: "This age-check link is not valid." }).waitFor();
     expect(await elementStatus(page)).toBe("INVALID");
     await page.waitForTimeout(3_500);
@@ -245,7 +269,12 @@ describe("age-verification-node against the development server", () => {
       body: { name: "library", mode: "test" },
     });
     expect(created.status).toBe(201);
-    key = { id: created.body.data.key.id, apiKey: created.body.data.apiKey, signingSecret: created.body.data.signingSecret, token: merchant.token };
+    key = {
+      id: created.body.data.key.id,
+      apiKey: created.body.data.apiKey,
+      signingSecret: created.body.data.signingSecret,
+      token: merchant.token,
+    };
   });
 
   afterAll(async () => {
@@ -263,10 +292,16 @@ describe("age-verification-node against the development server", () => {
     expect((await age.pollSession(first.session.session_id)).status).toBe("PENDING");
 
     // A rotation: during its grace each callback carries a signature for the new and the old secret.
-    const rotated = await api<{ signingSecret: string }>(server.baseUrl, "POST", `/api/keys/${key.id}/rotate-signing-secret`, { token: key.token, body: {} });
+    const rotated = await api<{ signingSecret: string }>(server.baseUrl, "POST", `/api/keys/${key.id}/rotate-signing-secret`, {
+      token: key.token,
+      body: {},
+    });
     expect(rotated.status).toBe(200);
     const newSecret = rotated.body.data.signingSecret;
-    const answered = await api(server.baseUrl, "POST", `/api/age-verification/session/${first.session.session_id}/test-outcome`, { apiKey: key.apiKey, body: { outcome: "APPROVED" } });
+    const answered = await api(server.baseUrl, "POST", `/api/age-verification/session/${first.session.session_id}/test-outcome`, {
+      apiKey: key.apiKey,
+      body: { outcome: "APPROVED" },
+    });
     expect(answered.status).toBe(200);
     for (let i = 0; i < 80 && receiver.received.length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 250));
     const callback = receiver.received[0];
@@ -274,9 +309,14 @@ describe("age-verification-node against the development server", () => {
     expect(callback.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
     for (const held of [[newSecret], [key.signingSecret], [newSecret, key.signingSecret]]) {
       const event = await verifyCallback(callback.body, callback.headers, held);
-      expect(event).toMatchObject({ type: "age_verification.session.approved", data: { session_id: first.session.session_id, status: "APPROVED", reference: "order-lib-1" } });
+      expect(event).toMatchObject({
+        type: "age_verification.session.approved",
+        data: { session_id: first.session.session_id, status: "APPROVED", reference: "order-lib-1" },
+      });
     }
-    await expect(verifyCallback(callback.body.replace('"order-lib-1"', '"order-lib-2"'), callback.headers, [newSecret, key.signingSecret])).rejects.toThrow(/no signature matches/);
+    await expect(
+      verifyCallback(callback.body.replace('"order-lib-1"', '"order-lib-2"'), callback.headers, [newSecret, key.signingSecret]),
+    ).rejects.toThrow(/no signature matches/);
 
     const polled = await age.pollSession(first.session.session_id);
     expect(polled.status).toBe("APPROVED");
@@ -285,7 +325,10 @@ describe("age-verification-node against the development server", () => {
     expect(claims).toMatchObject({ session_id: first.session.session_id, outcome: "APPROVED", livemode: false, age_required: 18 });
     const [header, payload, signature] = (polled.receipt ?? "").split(".");
     const claimsJson = JSON.parse(atob((payload ?? "").replace(/-/g, "+").replace(/_/g, "/")));
-    const changed = btoa(JSON.stringify({ ...claimsJson, outcome: "DENIED" })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const changed = btoa(JSON.stringify({ ...claimsJson, outcome: "DENIED" }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     await expect(verifyReceipt(`${header}.${changed}.${signature}`, jwks)).rejects.toThrow(/signature does not match/);
   });
 

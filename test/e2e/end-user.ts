@@ -9,10 +9,16 @@ import { api, birthDateYearsAgo, uniqueAddress, uniqueEmail } from "./merchant";
  */
 export async function verifiedPerson(baseUrl: string, password: string, options: { locale?: string; years?: number } = {}) {
   const email = uniqueEmail("me");
-  const registered = await api<{ token: string }>(baseUrl, "POST", "/api/auth/register", { address: uniqueAddress(), body: { email, password, userType: "PERSONAL", locale: options.locale ?? "en" } });
+  const registered = await api<{ token: string }>(baseUrl, "POST", "/api/auth/register", {
+    address: uniqueAddress(),
+    body: { email, password, userType: "PERSONAL", locale: options.locale ?? "en" },
+  });
   if (registered.status !== 201) throw new Error(`register failed: ${registered.status}`);
   const token = registered.body.data.token;
-  const applicant = await api(baseUrl, "POST", "/api/kyc/create-applicant", { token, body: { firstName: "Alex", lastName: "Morgan", dob: birthDateYearsAgo(options.years ?? 30) } });
+  const applicant = await api(baseUrl, "POST", "/api/kyc/create-applicant", {
+    token,
+    body: { firstName: "Alex", lastName: "Morgan", dob: birthDateYearsAgo(options.years ?? 30) },
+  });
   if (applicant.status !== 201) throw new Error(`create-applicant failed: ${applicant.status}`);
   const checked = await api(baseUrl, "POST", "/api/kyc/sandbox/complete", { token, body: { result: "clear" } });
   if (checked.status !== 200) throw new Error(`sandbox check failed: ${checked.status}`);
@@ -34,7 +40,11 @@ export async function signUpAndFillIdentity(page: Page, dob = birthDateYearsAgo(
 }
 
 /** Types a YYYY-MM-DD date into the identity form's day, month and year, found by their labels in `labels`' language. */
-export async function fillDateOfBirth(page: Page, iso: string, labels = { group: "Date of birth", day: "Day", month: "Month", year: "Year" }) {
+export async function fillDateOfBirth(
+  page: Page,
+  iso: string,
+  labels = { group: "Date of birth", day: "Day", month: "Month", year: "Year" },
+) {
   const [year, month, day] = iso.split("-") as [string, string, string];
   const group = page.getByRole("group", { name: labels.group });
   await group.getByLabel(labels.day, { exact: true }).fill(String(Number(day)));

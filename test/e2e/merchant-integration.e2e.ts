@@ -22,7 +22,10 @@ beforeAll(async () => {
   server = await startDevServer({ name: "e2e" });
   browser = await launchChromium();
   merchant = await merchantWithKey(server.baseUrl);
-  const created = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "e2e test", mode: "test" } });
+  const created = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", {
+    token: merchant.token,
+    body: { name: "e2e test", mode: "test" },
+  });
   expect(created.status).toBe(201);
   testKey = created.body.data.apiKey;
   expect(testKey).toMatch(/^svc_sk_test_/);
@@ -137,7 +140,11 @@ describe("the way back to the merchant", () => {
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/return-live.png`, fullPage: true });
     await followReturn(page, session.session_id);
-    expect(await poll(merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", livemode: true, holder_binding: "PASSWORD" });
+    expect(await poll(merchant.apiKey, session.session_id)).toMatchObject({
+      status: "APPROVED",
+      livemode: true,
+      holder_binding: "PASSWORD",
+    });
     expect(problems).toEqual([]);
   });
 });

@@ -6,7 +6,12 @@ type Envelope<T> = { success: boolean; data: T; error?: string };
  * `address`: the client address the server sees (CF-Connecting-IP), for a test that acts as many people,
  * each limited per address as people are (docs/limits.md).
  */
-export async function api<T = any>(baseUrl: string, method: string, path: string, options: { body?: unknown; token?: string; apiKey?: string; address?: string } = {}) {
+export async function api<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { body?: unknown; token?: string; apiKey?: string; address?: string } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.address) headers["cf-connecting-ip"] = options.address;
   if (options.body !== undefined) headers["content-type"] = "application/json";
@@ -61,7 +66,14 @@ export const verifyLink = (baseUrl: string, session: { session_id: string; nonce
   `${baseUrl}/verify?session_id=${encodeURIComponent(session.session_id)}&nonce=${encodeURIComponent(session.nonce)}`;
 
 export const poll = async (baseUrl: string, apiKey: string, sessionId: string) =>
-  (await api<{ status: string; above_age_required: boolean; receipt_id: string | null }>(baseUrl, "GET", `/api/age-verification/session/${sessionId}`, { apiKey })).body.data;
+  (
+    await api<{ status: string; above_age_required: boolean; receipt_id: string | null }>(
+      baseUrl,
+      "GET",
+      `/api/age-verification/session/${sessionId}`,
+      { apiKey },
+    )
+  ).body.data;
 
 /** A date of birth `years` years and a few days before today (UTC), as YYYY-MM-DD. */
 export function birthDateYearsAgo(years: number): string {

@@ -26,7 +26,14 @@ export async function startOnfidoStandIn() {
     }
     if (method === "POST" && path === "/sdk_token") return [200, { token: `sdk.${randomUUID()}` }];
     if (method === "POST" && path === "/checks") {
-      const check = { id: randomUUID(), applicant_id: body.applicant_id, status: "in_progress", result: null, report_ids: [randomUUID(), randomUUID()], report_names: body.report_names };
+      const check = {
+        id: randomUUID(),
+        applicant_id: body.applicant_id,
+        status: "in_progress",
+        result: null,
+        report_ids: [randomUUID(), randomUUID()],
+        report_names: body.report_names,
+      };
       checks.set(check.id, check);
       created.push(check.id);
       return [201, check];

@@ -36,14 +36,25 @@ async function open(body: Record<string, unknown> = {}) {
 }
 
 const polled = async (sessionId: string) =>
-  (await api<{ status: string; holder_binding: string | null }>(server.baseUrl, "GET", `/api/age-verification/session/${sessionId}`, { apiKey: merchant.apiKey })).body.data;
+  (
+    await api<{ status: string; holder_binding: string | null }>(server.baseUrl, "GET", `/api/age-verification/session/${sessionId}`, {
+      apiKey: merchant.apiKey,
+    })
+  ).body.data;
 
 /** A platform authenticator with user verification, as a phone's biometrics would be. */
 async function withAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   return { cdp, authenticatorId };
 }
@@ -106,9 +117,13 @@ describe("passkeys on /verify", () => {
     // platform authenticator supports.
     // The one refusal this test asked for: the wrong password above (401 on registration-options).
     const expected = (p: string) =>
-      p.includes("pubKeyCredParams is missing at least one of the default algorithm") || p.includes("401: POST") || p.includes("status of 401");
+      p.includes("pubKeyCredParams is missing at least one of the default algorithm") ||
+      p.includes("401: POST") ||
+      p.includes("status of 401");
     expect(problems.filter((p) => !expected(p))).toEqual([]);
-    expect(problems.filter((p) => p.includes("401: POST"))).toEqual([expect.stringContaining("/api/users/me/passkeys/registration-options")]);
+    expect(problems.filter((p) => p.includes("401: POST"))).toEqual([
+      expect.stringContaining("/api/users/me/passkeys/registration-options"),
+    ]);
 
     // A second browser without the passkey (one without WebAuthn), signed in with the password: the
     // approval is refused by the server and the page says why.

@@ -9,10 +9,14 @@ import { freePort } from "../tools/dev-server.mjs";
 /** @param {string} serviceUrl */
 export async function startShop(serviceUrl) {
   const port = await freePort();
-  const child = spawn(join(process.cwd(), "node_modules", ".bin", "tsx"), ["docs/examples/shop/shop.ts", "--base-url", serviceUrl, "--port", String(port)], {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    join(process.cwd(), "node_modules", ".bin", "tsx"),
+    ["docs/examples/shop/shop.ts", "--base-url", serviceUrl, "--port", String(port)],
+    {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let output = "";
   const stop = () => {
     try {

@@ -128,7 +128,10 @@ describe("verification app", () => {
     await page.getByRole("button", { name: "Decline" }).click();
     await page.locator('#step-result[data-result="declined"]').waitFor({ state: "visible" });
     await page.screenshot({ path: `${ARTIFACTS}/verify-declined.png`, fullPage: true });
-    expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({ status: "DENIED", above_age_required: false });
+    expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({
+      status: "DENIED",
+      above_age_required: false,
+    });
     expect(problems).toEqual([]);
   });
 

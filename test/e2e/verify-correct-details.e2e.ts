@@ -39,7 +39,9 @@ describe.each(Object.keys(VIEWPORTS) as Viewport[])("/verify on a %s: correcting
     await page.locator("#applicant-form").waitFor({ state: "visible" });
     expect(await page.locator("#sandbox-form").isVisible()).toBe(false);
     expect(await page.locator("#kyc-correct").isVisible()).toBe(false);
-    await expect(page.locator("#applicant-correct-intro").textContent()).resolves.toContain("exactly as they appear on your identity document");
+    await expect(page.locator("#applicant-correct-intro").textContent()).resolves.toContain(
+      "exactly as they appear on your identity document",
+    );
     await expect.poll(() => focusedId(page)).toBe("applicant-firstName");
     await page.screenshot({ path: `${ARTIFACTS}/verify-correct-${viewport}-1-form.png`, fullPage: true });
     await expectAccessible(page);
@@ -78,9 +80,14 @@ describe("a duplicate identity", () => {
     const number = `E2E${Date.now().toString(36).toUpperCase()}`.slice(0, 20);
     const email = uniqueEmail("duplicate");
     for (const address of [uniqueEmail("first"), email]) {
-      const registered = await api(base, "POST", "/api/auth/register", { body: { email: address, password: "person-password-1", userType: "PERSONAL" } });
+      const registered = await api(base, "POST", "/api/auth/register", {
+        body: { email: address, password: "person-password-1", userType: "PERSONAL" },
+      });
       const token = registered.body.data.token as string;
-      await api(base, "POST", "/api/kyc/create-applicant", { token, body: { firstName: "Kim", lastName: "Lee", dob: birthDateYearsAgo(40) } });
+      await api(base, "POST", "/api/kyc/create-applicant", {
+        token,
+        body: { firstName: "Kim", lastName: "Lee", dob: birthDateYearsAgo(40) },
+      });
       await api(base, "POST", "/api/kyc/sandbox/complete", { token, body: { result: "clear", document_number: number } });
     }
 

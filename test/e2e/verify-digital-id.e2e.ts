@@ -21,7 +21,14 @@ async function withoutWalletApi(page: Page) {
 }
 
 const pollSession = async (sessionId: string) =>
-  (await api<{ status: string; assurance: string | null; holder_binding: string | null }>(env.server.baseUrl, "GET", `/api/age-verification/session/${sessionId}`, { apiKey: env.merchant.apiKey })).body.data;
+  (
+    await api<{ status: string; assurance: string | null; holder_binding: string | null }>(
+      env.server.baseUrl,
+      "GET",
+      `/api/age-verification/session/${sessionId}`,
+      { apiKey: env.merchant.apiKey },
+    )
+  ).body.data;
 
 describe.each(["phone", "desktop"] as const)("a digital ID from the wallet on a %s", (viewport) => {
   it("is offered first, and one tap approves: the merchant's poll shows APPROVED with DIGITAL_ID_VERIFIED", async () => {
@@ -33,7 +40,10 @@ describe.each(["phone", "desktop"] as const)("a digital ID from the wallet on a 
     await use.waitFor({ state: "visible" });
     // The wallet's way comes before the account path, which stays below it.
     expect(await page.locator("#step-account").isVisible()).toBe(true);
-    const [walletTop, accountTop] = await Promise.all([page.locator("#step-wallet").boundingBox(), page.locator("#step-account").boundingBox()]);
+    const [walletTop, accountTop] = await Promise.all([
+      page.locator("#step-wallet").boundingBox(),
+      page.locator("#step-account").boundingBox(),
+    ]);
     expect(walletTop!.y).toBeLessThan(accountTop!.y);
     await expect(page.locator("#wallet-unsupported").isVisible()).resolves.toBe(false);
     await expectAccessible(page);
@@ -45,7 +55,11 @@ describe.each(["phone", "desktop"] as const)("a digital ID from the wallet on a 
     await expectAccessible(page);
     await page.screenshot({ path: `${ARTIFACTS}/verify-digital-id-approved-${viewport}.png`, fullPage: true });
     expect(wallet.count).toBe(1);
-    expect(await pollSession(session.session_id)).toMatchObject({ status: "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holder_binding: "DEVICE_KEY" });
+    expect(await pollSession(session.session_id)).toMatchObject({
+      status: "APPROVED",
+      assurance: "DIGITAL_ID_VERIFIED",
+      holder_binding: "DEVICE_KEY",
+    });
     expect(problems).toEqual([]);
   });
 

@@ -28,7 +28,9 @@ function record(page: Page): Recorded[] {
   const seen: Recorded[] = [];
   page.on("request", (request) => {
     const at = Date.now();
-    void request.allHeaders().then((headers) => seen.push({ at, method: request.method(), url: request.url(), headers, body: request.postData() ?? "" }));
+    void request
+      .allHeaders()
+      .then((headers) => seen.push({ at, method: request.method(), url: request.url(), headers, body: request.postData() ?? "" }));
   });
   return seen;
 }
@@ -44,15 +46,19 @@ async function accountOf(page: Page, email: string): Promise<Account> {
 
 const textOf = (r: Recorded) => [r.url, ...Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`), r.body].join("\n");
 const namesSession = (r: Recorded, s: Session) => textOf(r).includes(s.session_id) || textOf(r).includes(s.nonce);
-const carriesAccount = (r: Recorded, a: Account) => r.headers.authorization !== undefined || [a.jwt, a.id, a.email].some((v) => textOf(r).includes(v));
+const carriesAccount = (r: Recorded, a: Account) =>
+  r.headers.authorization !== undefined || [a.jwt, a.id, a.email].some((v) => textOf(r).includes(v));
 const issuances = (seen: Recorded[]) => seen.filter((r) => r.method === "POST" && new URL(r.url).pathname === "/api/age-tokens");
-const completes = (seen: Recorded[], s: Session) => seen.filter((r) => r.method === "POST" && r.url.endsWith(`/session/${s.session_id}/complete`));
+const completes = (seen: Recorded[], s: Session) =>
+  seen.filter((r) => r.method === "POST" && r.url.endsWith(`/session/${s.session_id}/complete`));
 
 /** No request joins the session and the account, in either direction. */
 function expectNoJoinedRequest(seen: Recorded[], session: Session, account: Account) {
   for (const r of seen) {
-    if (namesSession(r, session)) expect(carriesAccount(r, account), `${r.method} ${r.url} names the session and carries the account`).toBe(false);
-    if (carriesAccount(r, account)) expect(namesSession(r, session), `${r.method} ${r.url} carries the account and names the session`).toBe(false);
+    if (namesSession(r, session))
+      expect(carriesAccount(r, account), `${r.method} ${r.url} names the session and carries the account`).toBe(false);
+    if (carriesAccount(r, account))
+      expect(namesSession(r, session), `${r.method} ${r.url} carries the account and names the session`).toBe(false);
   }
 }
 
@@ -67,7 +73,14 @@ async function newPage(withPasskey = false) {
     const cdp = await watched.page.context().newCDPSession(watched.page);
     await cdp.send("WebAuthn.enable");
     await cdp.send("WebAuthn.addVirtualAuthenticator", {
-      options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+      options: {
+        protocol: "ctap2",
+        transport: "internal",
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
     });
   }
   return watched;
@@ -108,11 +121,18 @@ async function answerFromStock(page: Page, email: string, shot: string) {
   await page.screenshot({ path: `${ARTIFACTS}/verify-double-blind-${shot}.png`, fullPage: true });
   expect(issuances(seen)).toEqual([]);
   expect(completes(seen, session)).toHaveLength(1);
-  expect(JSON.parse(completes(seen, session)[0]!.body)).toMatchObject({ consent: true, age_token: expect.stringMatching(/^[A-Za-z0-9_-]+$/) });
+  expect(JSON.parse(completes(seen, session)[0]!.body)).toMatchObject({
+    consent: true,
+    age_token: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
+  });
   expectNoJoinedRequest(seen, session, await accountOf(page, email));
   // The page read the preview and no request with the sign-in.
   expect(seen.filter((r) => r.url.includes(`/session/${session.session_id}/request`))).toEqual([]);
-  expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", assurance: "KYC_VERIFIED", holder_binding: "ANONYMOUS_TOKEN" });
+  expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({
+    status: "APPROVED",
+    assurance: "KYC_VERIFIED",
+    holder_binding: "ANONYMOUS_TOKEN",
+  });
 }
 
 /**
@@ -157,7 +177,10 @@ async function answerAfterWait(page: Page, email: string, options: { signIn: boo
   expect(answer[0]!.at - issued.at(-1)!.at).toBeGreaterThanOrEqual(WAIT_MS[0]);
   expectNoJoinedRequest(seen, session, await accountOf(page, email));
   expect(seen.filter((r) => r.url.includes(`/session/${session.session_id}/request`))).toEqual([]);
-  expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", holder_binding: "ANONYMOUS_TOKEN" });
+  expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({
+    status: "APPROVED",
+    holder_binding: "ANONYMOUS_TOKEN",
+  });
 }
 
 describe("double-blind requests: no request joins the account and the session", () => {
@@ -197,7 +220,8 @@ describe("double-blind requests: no request joins the account and the session", 
     await answerFromStock(page, email, "4-passkey-stock");
     // The one refusal expected: issuance without the passkey first (403 PASSKEY_REQUIRED), then with it.
     // (Chromium logs the 403 to the console too, and advises RS256 at registration: docs/passkeys.md.)
-    const expected = (p: string) => p.includes("pubKeyCredParams is missing") || p.includes("status of 403") || (p.includes("HTTP 403") && p.includes("/api/age-tokens"));
+    const expected = (p: string) =>
+      p.includes("pubKeyCredParams is missing") || p.includes("status of 403") || (p.includes("HTTP 403") && p.includes("/api/age-tokens"));
     expect(problems.filter((p) => !expected(p))).toEqual([]);
     expect(problems.filter((p) => p.includes("HTTP 403"))).toEqual([expect.stringContaining("POST")]);
     await closeAll([page.context()]);
@@ -217,7 +241,8 @@ describe("a double-blind request that requires a passkey: only the wallet can an
     await page.getByRole("button", { name: "Use a digital ID from your wallet" }).waitFor({ state: "visible" });
     await page.waitForTimeout(500);
     // Nothing the session refuses is offered: no token step, no "Send my answer with the token", no sign-in.
-    for (const id of ["#step-double-blind", "#db-send", "#step-account", "#step-decide"]) expect(await page.locator(id).isVisible(), id).toBe(false);
+    for (const id of ["#step-double-blind", "#db-send", "#step-account", "#step-decide"])
+      expect(await page.locator(id).isVisible(), id).toBe(false);
     await expect(page.locator("#wallet-only-key").isVisible()).resolves.toBe(true);
     await expect(page.locator("#wallet-only-key").textContent()).resolves.toContain("only a digital ID from your wallet does both");
     await expect(page.getByRole("button", { name: "Use a digital ID from your wallet" }).isVisible()).resolves.toBe(true);
@@ -233,7 +258,11 @@ describe("a double-blind request that requires a passkey: only the wallet can an
     expect(seen.some((r) => r.body.includes("age_token"))).toBe(false);
     expect(await stocked(page)).toBe(5);
     expectNoJoinedRequest(seen, session, await accountOf(page, email));
-    expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({ status: "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holder_binding: "DEVICE_KEY" });
+    expect(await poll(env.server.baseUrl, env.merchant.apiKey, session.session_id)).toMatchObject({
+      status: "APPROVED",
+      assurance: "DIGITAL_ID_VERIFIED",
+      holder_binding: "DEVICE_KEY",
+    });
     expect(problems).toEqual([]);
     await closeAll([page.context()]);
   });

@@ -40,9 +40,7 @@ describe("verification app, expired request", () => {
     expect((await poll(server.baseUrl, merchant.apiKey, session.session_id)).status).toBe("PENDING");
     // The session expires 15 s after it was opened: wait until the server says so (its expiry alarm, or
     // this poll past expires_at, expires it), rather than sleeping for a guessed time.
-    await expect
-      .poll(async () => (await poll(server.baseUrl, merchant.apiKey, session.session_id)).status, UNTIL_EXPIRED)
-      .toBe("EXPIRED");
+    await expect.poll(async () => (await poll(server.baseUrl, merchant.apiKey, session.session_id)).status, UNTIL_EXPIRED).toBe("EXPIRED");
     await page.getByRole("button", { name: "Create account and continue" }).click();
 
     await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible", timeout: 30_000 });
@@ -116,15 +114,15 @@ describe.each(["phone", "desktop"] as const)("the first screen of an expired lin
   it("says the link has expired at once, before any sign-in, with the way back", async () => {
     const merchant = await merchantWithKey(server.baseUrl);
     const session = await openSession(server.baseUrl, merchant.apiKey, 18, { return_url: "https://shop.example/back" });
-    await expect
-      .poll(async () => (await poll(server.baseUrl, merchant.apiKey, session.session_id)).status, UNTIL_EXPIRED)
-      .toBe("EXPIRED");
+    await expect.poll(async () => (await poll(server.baseUrl, merchant.apiKey, session.session_id)).status, UNTIL_EXPIRED).toBe("EXPIRED");
     const { page, problems } = await openPage(browser, viewport);
     await page.goto(verifyLink(server.baseUrl, session));
     await page.locator('#step-result[data-result="expired"]').waitFor({ state: "visible" });
     expect(await page.locator("#step-account").isVisible()).toBe(false);
     await expect(page.locator("#result-title").textContent()).resolves.toBe("This request has expired");
-    await expect(page.locator("#result-return").getAttribute("href")).resolves.toBe(`https://shop.example/back?session_id=${session.session_id}`);
+    await expect(page.locator("#result-return").getAttribute("href")).resolves.toBe(
+      `https://shop.example/back?session_id=${session.session_id}`,
+    );
     await expectAccessible(page);
     await page.screenshot({ path: `${ARTIFACTS}/verify-expired-first-screen-${viewport}.png`, fullPage: true });
     expect(problems).toEqual([]);
@@ -136,7 +134,10 @@ describe.each(["phone", "desktop"] as const)("the first screen of an expired lin
 describe("the expired screen at 320 px", () => {
   it("fits in every language and passes axe; a test session's says it was a test", async () => {
     const merchant = await merchantWithKey(server.baseUrl);
-    const testKey = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", { token: merchant.token, body: { name: "expired fit", mode: "test" } });
+    const testKey = await api<{ apiKey: string }>(server.baseUrl, "POST", "/api/keys", {
+      token: merchant.token,
+      body: { name: "expired fit", mode: "test" },
+    });
     const languages = ["en", "fr", "de", "es", "it"] as const;
     const sessions = await Promise.all(languages.map((locale) => openSession(server.baseUrl, merchant.apiKey, 18, { locale })));
     const test = await openSession(server.baseUrl, testKey.body.data.apiKey, 18);

@@ -27,7 +27,9 @@ describe.each(["phone", "desktop"] as const)("first screen on a %s", (viewport) 
     // "Not now" is later: nothing is sent, the link stays valid, and the way back is one tap.
     await page.getByRole("button", { name: "Not now" }).click();
     await page.locator("#step-later").waitFor({ state: "visible" });
-    await expect(page.locator("#later-text").textContent()).resolves.toMatch(/^Nothing was sent to Cellar & Co\. This link stays valid until /);
+    await expect(page.locator("#later-text").textContent()).resolves.toMatch(
+      /^Nothing was sent to Cellar & Co\. This link stays valid until /,
+    );
     await expectAccessible(page);
     await page.getByRole("button", { name: "Go back to the request" }).click();
     expect(await accountFormVisible(page)).toBe(true);
@@ -123,7 +125,9 @@ describe("a shared phone", () => {
     await page.getByRole("button", { name: "Use another account" }).click();
     await page.locator("#step-account").waitFor({ state: "visible" });
     const filled = await page.evaluate(() =>
-      [...(globalThis as any).document.querySelectorAll("#verify-app input")].filter((i: any) => i.type !== "hidden" && i.value !== "").map((i: any) => i.id),
+      [...(globalThis as any).document.querySelectorAll("#verify-app input")]
+        .filter((i: any) => i.type !== "hidden" && i.value !== "")
+        .map((i: any) => i.id),
     );
     expect(filled).toEqual([]);
     await expect(page.evaluate(() => (globalThis as any).sessionStorage.length)).resolves.toBe(0);
@@ -132,10 +136,11 @@ describe("a shared phone", () => {
   });
 });
 
-
 describe("the way back and test mode", () => {
   it("declining offers the button back to the merchant's return_url, with session_id added", async () => {
-    const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18, { return_url: "https://shop.example/after-check?step=age" });
+    const session = await openSession(env.server.baseUrl, env.merchant.apiKey, 18, {
+      return_url: "https://shop.example/after-check?step=age",
+    });
     const { page, problems } = await openPage("desktop");
     await page.goto(verifyLink(env.server.baseUrl, session));
     await page.getByRole("button", { name: "Decline this request" }).click();
@@ -153,7 +158,10 @@ describe("the way back and test mode", () => {
   });
 
   it("a test session shows the outcome chooser before any sign-in, and the chosen outcome is the answer", async () => {
-    const created = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", { token: env.merchant.token, body: { name: "e2e test", mode: "test" } });
+    const created = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", {
+      token: env.merchant.token,
+      body: { name: "e2e test", mode: "test" },
+    });
     expect(created.status).toBe(201);
     const session = await openSession(env.server.baseUrl, created.body.data.apiKey, 18, { return_url: "https://shop.example/back" });
     const { page, problems } = await openPage("phone");
@@ -163,7 +171,9 @@ describe("the way back and test mode", () => {
     await expectAccessible(page);
     await page.getByRole("button", { name: "Approve as over age" }).click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
-    await expect(page.locator("#result-return").getAttribute("href")).resolves.toBe(`https://shop.example/back?session_id=${session.session_id}`);
+    await expect(page.locator("#result-return").getAttribute("href")).resolves.toBe(
+      `https://shop.example/back?session_id=${session.session_id}`,
+    );
     expect(await poll(env.server.baseUrl, created.body.data.apiKey, session.session_id)).toMatchObject({ status: "APPROVED" });
     expect(problems).toEqual([]);
   });

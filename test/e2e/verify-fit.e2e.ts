@@ -32,7 +32,10 @@ const overflowing = (page: Page, width: number) =>
     return (Array.from(doc.querySelectorAll("body *")) as any[])
       .filter((el) => el.getClientRects().length && el.getBoundingClientRect().right > limit + 0.5)
       .slice(0, 4)
-      .map((el) => `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : ""}`);
+      .map(
+        (el) =>
+          `${el.tagName.toLowerCase()}${el.id ? "#" + el.id : ""}${el.className && typeof el.className === "string" ? "." + el.className.split(" ").join(".") : ""}`,
+      );
   }, width);
 
 describe.each(LANGUAGES)("/verify at 320 px in %s", (language) => {
@@ -41,7 +44,11 @@ describe.each(LANGUAGES)("/verify at 320 px in %s", (language) => {
     // Each language is another person at another address: the five walks, one after the other in under a
     // minute, would otherwise share one address's session-link limit (docs/limits.md, 120 a minute).
     const address = `198.51.100.${LANGUAGES.indexOf(language) + 1}`;
-    const context = await env.browser.newContext({ viewport: { width: WIDTH, height: 700 }, locale: language, extraHTTPHeaders: { "cf-connecting-ip": address } });
+    const context = await env.browser.newContext({
+      viewport: { width: WIDTH, height: 700 },
+      locale: language,
+      extraHTTPHeaders: { "cf-connecting-ip": address },
+    });
     const page = await context.newPage();
     const problems: string[] = [];
     page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
@@ -57,7 +64,8 @@ describe.each(LANGUAGES)("/verify at 320 px in %s", (language) => {
       for (const wider of OTHER_WIDTHS) {
         await page.setViewportSize({ width: wider, height: 800 });
         const measured = await pageWidth(page);
-        if (measured > wider) findings.push(`${screen} at ${wider} px: ${measured} px wide (${(await overflowing(page, wider)).join(", ")})`);
+        if (measured > wider)
+          findings.push(`${screen} at ${wider} px: ${measured} px wide (${(await overflowing(page, wider)).join(", ")})`);
       }
       await page.setViewportSize({ width: WIDTH, height: 700 });
     }
@@ -147,7 +155,10 @@ describe.each(LANGUAGES)("/verify at 320 px in %s", (language) => {
     await check("malformed-link");
 
     // A test session: the outcome chooser, then each kind of result.
-    const testKey = await api<{ apiKey: string }>(base, "POST", "/api/keys", { token: env.merchant.token, body: { name: `fit ${language}`, mode: "test" } });
+    const testKey = await api<{ apiKey: string }>(base, "POST", "/api/keys", {
+      token: env.merchant.token,
+      body: { name: `fit ${language}`, mode: "test" },
+    });
     for (const outcome of ["APPROVED", "DENIED_UNDER_AGE", "DENIED_REFUSED"] as const) {
       const test = await openSession(base, testKey.body.data.apiKey, 18, { locale: language });
       await page.goto(verifyLink(base, test));

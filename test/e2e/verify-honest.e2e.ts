@@ -20,7 +20,14 @@ async function withAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }
 
@@ -54,7 +61,9 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     await page.getByRole("button", { name: "Create a passkey" }).click();
     // Item 10: the new passkey is confirmed where it can be seen, and the answer can now be sent.
     await page.locator("#passkey-settings-notice").waitFor({ state: "visible" });
-    await expect(page.locator("#passkey-settings-notice").textContent()).resolves.toBe("Passkey created. Your approvals are now confirmed with it.");
+    await expect(page.locator("#passkey-settings-notice").textContent()).resolves.toBe(
+      "Passkey created. Your approvals are now confirmed with it.",
+    );
     await page.locator("#approve").waitFor({ state: "visible" });
     expect(await filled(page, "#approve")).toBe(true);
     expect(await filled(page, "#decline")).toBe(false);
@@ -110,12 +119,15 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     // The same link again: "already answered", with the decline's own icon, not a check mark.
     await page.reload();
     await page.locator('#step-result[data-result="used"]').waitFor({ state: "visible" });
-    expect(await page.locator('#result-icon svg:not([hidden])').getAttribute("data-icon")).toBe("minus");
+    expect(await page.locator("#result-icon svg:not([hidden])").getAttribute("data-icon")).toBe("minus");
     expect(problems).toEqual([]);
   });
 
   it("item 8: a test session names the merchant and the age, and every result says it was a test, in words", async () => {
-    const testKey = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", { token: env.merchant.token, body: { name: `honest ${viewport}`, mode: "test" } });
+    const testKey = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", {
+      token: env.merchant.token,
+      body: { name: `honest ${viewport}`, mode: "test" },
+    });
     const { page, problems } = await openPage(env.browser, viewport);
     // Not "You are verified": a chosen test outcome has a title of its own.
     const titles = {
@@ -128,7 +140,9 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
       const session = await openSession(env.server.baseUrl, testKey.body.data.apiKey, 19);
       await page.goto(verifyLink(env.server.baseUrl, session));
       await page.locator("#step-test").waitFor({ state: "visible" });
-      await expect(page.locator("#step-test .notice.warn").textContent()).resolves.toMatch(/^Test mode This is a test request from Cellar & Co for the age of 19:/);
+      await expect(page.locator("#step-test .notice.warn").textContent()).resolves.toMatch(
+        /^Test mode This is a test request from Cellar & Co for the age of 19:/,
+      );
       await page.locator(`[data-test-outcome="${outcome}"]`).click();
       await page.locator("#step-result").waitFor({ state: "visible" });
       await page.locator("#result-test").waitFor({ state: "visible" });
@@ -183,7 +197,9 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     await fillDateOfBirth(page, birthDateYearsAgo(30));
     await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
     await page.locator("#decide-verified").waitFor({ state: "visible" });
-    await expect(page.locator("#decide-verified").textContent()).resolves.toBe("Your identity is verified. You will not need to do this again.");
+    await expect(page.locator("#decide-verified").textContent()).resolves.toBe(
+      "Your identity is verified. You will not need to do this again.",
+    );
     await expectAccessible(page);
     await page.getByRole("button", { name: "Not now" }).click();
 

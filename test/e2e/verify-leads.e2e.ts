@@ -18,10 +18,15 @@ const FOLD = 844;
 /** A personal account, its identity verified through the sandbox with `dob` unless `verified` is false. */
 async function person(options: { dob?: string; verified?: boolean } = {}) {
   const email = uniqueEmail("lead");
-  const registered = await api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/register", { body: { email, password: PASSWORD, userType: "PERSONAL" } });
+  const registered = await api<{ token: string }>(env.server.baseUrl, "POST", "/api/auth/register", {
+    body: { email, password: PASSWORD, userType: "PERSONAL" },
+  });
   const token = registered.body.data.token;
   if (options.verified !== false) {
-    await api(env.server.baseUrl, "POST", "/api/kyc/create-applicant", { token, body: { firstName: "Alex", lastName: "Morgan", dob: options.dob ?? birthDateYearsAgo(30) } });
+    await api(env.server.baseUrl, "POST", "/api/kyc/create-applicant", {
+      token,
+      body: { firstName: "Alex", lastName: "Morgan", dob: options.dob ?? birthDateYearsAgo(30) },
+    });
     expect((await api(env.server.baseUrl, "POST", "/api/kyc/sandbox/complete", { token, body: { result: "clear" } })).status).toBe(200);
   }
   return email;
@@ -40,20 +45,33 @@ const filledButtons = (page: Page) =>
     const window = globalThis as any;
     return [...window.document.querySelectorAll(".btn")]
       .filter((el: any) => !el.classList.contains("secondary") && !el.classList.contains("link") && el.getClientRects().length > 0)
-      .map((el: any) => ({ id: el.id || el.closest("form")?.id || "", bottom: Math.round(el.getBoundingClientRect().bottom + window.scrollY) }));
+      .map((el: any) => ({
+        id: el.id || el.closest("form")?.id || "",
+        bottom: Math.round(el.getBoundingClientRect().bottom + window.scrollY),
+      }));
   });
 
 /** One filled button, the expected one, above the fold at 390×844; then axe and the width at 390, 320 and 1280. */
 async function leads(page: Page, expected: string, name: string) {
   const filled = await filledButtons(page);
-  expect(filled.map((b) => b.id), name).toEqual([expected]);
+  expect(
+    filled.map((b) => b.id),
+    name,
+  ).toEqual([expected]);
   expect(filled[0]!.bottom, `${name}: the filled button's bottom`).toBeLessThanOrEqual(FOLD);
   await page.screenshot({ path: `${ARTIFACTS}/leads-${name}-390.png` });
-  for (const size of [{ width: 390, height: 844 }, { width: 320, height: 640 }, { width: 1280, height: 800 }]) {
+  for (const size of [
+    { width: 390, height: 844 },
+    { width: 320, height: 640 },
+    { width: 1280, height: 800 },
+  ]) {
     await page.setViewportSize(size);
     await expectAccessible(page);
     await fitsViewport(page, `${name}-${size.width}`);
-    expect((await filledButtons(page)).map((b) => b.id), `${name} at ${size.width}`).toEqual([expected]);
+    expect(
+      (await filledButtons(page)).map((b) => b.id),
+      `${name} at ${size.width}`,
+    ).toEqual([expected]);
   }
   await page.setViewportSize({ width: 390, height: 844 });
 }
@@ -62,7 +80,14 @@ async function withAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }
 
@@ -128,7 +153,9 @@ describe("the decision screen leads, for each kind of person", () => {
     await leads(page, "approve", "verified-passkey");
     await page.locator("#approve").click();
     await page.locator('#step-result[data-result="approved"]').waitFor({ state: "visible" });
-    const polled = await api<{ holder_binding: string }>(env.server.baseUrl, "GET", `/api/age-verification/session/${session.session_id}`, { apiKey: env.merchant.apiKey });
+    const polled = await api<{ holder_binding: string }>(env.server.baseUrl, "GET", `/api/age-verification/session/${session.session_id}`, {
+      apiKey: env.merchant.apiKey,
+    });
     expect(polled.body.data.holder_binding).toBe("PASSKEY");
     expect(problems).toEqual([]);
     await page.context().close();
@@ -193,7 +220,9 @@ describe("the wallet's way out", () => {
     await expectAccessible(page);
     await page.screenshot({ path: `${ARTIFACTS}/leads-wallet-waiting-390.png` });
     await page.getByRole("button", { name: "Stop waiting" }).click();
-    await expect.poll(() => page.locator("#wallet-notice").textContent()).toBe("Your wallet did not answer. Try again, or use another way.");
+    await expect
+      .poll(() => page.locator("#wallet-notice").textContent())
+      .toBe("Your wallet did not answer. Try again, or use another way.");
     expect(await use.isVisible()).toBe(true);
     expect(await use.isEnabled()).toBe(true);
     expect(await use.textContent()).toBe("Use a digital ID from your wallet");

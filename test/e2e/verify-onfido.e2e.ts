@@ -48,8 +48,12 @@ afterAll(async () => {
 });
 
 async function deliverCheckCompleted(checkId: string) {
-  const body = JSON.stringify({ payload: { resource_type: "check", action: "check.completed", object: { id: checkId, status: "complete" } } });
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(WEBHOOK_TOKEN), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const body = JSON.stringify({
+    payload: { resource_type: "check", action: "check.completed", object: { id: checkId, status: "complete" } },
+  });
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(WEBHOOK_TOKEN), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, new TextEncoder().encode(body)));
   const signature = [...mac].map((byte) => byte.toString(16).padStart(2, "0")).join("");
   const response = await fetch(`${server.baseUrl}/api/webhooks/provider`, {
@@ -73,11 +77,15 @@ describe("verification app with PROVIDER=onfido", () => {
     const traffic: string[] = [];
     const note = (line: string) => traffic.push(`${Date.now() - started} ms ${line}`);
     page.on("request", (request) => note(`-> ${request.method()} ${new URL(request.url()).pathname}`));
-    page.on("requestfinished", async (request) => note(`<- ${request.method()} ${new URL(request.url()).pathname} ${(await request.response())?.status()}`));
+    page.on("requestfinished", async (request) =>
+      note(`<- ${request.method()} ${new URL(request.url()).pathname} ${(await request.response())?.status()}`),
+    );
     /** Logs what the page and the server believed when a screen did not show, for the next reader. */
     const explain = (screen: string) => async (error: unknown) => {
       const token = await page.evaluate<string>("Object.values(sessionStorage).find((v) => v.split('.').length === 3) || ''");
-      const status = token ? await (await fetch(`${server.baseUrl}/api/kyc/status`, { headers: { authorization: `Bearer ${token}` } })).text() : "no token";
+      const status = token
+        ? await (await fetch(`${server.baseUrl}/api/kyc/status`, { headers: { authorization: `Bearer ${token}` } })).text()
+        : "no token";
       const onfidoStatus = await page.locator("#onfido-status").textContent();
       console.log(`${screen} did not show:`, JSON.stringify({ status, onfidoStatus, checks: onfido.created.slice(first), problems }));
       console.log("page traffic:\n" + traffic.join("\n"));
@@ -126,7 +134,11 @@ describe("verification app with PROVIDER=onfido", () => {
     expect(lost).toHaveLength(1);
     await page.unroute("**/api/kyc/status");
     // Released only now; the page gave up on it and ignores its late answer.
-    await lost[0]!.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ success: true, data: { status: "PENDING", verifiedAt: null } }) });
+    await lost[0]!.fulfill({
+      status: 200,
+      contentType: "application/json",
+      body: JSON.stringify({ success: true, data: { status: "PENDING", verifiedAt: null } }),
+    });
     await page.locator("#onfido-start").waitFor({ state: "visible" });
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: `${ARTIFACTS}/verify-onfido-2-rejected.png`, fullPage: true });
@@ -157,7 +169,9 @@ describe("verification app with PROVIDER=onfido", () => {
     const merchant = await merchantWithKey(server.baseUrl, "Corrections Ltd");
     const session = await openSession(server.baseUrl, merchant.apiKey, 18);
     const { page, problems } = await watchedPage(browser);
-    await page.route("https://sdk.onfido.com/**", (route) => route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_SDK }));
+    await page.route("https://sdk.onfido.com/**", (route) =>
+      route.fulfill({ status: 200, contentType: "text/javascript", body: FAKE_SDK }),
+    );
     await page.goto(verifyLink(server.baseUrl, session));
 
     // The typo: a child's year, sent to Onfido as the applicant's date of birth.

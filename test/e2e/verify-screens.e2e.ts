@@ -76,12 +76,17 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     await signUpAndFillIdentity(page, birthDateYearsAgo(19));
     await page.getByRole("button", { name: "Verify my identity (sandbox)" }).click();
     await page.locator("#decide-underage").waitFor({ state: "visible" });
-    await expect(page.locator("#decide-underage").textContent()).resolves.toMatch(/^Your verified date of birth shows you are under 21: you cannot confirm this request\./);
+    await expect(page.locator("#decide-underage").textContent()).resolves.toMatch(
+      /^Your verified date of birth shows you are under 21: you cannot confirm this request\./,
+    );
     expect(await page.locator("#approve").isVisible()).toBe(false);
     await expectAccessible(page);
 
     // The under-age result screen: a test session answered "under age" shows it.
-    const testKey = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", { token: env.merchant.token, body: { name: `e2e ${viewport}`, mode: "test" } });
+    const testKey = await api<{ apiKey: string }>(env.server.baseUrl, "POST", "/api/keys", {
+      token: env.merchant.token,
+      body: { name: `e2e ${viewport}`, mode: "test" },
+    });
     const testSession = await openSession(env.server.baseUrl, testKey.body.data.apiKey, 18);
     await page.goto(verifyLink(env.server.baseUrl, testSession));
     await page.getByRole("button", { name: "Send “under age” (a denial)" }).click();
@@ -120,7 +125,9 @@ describe.each(["phone", "desktop"] as const)("/verify on a %s", (viewport) => {
     await page.getByLabel("Nouveau mot de passe", { exact: true }).fill("a-new-password-2");
     await page.getByRole("button", { name: "Enregistrer le nouveau mot de passe" }).click();
     await page.locator("#account-status").waitFor({ state: "visible" });
-    await expect(page.locator("#account-status").textContent()).resolves.toBe("Votre mot de passe est modifié. Connectez-vous avec le nouveau mot de passe.");
+    await expect(page.locator("#account-status").textContent()).resolves.toBe(
+      "Votre mot de passe est modifié. Connectez-vous avec le nouveau mot de passe.",
+    );
     await expectAccessible(page);
     await page.screenshot({ path: `${ARTIFACTS}/account-reset-fr-${viewport}.png`, fullPage: true });
     // The 422 for the short password is the one HTTP error this test provokes (and chromium logs it).

@@ -40,7 +40,9 @@ export async function openPage(browser: Browser, viewport: Viewport, options: Br
     if (m.type() === "error" && !m.text().includes("404")) problems.push(`console: ${m.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("requestfailed", (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ""}`));
+  page.on("requestfailed", (request) =>
+    problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ""}`),
+  );
   page.on("response", (r) => {
     if (r.status() >= 400 && !(r.status() === 404 && r.url().includes("/preview"))) problems.push(`HTTP ${r.status()} ${r.url()}`);
   });
@@ -48,7 +50,8 @@ export async function openPage(browser: Browser, viewport: Viewport, options: Br
 }
 
 /** The problems less chromium's console note of a status the test provoked (the response itself stays listed). */
-export const lessConsoleNotes = (problems: string[], status: number) => problems.filter((p) => !(p.startsWith("console: ") && p.includes(`status of ${status} `)));
+export const lessConsoleNotes = (problems: string[], status: number) =>
+  problems.filter((p) => !(p.startsWith("console: ") && p.includes(`status of ${status} `)));
 
 export async function expectAccessible(page: Page) {
   expect(await seriousViolations(page)).toEqual([]);
@@ -78,6 +81,13 @@ export async function withAuthenticator(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 }

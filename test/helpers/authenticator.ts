@@ -5,7 +5,11 @@
 
 const encoder = new TextEncoder();
 
-export const b64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+export const b64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 export const fromB64url = (text: string): Uint8Array => {
   const padded = text.replace(/-/g, "+").replace(/_/g, "/");
   return Uint8Array.from(atob(padded + "=".repeat((4 - (padded.length % 4)) % 4)), (c) => c.charCodeAt(0));
@@ -113,7 +117,15 @@ export class SoftwareAuthenticator {
   private async coseKey(kind: Forgery["key"]): Promise<Uint8Array> {
     const own = (await crypto.subtle.exportKey("jwk", this.keys.publicKey)) as JsonWebKey;
     const ec2 = (alg: number | null, crv: number, jwk: JsonWebKey) =>
-      cbor(new Map<Cbor, Cbor>([[1, 2], ...(alg === null ? [] : [[3, alg] as [Cbor, Cbor]]), [-1, crv], [-2, fromB64url(jwk.x!)], [-3, fromB64url(jwk.y!)]]));
+      cbor(
+        new Map<Cbor, Cbor>([
+          [1, 2],
+          ...(alg === null ? [] : [[3, alg] as [Cbor, Cbor]]),
+          [-1, crv],
+          [-2, fromB64url(jwk.x!)],
+          [-3, fromB64url(jwk.y!)],
+        ]),
+      );
     switch (kind) {
       case undefined:
         return ec2(-7, 1, own);
@@ -128,7 +140,14 @@ export class SoftwareAuthenticator {
       case "ed25519": {
         const other = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
         const jwk = (await crypto.subtle.exportKey("jwk", other.publicKey)) as JsonWebKey;
-        return cbor(new Map<Cbor, Cbor>([[1, 1], [3, -8], [-1, 6], [-2, fromB64url(jwk.x!)]]));
+        return cbor(
+          new Map<Cbor, Cbor>([
+            [1, 1],
+            [3, -8],
+            [-1, 6],
+            [-2, fromB64url(jwk.x!)],
+          ]),
+        );
       }
     }
   }
@@ -138,12 +157,21 @@ export class SoftwareAuthenticator {
     const coseKey = await this.coseKey(forgery.key);
     const attested = concat(new Uint8Array(16), Uint8Array.of(0, this.credentialId.length), this.credentialId, coseKey);
     const authData = await this.authenticatorData({ counter: 0, ...forgery }, attested);
-    const attestationObject = cbor(new Map<Cbor, Cbor>([["fmt", "none"], ["attStmt", new Map()], ["authData", authData]]));
+    const attestationObject = cbor(
+      new Map<Cbor, Cbor>([
+        ["fmt", "none"],
+        ["attStmt", new Map()],
+        ["authData", authData],
+      ]),
+    );
     return {
       id: this.id,
       rawId: this.id,
       type: "public-key",
-      response: { clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge, forgery)), attestationObject: b64url(attestationObject) },
+      response: {
+        clientDataJSON: b64url(this.clientData("webauthn.create", options.challenge, forgery)),
+        attestationObject: b64url(attestationObject),
+      },
     };
   }
 

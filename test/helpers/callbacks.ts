@@ -72,7 +72,13 @@ export async function seedResolvedSession(
     shard: await shardOfAccount(merchant.account.id),
   };
   const { assurance, holder_binding: holderBinding, denial_reason: denialReason } = data;
-  await db.$client.batch(resolutionStatements(db, { sessionId, status, aboveAgeRequired: status === "APPROVED", receiptId, resolvedAt, assurance, holderBinding, denialReason }, message));
+  await db.$client.batch(
+    resolutionStatements(
+      db,
+      { sessionId, status, aboveAgeRequired: status === "APPROVED", receiptId, resolvedAt, assurance, holderBinding, denialReason },
+      message,
+    ),
+  );
   return message;
 }
 
@@ -112,4 +118,8 @@ export async function eventState(webhookId: string) {
 }
 
 export const attemptsOf = async (webhookId: string) =>
-  (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId)).select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);
+  (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId))
+    .select()
+    .from(callbackAttempts)
+    .where(eq(callbackAttempts.eventId, webhookId))
+    .orderBy(callbackAttempts.attempt);

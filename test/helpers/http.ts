@@ -26,7 +26,10 @@ let defaultAddress = 0;
 export function buildRequest(method: string, path: string, options: CallOptions = {}): Request {
   // A client address of its own unless the test names one: the per-address limits (login: 20 a minute
   // from one address) must not couple unrelated tests through one shared "unknown" address.
-  const headers: Record<string, string> = { "cf-connecting-ip": `203.0.113.${(++defaultAddress % 250) + 1}-${Date.now()}`, ...options.headers };
+  const headers: Record<string, string> = {
+    "cf-connecting-ip": `203.0.113.${(++defaultAddress % 250) + 1}-${Date.now()}`,
+    ...options.headers,
+  };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers["x-api-key"] = options.apiKey;
   let body: BodyInit | undefined = options.rawBody;
@@ -67,11 +70,7 @@ export async function callSettled<T = any>(method: string, path: string, options
   return result;
 }
 
-export function expectError(
-  result: { status: number; body: Envelope },
-  status: number,
-  code: string,
-): void {
+export function expectError(result: { status: number; body: Envelope }, status: number, code: string): void {
   if (result.status !== status || result.body?.error !== code || result.body?.success !== false) {
     throw new Error(`expected ${status} ${code}, got ${result.status} ${JSON.stringify(result.body)}`);
   }

@@ -76,7 +76,14 @@ export function stubOnfido() {
       reports.delete(faceId!);
       check.report_ids = [documentId];
     } else {
-      reports.set(faceId!, { id: faceId, name: "facial_similarity_photo", status: "complete", result: options.face ?? "clear", check_id: checkId, properties: {} });
+      reports.set(faceId!, {
+        id: faceId,
+        name: "facial_similarity_photo",
+        status: "complete",
+        result: options.face ?? "clear",
+        check_id: checkId,
+        properties: {},
+      });
     }
   };
   const newCheck = (applicantId: string, status: string, result: string | null) => {
@@ -116,18 +123,40 @@ export function stubOnfido() {
     if (request.method === "POST" && request.path === "/applicants") {
       const id = crypto.randomUUID();
       applicants.add(id);
-      return { status: 201, body: { id, created_at: new Date().toISOString(), first_name: request.body.first_name, last_name: request.body.last_name, dob: request.body.dob, href: `/v3.6/applicants/${id}` } };
+      return {
+        status: 201,
+        body: {
+          id,
+          created_at: new Date().toISOString(),
+          first_name: request.body.first_name,
+          last_name: request.body.last_name,
+          dob: request.body.dob,
+          href: `/v3.6/applicants/${id}`,
+        },
+      };
     }
     // Onfido's update answers the applicant as it now reads; an id it never created is 404.
     const applicant = /^\/applicants\/([^/]+)$/.exec(request.path);
     if (request.method === "PUT" && applicant && applicants.has(applicant[1]!)) {
       const id = applicant[1]!;
-      return { status: 200, body: { id, first_name: request.body?.first_name, last_name: request.body?.last_name, dob: request.body?.dob, href: `/v3.6/applicants/${id}` } };
+      return {
+        status: 200,
+        body: {
+          id,
+          first_name: request.body?.first_name,
+          last_name: request.body?.last_name,
+          dob: request.body?.dob,
+          href: `/v3.6/applicants/${id}`,
+        },
+      };
     }
     if (request.method === "POST" && request.path === "/sdk_token") return { status: 200, body: { token: `sdk.${crypto.randomUUID()}` } };
     if (request.method === "POST" && request.path === "/checks") {
       if (typeof request.body?.applicant_id !== "string" || !Array.isArray(request.body.report_names)) {
-        return { status: 422, body: { error: { type: "validation_error", message: "There was a validation error on this request", fields: {} } } };
+        return {
+          status: 422,
+          body: { error: { type: "validation_error", message: "There was a validation error on this request", fields: {} } },
+        };
       }
       const check = newCheck(request.body.applicant_id, "in_progress", null);
       world.created.push(check.id as string);
@@ -178,7 +207,9 @@ export const checkCompletedEvent = (checkId: string, action = "check.completed")
  * algorithm or encoding in the product then fails the tests instead of agreeing with itself.
  */
 export async function onfidoSignatureOf(rawBody: string | Uint8Array, webhookToken = env.ONFIDO_WEBHOOK_TOKEN!) {
-  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(webhookToken), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(webhookToken), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
   const bytes = typeof rawBody === "string" ? new TextEncoder().encode(rawBody) : rawBody;
   const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, bytes));
   return Array.from(mac, (byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -195,7 +226,8 @@ export async function signedHeaders(rawBody: string | Uint8Array, webhookToken =
  * completion route in test/routes/kyc-to-session.test.ts.
  */
 export async function storedKyc(userId: string) {
-  return (await d1OfAccount(userId)).prepare("SELECT status, verified_dob AS verifiedDob FROM kyc_records WHERE user_id = ?")
+  return (await d1OfAccount(userId))
+    .prepare("SELECT status, verified_dob AS verifiedDob FROM kyc_records WHERE user_id = ?")
     .bind(userId)
     .first<{ status: string; verifiedDob: string | null }>();
 }

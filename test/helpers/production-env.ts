@@ -11,7 +11,8 @@ export const productionSecrets = {
   SECRETS_KEY: random32(),
   IDENTITY_FINGERPRINT_KEY: random32(),
   // A key made for these tests only (not the development key in wrangler.toml).
-  RECEIPT_SIGNING_KEY: '{"kty":"OKP","crv":"Ed25519","x":"ITN7nOrMZH04MnfJo_DWoPK_CRx0D8q8HLCcWqFsTTM","d":"XMS76fZxfOg7ijEzkKzLGFIZ2C6ok7LfE22FEXqbHrE","kid":"prod-test-2026"}',
+  RECEIPT_SIGNING_KEY:
+    '{"kty":"OKP","crv":"Ed25519","x":"ITN7nOrMZH04MnfJo_DWoPK_CRx0D8q8HLCcWqFsTTM","d":"XMS76fZxfOg7ijEzkKzLGFIZ2C6ok7LfE22FEXqbHrE","kid":"prod-test-2026"}',
 };
 
 export const productionEnv = (overrides: Record<string, unknown> = {}): Env =>

@@ -4,7 +4,15 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "../../src/db/client";
 
 /** The first row of `table` where `condition` holds, or undefined. */
-export async function rowWhere<T extends SQLiteTable>(db: Database, table: T, condition: SQL | undefined): Promise<T["$inferSelect"] | undefined> {
-  const [row] = await db.select().from(table as SQLiteTable).where(condition).limit(1);
+export async function rowWhere<T extends SQLiteTable>(
+  db: Database,
+  table: T,
+  condition: SQL | undefined,
+): Promise<T["$inferSelect"] | undefined> {
+  const [row] = await db
+    .select()
+    .from(table as SQLiteTable)
+    .where(condition)
+    .limit(1);
   return row as T["$inferSelect"] | undefined;
 }

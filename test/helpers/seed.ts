@@ -44,19 +44,22 @@ export async function seedAccount(
   const companyName = userType === "BUSINESS" ? (options.companyName ?? "Acme Wines Ltd") : null;
   const now = nowIso();
   await db().insert(accountDirectory).values({ email, userId: id, claimedAt: now });
-  await root().onShard(shard).db.insert(users).values({
-    id,
-    email,
-    passwordHash: await seededPasswordHash(),
-    firstName: "Test",
-    lastName: "Account",
-    companyName,
-    userType,
-    emailVerified: options.emailVerified ?? true,
-    tokenVersion: 0,
-    createdAt: now,
-    updatedAt: now,
-  });
+  await root()
+    .onShard(shard)
+    .db.insert(users)
+    .values({
+      id,
+      email,
+      passwordHash: await seededPasswordHash(),
+      firstName: "Test",
+      lastName: "Account",
+      companyName,
+      userType,
+      emailVerified: options.emailVerified ?? true,
+      tokenVersion: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
   return { id, email, token: await signAccountToken(env.JWT_SECRET!, id, 0), companyName, shard };
 }
 

@@ -9,7 +9,8 @@ import { SESSION_STATUSES } from "../../src/session/session-status";
 import { dbOfAccount } from "./shards";
 
 /** A PENDING session's log row as the object's open writes it (src/session/session-mirror.ts), through drizzle for the tests' own rows. */
-export const insertSessionRow = (db: Database, row: typeof verificationSessions.$inferInsert) => db.insert(verificationSessions).values(row);
+export const insertSessionRow = (db: Database, row: typeof verificationSessions.$inferInsert) =>
+  db.insert(verificationSessions).values(row);
 
 export type SeedOptions = {
   accountId: string;
@@ -29,7 +30,15 @@ const BATCH = 200;
 
 /** Sessions in every status, cycling through the keys; returns the rows as stored, newest first. */
 export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[]> {
-  const { accountId, keyIds, count, newest = Date.now() - 60_000, stepMs = 4 * 60 * 60 * 1000, sameTime = 3, testSession = () => false } = options;
+  const {
+    accountId,
+    keyIds,
+    count,
+    newest = Date.now() - 60_000,
+    stepMs = 4 * 60 * 60 * 1000,
+    sameTime = 3,
+    testSession = () => false,
+  } = options;
   const rows: SessionLogRow[] = [];
   for (let i = 0; i < count; i++) {
     const createdAt = toIso(newest - Math.floor(i / sameTime) * stepMs);
@@ -66,7 +75,18 @@ export async function seedSessions(options: SeedOptions): Promise<SessionLogRow[
 async function writeSessions(rows: SessionLogRow[]) {
   if (rows.length === 0) return;
   const d = await dbOfAccount(rows[0]!.accountId);
-  const opened = rows.map((row) => insertSessionRow(d, { ...row, status: "PENDING", aboveAgeRequired: false, receiptId: null, resolvedAt: null, assurance: null, holderBinding: null, denialReason: null }));
+  const opened = rows.map((row) =>
+    insertSessionRow(d, {
+      ...row,
+      status: "PENDING",
+      aboveAgeRequired: false,
+      receiptId: null,
+      resolvedAt: null,
+      assurance: null,
+      holderBinding: null,
+      denialReason: null,
+    }),
+  );
   const resolved = rows.flatMap((row) =>
     row.status === "PENDING"
       ? []
@@ -123,4 +143,3 @@ export function recordingD1(d1: D1Database) {
   });
   return { binding, statements };
 }
-

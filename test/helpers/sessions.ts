@@ -9,7 +9,10 @@ import { dbOfSession } from "./shards";
 export const CALLBACK_URL = "https://merchant.example.com/hooks/age";
 
 export async function openSession(apiKey: string, ageRequired = 18, callbackUrl = CALLBACK_URL) {
-  const res = await call("POST", "/api/age-verification/session", { apiKey, body: { age_required: ageRequired, callback_url: callbackUrl } });
+  const res = await call("POST", "/api/age-verification/session", {
+    apiKey,
+    body: { age_required: ageRequired, callback_url: callbackUrl },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { session_id: string; nonce: string; age_required: number; expires_at: string };
 }

@@ -25,7 +25,14 @@ export const dbOfKey = async (apiKey: string) => database(await d1OfKey(apiKey))
 
 /** Runs the query on every shard and concatenates the rows (tests that look for a row wherever it is). */
 export async function allShards<T>(sql: string, ...params: unknown[]): Promise<T[]> {
-  const results = await Promise.all(shardBindings().map((d1) => d1.prepare(sql).bind(...params).all<T>()));
+  const results = await Promise.all(
+    shardBindings().map((d1) =>
+      d1
+        .prepare(sql)
+        .bind(...params)
+        .all<T>(),
+    ),
+  );
   return results.flatMap((result) => result.results);
 }
 
@@ -39,7 +46,13 @@ export const dbOfSession = (sessionId: string) => dbHolding("SELECT 1 FROM verif
 export async function dbHolding(sql: string, ...params: unknown[]) {
   const bindings = shardBindings();
   for (const d1 of bindings) {
-    if (await d1.prepare(sql).bind(...params).first()) return database(d1);
+    if (
+      await d1
+        .prepare(sql)
+        .bind(...params)
+        .first()
+    )
+      return database(d1);
   }
   return database(bindings[0]!);
 }

@@ -21,31 +21,45 @@ describe("envelope and errors", () => {
   });
 
   it("refuses a body over 64 KiB with 413", async () => {
-    const res = await call("POST", "/api/auth/login", { rawBody: JSON.stringify({ pad: "x".repeat(70_000) }), headers: { "content-type": "application/json" } });
+    const res = await call("POST", "/api/auth/login", {
+      rawBody: JSON.stringify({ pad: "x".repeat(70_000) }),
+      headers: { "content-type": "application/json" },
+    });
     expectError(res, 413, "PAYLOAD_TOO_LARGE");
   });
 
   it("refuses a body that is not JSON with 415", async () => {
-    const res = await call("POST", "/api/auth/login", { rawBody: "email=a@b.c", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const res = await call("POST", "/api/auth/login", {
+      rawBody: "email=a@b.c",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
   });
 
   it("refuses a media type the JSON validator would not read with 415, rather than reading it as {}", async () => {
-    const res = await call("POST", "/api/auth/login", { rawBody: JSON.stringify({ email: "a@b.co", password: "x" }), headers: { "content-type": "application/a+b+json" } });
+    const res = await call("POST", "/api/auth/login", {
+      rawBody: JSON.stringify({ email: "a@b.co", password: "x" }),
+      headers: { "content-type": "application/a+b+json" },
+    });
     expectError(res, 415, "UNSUPPORTED_MEDIA_TYPE");
-    const vendor = await call("POST", "/api/auth/login", { rawBody: JSON.stringify({ email: "nobody@example.test", password: "x" }), headers: { "content-type": "application/vnd.api+json; charset=utf-8" } });
+    const vendor = await call("POST", "/api/auth/login", {
+      rawBody: JSON.stringify({ email: "nobody@example.test", password: "x" }),
+      headers: { "content-type": "application/vnd.api+json; charset=utf-8" },
+    });
     expectError(vendor, 401, "INVALID_CREDENTIALS");
   });
 
   it("refuses malformed JSON with 400", async () => {
-    const res = await call("POST", "/api/auth/login", { rawBody: "{\"email\":", headers: { "content-type": "application/json" } });
+    const res = await call("POST", "/api/auth/login", { rawBody: '{"email":', headers: { "content-type": "application/json" } });
     expectError(res, 400, "MALFORMED_JSON");
   });
 
   it("logs an internal error by name only: a failed query's parameters never reach the log", async () => {
     const app = createApp();
     app.get("/api/boom", () => {
-      throw new Error("Failed query: insert into users values (?)\nparams: ada@example.test,pbkdf2-sha256$100000$x$y", { cause: new TypeError("D1_ERROR") });
+      throw new Error("Failed query: insert into users values (?)\nparams: ada@example.test,pbkdf2-sha256$100000$x$y", {
+        cause: new TypeError("D1_ERROR"),
+      });
     });
     const lines: string[] = [];
     const spy = vi.spyOn(console, "error").mockImplementation((line: unknown) => void lines.push(String(line)));
@@ -80,7 +94,12 @@ describe("configuration", () => {
     );
     expect(res.status).toBe(503);
     // The body names no setting (anyone may be asking); the operator's log line does.
-    expect(await res.json()).toEqual({ success: false, error: "MISCONFIGURED", message: "The service is not configured to serve requests.", errors: [] });
+    expect(await res.json()).toEqual({
+      success: false,
+      error: "MISCONFIGURED",
+      message: "The service is not configured to serve requests.",
+      errors: [],
+    });
   });
 
   it("development-only routes answer 404 in production", async () => {
@@ -94,7 +113,11 @@ describe("configuration", () => {
   });
 
   it("the development outbox page answers 404 in production too", async () => {
-    const res = await createApp().fetch(new Request("https://avs.test/dev/outbox?to=a@example.test"), production(), createExecutionContext());
+    const res = await createApp().fetch(
+      new Request("https://avs.test/dev/outbox?to=a@example.test"),
+      production(),
+      createExecutionContext(),
+    );
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ success: false, error: "NOT_FOUND" });
   });

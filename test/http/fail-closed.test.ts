@@ -80,7 +80,10 @@ describe("fail closed in production", () => {
   it("the development trust anchors refuse, however wrapped; unset, neither 1.2.0 way is offered and production serves", async () => {
     // The committed development value itself (wrangler.toml's [vars], as the test pool reads it).
     await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: env.DIGITAL_ID_TRUST_ANCHORS }), "DIGITAL_ID_TRUST_ANCHORS");
-    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: `${env.DIGITAL_ID_TRUST_ANCHORS}`.replace(/\n/g, "\r\n") }), "DIGITAL_ID_TRUST_ANCHORS");
+    await expectRefused(
+      productionEnv({ DIGITAL_ID_TRUST_ANCHORS: `${env.DIGITAL_ID_TRUST_ANCHORS}`.replace(/\n/g, "\r\n") }),
+      "DIGITAL_ID_TRUST_ANCHORS",
+    );
     await expectRefused(productionEnv({ AGE_TOKEN_KEYS: env.AGE_TOKEN_KEYS }), "AGE_TOKEN_KEYS");
     expect((await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: undefined, AGE_TOKEN_KEYS: undefined }))).status).toBe(200);
   });
@@ -127,7 +130,13 @@ describe("fail closed in production", () => {
     expect(ok.status).toBe(200);
   });
 
-  for (const url of ["https://age-verification.example.com", "https://example.org", "https://avs.test", "https://localhost", "https://api.invalid"]) {
+  for (const url of [
+    "https://age-verification.example.com",
+    "https://example.org",
+    "https://avs.test",
+    "https://localhost",
+    "https://api.invalid",
+  ]) {
     it(`APP_URL on a placeholder domain refuses (${url})`, async () => {
       await expectRefused(productionEnv({ APP_URL: url }), "APP_URL");
     });
@@ -178,7 +187,9 @@ describe("fail closed in production", () => {
     // The previous key (published during a rotation) may be public only, but must be a key.
     await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY_PREVIOUS: "{}" }), "RECEIPT_SIGNING_KEY_PREVIOUS");
     await expectRefused(productionEnv({ RECEIPT_SIGNING_KEY_PREVIOUS: devKey }), "RECEIPT_SIGNING_KEY_PREVIOUS", devKey);
-    expect((await health(productionEnv({ RECEIPT_SIGNING_KEY_PREVIOUS: JSON.stringify({ ...publicOnly, kid: "old-1" }) }))).status).toBe(200);
+    expect((await health(productionEnv({ RECEIPT_SIGNING_KEY_PREVIOUS: JSON.stringify({ ...publicOnly, kid: "old-1" }) }))).status).toBe(
+      200,
+    );
   });
 
   it("a malformed retention or threshold setting refuses", async () => {
@@ -215,7 +226,10 @@ describe("fail closed in production", () => {
 
   it("DIGITAL_ID_TRUST_ANCHORS that is not PEM certificates refuses", async () => {
     await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "not a certificate" }), "DIGITAL_ID_TRUST_ANCHORS");
-    await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----" }), "DIGITAL_ID_TRUST_ANCHORS");
+    await expectRefused(
+      productionEnv({ DIGITAL_ID_TRUST_ANCHORS: "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----" }),
+      "DIGITAL_ID_TRUST_ANCHORS",
+    );
   });
 
   it("DIGITAL_ID_TRUST_ANCHORS with real anchors serves, and with none production serves without the way", async () => {

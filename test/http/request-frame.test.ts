@@ -58,8 +58,14 @@ describe("request frame", () => {
 
   it("every answer that is not a page carries the data set and no header meant for pages: a success, a 404, a 401, a 503, CSV, a redirect", async () => {
     const documentOnly = (await honoSecureHeaders()).map(([name]) => name).filter((name) => !(name in DATA_HEADERS));
-    expect(documentOnly).toEqual(expect.arrayContaining(["x-frame-options", "referrer-policy", "cross-origin-opener-policy", "x-xss-protection"]));
-    const misconfigured = await createApp().fetch(new Request("https://avs.test/api/health"), productionEnv({ JWT_SECRET: undefined }), createExecutionContext());
+    expect(documentOnly).toEqual(
+      expect.arrayContaining(["x-frame-options", "referrer-policy", "cross-origin-opener-policy", "x-xss-protection"]),
+    );
+    const misconfigured = await createApp().fetch(
+      new Request("https://avs.test/api/health"),
+      productionEnv({ JWT_SECRET: undefined }),
+      createExecutionContext(),
+    );
     expect(misconfigured.status).toBe(503);
     const answers = {
       health: (await call("GET", "/api/health")).headers,
@@ -89,12 +95,16 @@ describe("request frame", () => {
   });
 
   it("echoes a well-formed X-Request-Id and replaces a malformed or overlong one", async () => {
-    expect((await call("GET", "/api/health", { headers: { "x-request-id": "abc-DEF_123=" } })).headers.get("x-request-id")).toBe("abc-DEF_123=");
+    expect((await call("GET", "/api/health", { headers: { "x-request-id": "abc-DEF_123=" } })).headers.get("x-request-id")).toBe(
+      "abc-DEF_123=",
+    );
     for (const bad of ["has space", "semi;colon", "x".repeat(256)]) {
       const id = (await call("GET", "/api/health", { headers: { "x-request-id": bad } })).headers.get("x-request-id");
       expect(id, bad).toMatch(/^[0-9a-f-]{36}$/);
     }
-    expect((await call("GET", "/api/health", { headers: { "x-request-id": "x".repeat(255) } })).headers.get("x-request-id")).toBe("x".repeat(255));
+    expect((await call("GET", "/api/health", { headers: { "x-request-id": "x".repeat(255) } })).headers.get("x-request-id")).toBe(
+      "x".repeat(255),
+    );
   });
 });
 

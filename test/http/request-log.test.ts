@@ -14,7 +14,8 @@ function captureLogs() {
   return lines;
 }
 
-const fetchApp = (path: string, init?: RequestInit) => createApp().fetch(new Request(`https://avs.test${path}`, init), env, createExecutionContext());
+const fetchApp = (path: string, init?: RequestInit) =>
+  createApp().fetch(new Request(`https://avs.test${path}`, init), env, createExecutionContext());
 const requestLines = (lines: string[]) => lines.filter((line) => line.includes('"message":"request"'));
 
 afterEach(() => vi.restoreAllMocks());
@@ -29,7 +30,9 @@ describe("request log", () => {
 
   it("a refused request writes one line with the route pattern, never the session id or the query", async () => {
     const lines = captureLogs();
-    const res = await fetchApp(`/api/age-verification/session/ses_${"B".repeat(24)}?nonce=secret-nonce-value`, { headers: { "x-api-key": "not-a-key" } });
+    const res = await fetchApp(`/api/age-verification/session/ses_${"B".repeat(24)}?nonce=secret-nonce-value`, {
+      headers: { "x-api-key": "not-a-key" },
+    });
     expect(res.status).toBe(401);
     const written = requestLines(lines);
     expect(written).toHaveLength(1);

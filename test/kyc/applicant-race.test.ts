@@ -35,7 +35,10 @@ describe("create-applicant racing itself", () => {
     const account = await seedAccount({ userType: "PERSONAL" });
     const { provider, created } = racingProvider();
     const sent: unknown[] = [];
-    const ctx: ServiceContext = withParts(serviceContext(env).onShard(account.shard), { provider, mailQueue: { send: async (body: unknown) => void sent.push(body) } as unknown as Queue });
+    const ctx: ServiceContext = withParts(serviceContext(env).onShard(account.shard), {
+      provider,
+      mailQueue: { send: async (body: unknown) => void sent.push(body) } as unknown as Queue,
+    });
     const input = { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" };
     const results = await Promise.allSettled([createApplicant(ctx, account.id, input), createApplicant(ctx, account.id, input)]);
 

@@ -8,7 +8,10 @@ import { root, seedAccount } from "../helpers/seed";
 describe("applyCompletedCheck", () => {
   it("applies a check once, however often it arrives", async () => {
     const account = await seedAccount({ userType: "PERSONAL" });
-    const created = await call("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "A", lastName: "B", dob: "1990-01-01" } });
+    const created = await call("POST", "/api/kyc/create-applicant", {
+      token: account.token,
+      body: { firstName: "A", lastName: "B", dob: "1990-01-01" },
+    });
     const checkId = sandboxCheckId(created.body.data.applicantId, "consider");
     const outcomes = await Promise.all([1, 2, 3].map(() => applyCompletedCheck(root().onShard(account.shard), checkId)));
     expect(outcomes.filter((o) => o === "applied")).toHaveLength(1);
@@ -34,7 +37,12 @@ describe("applicant input", () => {
   });
 
   it("normalises the country code and trims names", () => {
-    const parsed = CreateApplicantBody.parse({ firstName: "  Ada ", lastName: "L", dob: "1990-01-01", address: { country: " deu ", postcode: "10115" } });
+    const parsed = CreateApplicantBody.parse({
+      firstName: "  Ada ",
+      lastName: "L",
+      dob: "1990-01-01",
+      address: { country: " deu ", postcode: "10115" },
+    });
     expect(parsed).toMatchObject({ firstName: "Ada", address: { country: "DEU", postcode: "10115" } });
   });
 });

@@ -72,7 +72,14 @@ describe("builtOnFirstUse", () => {
     });
     expect(builds).toBe(1);
     // A table of the schema, against D1: written and read back through its stand-in.
-    const row = { id: "usr_probe_built_on_first_use", email: "probe@example.org", passwordHash: "x", userType: "PERSONAL" as const, createdAt: "2026-01-01T00:00:00.000Z", updatedAt: "2026-01-01T00:00:00.000Z" };
+    const row = {
+      id: "usr_probe_built_on_first_use",
+      email: "probe@example.org",
+      passwordHash: "x",
+      userType: "PERSONAL" as const,
+      createdAt: "2026-01-01T00:00:00.000Z",
+      updatedAt: "2026-01-01T00:00:00.000Z",
+    };
     await db.insert(users).values(row);
     const [read] = await db.select().from(users).where(eq(users.id, row.id)).limit(1);
     expect(read).toMatchObject({ ...row, emailVerified: false, tokenVersion: 0, locale: "en" });

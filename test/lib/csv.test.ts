@@ -9,7 +9,7 @@ describe("csv writer", () => {
     });
 
     it("quotes a cell with a comma, a quote or a line break, doubling inner quotes", () => {
-      expect(csvCell('a,b')).toBe('"a,b"');
+      expect(csvCell("a,b")).toBe('"a,b"');
       expect(csvCell('say "hi"')).toBe('"say ""hi"""');
       expect(csvCell("two\nlines")).toBe('"two\nlines"');
       expect(csvCell("cr\rlf")).toBe('"cr\rlf"');

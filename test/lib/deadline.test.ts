@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { withDeadline } from "../../src/lib/deadline";
 
 /** Work that answers only when its signal aborts, with the abort's reason. */
-const untilAborted = (signal: AbortSignal) => new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+const untilAborted = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
 
 afterEach(() => vi.useRealTimers());
 

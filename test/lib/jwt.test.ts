@@ -63,6 +63,8 @@ describe("account JWT", () => {
 
   it("refuses a validly signed token for another issuer or audience", async () => {
     expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, aud: "another-api" }), 1)).toBeNull();
-    expect(await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, iss: "someone-else" }), 1)).toBeNull();
+    expect(
+      await verifyAccountToken(SECRET, await signedWith({ alg: "HS256", typ: "JWT" }, { ...good, iss: "someone-else" }), 1),
+    ).toBeNull();
   });
 });

@@ -49,7 +49,14 @@ describe("lazy zod", () => {
       const Kind = api.enum(["merchant", "person"]);
       const Range = api.object({ from: api.iso.datetime(), to: api.iso.datetime().optional() });
       const Item = api.discriminatedUnion("type", [
-        api.object({ type: api.literal("a"), value: api.string().trim().toLowerCase().regex(/^[a-z]+$/) }),
+        api.object({
+          type: api.literal("a"),
+          value: api
+            .string()
+            .trim()
+            .toLowerCase()
+            .regex(/^[a-z]+$/),
+        }),
         api.object({ type: api.literal("b"), value: api.int().gte(0).lte(9) }),
       ]);
       return api
@@ -67,8 +74,23 @@ describe("lazy zod", () => {
         .strict();
     });
     const inputs: unknown[] = [
-      { email: null, items: [{ type: "a", value: " AbC " }], limit: "5", range: { from: "2026-01-01T00:00:00Z" }, note: "four", born: "2000-02-29" },
-      { kind: "person", email: "x@example.com", items: [], tags: { a: true }, range: { from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z" }, note: "", born: "2000-02-30" },
+      {
+        email: null,
+        items: [{ type: "a", value: " AbC " }],
+        limit: "5",
+        range: { from: "2026-01-01T00:00:00Z" },
+        note: "four",
+        born: "2000-02-29",
+      },
+      {
+        kind: "person",
+        email: "x@example.com",
+        items: [],
+        tags: { a: true },
+        range: { from: "2026-01-02T00:00:00Z", to: "2026-01-01T00:00:00Z" },
+        note: "",
+        born: "2000-02-30",
+      },
       { email: "not an email", items: [{ type: "b", value: 12 }, { type: "c" }], limit: "0", range: {}, note: 3, born: "x", unexpected: 1 },
       { email: null, items: [1, 2, 3, 4], range: { from: "2026-01-01T00:00:00Z" }, note: "n", born: "2001-01-01" },
       null,
@@ -101,7 +123,10 @@ describe("lazy zod", () => {
 
   it("replays every builder method as classic zod's method does", () => {
     const { lazy, eager } = both((api) => {
-      const Base = api.object({ a: api.string().nonempty("empty").startsWith("a").endsWith("z").includes("m"), b: api.number().positive().multipleOf(2).lt(100) });
+      const Base = api.object({
+        a: api.string().nonempty("empty").startsWith("a").endsWith("z").includes("m"),
+        b: api.number().positive().multipleOf(2).lt(100),
+      });
       return api.object({
         picked: Base.pick({ a: true }).strict(),
         omitted: Base.omit({ a: true }).loose(),
@@ -112,11 +137,19 @@ describe("lazy zod", () => {
         both: api.object({ x: api.int() }).and(api.object({ y: api.int().nonpositive().gte(-5) })),
         maybe: api.string().uppercase().nullish(),
         lower: api.string().lowercase("lower").max(4),
-        trimmed: api.string().trim().toUpperCase().normalize().overwrite((v) => `${v}!`),
+        trimmed: api
+          .string()
+          .trim()
+          .toUpperCase()
+          .normalize()
+          .overwrite((v) => `${v}!`),
         numbers: api.array(api.number().negative().step(0.5).lte(-1)).min(1).max(2),
         fallback: api.int().catch(7),
         prefaulted: api.string().min(2).prefault("z"),
-        piped: api.string().transform((v) => Number(v)).pipe(api.number().gt(0)),
+        piped: api
+          .string()
+          .transform((v) => Number(v))
+          .pipe(api.number().gt(0)),
         checked: api.string().check((ctx) => {
           if (ctx.value === "bad") ctx.issues.push({ code: "custom", message: "bad", input: ctx.value });
         }),
@@ -128,14 +161,43 @@ describe("lazy zod", () => {
       });
     });
     const good = {
-      picked: { a: "amz" }, omitted: { b: 4, other: 1 }, partial: { extra: true }, required: { b: 2, dropped: 1 }, safe: { a: "amz", b: 2, c: 1, more: 1 },
-      either: "abc", both: { x: 1, y: -2 }, maybe: null, lower: "ab", trimmed: " mixed ", numbers: [-1.5], fallback: "no", piped: "5", checked: "ok", prefaulted: "abc",
-      refined: 4, described: "d", list: ["x"],
+      picked: { a: "amz" },
+      omitted: { b: 4, other: 1 },
+      partial: { extra: true },
+      required: { b: 2, dropped: 1 },
+      safe: { a: "amz", b: 2, c: 1, more: 1 },
+      either: "abc",
+      both: { x: 1, y: -2 },
+      maybe: null,
+      lower: "ab",
+      trimmed: " mixed ",
+      numbers: [-1.5],
+      fallback: "no",
+      piped: "5",
+      checked: "ok",
+      prefaulted: "abc",
+      refined: 4,
+      described: "d",
+      list: ["x"],
     };
     const bad = {
-      picked: { a: "", extra: 1 }, omitted: { b: 3 }, partial: { extra: "x", b: -2 }, required: {}, safe: { a: "bz", b: 101, c: 2 },
-      either: "abcd", both: { x: 1, y: -6 }, maybe: "lower", lower: "ABCDE", trimmed: 3, numbers: [], fallback: "no", piped: "-1",
-      checked: "bad", refined: 9, described: 1, list: [],
+      picked: { a: "", extra: 1 },
+      omitted: { b: 3 },
+      partial: { extra: "x", b: -2 },
+      required: {},
+      safe: { a: "bz", b: 101, c: 2 },
+      either: "abcd",
+      both: { x: 1, y: -6 },
+      maybe: "lower",
+      lower: "ABCDE",
+      trimmed: 3,
+      numbers: [],
+      fallback: "no",
+      piped: "-1",
+      checked: "bad",
+      refined: 9,
+      described: 1,
+      list: [],
     };
     for (const input of [good, bad, { ...good, numbers: [-0.3, -1, -2], either: -1, maybe: "UP" }]) {
       const a = lazy.safeParse(input);
@@ -153,7 +215,10 @@ describe("lazy zod", () => {
     let made = 0;
     const { lazy, eager } = both((api) =>
       api.object({
-        id: api.string().default(() => `id-${++made}`).refine((value) => value.length > 0),
+        id: api
+          .string()
+          .default(() => `id-${++made}`)
+          .refine((value) => value.length > 0),
         n: api.string().transform((value, ctx) => {
           if (value === "x") ctx.addIssue({ code: "custom", message: "not x" });
           if (value === "y") ctx.addIssue("not y");

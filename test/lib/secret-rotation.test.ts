@@ -14,7 +14,13 @@ const OLD = "old-jwt-secret-0123456789abcdef0123456789abcdef";
 const NEW = "new-jwt-secret-0123456789abcdef0123456789abcdef";
 const ROTATED_AT = Date.parse("2026-11-20T12:00:00Z") / 1000;
 const rotated = (overrides: Partial<Env> = {}): Env =>
-  ({ ...env, JWT_SECRET: NEW, JWT_SECRET_PREVIOUS: OLD, JWT_SECRET_ROTATED_AT: new Date(ROTATED_AT * 1000).toISOString(), ...overrides }) as Env;
+  ({
+    ...env,
+    JWT_SECRET: NEW,
+    JWT_SECRET_PREVIOUS: OLD,
+    JWT_SECRET_ROTATED_AT: new Date(ROTATED_AT * 1000).toISOString(),
+    ...overrides,
+  }) as Env;
 
 describe("JWT_SECRET rotation", () => {
   it("accepts a token signed before the rotation with the previous secret, until it expires", async () => {
@@ -81,14 +87,22 @@ describe("PASSWORD_PEPPER rotation through login", () => {
     const account = await register();
     const NEW_PEPPER = "rotated-pepper-0123456789abcdef0123456789abcdef";
     const rotatedEnv = { ...env, PASSWORD_PEPPER: NEW_PEPPER, PASSWORD_PEPPER_PREVIOUS: env.PASSWORD_PEPPER } as Env;
-    const hashOf = async () => (await rowWhere(await dbHolding("SELECT 1 FROM users WHERE email = ?", account.email), users, eq(users.email, account.email)))!.passwordHash;
+    const hashOf = async () =>
+      (await rowWhere(await dbHolding("SELECT 1 FROM users WHERE email = ?", account.email), users, eq(users.email, account.email)))!
+        .passwordHash;
     expect((await hashOf()).endsWith(`$${await keyId(env.PASSWORD_PEPPER!)}`)).toBe(true);
 
-    const res = await callWith(rotatedEnv, "POST", "/api/auth/login", { body: { email: account.email, password: account.password }, headers: freshAddress() });
+    const res = await callWith(rotatedEnv, "POST", "/api/auth/login", {
+      body: { email: account.email, password: account.password },
+      headers: freshAddress(),
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await hashOf()).endsWith(`$${await keyId(NEW_PEPPER)}`)).toBe(true);
     // The previous pepper can now go: the account signs in under the current one alone.
-    const again = await callWith({ ...env, PASSWORD_PEPPER: NEW_PEPPER } as Env, "POST", "/api/auth/login", { body: { email: account.email, password: account.password }, headers: freshAddress() });
+    const again = await callWith({ ...env, PASSWORD_PEPPER: NEW_PEPPER } as Env, "POST", "/api/auth/login", {
+      body: { email: account.email, password: account.password },
+      headers: freshAddress(),
+    });
     expect(again.status).toBe(200);
   });
 });

@@ -25,7 +25,10 @@ const productionLimits = (overrides: Partial<Env> = {}): Env =>
   }) as unknown as Env;
 
 const completeWith = (appEnv: Env, token: string, session: { session_id: string; nonce: string }, consent = true) =>
-  callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token, body: { nonce: session.nonce, consent } });
+  callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, {
+    token,
+    body: { nonce: session.nonce, consent },
+  });
 
 /**
  * The windows are fixed hours and days (UTC): a run that crossed xx:00 or midnight would find its counts
@@ -54,7 +57,9 @@ function expectRateLimited(res: Awaited<ReturnType<typeof callWith>>, windowSeco
 }
 
 describe("completions per account", () => {
-  it("an ordinary user answers 30 requests in a day; the 31st is refused with Retry-After and the session stays pending", { timeout: 60_000 }, async () => {
+  it("an ordinary user answers 30 requests in a day; the 31st is refused with Retry-After and the session stays pending", {
+    timeout: 60_000,
+  }, async () => {
     const appEnv = productionLimits();
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
@@ -130,24 +135,44 @@ describe("completions per account", () => {
     const counters = async () => (await accountDb.select().from(accountCounters)).length;
     const before = await counters();
 
-    expect((await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, consent: "yes" } })).status).toBe(422);
-    await accountDb.update(kycRecords).set({ status: "REJECTED", rejectionReason: "IDENTITY_ALREADY_VERIFIED" }).where(eq(kycRecords.userId, user.id));
+    expect(
+      (
+        await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, {
+          token: user.token,
+          body: { nonce: session.nonce, consent: "yes" },
+        })
+      ).status,
+    ).toBe(422);
+    await accountDb
+      .update(kycRecords)
+      .set({ status: "REJECTED", rejectionReason: "IDENTITY_ALREADY_VERIFIED" })
+      .where(eq(kycRecords.userId, user.id));
     expectError(await completeWith(appEnv, user.token, session), 409, "IDENTITY_ALREADY_VERIFIED");
     await accountDb.update(kycRecords).set({ status: "VERIFIED", rejectionReason: null }).where(eq(kycRecords.userId, user.id));
-    await accountDb.update(users).set({ tokenVersion: sql`${users.tokenVersion} + 1` }).where(eq(users.id, user.id));
+    await accountDb
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, user.id));
     expectError(await completeWith(appEnv, user.token, session), 401, "UNAUTHORIZED");
     // The body is validated before the sign-in is looked at (a double-blind session must be told from
     // the nonce, which may be in the body, before anything of an account: docs/double-blind.md): an
     // invalid body is 422 whoever sends it, and counts nothing either.
     expectError(
-      await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, consent: "yes" } }),
+      await callWith(appEnv, "POST", `/api/age-verification/session/${session.session_id}/complete`, {
+        token: user.token,
+        body: { nonce: session.nonce, consent: "yes" },
+      }),
       422,
       "VALIDATION_FAILED",
     );
     expect(await counters()).toBe(before);
 
     // With a limit of 1 a day, the account's first accepted answer still goes through.
-    const current = await accountDb.update(users).set({ tokenVersion: sql`${users.tokenVersion} - 1` }).where(eq(users.id, user.id)).returning();
+    const current = await accountDb
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} - 1` })
+      .where(eq(users.id, user.id))
+      .returning();
     expect(current[0]?.tokenVersion).toBeGreaterThanOrEqual(0);
     expect((await completeWith(appEnv, user.token, session)).status).toBe(200);
     expect(await counters()).toBe(before + 1); // its day window
@@ -167,7 +192,10 @@ describe("KYC provider calls per account", () => {
   it("check submissions: 3 a day, the 4th refused before the provider is called", async () => {
     const appEnv = productionLimits();
     const account = await seedAccount({ userType: "PERSONAL" });
-    const created = await callWith(appEnv, "POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
+    const created = await callWith(appEnv, "POST", "/api/kyc/create-applicant", {
+      token: account.token,
+      body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" },
+    });
     expect(created.status).toBe(201);
     for (let i = 0; i < 3; i++) expect((await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token })).status).toBe(202);
     expectRateLimited(await callWith(appEnv, "POST", "/api/kyc/submit", { token: account.token }), 86_400);
@@ -177,7 +205,10 @@ describe("KYC provider calls per account", () => {
     const onfido = stubOnfido();
     const appEnv = productionLimits({ PROVIDER: "onfido", ONFIDO_API_URL: ONFIDO_URL });
     const account = await seedAccount({ userType: "PERSONAL" });
-    const created = await callWith(appEnv, "POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
+    const created = await callWith(appEnv, "POST", "/api/kyc/create-applicant", {
+      token: account.token,
+      body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     // Each submission starts a paid check: the one before came back rejected ("consider"), so the account
     // may try again (a PENDING check would be answered without a new one).
@@ -198,10 +229,16 @@ describe("change-password per account", () => {
     const appEnv = productionLimits();
     const account = await registerVerified();
     for (let i = 0; i < 10; i++) {
-      const res = await callWith(appEnv, "POST", "/api/users/change-password", { token: account.token, body: { currentPassword: `guess-${i}-wrong`, newPassword: "a brand new password" } });
+      const res = await callWith(appEnv, "POST", "/api/users/change-password", {
+        token: account.token,
+        body: { currentPassword: `guess-${i}-wrong`, newPassword: "a brand new password" },
+      });
       expectError(res, 401, "INVALID_CREDENTIALS");
     }
-    const refused = await callWith(appEnv, "POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "a brand new password" } });
+    const refused = await callWith(appEnv, "POST", "/api/users/change-password", {
+      token: account.token,
+      body: { currentPassword: PASSWORD, newPassword: "a brand new password" },
+    });
     expectRateLimited(refused, 3600);
     // The old token still works: nothing was changed.
     expect((await callWith(appEnv, "GET", "/api/users/me", { token: account.token })).status).toBe(200);
@@ -209,7 +246,10 @@ describe("change-password per account", () => {
 
   it("an ordinary user changes the password at the first try", async () => {
     const account = await registerVerified();
-    const res = await callWith(productionLimits(), "POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "a brand new password" } });
+    const res = await callWith(productionLimits(), "POST", "/api/users/change-password", {
+      token: account.token,
+      body: { currentPassword: PASSWORD, newPassword: "a brand new password" },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   });
 });

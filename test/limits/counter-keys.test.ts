@@ -19,7 +19,11 @@ const hex = (bytes: ArrayBuffer) => [...new Uint8Array(bytes)].map((b) => b.toSt
 /** HKDF-SHA256(IDENTITY_FINGERPRINT_KEY, salt empty, info "age-verification/account-counters/v1") as an HMAC-SHA256 key. */
 async function expectedKey(secretsKey: string, message: string): Promise<string> {
   const material = await crypto.subtle.importKey("raw", text(secretsKey), "HKDF", false, ["deriveBits"]);
-  const bits = await crypto.subtle.deriveBits({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: text("age-verification/account-counters/v1") }, material, 256);
+  const bits = await crypto.subtle.deriveBits(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: text("age-verification/account-counters/v1") },
+    material,
+    256,
+  );
   const key = await crypto.subtle.importKey("raw", bits, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
   return hex(await crypto.subtle.sign("HMAC", key, text(message)));
 }
@@ -32,7 +36,10 @@ describe("account counter keys", () => {
     const user = await seedEndUser("1990-01-01");
     const session = await openSession(merchant.apiKey);
     const at = Date.now();
-    const res = await callWith(env, "POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, consent: true } });
+    const res = await callWith(env, "POST", `/api/age-verification/session/${session.session_id}/complete`, {
+      token: user.token,
+      body: { nonce: session.nonce, consent: true },
+    });
     expect(res.status).toBe(200);
     // The end user's counters live on the end user's shard.
     const keys = (await (await dbOfAccount(user.id)).select().from(accountCounters)).map((row) => row.key);
@@ -56,7 +63,8 @@ describe("account counter keys", () => {
     const after = serviceContext({ ...env, SECRETS_KEY: rotatedKey } as Env).settings;
     const at = Date.now();
     for (const limit of Object.keys(ACCOUNT_LIMITS) as AccountLimitName[]) {
-      const keysUnder = async (settings: typeof before) => (await counterKeys(settings, limit, "usr_counterkeysrotation0000", at)).map((row) => row.key);
+      const keysUnder = async (settings: typeof before) =>
+        (await counterKeys(settings, limit, "usr_counterkeysrotation0000", at)).map((row) => row.key);
       const original = await keysUnder(before);
       expect(await keysUnder(during), limit).toEqual(original);
       expect(await keysUnder(after), limit).toEqual(original);

@@ -16,9 +16,30 @@ describe("email changes on the password counter", () => {
     const appEnv = { ...env, PASSWORD_CHANGES_PER_HOUR: "2" } as Env;
     const account = await register();
     for (let i = 0; i < 2; i++) {
-      expectError(await callWith(appEnv, "POST", "/api/users/change-email", { token: account.token, body: { newEmail: uniqueEmail("new"), password: "not the password" } }), 401, "INVALID_CREDENTIALS");
+      expectError(
+        await callWith(appEnv, "POST", "/api/users/change-email", {
+          token: account.token,
+          body: { newEmail: uniqueEmail("new"), password: "not the password" },
+        }),
+        401,
+        "INVALID_CREDENTIALS",
+      );
     }
-    expectError(await callWith(appEnv, "POST", "/api/users/change-email", { token: account.token, body: { newEmail: uniqueEmail("new"), password: account.password } }), 429, "RATE_LIMITED");
-    expectError(await callWith(appEnv, "POST", "/api/users/change-password", { token: account.token, body: { currentPassword: account.password, newPassword: "a new password here" } }), 429, "RATE_LIMITED");
+    expectError(
+      await callWith(appEnv, "POST", "/api/users/change-email", {
+        token: account.token,
+        body: { newEmail: uniqueEmail("new"), password: account.password },
+      }),
+      429,
+      "RATE_LIMITED",
+    );
+    expectError(
+      await callWith(appEnv, "POST", "/api/users/change-password", {
+        token: account.token,
+        body: { currentPassword: account.password, newPassword: "a new password here" },
+      }),
+      429,
+      "RATE_LIMITED",
+    );
   });
 });

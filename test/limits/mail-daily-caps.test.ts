@@ -10,7 +10,8 @@ import { PASSWORD, register } from "../helpers/accounts";
 import { buildRequest, call, expectError, readResponse, type CallOptions } from "../helpers/http";
 import { uniqueEmail } from "../helpers/seed";
 
-const outboxSize = async (to: string) => ((await call("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`)).body.data.messages as unknown[]).length;
+const outboxSize = async (to: string) =>
+  ((await call("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`)).body.data.messages as unknown[]).length;
 
 /** A call through the app with these settings, once the work it deferred past its answer (the reset mail) has settled. */
 async function settledWith(appEnv: Env, method: string, path: string, options: CallOptions) {
@@ -69,7 +70,8 @@ describe("forgot-password mails per address and day", () => {
 
 describe("change-email confirmations per account and day", () => {
   const appEnv = { ...env, EMAIL_CHANGE_MAILS_PER_DAY: "2" } as Env;
-  const changeEmail = (token: string, newEmail: string) => settledWith(appEnv, "POST", "/api/users/change-email", { token, body: { newEmail, password: PASSWORD } });
+  const changeEmail = (token: string, newEmail: string) =>
+    settledWith(appEnv, "POST", "/api/users/change-email", { token, body: { newEmail, password: PASSWORD } });
 
   it("past the day's cap, 429 with Retry-After to the end of the day, and the address asked for is not mailed", () =>
     atNoon(async () => {

@@ -34,10 +34,30 @@ const ROUTES: { name: string; method: string; path: (id: string) => string; head
   { name: "request", method: "GET", path: (id) => `/api/age-verification/session/${id}/request` },
   { name: "decline", method: "POST", path: (id) => `/api/age-verification/session/${id}/decline` },
   { name: "digital-id request", method: "POST", path: (id) => `/api/age-verification/session/${id}/digital-id/request` },
-  { name: "digital-id response", method: "POST", path: (id) => `/api/age-verification/session/${id}/digital-id/response`, body: { protocol: "org-iso-mdoc", data: { response: "AAAA" } } },
-  { name: "anonymous complete with a token", method: "POST", path: (id) => `/api/age-verification/session/${id}/complete`, body: { nonce: NONCE, consent: true, age_token: "AAAA" } },
-  { name: "anonymous complete without a token", method: "POST", path: (id) => `/api/age-verification/session/${id}/complete`, body: { nonce: NONCE, consent: true } },
-  { name: "test outcome", method: "POST", path: (id) => `/api/age-verification/session/${id}/test-outcome`, body: { nonce: NONCE, outcome: "APPROVED" } },
+  {
+    name: "digital-id response",
+    method: "POST",
+    path: (id) => `/api/age-verification/session/${id}/digital-id/response`,
+    body: { protocol: "org-iso-mdoc", data: { response: "AAAA" } },
+  },
+  {
+    name: "anonymous complete with a token",
+    method: "POST",
+    path: (id) => `/api/age-verification/session/${id}/complete`,
+    body: { nonce: NONCE, consent: true, age_token: "AAAA" },
+  },
+  {
+    name: "anonymous complete without a token",
+    method: "POST",
+    path: (id) => `/api/age-verification/session/${id}/complete`,
+    body: { nonce: NONCE, consent: true },
+  },
+  {
+    name: "test outcome",
+    method: "POST",
+    path: (id) => `/api/age-verification/session/${id}/test-outcome`,
+    body: { nonce: NONCE, outcome: "APPROVED" },
+  },
   { name: "the /verify page", method: "GET", path: (id) => `/verify?session_id=${id}&nonce=${NONCE}` },
 ];
 
@@ -45,7 +65,10 @@ const ROUTES: { name: string; method: string; path: (id: string) => string; head
 async function throughCountingApp(route: (typeof ROUTES)[number], ip: string) {
   const { sessions, uses } = countingSessions();
   const context = createExecutionContext();
-  const request = buildRequest(route.method, route.path(newId("ses")), { headers: { "cf-connecting-ip": ip, "x-session-nonce": NONCE, ...route.headers }, body: route.body });
+  const request = buildRequest(route.method, route.path(newId("ses")), {
+    headers: { "cf-connecting-ip": ip, "x-session-nonce": NONCE, ...route.headers },
+    body: route.body,
+  });
   const response = await readResponse(await createApp().fetch(request, { ...env, SESSIONS: sessions } as Env, context));
   await waitOnExecutionContext(context);
   return { response, uses };
@@ -55,7 +78,11 @@ async function throughCountingApp(route: (typeof ROUTES)[number], ip: string) {
 async function exhaust(ip: string): Promise<void> {
   for (let sent = 0; sent <= 2 * PER_MINUTE + 40; sent += 20) {
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => call("GET", `/api/age-verification/session/${newId("ses")}/preview`, { headers: { "x-session-nonce": NONCE, "cf-connecting-ip": ip } })),
+      Array.from({ length: 20 }, () =>
+        call("GET", `/api/age-verification/session/${newId("ses")}/preview`, {
+          headers: { "x-session-nonce": NONCE, "cf-connecting-ip": ip },
+        }),
+      ),
     );
     if (answers.some(({ status }) => status === 429)) return;
   }
@@ -90,7 +117,13 @@ describe("the session link's per-address limit covers every route that needs no 
     // it before any token is checked), so a made-up token would otherwise open a way around the limit.
     await exhaust(ip);
     const signedIn = await throughCountingApp(
-      { name: "signed-in complete", method: "POST", path: (id) => `/api/age-verification/session/${id}/complete`, headers: { authorization: "Bearer not-a-token" }, body: { nonce: NONCE, consent: true } },
+      {
+        name: "signed-in complete",
+        method: "POST",
+        path: (id) => `/api/age-verification/session/${id}/complete`,
+        headers: { authorization: "Bearer not-a-token" },
+        body: { nonce: NONCE, consent: true },
+      },
       ip,
     );
     expect(signedIn.response.status).toBe(429);

@@ -51,12 +51,18 @@ describe("session-link calls per client address", { timeout: 120_000 }, () => {
     const merchant = await seedMerchant("Link shop", "test");
     const opened = await openSession(merchant.apiKey);
     const ip = address();
-    const decline = () => call("POST", `/api/age-verification/session/${newId("ses")}/decline`, { headers: { "x-session-nonce": opened.nonce, "cf-connecting-ip": ip } });
+    const decline = () =>
+      call("POST", `/api/age-verification/session/${newId("ses")}/decline`, {
+        headers: { "x-session-nonce": opened.nonce, "cf-connecting-ip": ip },
+      });
     const { allowed, statuses } = await untilRefused((i) => (i % 2 === 0 ? preview(opened.session_id, opened.nonce, ip) : decline()));
     expect(statuses).toEqual(new Set([200, 404]));
     expect(allowed).toBeGreaterThanOrEqual(PER_MINUTE);
     const outcome = (from: string) =>
-      call("POST", `/api/age-verification/session/${opened.session_id}/test-outcome`, { headers: { "cf-connecting-ip": from }, body: { nonce: opened.nonce, outcome: "APPROVED" } });
+      call("POST", `/api/age-verification/session/${opened.session_id}/test-outcome`, {
+        headers: { "cf-connecting-ip": from },
+        body: { nonce: opened.nonce, outcome: "APPROVED" },
+      });
     expectError(await outcome(ip), 429, "RATE_LIMITED");
     // Nothing was answered by the refused call; from another address the page goes on.
     const elsewhere = await outcome(address());

@@ -13,8 +13,10 @@ import { verificationSessions } from "../../src/db/schema";
 import { eq } from "drizzle-orm";
 import { dbOfAccount } from "../helpers/shards";
 
-const open = (appEnv: Env, apiKey: string) => callWith(appEnv, "POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL } });
-const logged = async (accountId: string) => (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
+const open = (appEnv: Env, apiKey: string) =>
+  callWith(appEnv, "POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL } });
+const logged = async (accountId: string) =>
+  (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
 
 let minuteStart: number;
 beforeEach(() => {
@@ -43,7 +45,10 @@ describe("opening sessions per account", () => {
     const testKey = await createApiKey(root().onShard(merchant.account.shard), merchant.account.id, "test", "test");
     const first = await open(appEnv, testKey.apiKey);
     expect((await open(appEnv, testKey.apiKey)).status).toBe(201);
-    const answered = await callWith(appEnv, "POST", `/api/age-verification/session/${first.body.data.session_id}/test-outcome`, { apiKey: testKey.apiKey, body: { outcome: "APPROVED" } });
+    const answered = await callWith(appEnv, "POST", `/api/age-verification/session/${first.body.data.session_id}/test-outcome`, {
+      apiKey: testKey.apiKey,
+      body: { outcome: "APPROVED" },
+    });
     expect(answered.status).toBe(200);
     expectError(await open(appEnv, testKey.apiKey), 429, "RATE_LIMITED");
   });
@@ -57,7 +62,9 @@ describe("opening sessions per account", () => {
     expectError(refused, 429, "RATE_LIMITED");
     expect(refused.headers.get("retry-after")).toBe("60");
     expect(await logged(merchant.account.id)).toBe(2);
-    const declined = await callWith(appEnv, "POST", `/api/age-verification/session/${first.body.data.session_id}/decline`, { headers: { "x-session-nonce": first.body.data.nonce } });
+    const declined = await callWith(appEnv, "POST", `/api/age-verification/session/${first.body.data.session_id}/decline`, {
+      headers: { "x-session-nonce": first.body.data.nonce },
+    });
     expect(declined.status).toBe(200);
     expect((await open(appEnv, merchant.apiKey)).status).toBe(201);
   });

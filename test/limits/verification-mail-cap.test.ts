@@ -7,7 +7,8 @@ import { register } from "../helpers/accounts";
 import { call, expectError } from "../helpers/http";
 import { callWith } from "../helpers/kyc";
 
-const outboxSize = async (to: string) => ((await call("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`)).body.data.messages as unknown[]).length;
+const outboxSize = async (to: string) =>
+  ((await call("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`)).body.data.messages as unknown[]).length;
 
 describe("verification mails per account and day", () => {
   it("past the day's cap the resend is refused with Retry-After to the end of the day, and nothing is mailed", async () => {
@@ -17,7 +18,8 @@ describe("verification mails per account and day", () => {
       const appEnv = { ...env, VERIFICATION_MAILS_PER_DAY: "2" } as Env;
       const account = await register();
       const before = await outboxSize(account.email);
-      for (let i = 0; i < 2; i++) expect((await callWith(appEnv, "POST", "/api/auth/resend-verification", { token: account.token })).status).toBe(202);
+      for (let i = 0; i < 2; i++)
+        expect((await callWith(appEnv, "POST", "/api/auth/resend-verification", { token: account.token })).status).toBe(202);
       const refused = await callWith(appEnv, "POST", "/api/auth/resend-verification", { token: account.token });
       expectError(refused, 429, "RATE_LIMITED");
       expect(Number(refused.headers.get("retry-after"))).toBe(12 * 3600);

@@ -41,7 +41,11 @@ function standInMailer(failWith?: Error) {
 const runMail = (bodies: MailMessage[], bindings: Env, attempts = 1, queue = "mail") =>
   runQueue(queue, bodies as never[], bindings, { attempts });
 
-const failuresFor = async (to: string) => db().select().from(mailFailures).where(eq(mailFailures.recipientHash, await sha256Hex(to.toLowerCase())));
+const failuresFor = async (to: string) =>
+  db()
+    .select()
+    .from(mailFailures)
+    .where(eq(mailFailures.recipientHash, await sha256Hex(to.toLowerCase())));
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -80,7 +84,10 @@ describe("mail through the queue", () => {
     const appEnv = productionEnv({ MAIL: { send: async (body: unknown) => void enqueued.push(body) }, MAILER: mailer.binding });
     const email = uniqueEmail("prod");
     const res = await createApp().fetch(
-      buildRequest("POST", "/api/auth/register", { body: { email, password: PASSWORD, firstName: "Ada", lastName: "Lovelace", userType: "PERSONAL" }, headers: freshAddress() }),
+      buildRequest("POST", "/api/auth/register", {
+        body: { email, password: PASSWORD, firstName: "Ada", lastName: "Lovelace", userType: "PERSONAL" },
+        headers: freshAddress(),
+      }),
       appEnv,
       createExecutionContext(),
     );
@@ -88,13 +95,16 @@ describe("mail through the queue", () => {
     expect(enqueued).toEqual([expect.objectContaining({ purpose: "verify-email", to: email, subject: "Confirm your email address" })]);
     expect((enqueued[0] as MailMessage).text).toContain("https://age.merchant-verify.eu/account/verify-email?token=");
     expect(mailer.calls).not.toHaveBeenCalled();
-    const outbox = await env.DB.prepare("SELECT count(*) AS n FROM dev_outbox WHERE \"to\" = ?").bind(email).first<{ n: number }>();
+    const outbox = await env.DB.prepare('SELECT count(*) AS n FROM dev_outbox WHERE "to" = ?').bind(email).first<{ n: number }>();
     expect(outbox?.n).toBe(0);
   });
 
   it("the consumer sends each message from MAIL_FROM and acks it", async () => {
     const mailer = standInMailer();
-    const { result } = await runMail([mailTo("one@customer.example"), mailTo("two@customer.example")], productionEnv({ MAILER: mailer.binding }));
+    const { result } = await runMail(
+      [mailTo("one@customer.example"), mailTo("two@customer.example")],
+      productionEnv({ MAILER: mailer.binding }),
+    );
     expect(result.explicitAcks.length).toBe(2);
     expect(result.retryMessages).toEqual([]);
     expect(mailer.sent.map((m) => (m as { to: string; from: string }).to).sort()).toEqual(["one@customer.example", "two@customer.example"]);

@@ -22,7 +22,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const NEW_KEY = toBase64(crypto.getRandomValues(new Uint8Array(32)));
 
-const sealedOf = async (id: string) => (await rowWhere(await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", id), apiKeys, eq(apiKeys.id, id)))!.signingSecretEnc;
+const sealedOf = async (id: string) =>
+  (await rowWhere(await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", id), apiKeys, eq(apiKeys.id, id)))!.signingSecretEnc;
 /** What the callback consumer does with a key's sealed secret under a configuration. */
 const signingSecretUnder = async (config: Env, id: string) => openSecret(await sealedOf(id), secretsKeys(settingsOf(config)), id);
 
@@ -30,7 +31,10 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
   it("re-seals rows under the previous key and legacy rows; they open under the new key alone, bound to their row", async () => {
     const current = await seedMerchant("under the old key");
     const legacy = await seedMerchant("legacy row");
-    await (await dbOfAccount(legacy.account.id)).update(apiKeys).set({ signingSecretEnc: await legacySeal(legacy.signingSecret, env.SECRETS_KEY!) }).where(eq(apiKeys.id, legacy.keyId));
+    await (await dbOfAccount(legacy.account.id))
+      .update(apiKeys)
+      .set({ signingSecretEnc: await legacySeal(legacy.signingSecret, env.SECRETS_KEY!) })
+      .where(eq(apiKeys.id, legacy.keyId));
 
     const rotated = { ...env, SECRETS_KEY: NEW_KEY, SECRETS_KEY_PREVIOUS: env.SECRETS_KEY } as Env;
     // During the rotation, before the job: old rows still open.
@@ -38,7 +42,11 @@ describe("re-encrypting signing secrets under the newest SECRETS_KEY", () => {
     expect(await signingSecretUnder(rotated, legacy.keyId)).toBe(legacy.signingSecret);
 
     const info = vi.spyOn(console, "log");
-    const eachShard = async () => (await Promise.all(shardBindings().map((_, shard) => reencryptSigningSecrets(serviceContext(rotated).onShard(shard))))).reduce((sum, r) => sum + r.remaining, 0);
+    const eachShard = async () =>
+      (await Promise.all(shardBindings().map((_, shard) => reencryptSigningSecrets(serviceContext(rotated).onShard(shard))))).reduce(
+        (sum, r) => sum + r.remaining,
+        0,
+      );
     for (let run = 0; run < 20 && (await eachShard()) > 0; run++);
     await runScheduled(rotated);
     expect(info.mock.calls.flat().join("\n")).toContain("SECRETS_KEY_PREVIOUS can be removed");

@@ -3,7 +3,15 @@
 import { env } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { accountCounters, attestationGrants, callbackAttempts, callbackEvents, devOutbox, emailTokens, verificationSessions } from "../../src/db/schema";
+import {
+  accountCounters,
+  attestationGrants,
+  callbackAttempts,
+  callbackEvents,
+  devOutbox,
+  emailTokens,
+  verificationSessions,
+} from "../../src/db/schema";
 import { DEFAULT_SESSION_LOG_RETENTION_DAYS } from "../../src/config/settings";
 import { deleteInBatches } from "../../src/maintenance/batch-delete";
 import { seedResolvedSession } from "../helpers/callbacks";
@@ -29,12 +37,15 @@ describe("scheduled clean-up", () => {
   it("deletes expired and used email tokens, keeps usable ones; a second run changes nothing", async () => {
     const { id } = await seedAccount();
     const shard = await dbOfAccount(id);
-    await shard.insert(emailTokens).values([
-      token(id, "expired", daysAgo(1), null),
-      token(id, "used", daysAgo(-1), daysAgo(0.5)),
-      token(id, "usable", daysAgo(-1), null),
-    ]);
-    const left = async () => (await shard.select().from(emailTokens).where(eq(emailTokens.userId, id))).map((t) => t.tokenHash.split("-")[0]);
+    await shard
+      .insert(emailTokens)
+      .values([
+        token(id, "expired", daysAgo(1), null),
+        token(id, "used", daysAgo(-1), daysAgo(0.5)),
+        token(id, "usable", daysAgo(-1), null),
+      ]);
+    const left = async () =>
+      (await shard.select().from(emailTokens).where(eq(emailTokens.userId, id))).map((t) => t.tokenHash.split("-")[0]);
     await runScheduled();
     expect(await left()).toEqual(["usable"]);
     await runScheduled();
@@ -59,10 +70,12 @@ describe("scheduled clean-up", () => {
 
   it("deletes attestation grants past their expiry, keeps live ones", async () => {
     const tag = `grant-${Date.now()}`;
-    await db().insert(attestationGrants).values([
-      { keyHash: `${tag}-dead`, kind: "offer", expiresAt: daysAgo(0.001) },
-      { keyHash: `${tag}-live`, kind: "nonce", expiresAt: daysAgo(-0.001) },
-    ]);
+    await db()
+      .insert(attestationGrants)
+      .values([
+        { keyHash: `${tag}-dead`, kind: "offer", expiresAt: daysAgo(0.001) },
+        { keyHash: `${tag}-live`, kind: "nonce", expiresAt: daysAgo(-0.001) },
+      ]);
     await runScheduled();
     const left = (await db().select().from(attestationGrants)).map((r) => r.keyHash).filter((key) => key.startsWith(tag));
     expect(left).toEqual([`${tag}-live`]);
@@ -70,10 +83,12 @@ describe("scheduled clean-up", () => {
 
   it("deletes development outbox rows older than a day", async () => {
     const to = `outbox-${Date.now()}@example.test`;
-    await db().insert(devOutbox).values([
-      { to, subject: "old", text: "old", createdAt: daysAgo(1.1) },
-      { to, subject: "new", text: "new", createdAt: daysAgo(0.9) },
-    ]);
+    await db()
+      .insert(devOutbox)
+      .values([
+        { to, subject: "old", text: "old", createdAt: daysAgo(1.1) },
+        { to, subject: "new", text: "new", createdAt: daysAgo(0.9) },
+      ]);
     await runScheduled();
     expect((await db().select().from(devOutbox).where(eq(devOutbox.to, to))).map((r) => r.subject)).toEqual(["new"]);
   });
@@ -84,18 +99,38 @@ describe("scheduled clean-up", () => {
     const settled = await seedResolvedSession(merchant);
     const pending = await seedResolvedSession(merchant);
     const attempt = (eventId: string, n: number, at: string) => ({ eventId, attempt: n, at, durationMs: 5, statusCode: 500, error: null });
-    await shard.insert(callbackAttempts).values([
-      attempt(settled.webhookId, 1, daysAgo(31)),
-      attempt(settled.webhookId, 2, daysAgo(29)),
-      attempt(pending.webhookId, 1, daysAgo(31)),
-    ]);
-    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", settled.webhookId)).update(callbackEvents).set({ state: "failed" }).where(eq(callbackEvents.id, settled.webhookId));
+    await shard
+      .insert(callbackAttempts)
+      .values([
+        attempt(settled.webhookId, 1, daysAgo(31)),
+        attempt(settled.webhookId, 2, daysAgo(29)),
+        attempt(pending.webhookId, 1, daysAgo(31)),
+      ]);
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", settled.webhookId))
+      .update(callbackEvents)
+      .set({ state: "failed" })
+      .where(eq(callbackEvents.id, settled.webhookId));
     await runScheduled();
-    const rows = await shard.select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [settled.webhookId, pending.webhookId]));
-    expect(rows.map((r) => `${r.eventId === settled.webhookId ? "settled" : "pending"}#${r.attempt}`).sort()).toEqual(["pending#1", "settled#2"]);
+    const rows = await shard
+      .select()
+      .from(callbackAttempts)
+      .where(inArray(callbackAttempts.eventId, [settled.webhookId, pending.webhookId]));
+    expect(rows.map((r) => `${r.eventId === settled.webhookId ? "settled" : "pending"}#${r.attempt}`).sort()).toEqual([
+      "pending#1",
+      "settled#2",
+    ]);
     // A shorter retention setting is honoured.
     await runScheduled({ ...env, CALLBACK_LOG_RETENTION_DAYS: "10" });
-    expect((await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", settled.webhookId)).select().from(callbackAttempts).where(eq(callbackAttempts.eventId, settled.webhookId))).length).toBe(0);
+    expect(
+      (
+        await (
+          await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", settled.webhookId)
+        )
+          .select()
+          .from(callbackAttempts)
+          .where(eq(callbackAttempts.eventId, settled.webhookId))
+      ).length,
+    ).toBe(0);
   });
 
   it("prunes session log rows older than SESSION_LOG_RETENTION_DAYS, with their events and attempts", async () => {
@@ -104,20 +139,38 @@ describe("scheduled clean-up", () => {
     const old = await seedResolvedSession(merchant);
     const recent = await seedResolvedSession(merchant);
     // The scheduled run folds their days into the usage rollup first (test/maintenance/usage-rollup.test.ts).
-    await (await dbOfSession(old.sessionId)).update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS + 1) }).where(eq(verificationSessions.id, old.sessionId));
-    await (await dbOfSession(recent.sessionId)).update(verificationSessions).set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS - 1) }).where(eq(verificationSessions.id, recent.sessionId));
-    await shard.update(callbackEvents).set({ state: "delivered" }).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
+    await (await dbOfSession(old.sessionId))
+      .update(verificationSessions)
+      .set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS + 1) })
+      .where(eq(verificationSessions.id, old.sessionId));
+    await (await dbOfSession(recent.sessionId))
+      .update(verificationSessions)
+      .set({ createdAt: daysAgo(DEFAULT_SESSION_LOG_RETENTION_DAYS - 1) })
+      .where(eq(verificationSessions.id, recent.sessionId));
+    await shard
+      .update(callbackEvents)
+      .set({ state: "delivered" })
+      .where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
     // Recent attempts (inside the attempts' own retention), so only the session log's rule removes them.
     await shard.insert(callbackAttempts).values([
       { eventId: old.webhookId, attempt: 1, at: daysAgo(1), durationMs: 5, statusCode: 204, error: null },
       { eventId: recent.webhookId, attempt: 1, at: daysAgo(1), durationMs: 5, statusCode: 204, error: null },
     ]);
     await runScheduled();
-    const sessions = await shard.select().from(verificationSessions).where(inArray(verificationSessions.id, [old.sessionId, recent.sessionId]));
+    const sessions = await shard
+      .select()
+      .from(verificationSessions)
+      .where(inArray(verificationSessions.id, [old.sessionId, recent.sessionId]));
     expect(sessions.map((s) => s.id)).toEqual([recent.sessionId]);
-    const events = await shard.select().from(callbackEvents).where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
+    const events = await shard
+      .select()
+      .from(callbackEvents)
+      .where(inArray(callbackEvents.id, [old.webhookId, recent.webhookId]));
     expect(events.map((e) => e.id)).toEqual([recent.webhookId]);
-    const attempts = await shard.select().from(callbackAttempts).where(inArray(callbackAttempts.eventId, [old.webhookId, recent.webhookId]));
+    const attempts = await shard
+      .select()
+      .from(callbackAttempts)
+      .where(inArray(callbackAttempts.eventId, [old.webhookId, recent.webhookId]));
     expect(attempts.map((a) => a.eventId)).toEqual([recent.webhookId]);
   });
 
@@ -131,7 +184,8 @@ describe("scheduled clean-up", () => {
     )
       .bind(to, old)
       .run();
-    const left = async () => (await env.DB.prepare(`SELECT count(*) AS n FROM dev_outbox WHERE "to" = ?`).bind(to).first<{ n: number }>())!.n;
+    const left = async () =>
+      (await env.DB.prepare(`SELECT count(*) AS n FROM dev_outbox WHERE "to" = ?`).bind(to).first<{ n: number }>())!.n;
     expect(await left()).toBe(5001);
     await runScheduled();
     expect(await left()).toBe(1);
@@ -141,7 +195,9 @@ describe("scheduled clean-up", () => {
 
   it("deletes in bounded batches: what is left goes in the next run", async () => {
     const to = `batch-${Date.now()}@example.test`;
-    await db().insert(devOutbox).values(Array.from({ length: 5 }, (_, i) => ({ to, subject: `m${i}`, text: "x", createdAt: daysAgo(3) })));
+    await db()
+      .insert(devOutbox)
+      .values(Array.from({ length: 5 }, (_, i) => ({ to, subject: `m${i}`, text: "x", createdAt: daysAgo(3) })));
     const first = await deleteInBatches(env.DB, "dev_outbox", '"to" = ?', [to], { rows: 2, batches: 2 });
     expect(first).toEqual({ deleted: 4, more: true });
     const second = await deleteInBatches(env.DB, "dev_outbox", '"to" = ?', [to], { rows: 2, batches: 2 });
@@ -150,7 +206,9 @@ describe("scheduled clean-up", () => {
 
   it("a misconfigured deployment runs no job", async () => {
     const to = `misconfigured-${Date.now()}@example.test`;
-    await db().insert(devOutbox).values({ to, subject: "old", text: "old", createdAt: daysAgo(2) });
+    await db()
+      .insert(devOutbox)
+      .values({ to, subject: "old", text: "old", createdAt: daysAgo(2) });
     const errors = vi.spyOn(console, "error");
     await runScheduled({ ...env, ENVIRONMENT: "prod" });
     expect((await db().select().from(devOutbox).where(eq(devOutbox.to, to))).length).toBe(1);

@@ -22,14 +22,24 @@ async function seedEvent(sessionId: string, now: number, c: Case): Promise<strin
   const id = `msg_case${crypto.randomUUID().replaceAll("-", "")}`;
   const d1 = env.DB;
   const statements = [
-    d1.prepare("INSERT INTO callback_events (id, session_id, type, state, created_at, updated_at) VALUES (?, ?, 'age_verification.session.approved', 'pending', ?, ?)").bind(id, sessionId, ago(now, c.updatedAgo), ago(now, c.updatedAgo)),
+    d1
+      .prepare(
+        "INSERT INTO callback_events (id, session_id, type, state, created_at, updated_at) VALUES (?, ?, 'age_verification.session.approved', 'pending', ?, ?)",
+      )
+      .bind(id, sessionId, ago(now, c.updatedAgo), ago(now, c.updatedAgo)),
   ];
   for (let attempt = 1; attempt <= c.attempts; attempt++) {
     const last = attempt === c.attempts;
     statements.push(
       d1
         .prepare("INSERT INTO callback_attempts (event_id, attempt, at, duration_ms, status_code, error) VALUES (?, ?, ?, 10, ?, ?)")
-        .bind(id, attempt, ago(now, last ? c.lastAgo! : c.lastAgo! + 3600), last ? (c.lastStatus ?? 500) : 500, last ? (c.lastError ?? null) : null),
+        .bind(
+          id,
+          attempt,
+          ago(now, last ? c.lastAgo! : c.lastAgo! + 3600),
+          last ? (c.lastStatus ?? 500) : 500,
+          last ? (c.lastError ?? null) : null,
+        ),
     );
   }
   await d1.batch(statements);
@@ -92,7 +102,15 @@ describe("the stalled-callback sweep selects due events", () => {
       .filter(({ c }) => {
         const updatedAt = ago(now, c.updatedAgo);
         if (Date.parse(updatedAt) >= now - STALL_SECONDS * 1000) return false;
-        const due = nextAttemptDueMs({ id: "", sessionId: "", updatedAt, attempts: c.attempts, lastAt: c.attempts ? ago(now, c.lastAgo!) : null, lastStatus: c.attempts ? (c.lastStatus ?? 500) : null, lastError: c.lastError ?? null });
+        const due = nextAttemptDueMs({
+          id: "",
+          sessionId: "",
+          updatedAt,
+          attempts: c.attempts,
+          lastAt: c.attempts ? ago(now, c.lastAgo!) : null,
+          lastStatus: c.attempts ? (c.lastStatus ?? 500) : null,
+          lastError: c.lastError ?? null,
+        });
         return due + STALL_SECONDS * 1000 <= now;
       })
       .map(({ id }) => id);

@@ -47,10 +47,26 @@ async function resolvedWithLostMessage(updatedSecondsAgo: number) {
   const message = callbackMessage(state, newId("msg"), 1);
   const shard = await dbOfAccount(merchant.account.id);
   await shard.$client.batch(
-    resolutionStatements(shard, { sessionId: state.id, status: "APPROVED", aboveAgeRequired: true, receiptId: state.receiptId, resolvedAt, assurance: "KYC_VERIFIED", holderBinding: "PASSWORD", denialReason: null }, message),
+    resolutionStatements(
+      shard,
+      {
+        sessionId: state.id,
+        status: "APPROVED",
+        aboveAgeRequired: true,
+        receiptId: state.receiptId,
+        resolvedAt,
+        assurance: "KYC_VERIFIED",
+        holderBinding: "PASSWORD",
+        denialReason: null,
+      },
+      message,
+    ),
   );
   const past = new Date(Date.now() - updatedSecondsAgo * 1000).toISOString();
-  await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId)).update(callbackEvents).set({ updatedAt: past, createdAt: past }).where(eq(callbackEvents.id, message.webhookId));
+  await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId))
+    .update(callbackEvents)
+    .set({ updatedAt: past, createdAt: past })
+    .where(eq(callbackEvents.id, message.webhookId));
   return { merchant, message };
 }
 
@@ -89,7 +105,9 @@ describe("re-enqueueing stalled callback events", () => {
     const { message } = await resolvedWithLostMessage(120);
     // Three attempts, the last two minutes ago: the fourth is due 30 minutes after it, not yet.
     const at = new Date(Date.now() - 120_000).toISOString();
-    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId)).insert(callbackAttempts).values([1, 2, 3].map((attempt) => ({ eventId: message.webhookId, attempt, at, durationMs: 5, statusCode: 500, error: null })));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId))
+      .insert(callbackAttempts)
+      .values([1, 2, 3].map((attempt) => ({ eventId: message.webhookId, attempt, at, durationMs: 5, statusCode: 500, error: null })));
     const resends = countResends();
     await runScheduled();
     expect(resends).not.toHaveBeenCalled();
@@ -102,8 +120,14 @@ describe("re-enqueueing stalled callback events", () => {
     const delivered = await resolvedWithLostMessage(600);
     const failed = await resolvedWithLostMessage(600);
     const settledAt = new Date(Date.now() - 600_000).toISOString();
-    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", delivered.message.webhookId)).update(callbackEvents).set({ state: "delivered", updatedAt: settledAt }).where(eq(callbackEvents.id, delivered.message.webhookId));
-    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", failed.message.webhookId)).update(callbackEvents).set({ state: "failed", updatedAt: settledAt }).where(eq(callbackEvents.id, failed.message.webhookId));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", delivered.message.webhookId))
+      .update(callbackEvents)
+      .set({ state: "delivered", updatedAt: settledAt })
+      .where(eq(callbackEvents.id, delivered.message.webhookId));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", failed.message.webhookId))
+      .update(callbackEvents)
+      .set({ state: "failed", updatedAt: settledAt })
+      .where(eq(callbackEvents.id, failed.message.webhookId));
     const resends = countResends();
     await runScheduled();
     expect(resends).not.toHaveBeenCalled();
@@ -113,7 +137,10 @@ describe("re-enqueueing stalled callback events", () => {
   it("an event whose session object has forgotten it is reported, not re-enqueued", async () => {
     const merchant = await seedMerchant();
     const message = await seedResolvedSession(merchant); // D1 only: no Durable Object state
-    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId)).update(callbackEvents).set({ updatedAt: new Date(Date.now() - 600_000).toISOString() }).where(eq(callbackEvents.id, message.webhookId));
+    await (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", message.webhookId))
+      .update(callbackEvents)
+      .set({ updatedAt: new Date(Date.now() - 600_000).toISOString() })
+      .where(eq(callbackEvents.id, message.webhookId));
     const errors = vi.spyOn(console, "error");
     await runScheduled();
     expect(errors.mock.calls.flat().join("\n")).toContain(message.webhookId);
@@ -140,6 +167,8 @@ describe("when the next attempt was due", () => {
 
   it("once the claim of an attempt left in progress expires", () => {
     const lastAt = "2026-11-20T12:05:00.000Z";
-    expect(nextAttemptDueMs({ ...base, attempts: 2, lastAt, lastError: "in_progress" })).toBe(Date.parse(lastAt) + CLAIM_TTL_SECONDS * 1000);
+    expect(nextAttemptDueMs({ ...base, attempts: 2, lastAt, lastError: "in_progress" })).toBe(
+      Date.parse(lastAt) + CLAIM_TTL_SECONDS * 1000,
+    );
   });
 });

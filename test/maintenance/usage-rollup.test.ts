@@ -35,8 +35,23 @@ async function seedTwoMerchants(sameShard = false) {
   const b = await seedMerchant("B live", "live", { shard: sameShard ? 0 : 1 });
   // 5-hour steps over about 62 days, the newest a day ago; every fourth row a new key, test rows on the test key.
   const keysA = [a.keyId, live2.key.id, test.key.id];
-  await seedSessions({ accountId: a.account.id, keyIds: keysA, count: 600, newest: Date.now() - DAY_MS, stepMs: 5 * 3_600_000, sameTime: 2, testSession: (i) => Math.floor(i / 4) % 3 === 2 });
-  await seedSessions({ accountId: b.account.id, keyIds: [b.keyId], count: 200, newest: Date.now() - DAY_MS - 7_000, stepMs: 15 * 3_600_000, sameTime: 2 });
+  await seedSessions({
+    accountId: a.account.id,
+    keyIds: keysA,
+    count: 600,
+    newest: Date.now() - DAY_MS,
+    stepMs: 5 * 3_600_000,
+    sameTime: 2,
+    testSession: (i) => Math.floor(i / 4) % 3 === 2,
+  });
+  await seedSessions({
+    accountId: b.account.id,
+    keyIds: [b.keyId],
+    count: 200,
+    newest: Date.now() - DAY_MS - 7_000,
+    stepMs: 15 * 3_600_000,
+    sameTime: 2,
+  });
   return { a, b };
 }
 
@@ -66,11 +81,24 @@ async function reports(token: string) {
 }
 
 const rawRowsOlderThan = async (accountId: string, days: number) =>
-  (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(and(eq(verificationSessions.accountId, accountId), lt(verificationSessions.createdAt, daysAgo(days))))).length;
+  (
+    await (
+      await dbOfAccount(accountId)
+    )
+      .select()
+      .from(verificationSessions)
+      .where(and(eq(verificationSessions.accountId, accountId), lt(verificationSessions.createdAt, daysAgo(days))))
+  ).length;
 
 /** Every shard's rollup, shard 0 first. */
 const rollupRows = async () =>
-  (await Promise.all(shardBindings().map((d1) => database(d1).select().from(usageDays).orderBy(usageDays.accountId, usageDays.livemode, usageDays.day, usageDays.keyId)))).flat();
+  (
+    await Promise.all(
+      shardBindings().map((d1) =>
+        database(d1).select().from(usageDays).orderBy(usageDays.accountId, usageDays.livemode, usageDays.day, usageDays.keyId),
+      ),
+    )
+  ).flat();
 const onEveryShard = (sql: string) => Promise.all(shardBindings().map((d1) => d1.prepare(sql).run()));
 
 /** Folds until the fold reaches the last foldable day (a backlog goes a week per run). */
@@ -84,32 +112,40 @@ async function foldAll() {
 
 beforeEach(async () => {
   // The fold's mark is one per database: each test starts from logs that were never folded.
-  for (const d1 of shardBindings()) await d1.batch([d1.prepare("DELETE FROM usage_fold"), d1.prepare("DELETE FROM usage_days"), d1.prepare("DELETE FROM verification_sessions")]);
+  for (const d1 of shardBindings())
+    await d1.batch([
+      d1.prepare("DELETE FROM usage_fold"),
+      d1.prepare("DELETE FROM usage_days"),
+      d1.prepare("DELETE FROM verification_sessions"),
+    ]);
 });
 
 describe("usage rollups", { timeout: 120_000 }, () => {
   it.each([
     ["on different shards", false],
     ["on the same shard (each reads only its own rollup rows)", true],
-  ])("every report, per mode and per key, answers after the scheduled fold and prune exactly as the raw log did before: two merchants %s", async (_layout, sameShard) => {
-    const { a, b } = await seedTwoMerchants(sameShard);
-    const rawA = await reports(a.account.token);
-    const rawB = await reports(b.account.token);
-    // The windows hold sessions on both sides of the boundary, in both modes.
-    expect(rawA[`summary live ${WINDOWS[0]}`]).toMatchObject({ total: expect.any(Number) });
-    expect((rawA[`summary live ${WINDOWS[0]}`] as { total: number }).total).toBeGreaterThan(200);
-    expect((rawA[`summary test ${WINDOWS[0]}`] as { total: number }).total).toBeGreaterThan(50);
+  ])(
+    "every report, per mode and per key, answers after the scheduled fold and prune exactly as the raw log did before: two merchants %s",
+    async (_layout, sameShard) => {
+      const { a, b } = await seedTwoMerchants(sameShard);
+      const rawA = await reports(a.account.token);
+      const rawB = await reports(b.account.token);
+      // The windows hold sessions on both sides of the boundary, in both modes.
+      expect(rawA[`summary live ${WINDOWS[0]}`]).toMatchObject({ total: expect.any(Number) });
+      expect((rawA[`summary live ${WINDOWS[0]}`] as { total: number }).total).toBeGreaterThan(200);
+      expect((rawA[`summary test ${WINDOWS[0]}`] as { total: number }).total).toBeGreaterThan(50);
 
-    // A 62-day backlog folds a week per run; the retention prunes behind it.
-    for (let run = 0; run < 12; run++) await runScheduled(retention);
+      // A 62-day backlog folds a week per run; the retention prunes behind it.
+      for (let run = 0; run < 12; run++) await runScheduled(retention);
 
-    // The raw rows older than the retention are gone, so the old days can only come from the rollup.
-    expect(await rawRowsOlderThan(a.account.id, RETENTION_DAYS + 1)).toBe(0);
-    expect(await rawRowsOlderThan(a.account.id, RETENTION_DAYS - 1)).toBeGreaterThan(0);
-    expect((await rollupRows()).length).toBeGreaterThan(0);
-    expect(await reports(a.account.token)).toEqual(rawA);
-    expect(await reports(b.account.token)).toEqual(rawB);
-  });
+      // The raw rows older than the retention are gone, so the old days can only come from the rollup.
+      expect(await rawRowsOlderThan(a.account.id, RETENTION_DAYS + 1)).toBe(0);
+      expect(await rawRowsOlderThan(a.account.id, RETENTION_DAYS - 1)).toBeGreaterThan(0);
+      expect((await rollupRows()).length).toBeGreaterThan(0);
+      expect(await reports(a.account.token)).toEqual(rawA);
+      expect(await reports(b.account.token)).toEqual(rawB);
+    },
+  );
 
   it("folding a day twice writes the same rows; a scheduled run after the fold changes nothing", async () => {
     await seedTwoMerchants();
@@ -134,7 +170,10 @@ describe("usage rollups", { timeout: 120_000 }, () => {
     const folded = await foldUsage(root().onShard(0), new Date(), { days: 3 });
     expect(folded.days).toHaveLength(3);
     await pruneSessionLog(env.DB, new Date(), RETENTION_DAYS);
-    const left = await db().select({ createdAt: verificationSessions.createdAt }).from(verificationSessions).where(eq(verificationSessions.accountId, a.account.id));
+    const left = await db()
+      .select({ createdAt: verificationSessions.createdAt })
+      .from(verificationSessions)
+      .where(eq(verificationSessions.accountId, a.account.id));
     expect(left.length).toBeLessThan(before);
     expect(left.every((row) => row.createdAt.slice(0, 10) > folded.through!)).toBe(true);
     expect(left.filter((row) => row.createdAt < daysAgo(RETENTION_DAYS)).length).toBeGreaterThan(0);
@@ -158,7 +197,11 @@ describe("usage rollups", { timeout: 120_000 }, () => {
     for (const report of REPORTS) {
       const { env: counted, counts } = countingEnv();
       const ctx = createExecutionContext();
-      const res = await createApp().fetch(buildRequest("GET", `/api/usage/${report}?${WINDOWS[0]}`, { token: a.account.token }), counted, ctx);
+      const res = await createApp().fetch(
+        buildRequest("GET", `/api/usage/${report}?${WINDOWS[0]}`, { token: a.account.token }),
+        counted,
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
       expect(res.status).toBe(200);
       // The signed-in account's read, then the report: one query (by-key's is a batch with the key list).

@@ -9,13 +9,19 @@ import { rowWhere } from "../helpers/rows";
 
 const setOrigins = (token: string, keyId: string, allowedCallbackOrigins: unknown) =>
   call("PATCH", `/api/keys/${keyId}`, { token, body: { allowedCallbackOrigins } });
-const open = (apiKey: string, callback_url: string) => call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url } });
-const sessionsOf = async (accountId: string) => (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
+const open = (apiKey: string, callback_url: string) =>
+  call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url } });
+const sessionsOf = async (accountId: string) =>
+  (await (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId))).length;
 
 describe("allowed callback origins", () => {
   it("a key with origins opens sessions only with a callback_url on one of them: elsewhere is 422 CALLBACK_ORIGIN_NOT_ALLOWED and opens nothing", async () => {
     const merchant = await seedMerchant();
-    const set = await setOrigins(merchant.account.token, merchant.keyId, ["https://Hooks.Merchant.example:443", "https://merchant.example:8443/", "https://hooks.merchant.example"]);
+    const set = await setOrigins(merchant.account.token, merchant.keyId, [
+      "https://Hooks.Merchant.example:443",
+      "https://merchant.example:8443/",
+      "https://hooks.merchant.example",
+    ]);
     expect(set.status).toBe(200);
     // Normalised as the URL standard writes an origin, de-duplicated.
     expect(set.body.data.key.allowedCallbackOrigins).toEqual(["https://hooks.merchant.example", "https://merchant.example:8443"]);
@@ -24,7 +30,12 @@ describe("allowed callback origins", () => {
 
     expect((await open(merchant.apiKey, "https://hooks.merchant.example/age?x=1")).status).toBe(201);
     expect((await open(merchant.apiKey, "https://merchant.example:8443/cb")).status).toBe(201);
-    for (const elsewhere of ["https://attacker.example/cb", "https://merchant.example/cb", "https://hooks.merchant.example.attacker.example/", "https://hooks.merchant.example:8443/"]) {
+    for (const elsewhere of [
+      "https://attacker.example/cb",
+      "https://merchant.example/cb",
+      "https://hooks.merchant.example.attacker.example/",
+      "https://hooks.merchant.example:8443/",
+    ]) {
       const refused = await open(merchant.apiKey, elsewhere);
       expectError(refused, 422, "CALLBACK_ORIGIN_NOT_ALLOWED");
       expect(refused.body.errors![0]!.path).toBe("callback_url");
@@ -41,7 +52,16 @@ describe("allowed callback origins", () => {
     // On the merchant's shard, so that a read which forgot the account would meet the merchant's rows.
     const other = await seedMerchant("other", "live", { shard: merchant.shard });
     await setOrigins(merchant.account.token, merchant.keyId, ["https://ok.example"]);
-    for (const bad of [["https://ok.example/path"], ["https://10.1.2.3"], ["http://ok.example"], ["ok.example"], ["https://ok.example?q=1"], Array.from({ length: 21 }, (_, i) => `https://h${i}.example`), "https://ok.example", [42]]) {
+    for (const bad of [
+      ["https://ok.example/path"],
+      ["https://10.1.2.3"],
+      ["http://ok.example"],
+      ["ok.example"],
+      ["https://ok.example?q=1"],
+      Array.from({ length: 21 }, (_, i) => `https://h${i}.example`),
+      "https://ok.example",
+      [42],
+    ]) {
       expectError(await setOrigins(merchant.account.token, merchant.keyId, bad), 422, "VALIDATION_FAILED");
     }
     expectError(await setOrigins(other.account.token, merchant.keyId, ["https://evil.example"]), 404, "NOT_FOUND");
@@ -58,7 +78,9 @@ describe("clearing allowed origins, and test events", () => {
     const cleared = await setOrigins(merchant.account.token, merchant.keyId, []);
     expect(cleared.status).toBe(200);
     expect(cleared.body.data.key.allowedCallbackOrigins).toBeNull();
-    expect((await rowWhere(await dbOfAccount(merchant.account.id), apiKeys, eq(apiKeys.id, merchant.keyId)))!.allowedCallbackOrigins).toBeNull();
+    expect(
+      (await rowWhere(await dbOfAccount(merchant.account.id), apiKeys, eq(apiKeys.id, merchant.keyId)))!.allowedCallbackOrigins,
+    ).toBeNull();
     expect((await open(merchant.apiKey, "https://anywhere.example/cb")).status).toBe(201);
   });
 
@@ -66,7 +88,10 @@ describe("clearing allowed origins, and test events", () => {
     const merchant = await seedMerchant();
     await setOrigins(merchant.account.token, merchant.keyId, ["https://hooks.merchant.example"]);
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
-    const res = await call("POST", `/api/keys/${merchant.keyId}/test-callback`, { token: merchant.account.token, body: { url: "https://staging.elsewhere.example/hook" } });
+    const res = await call("POST", `/api/keys/${merchant.keyId}/test-callback`, {
+      token: merchant.account.token,
+      body: { url: "https://staging.elsewhere.example/hook" },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ delivered: true, status_code: 204 });
     expect(spy.mock.calls.map(([input]) => String(input))).toEqual(["https://staging.elsewhere.example/hook"]);

@@ -14,7 +14,8 @@ afterEach(() => vi.restoreAllMocks());
 
 const HOOK = "https://merchant.example.com/hooks/redelivery";
 const redeliver = (token: string, sessionId: string) => call("POST", `/api/usage/sessions/${sessionId}/callbacks/redeliver`, { token });
-const testCallback = (token: string, keyId: string, url: unknown) => call("POST", `/api/keys/${keyId}/test-callback`, { token, body: { url } });
+const testCallback = (token: string, keyId: string, url: unknown) =>
+  call("POST", `/api/keys/${keyId}/test-callback`, { token, body: { url } });
 
 /** A session of `merchant` resolved by an end user; its callback answered with `statuses` in turn. */
 async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>>, statuses: (number | (() => Response))[], hook = HOOK) {
@@ -29,14 +30,22 @@ async function resolvedSession(merchant: Awaited<ReturnType<typeof seedMerchant>
   });
   const opened = await openSession(merchant.apiKey, 18, hook);
   expect((await complete(user.token, opened.session_id, opened.nonce)).status).toBe(200);
-  const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+  const [event] = await (await dbOfSession(opened.session_id))
+    .select()
+    .from(callbackEvents)
+    .where(eq(callbackEvents.sessionId, opened.session_id));
   return { sessionId: opened.session_id, webhookId: event!.id, spy };
 }
 
 /** Queue deliveries run in the background; on a loaded machine they can take longer than vi.waitFor's 1 s default. */
 const DELIVERY = { timeout: 10_000 };
 
-const attemptsOf = async (webhookId: string) => (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId)).select().from(callbackAttempts).where(eq(callbackAttempts.eventId, webhookId)).orderBy(callbackAttempts.attempt);
+const attemptsOf = async (webhookId: string) =>
+  (await dbHolding("SELECT 1 FROM callback_events WHERE id = ?", webhookId))
+    .select()
+    .from(callbackAttempts)
+    .where(eq(callbackAttempts.eventId, webhookId))
+    .orderBy(callbackAttempts.attempt);
 const posts = (spy: { mock: { calls: unknown[][] } }) =>
   spy.mock.calls.filter(([input]) => String(input) === HOOK).map(([, init]) => init as RequestInit);
 
@@ -146,7 +155,9 @@ describe("redelivery and the event's schedule and retention", () => {
       await state.storage.put("state", { ...current, resolvedAt: new Date(Date.now() - 31 * 24 * 3600 * 1000).toISOString() });
     });
     await fireAlarm(sessionId);
-    await runInDurableObject(sessionObject(sessionId), async (_instance, state) => expect(await state.storage.get("state")).toBeUndefined());
+    await runInDurableObject(sessionObject(sessionId), async (_instance, state) =>
+      expect(await state.storage.get("state")).toBeUndefined(),
+    );
 
     const res = await redeliver(merchant.account.token, sessionId);
     expectError(res, 409, "NOTHING_TO_REDELIVER");
@@ -170,7 +181,14 @@ describe("sending a test event", () => {
     // The answer itself waits for the rounded second: the caller's own clock learns no more than the body.
     expect(Date.now() - sentAt).toBeGreaterThanOrEqual(1000);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ type: "age_verification.test", delivered: false, status_code: 500, error: null, signatures: 1, duration_ms: 1000 });
+    expect(res.body.data).toMatchObject({
+      type: "age_verification.test",
+      delivered: false,
+      status_code: 500,
+      error: null,
+      signatures: 1,
+      duration_ms: 1000,
+    });
     const [init] = posts(spy);
     const headers = Object.fromEntries(new Headers(init!.headers));
     expect(headers["webhook-id"]).toBe(res.body.data.webhook_id);
@@ -178,16 +196,28 @@ describe("sending a test event", () => {
     expect(payload.type).toBe("age_verification.test");
     expect(payload.data.key_id).toBe(merchant.keyId);
     // No session, no event, no attempt was written.
-    expect(await (await dbOfAccount(merchant.account.id)).select().from(callbackEvents).where(eq(callbackEvents.id, res.body.data.webhook_id))).toHaveLength(0);
-    expect(await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id))).toHaveLength(0);
+    expect(
+      await (await dbOfAccount(merchant.account.id)).select().from(callbackEvents).where(eq(callbackEvents.id, res.body.data.webhook_id)),
+    ).toHaveLength(0);
+    expect(
+      await (await dbOfAccount(merchant.account.id))
+        .select()
+        .from(verificationSessions)
+        .where(eq(verificationSessions.accountId, merchant.account.id)),
+    ).toHaveLength(0);
 
     spy.mockImplementation(async () => new Response(null, { status: 204 }));
-    expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data).toMatchObject({ delivered: true, status_code: 204 });
+    expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data).toMatchObject({
+      delivered: true,
+      status_code: 204,
+    });
   });
 
   it("during a rotation's grace carries both signatures; a network failure is reported as such", async () => {
     const merchant = await seedMerchant();
-    const fresh: string = (await call("POST", `/api/keys/${merchant.keyId}/rotate-signing-secret`, { token: merchant.account.token, body: {} })).body.data.signingSecret;
+    const fresh: string = (
+      await call("POST", `/api/keys/${merchant.keyId}/rotate-signing-secret`, { token: merchant.account.token, body: {} })
+    ).body.data.signingSecret;
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 200 }));
     const res = await testCallback(merchant.account.token, merchant.keyId, HOOK);
     expect(res.body.data.signatures).toBe(2);
@@ -196,7 +226,10 @@ describe("sending a test event", () => {
     for (const secret of [fresh, merchant.signingSecret]) expect(new Webhook(secret).verify(String(init!.body), headers)).toBeTruthy();
 
     // Once the grace has ended, only the new secret signs.
-    await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
+    await (await dbOfAccount(merchant.account.id))
+      .update(apiKeys)
+      .set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(apiKeys.id, merchant.keyId));
     spy.mockClear();
     expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data.signatures).toBe(1);
     const after = Object.fromEntries(new Headers(posts(spy)[0]!.headers));
@@ -206,14 +239,24 @@ describe("sending a test event", () => {
     spy.mockImplementation(async () => {
       throw new TypeError("connection refused");
     });
-    expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data).toMatchObject({ delivered: false, status_code: null, error: "network_error" });
+    expect((await testCallback(merchant.account.token, merchant.keyId, HOOK)).body.data).toMatchObject({
+      delivered: false,
+      status_code: null,
+      error: "network_error",
+    });
   });
 
   it("a URL the callback rules refuse is 422, another account's key 404; nothing is sent", async () => {
     const merchant = await seedMerchant();
     const other = await seedMerchant();
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
-    for (const url of ["http://merchant.example.com/hook", "https://10.0.0.1/hook", "https://user:pw@merchant.example.com/", "not a url", 42]) {
+    for (const url of [
+      "http://merchant.example.com/hook",
+      "https://10.0.0.1/hook",
+      "https://user:pw@merchant.example.com/",
+      "not a url",
+      42,
+    ]) {
       expectError(await testCallback(merchant.account.token, merchant.keyId, url), 422, "VALIDATION_FAILED");
     }
     expectError(await testCallback(other.account.token, merchant.keyId, HOOK), 404, "NOT_FOUND");

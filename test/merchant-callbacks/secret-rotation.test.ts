@@ -22,7 +22,8 @@ import { aroundD1 } from "../helpers/around-d1";
 
 afterEach(() => vi.restoreAllMocks());
 
-const rotate = (token: string, keyId: string, body: unknown = {}) => call("POST", `/api/keys/${keyId}/rotate-signing-secret`, { token, body });
+const rotate = (token: string, keyId: string, body: unknown = {}) =>
+  call("POST", `/api/keys/${keyId}/rotate-signing-secret`, { token, body });
 
 /** Delivers one event of `merchant` through the real consumer and returns what the receiver got. */
 async function deliverOne(merchant: Awaited<ReturnType<typeof seedMerchant>>) {
@@ -44,7 +45,8 @@ const verifies = (secret: string, delivered: { body: string; headers: Record<str
   }
 };
 
-const rowOf = async (keyId: string) => (await rowWhere(await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", keyId), apiKeys, eq(apiKeys.id, keyId)))!;
+const rowOf = async (keyId: string) =>
+  (await rowWhere(await dbHolding("SELECT 1 FROM api_keys WHERE id = ?", keyId), apiKeys, eq(apiKeys.id, keyId)))!;
 
 describe("rotating a key's signing secret", () => {
   it("returns a new whsec_ secret once; during the grace both secrets verify, newest signature first; after it only the new one", async () => {
@@ -59,14 +61,19 @@ describe("rotating a key's signing secret", () => {
 
     // The listing shows the states, never a secret.
     const listed = await call("GET", "/api/keys", { token: merchant.account.token });
-    expect(listed.body.data.keys[0].signingSecret).toEqual({ rotatedAt: rotated.body.data.key.signingSecret.rotatedAt, previousExpiresAt: graceEnd });
+    expect(listed.body.data.keys[0].signingSecret).toEqual({
+      rotatedAt: rotated.body.data.key.signingSecret.rotatedAt,
+      previousExpiresAt: graceEnd,
+    });
     expect(listed.text).not.toContain(fresh);
     expect(listed.text).not.toContain(merchant.signingSecret);
 
     // Both stored encrypted, each bound to its own slot.
     const row = await rowOf(merchant.keyId);
     expect(row.signingSecretEnc).not.toContain(fresh.slice(6, 20));
-    expect(await openSecret(row.previousSigningSecretEnc!, [env.SECRETS_KEY!], previousSecretRowId(merchant.keyId))).toBe(merchant.signingSecret);
+    expect(await openSecret(row.previousSigningSecretEnc!, [env.SECRETS_KEY!], previousSecretRowId(merchant.keyId))).toBe(
+      merchant.signingSecret,
+    );
     await expect(openSecret(row.previousSigningSecretEnc!, [env.SECRETS_KEY!], merchant.keyId)).rejects.toThrow();
 
     const inGrace = await deliverOne(merchant);
@@ -76,10 +83,15 @@ describe("rotating a key's signing secret", () => {
     expect(verifies(merchant.signingSecret, inGrace)).toBe(true);
     // Newest first: the first signature alone is the new secret's.
     expect(verifies(fresh, { ...inGrace, headers: { ...inGrace.headers, "webhook-signature": signatures[0]! } })).toBe(true);
-    expect(verifies(merchant.signingSecret, { ...inGrace, headers: { ...inGrace.headers, "webhook-signature": signatures[0]! } })).toBe(false);
+    expect(verifies(merchant.signingSecret, { ...inGrace, headers: { ...inGrace.headers, "webhook-signature": signatures[0]! } })).toBe(
+      false,
+    );
 
     // The grace ends: the next callback carries one signature, the new secret's.
-    await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(apiKeys.id, merchant.keyId));
+    await (await dbOfAccount(merchant.account.id))
+      .update(apiKeys)
+      .set({ previousSecretExpiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(apiKeys.id, merchant.keyId));
     const after = await deliverOne(merchant);
     expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(verifies(fresh, after)).toBe(true);

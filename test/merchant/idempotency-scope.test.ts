@@ -11,7 +11,8 @@ import { root } from "../helpers/seed";
 import { dbOfAccount } from "../helpers/shards";
 
 const body = { age_required: 18, callback_url: CALLBACK_URL };
-const open = (apiKey: string, key: string) => call("POST", "/api/age-verification/session", { apiKey, body, headers: { "Idempotency-Key": key } });
+const open = (apiKey: string, key: string) =>
+  call("POST", "/api/age-verification/session", { apiKey, body, headers: { "Idempotency-Key": key } });
 
 describe("Idempotency-Key scope and storage", () => {
   it("the same key from a test key and a live key of one account opens two sessions, each in its own mode", async () => {
@@ -46,7 +47,10 @@ describe("Idempotency-Key scope and storage", () => {
     expect(second.status).toBe(201);
     const [one] = rows.filter((r) => r.key === "sealed-one");
     const { eq, and } = await import("drizzle-orm");
-    await (await dbOfAccount(merchant.account.id)).update(idempotencyKeys).set({ responseBody: one!.responseBody }).where(and(eq(idempotencyKeys.keyId, merchant.keyId), eq(idempotencyKeys.key, "sealed-two")));
+    await (await dbOfAccount(merchant.account.id))
+      .update(idempotencyKeys)
+      .set({ responseBody: one!.responseBody })
+      .where(and(eq(idempotencyKeys.keyId, merchant.keyId), eq(idempotencyKeys.key, "sealed-two")));
     expect((await open(merchant.apiKey, "sealed-two")).status).toBe(500);
   });
 });

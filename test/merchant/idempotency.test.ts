@@ -15,7 +15,14 @@ const body = { age_required: 18, callback_url: CALLBACK_URL, reference: "order-1
 const open = (apiKey: string, key: string | undefined, payload: Record<string, unknown> = body) =>
   call("POST", "/api/age-verification/session", { apiKey, body: payload, headers: key === undefined ? {} : { "idempotency-key": key } });
 const sessionsOf = async (accountId: string) =>
-  (await (await dbOfAccount(accountId)).select({ n: count() }).from(verificationSessions).where(eq(verificationSessions.accountId, accountId)))[0]!.n;
+  (
+    await (
+      await dbOfAccount(accountId)
+    )
+      .select({ n: count() })
+      .from(verificationSessions)
+      .where(eq(verificationSessions.accountId, accountId))
+  )[0]!.n;
 
 describe("Idempotency-Key", () => {
   it("a retry with the same key and body answers the same status and body and opens nothing more", async () => {
@@ -73,8 +80,26 @@ describe("Idempotency-Key", () => {
     const merchant = await seedMerchant();
     const old = daysAgo(0.01); // 14 minutes: past the 60-second lease
     await (await dbOfAccount(merchant.account.id)).insert(idempotencyKeys).values([
-      { accountId: merchant.account.id, keyId: merchant.keyId, key: "crashed", requestHash: "x", statusCode: null, responseBody: null, createdAt: old, expiresAt: daysAgo(-1) },
-      { accountId: merchant.account.id, keyId: merchant.keyId, key: "expired", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
+      {
+        accountId: merchant.account.id,
+        keyId: merchant.keyId,
+        key: "crashed",
+        requestHash: "x",
+        statusCode: null,
+        responseBody: null,
+        createdAt: old,
+        expiresAt: daysAgo(-1),
+      },
+      {
+        accountId: merchant.account.id,
+        keyId: merchant.keyId,
+        key: "expired",
+        requestHash: "x",
+        statusCode: 201,
+        responseBody: "{}",
+        createdAt: daysAgo(2),
+        expiresAt: daysAgo(1),
+      },
     ]);
     expect((await open(merchant.apiKey, "crashed")).status).toBe(201);
     expect((await open(merchant.apiKey, "expired")).status).toBe(201);
@@ -95,7 +120,10 @@ describe("Idempotency-Key", () => {
     const merchant = await seedMerchant();
     const bad = await open(merchant.apiKey, "retry-after-fix", { ...body, callback_url: "https://10.0.0.1/cb" });
     expectError(bad, 422, "VALIDATION_FAILED");
-    const rows = await (await dbOfAccount(merchant.account.id)).select().from(idempotencyKeys).where(and(eq(idempotencyKeys.accountId, merchant.account.id), eq(idempotencyKeys.key, "retry-after-fix")));
+    const rows = await (await dbOfAccount(merchant.account.id))
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.accountId, merchant.account.id), eq(idempotencyKeys.key, "retry-after-fix")));
     expect(rows).toEqual([]);
     expect((await open(merchant.apiKey, "retry-after-fix")).status).toBe(201);
     expectError(await open(merchant.apiKey, "x".repeat(256)), 422, "VALIDATION_FAILED");
@@ -106,11 +134,32 @@ describe("Idempotency-Key", () => {
   it("the scheduled clean-up deletes records past their expiry and keeps the others", async () => {
     const merchant = await seedMerchant();
     await (await dbOfAccount(merchant.account.id)).insert(idempotencyKeys).values([
-      { accountId: merchant.account.id, keyId: merchant.keyId, key: "old", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(2), expiresAt: daysAgo(1) },
-      { accountId: merchant.account.id, keyId: merchant.keyId, key: "fresh", requestHash: "x", statusCode: 201, responseBody: "{}", createdAt: daysAgo(0.5), expiresAt: daysAgo(-0.5) },
+      {
+        accountId: merchant.account.id,
+        keyId: merchant.keyId,
+        key: "old",
+        requestHash: "x",
+        statusCode: 201,
+        responseBody: "{}",
+        createdAt: daysAgo(2),
+        expiresAt: daysAgo(1),
+      },
+      {
+        accountId: merchant.account.id,
+        keyId: merchant.keyId,
+        key: "fresh",
+        requestHash: "x",
+        statusCode: 201,
+        responseBody: "{}",
+        createdAt: daysAgo(0.5),
+        expiresAt: daysAgo(-0.5),
+      },
     ]);
     await runScheduled();
-    const left = await (await dbOfAccount(merchant.account.id)).select({ key: idempotencyKeys.key }).from(idempotencyKeys).where(eq(idempotencyKeys.accountId, merchant.account.id));
+    const left = await (await dbOfAccount(merchant.account.id))
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.accountId, merchant.account.id));
     expect(left).toEqual([{ key: "fresh" }]);
   });
 });

@@ -58,7 +58,11 @@ describe("receipts", () => {
       iss: env.APP_URL,
     });
     // The whole protected header, as docs/receipts.md gives it: nothing more, nothing less.
-    expect(JSON.parse(fromUtf8(fromBase64Url(completed.receipt.split(".")[0])))).toEqual({ alg: "EdDSA", kid: "dev-receipts-1", typ: "age-receipt+jwt" });
+    expect(JSON.parse(fromUtf8(fromBase64Url(completed.receipt.split(".")[0])))).toEqual({
+      alg: "EdDSA",
+      kid: "dev-receipts-1",
+      typ: "age-receipt+jwt",
+    });
     // Nothing about the person: no user id, email or date of birth anywhere in it.
     const text = fromUtf8(fromBase64Url(completed.receipt.split(".")[1]));
     expect(text).not.toContain(user.id);
@@ -97,7 +101,10 @@ describe("receipts", () => {
   it("a receipt signed with a key that is not published does not verify; the same claims signed with the service's key do", async () => {
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.privateKey)) as JsonWebKey;
-    const forged = await signReceipt(settingsOf({ ...env, RECEIPT_SIGNING_KEY: JSON.stringify({ ...jwk, kid: "dev-receipts-1" }) }), someClaims());
+    const forged = await signReceipt(
+      settingsOf({ ...env, RECEIPT_SIGNING_KEY: JSON.stringify({ ...jwk, kid: "dev-receipts-1" }) }),
+      someClaims(),
+    );
     await expect(verifyReceipt(forged)).rejects.toThrow();
     // The positive control: the same claims under the published key verify, so the refusal above is the key's.
     expect(await verifyReceipt(await signReceipt(settingsOf(env), someClaims()))).toEqual(someClaims());
@@ -106,7 +113,10 @@ describe("receipts", () => {
   it("during a rotation the served key set publishes the new key first and the previous one, and both verify their receipts", async () => {
     const old = JSON.parse(env.RECEIPT_SIGNING_KEY!) as Record<string, string>;
     const pair = (await crypto.subtle.generateKey({ name: "Ed25519" }, true, ["sign", "verify"])) as CryptoKeyPair;
-    const fresh: Record<string, string> = { ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as unknown as Record<string, string>), kid: "2026-12" };
+    const fresh: Record<string, string> = {
+      ...((await crypto.subtle.exportKey("jwk", pair.privateKey)) as unknown as Record<string, string>),
+      kid: "2026-12",
+    };
     const { d: _d, ...oldPublic } = old;
     const rotated = { ...env, RECEIPT_SIGNING_KEY: JSON.stringify(fresh), RECEIPT_SIGNING_KEY_PREVIOUS: JSON.stringify(oldPublic) } as Env;
     // What a verifier fetches from the Worker configured for the rotation, not what a function returns.
@@ -123,7 +133,9 @@ describe("receipts", () => {
     expect(await verifyReceipt(await signReceipt(settingsOf(rotated), someClaims()), set)).toEqual(someClaims());
     expect(await verifyReceipt(await signReceipt(settingsOf(env), someClaims()), set)).toEqual(someClaims());
     // Once the rotation is over (no previous key), receipts of the old key no longer verify.
-    const after = (await callWith({ ...rotated, RECEIPT_SIGNING_KEY_PREVIOUS: undefined } as unknown as Env, "GET", "/.well-known/jwks.json")).body as unknown as JSONWebKeySet;
+    const after = (
+      await callWith({ ...rotated, RECEIPT_SIGNING_KEY_PREVIOUS: undefined } as unknown as Env, "GET", "/.well-known/jwks.json")
+    ).body as unknown as JSONWebKeySet;
     expect(after.keys.map((k) => k.kid)).toEqual(["2026-12", "2026-12.test"]);
     await expect(verifyReceipt(await signReceipt(settingsOf(env), someClaims()), after)).rejects.toThrow();
   });

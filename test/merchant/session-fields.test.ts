@@ -18,14 +18,20 @@ afterEach(() => {
 const open = (apiKey: string, body: Record<string, unknown>) =>
   call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
 
-const sessionRows = async (accountId: string) => (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId));
+const sessionRows = async (accountId: string) =>
+  (await dbOfAccount(accountId)).select().from(verificationSessions).where(eq(verificationSessions.accountId, accountId));
 
 describe("open request additions", () => {
   it("returns verification_url from APP_URL and livemode, and carries reference and metadata to the poll and the log, never to the end user", async () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const metadata = { cart: "c-991", channel: "web" };
-    const res = await open(merchant.apiKey, { return_url: "https://shop.example.com/after-age", reference: "order-4711", metadata, locale: "fr" });
+    const res = await open(merchant.apiKey, {
+      return_url: "https://shop.example.com/after-age",
+      reference: "order-4711",
+      metadata,
+      locale: "fr",
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const opened = res.body.data;
     expect(opened.livemode).toBe(true);
@@ -37,7 +43,9 @@ describe("open request additions", () => {
     const [row] = await sessionRows(merchant.account.id);
     expect(row).toMatchObject({ reference: "order-4711", metadata, livemode: true });
 
-    const request = await call("GET", `/api/age-verification/session/${opened.session_id}/request?nonce=${opened.nonce}`, { token: user.token });
+    const request = await call("GET", `/api/age-verification/session/${opened.session_id}/request?nonce=${opened.nonce}`, {
+      token: user.token,
+    });
     expect(request.body.data).toMatchObject({ locale: "fr", return_url: "https://shop.example.com/after-age", livemode: true });
     expect(request.text).not.toContain("order-4711");
     expect(request.text).not.toContain("c-991");
@@ -79,9 +87,18 @@ describe("open request additions", () => {
     const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async () => new Response(null, { status: 204 }));
     const opened = (await open(merchant.apiKey, { reference: "order-1", metadata: { a: "b" } })).body.data;
     const completed = await complete(user.token, opened.session_id, opened.nonce);
-    expect(completed.body.data).toMatchObject({ status: "APPROVED", reference: "order-1", metadata: { a: "b" }, livemode: true, holder_binding: "PASSWORD" });
+    expect(completed.body.data).toMatchObject({
+      status: "APPROVED",
+      reference: "order-1",
+      metadata: { a: "b" },
+      livemode: true,
+      holder_binding: "PASSWORD",
+    });
     expect(completed.body.data.receipt).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+    const [event] = await (await dbOfSession(opened.session_id))
+      .select()
+      .from(callbackEvents)
+      .where(eq(callbackEvents.sessionId, opened.session_id));
     await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"), { timeout: 10_000 });
     const body = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
     expect(body.data).toEqual(completed.body.data);

@@ -14,7 +14,8 @@ import { rowWhere } from "../helpers/rows";
 
 const open = (apiKey: string, extra: Record<string, unknown>, ageRequired = 18) =>
   call("POST", "/api/age-verification/session", { apiKey, body: { age_required: ageRequired, callback_url: CALLBACK_URL, ...extra } });
-const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
+const logRow = async (sessionId: string) =>
+  rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 const decline = (sessionId: string, nonce: string) =>
   call("POST", `/api/age-verification/session/${sessionId}/decline`, { headers: { "x-session-nonce": nonce } });
 
@@ -30,8 +31,15 @@ describe("the open request's policy", () => {
     // Development offers both: its trust anchors are the test wallet's root.
     expect(res.body.data).toMatchObject({ accepted_assurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"], double_blind: false });
     const polled = await poll(merchant.apiKey, res.body.data.session_id);
-    expect(polled.body.data).toMatchObject({ accepted_assurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"], double_blind: false, denial_reason: null });
-    expect(await logRow(res.body.data.session_id)).toMatchObject({ acceptedAssurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"], doubleBlind: false });
+    expect(polled.body.data).toMatchObject({
+      accepted_assurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"],
+      double_blind: false,
+      denial_reason: null,
+    });
+    expect(await logRow(res.body.data.session_id)).toMatchObject({
+      acceptedAssurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"],
+      doubleBlind: false,
+    });
   });
 
   it("keeps the ways asked for, in the deployment's order", async () => {
@@ -49,24 +57,49 @@ describe("the open request's policy", () => {
     ["a double_blind that is not a boolean", { double_blind: "yes" }, "double_blind"],
   ])("refuses %s with 422 and opens nothing", async (_name, extra, path) => {
     const merchant = await seedMerchant();
-    const before = await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
+    const before = await (await dbOfAccount(merchant.account.id))
+      .select()
+      .from(verificationSessions)
+      .where(eq(verificationSessions.accountId, merchant.account.id));
     const res = await open(merchant.apiKey, extra);
     expectError(res, 422, "VALIDATION_FAILED");
     expect(res.body.errors!.map((e: { path: string }) => e.path)).toContain(path);
-    expect(await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id))).toEqual(before);
+    expect(
+      await (await dbOfAccount(merchant.account.id))
+        .select()
+        .from(verificationSessions)
+        .where(eq(verificationSessions.accountId, merchant.account.id)),
+    ).toEqual(before);
   });
 
   it("offers a digital ID only with trust anchors, and refuses a double-blind session no way could approve", () => {
-    expect(sessionPolicy({ digitalIdTrustAnchors: undefined, ageTokenKeys: undefined }, {})).toEqual({ ok: true, policy: { acceptedAssurance: ["KYC_VERIFIED"], doubleBlind: false } });
-    const notOffered = sessionPolicy({ digitalIdTrustAnchors: undefined, ageTokenKeys: TOKEN_KEYS }, { accepted_assurance: ["DIGITAL_ID_VERIFIED"] });
+    expect(sessionPolicy({ digitalIdTrustAnchors: undefined, ageTokenKeys: undefined }, {})).toEqual({
+      ok: true,
+      policy: { acceptedAssurance: ["KYC_VERIFIED"], doubleBlind: false },
+    });
+    const notOffered = sessionPolicy(
+      { digitalIdTrustAnchors: undefined, ageTokenKeys: TOKEN_KEYS },
+      { accepted_assurance: ["DIGITAL_ID_VERIFIED"] },
+    );
     expect(notOffered).toMatchObject({ ok: false, errors: [{ path: "accepted_assurance" }] });
     // Double-blind needs a token (KYC_VERIFIED accepted and token keys) or a digital ID.
-    expect(sessionPolicy({ digitalIdTrustAnchors: undefined, ageTokenKeys: undefined }, { double_blind: true })).toMatchObject({ ok: false, errors: [{ path: "double_blind" }] });
-    expect(sessionPolicy({ digitalIdTrustAnchors: ANCHORS, ageTokenKeys: undefined }, { double_blind: true, accepted_assurance: ["KYC_VERIFIED"] })).toMatchObject({
+    expect(sessionPolicy({ digitalIdTrustAnchors: undefined, ageTokenKeys: undefined }, { double_blind: true })).toMatchObject({
       ok: false,
       errors: [{ path: "double_blind" }],
     });
-    expect(sessionPolicy({ digitalIdTrustAnchors: undefined, ageTokenKeys: TOKEN_KEYS }, { double_blind: true })).toEqual({ ok: true, policy: { acceptedAssurance: ["KYC_VERIFIED"], doubleBlind: true } });
+    expect(
+      sessionPolicy(
+        { digitalIdTrustAnchors: ANCHORS, ageTokenKeys: undefined },
+        { double_blind: true, accepted_assurance: ["KYC_VERIFIED"] },
+      ),
+    ).toMatchObject({
+      ok: false,
+      errors: [{ path: "double_blind" }],
+    });
+    expect(sessionPolicy({ digitalIdTrustAnchors: undefined, ageTokenKeys: TOKEN_KEYS }, { double_blind: true })).toEqual({
+      ok: true,
+      policy: { acceptedAssurance: ["KYC_VERIFIED"], doubleBlind: true },
+    });
     expect(sessionPolicy({ digitalIdTrustAnchors: ANCHORS, ageTokenKeys: undefined }, { double_blind: true })).toEqual({
       ok: true,
       policy: { acceptedAssurance: ["KYC_VERIFIED", "DIGITAL_ID_VERIFIED"], doubleBlind: true },
@@ -93,7 +126,13 @@ describe("a way the session does not accept", () => {
     expect(await storedStatus(opened.session_id)).toBe("PENDING");
     const declined = await decline(opened.session_id, opened.nonce);
     expect(declined.status).toBe(200);
-    expect(declined.body.data).toMatchObject({ status: "DENIED", assurance: null, holder_binding: null, denial_reason: "DECLINED", double_blind: true });
+    expect(declined.body.data).toMatchObject({
+      status: "DENIED",
+      assurance: null,
+      holder_binding: null,
+      denial_reason: "DECLINED",
+      double_blind: true,
+    });
   });
 });
 
@@ -108,13 +147,21 @@ describe("the account's passkey challenge", () => {
     for (const [policy, code] of cases) {
       const opened = (await open(merchant.apiKey, policy)).body.data;
       const before = (await (await dbOfAccount(user.id)).select().from(passkeyChallenges)).length;
-      const res = await call("POST", `/api/age-verification/session/${opened.session_id}/passkey-options`, { token: user.token, headers: { "x-session-nonce": opened.nonce }, body: {} });
+      const res = await call("POST", `/api/age-verification/session/${opened.session_id}/passkey-options`, {
+        token: user.token,
+        headers: { "x-session-nonce": opened.nonce },
+        body: {},
+      });
       expectError(res, 403, code);
       expect((await (await dbOfAccount(user.id)).select().from(passkeyChallenges)).length).toBe(before);
     }
     // The positive control: a session that accepts the account's approval hands out a challenge.
     const open2 = (await open(merchant.apiKey, {})).body.data;
-    const ok = await call("POST", `/api/age-verification/session/${open2.session_id}/passkey-options`, { token: user.token, headers: { "x-session-nonce": open2.nonce }, body: {} });
+    const ok = await call("POST", `/api/age-verification/session/${open2.session_id}/passkey-options`, {
+      token: user.token,
+      headers: { "x-session-nonce": open2.nonce },
+      body: {},
+    });
     expect(ok.status, JSON.stringify(ok.body)).toBe(200);
   });
 });
@@ -123,9 +170,17 @@ describe("test mode under a policy", () => {
   it("answers a digital-ID-only test session with DIGITAL_ID_VERIFIED, the way its live twin would be answered", async () => {
     const merchant = await seedMerchant("Policy tests", "test");
     const opened = (await open(merchant.apiKey, { accepted_assurance: ["DIGITAL_ID_VERIFIED"] })).body.data;
-    const res = await call("POST", `/api/age-verification/session/${opened.session_id}/test-outcome`, { apiKey: merchant.apiKey, body: { outcome: "APPROVED" } });
+    const res = await call("POST", `/api/age-verification/session/${opened.session_id}/test-outcome`, {
+      apiKey: merchant.apiKey,
+      body: { outcome: "APPROVED" },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data).toMatchObject({ status: "APPROVED", assurance: "DIGITAL_ID_VERIFIED", holder_binding: null, denial_reason: null });
+    expect(res.body.data).toMatchObject({
+      status: "APPROVED",
+      assurance: "DIGITAL_ID_VERIFIED",
+      holder_binding: null,
+      denial_reason: null,
+    });
   });
 });
 
@@ -145,14 +200,28 @@ describe("denial_reason", () => {
       expect(answered.body.data).toMatchObject({ status, assurance: "KYC_VERIFIED", denial_reason: reason });
       expect((await verifyReceipt(answered.body.data.receipt)).claims).toMatchObject({ outcome: status, denial_reason: reason });
       expect((await poll(merchant.apiKey, opened.session_id)).body.data.denial_reason).toBe(reason);
-      expect(await logRow(opened.session_id)).toMatchObject({ status, assurance: "KYC_VERIFIED", denialReason: reason, holderBinding: consent ? "PASSWORD" : null });
+      expect(await logRow(opened.session_id)).toMatchObject({
+        status,
+        assurance: "KYC_VERIFIED",
+        denialReason: reason,
+        holderBinding: consent ? "PASSWORD" : null,
+      });
     }
   });
 
   it("is DECLINED for a first-screen decline, which asserts no assurance, in the log too", async () => {
     const merchant = await seedMerchant();
     const opened = (await open(merchant.apiKey, {})).body.data;
-    expect((await decline(opened.session_id, opened.nonce)).body.data).toMatchObject({ status: "DENIED", denial_reason: "DECLINED", assurance: null });
-    expect(await logRow(opened.session_id)).toMatchObject({ status: "DENIED", denialReason: "DECLINED", assurance: null, holderBinding: null });
+    expect((await decline(opened.session_id, opened.nonce)).body.data).toMatchObject({
+      status: "DENIED",
+      denial_reason: "DECLINED",
+      assurance: null,
+    });
+    expect(await logRow(opened.session_id)).toMatchObject({
+      status: "DENIED",
+      denialReason: "DECLINED",
+      assurance: null,
+      holderBinding: null,
+    });
   });
 });

@@ -17,7 +17,10 @@ afterEach(() => {
 });
 
 const open = async (apiKey: string, body: Record<string, unknown> = {}) => {
-  const res = await call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
+  const res = await call("POST", "/api/age-verification/session", {
+    apiKey,
+    body: { age_required: 18, callback_url: CALLBACK_URL, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { session_id: string; nonce: string; livemode: boolean };
 };
@@ -64,7 +67,10 @@ describe("test mode", () => {
       expect(res.body.data.receipt_id).toMatch(/^rcpt_/);
     }
     expect((await poll(merchant.testKey, opened.session_id)).body.data).toEqual(res.body.data);
-    const [event] = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+    const [event] = await (await dbOfSession(opened.session_id))
+      .select()
+      .from(callbackEvents)
+      .where(eq(callbackEvents.sessionId, opened.session_id));
     await vi.waitFor(async () => expect(await eventState(event!.id)).toBe("delivered"), { timeout: 10_000 });
     const body = JSON.parse(String(spy.mock.calls.find(([input]) => String(input) === CALLBACK_URL)![1]!.body));
     expect(body.data).toEqual(res.body.data);
@@ -125,7 +131,10 @@ describe("test mode", () => {
           const opened = await open(merchant.testKey, body);
           expect(opened.livemode).toBe(false);
           expect((await poll(merchant.testKey, opened.session_id)).body.data.livemode).toBe(false);
-          const [row] = await (await dbOfSession(opened.session_id)).select().from(verificationSessions).where(eq(verificationSessions.id, opened.session_id));
+          const [row] = await (await dbOfSession(opened.session_id))
+            .select()
+            .from(verificationSessions)
+            .where(eq(verificationSessions.id, opened.session_id));
           expect(row!.livemode).toBe(false);
         },
       ),
@@ -140,7 +149,10 @@ describe("test mode", () => {
     const legacy = `svc_sk_${"L".repeat(43)}`;
     const { sha256Hex } = await import("../../src/lib/crypto");
     const { apiKeys } = await import("../../src/db/schema");
-    await (await dbOfAccount(merchant.account.id)).update(apiKeys).set({ keyHash: await sha256Hex(legacy) }).where(eq(apiKeys.id, merchant.keyId));
+    await (await dbOfAccount(merchant.account.id))
+      .update(apiKeys)
+      .set({ keyHash: await sha256Hex(legacy) })
+      .where(eq(apiKeys.id, merchant.keyId));
     const opened = await open(legacy);
     expect(opened.livemode).toBe(true);
   });

@@ -34,7 +34,10 @@ describe("test receipts", () => {
     const merchant = await seedMerchant();
     const testKey = await createApiKey(root().onShard(merchant.account.shard), merchant.account.id, "test key", "test");
     const session = await openSession(testKey.apiKey);
-    const answered = await call("POST", `/api/age-verification/session/${session.session_id}/test-outcome`, { apiKey: testKey.apiKey, body: { outcome: "APPROVED" } });
+    const answered = await call("POST", `/api/age-verification/session/${session.session_id}/test-outcome`, {
+      apiKey: testKey.apiKey,
+      body: { outcome: "APPROVED" },
+    });
     expect(answered.status).toBe(200);
     const receipt = answered.body.data.receipt as string;
 
@@ -64,6 +67,11 @@ describe("test receipts", () => {
     const { payload, protectedHeader } = await jwtVerify(receipt, createLocalJWKSet(published));
     expect(payload.livemode).toBe(true);
     expect(protectedHeader.kid!.endsWith(".test")).toBe(false);
-    expect(await verifiesWithAny(receipt, published.keys.filter((k) => k.kid!.endsWith(".test")))).toBe(false);
+    expect(
+      await verifiesWithAny(
+        receipt,
+        published.keys.filter((k) => k.kid!.endsWith(".test")),
+      ),
+    ).toBe(false);
   });
 });

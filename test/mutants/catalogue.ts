@@ -77,7 +77,7 @@ const audit: Mutation[] = [
     id: "audit-redelivery-limit-global",
     file: "src/routes/usage/redeliver-callback.ts",
     find: "countUse(c, spec.limits.callbackTools, c.var.user.id)",
-    replace: "countUse(c, spec.limits.callbackTools, \"everyone\")",
+    replace: 'countUse(c, spec.limits.callbackTools, "everyone")',
     tests: [REDELIVERY],
     why: "the redelivery limit is shared by every account: one merchant's redeliveries lock out all others",
   },
@@ -104,7 +104,7 @@ const receipts: Mutation[] = [
     id: "receipt-issuer",
     file: "src/session/verification-session.ts",
     find: "      iss: this.root.settings.appUrl,",
-    replace: "      iss: \"age-verification-service\",",
+    replace: '      iss: "age-verification-service",',
     tests: [RECEIPTS],
     why: "the receipt names another issuer than the service's URL",
   },
@@ -119,16 +119,16 @@ const receipts: Mutation[] = [
   {
     id: "receipt-private-key-published",
     file: "src/session/receipts.ts",
-    find: "x: jwk.x, kid: jwk.kid, alg: \"EdDSA\", use: \"sig\" })",
-    replace: "x: jwk.x, d: (jwk as { d?: string }).d, kid: jwk.kid, alg: \"EdDSA\", use: \"sig\" })",
+    find: 'x: jwk.x, kid: jwk.kid, alg: "EdDSA", use: "sig" })',
+    replace: 'x: jwk.x, d: (jwk as { d?: string }).d, kid: jwk.kid, alg: "EdDSA", use: "sig" })',
     tests: [RECEIPTS],
     why: "the key set publishes the private key",
   },
   {
     id: "receipt-signs-header-only",
     file: "src/session/receipts.ts",
-    find: "await crypto.subtle.sign({ name: \"Ed25519\" }, key, utf8(signingInput));",
-    replace: "await crypto.subtle.sign({ name: \"Ed25519\" }, key, utf8(header));",
+    find: 'await crypto.subtle.sign({ name: "Ed25519" }, key, utf8(signingInput));',
+    replace: 'await crypto.subtle.sign({ name: "Ed25519" }, key, utf8(header));',
     tests: [RECEIPTS],
     why: "the signature does not cover the claims: anyone can change the outcome",
   },
@@ -326,7 +326,8 @@ const passkeys: Mutation[] = [
     id: "passkey-challenge-kept",
     file: "src/domain/passkeys/passkeys.ts",
     find: "    .delete(passkeyChallenges)\n    .where(eq(passkeyChallenges.challengeHash, await sha256Hex(challengeText)))\n    .returning();",
-    replace: "    .select()\n    .from(passkeyChallenges)\n    .where(eq(passkeyChallenges.challengeHash, await sha256Hex(challengeText)));",
+    replace:
+      "    .select()\n    .from(passkeyChallenges)\n    .where(eq(passkeyChallenges.challengeHash, await sha256Hex(challengeText)));",
     tests: [PASSKEYS],
     why: "a spent challenge is kept: it replays, and an approval's row links the account to the session",
   },
@@ -341,7 +342,7 @@ const passkeys: Mutation[] = [
   {
     id: "passkey-challenge-other-session",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "if (expected.purpose === \"approve\" && row.nonceHash !== (await approvalBinding(challengeText, expected.nonce))) {",
+    find: 'if (expected.purpose === "approve" && row.nonceHash !== (await approvalBinding(challengeText, expected.nonce))) {',
     replace: "if (false) {",
     tests: [PASSKEYS],
     why: "an assertion over another session's challenge approves this one",
@@ -365,7 +366,7 @@ const passkeys: Mutation[] = [
   {
     id: "passkey-enrol-cap-unchecked",
     file: "src/domain/passkeys/passkeys.ts",
-    find: "  if (held.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError(\"PASSKEY_LIMIT_REACHED\");",
+    find: '  if (held.length >= MAX_PASSKEYS_PER_ACCOUNT) throw new ApiError("PASSKEY_LIMIT_REACHED");',
     replace: "",
     tests: [PASSKEYS],
     why: "enrolment skips the cap (options fetched before the tenth passkey was added enrol an eleventh)",
@@ -390,7 +391,8 @@ const passkeys: Mutation[] = [
     id: "passkey-deleted-with-account-kept",
     file: "drizzle/0006_passkeys.sql",
     find: "FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE cascade\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX",
-    replace: "FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX",
+    replace:
+      "FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE set null\n);\n--> statement-breakpoint\nCREATE UNIQUE INDEX",
     tests: [PASSKEYS],
     why: "a deleted account's passkeys stay behind",
   },
@@ -433,7 +435,7 @@ const limits: Mutation[] = [
     id: "limit-refused-answer-counts",
     file: "src/domain/verification/answerer.ts",
     find: "AND kyc_records.rejection_reason = 'IDENTITY_ALREADY_VERIFIED') \" +",
-    replace: "AND 0) \" +",
+    replace: 'AND 0) " +',
     tests: [LIMITS],
     why: "a refused answer (an identity that verifies another account) counts against the account",
   },
@@ -457,7 +459,8 @@ const limits: Mutation[] = [
     id: "limit-kyc-check-after-provider",
     file: "src/routes/kyc/submit-check.ts",
     find: "      await countUse(c, spec.limits.checks, c.var.user.id);\n      return ok(c, await submitCheck(c.var.ctx, c.var.user.id), 202);",
-    replace: "      const submitted = await submitCheck(c.var.ctx, c.var.user.id);\n      await countUse(c, spec.limits.checks, c.var.user.id);\n      return ok(c, submitted, 202);",
+    replace:
+      "      const submitted = await submitCheck(c.var.ctx, c.var.user.id);\n      await countUse(c, spec.limits.checks, c.var.user.id);\n      return ok(c, submitted, 202);",
     tests: [LIMITS],
     why: "the check limit is consulted after the paid provider call",
   },
@@ -678,7 +681,7 @@ const callbacks: Mutation[] = [
   {
     id: "callback-redelivery-pending-off-schedule",
     file: "src/domain/merchant-callbacks/redelivery.ts",
-    find: "{ redelivery: row.state !== \"pending\" }",
+    find: '{ redelivery: row.state !== "pending" }',
     replace: "{ redelivery: true }",
     tests: [REDELIVERY],
     why: "redelivering a pending event drops its retry schedule",
@@ -722,7 +725,8 @@ const callbackTools: Mutation[] = [
     id: "callback-test-event-origin-checked",
     file: "src/domain/merchant-callbacks/test-event.ts",
     find: '  if (problem) throw validationFailed([{ path: "url", message: problem }]);',
-    replace: '  if (problem || (row.allowedCallbackOrigins?.length && !row.allowedCallbackOrigins.includes(new URL(url).origin))) throw validationFailed([{ path: "url", message: problem ?? "origin not allowed" }]);',
+    replace:
+      '  if (problem || (row.allowedCallbackOrigins?.length && !row.allowedCallbackOrigins.includes(new URL(url).origin))) throw validationFailed([{ path: "url", message: problem ?? "origin not allowed" }]);',
     tests: [ORIGINS],
     why: "test events refuse URLs off the allowed origins, so a merchant cannot try a new endpoint before allowing it",
   },
@@ -765,7 +769,7 @@ const idempotency: Mutation[] = [
     id: "idempotency-shared-by-accounts",
     file: "src/routes/verification/open-session.ts",
     find: "idempotently(c.var.ctx, c.var.apiKey, key,",
-    replace: "idempotently(c.var.ctx, { ...c.var.apiKey, id: \"key_shared\" }, key,",
+    replace: 'idempotently(c.var.ctx, { ...c.var.apiKey, id: "key_shared" }, key,',
     tests: [IDEMPOTENCY],
     why: "one merchant's key replays another merchant's session",
   },
@@ -827,8 +831,8 @@ const hardening: Mutation[] = [
   {
     id: "hardening-misconfigured-generic",
     file: "src/config/settings.ts",
-    find: "new ApiError(\"MISCONFIGURED\", { log:",
-    replace: "new ApiError(\"MISCONFIGURED\", { errors: problems.map((p) => ({ path: p.setting, message: p.problem })), log:",
+    find: 'new ApiError("MISCONFIGURED", { log:',
+    replace: 'new ApiError("MISCONFIGURED", { errors: problems.map((p) => ({ path: p.setting, message: p.problem })), log:',
     tests: ["test/http/fail-closed.test.ts"],
     why: "503 MISCONFIGURED names the broken settings to an anonymous caller",
   },
@@ -868,7 +872,7 @@ const hardening: Mutation[] = [
     id: "hardening-reset-removes-passkeys",
     file: "src/domain/accounts/password-reset.ts",
     find: "    ctx.db.delete(passkeys).where(eq(passkeys.userId, used.userId)).returning({ id: passkeys.id }),",
-    replace: "    ctx.db.delete(passkeys).where(eq(passkeys.userId, \"nobody\")).returning({ id: passkeys.id }),",
+    replace: '    ctx.db.delete(passkeys).where(eq(passkeys.userId, "nobody")).returning({ id: passkeys.id }),',
     tests: ["test/routes/credential-notices.test.ts"],
     why: "a password reset keeps the passkeys a stolen token enrolled: the owner stays locked out",
   },
@@ -899,7 +903,7 @@ const hardening: Mutation[] = [
   {
     id: "hardening-callback-port-443",
     file: "src/domain/merchant-callbacks/callback-url.ts",
-    find: "  if (!options.allowLocalHttp && url.port !== \"\") return \"Use the default https port (443).\";\n",
+    find: '  if (!options.allowLocalHttp && url.port !== "") return "Use the default https port (443).";\n',
     replace: "",
     tests: ["test/robustness/callback-url-ssrf.test.ts"],
     why: "a callback URL on any port passes in production: a way to reach services that are not web receivers",
@@ -915,8 +919,8 @@ const hardening: Mutation[] = [
   {
     id: "hardening-doh-host-check",
     file: "src/callbacks/deliver.ts",
-    find: "    if (problem) return finish({ kind: \"error\", error: problem });",
-    replace: "    if (problem && false) return finish({ kind: \"error\", error: problem });",
+    find: '    if (problem) return finish({ kind: "error", error: problem });',
+    replace: '    if (problem && false) return finish({ kind: "error", error: problem });',
     tests: ["test/callbacks/callback-host.test.ts"],
     why: "a callback host that resolves to a private address is called",
   },
@@ -1443,7 +1447,6 @@ const firstAttempt: Mutation[] = [
   },
 ];
 
-
 const ROLLUP = "test/maintenance/usage-rollup.test.ts";
 /** docs/capacity.md: the usage rollup's fold, the retention that waits for it, and the reports' boundary. */
 const rollups: Mutation[] = [
@@ -1574,7 +1577,6 @@ const applicantCorrection: Mutation[] = [
   },
 ];
 
-
 /** Sharded accounts (docs/operations.md): the shard tag's check, the email directory's claim, the per-shard maintenance. */
 const SHARD_TAG = "test/lib/shard-tag.test.ts";
 const SHARD_ROUTING = "test/shards/routing.test.ts";
@@ -1632,7 +1634,7 @@ const shards: Mutation[] = [
     id: "claim-ignores-attempt-in-progress",
     file: "src/callbacks/attempts.ts",
     find: "const CLAIM_NEXT = CLAIM_NEXT_SELECT + NONE_IN_PROGRESS + CLAIM_END;",
-    replace: "const CLAIM_NEXT = CLAIM_NEXT_SELECT + \"1 = 1\" + CLAIM_END;",
+    replace: 'const CLAIM_NEXT = CLAIM_NEXT_SELECT + "1 = 1" + CLAIM_END;',
     tests: ["test/callbacks/consumer.test.ts", "test/callbacks/first-attempt.test.ts"],
     why: "two copies of one callback message processed at once both send it: the receiver gets the attempt twice",
   },
@@ -1748,7 +1750,7 @@ const trustSession: Mutation[] = [
   {
     id: "require-passkey-double-blind-without-wallet",
     file: "src/domain/verification/ways-offered.ts",
-    find: "if (doubleBlind && asked.require_passkey && !accepted.includes(\"DIGITAL_ID_VERIFIED\"))",
+    find: 'if (doubleBlind && asked.require_passkey && !accepted.includes("DIGITAL_ID_VERIFIED"))',
     replace: "if (false)",
     tests: [REQUIRE_PASSKEY],
     why: "a double-blind session that requires a passkey opens where no way can approve it",
@@ -1912,7 +1914,6 @@ const statusLists: Mutation[] = [
   },
 ];
 
-
 /** Double-blind sessions read no account (docs/double-blind.md): the routes, the stock's issuance, the spent set, the day-only times. */
 const DOUBLE_BLIND = "test/age-tokens/double-blind-no-account.test.ts";
 const doubleBlindNoAccount: Mutation[] = [
@@ -1967,8 +1968,8 @@ const doubleBlindNoAccount: Mutation[] = [
   {
     id: "issuance-takes-referer",
     file: "src/routes/age-tokens/names-no-session.ts",
-    find: "    return url.pathname === \"/\" && url.search === \"\"",
-    replace: "    return url.search === \"\"",
+    find: '    return url.pathname === "/" && url.search === ""',
+    replace: '    return url.search === ""',
     tests: ["test/age-tokens/issuance-apart.test.ts"],
     why: "an issuance request names the page it came from (a session's page) in its Referer",
   },
@@ -2024,7 +2025,8 @@ const doubleBlindNoAccount: Mutation[] = [
     id: "completion-hour-window",
     file: "src/domain/limits/account-limits.ts",
     find: '  completionsPerAccount: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
-    replace: '  completionsPerAccount: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
+    replace:
+      '  completionsPerAccount: [{ name: "completion-hour", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: HOUR }, { name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
     tests: ["test/privacy/approval-times.test.ts"],
     why: "an approval raises an hourly counter the service can recompute for the account: it dates the answer to the hour",
   },
@@ -2070,7 +2072,6 @@ const doubleBlindNoAccount: Mutation[] = [
   },
 ];
 
-
 // Proof-of-age attestation issuance (docs/attestations.md): who may ask, the single-use grants, PKCE, the
 // transaction code's attempts, each check of a proof, and nothing of an attestation kept.
 const ATTESTATION_REFUSALS = "test/attestations/refusals.test.ts";
@@ -2097,15 +2098,16 @@ const attestations: Mutation[] = [
     id: "attestation-grant-reusable",
     file: "src/domain/attestations/grants.ts",
     find: "    .delete(attestationGrants)\n    .where(and(eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)), eq(attestationGrants.kind, kind), gt(attestationGrants.expiresAt, new Date(now).toISOString())))\n    .returning();",
-    replace: "    .select()\n    .from(attestationGrants)\n    .where(and(eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)), eq(attestationGrants.kind, kind), gt(attestationGrants.expiresAt, new Date(now).toISOString())));",
+    replace:
+      "    .select()\n    .from(attestationGrants)\n    .where(and(eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)), eq(attestationGrants.kind, kind), gt(attestationGrants.expiresAt, new Date(now).toISOString())));",
     tests: [ATTESTATION_REFUSALS],
     why: "authorization codes, access tokens and c_nonces are not spent: a code, a token or a nonce works again",
   },
   {
     id: "attestation-grant-expiry-ignored",
     file: "src/domain/attestations/grants.ts",
-    find: "const live = and(eq(attestationGrants.keyHash, keyHash), eq(attestationGrants.kind, \"offer\"), gt(attestationGrants.expiresAt, new Date(now).toISOString()), ",
-    replace: "const live = and(eq(attestationGrants.keyHash, keyHash), eq(attestationGrants.kind, \"offer\"), ",
+    find: 'const live = and(eq(attestationGrants.keyHash, keyHash), eq(attestationGrants.kind, "offer"), gt(attestationGrants.expiresAt, new Date(now).toISOString()), ',
+    replace: 'const live = and(eq(attestationGrants.keyHash, keyHash), eq(attestationGrants.kind, "offer"), ',
     tests: [ATTESTATION_REFUSALS],
     why: "an expired offer is still redeemed",
   },
@@ -2177,7 +2179,8 @@ const attestations: Mutation[] = [
     id: "attestation-redirect-blocklist",
     file: "src/domain/attestations/authorization-code.ts",
     find: 'const mayReceiveCode = (url: URL) => url.protocol === "https:" || REVERSE_DOMAIN_SCHEME.test(url.protocol);',
-    replace: 'const mayReceiveCode = (url: URL) => !["http:", "javascript:", "data:", "file:", "blob:", "vbscript:", "about:", "ws:", "wss:"].includes(url.protocol);',
+    replace:
+      'const mayReceiveCode = (url: URL) => !["http:", "javascript:", "data:", "file:", "blob:", "vbscript:", "about:", "ws:", "wss:"].includes(url.protocol);',
     tests: [ATTESTATION_REFUSALS],
     why: "a blocklist of schemes lets through every scheme it did not name (ftp:, intent:, a one-word scheme any app can claim)",
   },
@@ -2193,7 +2196,7 @@ const attestations: Mutation[] = [
     id: "attestation-proof-audience-ignored",
     file: "src/domain/attestations/proofs.ts",
     find: "if (payload.aud !== credentialIssuer)",
-    replace: "if (typeof payload.aud !== \"string\")",
+    replace: 'if (typeof payload.aud !== "string")',
     tests: [ATTESTATION_REFUSALS],
     why: "a proof made for another issuer is accepted here",
   },
@@ -2201,7 +2204,7 @@ const attestations: Mutation[] = [
     id: "attestation-proof-type-ignored",
     file: "src/domain/attestations/proofs.ts",
     find: "if (header.typ !== PROOF_TYPE)",
-    replace: "if (typeof header.typ !== \"string\")",
+    replace: 'if (typeof header.typ !== "string")',
     tests: [ATTESTATION_REFUSALS],
     why: "any JWT signed by the wallet's key passes as a proof of possession (explicit typing, RFC 8725 §3.11)",
   },
@@ -2224,7 +2227,7 @@ const attestations: Mutation[] = [
   {
     id: "attestation-proof-signature-unchecked",
     file: "src/domain/attestations/proofs.ts",
-    find: "  if (!verified) throw refuse(index, \"the signature does not verify with its jwk.\");\n",
+    find: '  if (!verified) throw refuse(index, "the signature does not verify with its jwk.");\n',
     replace: "",
     tests: [ATTESTATION_REFUSALS],
     why: "an attestation is bound to a key whose holder never signed: issued to a key the requester does not hold",
@@ -2232,16 +2235,16 @@ const attestations: Mutation[] = [
   {
     id: "attestation-nonce-unchecked",
     file: "src/domain/attestations/credential-issuance.ts",
-    find: "    if (!(await spendGrant(ctx, \"nonce\", nonce, now))) throw oauthError",
-    replace: "    if (!(await spendGrant(ctx, \"nonce\", nonce, now)) && false) throw oauthError",
+    find: '    if (!(await spendGrant(ctx, "nonce", nonce, now))) throw oauthError',
+    replace: '    if (!(await spendGrant(ctx, "nonce", nonce, now)) && false) throw oauthError',
     tests: [ATTESTATION_REFUSALS],
     why: "proofs need no fresh c_nonce: a proof captured once is replayed for ever",
   },
   {
     id: "attestation-token-not-spent",
     file: "src/domain/attestations/credential-issuance.ts",
-    find: "  if (!(await spendGrant(ctx, \"token\", accessToken, now))) throw",
-    replace: "  if (!(await grantExists(ctx, \"token\", accessToken, now))) throw",
+    find: '  if (!(await spendGrant(ctx, "token", accessToken, now))) throw',
+    replace: '  if (!(await grantExists(ctx, "token", accessToken, now))) throw',
     tests: [ATTESTATION_REFUSALS],
     why: "an access token issues batch after batch: the daily count of batches no longer bounds what one adult hands on",
   },
@@ -2264,7 +2267,7 @@ const attestations: Mutation[] = [
   {
     id: "attestation-batches-uncounted",
     file: "src/domain/attestations/batch-authorization.ts",
-    find: "  await countAccountUse(ctx, \"attestationBatchesPerAccount\", holder.userId, now);\n",
+    find: '  await countAccountUse(ctx, "attestationBatchesPerAccount", holder.userId, now);\n',
     replace: "",
     tests: [ATTESTATION_REFUSALS],
     why: "batches are not counted per day: one verified adult supplies attestations to a crowd",
@@ -2288,8 +2291,8 @@ const attestations: Mutation[] = [
   {
     id: "attestation-consent-scheme-named-as-host",
     file: "src/routes/attestations/authorize-page.tsx",
-    find: "target.protocol === \"https:\" ? target.origin : translate(catalogue, \"consent.destination.app\", { scheme: target.protocol })",
-    replace: "target.protocol === \"https:\" ? target.host : target.protocol.replace(/:$/, \"\")",
+    find: 'target.protocol === "https:" ? target.origin : translate(catalogue, "consent.destination.app", { scheme: target.protocol })',
+    replace: 'target.protocol === "https:" ? target.host : target.protocol.replace(/:$/, "")',
     tests: [ATTESTATION_ISSUANCE],
     why: "the consent page names a scheme any app can claim (wallet.example.org:) exactly as the website wallet.example.org",
   },
@@ -2297,7 +2300,8 @@ const attestations: Mutation[] = [
     id: "attestation-oauth-body-buffered-whole",
     file: "src/routes/attestations/oauth-response.ts",
     find: "  const reader = c.req.raw.body?.getReader();",
-    replace: "  const whole = new Uint8Array(await c.req.arrayBuffer());\n  if (whole.byteLength > MAX_BODY_BYTES) throw new ApiError(\"PAYLOAD_TOO_LARGE\");\n  const reader = new Blob([whole]).stream().getReader();",
+    replace:
+      '  const whole = new Uint8Array(await c.req.arrayBuffer());\n  if (whole.byteLength > MAX_BODY_BYTES) throw new ApiError("PAYLOAD_TOO_LARGE");\n  const reader = new Blob([whole]).stream().getReader();',
     tests: [ATTESTATION_REFUSALS],
     why: "the OAuth endpoints read a body sent without a length to its end before measuring it: any client makes the Worker buffer megabytes",
   },
@@ -2313,7 +2317,7 @@ const attestations: Mutation[] = [
     id: "attestation-consent-form-leads-anywhere",
     file: "src/routes/attestations/authorize-page.tsx",
     find: "`form-action 'self' ${source}`",
-    replace: "\"form-action *\"",
+    replace: '"form-action *"',
     tests: [ATTESTATION_ISSUANCE],
     why: "the consent page's form may lead anywhere: an injected form posts the person's password elsewhere",
   },
@@ -2359,4 +2363,30 @@ const attestations: Mutation[] = [
   },
 ];
 
-export const catalogue: Mutation[] = [...audit, ...receipts, ...sessions, ...passkeys, ...limits, ...auth, ...callbacks, ...callbackTools, ...idempotency, ...maintenance, ...hardening, ...policy, ...digitalId, ...verifierChecks, ...statusLists, ...dropIn, ...ageTokens, ...firstAttempt, ...rollups, ...applicantCorrection, ...shards, ...workerSchemas, ...trustSession, ...doubleBlindNoAccount, ...attestations];
+export const catalogue: Mutation[] = [
+  ...audit,
+  ...receipts,
+  ...sessions,
+  ...passkeys,
+  ...limits,
+  ...auth,
+  ...callbacks,
+  ...callbackTools,
+  ...idempotency,
+  ...maintenance,
+  ...hardening,
+  ...policy,
+  ...digitalId,
+  ...verifierChecks,
+  ...statusLists,
+  ...dropIn,
+  ...ageTokens,
+  ...firstAttempt,
+  ...rollups,
+  ...applicantCorrection,
+  ...shards,
+  ...workerSchemas,
+  ...trustSession,
+  ...doubleBlindNoAccount,
+  ...attestations,
+];

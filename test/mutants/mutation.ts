@@ -17,12 +17,13 @@ export type Mutation = {
 };
 
 /**
- * `find` as a pattern that ignores whitespace: the formatter (biome.json) may break a line or re-indent
- * it, which changes no token, so an entry names the code, not its layout.
+ * `find` as a pattern that ignores layout: the formatter (biome.json) may break a line, re-indent it, or add
+ * a trailing comma before a closing bracket, which changes no meaning, so an entry names the code, not its
+ * layout.
  */
 function findPattern(find: string, flags: string): RegExp {
-  const chars = [...find.replace(/\s+/g, "")].map((c) => c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
-  return new RegExp(chars.join("\\s*"), flags);
+  const parts = [...find.replace(/\s+/g, "")].map((c) => (")]}".includes(c) ? ",?\\s*" : "") + c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"));
+  return new RegExp(parts.join("\\s*"), flags);
 }
 
 /** How many times `find` occurs in `text`, whatever the whitespace (overlaps not counted). */

@@ -13,7 +13,11 @@ const node = (name: string): Promise<any> => import(/* @vite-ignore */ name);
 const secret = (byte: number) => `whsec_${btoa(String.fromCharCode(...new Uint8Array(32).fill(byte)))}`;
 const OLD_SECRET = secret(1);
 const NEW_SECRET = secret(2);
-const body = JSON.stringify({ type: "age_verification.session.approved", timestamp: "2026-11-24T15:00:00.000Z", data: { session_id: "ses_1", status: "APPROVED" } });
+const body = JSON.stringify({
+  type: "age_verification.session.approved",
+  timestamp: "2026-11-24T15:00:00.000Z",
+  data: { session_id: "ses_1", status: "APPROVED" },
+});
 
 /** What the service sends during a rotation's grace: one signature per secret, newest first. */
 function signedHeaders(payload: string, at: Date, secrets: readonly string[]) {
@@ -28,17 +32,24 @@ describe("verifyCallback (Standard Webhooks)", () => {
   it("accepts a rotated pair: a receiver holding only the old or only the new secret verifies it", async () => {
     const headers = signedHeaders(body, now, [NEW_SECRET, OLD_SECRET]);
     for (const held of [[OLD_SECRET], [NEW_SECRET], [NEW_SECRET, OLD_SECRET]]) {
-      await expect(verifyCallback(body, headers, held, { now })).resolves.toMatchObject({ type: "age_verification.session.approved", data: { status: "APPROVED" } });
+      await expect(verifyCallback(body, headers, held, { now })).resolves.toMatchObject({
+        type: "age_verification.session.approved",
+        data: { status: "APPROVED" },
+      });
     }
   });
 
   it("accepts a callback signed with the old secret alone when the receiver already holds both", async () => {
-    await expect(verifyCallback(body, new Headers(signedHeaders(body, now, [OLD_SECRET])), [NEW_SECRET, OLD_SECRET], { now })).resolves.toMatchObject({ data: { session_id: "ses_1" } });
+    await expect(
+      verifyCallback(body, new Headers(signedHeaders(body, now, [OLD_SECRET])), [NEW_SECRET, OLD_SECRET], { now }),
+    ).resolves.toMatchObject({ data: { session_id: "ses_1" } });
   });
 
   it("refuses a changed body", async () => {
     const headers = signedHeaders(body, now, [NEW_SECRET, OLD_SECRET]);
-    await expect(verifyCallback(body.replace("APPROVED", "DENIED"), headers, [NEW_SECRET, OLD_SECRET], { now })).rejects.toThrow(/no signature matches/);
+    await expect(verifyCallback(body.replace("APPROVED", "DENIED"), headers, [NEW_SECRET, OLD_SECRET], { now })).rejects.toThrow(
+      /no signature matches/,
+    );
   });
 
   it("refuses a stale timestamp (over 5 minutes old) and one from the future, though validly signed", async () => {
@@ -51,7 +62,9 @@ describe("verifyCallback (Standard Webhooks)", () => {
   });
 
   it("refuses a secret the receiver does not hold, and missing headers", async () => {
-    await expect(verifyCallback(body, signedHeaders(body, now, [secret(3)]), [NEW_SECRET, OLD_SECRET], { now })).rejects.toThrow(/no signature matches/);
+    await expect(verifyCallback(body, signedHeaders(body, now, [secret(3)]), [NEW_SECRET, OLD_SECRET], { now })).rejects.toThrow(
+      /no signature matches/,
+    );
     await expect(verifyCallback(body, { "webhook-id": "msg_1" }, [NEW_SECRET], { now })).rejects.toThrow(/missing/);
   });
 });
@@ -60,8 +73,18 @@ describe("verifyReceipt (EdDSA against the JWKS)", async () => {
   const { privateKey, publicKey } = await generateKeyPair("EdDSA", { crv: "Ed25519", extractable: true });
   const jwks: Jwks = { keys: [{ ...(await exportJWK(publicKey)), kid: "rk-1", alg: "EdDSA", use: "sig" } as Jwks["keys"][number]] };
   const claims = {
-    receipt_id: "rcpt_1", session_id: "ses_1", merchant_id: "usr_1", age_required: 18, outcome: "APPROVED", assurance: "KYC_VERIFIED",
-    holder_binding: "PASSWORD", denial_reason: null, resolved_at: "2026-11-24T15:00:00.000Z", livemode: true, iat: 1795532400, iss: "https://age.example",
+    receipt_id: "rcpt_1",
+    session_id: "ses_1",
+    merchant_id: "usr_1",
+    age_required: 18,
+    outcome: "APPROVED",
+    assurance: "KYC_VERIFIED",
+    holder_binding: "PASSWORD",
+    denial_reason: null,
+    resolved_at: "2026-11-24T15:00:00.000Z",
+    livemode: true,
+    iat: 1795532400,
+    iss: "https://age.example",
   };
   const sign = (kid: string, payload: Record<string, unknown> = claims) =>
     new SignJWT(payload).setProtectedHeader({ alg: "EdDSA", kid, typ: "age-receipt+jwt" }).sign(privateKey);
@@ -72,7 +95,10 @@ describe("verifyReceipt (EdDSA against the JWKS)", async () => {
 
   it("refuses a changed claim (the signature no longer matches)", async () => {
     const [header, , signature] = (await sign("rk-1")).split(".");
-    const changed = btoa(JSON.stringify({ ...claims, age_required: 16 })).replace(/=+$/, "").replace(/\+/g, "-").replace(/\//g, "_");
+    const changed = btoa(JSON.stringify({ ...claims, age_required: 16 }))
+      .replace(/=+$/, "")
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_");
     await expect(verifyReceipt(`${header}.${changed}.${signature}`, jwks)).rejects.toThrow(/signature does not match/);
   });
 
@@ -87,7 +113,9 @@ describe("verifyReceipt (EdDSA against the JWKS)", async () => {
 describe("the library's package", () => {
   it("is versioned with the API it speaks, an ES module with no runtime dependency", async () => {
     const [fs, { fileURLToPath }] = await Promise.all(["node:fs", "node:url"].map(node));
-    const manifest = JSON.parse(fs.readFileSync(fileURLToPath(new URL("../../packages/age-verification-node/package.json", import.meta.url)), "utf8"));
+    const manifest = JSON.parse(
+      fs.readFileSync(fileURLToPath(new URL("../../packages/age-verification-node/package.json", import.meta.url)), "utf8"),
+    );
     expect(manifest).toMatchObject({ name: "age-verification-node", version: API_VERSION, type: "module" });
     expect(manifest.dependencies ?? {}).toEqual({});
   });

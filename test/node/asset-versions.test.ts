@@ -58,6 +58,8 @@ describe("static assets", () => {
         return `  "${name}": "${(await sha256Hex(fs.readFileSync(real))).slice(0, 12)}",`;
       }),
     );
-    await expect(`${HEADER}export const ASSET_VERSIONS = {\n${lines.join("\n")}\n} as const;\n`).toMatchFileSnapshot("../../src/web/assets/versions.ts");
+    await expect(`${HEADER}export const ASSET_VERSIONS = {\n${lines.join("\n")}\n} as const;\n`).toMatchFileSnapshot(
+      "../../src/web/assets/versions.ts",
+    );
   });
 });

@@ -27,7 +27,9 @@ const json = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringi
 async function walletProof(pair: CryptoKeyPair): Promise<string> {
   const { kty, crv, x, y } = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonWebKey;
   const input = `${json({ typ: "openid4vci-proof+jwt", alg: "ES256", jwk: { kty, crv, x, y } })}.${json({ aud: ISSUER, iat: Math.floor(Date.now() / 1000), nonce: "n" })}`;
-  const signature = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, pair.privateKey, new TextEncoder().encode(input)));
+  const signature = new Uint8Array(
+    await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, pair.privateKey, new TextEncoder().encode(input)),
+  );
   return `${input}.${base64url(signature)}`;
 }
 
@@ -44,7 +46,11 @@ function asMdoc(credential: string, deviceKey: CryptoKeyPair): Mdoc {
 describe("an issued proof-of-age attestation, read by @auth0/mdl", () => {
   it("passes every check of an independent verifier, bound to its proof's key, under the IACA root", async () => {
     const signer = (await attestationSigner(settings))!;
-    const pairs = await Promise.all([1, 2].map(() => crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]) as Promise<CryptoKeyPair>));
+    const pairs = await Promise.all(
+      [1, 2].map(
+        () => crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"]) as Promise<CryptoKeyPair>,
+      ),
+    );
     const proofs = await checkProofs(await Promise.all(pairs.map(walletProof)), ISSUER, Date.now());
     for (const [index, proof] of proofs.entries()) {
       const mdoc = asMdoc(await issueProofOfAge(signer, proof.deviceKey, Date.now()), pairs[index]!);
@@ -53,10 +59,20 @@ describe("an issued proof-of-age attestation, read by @auth0/mdl", () => {
       const passed: string[] = [];
       const verified = await new Verifier([iacaPem]).verify(await deviceResponse(mdoc, transcript, { disclose: ["age_over_18"] }), {
         encodedSessionTranscript: encode(tag24(transcript)),
-        onCheck: (check) => (check.status === "FAILED" ? failed : passed).push(`${check.check}${check.status === "FAILED" ? ` (${check.reason ?? ""})` : ""}`),
+        onCheck: (check) =>
+          (check.status === "FAILED" ? failed : passed).push(
+            `${check.check}${check.status === "FAILED" ? ` (${check.reason ?? ""})` : ""}`,
+          ),
       });
       expect(failed).toStrictEqual([]);
-      expect(passed).toEqual(expect.arrayContaining(["Issuer certificate must be valid", "Issuer signature must be valid", "Device signature must be valid", "The MSO must be valid at the time of verification"]));
+      expect(passed).toEqual(
+        expect.arrayContaining([
+          "Issuer certificate must be valid",
+          "Issuer signature must be valid",
+          "Device signature must be valid",
+          "The MSO must be valid at the time of verification",
+        ]),
+      );
       expect(passed.some((check) => /calculated digest for eu\.europa\.ec\.av\.1\/age_over_18/.test(check))).toBe(true);
       const document = verified.documents[0]!;
       expect(document.docType).toBe("eu.europa.ec.av.1");

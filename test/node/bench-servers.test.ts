@@ -5,9 +5,17 @@ import { describe, expect, it } from "vitest";
 
 /** What this test uses of the bench's Node tools (not checked by the root tsconfig: imported by name). */
 type PinTool = { pinServers(processGroups: number[], generator?: number): string };
-type ProcessCpuTool = { groupCpuSeconds(processGroup: number): Map<string, number>; groupProcesses(processGroup: number): { pid: number }[] };
+type ProcessCpuTool = {
+  groupCpuSeconds(processGroup: number): Map<string, number>;
+  groupProcesses(processGroup: number): { pid: number }[];
+};
 type DevServerTool = {
-  startDevServer(options: { name: string; config?: string; devTools?: boolean; args?: string[] }): Promise<{ baseUrl: string; inspectorPort: number; processGroup: number; stop(): Promise<void> }>;
+  startDevServer(options: {
+    name: string;
+    config?: string;
+    devTools?: boolean;
+    args?: string[];
+  }): Promise<{ baseUrl: string; inspectorPort: number; processGroup: number; stop(): Promise<void> }>;
 };
 type Spawned = { pid: number; kill(): void };
 type NodeFs = { readFileSync(path: string, encoding: "utf8"): string };
@@ -18,7 +26,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A process group of its own (as a dev server's), idle; `args` end up in its command line. */
 async function idleGroup(...args: string[]): Promise<Spawned> {
-  const { spawn } = (await node("node:child_process")) as { spawn(cmd: string, args: string[], options: { detached: boolean; stdio: "ignore" }): Spawned };
+  const { spawn } = (await node("node:child_process")) as {
+    spawn(cmd: string, args: string[], options: { detached: boolean; stdio: "ignore" }): Spawned;
+  };
   return spawn(nodeProcess.execPath, ["-e", "setTimeout(() => {}, 20000)", ...args], { detached: true, stdio: "ignore" });
 }
 
@@ -26,7 +36,9 @@ async function idleGroup(...args: string[]): Promise<Spawned> {
 async function allowedCores(pid: number): Promise<string[]> {
   const { readFileSync } = (await node("node:fs")) as NodeFs;
   const { readdirSync } = (await node("node:fs")) as { readdirSync(path: string): string[] };
-  return readdirSync(`/proc/${pid}/task`).map((tid) => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8"))![1]!);
+  return readdirSync(`/proc/${pid}/task`).map(
+    (tid) => /Cpus_allowed_list:\s*(\S+)/.exec(readFileSync(`/proc/${pid}/task/${tid}/status`, "utf8"))![1]!,
+  );
 }
 
 const cores = async () => ((await node("node:os")) as { cpus(): unknown[] }).cpus().length;
@@ -96,7 +108,9 @@ describe.runIf(linux)("a bench server without wrangler dev's DevTools relay", ()
       const health = await fetch(`${server.baseUrl}/api/health`);
       expect(health.status).toBe(200);
       expect(server.inspectorPort).toBe(0);
-      const commandLines = groupProcesses(server.processGroup).map(({ pid }) => readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "));
+      const commandLines = groupProcesses(server.processGroup).map(({ pid }) =>
+        readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " "),
+      );
       // wrangler's Node process runs its API here, and the runtimes it starts: the proxy's and the Worker's.
       expect(commandLines.filter((line) => line.includes("start-worker.mjs"))).toHaveLength(1);
       const runtimes = commandLines.filter((line) => line.includes("workerd serve"));

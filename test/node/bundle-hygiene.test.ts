@@ -17,7 +17,10 @@ describe("bundle hygiene", () => {
   it("takes zod's values only through src/lib/lazy-zod.ts (and its zod/mini steps), so no schema is built at start-up", () => {
     const lazyZod = ["/src/lib/lazy-zod.ts", "/src/lib/zod-mini-steps.ts"];
     const direct = Object.entries(sources)
-      .filter(([file, text]) => !lazyZod.some((allowed) => file.endsWith(allowed)) && /^import\s+(?!type\b)[^;]*\bfrom\s*"zod(?:\/[^"]*)?"/m.test(text))
+      .filter(
+        ([file, text]) =>
+          !lazyZod.some((allowed) => file.endsWith(allowed)) && /^import\s+(?!type\b)[^;]*\bfrom\s*"zod(?:\/[^"]*)?"/m.test(text),
+      )
       .map(([file]) => file);
     expect(direct).toEqual([]);
   });

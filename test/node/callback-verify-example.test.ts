@@ -13,12 +13,20 @@ type Verify = (secret: string, headers: Record<string, string | undefined>, body
 
 // The example's import line names what the function receives here; the rest runs as written.
 const source = CALLBACK_VERIFY_EXAMPLE.replace(/^import .*\n/, "");
-const verifyCallback = new Function("createHmac", "timingSafeEqual", "Buffer", `${source}\nreturn verifyCallback;`)(createHmac, timingSafeEqual, Buffer) as Verify;
+const verifyCallback = new Function("createHmac", "timingSafeEqual", "Buffer", `${source}\nreturn verifyCallback;`)(
+  createHmac,
+  timingSafeEqual,
+  Buffer,
+) as Verify;
 const base64 = (byte: number): string => Buffer.alloc(32, byte).toString("base64");
 
 const SECRET = `whsec_${base64(7)}`;
 const OLD_SECRET = `whsec_${base64(9)}`;
-const BODY = JSON.stringify({ type: "age_verification.session.approved", timestamp: "2026-11-24T12:00:00.000Z", data: { session_id: "ses_1" } });
+const BODY = JSON.stringify({
+  type: "age_verification.session.approved",
+  timestamp: "2026-11-24T12:00:00.000Z",
+  data: { session_id: "ses_1" },
+});
 const now = () => Math.floor(Date.now() / 1000);
 
 describe("the /docs callback verification example", () => {
@@ -43,6 +51,8 @@ describe("the /docs callback verification example", () => {
     const stale = await webhookHeaders(SECRET, "msg_5", now() - 301, BODY);
     expect(verifyCallback(SECRET, stale, BODY)).toBe(false);
     expect(verifyCallback(SECRET, { ...headers, "webhook-signature": undefined }, BODY)).toBe(false);
-    expect(verifyCallback(SECRET, { ...headers, "webhook-signature": headers["webhook-signature"].replace("v1,", "v2,") }, BODY)).toBe(false);
+    expect(verifyCallback(SECRET, { ...headers, "webhook-signature": headers["webhook-signature"].replace("v1,", "v2,") }, BODY)).toBe(
+      false,
+    );
   });
 });

@@ -6,7 +6,9 @@ import changelog from "../../CHANGELOG.md?raw";
 import { API_VERSION } from "../../src/http/api-version";
 
 const headings = [...changelog.matchAll(/^## (.+)$/gm)].map((m) => m[1]!);
-const released = headings.filter((h) => h !== "Unreleased").map((h) => /^(\d+\.\d+\.\d+) — \d{4}-\d{2}-\d{2}$/.exec(h)?.[1] ?? `malformed: ${h}`);
+const released = headings
+  .filter((h) => h !== "Unreleased")
+  .map((h) => /^(\d+\.\d+\.\d+) — \d{4}-\d{2}-\d{2}$/.exec(h)?.[1] ?? `malformed: ${h}`);
 
 const compare = (a: string, b: string) => {
   const [x, y] = [a, b].map((v) => v.split(".").map(Number));

@@ -21,7 +21,8 @@ describe("D1 bindings of wrangler.toml", () => {
   }
 
   it("reads both shapes, and refuses an environment that does not exist", () => {
-    const sample = '[[d1_databases]]\nbinding = "DB"\nx = 1\n\n[[d1_databases]]\nbinding = "DB_1"\n\n[env.p]\nd1_databases = [\n  { binding = "DB" },\n  { binding = "DB_1" },\n  { binding = "DB_2" },\n]\n';
+    const sample =
+      '[[d1_databases]]\nbinding = "DB"\nx = 1\n\n[[d1_databases]]\nbinding = "DB_1"\n\n[env.p]\nd1_databases = [\n  { binding = "DB" },\n  { binding = "DB_1" },\n  { binding = "DB_2" },\n]\n';
     expect(d1Bindings(sample)).toEqual(["DB", "DB_1"]);
     expect(d1Bindings(sample, "p")).toEqual(["DB", "DB_1", "DB_2"]);
     expect(() => d1Bindings(sample, "q")).toThrow(/no \[env.q\]/);

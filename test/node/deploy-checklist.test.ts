@@ -48,7 +48,19 @@ const missingFromChecklist = (names: string[]) => [...new Set(names)].filter((na
 
 describe("docs/deploy.md", () => {
   it("reads the configuration it checks (the parsers find what is there)", () => {
-    expect(wranglerNames()).toEqual(expect.arrayContaining(["DB", "SESSIONS", "CALLBACKS", "MAIL", "MAILER", "LOGIN_PER_EMAIL_AND_ADDRESS_LIMITER", "callbacks-dead-letter", "staging-mail", "APP_URL"]));
+    expect(wranglerNames()).toEqual(
+      expect.arrayContaining([
+        "DB",
+        "SESSIONS",
+        "CALLBACKS",
+        "MAIL",
+        "MAILER",
+        "LOGIN_PER_EMAIL_AND_ADDRESS_LIMITER",
+        "callbacks-dead-letter",
+        "staging-mail",
+        "APP_URL",
+      ]),
+    );
     expect(settingsTheCodeReads()).toEqual(expect.arrayContaining(["JWT_SECRET", "SECRETS_KEY_PREVIOUS", "MAIL_FROM", "DB"]));
   });
 
@@ -77,7 +89,15 @@ describe("committed development secrets", () => {
 
   it("every secret committed in wrangler.toml [vars] is one production refuses", () => {
     const topLevel = /\n\[vars\]\n([\s\S]*?)\n\[/.exec(wranglerToml)![1]!;
-    const committed = ["JWT_SECRET", "PASSWORD_PEPPER", "SECRETS_KEY", "IDENTITY_FINGERPRINT_KEY", "ONFIDO_API_TOKEN", "ONFIDO_WEBHOOK_TOKEN", "RECEIPT_SIGNING_KEY"].map((name) => {
+    const committed = [
+      "JWT_SECRET",
+      "PASSWORD_PEPPER",
+      "SECRETS_KEY",
+      "IDENTITY_FINGERPRINT_KEY",
+      "ONFIDO_API_TOKEN",
+      "ONFIDO_WEBHOOK_TOKEN",
+      "RECEIPT_SIGNING_KEY",
+    ].map((name) => {
       // A basic string ("…") or, for the JSON of the receipt key, a literal string ('…').
       const match = new RegExp(`^${name}\\s*=\\s*(?:"([^"]+)"|'([^']+)')`, "m").exec(topLevel);
       return match?.[1] ?? match?.[2];

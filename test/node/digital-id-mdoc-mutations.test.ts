@@ -7,7 +7,22 @@
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { Tag, encode } from "../wallet/cbor";
 import { deviceResponse } from "../wallet/mdoc";
-import { anchors, annexCTranscriptOf, issueEuAge, issueMdl, judgeMdoc, judgeSealed, newSession, openId4VpTranscriptOf, presentMdoc, sealAnnexC, sealOpenId4Vp, base64url, type MdocAnswer, type Session } from "./digital-id/answers";
+import {
+  anchors,
+  annexCTranscriptOf,
+  issueEuAge,
+  issueMdl,
+  judgeMdoc,
+  judgeSealed,
+  newSession,
+  openId4VpTranscriptOf,
+  presentMdoc,
+  sealAnnexC,
+  sealOpenId4Vp,
+  base64url,
+  type MdocAnswer,
+  type Session,
+} from "./digital-id/answers";
 import { MDOC_OPERATORS, mdocMutant, ACCEPTED_BY_DECISION, type MdocContext, type Mutant } from "./digital-id/mdoc-mutations";
 import { forEachDraw, judge, MUTATION_RUNS, SEALED_RUNS, Tally } from "./digital-id/refusal";
 
@@ -36,15 +51,25 @@ async function fixture(protocol: Protocol): Promise<Fixture> {
   const deviceNameSpaces = new Tag(encode(new Map()), 24);
   const donors = [
     { label: "another session (same credential)", bytes: (await presentMdoc(mdl, await protocol.transcript(other))).bytes },
-    { label: "the other protocol (same credential, same session)", bytes: (await presentMdoc(mdl, await otherProtocol.transcript(session))).bytes },
+    {
+      label: "the other protocol (same credential, same session)",
+      bytes: (await presentMdoc(mdl, await otherProtocol.transcript(session))).bytes,
+    },
     { label: "another credential (another device key)", bytes: (await presentMdoc(anotherMdl, transcript)).bytes, sameSession: true },
     { label: "another document signer", bytes: (await presentMdoc(await issueMdl(), transcript)).bytes, sameSession: true },
-    { label: "another doctype (EU age)", bytes: await deviceResponse(euAge, await protocol.transcript(other), { disclose: ["age_over_18"] }) },
+    {
+      label: "another doctype (EU age)",
+      bytes: await deviceResponse(euAge, await protocol.transcript(other), { disclose: ["age_over_18"] }),
+    },
   ];
   return {
     session,
     answer,
-    context: { valid: answer.bytes, deviceAuthenticationBytes: encode(new Tag(encode(["DeviceAuthentication", transcript, mdl.docType, deviceNameSpaces]), 24)), donors },
+    context: {
+      valid: answer.bytes,
+      deviceAuthenticationBytes: encode(new Tag(encode(["DeviceAuthentication", transcript, mdl.docType, deviceNameSpaces]), 24)),
+      donors,
+    },
   };
 }
 
@@ -71,11 +96,16 @@ describe.each(PROTOCOLS)("mdoc answers of $name under structural mutation", (pro
 
   it("the valid answer approves, through the inner check and the sealed path (the mutations start from a genuine answer)", async () => {
     expect(await judgeMdoc(fx.answer.bytes, fx.answer, new Date())).toStrictEqual({ outcome: "APPROVED" });
-    const sealed = protocol.name === "annex-c" ? await sealAnnexC(fx.session, fx.answer.bytes) : await sealOpenId4Vp(fx.session, { mdl: [base64url(fx.answer.bytes)] });
+    const sealed =
+      protocol.name === "annex-c"
+        ? await sealAnnexC(fx.session, fx.answer.bytes)
+        : await sealOpenId4Vp(fx.session, { mdl: [base64url(fx.answer.bytes)] });
     expect(await judgeSealed(fx.session, sealed, new Date())).toStrictEqual({ outcome: "APPROVED" });
   });
 
-  it(`${MUTATION_RUNS} mutations of every signed or bound part are each refused (DeviceResponse, inner check)`, { timeout: Math.max(600_000, MUTATION_RUNS * 30) }, async () => {
+  it(`${MUTATION_RUNS} mutations of every signed or bound part are each refused (DeviceResponse, inner check)`, {
+    timeout: Math.max(600_000, MUTATION_RUNS * 30),
+  }, async () => {
     const tally = new Tally();
     const now = new Date();
     await forEachDraw(mdocMutant(fx.context), MUTATION_RUNS, async (mutant) => {
@@ -85,7 +115,11 @@ describe.each(PROTOCOLS)("mdoc answers of $name under structural mutation", (pro
     await tally.write(`mdoc-${protocol.name}`);
     // Every operator ran, and each was refused (or is a class accepted by decision): an engine that breaks nothing proves nothing.
     expect(Object.keys(tally.counts).sort()).toStrictEqual([...MDOC_OPERATORS].sort());
-    for (const [operator, row] of Object.entries(tally.counts)) expect(Object.keys(row).every((result) => result.startsWith("DIGITAL_ID_") || /^(accepted|crashed), by decision/.test(result)), operator).toBe(true);
+    for (const [operator, row] of Object.entries(tally.counts))
+      expect(
+        Object.keys(row).every((result) => result.startsWith("DIGITAL_ID_") || /^(accepted|crashed), by decision/.test(result)),
+        operator,
+      ).toBe(true);
   });
 
   it(`${SEALED_RUNS} mutations re-sealed to the session's key are each refused through the full check`, { timeout: 300_000 }, async () => {
@@ -93,9 +127,11 @@ describe.each(PROTOCOLS)("mdoc answers of $name under structural mutation", (pro
     const now = new Date();
     await forEachDraw(mdocMutant(fx.context), SEALED_RUNS, async (mutant) => {
       if (!mutant) return;
-      const sealed = protocol.name === "annex-c" ? await sealAnnexC(fx.session, mutant.bytes) : await sealOpenId4Vp(fx.session, { mdl: [base64url(mutant.bytes)] });
+      const sealed =
+        protocol.name === "annex-c"
+          ? await sealAnnexC(fx.session, mutant.bytes)
+          : await sealOpenId4Vp(fx.session, { mdl: [base64url(mutant.bytes)] });
       expectRefused(mutant, await judge(judgeSealed(fx.session, sealed, now, trust)), tally);
     });
   });
 });
-

@@ -3,13 +3,26 @@
 // through the full check the route calls (the answer re-sealed to the session's key, as an attacker can).
 import { describe, expect, it, vi } from "vitest";
 import { decodeTree, encodeTree, get } from "./digital-id/cbor-tree";
-import { annexCTranscriptOf, issueMdl, issueSdJwt, judgeSealed, newSession, presentMdoc, presentSdJwt, sealAnnexC, sealOpenId4Vp } from "./digital-id/answers";
+import {
+  annexCTranscriptOf,
+  issueMdl,
+  issueSdJwt,
+  judgeSealed,
+  newSession,
+  presentMdoc,
+  presentSdJwt,
+  sealAnnexC,
+  sealOpenId4Vp,
+} from "./digital-id/answers";
 
 // Credentials are issued and answers verified on Web Crypto: seconds, not milliseconds, on a loaded machine.
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(() => null, (e: unknown) => e);
+  const error = await verification.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
   expect((error as Error).message).toMatch(reason);
 }

@@ -40,7 +40,10 @@ describe("der.ts", () => {
     expect(parseDer(Uint8Array.from([0x04, 0x81, 200, ...long])).contents).toStrictEqual(long);
     const sequence = parseDer(bytes(0x30, 0x06, 0x02, 0x01, 0x05, 0x04, 0x01, 0x09));
     expect(sequence).toMatchObject({ tagClass: 0, constructed: true, tag: 16 });
-    expect(children(sequence).map((child) => [child.tag, child.constructed, [...child.contents]])).toStrictEqual([[2, false, [5]], [4, false, [9]]]);
+    expect(children(sequence).map((child) => [child.tag, child.constructed, [...child.contents]])).toStrictEqual([
+      [2, false, [5]],
+      [4, false, [9]],
+    ]);
     expect(parseDer(bytes(0xa3, 0x00))).toMatchObject({ tagClass: 2, constructed: true, tag: 3 });
   });
 
@@ -56,7 +59,17 @@ describe("der.ts", () => {
     expect(time(parseDer(item(0x17, text("491231235958Z"))))).toStrictEqual(new Date("2049-12-31T23:59:58Z"));
     expect(time(parseDer(item(0x17, text("500101000000Z"))))).toStrictEqual(new Date("1950-01-01T00:00:00Z"));
     expect(time(parseDer(item(0x18, text("20260315120030Z"))))).toStrictEqual(new Date("2026-03-15T12:00:30Z"));
-    for (const [tag, value] of [[0x17, "4912312359Z"], [0x17, "491231235958"], [0x17, "X491231235958Z"], [0x17, "491231235958Z0"], [0x17, "20260315120030Z"], [0x18, "260315120030Z"], [0x18, "20260315120030ZZ"], [0x18, "x20260315120030Z"], [0x18, "2026a315120030Z"]] as const) {
+    for (const [tag, value] of [
+      [0x17, "4912312359Z"],
+      [0x17, "491231235958"],
+      [0x17, "X491231235958Z"],
+      [0x17, "491231235958Z0"],
+      [0x17, "20260315120030Z"],
+      [0x18, "260315120030Z"],
+      [0x18, "20260315120030ZZ"],
+      [0x18, "x20260315120030Z"],
+      [0x18, "2026a315120030Z"],
+    ] as const) {
       expect(() => time(parseDer(item(tag, text(value)))), value).toThrow("DER: time is not in the form RFC 5280 requires");
     }
     expect(() => time(parseDer(item(0x04, text("20260315120030Z"))))).toThrow("DER: expected a time");
@@ -73,8 +86,12 @@ describe("ecdsa.ts", () => {
     expect(raw[31]).toBe(0x81);
     expect([raw[62], raw[63]]).toStrictEqual([0x01, 0x02]);
     expect(derSignatureToRaw(bytes(0x30, 0x06, 0x02, 0x01, 0x00, 0x02, 0x01, 0x00), "P-256")).toStrictEqual(new Uint8Array(64));
-    expect(() => derSignatureToRaw(bytes(0x30, 0x09, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01), "P-256")).toThrow("ECDSA signature is not two integers");
-    expect(() => derSignatureToRaw(Uint8Array.from([0x30, 0x26, 0x02, 0x21, ...new Uint8Array(33).fill(1), 0x02, 0x01, 0x01]), "P-256")).toThrow("ECDSA integer too long");
+    expect(() => derSignatureToRaw(bytes(0x30, 0x09, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01, 0x02, 0x01, 0x01), "P-256")).toThrow(
+      "ECDSA signature is not two integers",
+    );
+    expect(() =>
+      derSignatureToRaw(Uint8Array.from([0x30, 0x26, 0x02, 0x21, ...new Uint8Array(33).fill(1), 0x02, 0x01, 0x01]), "P-256"),
+    ).toThrow("ECDSA integer too long");
   });
 
   it("imports keys for verification only, never exportable", async () => {
@@ -90,7 +107,12 @@ describe("ecdsa.ts", () => {
 
 describe("cose.ts", () => {
   const protectedEs256 = encodeCbor(new Map([[1, -7]]));
-  const sign1 = (payload: Uint8Array | null, unprotectedHeader = new Map<number, unknown>()) => [protectedEs256, unprotectedHeader, payload, new Uint8Array(64)];
+  const sign1 = (payload: Uint8Array | null, unprotectedHeader = new Map<number, unknown>()) => [
+    protectedEs256,
+    unprotectedHeader,
+    payload,
+    new Uint8Array(64),
+  ];
   const refusal = (run: () => unknown) => {
     try {
       run();
@@ -105,21 +127,39 @@ describe("cose.ts", () => {
     expect(readSign1(new Tagged(18, sign1(null) as never) as never, "the x").payload).toBeNull();
     expect(refusal(() => readSign1(new Tagged(98, sign1(null) as never) as never, "the x"))).toMatch(/the x is not an array/);
     expect(refusal(() => readSign1([protectedEs256, new Map(), null] as never, "the x"))).toMatch(/the x is not a COSE_Sign1/);
-    expect(refusal(() => readSign1([new Map([[1, -7]]), new Map(), null, new Uint8Array(64)] as never, "the x"))).toMatch(/the x protected header is not a byte string/);
-    expect(refusal(() => readSign1([bytes(0xff), new Map(), null, new Uint8Array(64)] as never, "the x"))).toMatch(/the x protected header is not well-formed CBOR/);
-    expect(refusal(() => readSign1([new Uint8Array(0), new Map([[1, -7]]), null, new Uint8Array(64)] as never, "the x"))).toMatch(/the x algorithm is not an integer/);
-    expect(refusal(() => readSign1([encodeCbor(new Map([[1, -8]])), new Map(), null, new Uint8Array(64)] as never, "the x"))).toMatch(/the x uses an algorithm this service does not accept/);
-    expect(refusal(() => readSign1([protectedEs256, [], null, new Uint8Array(64)] as never, "the x"))).toMatch(/the x unprotected header is not a map/);
-    expect(refusal(() => readSign1([protectedEs256, new Map(), "text", new Uint8Array(64)] as never, "the x"))).toMatch(/the x payload is not a byte string/);
-    expect(refusal(() => readSign1([protectedEs256, new Map(), null, "text"] as never, "the x"))).toMatch(/the x signature is not a byte string/);
+    expect(refusal(() => readSign1([new Map([[1, -7]]), new Map(), null, new Uint8Array(64)] as never, "the x"))).toMatch(
+      /the x protected header is not a byte string/,
+    );
+    expect(refusal(() => readSign1([bytes(0xff), new Map(), null, new Uint8Array(64)] as never, "the x"))).toMatch(
+      /the x protected header is not well-formed CBOR/,
+    );
+    expect(refusal(() => readSign1([new Uint8Array(0), new Map([[1, -7]]), null, new Uint8Array(64)] as never, "the x"))).toMatch(
+      /the x algorithm is not an integer/,
+    );
+    expect(refusal(() => readSign1([encodeCbor(new Map([[1, -8]])), new Map(), null, new Uint8Array(64)] as never, "the x"))).toMatch(
+      /the x uses an algorithm this service does not accept/,
+    );
+    expect(refusal(() => readSign1([protectedEs256, [], null, new Uint8Array(64)] as never, "the x"))).toMatch(
+      /the x unprotected header is not a map/,
+    );
+    expect(refusal(() => readSign1([protectedEs256, new Map(), "text", new Uint8Array(64)] as never, "the x"))).toMatch(
+      /the x payload is not a byte string/,
+    );
+    expect(refusal(() => readSign1([protectedEs256, new Map(), null, "text"] as never, "the x"))).toMatch(
+      /the x signature is not a byte string/,
+    );
   });
 
   it("x5chain: one certificate as bytes, several as an array, none refused", () => {
     const one = new Uint8Array([1]);
     expect(x5chain(readSign1(sign1(null, new Map([[33, one]])) as never, "s"), "s")).toStrictEqual([one]);
     expect(x5chain(readSign1(sign1(null, new Map([[33, [one, bytes(2)]]])) as never, "s"), "s")).toStrictEqual([one, bytes(2)]);
-    expect(refusal(() => x5chain(readSign1(sign1(null, new Map([[33, []]])) as never, "s"), "the s"))).toMatch(/the s carries no certificate \(x5chain\)/);
-    expect(refusal(() => x5chain(readSign1(sign1(null, new Map([[33, ["x"]]])) as never, "s"), "the s"))).toMatch(/the s x5chain is not a byte string/);
+    expect(refusal(() => x5chain(readSign1(sign1(null, new Map([[33, []]])) as never, "s"), "the s"))).toMatch(
+      /the s carries no certificate \(x5chain\)/,
+    );
+    expect(refusal(() => x5chain(readSign1(sign1(null, new Map([[33, ["x"]]])) as never, "s"), "the s"))).toMatch(
+      /the s x5chain is not a byte string/,
+    );
     expect(refusal(() => x5chain(readSign1(sign1(null) as never, "s"), "the s"))).toMatch(/x5chain/);
   });
 
@@ -134,7 +174,13 @@ describe("cose.ts", () => {
     expect(await verifyAttachedSign1(attached, p384.publicKey)).toBe(false);
     expect(await verifyAttachedSign1(readSign1([protectedEs256, new Map(), null, signature] as never, "s"), p256.publicKey)).toBe(false);
     // A signature over the Sig_structure with a nil payload vouches for nothing: refused, not verified.
-    const overNil = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, p256.privateKey, encodeCbor(["Signature1", protectedEs256, new Uint8Array(0), null])));
+    const overNil = new Uint8Array(
+      await crypto.subtle.sign(
+        { name: "ECDSA", hash: "SHA-256" },
+        p256.privateKey,
+        encodeCbor(["Signature1", protectedEs256, new Uint8Array(0), null]),
+      ),
+    );
     expect(await verifyAttachedSign1(readSign1([protectedEs256, new Map(), null, overNil] as never, "s"), p256.publicKey)).toBe(false);
     // ES256 in the header with a P-384 key that signed with SHA-256: the algorithm names the curve too.
     const confused = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, p384.privateKey, toBeSigned));
@@ -149,13 +195,37 @@ describe("cose.ts", () => {
     const pair = (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-384" }, true, ["sign", "verify"])) as CryptoKeyPair;
     const jwk = (await crypto.subtle.exportKey("jwk", pair.publicKey)) as JsonWebKey;
     const b64 = (value: string) => Uint8Array.from(atob(value.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-    const coseKey = (kty: number, crv: number, x = b64(jwk.x!), y = b64(jwk.y!)) => new Map<number, unknown>([[1, kty], [-1, crv], [-2, x], [-3, y]]);
+    const coseKey = (kty: number, crv: number, x = b64(jwk.x!), y = b64(jwk.y!)) =>
+      new Map<number, unknown>([
+        [1, kty],
+        [-1, crv],
+        [-2, x],
+        [-3, y],
+      ]);
     expect((await importCoseKey(coseKey(2, 2) as never, "k")).algorithm).toMatchObject({ namedCurve: "P-384" });
     await expect(importCoseKey(coseKey(3, 2) as never, "the k")).rejects.toThrow(/the k is not an EC key on an accepted curve/);
     await expect(importCoseKey(coseKey(2, 8) as never, "the k")).rejects.toThrow(/the k is not an EC key on an accepted curve/);
-    await expect(importCoseKey(coseKey(2, 2, new Uint8Array(48), new Uint8Array(48)) as never, "the k")).rejects.toThrow(/the k is not a valid public key/);
+    await expect(importCoseKey(coseKey(2, 2, new Uint8Array(48), new Uint8Array(48)) as never, "the k")).rejects.toThrow(
+      /the k is not a valid public key/,
+    );
     await expect(importCoseKey(coseKey(2, 2, "x" as never) as never, "the k")).rejects.toThrow(/the k is not a valid public key/);
-    await expect(importCoseKey(new Map<number, unknown>([[1, 2], [-1, "P-384"]]) as never, "the k")).rejects.toThrow(/the k curve is not an integer/);
-    await expect(importCoseKey(new Map<number, unknown>([[1, "EC2"], [-1, 2]]) as never, "the k")).rejects.toThrow(/the k type is not an integer/);
+    await expect(
+      importCoseKey(
+        new Map<number, unknown>([
+          [1, 2],
+          [-1, "P-384"],
+        ]) as never,
+        "the k",
+      ),
+    ).rejects.toThrow(/the k curve is not an integer/);
+    await expect(
+      importCoseKey(
+        new Map<number, unknown>([
+          [1, "EC2"],
+          [-1, 2],
+        ]) as never,
+        "the k",
+      ),
+    ).rejects.toThrow(/the k type is not an integer/);
   });
 });

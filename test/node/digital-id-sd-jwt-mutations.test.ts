@@ -3,7 +3,17 @@
 // Thousands through the inner check (verifySdJwtVc and the outcome rule), and a sample encrypted to the
 // session's key through the full check the route calls. DIGITAL_ID_MUTATIONS sets the cases.
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { anchors, issueSdJwt, judgeSdJwt, judgeSealed, newSession, presentSdJwt, sealOpenId4Vp, type SdJwtAnswer, type Session } from "./digital-id/answers";
+import {
+  anchors,
+  issueSdJwt,
+  judgeSdJwt,
+  judgeSealed,
+  newSession,
+  presentSdJwt,
+  sealOpenId4Vp,
+  type SdJwtAnswer,
+  type Session,
+} from "./digital-id/answers";
 import { ACCEPTED_BY_DECISION } from "./digital-id/mdoc-mutations";
 import { forEachDraw, judge, MUTATION_RUNS, SEALED_RUNS, Tally } from "./digital-id/refusal";
 import { makeSdJwtMutant, SD_JWT_OPERATORS, sdJwtMutant, type SdJwtContext, type SdJwtMutant } from "./digital-id/sd-jwt-mutations";
@@ -42,17 +52,25 @@ describe("SD-JWT VC presentations (OpenID4VP) under structural mutation", () => 
       attackerKey: attacker.privateKey,
       donors: [
         { label: "another session (same credential)", presentation: (await presentSdJwt(credential, await newSession())).presentation },
-        { label: "another credential (another holder key)", presentation: (await presentSdJwt(await issueSdJwt(), session)).presentation, sameSession: true },
+        {
+          label: "another credential (another holder key)",
+          presentation: (await presentSdJwt(await issueSdJwt(), session)).presentation,
+          sameSession: true,
+        },
       ],
     };
   });
 
   it("the valid presentation approves, through the inner check and the sealed path", async () => {
     expect(await judgeSdJwt(answer.presentation, answer, new Date())).toStrictEqual({ outcome: "APPROVED" });
-    expect(await judgeSealed(session, await sealOpenId4Vp(session, { sd_jwt_vc: [answer.presentation] }), new Date())).toStrictEqual({ outcome: "APPROVED" });
+    expect(await judgeSealed(session, await sealOpenId4Vp(session, { sd_jwt_vc: [answer.presentation] }), new Date())).toStrictEqual({
+      outcome: "APPROVED",
+    });
   });
 
-  it(`${MUTATION_RUNS} mutations of every signed or bound part are each refused (inner check)`, { timeout: Math.max(600_000, MUTATION_RUNS * 30) }, async () => {
+  it(`${MUTATION_RUNS} mutations of every signed or bound part are each refused (inner check)`, {
+    timeout: Math.max(600_000, MUTATION_RUNS * 30),
+  }, async () => {
     const tally = new Tally();
     const now = new Date();
     await forEachDraw(sdJwtMutant(context), MUTATION_RUNS, async (drawn) => {
@@ -70,7 +88,11 @@ describe("SD-JWT VC presentations (OpenID4VP) under structural mutation", () => 
     await forEachDraw(sdJwtMutant(context), SEALED_RUNS, async (drawn) => {
       const mutant = await makeSdJwtMutant(context, drawn);
       if (!mutant) return;
-      expectRefused(mutant, await judge(judgeSealed(session, await sealOpenId4Vp(session, { sd_jwt_vc: [mutant.presentation] }), now, trust)), tally);
+      expectRefused(
+        mutant,
+        await judge(judgeSealed(session, await sealOpenId4Vp(session, { sd_jwt_vc: [mutant.presentation] }), now, trust)),
+        tally,
+      );
     });
   });
 });

@@ -7,7 +7,19 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { Tag, encode } from "../wallet/cbor";
-import { anchors, annexCTranscriptOf, issueMdl, issueSdJwt, judgeMdoc, judgeSdJwt, newSession, openId4VpTranscriptOf, presentMdoc, presentSdJwt, type Session } from "./digital-id/answers";
+import {
+  anchors,
+  annexCTranscriptOf,
+  issueMdl,
+  issueSdJwt,
+  judgeMdoc,
+  judgeSdJwt,
+  newSession,
+  openId4VpTranscriptOf,
+  presentMdoc,
+  presentSdJwt,
+  type Session,
+} from "./digital-id/answers";
 import { ACCEPTED_BY_DECISION, mdocMutant, type MdocContext } from "./digital-id/mdoc-mutations";
 import { judge } from "./digital-id/refusal";
 import { auth0Mdl, sdJwtVcLibrary, type Opinion } from "./digital-id/second-opinion";
@@ -17,7 +29,12 @@ import { makeSdJwtMutant, sdJwtMutant, type SdJwtContext } from "./digital-id/sd
 vi.setConfig({ testTimeout: 60_000, hookTimeout: 60_000 });
 
 const environment = (globalThis as unknown as { process: NodeLikeProcess }).process;
-type NodeLikeProcess = { env: Record<string, string | undefined>; listeners(event: string): ((...args: unknown[]) => void)[]; removeAllListeners(event: string): void; on(event: string, listener: (...args: unknown[]) => void): void };
+type NodeLikeProcess = {
+  env: Record<string, string | undefined>;
+  listeners(event: string): ((...args: unknown[]) => void)[];
+  removeAllListeners(event: string): void;
+  on(event: string, listener: (...args: unknown[]) => void): void;
+};
 const CASES = Number(environment.env.DIGITAL_ID_SECOND_OPINION ?? 400);
 const SEED = 49;
 
@@ -26,17 +43,40 @@ const MDOC_EXPLAINED: [RegExp, string][] = [
   [/^fillNilPayload/, "the device signature's payload slot is ignored by @auth0/mdl; the service requires it nil"],
   [/^duplicateKey/, "a repeated map key: @auth0/mdl's decoder keeps one, the service refuses the map"],
   [/^dropKey: drop (status|version)$/, "the DeviceResponse without status or version: @auth0/mdl does not require them"],
-  [/^duplicateElement: duplicate element documents\.0\.(issuerSigned\.issuerAuth|deviceSigned\.deviceAuth\.deviceSignature)\.\d$/, "a COSE_Sign1 of five elements: @auth0/mdl reads the first four"],
+  [
+    /^duplicateElement: duplicate element documents\.0\.(issuerSigned\.issuerAuth|deviceSigned\.deviceAuth\.deviceSignature)\.\d$/,
+    "a COSE_Sign1 of five elements: @auth0/mdl reads the first four",
+  ],
   [/^duplicateElement: duplicate element documents\.0\.issuerSigned\.nameSpaces\./, "an issuer-signed item disclosed twice"],
-  [/^(changeTag|changeType|moveHeader|reorderElements): /, "a value of another CBOR type or tag where the structure names one (the protected header as a map, a tag around a value, null for a map): @auth0/mdl is lenient"],
+  [
+    /^(changeTag|changeType|moveHeader|reorderElements): /,
+    "a value of another CBOR type or tag where the structure names one (the protected header as a map, a tag around a value, null for a map): @auth0/mdl is lenient",
+  ],
   [/^flipAnywhere: xor byte ([0-9]|1[0-5]) /, "a change in the DeviceResponse's own keys or version"],
-  [/^appendDocument: a second document/, "a second document of a doctype already answered: the service verifies at most one document per doctype asked (docs/digital-id.md, Work per answer); @auth0/mdl verifies each"],
-  [/^indefiniteLength: /, "an indefinite-length CBOR item: the service requires definite lengths (docs/digital-id.md, Work per answer); @auth0/mdl's decoder reads both"],
-  [/^replaceValue: replace .* by a float$/, "a float where an integer belongs: the service never reads 0.0 or -0.0 as an integer; @auth0/mdl's decoder does"],
-  [/^nonMinimalDer: /, "a non-minimal DER INTEGER in a certificate's signature: the service requires strict DER; @auth0/mdl's X.509 parser accepts it"],
-  [/^flipSignedSpan: .* in documents\.0\.deviceSigned\.nameSpaces$/, "@auth0/mdl re-encodes the device namespaces it decoded instead of verifying over the bytes received"],
+  [
+    /^appendDocument: a second document/,
+    "a second document of a doctype already answered: the service verifies at most one document per doctype asked (docs/digital-id.md, Work per answer); @auth0/mdl verifies each",
+  ],
+  [
+    /^indefiniteLength: /,
+    "an indefinite-length CBOR item: the service requires definite lengths (docs/digital-id.md, Work per answer); @auth0/mdl's decoder reads both",
+  ],
+  [
+    /^replaceValue: replace .* by a float$/,
+    "a float where an integer belongs: the service never reads 0.0 or -0.0 as an integer; @auth0/mdl's decoder does",
+  ],
+  [
+    /^nonMinimalDer: /,
+    "a non-minimal DER INTEGER in a certificate's signature: the service requires strict DER; @auth0/mdl's X.509 parser accepts it",
+  ],
+  [
+    /^flipSignedSpan: .* in documents\.0\.deviceSigned\.nameSpaces$/,
+    "@auth0/mdl re-encodes the device namespaces it decoded instead of verifying over the bytes received",
+  ],
 ];
-const SD_JWT_EXPLAINED: [RegExp, string][] = [[/^nonCanonicalBase64: the key-binding signature/, "a signature in non-canonical base64url: the same bytes under another spelling"]];
+const SD_JWT_EXPLAINED: [RegExp, string][] = [
+  [/^nonCanonicalBase64: the key-binding signature/, "a signature in non-canonical base64url: the same bytes under another spelling"],
+];
 
 type Disagreement = { label: string; ours: Opinion; theirs: Opinion; pending?: string };
 const explanation = (table: [RegExp, string][], label: string) => table.find(([pattern]) => pattern.test(label))?.[1];
@@ -69,7 +109,9 @@ describe.each([
     const valid = (await presentMdoc(mdl, transcript)).bytes;
     context = {
       valid,
-      deviceAuthenticationBytes: encode(new Tag(encode(["DeviceAuthentication", transcript, mdl.docType, new Tag(encode(new Map()), 24)]), 24)),
+      deviceAuthenticationBytes: encode(
+        new Tag(encode(["DeviceAuthentication", transcript, mdl.docType, new Tag(encode(new Map()), 24)]), 24),
+      ),
       donors: [
         { label: "another session", bytes: (await presentMdoc(mdl, await transcriptOf(await newSession()))).bytes },
         { label: "another credential", bytes: (await presentMdoc(await issueMdl(), transcript)).bytes, sameSession: true },
@@ -90,7 +132,9 @@ describe.each([
       const theirs = await auth0Mdl(mutant.bytes, transcript, onlyDocType);
       if (ours !== theirs) disagreements.push({ label: mutant.label, ours, theirs, pending: mutant.pending });
     }
-    expect(disagreements.filter((d) => d.ours === "APPROVED" && !(d.pending !== undefined && d.pending in ACCEPTED_BY_DECISION))).toStrictEqual([]);
+    expect(
+      disagreements.filter((d) => d.ours === "APPROVED" && !(d.pending !== undefined && d.pending in ACCEPTED_BY_DECISION)),
+    ).toStrictEqual([]);
     expect(disagreements.filter((d) => d.theirs === "APPROVED" && !explanation(MDOC_EXPLAINED, d.label))).toStrictEqual([]);
   });
 });
@@ -127,7 +171,9 @@ describe("SD-JWT VC (OpenID4VP): the service and @sd-jwt/sd-jwt-vc with jose", (
       const theirs = await sdJwtVcLibrary(mutant.presentation, context.binding, now);
       if (ours !== theirs) disagreements.push({ label: mutant.label, ours, theirs, pending: mutant.pending });
     }
-    expect(disagreements.filter((d) => d.ours === "APPROVED" && !(d.pending !== undefined && d.pending in ACCEPTED_BY_DECISION))).toStrictEqual([]);
+    expect(
+      disagreements.filter((d) => d.ours === "APPROVED" && !(d.pending !== undefined && d.pending in ACCEPTED_BY_DECISION)),
+    ).toStrictEqual([]);
     expect(disagreements.filter((d) => d.theirs === "APPROVED" && !explanation(SD_JWT_EXPLAINED, d.label))).toStrictEqual([]);
   });
 });

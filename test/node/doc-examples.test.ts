@@ -9,7 +9,11 @@ import { createApp } from "../../src/app";
 import { buildOpenApiDocument } from "../../src/http/openapi-document";
 import { referenceOperations, type ReferenceDocument } from "../../src/web/api-reference";
 
-const docs = import.meta.glob<string>(["../../README.md", "../../CHANGELOG.md", "../../docs/**/*.md"], { query: "?raw", import: "default", eager: true });
+const docs = import.meta.glob<string>(["../../README.md", "../../CHANGELOG.md", "../../docs/**/*.md"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 
 const document = buildOpenApiDocument(createApp());
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -64,7 +68,9 @@ const examples = Object.entries(docs).flatMap(([path, text]) => jsonBlocks(path.
 describe("JSON examples in the docs", () => {
   it("finds the README's open response, poll and callback", () => {
     const readme = examples.filter((e) => e.file === "README.md").map((e) => e.marker);
-    expect(readme).toEqual(expect.arrayContaining(["POST /api/age-verification/session 201", "GET /api/age-verification/session/{id} 200", "callback"]));
+    expect(readme).toEqual(
+      expect.arrayContaining(["POST /api/age-verification/session 201", "GET /api/age-verification/session/{id} 200", "callback"]),
+    );
   });
 
   it.each(examples.map((e) => [`${e.file}:${e.line}`, e] as const))("%s names its schema and validates against it", (_where, example) => {
@@ -77,7 +83,10 @@ describe("JSON examples in the docs", () => {
   });
 
   it("a marker finds a body that breaks its schema (the check can fail)", () => {
-    const [bad] = jsonBlocks("x.md", '<!-- schema: GET /api/age-verification/session/{id} 200 -->\n```json\n{"success": true, "data": {"status": "MAYBE"}}\n```\n');
+    const [bad] = jsonBlocks(
+      "x.md",
+      '<!-- schema: GET /api/age-verification/session/{id} 200 -->\n```json\n{"success": true, "data": {"status": "MAYBE"}}\n```\n',
+    );
     expect(ajv.compile(schemaFor(bad!.marker!) as object)(JSON.parse(bad!.json))).toBe(false);
     expect(() => schemaFor("GET /api/no/such/route 200")).toThrow(/no GET/);
     const callback = JSON.parse(examples.find((e) => e.marker === "callback")!.json);
@@ -87,9 +96,42 @@ describe("JSON examples in the docs", () => {
 
 describe("examples of the API reference (/docs)", () => {
   const bodies = referenceOperations(document as unknown as ReferenceDocument).flatMap((operation) => [
-    ...(operation.requestBody?.example !== undefined ? [{ name: `${operation.method} ${operation.path} request`, ref: ref("paths", operation.path, operation.method.toLowerCase(), "requestBody", "content", operation.requestBody.mediaType, "schema"), example: operation.requestBody.example }] : []),
+    ...(operation.requestBody?.example !== undefined
+      ? [
+          {
+            name: `${operation.method} ${operation.path} request`,
+            ref: ref(
+              "paths",
+              operation.path,
+              operation.method.toLowerCase(),
+              "requestBody",
+              "content",
+              operation.requestBody.mediaType,
+              "schema",
+            ),
+            example: operation.requestBody.example,
+          },
+        ]
+      : []),
     ...operation.responses.flatMap((response) =>
-      response.body?.example !== undefined ? [{ name: `${operation.method} ${operation.path} ${response.status}`, ref: ref("paths", operation.path, operation.method.toLowerCase(), "responses", response.status, "content", response.body.mediaType, "schema"), example: response.body.example }] : [],
+      response.body?.example !== undefined
+        ? [
+            {
+              name: `${operation.method} ${operation.path} ${response.status}`,
+              ref: ref(
+                "paths",
+                operation.path,
+                operation.method.toLowerCase(),
+                "responses",
+                response.status,
+                "content",
+                response.body.mediaType,
+                "schema",
+              ),
+              example: response.body.example,
+            },
+          ]
+        : [],
     ),
   ]);
 

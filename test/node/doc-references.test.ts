@@ -7,7 +7,11 @@ import packageJson from "../../package.json";
 import { createApp } from "../../src/app";
 import { buildOpenApiDocument } from "../../src/http/openapi-document";
 
-const docs = import.meta.glob<string>(["../../README.md", "../../CHANGELOG.md", "../../docs/**/*.md"], { query: "?raw", import: "default", eager: true });
+const docs = import.meta.glob<string>(["../../README.md", "../../CHANGELOG.md", "../../docs/**/*.md"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+});
 /** A glob key (relative to this file, test/node/) as a path from the repository root. */
 function fromRoot(key: string): string {
   const parts = ["test", "node"];
@@ -15,19 +19,36 @@ function fromRoot(key: string): string {
   return parts.join("/");
 }
 const tree = Object.keys(
-  import.meta.glob(["../../**/*", "../../.ci/*", "../../.gitignore", "!../../node_modules/**", "!../../.wrangler/**", "!../../test/artifacts/**", "!../../.git/**"]),
+  import.meta.glob([
+    "../../**/*",
+    "../../.ci/*",
+    "../../.gitignore",
+    "!../../node_modules/**",
+    "!../../.wrangler/**",
+    "!../../test/artifacts/**",
+    "!../../.git/**",
+  ]),
 )
   .map(fromRoot)
   // A module's glob never lists the module itself.
   .concat("test/node/doc-references.test.ts");
 const sources = Object.values(
-  import.meta.glob<string>(["../../src/**/*.{ts,tsx,js}", "../../test/**/*.{ts,mjs}", "../../docs/examples/**/*.{ts,py}"], { query: "?raw", import: "default", eager: true }),
+  import.meta.glob<string>(["../../src/**/*.{ts,tsx,js}", "../../test/**/*.{ts,mjs}", "../../docs/examples/**/*.{ts,py}"], {
+    query: "?raw",
+    import: "default",
+    eager: true,
+  }),
 ).join("\n");
 
 const app = createApp();
 const document = buildOpenApiDocument(app);
-const apiPaths = Object.entries(document.paths).map(([path, methods]) => ({ pattern: new RegExp(`^${path.replace(/\{\w+\}/g, "[^/]+")}$`), methods: Object.keys(methods) }));
-const pagePatterns = app.routes.filter((r) => !r.path.startsWith("/api") && r.method === "GET").map((r) => new RegExp(`^${r.path.replace(/:\w+/g, "[^/]+").replace(/\/\*$/, "(/.*)?")}$`));
+const apiPaths = Object.entries(document.paths).map(([path, methods]) => ({
+  pattern: new RegExp(`^${path.replace(/\{\w+\}/g, "[^/]+")}$`),
+  methods: Object.keys(methods),
+}));
+const pagePatterns = app.routes
+  .filter((r) => !r.path.startsWith("/api") && r.method === "GET")
+  .map((r) => new RegExp(`^${r.path.replace(/:\w+/g, "[^/]+").replace(/\/\*$/, "(/.*)?")}$`));
 
 const isPlaceholder = (text: string) => /[…<>]|\.\.\./.test(text);
 
@@ -35,7 +56,13 @@ const isPlaceholder = (text: string) => /[…<>]|\.\.\./.test(text);
 function pathExists(path: string): boolean {
   const clean = path.replace(/\/$/, "").replace(/^\.\//, "");
   if (clean.includes("*")) {
-    const pattern = new RegExp(`^${clean.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*\*\//g, "\u0000").replace(/\*/g, "[^/]*").replaceAll("\u0000", "(?:.*/)?")}$`);
+    const pattern = new RegExp(
+      `^${clean
+        .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+        .replace(/\*\*\//g, "\u0000")
+        .replace(/\*/g, "[^/]*")
+        .replaceAll("\u0000", "(?:.*/)?")}$`,
+    );
     return tree.some((file) => pattern.test(file));
   }
   return tree.includes(clean) || tree.some((file) => file.startsWith(`${clean}/`));
@@ -53,8 +80,12 @@ function findings(file: string, text: string): Finding[] {
   const out: Finding[] = [];
   const dir = file.includes("/") ? file.slice(0, file.lastIndexOf("/") + 1) : "";
   for (const m of text.matchAll(/npm run ([\w:-]+)/g)) out.push({ file, kind: "script", name: m[1]! });
-  for (const m of text.matchAll(/(?<![\w/.-])((?:src|public|test|docs|drizzle|\.ci)\/[\w./*-]*[\w*/])/g)) out.push({ file, kind: "path", name: m[1]! });
-  for (const m of text.matchAll(/`((?:package\.json|package-lock\.json|wrangler\.toml|tsconfig\.json|vitest\.config\.ts|drizzle\.config\.ts|README\.md|CHANGELOG\.md))`/g)) out.push({ file, kind: "path", name: m[1]! });
+  for (const m of text.matchAll(/(?<![\w/.-])((?:src|public|test|docs|drizzle|\.ci)\/[\w./*-]*[\w*/])/g))
+    out.push({ file, kind: "path", name: m[1]! });
+  for (const m of text.matchAll(
+    /`((?:package\.json|package-lock\.json|wrangler\.toml|tsconfig\.json|vitest\.config\.ts|drizzle\.config\.ts|README\.md|CHANGELOG\.md))`/g,
+  ))
+    out.push({ file, kind: "path", name: m[1]! });
   for (const m of text.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)) {
     if (/^(https?:|mailto:)/.test(m[1]!)) continue;
     const parts: string[] = [];
@@ -125,13 +156,17 @@ describe("names in the docs", () => {
   });
 
   it("would catch a name that does not exist", () => {
-    const wrong = findings("docs/x.md", "Run `npm run nope`, read `src/domain/gone.ts` and [that](../nowhere.md), call GET /api/age-verification/sessions or DELETE /api/health, open `/nowhere`, call `verifiedDateOfBirthGone(db)`.");
+    const wrong = findings(
+      "docs/x.md",
+      "Run `npm run nope`, read `src/domain/gone.ts` and [that](../nowhere.md), call GET /api/age-verification/sessions or DELETE /api/health, open `/nowhere`, call `verifiedDateOfBirthGone(db)`.",
+    );
     expect(wrong.filter((f) => exists(f))).toEqual([]);
     expect(wrong.length).toBe(7);
   });
 
   it("leaves out only the sections of docs/api-contract.md marked as not built yet", () => {
-    const contract = "## Built\nGET /api/built\n## Planned (1.3.0)\nGET /api/planned\n### Its part\nGET /api/part\n## Next\nGET /api/next\n### Sub (1.3.0)\nGET /api/sub";
+    const contract =
+      "## Built\nGET /api/built\n## Planned (1.3.0)\nGET /api/planned\n### Its part\nGET /api/part\n## Next\nGET /api/next\n### Sub (1.3.0)\nGET /api/sub";
     const checked = (file: string) => findings(file, withoutUnbuiltSections(file, contract)).map((f) => f.name);
     expect(checked("docs/api-contract.md")).toEqual(["/api/built", "/api/next"]);
     expect(checked("docs/other.md")).toEqual(["/api/built", "/api/planned", "/api/part", "/api/next", "/api/sub"]);

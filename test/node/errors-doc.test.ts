@@ -6,7 +6,12 @@ import errorsMd from "../../docs/errors.md?raw";
 import { ERROR_CATALOGUE, ERROR_CODES } from "../../src/errors";
 
 /** The table rows: | `CODE` | status | meaning | what to do | */
-const rows = [...errorsMd.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \| ([^|]+) \| ([^|]+) \|$/gm)].map((m) => ({ code: m[1]!, status: Number(m[2]), meaning: m[3]!.trim(), todo: m[4]!.trim() }));
+const rows = [...errorsMd.matchAll(/^\| `([A-Z_]+)` \| (\d{3}) \| ([^|]+) \| ([^|]+) \|$/gm)].map((m) => ({
+  code: m[1]!,
+  status: Number(m[2]),
+  meaning: m[3]!.trim(),
+  todo: m[4]!.trim(),
+}));
 
 describe("docs/errors.md", () => {
   it("has one row per catalogue code, with the code's status, a meaning and what to do", () => {

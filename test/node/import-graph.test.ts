@@ -143,7 +143,13 @@ describe("import graph", () => {
     expect(files.size).toBeGreaterThan(50);
     expect(internal.length).toBeGreaterThan(150);
     // The search itself finds a cycle where there is one.
-    expect(cycles([{ from: "a", to: "b" }, { from: "b", to: "c" }, { from: "c", to: "a" }])).toEqual([["a", "b", "c", "a"]]);
+    expect(
+      cycles([
+        { from: "a", to: "b" },
+        { from: "b", to: "c" },
+        { from: "c", to: "a" },
+      ]),
+    ).toEqual([["a", "b", "c", "a"]]);
     // Every folder is placed, and a file's folder is what the layering says it is.
     expect(folderOf("domain/usage/totals.ts")).toBe("domain/usage");
     expect(folderOf("app.ts")).toBe("app");
@@ -189,15 +195,21 @@ describe("import graph", () => {
   it("keeps lib/, errors and db/ free of the rest of the code (db/ builds its tables on first use with lib/'s helper)", () => {
     const allowed = new Set(["db/schema.ts -> lib/built-on-first-use.ts"]);
     const outward = internal
-      .filter(({ from, to }) => ["lib", "db", "errors"].includes(folderOf(from)) && folderOf(to) !== folderOf(from) && !allowed.has(`${from} -> ${to}`))
+      .filter(
+        ({ from, to }) =>
+          ["lib", "db", "errors"].includes(folderOf(from)) && folderOf(to) !== folderOf(from) && !allowed.has(`${from} -> ${to}`),
+      )
       .map(({ from, to }) => `${from} -> ${to}`);
     expect(outward).toEqual([]);
   });
 
   it("keeps the bindings out of the features, adapters and jobs: they read the service context, never env", () => {
-    const below = (file: string) => ["domain", "session", "callbacks", "mail", "providers", "maintenance", "context"].includes(file.split("/")[0]!);
+    const below = (file: string) =>
+      ["domain", "session", "callbacks", "mail", "providers", "maintenance", "context"].includes(file.split("/")[0]!);
     const readsEnv = /\b(?:env|ctx\.env)\s*(?:\.|\[)|\{[^}]*\benv\b[^}]*\}\s*:\s*ServiceContext/;
-    const readers = [...files].filter(([file, text]) => below(file) && readsEnv.test(text.replace(/^\s*(\/\/|\*).*$/gm, ""))).map(([file]) => file);
+    const readers = [...files]
+      .filter(([file, text]) => below(file) && readsEnv.test(text.replace(/^\s*(\/\/|\*).*$/gm, "")))
+      .map(([file]) => file);
     expect(readers).toEqual([]);
     // The check itself sees a read.
     expect(readsEnv.test("const url = env.APP_URL;")).toBe(true);

@@ -22,10 +22,12 @@ const catalogue: Limit[] = Object.values(LIMITS);
 function routesByLimit(): Map<string, string[]> {
   const routes = new Map<string, string[]>();
   const add = (method: string, path: string, limits: readonly string[] = []) => {
-    for (const name of limits) routes.set(name, [...(routes.get(name) ?? []), `${method.toUpperCase()} ${path.replace(/:(\w+)/g, "{$1}")}`]);
+    for (const name of limits)
+      routes.set(name, [...(routes.get(name) ?? []), `${method.toUpperCase()} ${path.replace(/:(\w+)/g, "{$1}")}`]);
   };
   for (const { method, path, meta } of collectOperations(createApp())) add(method, path, meta.limits);
-  for (const route of createApp().routes) if (!route.path.startsWith("/api/")) add(route.method, route.path, readMeta(route.handler)?.limits);
+  for (const route of createApp().routes)
+    if (!route.path.startsWith("/api/")) add(route.method, route.path, readMeta(route.handler)?.limits);
   return routes;
 }
 
@@ -40,7 +42,10 @@ function expectedRow(limit: Limit, routes: string[]): string {
 }
 
 /** The Rate Limiting bindings of each environment of wrangler.toml: the [[ratelimits]] blocks and the inline tables. */
-function wranglerBindings(): Record<"development" | "production" | "staging", { name: string; namespace: string; limit: number; period: number }[]> {
+function wranglerBindings(): Record<
+  "development" | "production" | "staging",
+  { name: string; namespace: string; limit: number; period: number }[]
+> {
   const production = wranglerToml.indexOf("\n[env.production]");
   const staging = wranglerToml.indexOf("\n[env.staging]");
   const parse = (text: string) =>
@@ -56,6 +61,20 @@ function wranglerBindings(): Record<"development" | "production" | "staging", { 
     staging: parse(wranglerToml.slice(staging, production > staging ? production : undefined)),
   };
 }
+
+/** Where a route's `const spec = {…}` starts and ends (its braces balanced), or an empty span when it has none. */
+function specSpan(text: string): { start: number; end: number } {
+  const start = text.search(/^(?:export )?const spec = \{/m);
+  if (start < 0) return { start: 0, end: 0 };
+  let depth = 0;
+  for (let i = text.indexOf("{", start); i < text.length; i++) {
+    if (text[i] === "{") depth++;
+    else if (text[i] === "}" && --depth === 0) return { start, end: i + 1 };
+  }
+  return { start, end: text.length };
+}
+
+const lineAt = (text: string, index: number) => text.slice(0, index).split("\n").length;
 
 describe("the limits catalogue", () => {
   it("is declared by the routes that count it, each limit by at least one", () => {
@@ -78,7 +97,10 @@ describe("the limits catalogue", () => {
       expect(new Set(declared.map((b) => b.namespace)).size, environment).toBe(declared.length);
       for (const limit of catalogue.filter(isBindingLimit)) {
         const binding = declared.find((b) => b.name === limit.binding)!;
-        expect({ limit: binding.limit, period: binding.period }, `${environment} ${limit.name}`).toEqual({ limit: aboutLimit(limit).perMinute, period: 60 });
+        expect({ limit: binding.limit, period: binding.period }, `${environment} ${limit.name}`).toEqual({
+          limit: aboutLimit(limit).perMinute,
+          period: 60,
+        });
       }
     }
     // Staging counts apart from production.
@@ -88,7 +110,9 @@ describe("the limits catalogue", () => {
 
   it("gives a limit one name in code: an account limit's D1 windows are keyed by its catalogue name", () => {
     const accountLimits = catalogue.filter((limit) => !isBindingLimit(limit));
-    expect(accountLimits.map((limit) => (isBindingLimit(limit) ? null : limit.accountWindows))).toEqual(accountLimits.map((limit) => limit.name));
+    expect(accountLimits.map((limit) => (isBindingLimit(limit) ? null : limit.accountWindows))).toEqual(
+      accountLimits.map((limit) => limit.name),
+    );
     expect(Object.keys(ACCOUNT_LIMITS).sort()).toEqual(accountLimits.map((limit) => limit.name).sort());
   });
 
@@ -96,12 +120,14 @@ describe("the limits catalogue", () => {
     const misplaced: string[] = [];
     for (const [path, text] of Object.entries(routeSources)) {
       if (path.endsWith("/docs.ts")) continue;
-      text.split("\n").forEach((line, i) => {
-        if (line.includes("LIMITS.") && !line.startsWith("const spec = ")) misplaced.push(`${path}:${i + 1}: ${line.trim()}`);
-        for (const call of line.matchAll(/\b(?:countUse\(c, |limitPerAddress\(|loadAnswerer\([^,]+, [^,]+, )([^,)]+)/g)) {
-          if (!call[1]!.startsWith("spec.limits.")) misplaced.push(`${path}:${i + 1}: ${line.trim()}`);
-        }
-      });
+      const spec = specSpan(text);
+      for (const use of text.matchAll(/LIMITS\./g)) {
+        if (use.index < spec.start || use.index >= spec.end) misplaced.push(`${path}:${lineAt(text, use.index)}`);
+      }
+      // The formatter may break a call over lines: whitespace between its parts is any.
+      for (const call of text.matchAll(/\b(?:countUse\(\s*c,\s*|limitPerAddress\(\s*|loadAnswerer\([^,]+,\s*[^,]+,\s*)([^,)\s]+)/g)) {
+        if (!call[1]!.startsWith("spec.limits.")) misplaced.push(`${path}:${lineAt(text, call.index)}: ${call[0]}`);
+      }
     }
     expect(misplaced).toEqual([]);
     // The check reads the calls it guards.

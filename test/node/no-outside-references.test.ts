@@ -11,16 +11,16 @@ import packageJson from "../../package.json";
 // Text files by extension keep binary and generated files out; a module's glob never lists the module itself.
 const texts = import.meta.glob<string>(
   [
-  "../../{src,test,docs,packages,drizzle,.ci}/**/*.{ts,tsx,js,mjs,cjs,md,sql,css,html,json,toml,yml,yaml,sh,py,txt}",
-  "../../public/api/*.json",
-  "../../.ci/*",
-  "../../README.md",
-  "../../CHANGELOG.md",
-  "../../wrangler.toml",
-  "../../package.json",
-  "!../../**/node_modules/**",
-  "!../../test/artifacts/**",
-  "!../../packages/*/dist/**",
+    "../../{src,test,docs,packages,drizzle,.ci}/**/*.{ts,tsx,js,mjs,cjs,md,sql,css,html,json,toml,yml,yaml,sh,py,txt}",
+    "../../public/api/*.json",
+    "../../.ci/*",
+    "../../README.md",
+    "../../CHANGELOG.md",
+    "../../wrangler.toml",
+    "../../package.json",
+    "!../../**/node_modules/**",
+    "!../../test/artifacts/**",
+    "!../../packages/*/dist/**",
   ],
   { query: "?raw", import: "default", eager: true },
 );
@@ -37,7 +37,16 @@ function fromRoot(key: string): string {
 
 const files = Object.fromEntries(Object.entries(texts).map(([key, text]) => [fromRoot(key), text]));
 const tree = new Set(
-  Object.keys(import.meta.glob(["../../**/*", "../../.ci/*", "!../../node_modules/**", "!../../.wrangler/**", "!../../test/artifacts/**", "!../../.git/**"]))
+  Object.keys(
+    import.meta.glob([
+      "../../**/*",
+      "../../.ci/*",
+      "!../../node_modules/**",
+      "!../../.wrangler/**",
+      "!../../test/artifacts/**",
+      "!../../.git/**",
+    ]),
+  )
     .map(fromRoot)
     .concat("test/node/no-outside-references.test.ts"),
 );
@@ -103,12 +112,18 @@ function brokenLinks(file: string, text: string): Finding[] {
   return out;
 }
 
-const markdown = Object.entries(files).filter(([file]) => file.endsWith(".md") && (file.startsWith("docs/") || !file.includes("/") || file.startsWith("packages/")));
+const markdown = Object.entries(files).filter(
+  ([file]) => file.endsWith(".md") && (file.startsWith("docs/") || !file.includes("/") || file.startsWith("packages/")),
+);
 
 describe("no reference outside the repository", () => {
   it("reads the sources, tests, docs, packages and migrations", () => {
     const read = Object.keys(files);
-    for (const folder of ["src/", "test/", "docs/", "packages/", "drizzle/"]) expect(read.some((file) => file.startsWith(folder)), folder).toBe(true);
+    for (const folder of ["src/", "test/", "docs/", "packages/", "drizzle/"])
+      expect(
+        read.some((file) => file.startsWith(folder)),
+        folder,
+      ).toBe(true);
     expect(read).toContain("README.md");
     expect(read).toContain("CHANGELOG.md");
     expect(markdown.length).toBeGreaterThan(20);
@@ -126,7 +141,15 @@ describe("no reference outside the repository", () => {
   });
 
   it("would catch each kind of reference", () => {
-    const text = [`// See ${CONTRACT} §5.`, `see ${CONTRACT}.md`, "from ../shared/spec", `(${ISSUE} 30)`, `I${ISSUE.slice(1)} 33: fits`, "issues/12", "issue #4"].join("\n");
+    const text = [
+      `// See ${CONTRACT} §5.`,
+      `see ${CONTRACT}.md`,
+      "from ../shared/spec",
+      `(${ISSUE} 30)`,
+      `I${ISSUE.slice(1)} 33: fits`,
+      "issues/12",
+      "issue #4",
+    ].join("\n");
     expect(outsideReferences("src/x.ts", text).map((finding) => finding.split(": ").pop())).toEqual([
       `"${CONTRACT}"`,
       `"${CONTRACT}"`,
@@ -136,8 +159,14 @@ describe("no reference outside the repository", () => {
       '"issues/12"',
       '"issue #4"',
     ]);
-    expect(outsideReferences("src/x.ts", "the zod issue's path; an issue with 3 parts; issues 1-10 tokens; a contract; docs/api-contract.md §Sessions")).toEqual([]);
-    const links = "[a](../../outside.md) [b](missing.md) [c](api-contract.md) [d](https://example.com) `routes/provider-webhook.ts` `src/app.ts` `http/respond.ts` `drizzle-orm/sqlite-core/db.js`";
+    expect(
+      outsideReferences(
+        "src/x.ts",
+        "the zod issue's path; an issue with 3 parts; issues 1-10 tokens; a contract; docs/api-contract.md §Sessions",
+      ),
+    ).toEqual([]);
+    const links =
+      "[a](../../outside.md) [b](missing.md) [c](api-contract.md) [d](https://example.com) `routes/provider-webhook.ts` `src/app.ts` `http/respond.ts` `drizzle-orm/sqlite-core/db.js`";
     expect(brokenLinks("docs/x.md", links)).toEqual([
       "docs/x.md: link outside the repository: ../../outside.md",
       "docs/x.md: link to a missing file: missing.md",

@@ -66,7 +66,11 @@ describe("OpenAPI webhooks section", () => {
   it("the test event's body validates against the age_verification.test schema", () => {
     const validate = validatorFor(TEST_EVENT_TYPE);
     const body = JSON.parse(
-      callbackBody({ type: TEST_EVENT_TYPE, timestamp: "2026-05-01T10:00:00.000Z", data: { key_id: "key_AAAAAAAAAAAAAAAAAAAAAAAA", message: "A test event." } }),
+      callbackBody({
+        type: TEST_EVENT_TYPE,
+        timestamp: "2026-05-01T10:00:00.000Z",
+        data: { key_id: "key_AAAAAAAAAAAAAAAAAAAAAAAA", message: "A test event." },
+      }),
     );
     expect(validate(body), JSON.stringify(validate.errors)).toBe(true);
     expect(validate({ ...body, type: "age_verification.session.approved" })).toBe(false);

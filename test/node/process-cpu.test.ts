@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 /** What this test uses of test/bench/process-cpu.ts (a Node tool the root tsconfig does not check: imported by name). */
 type ProcessCpuTool = {
   groupCpuSeconds(processGroup: number): Map<string, number>;
-  withCpuPerRequest<T extends { requests: number }>(group: number | undefined, measure: () => Promise<T>): Promise<T & { cpuUs: number; cpuUsByRole: Record<string, number> }>;
+  withCpuPerRequest<T extends { requests: number }>(
+    group: number | undefined,
+    measure: () => Promise<T>,
+  ): Promise<T & { cpuUs: number; cpuUsByRole: Record<string, number> }>;
   medianByRole(measurements: Record<string, number>[]): Record<string, number>;
   formatByRole(roles: Record<string, number>): string;
 };
@@ -19,9 +22,15 @@ const platform = ((globalThis as { process?: { platform: string } }).process?.pl
  * and go and take their CPU time with them.
  */
 async function spinner() {
-  const { spawn } = (await node("node:child_process")) as { spawn(cmd: string, args: string[], options: { detached: boolean; stdio: "ignore" }): { pid: number; kill(): void } };
+  const { spawn } = (await node("node:child_process")) as {
+    spawn(cmd: string, args: string[], options: { detached: boolean; stdio: "ignore" }): { pid: number; kill(): void };
+  };
   const execPath = (globalThis as { process?: { execPath: string } }).process!.execPath;
-  const child = spawn(execPath, ["-e", "setTimeout(() => { const until = Date.now() + 300; while (Date.now() < until); setTimeout(() => {}, 10000); }, 200)"], { detached: true, stdio: "ignore" });
+  const child = spawn(
+    execPath,
+    ["-e", "setTimeout(() => { const until = Date.now() + 300; while (Date.now() < until); setTimeout(() => {}, 10000); }, 200)"],
+    { detached: true, stdio: "ignore" },
+  );
   return child;
 }
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,7 +70,11 @@ describe.runIf(platform === "linux")("CPU time of a process group", () => {
 
   it("takes each role's median over the rounds and prints the roles that serve requests", async () => {
     const { medianByRole, formatByRole } = (await import(/* @vite-ignore */ processCpuTool)) as ProcessCpuTool;
-    const medians = medianByRole([{ "workerd (Worker)": 1_000, other: 9 }, { "workerd (Worker)": 1_300, other: 1 }, { "workerd (Worker)": 1_100.4, other: 5 }]);
+    const medians = medianByRole([
+      { "workerd (Worker)": 1_000, other: 9 },
+      { "workerd (Worker)": 1_300, other: 1 },
+      { "workerd (Worker)": 1_100.4, other: 5 },
+    ]);
     expect(medians).toEqual({ "workerd (Worker)": 1_100.4, other: 5 });
     expect(formatByRole(medians)).toBe("workerd (Worker) 1100");
     expect(formatByRole({ "wrangler (Node)": NaN })).toBe("wrangler (Node) -");

@@ -7,7 +7,14 @@ const readme = Object.values(import.meta.glob<string>("../../README.md", { query
 
 describe("README source map", () => {
   it("has a line for each top-level folder of src/, and names no folder src/ lacks", () => {
-    const folders = [...new Set(Object.keys(sources).map((path) => path.replace("../../src/", "").split("/")).filter((p) => p.length > 1).map((p) => p[0]!))].sort();
+    const folders = [
+      ...new Set(
+        Object.keys(sources)
+          .map((path) => path.replace("../../src/", "").split("/"))
+          .filter((p) => p.length > 1)
+          .map((p) => p[0]!),
+      ),
+    ].sort();
     const map = readme.slice(readme.indexOf("## Source map"), readme.indexOf("\n## ", readme.indexOf("## Source map") + 1));
     const named = [...new Set([...map.matchAll(/^- `src\/([\w-]+)\/`/gm)].map((m) => m[1]!))].sort();
     expect(folders.length).toBeGreaterThan(5);

@@ -10,7 +10,15 @@ import { describe, expect, it } from "vitest";
 
 /** What this test uses of test/bench/startup.ts (a Node tool the root tsconfig does not check: imported by name). */
 type StartupTool = {
-  buildWorker(config: undefined, minify: false): Promise<{ compatibilityDate: string; compatibilityFlags: string[]; mainModule: string; modules: { path: string; contents: Uint8Array | string }[] }>;
+  buildWorker(
+    config: undefined,
+    minify: false,
+  ): Promise<{
+    compatibilityDate: string;
+    compatibilityFlags: string[];
+    mainModule: string;
+    modules: { path: string; contents: Uint8Array | string }[];
+  }>;
   Miniflare: new (options: Record<string, unknown>) => { dispatchFetch(url: string): Promise<Response>; dispose(): Promise<void> };
 };
 const startupTool = "../bench/startup";

@@ -19,14 +19,20 @@ const node = (name: string): Promise<any> => import(/* @vite-ignore */ name);
  * it read) and the modules with code in the script (read, but not all dropped as unused).
  */
 async function build(env: string | null): Promise<{ code: string; inputs: string[]; bundled: string[] }> {
-  const [{ execFile }, fs, os, path, { fileURLToPath }] = await Promise.all(["node:child_process", "node:fs", "node:os", "node:path", "node:url"].map(node));
+  const [{ execFile }, fs, os, path, { fileURLToPath }] = await Promise.all(
+    ["node:child_process", "node:fs", "node:os", "node:path", "node:url"].map(node),
+  );
   const root: string = fileURLToPath(new URL("../../", import.meta.url));
   const outdir = fs.mkdtempSync(path.join(os.tmpdir(), "worker-bundle-"));
   try {
     const args = ["deploy", "--dry-run", "--outdir", outdir, "--metafile", path.join(outdir, "meta.json"), ...(env ? ["--env", env] : [])];
     await new Promise<void>((resolve, reject) =>
-      execFile(path.join(root, "node_modules", ".bin", "wrangler"), args, { cwd: root, maxBuffer: 1 << 24 }, (error: Error | null, _out: string, err: string) =>
-        error ? reject(new Error(`wrangler ${args.join(" ")}: ${error.message}\n${err}`)) : resolve(),
+      execFile(
+        path.join(root, "node_modules", ".bin", "wrangler"),
+        args,
+        { cwd: root, maxBuffer: 1 << 24 },
+        (error: Error | null, _out: string, err: string) =>
+          error ? reject(new Error(`wrangler ${args.join(" ")}: ${error.message}\n${err}`)) : resolve(),
       ),
     );
     const meta = JSON.parse(fs.readFileSync(path.join(outdir, "meta.json"), "utf8")) as {
@@ -72,7 +78,9 @@ const SCHEMA_DESCRIPTION = /\.describe\(\s*(["'`])(?!\1)/;
 const DEVELOPMENT_PAGES = ["src/apps/dev/dev-routes.tsx", "src/apps/dev/outbox-page.tsx"];
 
 describe("the Worker's script", () => {
-  it("leaves out the OpenAPI builder, the reference and console pages' markup and the routes' and schemas' descriptions", { timeout: 180_000 }, async () => {
+  it("leaves out the OpenAPI builder, the reference and console pages' markup and the routes' and schemas' descriptions", {
+    timeout: 180_000,
+  }, async () => {
     const { code, inputs, bundled } = await build(null);
     // The build is real: the app's own modules are in it.
     expect(inputs).toContain("src/app.ts");

@@ -44,13 +44,20 @@ async function run<T>(suite: Suite<T>, check: (group: Record<string, unknown>, v
         accepted = false;
       }
       if (vector.result === "acceptable") continue;
-      if (accepted !== (vector.result === "valid")) disagreements.push({ tcId: vector.tcId, expected: vector.result, flags: vector.flags, comment: vector.comment });
+      if (accepted !== (vector.result === "valid"))
+        disagreements.push({ tcId: vector.tcId, expected: vector.result, flags: vector.flags, comment: vector.comment });
     }
   }
   return { count, disagreements };
 }
 
-const ECDSA: { name: string; curve: Curve; hash: Hash; der: Suite<{ msg: string; sig: string }>; p1363: Suite<{ msg: string; sig: string }> }[] = [
+const ECDSA: {
+  name: string;
+  curve: Curve;
+  hash: Hash;
+  der: Suite<{ msg: string; sig: string }>;
+  p1363: Suite<{ msg: string; sig: string }>;
+}[] = [
   { name: "P-256 / SHA-256 (ES256)", curve: "P-256", hash: "SHA-256", der: p256Der as never, p1363: p256P1363 as never },
   { name: "P-384 / SHA-384 (ES384)", curve: "P-384", hash: "SHA-384", der: p384Der as never, p1363: p384P1363 as never },
   { name: "P-521 / SHA-512 (ES512)", curve: "P-521", hash: "SHA-512", der: p521Der as never, p1363: p521P1363 as never },
@@ -60,13 +67,17 @@ describe.each(ECDSA)("Wycheproof ECDSA $name", ({ curve, hash, der, p1363 }) => 
   const keyOf = (group: Record<string, unknown>) => importSpki(hex(group.publicKeyDer as string), curve);
 
   it("r||s (COSE_Sign1, JWS) through verifyRaw: every vector as Wycheproof says", async () => {
-    const { count, disagreements } = await run(p1363, async (group, vector) => verifyRaw(await keyOf(group), hash, hex(vector.sig), hex(vector.msg)));
+    const { count, disagreements } = await run(p1363, async (group, vector) =>
+      verifyRaw(await keyOf(group), hash, hex(vector.sig), hex(vector.msg)),
+    );
     expect(count).toBeGreaterThan(200);
     expect(disagreements).toStrictEqual([]);
   });
 
   it("DER (X.509 certificates) through derSignatureToRaw and verifyRaw: every vector as Wycheproof says (strict DER)", async () => {
-    const { count, disagreements } = await run(der, async (group, vector) => verifyRaw(await keyOf(group), hash, derSignatureToRaw(hex(vector.sig), curve), hex(vector.msg)));
+    const { count, disagreements } = await run(der, async (group, vector) =>
+      verifyRaw(await keyOf(group), hash, derSignatureToRaw(hex(vector.sig), curve), hex(vector.msg)),
+    );
     expect(count).toBeGreaterThan(300);
     expect(disagreements).toStrictEqual([]);
   });
@@ -74,12 +85,15 @@ describe.each(ECDSA)("Wycheproof ECDSA $name", ({ curve, hash, der, p1363 }) => 
 
 describe("Wycheproof ECDH P-256 (public keys as points, as HPKE's enc carries them)", () => {
   it("HPKE's Diffie-Hellman: the scalar imported as the Annex C private key, the shared secret as Wycheproof says", async () => {
-    const { count, disagreements } = await run(ecdh as unknown as Suite<{ public: string; private: string; shared: string }>, async (_group, vector) => {
-      // Wycheproof writes the scalar as a signed integer; the Annex C key is the 32-byte scalar.
-      const scalar = hex(vector.private.padStart(64, "0").slice(-64));
-      const { privateKey } = await recipientKey(scalar);
-      return toHex(await diffieHellmanP256(privateKey, hex(vector.public))) === vector.shared;
-    });
+    const { count, disagreements } = await run(
+      ecdh as unknown as Suite<{ public: string; private: string; shared: string }>,
+      async (_group, vector) => {
+        // Wycheproof writes the scalar as a signed integer; the Annex C key is the 32-byte scalar.
+        const scalar = hex(vector.private.padStart(64, "0").slice(-64));
+        const { privateKey } = await recipientKey(scalar);
+        return toHex(await diffieHellmanP256(privateKey, hex(vector.public))) === vector.shared;
+      },
+    );
     expect(count).toBe(355);
     expect(disagreements).toStrictEqual([]);
   });
@@ -87,8 +101,16 @@ describe("Wycheproof ECDH P-256 (public keys as points, as HPKE's enc carries th
 
 describe("Wycheproof HKDF-SHA256 (HPKE's key schedule)", () => {
   it("Extract then Expand, for every vector of at most one block (HPKE asks 12, 16 and 32 bytes)", async () => {
-    const oneBlock = { testGroups: (hkdf as unknown as Suite<{ ikm: string; salt: string; info: string; size: number; okm: string }>).testGroups.map((group) => ({ ...group, tests: group.tests.filter((t) => t.size <= 32) })) };
-    const { count, disagreements } = await run(oneBlock, async (_group, vector) => toHex(await hkdfExpand(await hkdfExtract(hex(vector.salt), hex(vector.ikm)), hex(vector.info), vector.size)) === vector.okm);
+    const oneBlock = {
+      testGroups: (hkdf as unknown as Suite<{ ikm: string; salt: string; info: string; size: number; okm: string }>).testGroups.map(
+        (group) => ({ ...group, tests: group.tests.filter((t) => t.size <= 32) }),
+      ),
+    };
+    const { count, disagreements } = await run(
+      oneBlock,
+      async (_group, vector) =>
+        toHex(await hkdfExpand(await hkdfExtract(hex(vector.salt), hex(vector.ikm)), hex(vector.info), vector.size)) === vector.okm,
+    );
     expect(count).toBeGreaterThan(20);
     expect(disagreements).toStrictEqual([]);
   });
@@ -101,7 +123,8 @@ describe("Wycheproof HKDF-SHA256 (HPKE's key schedule)", () => {
 describe("Wycheproof AES-GCM (the JWE's and HPKE's opening, 128-bit tags)", () => {
   type GcmVector = { key: string; iv: string; aad: string; msg: string; ct: string; tag: string };
   const open = async (_group: unknown, vector: GcmVector) =>
-    toHex(await openAesGcm(hex(vector.key), hex(vector.iv), Uint8Array.from([...hex(vector.ct), ...hex(vector.tag)]), hex(vector.aad))) === vector.msg;
+    toHex(await openAesGcm(hex(vector.key), hex(vector.iv), Uint8Array.from([...hex(vector.ct), ...hex(vector.tag)]), hex(vector.aad))) ===
+    vector.msg;
   const byIvSize = (twelveBytes: boolean) => ({
     testGroups: (aesGcm as unknown as Suite<GcmVector>).testGroups.filter((group) => (group.ivSize === 96) === twelveBytes),
   });
@@ -128,7 +151,9 @@ describe("Wycheproof RSASSA-PSS 2048, SHA-384, MGF1-SHA-384, salt 48 (age-token 
   it("verifyPss: every vector as Wycheproof says", async () => {
     const suite = rsaPss as unknown as Suite<{ msg: string; sig: string }>;
     const { count, disagreements } = await run(suite, async (group, vector) => {
-      const key = await crypto.subtle.importKey("spki", hex(group.publicKeyDer as string), { name: "RSA-PSS", hash: "SHA-384" }, false, ["verify"]);
+      const key = await crypto.subtle.importKey("spki", hex(group.publicKeyDer as string), { name: "RSA-PSS", hash: "SHA-384" }, false, [
+        "verify",
+      ]);
       return verifyPss(key, hex(vector.msg), hex(vector.sig));
     });
     expect(count).toBe(141);

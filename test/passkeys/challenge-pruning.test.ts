@@ -17,8 +17,11 @@ describe("passkey challenge pruning", () => {
       nonceHash: "0".repeat(64),
       expiresAt,
     });
-    await db().insert(passkeyChallenges).values([challenge("expired", daysAgo(1 / 1440)), challenge("live", daysAgo(-1 / 1440))]);
-    const left = async () => (await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, id))).map((c) => c.challengeHash.split("-")[0]);
+    await db()
+      .insert(passkeyChallenges)
+      .values([challenge("expired", daysAgo(1 / 1440)), challenge("live", daysAgo(-1 / 1440))]);
+    const left = async () =>
+      (await db().select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, id))).map((c) => c.challengeHash.split("-")[0]);
     await runScheduled();
     expect(await left()).toEqual(["live"]);
     await runScheduled();

@@ -11,14 +11,18 @@ import { db, SEEDED_PASSWORD, seedEndUser } from "../helpers/seed";
 import { eq } from "drizzle-orm";
 
 const base = "/api/users/me/passkeys";
-const options = (token: string, password?: string) => call("POST", `${base}/registration-options`, { token, body: password === undefined ? undefined : { password } });
+const options = (token: string, password?: string) =>
+  call("POST", `${base}/registration-options`, { token, body: password === undefined ? undefined : { password } });
 
 describe("the first passkey and the account's password", () => {
   it("options without the password, or with a wrong one, are 401 and store no challenge", async () => {
     const user = await seedEndUser("1990-01-01");
     expectError(await options(user.token), 401, "INVALID_CREDENTIALS");
     expectError(await options(user.token, "not the password"), 401, "INVALID_CREDENTIALS");
-    const challenges = await db().$client.prepare("SELECT count(*) AS n FROM passkey_challenges WHERE user_id = ?").bind(user.id).first<{ n: number }>();
+    const challenges = await db()
+      .$client.prepare("SELECT count(*) AS n FROM passkey_challenges WHERE user_id = ?")
+      .bind(user.id)
+      .first<{ n: number }>();
     expect(challenges!.n).toBe(0);
     expect((await options(user.token, SEEDED_PASSWORD)).status).toBe(200);
   });
@@ -38,7 +42,10 @@ describe("the first passkey and the account's password", () => {
     // A second passkey: the options come without a password (a passkey exists), the enrolment asks the holder.
     const second = await options(user.token);
     expect(second.status).toBe(200);
-    const res = await call("POST", base, { token: user.token, body: { credential: await (await SoftwareAuthenticator.create()).register(second.body.data) } });
+    const res = await call("POST", base, {
+      token: user.token,
+      body: { credential: await (await SoftwareAuthenticator.create()).register(second.body.data) },
+    });
     expectError(res, 403, "PASSKEY_REQUIRED");
   });
 });

@@ -24,7 +24,10 @@ async function registrationOptions(user: SeededAccount) {
 
 async function enrol(user: SeededAccount, authenticator: SoftwareAuthenticator, forgery: Forgery = {}, name?: string) {
   const options = await registrationOptions(user);
-  return call("POST", base, { token: user.token, body: { name, credential: await authenticator.register(options, forgery), password: SEEDED_PASSWORD } });
+  return call("POST", base, {
+    token: user.token,
+    body: { name, credential: await authenticator.register(options, forgery), password: SEEDED_PASSWORD },
+  });
 }
 
 async function enrolled(user: SeededAccount) {
@@ -42,19 +45,28 @@ async function confirmation(user: SeededAccount, authenticator: SoftwareAuthenti
 }
 
 async function open(apiKey: string, body: Record<string, unknown> = {}) {
-  const res = await call("POST", "/api/age-verification/session", { apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
+  const res = await call("POST", "/api/age-verification/session", {
+    apiKey,
+    body: { age_required: 18, callback_url: CALLBACK_URL, ...body },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.data as { session_id: string; nonce: string };
 }
 
 async function approvalOptions(user: SeededAccount, session: { session_id: string; nonce: string }) {
-  const res = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
+  const res = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, {
+    token: user.token,
+    body: { nonce: session.nonce },
+  });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.data;
 }
 
 const answer = (user: SeededAccount, session: { session_id: string; nonce: string }, body: Record<string, unknown>) =>
-  call("POST", `/api/age-verification/session/${session.session_id}/complete`, { token: user.token, body: { nonce: session.nonce, ...body } });
+  call("POST", `/api/age-verification/session/${session.session_id}/complete`, {
+    token: user.token,
+    body: { nonce: session.nonce, ...body },
+  });
 
 const storedPasskeys = async (userId: string) => (await dbOfAccount(userId)).select().from(passkeys).where(eq(passkeys.userId, userId));
 
@@ -105,7 +117,10 @@ describe("enrolment", () => {
     expect((await call("POST", `${base}/registration-options`, { token: user.token })).body.data.excludeCredentials).toEqual([
       { type: "public-key", id: authenticator.id },
     ]);
-    const removed = await call("DELETE", `${base}/${passkey.id}`, { token: user.token, body: { confirmation: await confirmation(user, authenticator) } });
+    const removed = await call("DELETE", `${base}/${passkey.id}`, {
+      token: user.token,
+      body: { confirmation: await confirmation(user, authenticator) },
+    });
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     expect(await storedPasskeys(user.id)).toEqual([]);
   });
@@ -123,7 +138,10 @@ describe("enrolment", () => {
     const stranger = await seedEndUser(birthdayToday(30), { shard: user.shard });
     const strangers = await enrolled(stranger);
     const options = await call("POST", `${base}/confirmation-options`, { token: user.token });
-    const forged = await call("DELETE", `${base}/${ownerRow!.id}`, { token: user.token, body: { confirmation: await strangers.assert(options.body.data) } });
+    const forged = await call("DELETE", `${base}/${ownerRow!.id}`, {
+      token: user.token,
+      body: { confirmation: await strangers.assert(options.body.data) },
+    });
     expectError(forged, 400, "PASSKEY_INVALID");
     expect(await storedPasskeys(user.id)).toEqual([ownerRow]);
     // Confirmed by the owner's passkey, a second one is added.
@@ -152,7 +170,10 @@ describe("enrolment", () => {
     expect(second.name).toBe("Passkey 2");
     const [firstRow] = (await storedPasskeys(user.id)).filter((row) => row.credentialId === first.id);
     expect(firstRow!.name).toBe("Passkey 1");
-    const removed = await call("DELETE", `${base}/${firstRow!.id}`, { token: user.token, body: { confirmation: await confirmation(user, second.authenticator) } });
+    const removed = await call("DELETE", `${base}/${firstRow!.id}`, {
+      token: user.token,
+      body: { confirmation: await confirmation(user, second.authenticator) },
+    });
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     // One passkey left ("Passkey 2"): the next is not a second "Passkey 2".
     const third = await addAnother(second.authenticator);
@@ -208,8 +229,14 @@ describe("enrolment", () => {
   it("refuses an expired registration challenge", async () => {
     const { user } = await setup();
     const options = await registrationOptions(user);
-    await (await dbOfAccount(user.id)).update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
-    const res = await call("POST", base, { token: user.token, body: { credential: await (await SoftwareAuthenticator.create()).register(options) } });
+    await (await dbOfAccount(user.id))
+      .update(passkeyChallenges)
+      .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+      .where(eq(passkeyChallenges.userId, user.id));
+    const res = await call("POST", base, {
+      token: user.token,
+      body: { credential: await (await SoftwareAuthenticator.create()).register(options) },
+    });
     expectError(res, 400, "PASSKEY_INVALID");
     expect(res.body.message).toMatch(/expired/);
     expect(await storedPasskeys(user.id)).toEqual([]);
@@ -219,7 +246,10 @@ describe("enrolment", () => {
     const { user } = await setup();
     const options = await registrationOptions(user);
     const credential = await (await SoftwareAuthenticator.create()).register(options);
-    const res = await call("POST", base, { token: user.token, body: { credential: { ...credential, id: "AAAAAAAAAAAAAAAAAAAAAA" }, password: SEEDED_PASSWORD } });
+    const res = await call("POST", base, {
+      token: user.token,
+      body: { credential: { ...credential, id: "AAAAAAAAAAAAAAAAAAAAAA" }, password: SEEDED_PASSWORD },
+    });
     expectError(res, 400, "PASSKEY_INVALID");
     expect(await storedPasskeys(user.id)).toEqual([]);
   });
@@ -231,7 +261,11 @@ describe("approving with a passkey", () => {
     const authenticator = await enrolled(user);
     const session = await open(merchant.apiKey);
     const options = await approvalOptions(user, session);
-    expect(options).toMatchObject({ rpId: "localhost", userVerification: "required", allowCredentials: [{ type: "public-key", id: authenticator.id }] });
+    expect(options).toMatchObject({
+      rpId: "localhost",
+      userVerification: "required",
+      allowCredentials: [{ type: "public-key", id: authenticator.id }],
+    });
     const res = await answer(user, session, { consent: true, assertion: await authenticator.assert(options) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
@@ -271,7 +305,9 @@ describe("approving with a passkey", () => {
   it("refuses the password path of a require_passkey session, and shows the requirement to the end user", async () => {
     const { merchant, user } = await setup();
     const session = await open(merchant.apiKey, { require_passkey: true });
-    const request = await call("GET", `/api/age-verification/session/${session.session_id}/request?nonce=${session.nonce}`, { token: user.token });
+    const request = await call("GET", `/api/age-verification/session/${session.session_id}/request?nonce=${session.nonce}`, {
+      token: user.token,
+    });
     expect(request.body.data.require_passkey).toBe(true);
     expectError(await answer(user, session, { consent: true }), 403, "PASSKEY_REQUIRED");
     expect(await storedStatus(session.session_id)).toBe("PENDING");
@@ -302,7 +338,10 @@ describe("approving with a passkey", () => {
       expect(res.body.message).toMatch(message);
       expect(await storedStatus(context.session.session_id)).toBe("PENDING");
       expect(await storedPasskeys(context.user.id)).toEqual(before);
-      expect((await poll(context.merchant.apiKey, context.session.session_id)).body.data).toMatchObject({ status: "PENDING", holder_binding: null });
+      expect((await poll(context.merchant.apiKey, context.session.session_id)).body.data).toMatchObject({
+        status: "PENDING",
+        holder_binding: null,
+      });
     }
 
     async function prepared() {
@@ -313,13 +352,23 @@ describe("approving with a passkey", () => {
     }
 
     it("a wrong origin", () =>
-      attempt(async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { origin: "https://evil.example" }), /another origin/));
+      attempt(
+        async ({ user, session, authenticator }) =>
+          authenticator.assert(await approvalOptions(user, session), { origin: "https://evil.example" }),
+        /another origin/,
+      ));
 
     it("a wrong RP id", () =>
-      attempt(async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { rpId: "evil.example" }), /relying party/));
+      attempt(
+        async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { rpId: "evil.example" }),
+        /relying party/,
+      ));
 
     it("a missing user-verification flag", () =>
-      attempt(async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { userVerified: false }), /did not verify the user/));
+      attempt(
+        async ({ user, session, authenticator }) => authenticator.assert(await approvalOptions(user, session), { userVerified: false }),
+        /did not verify the user/,
+      ));
 
     it("a replayed challenge", async () => {
       let replayed: Record<string, unknown> = {};
@@ -335,7 +384,10 @@ describe("approving with a passkey", () => {
     it("a replayed assertion on its own session, after a refused completion", async () => {
       const context = await prepared();
       const assertion = await context.authenticator.assert(await approvalOptions(context.user, context.session));
-      const first = await answer(context.user, context.session, { consent: true, assertion: { ...assertion, response: { ...assertion.response, signature: assertion.response.signature.slice(0, -4) + "AAAA" } } });
+      const first = await answer(context.user, context.session, {
+        consent: true,
+        assertion: { ...assertion, response: { ...assertion.response, signature: assertion.response.signature.slice(0, -4) + "AAAA" } },
+      });
       expectError(first, 400, "PASSKEY_INVALID");
       const again = await answer(context.user, context.session, { consent: true, assertion });
       expectError(again, 400, "PASSKEY_INVALID");
@@ -346,7 +398,10 @@ describe("approving with a passkey", () => {
     it("an expired challenge", () =>
       attempt(async ({ user, session, authenticator }) => {
         const options = await approvalOptions(user, session);
-        await (await dbOfAccount(user.id)).update(passkeyChallenges).set({ expiresAt: new Date(Date.now() - 1000).toISOString() }).where(eq(passkeyChallenges.userId, user.id));
+        await (await dbOfAccount(user.id))
+          .update(passkeyChallenges)
+          .set({ expiresAt: new Date(Date.now() - 1000).toISOString() })
+          .where(eq(passkeyChallenges.userId, user.id));
         return authenticator.assert(options);
       }, /expired/));
 
@@ -392,9 +447,15 @@ describe("approving with a passkey", () => {
   it("answers 404 for the options of an unknown session or a wrong nonce, and stores no challenge", async () => {
     const { merchant, user } = await setup();
     const session = await open(merchant.apiKey);
-    const wrongNonce = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: "wrong" } });
+    const wrongNonce = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, {
+      token: user.token,
+      body: { nonce: "wrong" },
+    });
     expectError(wrongNonce, 404, "NOT_FOUND");
-    const unknown = await call("POST", `/api/age-verification/session/ses_${"A".repeat(24)}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
+    const unknown = await call("POST", `/api/age-verification/session/ses_${"A".repeat(24)}/passkey-options`, {
+      token: user.token,
+      body: { nonce: session.nonce },
+    });
     expectError(unknown, 404, "NOT_FOUND");
     expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
     // The right nonce on the right session is answered: the 404s above were the id's and the nonce's.
@@ -428,13 +489,18 @@ describe("limits, key types and counters", () => {
     const options = await registrationOptions(user);
     await storedFakePasskeys(user.id, 1);
     const late = await SoftwareAuthenticator.create();
-    const res = await call("POST", base, { token: user.token, body: { credential: await late.register(options), confirmation: await confirmation(user, owner) } });
+    const res = await call("POST", base, {
+      token: user.token,
+      body: { credential: await late.register(options), confirmation: await confirmation(user, owner) },
+    });
     expectError(res, 409, "PASSKEY_LIMIT_REACHED");
     expect(await storedPasskeys(user.id)).toHaveLength(10);
     expectError(await call("POST", `${base}/registration-options`, { token: user.token }), 409, "PASSKEY_LIMIT_REACHED");
   });
 
-  it("limits option requests to 10 a minute per account, across registration, confirmation and approval options: 429 with Retry-After", { timeout: 30_000 }, async () => {
+  it("limits option requests to 10 a minute per account, across registration, confirmation and approval options: 429 with Retry-After", {
+    timeout: 30_000,
+  }, async () => {
     const { merchant, user } = await setup();
     const session = await open(merchant.apiKey);
     // The platform's limiter counts in wall-clock minutes: the thirteen calls must fall in one (the test
@@ -444,12 +510,17 @@ describe("limits, key types and counters", () => {
     for (const res of [
       await call("POST", `${base}/registration-options`, { token: user.token }),
       await call("POST", `${base}/confirmation-options`, { token: user.token }),
-      await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } }),
+      await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, {
+        token: user.token,
+        body: { nonce: session.nonce },
+      }),
     ]) {
       expectError(res, 429, "RATE_LIMITED");
       expect(res.headers.get("retry-after")).toBe("60");
     }
-    expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toHaveLength(10);
+    expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toHaveLength(
+      10,
+    );
     // Another account is not affected.
     const other = await seedEndUser(birthdayToday(30));
     await registrationOptions(other);
@@ -478,12 +549,18 @@ describe("limits, key types and counters", () => {
 
     const authenticator = await enrolled(user);
     const session = await open(merchant.apiKey);
-    const res = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session), framed) });
+    const res = await answer(user, session, {
+      consent: true,
+      assertion: await authenticator.assert(await approvalOptions(user, session), framed),
+    });
     expectError(res, 400, "PASSKEY_INVALID");
     expect(res.body.message).toMatch(/embedded frame/);
     expect(await storedStatus(session.session_id)).toBe("PENDING");
     // The same authenticator outside a frame approves: the refusal was the frame's.
-    const approved = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session)) });
+    const approved = await answer(user, session, {
+      consent: true,
+      assertion: await authenticator.assert(await approvalOptions(user, session)),
+    });
     expect(approved.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
   });
 
@@ -492,7 +569,10 @@ describe("limits, key types and counters", () => {
     const authenticator = await enrolled(user);
     await (await dbOfAccount(user.id)).update(passkeys).set({ signCount: 5 }).where(eq(passkeys.userId, user.id));
     const session = await open(merchant.apiKey);
-    const same = await answer(user, session, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, session), { counter: 5 }) });
+    const same = await answer(user, session, {
+      consent: true,
+      assertion: await authenticator.assert(await approvalOptions(user, session), { counter: 5 }),
+    });
     expectError(same, 400, "PASSKEY_INVALID");
     expect(same.body.message).toMatch(/counter went backwards/);
     expect((await storedPasskeys(user.id))[0]!.signCount).toBe(5);
@@ -501,7 +581,10 @@ describe("limits, key types and counters", () => {
     await (await dbOfAccount(user.id)).update(passkeys).set({ signCount: 0 }).where(eq(passkeys.userId, user.id));
     for (let i = 0; i < 2; i++) {
       const next = await open(merchant.apiKey);
-      const res = await answer(user, next, { consent: true, assertion: await authenticator.assert(await approvalOptions(user, next), { counter: 0 }) });
+      const res = await answer(user, next, {
+        consent: true,
+        assertion: await authenticator.assert(await approvalOptions(user, next), { counter: 0 }),
+      });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       expect(res.body.data).toMatchObject({ status: "APPROVED", holder_binding: "PASSKEY" });
     }
@@ -519,7 +602,12 @@ describe("what a passkey approval reports, and what is left when passkeys go", (
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data).toMatchObject({ status: "DENIED", above_age_required: false, holder_binding: "PASSKEY" });
     const { claims } = await verifyReceipt(res.body.data.receipt);
-    expect(claims).toMatchObject({ outcome: "DENIED", holder_binding: "PASSKEY", assurance: "KYC_VERIFIED", session_id: session.session_id });
+    expect(claims).toMatchObject({
+      outcome: "DENIED",
+      holder_binding: "PASSKEY",
+      assurance: "KYC_VERIFIED",
+      session_id: session.session_id,
+    });
     // The callback is delivered before the test ends, so no retry of it outlives the file.
     await vi.waitFor(() => expect(spy.mock.calls.some(([input]) => String(input) === CALLBACK_URL)).toBe(true), { timeout: 10_000 });
     spy.mockRestore();
@@ -535,7 +623,8 @@ describe("what a passkey approval reports, and what is left when passkeys go", (
     expect((await verifyReceipt(res.body.data.receipt)).claims).toMatchObject({ outcome: "APPROVED", holder_binding: "PASSKEY" });
     const polled = await poll(merchant.apiKey, session.session_id);
     // This session's callback: a retry of an earlier test's callback may reach the same URL meanwhile.
-    const ours = ([input, init]: Parameters<typeof fetch>) => String(input) === CALLBACK_URL && String(init?.body).includes(session.session_id);
+    const ours = ([input, init]: Parameters<typeof fetch>) =>
+      String(input) === CALLBACK_URL && String(init?.body).includes(session.session_id);
     await vi.waitFor(() => expect(spy.mock.calls.some(ours)).toBe(true), { timeout: 10_000 });
     const callback = String(spy.mock.calls.find(ours)![1]!.body);
     expect(JSON.parse(callback).data.holder_binding).toBe("PASSKEY");
@@ -553,7 +642,10 @@ describe("what a passkey approval reports, and what is left when passkeys go", (
     const [row] = await storedPasskeys(user.id);
     const before = await open(merchant.apiKey);
     expectError(await answer(user, before, { consent: true }), 403, "PASSKEY_REQUIRED");
-    const removed = await call("DELETE", `${base}/${row!.id}`, { token: user.token, body: { confirmation: await confirmation(user, authenticator) } });
+    const removed = await call("DELETE", `${base}/${row!.id}`, {
+      token: user.token,
+      body: { confirmation: await confirmation(user, authenticator) },
+    });
     expect(removed.status, JSON.stringify(removed.body)).toBe(200);
     const res = await answer(user, before, { consent: true });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -574,6 +666,13 @@ describe("what a passkey approval reports, and what is left when passkeys go", (
     expect(await storedPasskeys(user.id)).toEqual([]);
     expect(await (await dbOfAccount(user.id)).select().from(passkeyChallenges).where(eq(passkeyChallenges.userId, user.id))).toEqual([]);
     expect(await (await dbOfAccount(user.id)).select().from(emailTokens).where(eq(emailTokens.userId, user.id))).toEqual([]);
-    expectError(await call("POST", "/api/auth/reset-password", { body: { token: link, newPassword: "a brand new password" }, headers: freshAddress() }), 400, "INVALID_TOKEN");
+    expectError(
+      await call("POST", "/api/auth/reset-password", {
+        body: { token: link, newPassword: "a brand new password" },
+        headers: freshAddress(),
+      }),
+      400,
+      "INVALID_TOKEN",
+    );
   });
 });

@@ -21,7 +21,11 @@ const MIDNIGHT = /T00:00:00(\.0+)?Z$/;
 
 /** The tables that hold an account's rows: users itself, and every table with a user_id column (the same on every shard). */
 async function accountTables(d1: D1Database): Promise<{ table: string; key: string }[]> {
-  const { results } = await d1.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'").all<{ name: string }>();
+  const { results } = await d1
+    .prepare(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%' AND name <> 'd1_migrations'",
+    )
+    .all<{ name: string }>();
   const tables: { table: string; key: string }[] = [];
   for (const { name } of results) {
     const columns = (await d1.prepare(`PRAGMA table_info(${name})`).all<{ name: string }>()).results.map((c) => c.name);
@@ -60,11 +64,15 @@ async function counterTimes(): Promise<Map<string, string[]>> {
 
 /** The times written by what ran between two scans: new or changed values. */
 function written(before: Map<string, string[]>, after: Map<string, string[]>): { where: string; value: string }[] {
-  return [...after].flatMap(([where, values]) => values.filter((value) => !(before.get(where) ?? []).includes(value)).map((value) => ({ where, value })));
+  return [...after].flatMap(([where, values]) =>
+    values.filter((value) => !(before.get(where) ?? []).includes(value)).map((value) => ({ where, value })),
+  );
 }
 
 describe("an approval leaves no account-side time finer than a day", () => {
-  it("after a passkey approval and a password approval, no account row gained a time finer than a day, and no session's storage names the account", { timeout: 30_000 }, async () => {
+  it("after a passkey approval and a password approval, no account row gained a time finer than a day, and no session's storage names the account", {
+    timeout: 30_000,
+  }, async () => {
     const merchant = await seedMerchant();
     const withPasskey = await seedEndUser("1990-01-01");
     const device = await SoftwareAuthenticator.create();
@@ -77,7 +85,10 @@ describe("an approval leaves no account-side time finer than a day", () => {
     const second = await openSession(merchant.apiKey);
     const countersBefore = await counterTimes();
     const beforePasskey = await accountTimes(withPasskey.id);
-    const options = await call("POST", `/api/age-verification/session/${first.session_id}/passkey-options`, { token: withPasskey.token, body: { nonce: first.nonce } });
+    const options = await call("POST", `/api/age-verification/session/${first.session_id}/passkey-options`, {
+      token: withPasskey.token,
+      body: { nonce: first.nonce },
+    });
     expect(options.status).toBe(200);
     const approved = await call("POST", `/api/age-verification/session/${first.session_id}/complete`, {
       token: withPasskey.token,
@@ -103,7 +114,9 @@ describe("an approval leaves no account-side time finer than a day", () => {
 
     // The sessions' own storage holds the decision, never who made it.
     for (const session of [first, second]) {
-      const stored = await runInDurableObject(sessionObject(session.session_id), async (_instance, state) => JSON.stringify([...(await state.storage.list())]));
+      const stored = await runInDurableObject(sessionObject(session.session_id), async (_instance, state) =>
+        JSON.stringify([...(await state.storage.list())]),
+      );
       for (const account of [withPasskey, withPassword]) {
         expect(stored).not.toContain(account.id);
         expect(stored).not.toContain(account.email);
@@ -116,25 +129,39 @@ describe("an approval leaves no account-side time finer than a day", () => {
     const user = await seedEndUser("1990-01-01");
     await enrolPasskeyFor(user);
     const session = await openSession(merchant.apiKey);
-    const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
+    const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, {
+      token: user.token,
+      body: { nonce: session.nonce },
+    });
     expect(options.status).toBe(200);
-    const results = await allShards<Record<string, unknown>>("SELECT * FROM passkey_challenges WHERE user_id = ? AND purpose = 'approve'", user.id);
+    const results = await allShards<Record<string, unknown>>(
+      "SELECT * FROM passkey_challenges WHERE user_id = ? AND purpose = 'approve'",
+      user.id,
+    );
     expect(results).toHaveLength(1);
     const row = JSON.stringify(results[0]);
-    const stored = await runInDurableObject(sessionObject(session.session_id), async (_instance, state) => (await state.storage.get<{ nonceHash: string }>("state"))!);
+    const stored = await runInDurableObject(
+      sessionObject(session.session_id),
+      async (_instance, state) => (await state.storage.get<{ nonceHash: string }>("state"))!,
+    );
     expect(row).not.toContain(session.session_id);
     expect(row).not.toContain(stored.nonceHash);
     expect(results[0]!.nonce_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
-  it("an abandoned approval challenge leaves the account and the day, nothing finer; it still expires after five minutes", { timeout: 30_000 }, async () => {
+  it("an abandoned approval challenge leaves the account and the day, nothing finer; it still expires after five minutes", {
+    timeout: 30_000,
+  }, async () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const device = await SoftwareAuthenticator.create();
     await enrolPasskeyFor(user, device);
     const before = await accountTimes(user.id);
     const session = await openSession(merchant.apiKey);
-    const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, { token: user.token, body: { nonce: session.nonce } });
+    const options = await call("POST", `/api/age-verification/session/${session.session_id}/passkey-options`, {
+      token: user.token,
+      body: { nonce: session.nonce },
+    });
     expect(options.status).toBe(200);
     // Abandoned: the person closed the page. What stays until the prune runs:
     const writes = written(before, await accountTimes(user.id));
@@ -159,7 +186,9 @@ describe("what an approval, an issuance or a challenge writes keeps no order of 
   // A rowid table keeps its rows in the order they were made, and a dump (`wrangler d1 export`) lists them
   // so: an account's day row, made by its first approval or token issuance of the day, would sit between
   // rows whose windows name a minute (a merchant's opens), and so be dated to the minute by its neighbours.
-  it("after issuances and merchants' opens interleaved, the counters list their rows by their keyed hash, and have no rowid", { timeout: 60_000 }, async () => {
+  it("after issuances and merchants' opens interleaved, the counters list their rows by their keyed hash, and have no rowid", {
+    timeout: 60_000,
+  }, async () => {
     for (let i = 0; i < 4; i++) {
       const merchant = await seedMerchant(`counter order ${i}`, "live", { shard: 0 });
       await openSession(merchant.apiKey);
@@ -173,7 +202,9 @@ describe("what an approval, an issuance or a challenge writes keeps no order of 
     await expect(d1.prepare("SELECT rowid FROM account_counters").all()).rejects.toThrow(/rowid/);
   });
 
-  it("every table of the account's side that gains a row from an approval, a token issuance or an abandoned challenge has no rowid", { timeout: 60_000 }, async () => {
+  it("every table of the account's side that gains a row from an approval, a token issuance or an abandoned challenge has no rowid", {
+    timeout: 60_000,
+  }, async () => {
     const counts = async () => {
       const all = new Map<string, number>();
       for (const [shard, d1] of shardBindings().entries()) {
@@ -199,9 +230,26 @@ describe("what an approval, an issuance or a challenge writes keeps no order of 
     await watch(async () => {
       // A passkey approval, an abandoned approval challenge, an issuance confirmed by the passkey, an abandoned confirmation.
       const [first, second] = sessions;
-      const options = await call("POST", `/api/age-verification/session/${first.session_id}/passkey-options`, { token: person.token, body: { nonce: first.nonce } });
-      expect((await call("POST", `/api/age-verification/session/${first.session_id}/complete`, { token: person.token, body: { nonce: first.nonce, consent: true, assertion: await device.assert(options.body.data) } })).status).toBe(200);
-      expect((await call("POST", `/api/age-verification/session/${second.session_id}/passkey-options`, { token: person.token, body: { nonce: second.nonce } })).status).toBe(200);
+      const options = await call("POST", `/api/age-verification/session/${first.session_id}/passkey-options`, {
+        token: person.token,
+        body: { nonce: first.nonce },
+      });
+      expect(
+        (
+          await call("POST", `/api/age-verification/session/${first.session_id}/complete`, {
+            token: person.token,
+            body: { nonce: first.nonce, consent: true, assertion: await device.assert(options.body.data) },
+          })
+        ).status,
+      ).toBe(200);
+      expect(
+        (
+          await call("POST", `/api/age-verification/session/${second.session_id}/passkey-options`, {
+            token: person.token,
+            body: { nonce: second.nonce },
+          })
+        ).status,
+      ).toBe(200);
       const confirm = await call("POST", "/api/users/me/passkeys/confirmation-options", { token: person.token });
       await stockTokens(person.token, 18, 1, { confirmation: await device.assert(confirm.body.data) });
       expect((await call("POST", "/api/users/me/passkeys/confirmation-options", { token: person.token })).status).toBe(200);
@@ -213,7 +261,10 @@ describe("what an approval, an issuance or a challenge writes keeps no order of 
     expect([...gained].some((where) => where.endsWith(":passkey_challenges"))).toBe(true);
     for (const where of gained) {
       const [shard, table] = where.split(":") as [string, string];
-      await expect(shardBindings()[Number(shard)]!.prepare(`SELECT rowid FROM ${table}`).all(), `${table} keeps the order of its rows' making`).rejects.toThrow(/rowid/);
+      await expect(
+        shardBindings()[Number(shard)]!.prepare(`SELECT rowid FROM ${table}`).all(),
+        `${table} keeps the order of its rows' making`,
+      ).rejects.toThrow(/rowid/);
     }
   });
 });

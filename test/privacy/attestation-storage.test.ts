@@ -20,10 +20,17 @@ const forms = (bytes: Uint8Array) => [hex(bytes), hex(bytes).toUpperCase(), b64(
 async function everythingStored(): Promise<string> {
   const parts: string[] = [];
   for (const d1 of shardBindings()) {
-    const { results } = await d1.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'").all<{ name: string }>();
+    const { results } = await d1
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE '_cf_%'")
+      .all<{ name: string }>();
     for (const { name } of results) {
       const rows = (await d1.prepare(`SELECT * FROM ${name}`).all<Record<string, unknown>>()).results;
-      for (const row of rows) parts.push(`${name}:${Object.values(row).map((value) => (value instanceof ArrayBuffer ? hex(new Uint8Array(value)) : String(value))).join("|")}`);
+      for (const row of rows)
+        parts.push(
+          `${name}:${Object.values(row)
+            .map((value) => (value instanceof ArrayBuffer ? hex(new Uint8Array(value)) : String(value)))
+            .join("|")}`,
+        );
     }
   }
   return parts.join("\n");
@@ -36,7 +43,14 @@ function secretsOf(credential: string): Uint8Array[] {
   const mso = decode((decode(payload) as Tag).value as Uint8Array) as Map<string, any>;
   const deviceKey = mso.get("deviceKeyInfo").get("deviceKey") as Map<number, Uint8Array>;
   const item = decode((issuerSigned.get("nameSpaces").get("eu.europa.ec.av.1") as Tag[])[0]!.value as Uint8Array) as Map<string, unknown>;
-  return [deviceKey.get(-2)!, deviceKey.get(-3)!, item.get("random") as Uint8Array, payload.subarray(payload.length - 64), signature, fromBase64url(credential).subarray(0, 48)];
+  return [
+    deviceKey.get(-2)!,
+    deviceKey.get(-3)!,
+    item.get("random") as Uint8Array,
+    payload.subarray(payload.length - 64),
+    signature,
+    fromBase64url(credential).subarray(0, 48),
+  ];
 }
 
 async function pkceChallenge(verifier: string) {
@@ -57,20 +71,44 @@ describe("after issuing, nothing of an attestation is stored or logged", () => {
     for (let batch = 0; batch < 2; batch++) {
       const offer = await offerFor(account.token);
       const credentialOffer = await client.resolveCredentialOffer(offer.credential_offer_uri);
-      const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({ credentialOffer, issuerMetadata, txCode: offer.tx_code });
+      const { accessTokenResponse } = await client.retrievePreAuthorizedCodeAccessTokenFromOffer({
+        credentialOffer,
+        issuerMetadata,
+        txCode: offer.tx_code,
+      });
       const { c_nonce } = await client.requestNonce({ issuerMetadata });
       const { jwts } = await proofsFor(client, issuerMetadata, c_nonce, 5);
-      credentials.push(...credentialsOf(await client.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: "proof_of_age", proofs: { jwt: jwts } })));
+      credentials.push(
+        ...credentialsOf(
+          await client.retrieveCredentials({
+            issuerMetadata,
+            accessToken: accessTokenResponse.access_token,
+            credentialConfigurationId: "proof_of_age",
+            proofs: { jwt: jwts },
+          }),
+        ),
+      );
     }
     // One by the authorization code.
     const verifier = "v".repeat(50);
     const approved = await call("POST", "/api/attestations/authorizations", {
       token: account.token,
-      body: { response_type: "code", scope: "proof_of_age", client_id: "w", redirect_uri: "eu.europa.ec.av://cb", code_challenge: await pkceChallenge(verifier), code_challenge_method: "S256" },
+      body: {
+        response_type: "code",
+        scope: "proof_of_age",
+        client_id: "w",
+        redirect_uri: "eu.europa.ec.av://cb",
+        code_challenge: await pkceChallenge(verifier),
+        code_challenge_method: "S256",
+      },
     });
     const code = new URL(approved.body.data.redirect_to).searchParams.get("code")!;
     const { accessTokenResponse } = await client.retrieveAuthorizationCodeAccessTokenFromOffer({
-      credentialOffer: { credential_issuer: issuerMetadata.credentialIssuer.credential_issuer, credential_configuration_ids: ["proof_of_age"], grants: { authorization_code: {} } },
+      credentialOffer: {
+        credential_issuer: issuerMetadata.credentialIssuer.credential_issuer,
+        credential_configuration_ids: ["proof_of_age"],
+        grants: { authorization_code: {} },
+      },
       issuerMetadata,
       authorizationCode: code,
       pkceCodeVerifier: verifier,
@@ -78,7 +116,16 @@ describe("after issuing, nothing of an attestation is stored or logged", () => {
     });
     const { c_nonce } = await client.requestNonce({ issuerMetadata });
     const { jwts } = await proofsFor(client, issuerMetadata, c_nonce, 3);
-    credentials.push(...credentialsOf(await client.retrieveCredentials({ issuerMetadata, accessToken: accessTokenResponse.access_token, credentialConfigurationId: "proof_of_age", proofs: { jwt: jwts } })));
+    credentials.push(
+      ...credentialsOf(
+        await client.retrieveCredentials({
+          issuerMetadata,
+          accessToken: accessTokenResponse.access_token,
+          credentialConfigurationId: "proof_of_age",
+          proofs: { jwt: jwts },
+        }),
+      ),
+    );
     vi.restoreAllMocks();
     expect(credentials).toHaveLength(13);
 

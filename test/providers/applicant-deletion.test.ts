@@ -18,7 +18,12 @@ afterEach(() => vi.restoreAllMocks());
 /** A MAIL producer that keeps what it is sent (or fails, as a queue outage would). */
 function standInQueue(fail = false) {
   const sent: unknown[] = [];
-  return { binding: { send: async (body: unknown) => (fail ? Promise.reject(new Error("queue unavailable")) : void sent.push(body)) } as unknown as Queue, sent };
+  return {
+    binding: {
+      send: async (body: unknown) => (fail ? Promise.reject(new Error("queue unavailable")) : void sent.push(body)),
+    } as unknown as Queue,
+    sent,
+  };
 }
 
 /** Onfido's DELETE /applicants/{id}, answering `statuses` in turn (the last one from then on). */
@@ -30,22 +35,29 @@ function onfidoDeletes(...statuses: (number | "network")[]) {
     const status = statuses[Math.min(calls.length - 1, statuses.length - 1)]!;
     if (status === "network") throw new TypeError("fetch failed");
     // Onfido's error bodies can quote the applicant: the product must not keep or log them.
-    return status === 204 ? new Response(null, { status }) : new Response(JSON.stringify({ error: { message: "Ada Lovelace 1815-12-10" } }), { status });
+    return status === 204
+      ? new Response(null, { status })
+      : new Response(JSON.stringify({ error: { message: "Ada Lovelace 1815-12-10" } }), { status });
   });
   return calls;
 }
 
-const runDeletion = (message: ApplicantDeletionMessage, attempts = 1, bindings: Env = env) => runQueue("mail", [message as never], bindings, { attempts });
+const runDeletion = (message: ApplicantDeletionMessage, attempts = 1, bindings: Env = env) =>
+  runQueue("mail", [message as never], bindings, { attempts });
 
-const sandboxDeleted = async (applicantId: string) => db().select().from(sandboxDeletedApplicants).where(eq(sandboxDeletedApplicants.applicantId, applicantId));
-const failuresFor = (applicantId: string) => db().select().from(applicantDeletionFailures).where(eq(applicantDeletionFailures.applicantId, applicantId));
+const sandboxDeleted = async (applicantId: string) =>
+  db().select().from(sandboxDeletedApplicants).where(eq(sandboxDeletedApplicants.applicantId, applicantId));
+const failuresFor = (applicantId: string) =>
+  db().select().from(applicantDeletionFailures).where(eq(applicantDeletionFailures.applicantId, applicantId));
 
 /** A verified account whose KYC record names an Onfido applicant id of the test's choosing. */
 async function accountWithOnfidoApplicant() {
   const account = await registerVerified();
   const applicantId = crypto.randomUUID();
   const now = new Date().toISOString();
-  await (await dbOfAccount(account.user.id)).insert(kycRecords).values({ userId: account.user.id, applicantId, status: "PENDING", createdAt: now, updatedAt: now });
+  await (await dbOfAccount(account.user.id))
+    .insert(kycRecords)
+    .values({ userId: account.user.id, applicantId, status: "PENDING", createdAt: now, updatedAt: now });
   return { ...account, applicantId };
 }
 
@@ -88,14 +100,20 @@ describe("applicant deletion at the provider (happy)", () => {
     const { result, retried } = await runDeletion(queue.sent[0] as ApplicantDeletionMessage, 1, appEnv);
     expect(result.explicitAcks).toHaveLength(1);
     expect(retried).toEqual([]);
-    expect(calls).toEqual([{ method: "DELETE", url: `${ONFIDO_URL}/applicants/${account.applicantId}`, authorization: `Token token=${appEnv.ONFIDO_API_TOKEN}` }]);
+    expect(calls).toEqual([
+      { method: "DELETE", url: `${ONFIDO_URL}/applicants/${account.applicantId}`, authorization: `Token token=${appEnv.ONFIDO_API_TOKEN}` },
+    ]);
     expect(await failuresFor(account.applicantId)).toEqual([]);
   });
 
   it("Onfido: an applicant already gone (404, a retry after a lost answer) counts as deleted", async () => {
     const applicantId = crypto.randomUUID();
     onfidoDeletes(404);
-    const { result, retried } = await runDeletion({ type: "delete-applicant", provider: "onfido", applicantId }, MAIL_MAX_ATTEMPTS, onfidoEnv());
+    const { result, retried } = await runDeletion(
+      { type: "delete-applicant", provider: "onfido", applicantId },
+      MAIL_MAX_ATTEMPTS,
+      onfidoEnv(),
+    );
     expect(result.explicitAcks).toHaveLength(1);
     expect(retried).toEqual([]);
     expect(await failuresFor(applicantId)).toEqual([]);
@@ -122,19 +140,35 @@ describe("applicant deletion at the provider (errors)", () => {
   it("after the last attempt the failure is recorded for the operator, without personal data, and the message acked", async () => {
     const applicantId = crypto.randomUUID();
     onfidoDeletes(500);
-    const { result, retried } = await runDeletion({ type: "delete-applicant", provider: "onfido", applicantId }, MAIL_MAX_ATTEMPTS, onfidoEnv());
+    const { result, retried } = await runDeletion(
+      { type: "delete-applicant", provider: "onfido", applicantId },
+      MAIL_MAX_ATTEMPTS,
+      onfidoEnv(),
+    );
     expect(result.explicitAcks).toHaveLength(1);
     expect(retried).toEqual([]);
     const [failure, ...more] = await failuresFor(applicantId);
     expect(more).toEqual([]);
-    expect(failure).toEqual({ id: expect.any(Number), provider: "onfido", applicantId, error: "PROVIDER_ERROR", attempts: MAIL_MAX_ATTEMPTS, failedAt: expect.any(String) });
+    expect(failure).toEqual({
+      id: expect.any(Number),
+      provider: "onfido",
+      applicantId,
+      error: "PROVIDER_ERROR",
+      attempts: MAIL_MAX_ATTEMPTS,
+      failedAt: expect.any(String),
+    });
     expect(JSON.stringify(failure)).not.toContain("Lovelace");
   });
 
   it("a message dead-lettered from the mail queue is recorded the same way", async () => {
     const applicantId = crypto.randomUUID();
     const calls = onfidoDeletes(204);
-    const { result } = await runQueue("mail-dead-letter", [{ type: "delete-applicant", provider: "onfido", applicantId } as never], onfidoEnv(), { attempts: 1 });
+    const { result } = await runQueue(
+      "mail-dead-letter",
+      [{ type: "delete-applicant", provider: "onfido", applicantId } as never],
+      onfidoEnv(),
+      { attempts: 1 },
+    );
     expect(result.explicitAcks).toHaveLength(1);
     expect(calls).toEqual([]);
     expect(await failuresFor(applicantId)).toEqual([expect.objectContaining({ provider: "onfido", error: "dead_lettered" })]);
@@ -147,7 +181,9 @@ describe("applicant deletion at the provider (errors)", () => {
     expect(res.status).toBe(200);
     expect(calls).toEqual([]);
     expect(await (await dbOfAccount(account.user.id)).select().from(users).where(eq(users.id, account.user.id))).toEqual([]);
-    expect(await failuresFor(account.applicantId)).toEqual([expect.objectContaining({ provider: "onfido", error: "not_enqueued", attempts: 0 })]);
+    expect(await failuresFor(account.applicantId)).toEqual([
+      expect.objectContaining({ provider: "onfido", error: "not_enqueued", attempts: 0 }),
+    ]);
   });
 
   it("the sandbox refuses an applicant id it never issued (a real provider's 404 for a bad id is a retry, then a record)", async () => {

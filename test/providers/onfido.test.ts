@@ -8,7 +8,10 @@ const answer = (status: number, body: unknown) =>
   new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 async function providerError(promise: Promise<unknown>) {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   expect((error as ApiError).code).toBe("PROVIDER_ERROR");
   expect((error as ApiError).status).toBe(502);
@@ -51,13 +54,23 @@ describe("Onfido adapter", () => {
     expect(request.url).toBe("https://onfido.test/v3.6/applicants/app%203%2Fx");
     expect(request.headers.get("authorization")).toBe("Token token=t0k");
     expect(request.headers.get("content-type")).toBe("application/json");
-    expect(await request.json()).toEqual({ first_name: "A", last_name: "B", dob: "1985-03-04", address: { country: "GBR", postcode: "SW1Y 4JH", town: "London" } });
+    expect(await request.json()).toEqual({
+      first_name: "A",
+      last_name: "B",
+      dob: "1985-03-04",
+      address: { country: "GBR", postcode: "SW1Y 4JH", town: "London" },
+    });
   });
 
   it("an update answered with an error, another applicant or a body of the wrong shape is PROVIDER_ERROR", async () => {
     const onfido = new OnfidoProvider("https://onfido.test/v3.6", "t");
     const input = { firstName: "A", lastName: "B", dob: "1985-03-04" };
-    for (const response of [answer(404, { error: { type: "resource_not_found" } }), answer(422, { error: { type: "validation_error" } }), answer(200, { id: "app-other" }), answer(200, { nothing: true })]) {
+    for (const response of [
+      answer(404, { error: { type: "resource_not_found" } }),
+      answer(422, { error: { type: "validation_error" } }),
+      answer(200, { id: "app-other" }),
+      answer(200, { nothing: true }),
+    ]) {
       vi.spyOn(globalThis, "fetch").mockResolvedValueOnce(response);
       await providerError(onfido.updateApplicant("app-1", input));
     }
@@ -103,7 +116,9 @@ describe("Onfido adapter: checks", () => {
   it("creates a check with the document and facial similarity photo reports for the applicant", async () => {
     const fetchSpy = vi
       .spyOn(globalThis, "fetch")
-      .mockResolvedValue(answer(201, { id: "chk-1", applicant_id: "app-1", status: "in_progress", result: null, report_ids: ["r1", "r2"] }));
+      .mockResolvedValue(
+        answer(201, { id: "chk-1", applicant_id: "app-1", status: "in_progress", result: null, report_ids: ["r1", "r2"] }),
+      );
     const started = await new OnfidoProvider("https://onfido.test/v3.6", "t").createCheck("app-1");
     expect(started).toEqual({ checkId: "chk-1", complete: false });
     const request = new Request(fetchSpy.mock.calls[0]![0] as RequestInfo, fetchSpy.mock.calls[0]![1]);
@@ -117,7 +132,9 @@ describe("Onfido adapter: checks", () => {
     const face = { id: "r2", name: "facial_similarity_photo", result: "clear" };
     vi.spyOn(globalThis, "fetch")
       .mockResolvedValueOnce(answer(200, check))
-      .mockResolvedValueOnce(answer(200, { id: "r1", name: "document", result: "clear", properties: { date_of_birth: "1990-02-28", issuing_country: "GBR" } }))
+      .mockResolvedValueOnce(
+        answer(200, { id: "r1", name: "document", result: "clear", properties: { date_of_birth: "1990-02-28", issuing_country: "GBR" } }),
+      )
       .mockResolvedValueOnce(answer(200, face));
     const read = await new OnfidoProvider("https://onfido.test/v3.6", "t").readCheck("chk");
     expect(await read.verdict()).toEqual({ result: "clear", dateOfBirth: "1990-02-28", document: null });
@@ -130,10 +147,17 @@ describe("Onfido adapter: checks", () => {
       id: "r1",
       name: "document",
       result: "clear",
-      properties: { date_of_birth: "1990-02-28", issuing_country: "FRA", document_numbers: [{ type: "document_number", value: "12AB34567" }] },
+      properties: {
+        date_of_birth: "1990-02-28",
+        issuing_country: "FRA",
+        document_numbers: [{ type: "document_number", value: "12AB34567" }],
+      },
     };
     for (const [face, verdict] of [
-      [{ id: "r2", name: "facial_similarity_motion", result: "clear" }, { result: "clear", dateOfBirth: "1990-02-28", document: { number: "12AB34567", issuingCountry: "FRA" } }],
+      [
+        { id: "r2", name: "facial_similarity_motion", result: "clear" },
+        { result: "clear", dateOfBirth: "1990-02-28", document: { number: "12AB34567", issuingCountry: "FRA" } },
+      ],
       [{ id: "r2", name: "facial_similarity_photo", result: "consider" }, { result: "rejected" }],
       [{ id: "r2", name: "watchlist_standard", result: "clear" }, { result: "rejected" }],
     ] as const) {

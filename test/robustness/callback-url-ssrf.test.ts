@@ -10,9 +10,21 @@ const SEED = 0x55_7f;
 
 // IPv4 special-purpose ranges that are not globally reachable (IANA registry, RFC 6890 and successors).
 const NON_PUBLIC_V4: [string, number][] = [
-  ["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12],
-  ["192.0.0.0", 24], ["192.0.2.0", 24], ["192.88.99.0", 24], ["192.168.0.0", 16], ["198.18.0.0", 15],
-  ["198.51.100.0", 24], ["203.0.113.0", 24], ["224.0.0.0", 4], ["240.0.0.0", 4],
+  ["0.0.0.0", 8],
+  ["10.0.0.0", 8],
+  ["100.64.0.0", 10],
+  ["127.0.0.0", 8],
+  ["169.254.0.0", 16],
+  ["172.16.0.0", 12],
+  ["192.0.0.0", 24],
+  ["192.0.2.0", 24],
+  ["192.88.99.0", 24],
+  ["192.168.0.0", 16],
+  ["198.18.0.0", 15],
+  ["198.51.100.0", 24],
+  ["203.0.113.0", 24],
+  ["224.0.0.0", 4],
+  ["240.0.0.0", 4],
 ];
 
 const toUint = (dotted: string) => dotted.split(".").reduce((n, part) => n * 256 + Number(part), 0);
@@ -24,23 +36,31 @@ const nonPublicV4 = fc
 
 /** The spellings of one IPv4 address that WHATWG URL parsing turns back into it. */
 const v4Spelling = (n: number) =>
-  fc.constantFrom<(n: number) => string>(
-    (x) => octets(x).join("."),
-    (x) => String(x), // one decimal number
-    (x) => `0x${x.toString(16)}`, // one hex number
-    (x) => `0${x.toString(8)}`, // one octal number
-    (x) => octets(x).map((o) => `0x${o.toString(16)}`).join("."),
-    (x) => octets(x).map((o) => `0${o.toString(8)}`).join("."),
-    (x) => `${octets(x)[0]}.${(x & 0xffffff) >>> 0}`, // a.bcd
-    (x) => `${octets(x)[0]}.${octets(x)[1]}.${x & 0xffff}`, // a.b.cd
-    (x) => `${octets(x).join(".")}.`, // trailing dot
-    (x) => `[::ffff:${octets(x).join(".")}]`, // IPv4-mapped IPv6
-    (x) => `[::ffff:${(x >>> 16).toString(16)}:${(x & 0xffff).toString(16)}]`,
-    (x) => `[::${octets(x).join(".")}]`, // IPv4-compatible (deprecated)
-    (x) => `[::ffff:0:${octets(x).join(".")}]`, // IPv4-translated (SIIT)
-    (x) => `[64:ff9b::${octets(x).join(".")}]`, // NAT64
-    (x) => `[2002:${(x >>> 16).toString(16)}:${(x & 0xffff).toString(16)}::1]`, // 6to4
-  ).map((spell) => spell(n));
+  fc
+    .constantFrom<(n: number) => string>(
+      (x) => octets(x).join("."),
+      (x) => String(x), // one decimal number
+      (x) => `0x${x.toString(16)}`, // one hex number
+      (x) => `0${x.toString(8)}`, // one octal number
+      (x) =>
+        octets(x)
+          .map((o) => `0x${o.toString(16)}`)
+          .join("."),
+      (x) =>
+        octets(x)
+          .map((o) => `0${o.toString(8)}`)
+          .join("."),
+      (x) => `${octets(x)[0]}.${(x & 0xffffff) >>> 0}`, // a.bcd
+      (x) => `${octets(x)[0]}.${octets(x)[1]}.${x & 0xffff}`, // a.b.cd
+      (x) => `${octets(x).join(".")}.`, // trailing dot
+      (x) => `[::ffff:${octets(x).join(".")}]`, // IPv4-mapped IPv6
+      (x) => `[::ffff:${(x >>> 16).toString(16)}:${(x & 0xffff).toString(16)}]`,
+      (x) => `[::${octets(x).join(".")}]`, // IPv4-compatible (deprecated)
+      (x) => `[::ffff:0:${octets(x).join(".")}]`, // IPv4-translated (SIIT)
+      (x) => `[64:ff9b::${octets(x).join(".")}]`, // NAT64
+      (x) => `[2002:${(x >>> 16).toString(16)}:${(x & 0xffff).toString(16)}::1]`, // 6to4
+    )
+    .map((spell) => spell(n));
 
 const hex16 = fc.integer({ min: 0, max: 0xffff }).map((n) => n.toString(16));
 const groups = (count: number) => fc.array(hex16, { minLength: count, maxLength: count });
@@ -70,8 +90,14 @@ const decorate = (host: string) =>
       fc.constantFrom("https://", "HTTPS://", "https:/", "https:\\\\"),
       fc.option(fc.constantFrom(":443", ":8443", ":1", ":65535", ":0443"), { nil: "" }),
       fc.webPath(),
-      fc.option(fc.webQueryParameters().map((q) => `?${q}`), { nil: "" }),
-      fc.option(fc.webFragments().map((f) => `#${f}`), { nil: "" }),
+      fc.option(
+        fc.webQueryParameters().map((q) => `?${q}`),
+        { nil: "" },
+      ),
+      fc.option(
+        fc.webFragments().map((f) => `#${f}`),
+        { nil: "" },
+      ),
     )
     .map(([scheme, port, path, query, fragment]) => `${scheme}${host}${port ?? ""}${path}${query ?? ""}${fragment ?? ""}`);
 
@@ -105,11 +131,18 @@ describe("callback URL SSRF properties", { timeout: 60_000 }, () => {
   });
 
   it("refuses any URL that carries credentials, whatever the host", () => {
-    const userinfo = fc.tuple(fc.webSegment(), fc.option(fc.webSegment(), { nil: undefined })).map(([u, p]) => (p === undefined ? `${u || "u"}@` : `${u || "u"}:${p}@`));
+    const userinfo = fc
+      .tuple(fc.webSegment(), fc.option(fc.webSegment(), { nil: undefined }))
+      .map(([u, p]) => (p === undefined ? `${u || "u"}@` : `${u || "u"}:${p}@`));
     fc.assert(
-      fc.property(fc.tuple(userinfo, fc.constantFrom("merchant.example.com", "8.8.8.8", "[2606:4700::1111]")).chain(([info, host]) => decorate(`${info}${host}`)), (url) => {
-        expect(callbackUrlProblem(url, production), url).toEqual(expect.any(String));
-      }),
+      fc.property(
+        fc
+          .tuple(userinfo, fc.constantFrom("merchant.example.com", "8.8.8.8", "[2606:4700::1111]"))
+          .chain(([info, host]) => decorate(`${info}${host}`)),
+        (url) => {
+          expect(callbackUrlProblem(url, production), url).toEqual(expect.any(String));
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
@@ -121,10 +154,15 @@ describe("callback URL SSRF properties", { timeout: 60_000 }, () => {
 
   it("accepts public https hosts on the default port, with any path and query", () => {
     fc.assert(
-      fc.property(publicHost.chain((host) => fc.tuple(fc.constantFrom("", ":443", ":0443"), fc.webPath()).map(([port, path]) => `https://${host}${port}${path}`)), (url) => {
-        fc.pre(url.length <= 2048);
-        expect(callbackUrlProblem(url, production), url).toBeNull();
-      }),
+      fc.property(
+        publicHost.chain((host) =>
+          fc.tuple(fc.constantFrom("", ":443", ":0443"), fc.webPath()).map(([port, path]) => `https://${host}${port}${path}`),
+        ),
+        (url) => {
+          fc.pre(url.length <= 2048);
+          expect(callbackUrlProblem(url, production), url).toBeNull();
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
@@ -132,11 +170,14 @@ describe("callback URL SSRF properties", { timeout: 60_000 }, () => {
   it("refuses every port but 443 in production, and allows any in development", () => {
     const otherPort = fc.integer({ min: 0, max: 65_535 }).filter((port) => port !== 443);
     fc.assert(
-      fc.property(fc.tuple(publicHost, otherPort, fc.webPath()).map(([host, port, path]) => `https://${host}:${port}${path}`), (url) => {
-        fc.pre(url.length <= 2048);
-        expect(callbackUrlProblem(url, production), url).toBe("Use the default https port (443).");
-        expect(callbackUrlProblem(url, { allowLocalHttp: true }), url).toBeNull();
-      }),
+      fc.property(
+        fc.tuple(publicHost, otherPort, fc.webPath()).map(([host, port, path]) => `https://${host}:${port}${path}`),
+        (url) => {
+          fc.pre(url.length <= 2048);
+          expect(callbackUrlProblem(url, production), url).toBe("Use the default https port (443).");
+          expect(callbackUrlProblem(url, { allowLocalHttp: true }), url).toBeNull();
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
@@ -156,7 +197,11 @@ describe("callback URL SSRF properties", { timeout: 60_000 }, () => {
   });
 
   it("refuses every other scheme, and plain http even for a public host", () => {
-    const otherScheme = fc.webUrl({ validSchemes: ["http", "ftp", "ws", "wss", "file", "data", "javascript", "gopher"], withQueryParameters: true, withFragments: true });
+    const otherScheme = fc.webUrl({
+      validSchemes: ["http", "ftp", "ws", "wss", "file", "data", "javascript", "gopher"],
+      withQueryParameters: true,
+      withFragments: true,
+    });
     fc.assert(
       fc.property(otherScheme, (url) => {
         expect(callbackUrlProblem(url, production), url).toBe("Use an absolute https:// URL.");

@@ -87,29 +87,40 @@ const badToken: fc.Arbitrary<TokenRecipe> = fc.oneof(
     label: "expired",
     make: () => forge(HEADER, { ...goodClaims(), iat: now() - ago - 43200, exp: now() - ago }, env.JWT_SECRET!),
   })),
-  fc.oneof(fc.string({ minLength: 1 }), fc.constantFrom(env.JWT_SECRET! + " ", env.JWT_SECRET!.slice(0, -1), env.JWT_SECRET!.toUpperCase())).map((secret) => ({
-    label: "signed with another key",
-    make: () => forge(HEADER, goodClaims(), secret),
-  })),
+  fc
+    .oneof(fc.string({ minLength: 1 }), fc.constantFrom(env.JWT_SECRET! + " ", env.JWT_SECRET!.slice(0, -1), env.JWT_SECRET!.toUpperCase()))
+    .map((secret) => ({
+      label: "signed with another key",
+      make: () => forge(HEADER, goodClaims(), secret),
+    })),
   fc.oneof(fc.integer({ min: 0, max: 2 }), fc.integer({ min: 4, max: 1000 }), fc.constantFrom(-1, 3.5, 2 ** 53)).map((ver) => ({
     label: `token version ${ver}`,
     make: () => forge(HEADER, { ...goodClaims(), ver }, env.JWT_SECRET!),
   })),
-  fc.oneof(
-    fc.record({ iss: fc.string().filter((s) => s !== JWT_ISSUER) }),
-    fc.record({ aud: fc.oneof(fc.string().filter((s) => s !== JWT_AUDIENCE), fc.constant([JWT_AUDIENCE, "x"])) }),
-    fc.record({ sub: fc.oneof(fc.constant("usr_AAAAAAAAAAAAAAAAAAAAAAAA"), fc.integer(), fc.constant(null), fc.constant([])) }),
-    fc.record({ ver: fc.oneof(fc.constant("3"), fc.constant(null)) }),
-    fc.record({ exp: fc.oneof(fc.constant(String(now() + 3600)), fc.constant(null), fc.constant(Number.POSITIVE_INFINITY)) }),
-  ).map((override) => ({
-    label: `claims ${JSON.stringify(override)}`,
-    make: () => forge(HEADER, { ...goodClaims(), ...override }, env.JWT_SECRET!),
-  })),
-  fc.oneof(
-    fc.stringMatching(/^[A-Za-z0-9_-]{0,60}(\.[A-Za-z0-9_-]{0,60}){0,4}$/),
-    fc.string({ maxLength: 80 }),
-    fc.constantFrom("..", "a.b.c", "e30.e30.", "bnVsbA.bnVsbA.x", "W10.W10.W10", "x".repeat(3000)),
-  ).map((raw) => ({ label: "structurally broken", make: async () => raw })),
+  fc
+    .oneof(
+      fc.record({ iss: fc.string().filter((s) => s !== JWT_ISSUER) }),
+      fc.record({
+        aud: fc.oneof(
+          fc.string().filter((s) => s !== JWT_AUDIENCE),
+          fc.constant([JWT_AUDIENCE, "x"]),
+        ),
+      }),
+      fc.record({ sub: fc.oneof(fc.constant("usr_AAAAAAAAAAAAAAAAAAAAAAAA"), fc.integer(), fc.constant(null), fc.constant([])) }),
+      fc.record({ ver: fc.oneof(fc.constant("3"), fc.constant(null)) }),
+      fc.record({ exp: fc.oneof(fc.constant(String(now() + 3600)), fc.constant(null), fc.constant(Number.POSITIVE_INFINITY)) }),
+    )
+    .map((override) => ({
+      label: `claims ${JSON.stringify(override)}`,
+      make: () => forge(HEADER, { ...goodClaims(), ...override }, env.JWT_SECRET!),
+    })),
+  fc
+    .oneof(
+      fc.stringMatching(/^[A-Za-z0-9_-]{0,60}(\.[A-Za-z0-9_-]{0,60}){0,4}$/),
+      fc.string({ maxLength: 80 }),
+      fc.constantFrom("..", "a.b.c", "e30.e30.", "bnVsbA.bnVsbA.x", "W10.W10.W10", "x".repeat(3000)),
+    )
+    .map((raw) => ({ label: "structurally broken", make: async () => raw })),
   // Not "bearer ": scheme names are case-insensitive, so that is the same scheme.
   fc.constantFrom("Basic ", "Bearer  ", "Token ", "").map((scheme) => ({
     label: `scheme '${scheme}' with a valid token`,
@@ -136,7 +147,8 @@ const bodyPassingValidation = (op: Operation): { body?: { json: unknown } } => {
   return {};
 };
 
-const sessionParams = (op: Operation) => (op.path.includes("{id}") ? { id: op.path.startsWith("/api/keys") ? merchant.keyId : sessionId } : undefined);
+const sessionParams = (op: Operation) =>
+  op.path.includes("{id}") ? { id: op.path.startsWith("/api/keys") ? merchant.keyId : sessionId } : undefined;
 
 describe("credential fuzzing", () => {
   it("a genuine token and key are accepted (the fixtures are sound)", async () => {
@@ -153,7 +165,8 @@ describe("credential fuzzing", () => {
         fc.pre(/^[\u0020-\u007e\u0080-\u00ff]*$/.test(header));
         const before = await snapshot();
         const res = await send(op, { params: sessionParams(op), headers: { authorization: header }, ...bodyPassingValidation(op) }, {});
-        if (res.status !== 401 || res.body?.error !== "UNAUTHORIZED") throw new Error(`${recipe.label} on ${op.key}: ${res.status} ${res.text.slice(0, 200)}`);
+        if (res.status !== 401 || res.body?.error !== "UNAUTHORIZED")
+          throw new Error(`${recipe.label} on ${op.key}: ${res.status} ${res.text.slice(0, 200)}`);
         expect(await snapshot()).toBe(before);
       }),
       { seed: SEED, numRuns: RUNS * 2 },
@@ -161,19 +174,31 @@ describe("credential fuzzing", () => {
   });
 
   const badKey: fc.Arbitrary<[string, () => string]> = fc.oneof(
-    fc.constantFrom("svc_pk_", "svc_sk", "SVC_SK_", "sk_", "whsec_", "svc_sk__", "").map((prefix) => [`prefix '${prefix}'`, () => prefix + merchant.apiKey.slice(7)] as [string, () => string]),
+    fc
+      .constantFrom("svc_pk_", "svc_sk", "SVC_SK_", "sk_", "whsec_", "svc_sk__", "")
+      .map((prefix) => [`prefix '${prefix}'`, () => prefix + merchant.apiKey.slice(7)] as [string, () => string]),
     fc.integer({ min: 0, max: 49 }).map((n) => [`truncated to ${n}`, () => merchant.apiKey.slice(0, n)] as [string, () => string]),
-    fc.stringMatching(/^[A-Za-z0-9_-]{1,5}$/).map((more) => [`extended by ${more}`, () => merchant.apiKey + more] as [string, () => string]),
-    fc.integer({ min: 7, max: 49 }).map((i) => [`character ${i} changed`, () => {
-      const key = merchant.apiKey;
-      return key.slice(0, i) + (key[i] === "A" ? "B" : "A") + key.slice(i + 1);
-    }] as [string, () => string]),
+    fc
+      .stringMatching(/^[A-Za-z0-9_-]{1,5}$/)
+      .map((more) => [`extended by ${more}`, () => merchant.apiKey + more] as [string, () => string]),
+    fc.integer({ min: 7, max: 49 }).map(
+      (i) =>
+        [
+          `character ${i} changed`,
+          () => {
+            const key = merchant.apiKey;
+            return key.slice(0, i) + (key[i] === "A" ? "B" : "A") + key.slice(i + 1);
+          },
+        ] as [string, () => string],
+    ),
     fc.constant(["revoked", () => revokedKey] as [string, () => string]),
     fc.constant(["upper-cased", () => merchant.apiKey.toUpperCase()] as [string, () => string]),
     fc.stringMatching(/^svc_sk_[A-Za-z0-9_-]{43}$/).map((key) => ["well-shaped, never issued", () => key] as [string, () => string]),
   );
 
-  it("wrong-prefix, truncated, altered, unknown and revoked API keys are 401 on every X-API-Key route, and change nothing", { timeout: 60_000 }, async () => {
+  it("wrong-prefix, truncated, altered, unknown and revoked API keys are 401 on every X-API-Key route, and change nothing", {
+    timeout: 60_000,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(badKey, fc.constantFrom(...apiKeyOps), async ([label, make], op) => {
         const key = make();
@@ -181,7 +206,8 @@ describe("credential fuzzing", () => {
         const before = await snapshot();
         const body = op.method === "POST" ? { json: { age_required: 18, callback_url: "https://merchant.example.com/cb" } } : undefined;
         const res = await send(op, { params: sessionParams(op), body, headers: { "x-api-key": key } }, {});
-        if (res.status !== 401 || res.body?.error !== "UNAUTHORIZED") throw new Error(`${label} on ${op.key}: ${res.status} ${res.text.slice(0, 200)}`);
+        if (res.status !== 401 || res.body?.error !== "UNAUTHORIZED")
+          throw new Error(`${label} on ${op.key}: ${res.status} ${res.text.slice(0, 200)}`);
         expect(await snapshot()).toBe(before);
       }),
       { seed: SEED, numRuns: RUNS },
@@ -199,7 +225,13 @@ describe("credential fuzzing", () => {
       }
       expect(digest).not.toHaveBeenCalled();
       // The same route with a key of the right shape does hash it: the spy sees the Worker's calls.
-      expect((await call("GET", "/api/age-verification/session/ses_AAAAAAAAAAAAAAAAAAAAAAAA", { headers: { "x-api-key": `svc_sk_live_${"A".repeat(43)}` } })).status).toBe(401);
+      expect(
+        (
+          await call("GET", "/api/age-verification/session/ses_AAAAAAAAAAAAAAAAAAAAAAAA", {
+            headers: { "x-api-key": `svc_sk_live_${"A".repeat(43)}` },
+          })
+        ).status,
+      ).toBe(401);
       expect(digest).toHaveBeenCalled();
     } finally {
       digest.mockRestore();

@@ -15,12 +15,23 @@ const RUNS = 100;
 
 type Merchant = Awaited<ReturnType<typeof seedMerchant>>;
 type Session = { session_id: string; nonce: string };
-type Party = { merchant: Merchant; sessions: Session[]; endUser: SeededAccount; testKey: string; testSessions: Session[]; passkeyId: string };
+type Party = {
+  merchant: Merchant;
+  sessions: Session[];
+  endUser: SeededAccount;
+  testKey: string;
+  testSessions: Session[];
+  passkeyId: string;
+};
 
 /** How the owner and the other party reach each id route: the case and credentials for one object. */
 type Access = {
   id: (owner: Party) => fc.Arbitrary<{ id: string; nonce?: string }>;
-  request: (target: { id: string; nonce?: string }, caller: Party, callerObject: { nonce?: string }) => { c: Case; credentials: Credentials };
+  request: (
+    target: { id: string; nonce?: string },
+    caller: Party,
+    callerObject: { nonce?: string },
+  ) => { c: Case; credentials: Credentials };
 };
 
 const pick = <T>(items: T[]) => fc.constantFrom(...items);
@@ -33,11 +44,17 @@ const MATRIX: Record<string, Access> = {
   // End-user side: the nonce handed out with a session is the capability; another session's nonce is not.
   "GET /api/age-verification/session/{id}/request": {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
-    request: (target, caller, own) => ({ c: { params: { id: target.id }, query: { nonce: own.nonce! } }, credentials: { token: caller.endUser.token } }),
+    request: (target, caller, own) => ({
+      c: { params: { id: target.id }, query: { nonce: own.nonce! } },
+      credentials: { token: caller.endUser.token },
+    }),
   },
   "POST /api/age-verification/session/{id}/complete": {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
-    request: (target, caller, own) => ({ c: { params: { id: target.id }, body: { json: { nonce: own.nonce!, consent: true } } }, credentials: { token: caller.endUser.token } }),
+    request: (target, caller, own) => ({
+      c: { params: { id: target.id }, body: { json: { nonce: own.nonce!, consent: true } } },
+      credentials: { token: caller.endUser.token },
+    }),
   },
   // The first screen and "Not now" need no account: the nonce alone is the capability.
   "GET /api/age-verification/session/{id}/preview": {
@@ -57,22 +74,35 @@ const MATRIX: Record<string, Access> = {
   "POST /api/age-verification/session/{id}/digital-id/response": {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
     request: (target, _caller, own) => ({
-      c: { params: { id: target.id }, headers: { "x-session-nonce": own.nonce! }, body: { json: { protocol: "org-iso-mdoc", data: { response: "AAAA" } } } },
+      c: {
+        params: { id: target.id },
+        headers: { "x-session-nonce": own.nonce! },
+        body: { json: { protocol: "org-iso-mdoc", data: { response: "AAAA" } } },
+      },
       credentials: {},
     }),
   },
   // Test mode: another account's test key, on a test session of the owner.
   "POST /api/age-verification/session/{id}/test-outcome": {
     id: (owner) => pick(owner.testSessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
-    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { outcome: "APPROVED" } } }, credentials: { apiKey: caller.testKey } }),
+    request: (target, caller) => ({
+      c: { params: { id: target.id }, body: { json: { outcome: "APPROVED" } } },
+      credentials: { apiKey: caller.testKey },
+    }),
   },
   "POST /api/age-verification/session/{id}/passkey-options": {
     id: (owner) => pick(owner.sessions).map((s) => ({ id: s.session_id, nonce: s.nonce })),
-    request: (target, caller, own) => ({ c: { params: { id: target.id }, body: { json: { nonce: own.nonce! } } }, credentials: { token: caller.endUser.token } }),
+    request: (target, caller, own) => ({
+      c: { params: { id: target.id }, body: { json: { nonce: own.nonce! } } },
+      credentials: { token: caller.endUser.token },
+    }),
   },
   "PATCH /api/users/me/passkeys/{id}": {
     id: (owner) => fc.constant({ id: owner.passkeyId }),
-    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { name: "Not yours" } } }, credentials: { token: caller.endUser.token } }),
+    request: (target, caller) => ({
+      c: { params: { id: target.id }, body: { json: { name: "Not yours" } } },
+      credentials: { token: caller.endUser.token },
+    }),
   },
   "DELETE /api/users/me/passkeys/{id}": {
     id: (owner) => fc.constant({ id: owner.passkeyId }),
@@ -84,15 +114,24 @@ const MATRIX: Record<string, Access> = {
   },
   "PATCH /api/keys/{id}": {
     id: (owner) => fc.constant({ id: owner.merchant.keyId }),
-    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { allowedCallbackOrigins: null } } }, credentials: { token: caller.merchant.account.token } }),
+    request: (target, caller) => ({
+      c: { params: { id: target.id }, body: { json: { allowedCallbackOrigins: null } } },
+      credentials: { token: caller.merchant.account.token },
+    }),
   },
   "POST /api/keys/{id}/rotate-signing-secret": {
     id: (owner) => fc.constant({ id: owner.merchant.keyId }),
-    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: {} } }, credentials: { token: caller.merchant.account.token } }),
+    request: (target, caller) => ({
+      c: { params: { id: target.id }, body: { json: {} } },
+      credentials: { token: caller.merchant.account.token },
+    }),
   },
   "POST /api/keys/{id}/test-callback": {
     id: (owner) => fc.constant({ id: owner.merchant.keyId }),
-    request: (target, caller) => ({ c: { params: { id: target.id }, body: { json: { url: "https://merchant.example.com/hook" } } }, credentials: { token: caller.merchant.account.token } }),
+    request: (target, caller) => ({
+      c: { params: { id: target.id }, body: { json: { url: "https://merchant.example.com/hook" } } },
+      credentials: { token: caller.merchant.account.token },
+    }),
   },
   // Redelivery needs a resolved session (the owner's sessions here are pending: 409, not 404).
   "POST /api/usage/sessions/{id}/callbacks/redeliver": {
@@ -135,9 +174,9 @@ describe("object-level authorization matrix", () => {
   });
 
   it("another account's credentials get the unknown-id 404 on every id route, and nothing changes", { timeout: 60_000 }, async () => {
-    const cases = fc.constantFrom(...Object.keys(MATRIX)).chain((key) =>
-      fc.tuple(fc.constant(key), MATRIX[key]!.id(owner), MATRIX[key]!.id(other)),
-    );
+    const cases = fc
+      .constantFrom(...Object.keys(MATRIX))
+      .chain((key) => fc.tuple(fc.constant(key), MATRIX[key]!.id(owner), MATRIX[key]!.id(other)));
     await fc.assert(
       fc.asyncProperty(cases, async ([key, target, own]) => {
         const op = opFor(key);
@@ -149,7 +188,11 @@ describe("object-level authorization matrix", () => {
         expect(res.body).toMatchObject({ success: false, error: "NOT_FOUND", errors: [] });
         expect(await snapshot(), `${key} changed the database`).toBe(before);
         // The same answer as for an id that does not exist: nothing tells the caller the object is there.
-        const unknown = access.request({ ...target, id: newId(target.id.startsWith("key_") ? "key" : target.id.startsWith("psk_") ? "psk" : "ses") }, other, own);
+        const unknown = access.request(
+          { ...target, id: newId(target.id.startsWith("key_") ? "key" : target.id.startsWith("psk_") ? "psk" : "ses") },
+          other,
+          own,
+        );
         const unknownRes = await send(op, unknown.c, unknown.credentials);
         expect({ status: unknownRes.status, body: unknownRes.body }).toEqual({ status: res.status, body: res.body });
       }),
@@ -158,7 +201,16 @@ describe("object-level authorization matrix", () => {
   });
 
   it("the owner reaches the same objects (the 404s above are not a broken fixture)", async () => {
-    for (const key of Object.keys(MATRIX).filter((k) => !k.startsWith("DELETE") && !k.includes("complete") && !k.includes("decline") && !k.includes("digital-id/response") && !k.includes("test-outcome") && !k.includes("redeliver") && !k.includes("/api/keys/"))) {
+    for (const key of Object.keys(MATRIX).filter(
+      (k) =>
+        !k.startsWith("DELETE") &&
+        !k.includes("complete") &&
+        !k.includes("decline") &&
+        !k.includes("digital-id/response") &&
+        !k.includes("test-outcome") &&
+        !k.includes("redeliver") &&
+        !k.includes("/api/keys/"),
+    )) {
       const access = MATRIX[key]!;
       const own = { nonce: owner.sessions[0]!.nonce };
       const id = key.includes("/passkeys/") ? owner.passkeyId : owner.sessions[0]!.session_id;
@@ -171,10 +223,18 @@ describe("object-level authorization matrix", () => {
     const answered = MATRIX[testOutcome]!.request({ id: owner.testSessions[0]!.session_id }, owner, {});
     expect((await send(opFor(testOutcome), answered.c, answered.credentials)).status).toBe(200);
     // The key is still active: it authenticates, and its owner can revoke it.
-    const poll = await send(opFor("GET /api/age-verification/session/{id}"), { params: { id: owner.sessions[0]!.session_id } }, { apiKey: owner.merchant.apiKey });
+    const poll = await send(
+      opFor("GET /api/age-verification/session/{id}"),
+      { params: { id: owner.sessions[0]!.session_id } },
+      { apiKey: owner.merchant.apiKey },
+    );
     expect(poll.status).toBe(200);
     expect(poll.body.data.status).toBe("PENDING");
-    const revoke = await send(opFor("DELETE /api/keys/{id}"), { params: { id: owner.merchant.keyId } }, { token: owner.merchant.account.token });
+    const revoke = await send(
+      opFor("DELETE /api/keys/{id}"),
+      { params: { id: owner.merchant.keyId } },
+      { token: owner.merchant.account.token },
+    );
     expect(revoke.status).toBe(200);
   });
 

@@ -4,7 +4,12 @@
 // breaks every later approval. The good responses come from the software authenticator.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { verifyAssertion, verifyRegistration, type AssertionCredential, type RegistrationCredential } from "../../src/domain/passkeys/webauthn";
+import {
+  verifyAssertion,
+  verifyRegistration,
+  type AssertionCredential,
+  type RegistrationCredential,
+} from "../../src/domain/passkeys/webauthn";
 import { ApiError } from "../../src/errors";
 import { b64url, fromB64url, ORIGIN, RP_ID, SoftwareAuthenticator } from "../helpers/authenticator";
 
@@ -22,7 +27,11 @@ async function outcome(run: () => Promise<unknown>): Promise<string> {
 }
 
 /** Text of the base64url alphabet of any length, which the request schema lets through: lengths 1 mod 4 are no base64. */
-const base64urlText = fc.string({ unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("")), minLength: 1, maxLength: 200 });
+const base64urlText = fc.string({
+  unit: fc.constantFrom(..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".split("")),
+  minLength: 1,
+  maxLength: 200,
+});
 
 describe("malformed passkey responses", () => {
   it("an assertion with any base64url text in any field is 400 PASSKEY_INVALID, never an unhandled error", async () => {
@@ -41,7 +50,9 @@ describe("malformed passkey responses", () => {
     );
     // The cases the property must include: a length that is no base64 at all, in each field.
     for (const field of ["clientDataJSON", "authenticatorData", "signature"]) {
-      expect(await outcome(() => verifyAssertion({ ...good, response: { ...good.response, [field]: "A" } }, key, rp))).toBe("PASSKEY_INVALID 400");
+      expect(await outcome(() => verifyAssertion({ ...good, response: { ...good.response, [field]: "A" } }, key, rp))).toBe(
+        "PASSKEY_INVALID 400",
+      );
     }
   });
 

@@ -13,7 +13,10 @@ describe("regressions found by the generated suites", () => {
   describe("an empty body under a JSON content type is no body", () => {
     it("is 422 with one item per missing field on a route that needs a body, and writes nothing", async () => {
       const before = await snapshot();
-      const res = await call("POST", "/api/auth/register", { ...emptyJson, headers: { ...emptyJson.headers, "cf-connecting-ip": "192.0.2.77" } });
+      const res = await call("POST", "/api/auth/register", {
+        ...emptyJson,
+        headers: { ...emptyJson.headers, "cf-connecting-ip": "192.0.2.77" },
+      });
       expectError(res, 422, "VALIDATION_FAILED");
       expect(res.body.errors!.map((e) => e.path)).toEqual(expect.arrayContaining(["email", "password", "userType"]));
       expect(await snapshot()).toBe(before);
@@ -29,7 +32,10 @@ describe("regressions found by the generated suites", () => {
 
     it("takes the defaults on a route whose body is optional", async () => {
       const user = await seedAccount({ userType: "PERSONAL" });
-      await call("POST", "/api/kyc/create-applicant", { token: user.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-04-01" } });
+      await call("POST", "/api/kyc/create-applicant", {
+        token: user.token,
+        body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-04-01" },
+      });
       const res = await call("POST", "/api/kyc/sandbox/complete", { token: user.token, ...emptyJson });
       expect(res.status).toBe(200);
       expect(res.body.data.status).toBe("VERIFIED");
@@ -89,7 +95,10 @@ describe("regressions found by the generated suites", () => {
     it("refuses them through the endpoint too, with nothing written", async () => {
       const merchant = await seedMerchant();
       const before = await snapshot();
-      const res = await call("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: "https://localhost./hook" } });
+      const res = await call("POST", "/api/age-verification/session", {
+        apiKey: merchant.apiKey,
+        body: { age_required: 18, callback_url: "https://localhost./hook" },
+      });
       expectError(res, 422, "VALIDATION_FAILED");
       expect(res.body.errors).toEqual([{ path: "callback_url", message: expect.any(String) }]);
       expect(await snapshot()).toBe(before);

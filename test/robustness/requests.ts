@@ -76,7 +76,11 @@ export async function dispatch(request: Request): Promise<globalThis.Response> {
 }
 
 /** A JSON request through `dispatch`, for fixtures (the suites' own cases go through `send`). */
-export async function request(method: string, path: string, options: { token?: string; apiKey?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export async function request(
+  method: string,
+  path: string,
+  options: { token?: string; apiKey?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { "content-type": "application/json", ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers["x-api-key"] = options.apiKey;

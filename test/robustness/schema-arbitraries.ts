@@ -4,7 +4,27 @@
 import fc from "fast-check";
 import type { Schema } from "./openapi-walk";
 
-const KNOWN = new Set(["type", "properties", "required", "additionalProperties", "enum", "const", "anyOf", "minLength", "maxLength", "pattern", "minimum", "maximum", "default", "description", "format", "items", "minItems", "maxItems", "oneOf"]);
+const KNOWN = new Set([
+  "type",
+  "properties",
+  "required",
+  "additionalProperties",
+  "enum",
+  "const",
+  "anyOf",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "minimum",
+  "maximum",
+  "default",
+  "description",
+  "format",
+  "items",
+  "minItems",
+  "maxItems",
+  "oneOf",
+]);
 
 function checkKeywords(schema: Schema) {
   for (const key of Object.keys(schema)) if (!KNOWN.has(key)) throw new Error(`schema keyword ${key} is not handled by the generators`);
@@ -31,11 +51,21 @@ export function validValue(schema: Schema, hints: Hints = {}, name = ""): fc.Arb
       const maxLength = Math.min(schema.maxLength ?? 60, minLength + 60);
       // Printable text without surrounding spaces, so trimming fields keep their length.
       return fc
-        .string({ unit: fc.oneof(fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"), fc.constantFrom("é", "ß", "李", "😀")), minLength: Math.max(minLength, 1), maxLength: Math.max(maxLength, 1) })
+        .string({
+          unit: fc.oneof(
+            fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"),
+            fc.constantFrom("é", "ß", "李", "😀"),
+          ),
+          minLength: Math.max(minLength, 1),
+          maxLength: Math.max(maxLength, 1),
+        })
         .filter((s) => s.length >= minLength && s.length <= (schema.maxLength ?? Infinity));
     }
     case "integer":
-      return fc.integer({ min: Math.max(schema.minimum ?? -1e6, Number.MIN_SAFE_INTEGER), max: Math.min(schema.maximum ?? 1e6, Number.MAX_SAFE_INTEGER) });
+      return fc.integer({
+        min: Math.max(schema.minimum ?? -1e6, Number.MIN_SAFE_INTEGER),
+        max: Math.min(schema.maximum ?? 1e6, Number.MAX_SAFE_INTEGER),
+      });
     case "number":
       return fc.double({ min: schema.minimum ?? -1e6, max: schema.maximum ?? 1e6, noNaN: true });
     case "boolean":
@@ -43,7 +73,10 @@ export function validValue(schema: Schema, hints: Hints = {}, name = ""): fc.Arb
     case "null":
       return fc.constant(null);
     case "array": {
-      const bounds = { minLength: (schema.minItems as number | undefined) ?? 0, maxLength: Math.min(3, (schema.maxItems as number | undefined) ?? 3) };
+      const bounds = {
+        minLength: (schema.minItems as number | undefined) ?? 0,
+        maxLength: Math.min(3, (schema.maxItems as number | undefined) ?? 3),
+      };
       // A list of choices (an enum's values) names each at most once.
       const items = schema.items ?? {};
       return items.enum ? fc.uniqueArray(validValue(items, hints), bounds) : fc.array(validValue(items, hints), bounds);
@@ -58,25 +91,50 @@ export function validValue(schema: Schema, hints: Hints = {}, name = ""): fc.Arb
   }
 }
 
-const typeOf = (value: unknown) => (value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value);
+const typeOf = (value: unknown) =>
+  value === null ? "null" : Array.isArray(value) ? "array" : Number.isInteger(value) ? "integer" : typeof value;
 
 /** Values of every JSON type, nested, with unicode and prototype-pollution keys. */
 export const junkValue: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: "small", withCrossShrink: true },
-    fc.constantFrom(null, true, false, 0, -1, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, "", " ", "\u0000", "\u202e", "💥", "NaN", "null", "[]", "{}"),
+    fc.constantFrom(
+      null,
+      true,
+      false,
+      0,
+      -1,
+      1.5,
+      1e308,
+      -1e308,
+      Number.MAX_SAFE_INTEGER + 2,
+      "",
+      " ",
+      "\u0000",
+      "\u202e",
+      "💥",
+      "NaN",
+      "null",
+      "[]",
+      "{}",
+    ),
     unicodeText(40),
     fc.integer(),
     fc.double({ noNaN: true, noDefaultInfinity: true }),
     fc.array(tie("value"), { maxLength: 3 }),
-    fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor", "prototype")), tie("value"), { maxKeys: 3 }).map(ownKeys),
+    fc
+      .dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom("__proto__", "constructor", "prototype")), tie("value"), {
+        maxKeys: 3,
+      })
+      .map(ownKeys),
   ),
 })).value;
 
 /** Rebuilds an object so a `__proto__` key is an own property (as JSON.parse makes it), not the prototype. */
 function ownKeys(record: Record<string, unknown>) {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(record)) Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  for (const [key, value] of Object.entries(record))
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   return out;
 }
 
@@ -100,7 +158,9 @@ function wrongType(schema: Schema): fc.Arbitrary<unknown> {
 }
 
 const tooLong = (max: number) =>
-  fc.integer({ min: max + 1, max: max + 40 }).chain((n) => fc.string({ unit: fc.constantFrom("a", "Z", "9", "李"), minLength: n, maxLength: n }));
+  fc
+    .integer({ min: max + 1, max: max + 40 })
+    .chain((n) => fc.string({ unit: fc.constantFrom("a", "Z", "9", "李"), minLength: n, maxLength: n }));
 
 /** A value the schema refuses (not only by type: also range, length, pattern, enum and missing fields). */
 export function invalidValue(schema: Schema): fc.Arbitrary<unknown> {
@@ -151,20 +211,44 @@ export function invalidObject(schema: Schema, hints: Hints = {}): fc.Arbitrary<u
 
 /** Adds unknown fields (prototype-pollution keys included) to an object; other values pass through. */
 export const withJunkKeys = (value: unknown) =>
-  fc.dictionary(fc.oneof(fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "isAdmin", "userType"), fc.string({ maxLength: 10 })), junkValue, { maxKeys: 3 }).map((extra) => {
-    if (typeOf(value) !== "object") return value;
-    const out = ownKeys(value as Record<string, unknown>);
-    for (const [key, v] of Object.entries(extra)) {
-      if (key in (value as object)) continue; // only unknown fields: a known one would change the case's meaning
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    }
-    return out;
-  });
+  fc
+    .dictionary(
+      fc.oneof(
+        fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "isAdmin", "userType"),
+        fc.string({ maxLength: 10 }),
+      ),
+      junkValue,
+      { maxKeys: 3 },
+    )
+    .map((extra) => {
+      if (typeOf(value) !== "object") return value;
+      const out = ownKeys(value as Record<string, unknown>);
+      for (const [key, v] of Object.entries(extra)) {
+        if (key in (value as object)) continue; // only unknown fields: a known one would change the case's meaning
+        Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    });
 
 /** Strings for a path segment: wrong shapes, unicode, traversal, encodings, huge. */
 export const junkPathSegment = fc.oneof(
   unicodeText(30).filter((s) => s.length > 0),
-  fc.constantFrom("..", ".", "%2e%2e", "%00", "null", "undefined", "0", "-1", "ses_", "key_", "ses_' OR 1=1 --", "key_%27%20OR%201%3D1", "__proto__", "constructor"),
+  fc.constantFrom(
+    "..",
+    ".",
+    "%2e%2e",
+    "%00",
+    "null",
+    "undefined",
+    "0",
+    "-1",
+    "ses_",
+    "key_",
+    "ses_' OR 1=1 --",
+    "key_%27%20OR%201%3D1",
+    "__proto__",
+    "constructor",
+  ),
   fc.stringMatching(/^(ses|key|usr|rcpt|msg)_[A-Za-z0-9_-]{0,40}$/),
   fc.integer({ min: 200, max: 4000 }).map((n) => "x".repeat(n)),
 );

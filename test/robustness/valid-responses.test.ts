@@ -12,7 +12,15 @@ import { root, seedAccount, seedEndUser } from "../helpers/seed";
 import { SoftwareAuthenticator } from "../helpers/authenticator";
 import { enrolPasskeyFor } from "../helpers/passkeys";
 import { hintsFor } from "./hints";
-import { caseCounts, conformanceProblem, countCase, expectEveryRouteExercised, loadDocument, printCaseCounts, type Operation } from "./openapi-walk";
+import {
+  caseCounts,
+  conformanceProblem,
+  countCase,
+  expectEveryRouteExercised,
+  loadDocument,
+  printCaseCounts,
+  type Operation,
+} from "./openapi-walk";
 import { type Case, type Credentials, request, send } from "./requests";
 import { validValue } from "./schema-arbitraries";
 import { MDL, answer, issueMdoc } from "../wallet";
@@ -40,9 +48,15 @@ afterAll(() => {
   vi.restoreAllMocks();
 });
 
-type State = { userType: "PERSONAL" | "BUSINESS"; emailVerified: boolean; kyc: "none" | "applicant" | "verified" | "rejected"; useFixtures: boolean };
+type State = {
+  userType: "PERSONAL" | "BUSINESS";
+  emailVerified: boolean;
+  kyc: "none" | "applicant" | "verified" | "rejected";
+  useFixtures: boolean;
+};
 
-const mostly = <T>(usual: T, rare: T) => fc.oneof({ weight: 3, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constant(rare) });
+const mostly = <T>(usual: T, rare: T) =>
+  fc.oneof({ weight: 3, arbitrary: fc.constant(usual) }, { weight: 1, arbitrary: fc.constant(rare) });
 
 // Biased to the usual case (a verified business account), so that every route's success path is reached
 // in a few runs while the 403s and 409s of the other states still come up.
@@ -62,19 +76,34 @@ async function prepare(op: Operation, s: State) {
   const credentials: Credentials = { token: account.token };
   let applicantId: string | undefined;
   if (s.kyc !== "none") {
-    const created = await request("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-04-01" } });
+    const created = await request("POST", "/api/kyc/create-applicant", {
+      token: account.token,
+      body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-04-01" },
+    });
     applicantId = created.body.data.applicantId;
     if (s.kyc === "verified") await request("POST", "/api/kyc/sandbox/complete", { token: account.token, body: {} });
     if (s.kyc === "rejected") await request("POST", "/api/kyc/sandbox/complete", { token: account.token, body: { result: "consider" } });
   }
-  const fixtures: { params: Record<string, string>; body: Record<string, unknown>; query: Record<string, string> } = { params: {}, body: {}, query: {} };
+  const fixtures: { params: Record<string, string>; body: Record<string, unknown>; query: Record<string, string> } = {
+    params: {},
+    body: {},
+    query: {},
+  };
   const needsMerchant = op.security === "apiKey" || op.path.includes("{id}") || op.path.startsWith("/api/usage");
   if (needsMerchant) {
     // The sessions belong to this account's key, so the merchant-side id routes find them.
     // The test-outcome route answers only test sessions, opened with a test key.
-    const key = await createApiKey(root().onShard(account.shard), account.id, "generated", op.key.endsWith("/test-outcome") ? "test" : "live");
+    const key = await createApiKey(
+      root().onShard(account.shard),
+      account.id,
+      "generated",
+      op.key.endsWith("/test-outcome") ? "test" : "live",
+    );
     credentials.apiKey = key.apiKey;
-    const opened = await request("POST", "/api/age-verification/session", { apiKey: key.apiKey, body: { age_required: 18, callback_url: "https://merchant.example.com/cb" } });
+    const opened = await request("POST", "/api/age-verification/session", {
+      apiKey: key.apiKey,
+      body: { age_required: 18, callback_url: "https://merchant.example.com/cb" },
+    });
     const session = opened.body.data as { session_id: string; nonce: string };
     fixtures.params.id = op.path.startsWith("/api/keys") ? key.key.id : session.session_id;
     fixtures.query = { nonce: session.nonce, key_id: key.key.id };
@@ -91,7 +120,14 @@ async function prepare(op: Operation, s: State) {
       fixtures.body = { token: await issueEmailToken(root().onShard(account.shard), account.id, "reset") };
       break;
     case "POST /api/auth/confirm-email-change":
-      fixtures.body = { token: await issueEmailToken(root().onShard(account.shard), account.id, "change_email", `changed.${account.id.slice(4).toLowerCase()}@example.test`) };
+      fixtures.body = {
+        token: await issueEmailToken(
+          root().onShard(account.shard),
+          account.id,
+          "change_email",
+          `changed.${account.id.slice(4).toLowerCase()}@example.test`,
+        ),
+      };
       break;
     case "POST /api/users/change-password":
       fixtures.body = { currentPassword: PASSWORD };
@@ -106,8 +142,12 @@ async function prepare(op: Operation, s: State) {
       fixtures.body = { password: PASSWORD };
       break;
     case "POST /api/users/me/passkeys": {
-      const options = await request("POST", "/api/users/me/passkeys/registration-options", { token: account.token, body: { password: PASSWORD } });
-      if (options.status === 200) fixtures.body = { credential: await (await SoftwareAuthenticator.create()).register(options.body.data), password: PASSWORD };
+      const options = await request("POST", "/api/users/me/passkeys/registration-options", {
+        token: account.token,
+        body: { password: PASSWORD },
+      });
+      if (options.status === 200)
+        fixtures.body = { credential: await (await SoftwareAuthenticator.create()).register(options.body.data), password: PASSWORD };
       break;
     }
     case "POST /api/users/me/passkeys/confirmation-options":
@@ -126,12 +166,17 @@ async function prepare(op: Operation, s: State) {
     case "POST /api/usage/sessions/{id}/callbacks/redeliver": {
       // A resolved session has a callback event to send again.
       const adult = await seedEndUser("1980-01-01");
-      await request("POST", `/api/age-verification/session/${fixtures.params.id}/complete`, { token: adult.token, body: { nonce: fixtures.body.nonce, consent: true } });
+      await request("POST", `/api/age-verification/session/${fixtures.params.id}/complete`, {
+        token: adult.token,
+        body: { nonce: fixtures.body.nonce, consent: true },
+      });
       break;
     }
     case "POST /api/age-verification/session/{id}/digital-id/response": {
       // A wallet's answer to the session's request, for the origin of APP_URL: the way to a 200.
-      const asked = await request("POST", `/api/age-verification/session/${fixtures.params.id}/digital-id/request`, { headers: { "x-session-nonce": String(fixtures.body.nonce) } });
+      const asked = await request("POST", `/api/age-verification/session/${fixtures.params.id}/digital-id/request`, {
+        headers: { "x-session-nonce": String(fixtures.body.nonce) },
+      });
       const credential = await issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });
       fixtures.body = await answer(asked.body.data.requests, credential, { origin: new URL(env.APP_URL).origin });
       break;
@@ -144,10 +189,20 @@ async function prepare(op: Operation, s: State) {
     }
     case "POST /api/attestations/authorizations":
       // A wallet's authorization request as the consent page passes it on (S256, an https redirect_uri).
-      fixtures.body = { response_type: "code", scope: "proof_of_age", client_id: "wallet", redirect_uri: "https://wallet.example.org/cb", code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", code_challenge_method: "S256" };
+      fixtures.body = {
+        response_type: "code",
+        scope: "proof_of_age",
+        client_id: "wallet",
+        redirect_uri: "https://wallet.example.org/cb",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256",
+      };
       break;
     case "POST /api/webhooks/provider":
-      if (applicantId) fixtures.body = { payload: { resource_type: "check", action: "check.completed", object: { id: sandboxCheckId(applicantId, "clear") } } };
+      if (applicantId)
+        fixtures.body = {
+          payload: { resource_type: "check", action: "check.completed", object: { id: sandboxCheckId(applicantId, "clear") } },
+        };
       break;
   }
   return { credentials, fixtures };
@@ -159,11 +214,17 @@ const stringify = (value: unknown) => (typeof value === "string" ? value : JSON.
 function inputs(op: Operation) {
   const hints = hintsFor(op.key);
   const query = fc.record(
-    Object.fromEntries(op.parameters.filter((p) => p.in === "query").map((p) => [p.name, validValue(p.schema, hints, p.name).map(stringify)])),
+    Object.fromEntries(
+      op.parameters.filter((p) => p.in === "query").map((p) => [p.name, validValue(p.schema, hints, p.name).map(stringify)]),
+    ),
     { requiredKeys: op.parameters.filter((p) => p.in === "query" && p.required).map((p) => p.name) },
   );
   const body = op.body ? validValue(op.body, hints) : fc.constant(undefined);
-  const params = fc.record(Object.fromEntries(op.parameters.filter((p) => p.in === "path").map((p) => [p.name, validValue(p.schema, hints, p.name).map(stringify)])));
+  const params = fc.record(
+    Object.fromEntries(
+      op.parameters.filter((p) => p.in === "path").map((p) => [p.name, validValue(p.schema, hints, p.name).map(stringify)]),
+    ),
+  );
   return fc.record({ query, body, params });
 }
 
@@ -180,9 +241,17 @@ describe("generated valid requests answer as the document says", () => {
           const c: Case = {
             params: take(generated.params as Record<string, string>, fixtures.params),
             query: take(generated.query as Record<string, string>, pickKnown(generated.query, fixtures.query, op, "query")),
-            body: op.body ? { json: typeof generated.body === "object" && generated.body ? take(generated.body as object, fixtures.body) : generated.body } : undefined,
+            body: op.body
+              ? {
+                  json:
+                    typeof generated.body === "object" && generated.body ? take(generated.body as object, fixtures.body) : generated.body,
+                }
+              : undefined,
             // The nonce-gated routes read it from X-Session-Nonce (some only there).
-            headers: s.useFixtures && fixtures.query.nonce && op.parameters.some((p) => p.in === "header" && p.name === "x-session-nonce") ? { "x-session-nonce": fixtures.query.nonce } : undefined,
+            headers:
+              s.useFixtures && fixtures.query.nonce && op.parameters.some((p) => p.in === "header" && p.name === "x-session-nonce")
+                ? { "x-session-nonce": fixtures.query.nonce }
+                : undefined,
           };
           const res = await send(op, c, credentials);
           if (res.status >= 500) throw new Error(`${op.key}: ${res.status} ${res.text.slice(0, 300)}`);

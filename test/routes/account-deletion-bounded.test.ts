@@ -10,10 +10,14 @@ import { buildRequest } from "../helpers/http";
 import { seedMerchant } from "../helpers/seed";
 import { openSession, sessionObject } from "../helpers/sessions";
 
-const stored = (sessionId: string) => runInDurableObject(sessionObject(sessionId), async (_instance, state) => (await state.storage.list()).size);
+const stored = (sessionId: string) =>
+  runInDurableObject(sessionObject(sessionId), async (_instance, state) => (await state.storage.list()).size);
 /** What a closed session keeps: its link's nonce hash and when to forget it, nothing of the merchant (test/session/withdrawn-link.test.ts). */
 const keptBeyondWithdrawn = (sessionId: string) =>
-  runInDurableObject(sessionObject(sessionId), async (_instance, state) => [...(await state.storage.list()).keys()].filter((key) => key !== "withdrawn").length);
+  runInDurableObject(
+    sessionObject(sessionId),
+    async (_instance, state) => [...(await state.storage.list()).keys()].filter((key) => key !== "withdrawn").length,
+  );
 
 describe("deleting an account with many pending sessions", { timeout: 120_000 }, () => {
   it("closes a bounded number in the request and the rest through the queue; every session forgets the merchant", async () => {
@@ -21,7 +25,11 @@ describe("deleting an account with many pending sessions", { timeout: 120_000 },
     const count = CLOSED_IN_REQUEST + SESSIONS_PER_MESSAGE + 30; // the request's share, one full message and a partial one
     const ids: string[] = [];
     for (let i = 0; i < count; i += 20) {
-      ids.push(...(await Promise.all(Array.from({ length: Math.min(20, count - i) }, () => openSession(merchant.apiKey)))).map((s) => s.session_id));
+      ids.push(
+        ...(await Promise.all(Array.from({ length: Math.min(20, count - i) }, () => openSession(merchant.apiKey)))).map(
+          (s) => s.session_id,
+        ),
+      );
     }
     expect(await stored(ids[0]!)).toBeGreaterThan(0);
 

@@ -13,7 +13,8 @@ import { rowWhere } from "../helpers/rows";
 
 const ELEVEN_MINUTES = 11 * 60;
 /** A valid token for the account, issued `secondsAgo` ago (as a sign-in of the morning would be). */
-const tokenIssuedAgo = (userId: string, secondsAgo: number) => signAccountToken(env.JWT_SECRET!, userId, 0, Math.floor(Date.now() / 1000) - secondsAgo);
+const tokenIssuedAgo = (userId: string, secondsAgo: number) =>
+  signAccountToken(env.JWT_SECRET!, userId, 0, Math.floor(Date.now() / 1000) - secondsAgo);
 const exists = async (userId: string) => (await rowWhere(await dbOfAccount(userId), users, eq(users.id, userId))) !== undefined;
 const deleteAccount = (token: string, body?: unknown) => call("DELETE", "/api/users/account", { token, body });
 

@@ -10,12 +10,21 @@ import { asset } from "../helpers/static-assets";
 const STRICT =
   "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-type Document = { info: { version: string }; paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; [STATIC_ASSET]?: boolean }>> };
+type Document = {
+  info: { version: string };
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown>; [STATIC_ASSET]?: boolean }>>;
+};
 
 /** Headers set per answer (request id), per kind (type; the Worker's no-store for its per-user pages) or by the transport. */
 const PER_RESPONSE = new Set(["cache-control", "content-type", "content-length", "x-request-id", "transfer-encoding", "date"]);
 
-const unescapeHtml = (html: string) => html.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+const unescapeHtml = (html: string) =>
+  html
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&amp;/g, "&");
 
 describe("API reference at /docs", () => {
   it("is an HTML page under the strict CSP, with no script, loading only this Worker's stylesheet", async () => {
@@ -33,7 +42,12 @@ describe("API reference at /docs", () => {
   it("has a section for every operation of /api/openapi.json, with each of its response statuses and error codes", async () => {
     const document = (await asset("/api/openapi.json")).body as unknown as Document;
     const html = unescapeHtml((await asset("/docs")).text);
-    const sections = new Map([...html.matchAll(/<section class="card operation" id="([^"]+)" data-route="([^"]+)">([\s\S]*?)<\/section>/g)].map((m) => [m[2]!, { id: m[1]!, body: m[3]! }]));
+    const sections = new Map(
+      [...html.matchAll(/<section class="card operation" id="([^"]+)" data-route="([^"]+)">([\s\S]*?)<\/section>/g)].map((m) => [
+        m[2]!,
+        { id: m[1]!, body: m[3]! },
+      ]),
+    );
     let count = 0;
     for (const [path, methods] of Object.entries(document.paths)) {
       for (const [method, operation] of Object.entries(methods)) {
@@ -41,7 +55,8 @@ describe("API reference at /docs", () => {
         expect(section, `${method} ${path}`).toBeDefined();
         expect(section!.id).toBe(operation.operationId);
         expect(html).toContain(`href="#${operation.operationId}"`);
-        for (const status of Object.keys(operation.responses)) expect(section!.body, `${method} ${path} ${status}`).toContain(`<strong>${status}</strong>`);
+        for (const status of Object.keys(operation.responses))
+          expect(section!.body, `${method} ${path} ${status}`).toContain(`<strong>${status}</strong>`);
         const codes = JSON.stringify(operation.responses).match(/"error":\{"enum":\[("[A-Z_]+"(?:,"[A-Z_]+")*)\]/g) ?? [];
         const named = codes.flatMap((c) => [...c.matchAll(/"([A-Z_]{3,})"/g)].map((m) => m[1]!));
         // The document itself is a static file: no Worker middleware, so no error responses.
@@ -67,7 +82,15 @@ describe("API reference at /docs", () => {
     const page = await call("GET", "/console");
     const reference = await asset("/docs");
     const names = [...page.headers.keys()].filter((name) => !PER_RESPONSE.has(name));
-    expect(names).toEqual(expect.arrayContaining(["content-security-policy", "x-frame-options", "referrer-policy", "x-content-type-options", "strict-transport-security"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "content-security-policy",
+        "x-frame-options",
+        "referrer-policy",
+        "x-content-type-options",
+        "strict-transport-security",
+      ]),
+    );
     for (const name of names) expect(reference.headers.get(name), name).toBe(page.headers.get(name));
   });
 
@@ -75,9 +98,16 @@ describe("API reference at /docs", () => {
     const health = await call("GET", "/api/health");
     const document = await asset("/api/openapi.json");
     const names = [...health.headers.keys()].filter((name) => !PER_RESPONSE.has(name));
-    expect(names.sort()).toEqual(["content-security-policy", "cross-origin-resource-policy", "strict-transport-security", "x-content-type-options"]);
+    expect(names.sort()).toEqual([
+      "content-security-policy",
+      "cross-origin-resource-policy",
+      "strict-transport-security",
+      "x-content-type-options",
+    ]);
     for (const name of names) expect(document.headers.get(name), name).toBe(health.headers.get(name));
-    expect([...document.headers.keys()].filter((name) => !PER_RESPONSE.has(name) && !/^(etag|last-modified|cf-)/.test(name)).sort()).toEqual(names);
+    expect(
+      [...document.headers.keys()].filter((name) => !PER_RESPONSE.has(name) && !/^(etag|last-modified|cf-)/.test(name)).sort(),
+    ).toEqual(names);
   });
 
   it("/docs/ and /docs.html lead to /docs; the Worker no longer answers either path", async () => {

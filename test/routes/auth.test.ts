@@ -106,7 +106,10 @@ describe("login", () => {
     const statuses: number[] = [];
     let limited: Awaited<ReturnType<typeof call>> | undefined;
     while (!limited && statuses.length < 11) {
-      const res = await call("POST", "/api/auth/login", { headers: address, body: { email: account.email, password: statuses.length < 5 ? "wrong password" : PASSWORD } });
+      const res = await call("POST", "/api/auth/login", {
+        headers: address,
+        body: { email: account.email, password: statuses.length < 5 ? "wrong password" : PASSWORD },
+      });
       statuses.push(res.status);
       if (res.status === 429) limited = res;
     }
@@ -116,7 +119,9 @@ describe("login", () => {
     expectError(limited!, 429, "RATE_LIMITED");
     expect(limited!.headers.get("retry-after")).toBe("60");
     // A stranger's attempts from that address do not lock the owner out from their own address.
-    expect((await call("POST", "/api/auth/login", { headers: freshAddress(), body: { email: account.email, password: PASSWORD } })).status).toBe(200);
+    expect(
+      (await call("POST", "/api/auth/login", { headers: freshAddress(), body: { email: account.email, password: PASSWORD } })).status,
+    ).toBe(200);
   });
 
   it("limits login attempts per client address across emails: over 20 in a minute is 429, other addresses unaffected", async () => {
@@ -126,7 +131,10 @@ describe("login", () => {
     const statuses: number[] = [];
     let limited: Awaited<ReturnType<typeof call>> | undefined;
     while (!limited && statuses.length < 41) {
-      const res = await call("POST", "/api/auth/login", { headers: address, body: { email: uniqueEmail("stuffed"), password: "wrong password" } });
+      const res = await call("POST", "/api/auth/login", {
+        headers: address,
+        body: { email: uniqueEmail("stuffed"), password: "wrong password" },
+      });
       statuses.push(res.status);
       if (res.status === 429) limited = res;
     }
@@ -135,7 +143,9 @@ describe("login", () => {
     expectError(limited!, 429, "RATE_LIMITED");
     expect(limited!.headers.get("retry-after")).toBe("60");
     // The account's owner, from another address, signs in at once.
-    expect((await call("POST", "/api/auth/login", { headers: freshAddress(), body: { email: account.email, password: PASSWORD } })).status).toBe(200);
+    expect(
+      (await call("POST", "/api/auth/login", { headers: freshAddress(), body: { email: account.email, password: PASSWORD } })).status,
+    ).toBe(200);
   });
 
   it("an IPv6 client is one client across its /64: changing the low 64 bits does not reset the login limit", async () => {
@@ -157,7 +167,10 @@ describe("login", () => {
     const account = await register();
     const { hashPassword } = await import("../../src/lib/password");
     const shard = await dbOfAccount(account.user.id);
-    await shard.update(users).set({ passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER!, 1_000) }).where(eq(users.email, account.email));
+    await shard
+      .update(users)
+      .set({ passwordHash: await hashPassword(PASSWORD, env.PASSWORD_PEPPER!, 1_000) })
+      .where(eq(users.email, account.email));
     expect((await call("POST", "/api/auth/login", { body: { email: account.email, password: PASSWORD } })).status).toBe(200);
     const row = await rowWhere(shard, users, eq(users.email, account.email));
     expect(row!.passwordHash).toMatch(/^pbkdf2-sha256\$100000\$/);
@@ -188,7 +201,10 @@ describe("email verification", () => {
     expectError(await call("POST", "/api/auth/verify-email", { body: { token: "nope" } }), 400, "INVALID_TOKEN");
     const account = await register();
     const token = await mailedToken(account.email);
-    await (await dbOfAccount(account.user.id)).update(emailTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(emailTokens.tokenHash, await sha256Hex(token)));
+    await (await dbOfAccount(account.user.id))
+      .update(emailTokens)
+      .set({ expiresAt: "2000-01-01T00:00:00.000Z" })
+      .where(eq(emailTokens.tokenHash, await sha256Hex(token)));
     expectError(await call("POST", "/api/auth/verify-email", { body: { token } }), 400, "INVALID_TOKEN");
   });
 
@@ -221,11 +237,17 @@ describe("password reset", () => {
     const account = await register();
     await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
-    const res = await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() });
+    const res = await call("POST", "/api/auth/reset-password", {
+      body: { token, newPassword: "a brand new secret" },
+      headers: freshAddress(),
+    });
     expect(res.status).toBe(200);
     expectError(await call("GET", "/api/users/me", { token: account.token }), 401, "UNAUTHORIZED");
     expect((await call("POST", "/api/auth/login", { body: { email: account.email, password: "a brand new secret" } })).status).toBe(200);
-    const again = await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "another secret 1" }, headers: freshAddress() });
+    const again = await call("POST", "/api/auth/reset-password", {
+      body: { token, newPassword: "another secret 1" },
+      headers: freshAddress(),
+    });
     expectError(again, 400, "INVALID_TOKEN");
   });
 
@@ -233,13 +255,19 @@ describe("password reset", () => {
     const account = await register();
     const verifyToken = await mailedToken(account.email);
     expectError(
-      await call("POST", "/api/auth/reset-password", { body: { token: verifyToken, newPassword: "a brand new secret" }, headers: freshAddress() }),
+      await call("POST", "/api/auth/reset-password", {
+        body: { token: verifyToken, newPassword: "a brand new secret" },
+        headers: freshAddress(),
+      }),
       400,
       "INVALID_TOKEN",
     );
     await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
-    await (await dbOfAccount(account.user.id)).update(emailTokens).set({ expiresAt: "2000-01-01T00:00:00.000Z" }).where(eq(emailTokens.tokenHash, await sha256Hex(token)));
+    await (await dbOfAccount(account.user.id))
+      .update(emailTokens)
+      .set({ expiresAt: "2000-01-01T00:00:00.000Z" })
+      .where(eq(emailTokens.tokenHash, await sha256Hex(token)));
     expectError(
       await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() }),
       400,
@@ -255,7 +283,9 @@ describe("password reset", () => {
     const res = await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "short" }, headers: freshAddress() });
     expectError(res, 422, "VALIDATION_FAILED");
     expect(res.body.errors![0]!.path).toBe("newPassword");
-    expect((await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "long enough now" }, headers: freshAddress() })).status).toBe(200);
+    expect(
+      (await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "long enough now" }, headers: freshAddress() })).status,
+    ).toBe(200);
   });
 });
 
@@ -287,8 +317,19 @@ describe("email change", () => {
   it("refuses a wrong password, a taken address and a bad address", async () => {
     const account = await registerVerified();
     const other = await register();
-    expectError(await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail: uniqueEmail(), password: "wrong password" } }), 401, "INVALID_CREDENTIALS");
-    expectError(await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail: other.email, password: PASSWORD } }), 409, "EMAIL_TAKEN");
+    expectError(
+      await call("POST", "/api/users/change-email", {
+        token: account.token,
+        body: { newEmail: uniqueEmail(), password: "wrong password" },
+      }),
+      401,
+      "INVALID_CREDENTIALS",
+    );
+    expectError(
+      await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail: other.email, password: PASSWORD } }),
+      409,
+      "EMAIL_TAKEN",
+    );
     const bad = await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail: "nope", password: PASSWORD } });
     expectError(bad, 422, "VALIDATION_FAILED");
     expect(bad.body.errors![0]!.path).toBe("newEmail");
@@ -314,7 +355,14 @@ describe("signing out everywhere also spends email links", () => {
     // ...the owner notices and resets the password...
     await callSettled("POST", "/api/auth/forgot-password", { body: { email: victim.email }, headers: freshAddress() });
     const resetToken = await mailedToken(victim.email);
-    expect((await call("POST", "/api/auth/reset-password", { body: { token: resetToken, newPassword: "the owner's new secret" }, headers: freshAddress() })).status).toBe(200);
+    expect(
+      (
+        await call("POST", "/api/auth/reset-password", {
+          body: { token: resetToken, newPassword: "the owner's new secret" },
+          headers: freshAddress(),
+        })
+      ).status,
+    ).toBe(200);
     // ...and the pending change no longer works.
     expectError(await call("POST", "/api/auth/confirm-email-change", { body: { token: changeToken } }), 400, "INVALID_TOKEN");
     expect((await call("POST", "/api/auth/login", { body: { email: victim.email, password: "the owner's new secret" } })).status).toBe(200);
@@ -327,7 +375,14 @@ describe("signing out everywhere also spends email links", () => {
     const newEmail = uniqueEmail("new-home");
     await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail, password: PASSWORD } });
     expect((await call("POST", "/api/auth/confirm-email-change", { body: { token: await mailedToken(newEmail) } })).status).toBe(200);
-    expectError(await call("POST", "/api/auth/reset-password", { body: { token: oldReset, newPassword: "hijacked password" }, headers: freshAddress() }), 400, "INVALID_TOKEN");
+    expectError(
+      await call("POST", "/api/auth/reset-password", {
+        body: { token: oldReset, newPassword: "hijacked password" },
+        headers: freshAddress(),
+      }),
+      400,
+      "INVALID_TOKEN",
+    );
 
     const other = await register();
     const verifyToken = await mailedToken(other.email);
@@ -353,7 +408,10 @@ describe("mail rate limits", () => {
 
   it("forgot-password is limited per email, whatever the client address", async () => {
     const account = await register();
-    const statuses = await untilLimited(() => call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() }), 5);
+    const statuses = await untilLimited(
+      () => call("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() }),
+      5,
+    );
     expect(statuses.length).toBeGreaterThanOrEqual(6);
   });
 

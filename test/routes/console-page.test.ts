@@ -35,7 +35,9 @@ describe("console page from static files", () => {
   it("a variant fetched at its own path carries the headers of the Worker's /console", async () => {
     const page = await call("GET", "/console");
     const names = [...page.headers.keys()].filter((name) => !PER_RESPONSE.has(name));
-    expect(names).toEqual(expect.arrayContaining(["content-security-policy", "cache-control", "x-frame-options", "strict-transport-security"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["content-security-policy", "cache-control", "x-frame-options", "strict-transport-security"]),
+    );
     for (const path of ["/console/development", "/console/production"]) {
       const file = await asset(path);
       expect(file.status, path).toBe(200);

@@ -11,12 +11,16 @@ import { complete, openSession } from "../helpers/sessions";
 import { verifyKycViaSandbox } from "../helpers/kyc";
 
 type Mail = { subject: string; text: string };
-const outbox = async (to: string): Promise<Mail[]> => (await call("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`)).body.data.messages;
+const outbox = async (to: string): Promise<Mail[]> =>
+  (await call("GET", `/api/dev/outbox?to=${encodeURIComponent(to)}`)).body.data.messages;
 
 describe("notices to the account's own address", () => {
   it("a password change is mailed to the account's address, with no link", async () => {
     const account = await registerVerified();
-    const res = await call("POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "an entirely new one" } });
+    const res = await call("POST", "/api/users/change-password", {
+      token: account.token,
+      body: { currentPassword: PASSWORD, newPassword: "an entirely new one" },
+    });
     expect(res.status).toBe(200);
     const [newest] = await outbox(account.email);
     expect(newest!.subject).toBe("Your password was changed");
@@ -26,7 +30,14 @@ describe("notices to the account's own address", () => {
   it("a refused password change mails nothing", async () => {
     const account = await registerVerified();
     const before = (await outbox(account.email)).length;
-    expectError(await call("POST", "/api/users/change-password", { token: account.token, body: { currentPassword: "not the password", newPassword: "an entirely new one" } }), 401, "INVALID_CREDENTIALS");
+    expectError(
+      await call("POST", "/api/users/change-password", {
+        token: account.token,
+        body: { currentPassword: "not the password", newPassword: "an entirely new one" },
+      }),
+      401,
+      "INVALID_CREDENTIALS",
+    );
     expect((await outbox(account.email)).length).toBe(before);
   });
 
@@ -53,11 +64,17 @@ describe("notices to the account's own address", () => {
 
     await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
-    expect((await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() })).status).toBe(200);
+    expect(
+      (await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() }))
+        .status,
+    ).toBe(200);
 
     const [notice] = await outbox(account.email);
     expect(notice!.subject).toBe("Your passkeys were removed");
-    const login = await call("POST", "/api/auth/login", { body: { email: account.email, password: "a brand new secret" }, headers: freshAddress() });
+    const login = await call("POST", "/api/auth/login", {
+      body: { email: account.email, password: "a brand new secret" },
+      headers: freshAddress(),
+    });
     expect(login.status).toBe(200);
     const fresh = login.body.data.token as string;
     expect((await call("GET", "/api/users/me/passkeys", { token: fresh })).body.data.passkeys).toEqual([]);
@@ -70,13 +87,23 @@ describe("notices to the account's own address", () => {
     const account = await registerVerified();
     await callSettled("POST", "/api/auth/forgot-password", { body: { email: account.email }, headers: freshAddress() });
     const token = await mailedToken(account.email);
-    expect((await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() })).status).toBe(200);
+    expect(
+      (await call("POST", "/api/auth/reset-password", { body: { token, newPassword: "a brand new secret" }, headers: freshAddress() }))
+        .status,
+    ).toBe(200);
     expect((await outbox(account.email)).map((m) => m.subject)).not.toContain("Your passkeys were removed");
   });
 
   it("an account's notices come in its language", async () => {
     const account = await registerVerified({ locale: "de" });
-    expect((await call("POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "ein ganz neues Passwort" } })).status).toBe(200);
+    expect(
+      (
+        await call("POST", "/api/users/change-password", {
+          token: account.token,
+          body: { currentPassword: PASSWORD, newPassword: "ein ganz neues Passwort" },
+        })
+      ).status,
+    ).toBe(200);
     expect((await outbox(account.email))[0]!.subject).toBe("Ihr Passwort wurde geändert");
   });
 });

@@ -11,8 +11,12 @@ import { rowWhere } from "../helpers/rows";
 const preview = (sessionId: string, nonce?: string) =>
   call("GET", `/api/age-verification/session/${sessionId}/preview`, { headers: nonce === undefined ? {} : { "x-session-nonce": nonce } });
 const decline = (sessionId: string, nonce?: string, token?: string) =>
-  call("POST", `/api/age-verification/session/${sessionId}/decline`, { token, headers: nonce === undefined ? {} : { "x-session-nonce": nonce } });
-const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
+  call("POST", `/api/age-verification/session/${sessionId}/decline`, {
+    token,
+    headers: nonce === undefined ? {} : { "x-session-nonce": nonce },
+  });
+const logRow = async (sessionId: string) =>
+  rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 
 describe("GET /session/{id}/preview", () => {
   it("names the merchant, the age and the link's state without an account", async () => {
@@ -78,7 +82,13 @@ describe("POST /session/{id}/decline", () => {
     const opened = await openSession(merchant.apiKey);
     const res = await decline(opened.session_id, opened.nonce);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ session_id: opened.session_id, status: "DENIED", above_age_required: false, assurance: null, holder_binding: null });
+    expect(res.body.data).toMatchObject({
+      session_id: opened.session_id,
+      status: "DENIED",
+      above_age_required: false,
+      assurance: null,
+      holder_binding: null,
+    });
     expect(res.body.data.receipt_id).toMatch(/^rcpt_/);
     // The receipt says the same: no identity was checked, nobody was bound.
     const claims = JSON.parse(atob(res.body.data.receipt.split(".")[1].replace(/-/g, "+").replace(/_/g, "/")));
@@ -86,7 +96,10 @@ describe("POST /session/{id}/decline", () => {
     const polled = await poll(merchant.apiKey, opened.session_id);
     expect(polled.body.data).toEqual(res.body.data);
     expect(await logRow(opened.session_id)).toMatchObject({ status: "DENIED", aboveAgeRequired: false });
-    const events = await (await dbOfSession(opened.session_id)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, opened.session_id));
+    const events = await (await dbOfSession(opened.session_id))
+      .select()
+      .from(callbackEvents)
+      .where(eq(callbackEvents.sessionId, opened.session_id));
     expect(events.map((e) => e.type)).toEqual(["age_verification.session.denied"]);
   });
 

@@ -30,13 +30,19 @@ function heldDatabase(db: D1Database) {
 }
 
 const resetMails = async (to: string) =>
-  (await env.DB.prepare('SELECT count(*) AS n FROM dev_outbox WHERE "to" = ? AND subject = ?').bind(to, "Reset your password").first<{ n: number }>())!.n;
+  (await env.DB.prepare('SELECT count(*) AS n FROM dev_outbox WHERE "to" = ? AND subject = ?')
+    .bind(to, "Reset your password")
+    .first<{ n: number }>())!.n;
 
 /** Asks for a reset with the database held; answers once the handler has answered, then lets the work run. */
 async function forgotWithDatabaseHeld(email: string) {
   const database = heldDatabase(env.DB);
   const context = createExecutionContext();
-  const answer = worker.fetch(buildRequest("POST", "/api/auth/forgot-password", { body: { email }, headers: freshAddress() }), { ...env, DB: database.binding }, context);
+  const answer = worker.fetch(
+    buildRequest("POST", "/api/auth/forgot-password", { body: { email }, headers: freshAddress() }),
+    { ...env, DB: database.binding },
+    context,
+  );
   // Only a handler that waited for the lookup misses this bound: the passing path never comes near it.
   const stuck = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("the answer waited for the account lookup")), 2_000));
   const response = await readResponse(await Promise.race([answer, stuck]));

@@ -15,7 +15,10 @@ import { dbOfAccount } from "../helpers/shards";
 const documentNumber = () => `DOC${Date.now().toString(36).toUpperCase()}${Math.floor(Math.random() * 1e6)}`.slice(0, 20);
 
 async function verifyWithDocument(token: string, document_number: string) {
-  const created = await call("POST", "/api/kyc/create-applicant", { token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
+  const created = await call("POST", "/api/kyc/create-applicant", {
+    token,
+    body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" },
+  });
   expect([201, 409]).toContain(created.status);
   const res = await call("POST", "/api/kyc/sandbox/complete", { token, body: { result: "clear", document_number } });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -31,7 +34,11 @@ describe("one identity document, one live account", () => {
     const first = await personal();
     const second = await personal();
     expect(await verifyWithDocument(first.token, number)).toEqual({ status: "VERIFIED", verifiedAt: expect.any(String) });
-    expect(await verifyWithDocument(second.token, number)).toEqual({ status: "REJECTED", verifiedAt: null, reason: "IDENTITY_ALREADY_VERIFIED" });
+    expect(await verifyWithDocument(second.token, number)).toEqual({
+      status: "REJECTED",
+      verifiedAt: null,
+      reason: "IDENTITY_ALREADY_VERIFIED",
+    });
     expect((await call("GET", "/api/kyc/status", { token: second.token })).body.data.reason).toBe("IDENTITY_ALREADY_VERIFIED");
 
     const session = await openSession(merchant.apiKey);
@@ -49,7 +56,9 @@ describe("one identity document, one live account", () => {
     // The sandbox accepts A-Z0-9 only; the fingerprint's normalisation is checked through the domain below.
     const { identityFingerprint } = await import("../../src/domain/kyc/identity-fingerprint");
     const spelled = `${number.slice(0, 3).toLowerCase()}-${number.slice(3, 6)} ${number.slice(6)}`;
-    expect(await identityFingerprint(settingsOf(env), { number: spelled, issuingCountry: "gbr" })).toBe(await identityFingerprint(settingsOf(env), { number, issuingCountry: "GBR" }));
+    expect(await identityFingerprint(settingsOf(env), { number: spelled, issuingCountry: "gbr" })).toBe(
+      await identityFingerprint(settingsOf(env), { number, issuingCountry: "GBR" }),
+    );
     expect((await verifyWithDocument(second.token, number)).status).toBe("REJECTED");
   });
 
@@ -80,6 +89,8 @@ describe("one identity document, one live account", () => {
     const read = { number: (await sha256Hex(number)).slice(0, 20).toUpperCase(), issuingCountry: "GBR" };
     const { identityFingerprint } = await import("../../src/domain/kyc/identity-fingerprint");
     expect(await identityFingerprint(settingsOf(env), read)).toBe(row!.identityFingerprint);
-    expect(await identityFingerprint(settingsOf({ ...env, IDENTITY_FINGERPRINT_KEY: "another key entirely, 32 bytes long!" }), read)).not.toBe(row!.identityFingerprint);
+    expect(
+      await identityFingerprint(settingsOf({ ...env, IDENTITY_FINGERPRINT_KEY: "another key entirely, 32 bytes long!" }), read),
+    ).not.toBe(row!.identityFingerprint);
   });
 });

@@ -21,13 +21,22 @@ describe("API keys: happy paths", () => {
     expect(first.status).toBe(201);
     expect(first.body.data.apiKey).toMatch(/^svc_sk_live_[\w-]{43}$/);
     expect(first.body.data.signingSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
-    expect(first.body.data.key).toMatchObject({ name: "web shop", prefix: first.body.data.apiKey.slice(0, 16), lastUsedAt: null, revokedAt: null, mode: "live" });
+    expect(first.body.data.key).toMatchObject({
+      name: "web shop",
+      prefix: first.body.data.apiKey.slice(0, 16),
+      lastUsedAt: null,
+      revokedAt: null,
+      mode: "live",
+    });
     expect(first.body.data.key.id).toMatch(/^key_/);
 
     const listed = await call("GET", "/api/keys", { token: merchant.token });
     expect(listed.status).toBe(200);
     expect(listed.body.data.keys.map((k: { name: string }) => k.name)).toEqual(["kiosk", "web shop"]);
-    expect(listed.body.data.keys.map((k: { prefix: string }) => k.prefix)).toEqual([second.body.data.apiKey.slice(0, 16), first.body.data.apiKey.slice(0, 16)]);
+    expect(listed.body.data.keys.map((k: { prefix: string }) => k.prefix)).toEqual([
+      second.body.data.apiKey.slice(0, 16),
+      first.body.data.apiKey.slice(0, 16),
+    ]);
     const text = JSON.stringify(listed.body);
     for (const secret of [first.body.data.apiKey, first.body.data.signingSecret, second.body.data.apiKey, second.body.data.signingSecret]) {
       expect(text).not.toContain(secret);
@@ -40,7 +49,9 @@ describe("API keys: happy paths", () => {
     expectError(await poll(first.body.data.apiKey, opened.session_id), 401, "UNAUTHORIZED");
     expect((await openSession(second.body.data.apiKey)).session_id).toMatch(/^ses_/);
     const relisted = await call("GET", "/api/keys", { token: merchant.token });
-    expect(relisted.body.data.keys.find((k: { id: string }) => k.id === first.body.data.key.id).revokedAt).toBe(revoked.body.data.key.revokedAt);
+    expect(relisted.body.data.keys.find((k: { id: string }) => k.id === first.body.data.key.id).revokedAt).toBe(
+      revoked.body.data.key.revokedAt,
+    );
   });
 
   it("stores neither secret in clear, and the signing secret decrypts to the bytes shown at creation", async () => {
@@ -81,7 +92,9 @@ describe("API keys: refusals", () => {
     // 20, as docs/api-contract.md §Keys says: written out, not read from the code under test.
     for (let i = 0; i < 20; i++) ids.push((await createKey(merchant.token, `key ${i}`)).body.data.key.id);
     expectError(await createKey(merchant.token, "one too many"), 409, "KEY_LIMIT_REACHED");
-    expect((await (await dbOfAccount(merchant.id)).select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, merchant.id)))[0]!.n).toBe(20);
+    expect((await (await dbOfAccount(merchant.id)).select({ n: count() }).from(apiKeys).where(eq(apiKeys.userId, merchant.id)))[0]!.n).toBe(
+      20,
+    );
     await call("DELETE", `/api/keys/${ids[0]}`, { token: merchant.token });
     expect((await createKey(merchant.token, "replacement")).status).toBe(201);
   });
@@ -111,7 +124,10 @@ describe("API keys: security", () => {
     const merchant = await registerBusiness();
     const created = await createKey(merchant.token);
     expect((await call("DELETE", "/api/users/account", { token: merchant.token })).status).toBe(200);
-    const res = await call("POST", "/api/age-verification/session", { apiKey: created.body.data.apiKey, body: { age_required: 18, callback_url: CALLBACK_URL } });
+    const res = await call("POST", "/api/age-verification/session", {
+      apiKey: created.body.data.apiKey,
+      body: { age_required: 18, callback_url: CALLBACK_URL },
+    });
     expectError(res, 401, "UNAUTHORIZED");
   });
 

@@ -13,9 +13,11 @@ import { birthdayToday, complete, openSession } from "../helpers/sessions";
 import { rowWhere } from "../helpers/rows";
 
 const recordOf = async (userId: string) => rowWhere(await dbOfAccount(userId), kycRecords, eq(kycRecords.userId, userId));
-const correct = (token: string | undefined, body: unknown, appEnv: Env = env) => callWith(appEnv, "PUT", "/api/kyc/applicant", { token, body });
+const correct = (token: string | undefined, body: unknown, appEnv: Env = env) =>
+  callWith(appEnv, "PUT", "/api/kyc/applicant", { token, body });
 const corrected = (dob: string) => ({ firstName: "Ada", lastName: "Lovelace", dob });
-const sandboxComplete = (token: string, result: "clear" | "consider" = "clear") => call("POST", "/api/kyc/sandbox/complete", { token, body: { result } });
+const sandboxComplete = (token: string, result: "clear" | "consider" = "clear") =>
+  call("POST", "/api/kyc/sandbox/complete", { token, body: { result } });
 
 /** An account whose sandbox check was refused ("consider") after it typed `typed` as its date of birth. */
 async function refusedAccount(typed = "2015-03-04") {
@@ -36,7 +38,13 @@ describe("correcting the applicant (sandbox): happy paths", () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({ success: true, data: { status: "PENDING", verifiedAt: null } });
     // The same applicant (its id never changes), no check running: the page shows "choose an outcome".
-    expect(await recordOf(account.id)).toMatchObject({ applicantId: account.applicantId, status: "PENDING", checkId: null, verifiedDob: null, rejectionReason: null });
+    expect(await recordOf(account.id)).toMatchObject({
+      applicantId: account.applicantId,
+      status: "PENDING",
+      checkId: null,
+      verifiedDob: null,
+      rejectionReason: null,
+    });
 
     const done = await sandboxComplete(account.token);
     expect(done.body.data.status).toBe("VERIFIED");
@@ -63,16 +71,24 @@ describe("correcting the applicant (sandbox): happy paths", () => {
 
   it("stores nothing typed: neither the name nor the address, and no date of birth in the KYC record", async () => {
     const account = await refusedAccount("2015-03-04");
-    const body = { firstName: "Augusta", lastName: "Byron", dob: "1984-11-12", address: { country: "GBR", postcode: "NW1 5LR", street: "Marylebone Road" } };
+    const body = {
+      firstName: "Augusta",
+      lastName: "Byron",
+      dob: "1984-11-12",
+      address: { country: "GBR", postcode: "NW1 5LR", street: "Marylebone Road" },
+    };
     expect((await correct(account.token, body)).status).toBe(200);
-    const row = JSON.stringify(await (await d1OfAccount(account.id)).prepare("SELECT * FROM kyc_records WHERE user_id = ?").bind(account.id).first());
+    const row = JSON.stringify(
+      await (await d1OfAccount(account.id)).prepare("SELECT * FROM kyc_records WHERE user_id = ?").bind(account.id).first(),
+    );
     for (const typed of ["Augusta", "Byron", "Marylebone", "NW1 5LR", "1984-11-12", "19841112"]) expect(row).not.toContain(typed);
   });
 
   it("deleting the applicant (as a deleted account does) forgets the sandbox's corrected date", async () => {
     const account = await refusedAccount("2015-03-04");
     expect((await correct(account.token, corrected("1984-11-12"))).status).toBe(200);
-    const stored = () => env.DB.prepare("SELECT dob FROM sandbox_applicant_updates WHERE applicant_id = ?").bind(account.applicantId).first();
+    const stored = () =>
+      env.DB.prepare("SELECT dob FROM sandbox_applicant_updates WHERE applicant_id = ?").bind(account.applicantId).first();
     expect(await stored()).toEqual({ dob: "1984-11-12" });
     const { SandboxProvider } = await import("../../src/providers/sandbox");
     await new SandboxProvider(env.DB).deleteApplicant(account.applicantId);
@@ -136,7 +152,9 @@ describe("correcting the applicant: refusals", () => {
     const stranger = await refusedAccount("2014-01-01");
     expect((await correct(stranger.token, corrected("1980-01-01"))).status).toBe(200);
     expect(await recordOf(victim.id)).toMatchObject({ status: "REJECTED", applicantId: victim.applicantId });
-    const rows = await env.DB.prepare("SELECT applicant_id FROM sandbox_applicant_updates WHERE applicant_id IN (?, ?)").bind(victim.applicantId, stranger.applicantId).all();
+    const rows = await env.DB.prepare("SELECT applicant_id FROM sandbox_applicant_updates WHERE applicant_id IN (?, ?)")
+      .bind(victim.applicantId, stranger.applicantId)
+      .all();
     expect(rows.results).toEqual([{ applicant_id: stranger.applicantId }]);
   });
 });
@@ -161,7 +179,9 @@ describe("correcting the applicant: the account limit", () => {
     expectError(refused, 429, "RATE_LIMITED");
     expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await recordOf(account.id)).toMatchObject({ status: "REJECTED" });
-    const stored = await env.DB.prepare("SELECT dob FROM sandbox_applicant_updates WHERE applicant_id = ?").bind(account.applicantId).first();
+    const stored = await env.DB.prepare("SELECT dob FROM sandbox_applicant_updates WHERE applicant_id = ?")
+      .bind(account.applicantId)
+      .first();
     expect(stored).toEqual({ dob: "1990-01-01" });
     // Another account is not affected.
     const other = await refusedAccount();
@@ -173,17 +193,26 @@ describe("correcting the applicant (Onfido)", () => {
   it("sends PUT /applicants/{id} with the create body; the next submission checks the same applicant", async () => {
     const onfido = stubOnfido();
     const account = await seedAccount({ userType: "PERSONAL" });
-    const created = await callWith(onfidoEnv(), "POST", "/api/kyc/create-applicant", { token: account.token, body: corrected("2015-03-04") });
+    const created = await callWith(onfidoEnv(), "POST", "/api/kyc/create-applicant", {
+      token: account.token,
+      body: corrected("2015-03-04"),
+    });
     const applicantId = created.body.data.applicantId as string;
     expect((await callWith(onfidoEnv(), "POST", "/api/kyc/submit", { token: account.token })).status).toBe(202);
     const firstCheck = onfido.created[0]!;
     onfido.finishCheck(firstCheck, { result: "consider" });
     const rawBody = JSON.stringify(checkCompletedEvent(firstCheck));
-    expect((await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody, headers: await signedHeaders(rawBody) })).status).toBe(200);
+    expect((await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody, headers: await signedHeaders(rawBody) })).status).toBe(
+      200,
+    );
     expect(await recordOf(account.id)).toMatchObject({ status: "REJECTED" });
 
     onfido.requests.length = 0;
-    const res = await correct(account.token, { ...corrected("1985-03-04"), address: { country: "gbr", postcode: "SW1Y 4JH" } }, onfidoEnv());
+    const res = await correct(
+      account.token,
+      { ...corrected("1985-03-04"), address: { country: "gbr", postcode: "SW1Y 4JH" } },
+      onfidoEnv(),
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(onfido.requests).toEqual([
       {

@@ -170,10 +170,13 @@ describe("KYC submit: errors", () => {
     const before = await recordOf(account.id);
     vi.restoreAllMocks();
     vi.spyOn(globalThis, "fetch").mockResolvedValue(
-      new Response(JSON.stringify({ id: crypto.randomUUID(), applicant_id: crypto.randomUUID(), status: "in_progress", result: null, report_ids: [] }), {
-        status: 201,
-        headers: { "content-type": "application/json" },
-      }),
+      new Response(
+        JSON.stringify({ id: crypto.randomUUID(), applicant_id: crypto.randomUUID(), status: "in_progress", result: null, report_ids: [] }),
+        {
+          status: 201,
+          headers: { "content-type": "application/json" },
+        },
+      ),
     );
     expectError(await submit(account.token), 502, "PROVIDER_ERROR");
     expect(await recordOf(account.id)).toEqual(before);

@@ -53,7 +53,10 @@ describe("Onfido-verified identity answers sessions from the report's date of bi
 describe("only a VERIFIED record answers a session", () => {
   it("refuses while the KYC record is PENDING (an applicant, no decided check): 403, the session stays PENDING", async () => {
     const account = await seedAccount({ userType: "PERSONAL" });
-    await call("POST", "/api/kyc/create-applicant", { token: account.token, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
+    await call("POST", "/api/kyc/create-applicant", {
+      token: account.token,
+      body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" },
+    });
     expect(await storedKyc(account.id)).toEqual({ status: "PENDING", verifiedDob: null });
     const { completed, status } = await answer(account.token);
     expectError(completed, 403, "KYC_REQUIRED");
@@ -75,7 +78,9 @@ describe("only a VERIFIED record answers a session", () => {
     it(`refuses a ${status} record even when it holds a date of birth`, async () => {
       const account = await seedAccount({ userType: "PERSONAL" });
       await verifyKycViaSandbox(account.token, "1990-01-01", status === "REJECTED" ? "consider" : "clear");
-      await env.DB.prepare("UPDATE kyc_records SET status = ?, verified_dob = ? WHERE user_id = ?").bind(status, "1990-01-01", account.id).run();
+      await env.DB.prepare("UPDATE kyc_records SET status = ?, verified_dob = ? WHERE user_id = ?")
+        .bind(status, "1990-01-01", account.id)
+        .run();
       const { completed, status: sessionStatus } = await answer(account.token);
       expectError(completed, 403, "KYC_REQUIRED");
       expect(sessionStatus).toBe("PENDING");

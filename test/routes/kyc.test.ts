@@ -39,7 +39,12 @@ describe("KYC (sandbox provider): happy paths", () => {
     const { id, token } = await seedAccount({ userType: "PERSONAL" });
     await call("POST", "/api/kyc/create-applicant", {
       token,
-      body: { firstName: "Augusta", lastName: "Byron", dob: "1990-06-15", address: { country: "GBR", street: "Marylebone Road", town: "Westminster", postcode: "NW1 5LR" } },
+      body: {
+        firstName: "Augusta",
+        lastName: "Byron",
+        dob: "1990-06-15",
+        address: { country: "GBR", street: "Marylebone Road", town: "Westminster", postcode: "NW1 5LR" },
+      },
     });
     const stored = JSON.stringify(await recordOf(id));
     for (const value of ["Augusta", "Byron", "Marylebone", "Westminster", "NW1", "GBR"]) expect(stored).not.toContain(value);
@@ -161,7 +166,11 @@ describe("KYC: security", () => {
     await call("POST", "/api/kyc/create-applicant", { token, body: applicant });
     // Production with the sandbox refuses to serve at all (test/http/fail-closed.test.ts); with its
     // provider configured, the sandbox route does not exist.
-    expectError(await callWith({ ...env, ENVIRONMENT: "production", PROVIDER: "sandbox" }, "POST", "/api/kyc/sandbox/complete", { token }), 503, "MISCONFIGURED");
+    expectError(
+      await callWith({ ...env, ENVIRONMENT: "production", PROVIDER: "sandbox" }, "POST", "/api/kyc/sandbox/complete", { token }),
+      503,
+      "MISCONFIGURED",
+    );
     const res = await callWith(productionEnv(), "POST", "/api/kyc/sandbox/complete", { token });
     expectError(res, 404, "NOT_FOUND");
     expect((await recordOf(id))?.status).toBe("PENDING");

@@ -93,7 +93,11 @@ describe("a page whose language cannot be read", () => {
     warnings();
     const merchant = await seedMerchant();
     const session = await openSession(merchant.apiKey);
-    const res = await createApp().request(`/verify?session_id=${session.session_id}&nonce=${session.nonce}`, { headers: { "accept-language": "fr" } }, broken());
+    const res = await createApp().request(
+      `/verify?session_id=${session.session_id}&nonce=${session.nonce}`,
+      { headers: { "accept-language": "fr" } },
+      broken(),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("content-language")).toBe("en");
     const html = await res.text();

@@ -75,9 +75,16 @@ describe("apps: happy", () => {
     expect(directives["font-src"]).toEqual(["https://sdk.onfido.com"]);
     expect(directives["frame-src"]).toEqual(["https://sdk.onfido.com"]);
     expect(directives["connect-src"]).toEqual(
-      expect.arrayContaining(["'self'", "https://api.onfido.com", "https://api.eu.onfido.com", "https://api.us.onfido.com", "https://api.ca.onfido.com"]),
+      expect.arrayContaining([
+        "'self'",
+        "https://api.onfido.com",
+        "https://api.eu.onfido.com",
+        "https://api.us.onfido.com",
+        "https://api.ca.onfido.com",
+      ]),
     );
-    for (const name of ["img-src", "media-src", "worker-src"]) expect(directives[name]).toEqual(expect.arrayContaining(["blob:", "https://sdk.onfido.com"]));
+    for (const name of ["img-src", "media-src", "worker-src"])
+      expect(directives[name]).toEqual(expect.arrayContaining(["blob:", "https://sdk.onfido.com"]));
     expect(policy).not.toContain("unsafe-inline");
     expect(policy).not.toContain("unsafe-eval");
     expect(policy).not.toMatch(/(?:^|\s)http:/);
@@ -132,7 +139,9 @@ describe("apps: security", () => {
 
   it("the development outbox is a page whose links can be clicked, text escaped", async () => {
     const email = `outbox-${Date.now()}@example.test`;
-    expect((await call("POST", "/api/auth/register", { body: { email, password: "person-password-1", userType: "PERSONAL" } })).status).toBe(201);
+    expect(
+      (await call("POST", "/api/auth/register", { body: { email, password: "person-password-1", userType: "PERSONAL" } })).status,
+    ).toBe(201);
     const res = await call("GET", `/dev/outbox?to=${encodeURIComponent(email)}`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-security-policy")).toBe(STRICT);

@@ -56,7 +56,10 @@ describe("CORS on the session preview", () => {
       const res = await preflight(path, method);
       expect(res.headers.get("access-control-allow-origin"), `${method} ${path}`).toBeNull();
     }
-    const polled = await call("GET", `/api/age-verification/session/${opened.session_id}`, { apiKey: merchant.apiKey, headers: { origin: SHOP } });
+    const polled = await call("GET", `/api/age-verification/session/${opened.session_id}`, {
+      apiKey: merchant.apiKey,
+      headers: { origin: SHOP },
+    });
     expect(polled.status).toBe(200);
     expect(polled.headers.get("access-control-allow-origin")).toBeNull();
   });

@@ -61,11 +61,12 @@ describe("Onfido flow: happy paths", () => {
     const res = await deliver(checkCompletedEvent(checkId));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true, data: { received: true } });
-    expect(onfido.requests.slice(2).map((r) => `${r.method} ${r.path.split("/")[1]}`).sort()).toEqual([
-      "GET checks",
-      "GET reports",
-      "GET reports",
-    ]);
+    expect(
+      onfido.requests
+        .slice(2)
+        .map((r) => `${r.method} ${r.path.split("/")[1]}`)
+        .sort(),
+    ).toEqual(["GET checks", "GET reports", "GET reports"]);
 
     const status = await callWith(onfidoEnv(), "GET", "/api/kyc/status", { token: account.token });
     expect(status.body.data).toEqual({ status: "VERIFIED", verifiedAt: expect.any(String) });
@@ -78,7 +79,9 @@ describe("Onfido flow: happy paths", () => {
     const created = await callWith(onfidoEnv(), "POST", "/api/kyc/create-applicant", { token: account.token, body: typed });
     expect(created.status).toBe(201);
     const applicantId = created.body.data.applicantId as string;
-    expect(await env.DB.prepare("SELECT shard FROM applicant_shards WHERE applicant_id = ?").bind(applicantId).first()).toEqual({ shard: 1 });
+    expect(await env.DB.prepare("SELECT shard FROM applicant_shards WHERE applicant_id = ?").bind(applicantId).first()).toEqual({
+      shard: 1,
+    });
     expect(await env.DB.prepare("SELECT 1 FROM kyc_records WHERE applicant_id = ?").bind(applicantId).first()).toBeNull();
     const checkId = onfido.completeCheck(applicantId, { result: "clear", dob: "1990-04-01" });
     expect((await deliver(checkCompletedEvent(checkId))).status).toBe(200);
@@ -141,7 +144,9 @@ describe("Onfido flow: happy paths", () => {
 
   it("other events are acknowledged without calling Onfido", async () => {
     const calls = onfido.requests.length;
-    const res = await deliver({ payload: { resource_type: "report", action: "report.completed", object: { id: crypto.randomUUID(), status: "complete" } } });
+    const res = await deliver({
+      payload: { resource_type: "report", action: "report.completed", object: { id: crypto.randomUUID(), status: "complete" } },
+    });
     expect(res.status).toBe(200);
     expect(onfido.requests.length).toBe(calls);
   });
@@ -216,7 +221,8 @@ describe("Onfido webhook: security", () => {
   it("accepts the signature Onfido documents (hex HMAC-SHA256 of the raw body), and no other encoding or algorithm", async () => {
     // Computed outside the product (Node: createHmac("sha256", token).update(body).digest(...)) under the
     // development token of wrangler.toml; an event kind the service ignores, so no check is read.
-    const rawBody = '{"payload":{"resource_type":"check","action":"check.started","object":{"id":"5f4b3a1e-9c2d-4e8f-a7b6-0d1c2e3f4a5b","status":"in_progress"}}}';
+    const rawBody =
+      '{"payload":{"resource_type":"check","action":"check.started","object":{"id":"5f4b3a1e-9c2d-4e8f-a7b6-0d1c2e3f4a5b","status":"in_progress"}}}';
     const hex = "de9c5df1613121f892c8de7479a2f4d9440b58b442c3aefc0b21a97b033cbe8c";
     expect(env.ONFIDO_WEBHOOK_TOKEN).toBe("dev-onfido-webhook-token");
     expect(await signedHeaders(rawBody)).toEqual({ "content-type": "application/json", "x-sha2-signature": hex });
@@ -249,7 +255,10 @@ describe("Onfido webhook: security", () => {
   });
 
   it("the signature is checked before the body is parsed: unsigned garbage is 401, not 400 or 415", async () => {
-    const res = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody: "{not json", headers: { "content-type": "text/plain" } });
+    const res = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", {
+      rawBody: "{not json",
+      headers: { "content-type": "text/plain" },
+    });
     expectError(res, 401, "INVALID_SIGNATURE");
   });
 
@@ -258,9 +267,15 @@ describe("Onfido webhook: security", () => {
     const checkId = onfido.completeCheck(account.applicantId, { result: "clear", dob: "1990-04-01" });
     const text = JSON.stringify(checkCompletedEvent(checkId));
     const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode(text)]);
-    const overText = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody: withBom, headers: await signedHeaders(text) });
+    const overText = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", {
+      rawBody: withBom,
+      headers: await signedHeaders(text),
+    });
     expectError(overText, 401, "INVALID_SIGNATURE");
-    const accepted = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", { rawBody: withBom, headers: await signedHeaders(withBom) });
+    const accepted = await callWith(onfidoEnv(), "POST", "/api/webhooks/provider", {
+      rawBody: withBom,
+      headers: await signedHeaders(withBom),
+    });
     expect(accepted.status).toBe(200);
     expect(await storedKyc(account.id)).toEqual({ status: "VERIFIED", verifiedDob: "1990-04-01" });
   });

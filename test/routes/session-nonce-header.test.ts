@@ -24,7 +24,11 @@ describe("X-Session-Nonce", () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
-    const res = await call("POST", completePath(opened.session_id), { token: user.token, headers: { "x-session-nonce": opened.nonce }, body: { consent: true } });
+    const res = await call("POST", completePath(opened.session_id), {
+      token: user.token,
+      headers: { "x-session-nonce": opened.nonce },
+      body: { consent: true },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.data.status).toBe("APPROVED");
   });
@@ -34,15 +38,30 @@ describe("X-Session-Nonce", () => {
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
     expect((await call("GET", `${requestPath(opened.session_id)}?nonce=${opened.nonce}`, { token: user.token })).status).toBe(200);
-    expect((await call("POST", completePath(opened.session_id), { token: user.token, body: { nonce: opened.nonce, consent: false } })).body.data.status).toBe("DENIED");
+    expect(
+      (await call("POST", completePath(opened.session_id), { token: user.token, body: { nonce: opened.nonce, consent: false } })).body.data
+        .status,
+    ).toBe("DENIED");
   });
 
   it("a wrong header nonce is 404, like an unknown session, and completes nothing", async () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
-    expectError(await call("GET", requestPath(opened.session_id), { token: user.token, headers: { "x-session-nonce": "wrong" } }), 404, "NOT_FOUND");
-    expectError(await call("POST", completePath(opened.session_id), { token: user.token, headers: { "x-session-nonce": "wrong" }, body: { consent: true } }), 404, "NOT_FOUND");
+    expectError(
+      await call("GET", requestPath(opened.session_id), { token: user.token, headers: { "x-session-nonce": "wrong" } }),
+      404,
+      "NOT_FOUND",
+    );
+    expectError(
+      await call("POST", completePath(opened.session_id), {
+        token: user.token,
+        headers: { "x-session-nonce": "wrong" },
+        body: { consent: true },
+      }),
+      404,
+      "NOT_FOUND",
+    );
     expect(await storedStatus(opened.session_id)).toBe("PENDING");
   });
 
@@ -51,16 +70,33 @@ describe("X-Session-Nonce", () => {
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey);
     expectError(await call("GET", requestPath(opened.session_id), { token: user.token }), 422, "VALIDATION_FAILED");
-    expectError(await call("POST", completePath(opened.session_id), { token: user.token, body: { consent: true } }), 422, "VALIDATION_FAILED");
-    const disagree = await call("POST", completePath(opened.session_id), { token: user.token, headers: { "x-session-nonce": opened.nonce }, body: { nonce: "other", consent: true } });
+    expectError(
+      await call("POST", completePath(opened.session_id), { token: user.token, body: { consent: true } }),
+      422,
+      "VALIDATION_FAILED",
+    );
+    const disagree = await call("POST", completePath(opened.session_id), {
+      token: user.token,
+      headers: { "x-session-nonce": opened.nonce },
+      body: { nonce: "other", consent: true },
+    });
     expectError(disagree, 422, "VALIDATION_FAILED");
     expect(await storedStatus(opened.session_id)).toBe("PENDING");
   });
 
   it("the OpenAPI document names the header on both routes, and the query form stays", async () => {
-    const doc = (await asset("/api/openapi.json")).body as unknown as { paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>> };
+    const doc = (await asset("/api/openapi.json")).body as unknown as {
+      paths: Record<string, Record<string, { parameters: { name: string; in: string }[] }>>;
+    };
     const read = doc.paths["/api/age-verification/session/{id}/request"]!.get!.parameters;
-    expect(read).toEqual(expect.arrayContaining([expect.objectContaining({ name: "x-session-nonce", in: "header" }), expect.objectContaining({ name: "nonce", in: "query" })]));
-    expect(doc.paths["/api/age-verification/session/{id}/complete"]!.post!.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: "x-session-nonce", in: "header" })]));
+    expect(read).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: "x-session-nonce", in: "header" }),
+        expect.objectContaining({ name: "nonce", in: "query" }),
+      ]),
+    );
+    expect(doc.paths["/api/age-verification/session/{id}/complete"]!.post!.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: "x-session-nonce", in: "header" })]),
+    );
   });
 });

@@ -20,7 +20,11 @@ async function pageAll(token: string, query: string) {
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 100; page++) {
-    const res: Awaited<ReturnType<typeof call<any>>> = await call("GET", `/api/usage/sessions?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { token });
+    const res: Awaited<ReturnType<typeof call<any>>> = await call(
+      "GET",
+      `/api/usage/sessions?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      { token },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     ids.push(...res.body.data.items.map((item: { session_id: string }) => item.session_id));
     cursor = res.body.data.next_cursor;
@@ -77,10 +81,16 @@ describe("usage log and export by mode", () => {
   it("refuses a cursor replayed with another mode or without it, and an unknown mode", async () => {
     const page = await call("GET", `/api/usage/sessions?limit=5&mode=test&${window}`, { token: account.token });
     const cursor = encodeURIComponent(page.body.data.next_cursor);
-    for (const query of ["mode=live&", "", ]) {
-      expectError(await call("GET", `/api/usage/sessions?limit=5&${query}${window}&cursor=${cursor}`, { token: account.token }), 422, "VALIDATION_FAILED");
+    for (const query of ["mode=live&", ""]) {
+      expectError(
+        await call("GET", `/api/usage/sessions?limit=5&${query}${window}&cursor=${cursor}`, { token: account.token }),
+        422,
+        "VALIDATION_FAILED",
+      );
     }
-    expect((await call("GET", `/api/usage/sessions?limit=5&mode=test&${window}&cursor=${cursor}`, { token: account.token })).status).toBe(200);
+    expect((await call("GET", `/api/usage/sessions?limit=5&mode=test&${window}&cursor=${cursor}`, { token: account.token })).status).toBe(
+      200,
+    );
     expectError(await call("GET", "/api/usage/sessions?mode=sandbox", { token: account.token }), 422, "VALIDATION_FAILED");
     expectError(await call("GET", "/api/usage/export.csv?mode=sandbox", { token: account.token }), 422, "VALIDATION_FAILED");
   });

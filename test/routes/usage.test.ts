@@ -16,7 +16,25 @@ import { rowWhere } from "../helpers/rows";
 
 // A key name a spreadsheet would run as a formula, with a comma and a quote for the CSV quoting.
 const TRICKY_NAME = '=HYPERLINK("https://evil.test"), "EU" shop';
-const COLUMNS = ["session_id", "key_id", "status", "age_required", "above_age_required", "created_at", "resolved_at", "expires_at", "livemode", "reference", "metadata", "key_name", "assurance", "holder_binding", "denial_reason", "accepted_assurance", "double_blind"];
+const COLUMNS = [
+  "session_id",
+  "key_id",
+  "status",
+  "age_required",
+  "above_age_required",
+  "created_at",
+  "resolved_at",
+  "expires_at",
+  "livemode",
+  "reference",
+  "metadata",
+  "key_name",
+  "assurance",
+  "holder_binding",
+  "denial_reason",
+  "accepted_assurance",
+  "double_blind",
+];
 /** The 1.2.0 columns come after key_name, so that the 1.1.0 ones keep their places. */
 const ITEM_CSV_COLUMNS = COLUMNS.filter((c) => c !== "key_name");
 
@@ -43,7 +61,11 @@ async function pageAll(token: string, query: string, between?: (page: number) =>
   const ids: string[] = [];
   let cursor: string | null = null;
   for (let page = 0; page < 1000; page++) {
-    const res: Awaited<ReturnType<typeof call<any>>> = await call("GET", `/api/usage/sessions?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { token });
+    const res: Awaited<ReturnType<typeof call<any>>> = await call(
+      "GET",
+      `/api/usage/sessions?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+      { token },
+    );
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     ids.push(...res.body.data.items.map((item: { session_id: string }) => item.session_id));
     cursor = res.body.data.next_cursor;
@@ -171,7 +193,14 @@ describe("usage reporting", () => {
       const batches: SessionLogRow[][] = [];
       const openMore = async () => {
         // Opened now: newer than every row already paged.
-        const rows = await seedSessions({ accountId: fresh.account.id, keyIds: [fresh.keys[0]!.id], count: 5, newest: Date.now(), stepMs: 1, sameTime: 1 });
+        const rows = await seedSessions({
+          accountId: fresh.account.id,
+          keyIds: [fresh.keys[0]!.id],
+          count: 5,
+          newest: Date.now(),
+          stepMs: 1,
+          sameTime: 1,
+        });
         batches.push(rows);
       };
       // Default window: `to` is fixed at the first page, so later sessions stay out.
@@ -189,7 +218,9 @@ describe("usage reporting", () => {
     it("filters by status and by key, alone and together, agreeing with the seeded truth", async () => {
       const token = merchant.account.token;
       for (const status of SESSION_STATUSES) {
-        expect(await pageAll(token, `limit=200&status=${status}`)).toEqual(merchant.rows.filter((r) => r.status === status).map((r) => r.id));
+        expect(await pageAll(token, `limit=200&status=${status}`)).toEqual(
+          merchant.rows.filter((r) => r.status === status).map((r) => r.id),
+        );
       }
       for (const key of merchant.keys) {
         expect(await pageAll(token, `limit=13&key_id=${key.id}`)).toEqual(merchant.rows.filter((r) => r.keyId === key.id).map((r) => r.id));
@@ -219,7 +250,12 @@ describe("usage reporting", () => {
       const byKey = await call("GET", "/api/usage/by-key", { token });
       expect(byKey.status).toBe(200);
       expect(byKey.body.data.keys).toEqual(
-        merchant.keys.map((key) => ({ key_id: key.id, name: key.name, prefix: key.prefix, ...countsOf(merchant.rows.filter((r) => r.keyId === key.id)) })),
+        merchant.keys.map((key) => ({
+          key_id: key.id,
+          name: key.name,
+          prefix: key.prefix,
+          ...countsOf(merchant.rows.filter((r) => r.keyId === key.id)),
+        })),
       );
       for (const field of ["total", "approved", "denied", "expired", "pending"] as const) {
         const sum = byKey.body.data.keys.reduce((n: number, key: Record<string, number>) => n + key[field]!, 0);
@@ -270,7 +306,9 @@ describe("usage reporting", () => {
     });
 
     it("lists every day of the widest window, 367 calendar days, as zeros when it holds no sessions", async () => {
-      const res = await call("GET", "/api/usage/by-day?from=2001-01-01T12:00:00Z&to=2002-01-02T12:00:00Z", { token: merchant.account.token });
+      const res = await call("GET", "/api/usage/by-day?from=2001-01-01T12:00:00Z&to=2002-01-02T12:00:00Z", {
+        token: merchant.account.token,
+      });
       expect(res.status).toBe(200);
       expect(res.body.data.from).toBe("2001-01-01T12:00:00.000Z");
       expect(res.body.data.days).toHaveLength(367);
@@ -283,7 +321,16 @@ describe("usage reporting", () => {
       expect(res.body.data).toEqual({
         from: "2001-01-01T00:00:00.000Z",
         to: "2001-01-31T23:59:59.999Z",
-        keys: merchant.keys.map((k) => ({ key_id: k.id, name: k.name, prefix: k.prefix, total: 0, approved: 0, denied: 0, expired: 0, pending: 0 })),
+        keys: merchant.keys.map((k) => ({
+          key_id: k.id,
+          name: k.name,
+          prefix: k.prefix,
+          total: 0,
+          approved: 0,
+          denied: 0,
+          expired: 0,
+          pending: 0,
+        })),
       });
     });
 
@@ -306,7 +353,11 @@ describe("usage reporting", () => {
             return Array.isArray(value) ? value.join(" ") : String(value ?? "");
           };
           const at = COLUMNS.indexOf("key_name");
-          return [...ITEM_CSV_COLUMNS.slice(0, at).map(cell), names.get(row.keyId)!.replace(/^=/, "'="), ...ITEM_CSV_COLUMNS.slice(at).map(cell)];
+          return [
+            ...ITEM_CSV_COLUMNS.slice(0, at).map(cell),
+            names.get(row.keyId)!.replace(/^=/, "'="),
+            ...ITEM_CSV_COLUMNS.slice(at).map(cell),
+          ];
         }),
       );
       // Unanswered sessions leave above_age_required empty; answered ones say true or false.
@@ -352,16 +403,17 @@ describe("usage reporting", () => {
       expect(res.body.data.items).toHaveLength(200);
     });
 
-    it.each(endpoints.flatMap((path) => ["from=2026-11-02&to=2026-11-01", "from=2026-02-30", "to=tomorrow", "from=2024-01-01&to=2025-06-01"].map((q) => [path, q])))(
-      "%s refuses the window %s with 422",
-      async (path, query) => {
-        const before = await sessionCount();
-        const res = await call("GET", `${path}?${query}`, { token: merchant.account.token });
-        expect(await sessionCount()).toBe(before);
-        expectError(res, 422, "VALIDATION_FAILED");
-        expect(res.body.errors![0]!.path).toMatch(/^(from|to)$/);
-      },
-    );
+    it.each(
+      endpoints.flatMap((path) =>
+        ["from=2026-11-02&to=2026-11-01", "from=2026-02-30", "to=tomorrow", "from=2024-01-01&to=2025-06-01"].map((q) => [path, q]),
+      ),
+    )("%s refuses the window %s with 422", async (path, query) => {
+      const before = await sessionCount();
+      const res = await call("GET", `${path}?${query}`, { token: merchant.account.token });
+      expect(await sessionCount()).toBe(before);
+      expectError(res, 422, "VALIDATION_FAILED");
+      expect(res.body.errors![0]!.path).toMatch(/^(from|to)$/);
+    });
   });
 
   describe("security", () => {
@@ -371,7 +423,11 @@ describe("usage reporting", () => {
       expect(listed).toEqual(other.rows.map((r) => r.id));
       expect(await pageAll(other.account.token, `limit=200&key_id=${merchant.keys[0]!.id}`)).toEqual([]);
       const csv = await call("GET", "/api/usage/export.csv", { token: other.account.token });
-      expect(parseCsv(csv.text).slice(1).some((line) => mine.has(line[0]!))).toBe(false);
+      expect(
+        parseCsv(csv.text)
+          .slice(1)
+          .some((line) => mine.has(line[0]!)),
+      ).toBe(false);
       const summary = await call("GET", "/api/usage/summary", { token: other.account.token });
       expect(summary.body.data.total).toBe(other.rows.length);
       const byKey = await call("GET", "/api/usage/by-key", { token: other.account.token });
@@ -409,10 +465,16 @@ describe("usage reporting", () => {
       const page = await call("GET", "/api/usage/sessions?limit=7&status=APPROVED", { token: merchant.account.token });
       const cursor = encodeURIComponent(page.body.data.next_cursor);
       for (const query of ["status=DENIED", "", `status=APPROVED&key_id=${merchant.keys[0]!.id}`, "status=APPROVED&from=2020-01-01"]) {
-        expectError(await call("GET", `/api/usage/sessions?limit=7&${query}&cursor=${cursor}`, { token: merchant.account.token }), 422, "VALIDATION_FAILED");
+        expectError(
+          await call("GET", `/api/usage/sessions?limit=7&${query}&cursor=${cursor}`, { token: merchant.account.token }),
+          422,
+          "VALIDATION_FAILED",
+        );
       }
       // The same filters with another page size are fine.
-      expect((await call("GET", `/api/usage/sessions?limit=3&status=APPROVED&cursor=${cursor}`, { token: merchant.account.token })).status).toBe(200);
+      expect(
+        (await call("GET", `/api/usage/sessions?limit=3&status=APPROVED&cursor=${cursor}`, { token: merchant.account.token })).status,
+      ).toBe(200);
     });
   });
 });

@@ -48,7 +48,10 @@ describe("profile", () => {
 describe("change password", () => {
   it("returns a fresh token; the old one is refused and the new password works", async () => {
     const account = await register();
-    const res = await call("POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "another long secret" } });
+    const res = await call("POST", "/api/users/change-password", {
+      token: account.token,
+      body: { currentPassword: PASSWORD, newPassword: "another long secret" },
+    });
     expect(res.status).toBe(200);
     expectError(await call("GET", "/api/users/me", { token: account.token }), 401, "UNAUTHORIZED");
     expect((await call("GET", "/api/users/me", { token: res.body.data.token })).status).toBe(200);
@@ -58,11 +61,17 @@ describe("change password", () => {
   it("refuses a wrong current password with 401 and a short new one with 422, changing nothing", async () => {
     const account = await register();
     expectError(
-      await call("POST", "/api/users/change-password", { token: account.token, body: { currentPassword: "wrong one!", newPassword: "another long secret" } }),
+      await call("POST", "/api/users/change-password", {
+        token: account.token,
+        body: { currentPassword: "wrong one!", newPassword: "another long secret" },
+      }),
       401,
       "INVALID_CREDENTIALS",
     );
-    const short = await call("POST", "/api/users/change-password", { token: account.token, body: { currentPassword: PASSWORD, newPassword: "short" } });
+    const short = await call("POST", "/api/users/change-password", {
+      token: account.token,
+      body: { currentPassword: PASSWORD, newPassword: "short" },
+    });
     expectError(short, 422, "VALIDATION_FAILED");
     expect(short.body.errors![0]!.path).toBe("newPassword");
     expect((await call("GET", "/api/users/me", { token: account.token })).status).toBe(200);
@@ -101,6 +110,9 @@ describe("account deletion", () => {
     expect((await call("DELETE", "/api/users/account", { token: account.token })).status).toBe(200);
     expect(await kycRows("user_id", account.user.id)).toEqual({ n: 0 });
     expect(await kycRows("applicant_id", applicantId)).toEqual({ n: 0 });
-    expect((await call("GET", "/api/kyc/status", { token: other.token })).body.data).toEqual({ status: "VERIFIED", verifiedAt: expect.any(String) });
+    expect((await call("GET", "/api/kyc/status", { token: other.token })).body.data).toEqual({
+      status: "VERIFIED",
+      verifiedAt: expect.any(String),
+    });
   });
 });

@@ -8,7 +8,8 @@ import { birthdayToday, CALLBACK_URL, complete, openSession, poll } from "../hel
 import { countAllShards, dbOfAccount, dbOfSession } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";
 
-const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
+const eventsOf = async (sessionId: string) =>
+  (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 const sessionCount = () => countAllShards("SELECT count(*) AS n FROM verification_sessions");
 
 describe("open and poll", () => {
@@ -96,7 +97,9 @@ describe("open and poll", () => {
       headers: { origin: "https://shop.example.com" },
     });
     expect(res.headers.get("access-control-allow-origin")).toBeNull();
-    const preflight = await call("OPTIONS", "/api/age-verification/session", { headers: { origin: "https://shop.example.com", "access-control-request-method": "POST" } });
+    const preflight = await call("OPTIONS", "/api/age-verification/session", {
+      headers: { origin: "https://shop.example.com", "access-control-request-method": "POST" },
+    });
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
   });
 });
@@ -106,7 +109,9 @@ describe("end-user request and completion", () => {
     const merchant = await seedMerchant();
     const user = await seedEndUser("1990-01-01");
     const opened = await openSession(merchant.apiKey, 18);
-    const res = await call("GET", `/api/age-verification/session/${opened.session_id}/request?nonce=${opened.nonce}`, { token: user.token });
+    const res = await call("GET", `/api/age-verification/session/${opened.session_id}/request?nonce=${opened.nonce}`, {
+      token: user.token,
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({
       session_id: opened.session_id,
@@ -130,7 +135,12 @@ describe("end-user request and completion", () => {
     const merchant = await seedMerchant();
     const opened = await openSession(merchant.apiKey, 21);
     const read = async (token: string) =>
-      (await call("GET", `/api/age-verification/session/${opened.session_id}/request`, { token, headers: { "x-session-nonce": opened.nonce } })).body.data.meets_age_required;
+      (
+        await call("GET", `/api/age-verification/session/${opened.session_id}/request`, {
+          token,
+          headers: { "x-session-nonce": opened.nonce },
+        })
+      ).body.data.meets_age_required;
     const today = new Date();
     const yearsAgo = (years: number, days = 0) =>
       new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate() - days)).toISOString().slice(0, 10);
@@ -148,7 +158,11 @@ describe("end-user request and completion", () => {
     const path = `/api/age-verification/session/${opened.session_id}`;
     const wrongNonce = opened.nonce.slice(0, -1) + (opened.nonce.endsWith("A") ? "B" : "A");
     expectError(await call("GET", `${path}/request?nonce=${wrongNonce}`, { token: user.token }), 404, "NOT_FOUND");
-    expectError(await call("GET", `/api/age-verification/session/ses_${"B".repeat(24)}/request?nonce=${opened.nonce}`, { token: user.token }), 404, "NOT_FOUND");
+    expectError(
+      await call("GET", `/api/age-verification/session/ses_${"B".repeat(24)}/request?nonce=${opened.nonce}`, { token: user.token }),
+      404,
+      "NOT_FOUND",
+    );
     expectError(await call("GET", `${path}/request`, { token: user.token }), 422, "VALIDATION_FAILED");
     expectError(await call("GET", `${path}/request?nonce=${opened.nonce}`), 401, "UNAUTHORIZED");
     expectError(await complete(user.token, opened.session_id, "wrong-nonce"), 404, "NOT_FOUND");
@@ -169,7 +183,12 @@ describe("end-user request and completion", () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: "age_verification.session.approved", id: expect.stringMatching(/^msg_/) });
     const row = await rowWhere(await dbOfSession(opened.session_id), verificationSessions, eq(verificationSessions.id, opened.session_id));
-    expect(row).toMatchObject({ status: "APPROVED", aboveAgeRequired: true, receiptId: res.body.data.receipt_id, resolvedAt: res.body.data.resolved_at });
+    expect(row).toMatchObject({
+      status: "APPROVED",
+      aboveAgeRequired: true,
+      receiptId: res.body.data.receipt_id,
+      resolvedAt: res.body.data.resolved_at,
+    });
   });
 
   it("denies someone one day short of the age, and a refusal", async () => {
@@ -229,7 +248,10 @@ describe("end-user request and completion", () => {
     const stub = env.SESSIONS.get(env.SESSIONS.idFromName(opened.session_id));
     const stored = await runInDurableObject(stub, async (_i, state) => [...(await state.storage.list()).keys()]);
     expect(stored).toEqual(["withdrawn"]);
-    const rows = await (await dbOfAccount(merchant.account.id)).select().from(verificationSessions).where(eq(verificationSessions.accountId, merchant.account.id));
+    const rows = await (await dbOfAccount(merchant.account.id))
+      .select()
+      .from(verificationSessions)
+      .where(eq(verificationSessions.accountId, merchant.account.id));
     expect(rows).toEqual([]);
   });
 });

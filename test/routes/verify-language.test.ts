@@ -16,7 +16,8 @@ import { openSession, sessionObject } from "../helpers/sessions";
 const page = (query: string, headers: Record<string, string> = {}) => SELF.fetch(`${BASE}/verify?${query}`, { headers });
 const linkOf = (s: { session_id: string; nonce: string }) => `session_id=${s.session_id}&nonce=${s.nonce}`;
 const langOf = (html: string) => /<html lang="(\w+)"/.exec(html)?.[1];
-const textsOf = (html: string) => JSON.parse(/<script type="application\/json" id="page-texts">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, string>;
+const textsOf = (html: string) =>
+  JSON.parse(/<script type="application\/json" id="page-texts">(.*?)<\/script>/s.exec(html)![1]!) as Record<string, string>;
 
 /** The authored catalogues (the pages read the non-English ones from public/i18n, generated from these). */
 const AUTHORED: Record<(typeof LOCALES)[number], Catalogue> = { en, fr, de, es, it: italian };
@@ -95,7 +96,9 @@ describe("the preview carries the merchant's return_url and locale when the sess
     const merchant = await seedMerchant();
     const session = await openSession(merchant.apiKey);
     await setSessionFields(session.session_id, { returnUrl: "https://shop.example/back?x=1", locale: "it", livemode: false });
-    const res = await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: { "x-session-nonce": session.nonce } });
+    const res = await call("GET", `/api/age-verification/session/${session.session_id}/preview`, {
+      headers: { "x-session-nonce": session.nonce },
+    });
     expect(res.body.data).toMatchObject({ return_url: "https://shop.example/back?x=1", locale: "it", livemode: false });
   });
 });

@@ -9,9 +9,11 @@ import { complete, fireAlarm, openSession, poll, rewindExpiry, sessionObject } f
 import { dbOfSession } from "../helpers/shards";
 import { rowWhere } from "../helpers/rows";
 
-const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
+const eventsOf = async (sessionId: string) =>
+  (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 const scheduledAlarm = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.getAlarm());
-const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
+const logRow = async (sessionId: string) =>
+  rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
 
 describe("session expiry", () => {
   it("the alarm expires a PENDING session at its expiry time, with one event, even if nobody polls", async () => {
@@ -21,12 +23,23 @@ describe("session expiry", () => {
     expect(await scheduledAlarm(opened.session_id)).toBe(Date.parse(opened.expires_at));
     const expiresAt = await rewindExpiry(opened.session_id);
     expect(await runDurableObjectAlarm(sessionObject(opened.session_id))).toBe(true);
-    expect(await logRow(opened.session_id)).toMatchObject({ status: "EXPIRED", resolvedAt: expiresAt, receiptId: null, aboveAgeRequired: false });
+    expect(await logRow(opened.session_id)).toMatchObject({
+      status: "EXPIRED",
+      resolvedAt: expiresAt,
+      receiptId: null,
+      aboveAgeRequired: false,
+    });
     // Then the object keeps the result for 30 days (2,592,000,000 ms) and forgets it.
     expect(await scheduledAlarm(opened.session_id)).toBe(Date.parse(expiresAt) + 2_592_000_000);
     expect((await eventsOf(opened.session_id)).map((e) => e.type)).toEqual(["age_verification.session.expired"]);
     const polled = await poll(merchant.apiKey, opened.session_id);
-    expect(polled.body.data).toMatchObject({ status: "EXPIRED", above_age_required: false, assurance: null, receipt_id: null, resolved_at: expiresAt });
+    expect(polled.body.data).toMatchObject({
+      status: "EXPIRED",
+      above_age_required: false,
+      assurance: null,
+      receipt_id: null,
+      resolved_at: expiresAt,
+    });
   });
 
   it("running the alarm again changes nothing", async () => {

@@ -37,21 +37,22 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
         return queue.send(message);
       },
     } as unknown as Queue;
-    const flaky = (d1: D1Database) => new Proxy(d1, {
-      get(target, prop) {
-        if (prop === "batch") {
-          return async (statements: D1PreparedStatement[]) => {
-            if (writes.failures.d1 > 0) {
-              writes.failures.d1--;
-              throw new Error("D1_ERROR: database unavailable");
-            }
-            return target.batch(statements);
-          };
-        }
-        const value = Reflect.get(target, prop);
-        return typeof value === "function" ? value.bind(target) : value;
-      },
-    });
+    const flaky = (d1: D1Database) =>
+      new Proxy(d1, {
+        get(target, prop) {
+          if (prop === "batch") {
+            return async (statements: D1PreparedStatement[]) => {
+              if (writes.failures.d1 > 0) {
+                writes.failures.d1--;
+                throw new Error("D1_ERROR: database unavailable");
+              }
+              return target.batch(statements);
+            };
+          }
+          const value = Reflect.get(target, prop);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
     // Every shard's binding fails alike: the merchant's may be any of them.
     const shards = Object.fromEntries(shardBindings(object.env).map((d1, shard) => [shardBindingName(shard), flaky(d1)]));
     object.env = { ...object.env, CALLBACKS: flakyQueue, ...shards };
@@ -61,9 +62,12 @@ async function withFailingWrites(sessionId: string, failures: Writes["failures"]
 }
 
 const scheduledAlarm = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.getAlarm());
-const pendingOutbox = (sessionId: string) => runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.get("outbox"));
-const logRow = async (sessionId: string) => rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
-const eventsOf = async (sessionId: string) => (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
+const pendingOutbox = (sessionId: string) =>
+  runInDurableObject(sessionObject(sessionId), (_instance, state) => state.storage.get("outbox"));
+const logRow = async (sessionId: string) =>
+  rowWhere(await dbOfSession(sessionId), verificationSessions, eq(verificationSessions.id, sessionId));
+const eventsOf = async (sessionId: string) =>
+  (await dbOfSession(sessionId)).select().from(callbackEvents).where(eq(callbackEvents.sessionId, sessionId));
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -102,7 +106,9 @@ describe("session outbox", () => {
     expect(await logRow(opened.session_id)).toMatchObject({ status: "APPROVED", receiptId: completed.body.data.receipt_id });
     expect((await eventsOf(opened.session_id)).map((e) => e.type)).toEqual(["age_verification.session.approved"]);
     // One message: the queue's copy, which waits for attempt 1.
-    expect(writes.sends.map((m) => [m.sessionId, m.type, m.awaitsAttempt])).toEqual([[opened.session_id, "age_verification.session.approved", 1]]);
+    expect(writes.sends.map((m) => [m.sessionId, m.type, m.awaitsAttempt])).toEqual([
+      [opened.session_id, "age_verification.session.approved", 1],
+    ]);
 
     // Nothing is left to send: a later alarm sends nothing again.
     await runInDurableObject(sessionObject(opened.session_id), (instance) => (instance as unknown as { alarm(): Promise<void> }).alarm());
@@ -139,7 +145,13 @@ describe("session outbox", () => {
 
     expect(await runDurableObjectAlarm(sessionObject(opened.session_id))).toBe(true);
     expect(await pendingOutbox(opened.session_id)).toBeUndefined();
-    expect(await logRow(opened.session_id)).toMatchObject({ status: "APPROVED", receiptId: completed.body.data.receipt_id, assurance: null, holderBinding: null, denialReason: null });
+    expect(await logRow(opened.session_id)).toMatchObject({
+      status: "APPROVED",
+      receiptId: completed.body.data.receipt_id,
+      assurance: null,
+      holderBinding: null,
+      denialReason: null,
+    });
     expect(writes.sends.map((m) => m.type)).toEqual(["age_verification.session.approved"]);
     expect(await eventsOf(opened.session_id)).toHaveLength(1);
   });

@@ -31,7 +31,10 @@ beforeAll(async () => {
 });
 
 const openRequest = (body: Record<string, unknown>) =>
-  call("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, ...body } });
+  call("POST", "/api/age-verification/session", {
+    apiKey: merchant.apiKey,
+    body: { age_required: 18, callback_url: CALLBACK_URL, ...body },
+  });
 
 async function open(body: Record<string, unknown>): Promise<Opened> {
   const res = await openRequest(body);
@@ -41,7 +44,9 @@ async function open(body: Record<string, unknown>): Promise<Opened> {
 
 /** The anonymous complete: no Authorization header, an age token. */
 const redeem = (session: Opened, ageToken: string) =>
-  call("POST", `/api/age-verification/session/${session.session_id}/complete`, { body: { nonce: session.nonce, consent: true, age_token: ageToken } });
+  call("POST", `/api/age-verification/session/${session.session_id}/complete`, {
+    body: { nonce: session.nonce, consent: true, age_token: ageToken },
+  });
 
 const isSpent = async (token: string) => {
   const nonceHash = toHexString(await crypto.subtle.digest("SHA-256", unb64url(token).slice(2, 34)));
@@ -49,16 +54,27 @@ const isSpent = async (token: string) => {
 };
 
 const expectPending = async (session: Opened) =>
-  expect((await poll(merchant.apiKey, session.session_id)).body.data).toMatchObject({ status: "PENDING", assurance: null, holder_binding: null, receipt_id: null });
+  expect((await poll(merchant.apiKey, session.session_id)).body.data).toMatchObject({
+    status: "PENDING",
+    assurance: null,
+    holder_binding: null,
+    receipt_id: null,
+  });
 
 /** The wallet's answer to a fresh request of the session. */
 async function walletAnswers(session: Opened, credential: "mdoc" | "sd-jwt") {
-  const asked = await call("POST", `/api/age-verification/session/${session.session_id}/digital-id/request`, { headers: { "x-session-nonce": session.nonce } });
+  const asked = await call("POST", `/api/age-verification/session/${session.session_id}/digital-id/request`, {
+    headers: { "x-session-nonce": session.nonce },
+  });
   expect(asked.status, asked.text).toBe(200);
   const signer = await signerUnderTestRoot();
-  const issued = credential === "mdoc" ? await issueMdoc({ kind: MDL, signer, ages: { 18: true } }) : await issueSdJwtVc({ signer, ages: { 18: true } });
+  const issued =
+    credential === "mdoc" ? await issueMdoc({ kind: MDL, signer, ages: { 18: true } }) : await issueSdJwtVc({ signer, ages: { 18: true } });
   const response = await answer(asked.body.data.requests as DigitalRequest[], issued, { origin: ORIGIN });
-  return call("POST", `/api/age-verification/session/${session.session_id}/digital-id/response`, { headers: { "x-session-nonce": session.nonce }, body: response });
+  return call("POST", `/api/age-verification/session/${session.session_id}/digital-id/response`, {
+    headers: { "x-session-nonce": session.nonce },
+    body: response,
+  });
 }
 
 describe("require_passkey: what is refused", () => {
@@ -75,12 +91,16 @@ describe("require_passkey: what is refused", () => {
 
   it("an anonymous complete without a token is a plain 401: no PrivateToken challenge invites a token the session refuses", async () => {
     const session = await open({ require_passkey: true });
-    const res = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, { body: { nonce: session.nonce, consent: true } });
+    const res = await call("POST", `/api/age-verification/session/${session.session_id}/complete`, {
+      body: { nonce: session.nonce, consent: true },
+    });
     expectError(res, 401, "UNAUTHORIZED");
     expect(res.headers.get("www-authenticate")).toBeNull();
     // The same call on a session that does not ask carries the challenge (so the check above means something).
     const other = await open({});
-    const challenged = await call("POST", `/api/age-verification/session/${other.session_id}/complete`, { body: { nonce: other.nonce, consent: true } });
+    const challenged = await call("POST", `/api/age-verification/session/${other.session_id}/complete`, {
+      body: { nonce: other.nonce, consent: true },
+    });
     expect(challenged.headers.get("www-authenticate")).toMatch(/^PrivateToken /);
   });
 
@@ -119,11 +139,17 @@ describe("double_blind with require_passkey: the wallet is the only way", () => 
 
   it("the preview (no account) carries require_passkey, so the page can offer the wallet alone", async () => {
     const preview = async (session: Opened) => {
-      const res = await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: { "x-session-nonce": session.nonce } });
+      const res = await call("GET", `/api/age-verification/session/${session.session_id}/preview`, {
+        headers: { "x-session-nonce": session.nonce },
+      });
       expect(res.status, res.text).toBe(200);
       return res.body.data;
     };
-    expect(await preview(await open({ double_blind: true, require_passkey: true }))).toMatchObject({ double_blind: true, require_passkey: true, accepted_assurance: expect.arrayContaining(["DIGITAL_ID_VERIFIED"]) });
+    expect(await preview(await open({ double_blind: true, require_passkey: true }))).toMatchObject({
+      double_blind: true,
+      require_passkey: true,
+      accepted_assurance: expect.arrayContaining(["DIGITAL_ID_VERIFIED"]),
+    });
     expect(await preview(await open({ require_passkey: true }))).toMatchObject({ double_blind: false, require_passkey: true });
     expect(await preview(await open({ double_blind: true }))).toMatchObject({ double_blind: true, require_passkey: false });
   });
@@ -136,7 +162,10 @@ describe("double_blind with require_passkey: the wallet is the only way", () => 
 
   it("is 422 VALIDATION_FAILED on a deployment that does not offer digital ID (no trust anchors)", async () => {
     const withoutAnchors = { ...env, DIGITAL_ID_TRUST_ANCHORS: undefined } as unknown as Env;
-    const request = buildRequest("POST", "/api/age-verification/session", { apiKey: merchant.apiKey, body: { age_required: 18, callback_url: CALLBACK_URL, double_blind: true, require_passkey: true } });
+    const request = buildRequest("POST", "/api/age-verification/session", {
+      apiKey: merchant.apiKey,
+      body: { age_required: 18, callback_url: CALLBACK_URL, double_blind: true, require_passkey: true },
+    });
     const res = await readResponse(await createApp().fetch(request, withoutAnchors, createExecutionContext()));
     expectError(res, 422, "VALIDATION_FAILED");
     expect(res.body.errors).toContainEqual(expect.objectContaining({ path: "require_passkey" }));

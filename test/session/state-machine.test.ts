@@ -36,7 +36,10 @@ describe("calendar age", () => {
 describe("session transitions", () => {
   it("approves consent from someone old enough and denies someone a day short", () => {
     const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "2008-11-22"));
-    expect(approved).toMatchObject({ outcome: "changed", state: { status: "APPROVED", aboveAgeRequired: true, receiptId: "rcpt_1", resolvedAt: "2026-11-22T10:05:00.000Z" } });
+    expect(approved).toMatchObject({
+      outcome: "changed",
+      state: { status: "APPROVED", aboveAgeRequired: true, receiptId: "rcpt_1", resolvedAt: "2026-11-22T10:05:00.000Z" },
+    });
     const denied = transition(pending, complete("2026-11-22T10:05:00.000Z", "2008-11-23"));
     expect(denied).toMatchObject({ outcome: "changed", state: { status: "DENIED", aboveAgeRequired: false, receiptId: "rcpt_1" } });
   });
@@ -47,19 +50,36 @@ describe("session transitions", () => {
 
   it("refuses a completion after expiry and expires the session at its expiry time", () => {
     const result = transition(pending, complete("2026-11-22T10:30:00.000Z", "1950-01-01"));
-    expect(result).toMatchObject({ outcome: "not_pending", changed: true, state: { status: "EXPIRED", resolvedAt: pending.expiresAt, receiptId: null } });
+    expect(result).toMatchObject({
+      outcome: "not_pending",
+      changed: true,
+      state: { status: "EXPIRED", resolvedAt: pending.expiresAt, receiptId: null },
+    });
   });
 
   it("expires only when due, unless forced", () => {
     expect(transition(pending, { type: "expire", at: "2026-11-22T10:29:59.999Z" }).outcome).toBe("unchanged");
-    expect(transition(pending, { type: "expire", at: "2026-11-22T11:00:00.000Z" }).state).toMatchObject({ status: "EXPIRED", resolvedAt: pending.expiresAt });
-    expect(transition(pending, { type: "expire", at: "2026-11-22T10:10:00.000Z", force: true }).state).toMatchObject({ status: "EXPIRED", resolvedAt: "2026-11-22T10:10:00.000Z" });
+    expect(transition(pending, { type: "expire", at: "2026-11-22T11:00:00.000Z" }).state).toMatchObject({
+      status: "EXPIRED",
+      resolvedAt: pending.expiresAt,
+    });
+    expect(transition(pending, { type: "expire", at: "2026-11-22T10:10:00.000Z", force: true }).state).toMatchObject({
+      status: "EXPIRED",
+      resolvedAt: "2026-11-22T10:10:00.000Z",
+    });
   });
 
   it("leaves PENDING once only: later events change nothing", () => {
     const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01")).state;
-    expect(transition(approved, complete("2026-11-22T10:06:00.000Z", "1990-01-01"))).toEqual({ outcome: "not_pending", state: approved, changed: false });
-    expect(transition(approved, { type: "expire", at: "2026-11-22T11:00:00.000Z", force: true })).toEqual({ outcome: "unchanged", state: approved });
+    expect(transition(approved, complete("2026-11-22T10:06:00.000Z", "1990-01-01"))).toEqual({
+      outcome: "not_pending",
+      state: approved,
+      changed: false,
+    });
+    expect(transition(approved, { type: "expire", at: "2026-11-22T11:00:00.000Z", force: true })).toEqual({
+      outcome: "unchanged",
+      state: approved,
+    });
   });
 });
 
@@ -76,10 +96,19 @@ describe("test mode and holder binding", () => {
 
   it("answers a test session with the chosen outcome, holder_binding null, and only once", () => {
     const test = { ...pending, livemode: false };
-    expect(transition(test, testAnswer("APPROVED")).state).toMatchObject({ status: "APPROVED", aboveAgeRequired: true, receiptId: "rcpt_t", holderBinding: null });
+    expect(transition(test, testAnswer("APPROVED")).state).toMatchObject({
+      status: "APPROVED",
+      aboveAgeRequired: true,
+      receiptId: "rcpt_t",
+      holderBinding: null,
+    });
     expect(transition(test, testAnswer("DENIED_UNDER_AGE")).state).toMatchObject({ status: "DENIED", aboveAgeRequired: false });
     expect(transition(test, testAnswer("DENIED_REFUSED")).state).toMatchObject({ status: "DENIED", aboveAgeRequired: false });
-    expect(transition(test, testAnswer("EXPIRED")).state).toMatchObject({ status: "EXPIRED", resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: null });
+    expect(transition(test, testAnswer("EXPIRED")).state).toMatchObject({
+      status: "EXPIRED",
+      resolvedAt: "2026-11-22T10:05:00.000Z",
+      receiptId: null,
+    });
     const answered = transition(test, testAnswer("APPROVED")).state;
     expect(transition(answered, testAnswer("DENIED_REFUSED"))).toMatchObject({ outcome: "not_pending", changed: false, state: answered });
   });
@@ -98,14 +127,28 @@ describe("declining without an account", () => {
   it("denies a pending session and marks that no identity took part", () => {
     expect(transition(pending, decline("2026-11-22T10:05:00.000Z"))).toEqual({
       outcome: "changed",
-      state: { ...pending, status: "DENIED", aboveAgeRequired: false, resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: "rcpt_d", holderBinding: null, declinedWithoutAccount: true, assurance: null, denialReason: "DECLINED" },
+      state: {
+        ...pending,
+        status: "DENIED",
+        aboveAgeRequired: false,
+        resolvedAt: "2026-11-22T10:05:00.000Z",
+        receiptId: "rcpt_d",
+        holderBinding: null,
+        declinedWithoutAccount: true,
+        assurance: null,
+        denialReason: "DECLINED",
+      },
     });
   });
 
   it("is refused once answered, and past expiry expires instead", () => {
     const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "2000-01-01")).state;
     expect(transition(approved, decline("2026-11-22T10:06:00.000Z"))).toEqual({ outcome: "not_pending", state: approved, changed: false });
-    expect(transition(pending, decline("2026-11-22T10:30:00.000Z"))).toMatchObject({ outcome: "not_pending", changed: true, state: { status: "EXPIRED", receiptId: null } });
+    expect(transition(pending, decline("2026-11-22T10:30:00.000Z"))).toMatchObject({
+      outcome: "not_pending",
+      changed: true,
+      state: { status: "EXPIRED", receiptId: null },
+    });
   });
 });
 
@@ -124,7 +167,16 @@ describe("answers that carry their own proof", () => {
   it("approves with the proof's assurance and binding, and denies a credential under the age as UNDER_AGE", () => {
     expect(transition(pending, proof("2026-11-22T10:05:00.000Z", true, "wallet"))).toEqual({
       outcome: "changed",
-      state: { ...pending, status: "APPROVED", aboveAgeRequired: true, resolvedAt: "2026-11-22T10:05:00.000Z", receiptId: "rcpt_p", holderBinding: "DEVICE_KEY", assurance: "DIGITAL_ID_VERIFIED", denialReason: null },
+      state: {
+        ...pending,
+        status: "APPROVED",
+        aboveAgeRequired: true,
+        resolvedAt: "2026-11-22T10:05:00.000Z",
+        receiptId: "rcpt_p",
+        holderBinding: "DEVICE_KEY",
+        assurance: "DIGITAL_ID_VERIFIED",
+        denialReason: null,
+      },
     });
     expect(transition(pending, proof("2026-11-22T10:05:00.000Z", false, "wallet")).state).toMatchObject({
       status: "DENIED",
@@ -133,12 +185,20 @@ describe("answers that carry their own proof", () => {
       assurance: "DIGITAL_ID_VERIFIED",
       denialReason: "UNDER_AGE",
     });
-    expect(transition(pending, proof("2026-11-22T10:05:00.000Z", true, "token")).state).toMatchObject({ status: "APPROVED", holderBinding: "ANONYMOUS_TOKEN", assurance: "KYC_VERIFIED" });
+    expect(transition(pending, proof("2026-11-22T10:05:00.000Z", true, "token")).state).toMatchObject({
+      status: "APPROVED",
+      holderBinding: "ANONYMOUS_TOKEN",
+      assurance: "KYC_VERIFIED",
+    });
   });
 
   it("is refused once answered, and past expiry expires instead, with nothing of the proof kept", () => {
     const approved = transition(pending, complete("2026-11-22T10:05:00.000Z", "2000-01-01")).state;
-    expect(transition(approved, proof("2026-11-22T10:06:00.000Z", true, "wallet"))).toEqual({ outcome: "not_pending", state: approved, changed: false });
+    expect(transition(approved, proof("2026-11-22T10:06:00.000Z", true, "wallet"))).toEqual({
+      outcome: "not_pending",
+      state: approved,
+      changed: false,
+    });
     expect(transition(pending, proof("2026-11-22T10:30:00.000Z", true, "wallet"))).toMatchObject({
       outcome: "not_pending",
       changed: true,
@@ -147,8 +207,14 @@ describe("answers that carry their own proof", () => {
   });
 
   it("tells an account's refusal (DECLINED) from its under-age answer (UNDER_AGE)", () => {
-    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "2015-01-01")).state).toMatchObject({ denialReason: "UNDER_AGE", assurance: "KYC_VERIFIED" });
-    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01", false)).state).toMatchObject({ denialReason: "DECLINED", assurance: "KYC_VERIFIED" });
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "2015-01-01")).state).toMatchObject({
+      denialReason: "UNDER_AGE",
+      assurance: "KYC_VERIFIED",
+    });
+    expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01", false)).state).toMatchObject({
+      denialReason: "DECLINED",
+      assurance: "KYC_VERIFIED",
+    });
     expect(transition(pending, complete("2026-11-22T10:05:00.000Z", "1990-01-01")).state).toMatchObject({ denialReason: null });
   });
 });

@@ -11,7 +11,10 @@ import { seedEndUser, seedMerchant } from "../helpers/seed";
 import { birthdayToday, complete, fireAlarm, openSession, sessionObject } from "../helpers/sessions";
 
 const stored = (sessionId: string) =>
-  runInDurableObject(sessionObject(sessionId), async (_instance, state) => ({ entries: Object.fromEntries(await state.storage.list()), alarm: await state.storage.getAlarm() }));
+  runInDurableObject(sessionObject(sessionId), async (_instance, state) => ({
+    entries: Object.fromEntries(await state.storage.list()),
+    alarm: await state.storage.getAlarm(),
+  }));
 
 const nonceHeader = (nonce: string) => ({ "x-session-nonce": nonce });
 
@@ -31,14 +34,22 @@ describe("a pending link whose merchant deleted its account", () => {
     expect(res.text).not.toContain("Withdrawn shop");
     expect(res.text).not.toContain("Acme");
     expect(res.text.toLowerCase()).not.toContain("delet");
-    expectError(await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: nonceHeader("wrong-nonce") }), 404, "NOT_FOUND");
+    expectError(
+      await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: nonceHeader("wrong-nonce") }),
+      404,
+      "NOT_FOUND",
+    );
   });
 
   it("every route the page calls with the nonce says the same, and none changes anything", async () => {
     const { session } = await withdrawnSession();
     const path = `/api/age-verification/session/${session.session_id}`;
     const person = await seedEndUser(birthdayToday(30));
-    expectError(await call("GET", `${path}/request`, { token: person.token, headers: nonceHeader(session.nonce) }), 410, "SESSION_WITHDRAWN");
+    expectError(
+      await call("GET", `${path}/request`, { token: person.token, headers: nonceHeader(session.nonce) }),
+      410,
+      "SESSION_WITHDRAWN",
+    );
     expectError(await complete(person.token, session.session_id, session.nonce), 410, "SESSION_WITHDRAWN");
     expectError(await call("POST", `${path}/decline`, { headers: nonceHeader(session.nonce) }), 410, "SESSION_WITHDRAWN");
     expectError(await call("POST", `${path}/digital-id/request`, { headers: nonceHeader(session.nonce) }), 410, "SESSION_WITHDRAWN");
@@ -48,9 +59,15 @@ describe("a pending link whose merchant deleted its account", () => {
 
   it("closing it again (a queue message retried) keeps the trace: the link still says it is no longer valid", async () => {
     const { session } = await withdrawnSession();
-    await runInDurableObject(sessionObject(session.session_id), (instance) => (instance as unknown as { closeForDeletedAccount(): Promise<void> }).closeForDeletedAccount());
+    await runInDurableObject(sessionObject(session.session_id), (instance) =>
+      (instance as unknown as { closeForDeletedAccount(): Promise<void> }).closeForDeletedAccount(),
+    );
     expect(Object.keys((await stored(session.session_id)).entries)).toEqual(["withdrawn"]);
-    expectError(await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: nonceHeader(session.nonce) }), 410, "SESSION_WITHDRAWN");
+    expectError(
+      await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: nonceHeader(session.nonce) }),
+      410,
+      "SESSION_WITHDRAWN",
+    );
   });
 
   it("a test session's link says the same to the test page's outcome chooser", async () => {
@@ -76,9 +93,15 @@ describe("a pending link whose merchant deleted its account", () => {
     // An early alarm keeps it; one at its time forgets it, and the link is then the one 404.
     await fireAlarm(session.session_id);
     expect(Object.keys((await stored(session.session_id)).entries)).toEqual(["withdrawn"]);
-    await runInDurableObject(sessionObject(session.session_id), (_instance, state) => state.storage.put("withdrawn", { ...kept, forgetAt: Date.now() - 1 }));
+    await runInDurableObject(sessionObject(session.session_id), (_instance, state) =>
+      state.storage.put("withdrawn", { ...kept, forgetAt: Date.now() - 1 }),
+    );
     await fireAlarm(session.session_id);
     expect((await stored(session.session_id)).entries).toEqual({});
-    expectError(await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: nonceHeader(session.nonce) }), 404, "NOT_FOUND");
+    expectError(
+      await call("GET", `/api/age-verification/session/${session.session_id}/preview`, { headers: nonceHeader(session.nonce) }),
+      404,
+      "NOT_FOUND",
+    );
   });
 });

@@ -21,7 +21,9 @@ describe("one address, one account, across shards", () => {
   it("two registrations of one address at the same moment: one account, the other 409, one claim", { timeout: 60_000 }, async () => {
     for (let round = 0; round < 6; round++) {
       const email = uniqueEmail("race");
-      const results = await Promise.all([1, 2].map(() => call("POST", "/api/auth/register", { body: body(email), headers: freshAddress() })));
+      const results = await Promise.all(
+        [1, 2].map(() => call("POST", "/api/auth/register", { body: body(email), headers: freshAddress() })),
+      );
       expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
       expectError(results.find((r) => r.status === 409)!, 409, "EMAIL_TAKEN");
       expect(await accountsWith(email)).toBe(1);
@@ -36,16 +38,26 @@ describe("one address, one account, across shards", () => {
       const res = await call("POST", "/api/auth/login", { body: { email: account.email, password: PASSWORD }, headers: freshAddress() });
       expect(res.status).toBe(200);
       expect(res.body.data.user.id).toBe(account.user.id);
-      expectError(await call("POST", "/api/auth/login", { body: { email: account.email, password: "not the password" }, headers: freshAddress() }), 401, "INVALID_CREDENTIALS");
+      expectError(
+        await call("POST", "/api/auth/login", { body: { email: account.email, password: "not the password" }, headers: freshAddress() }),
+        401,
+        "INVALID_CREDENTIALS",
+      );
     }
-    expectError(await call("POST", "/api/auth/login", { body: { email: uniqueEmail("nobody"), password: PASSWORD }, headers: freshAddress() }), 401, "INVALID_CREDENTIALS");
+    expectError(
+      await call("POST", "/api/auth/login", { body: { email: uniqueEmail("nobody"), password: PASSWORD }, headers: freshAddress() }),
+      401,
+      "INVALID_CREDENTIALS",
+    );
   });
 
   it("an email change moves the claim: the new address is held, the old one is free", async () => {
     const account = await register();
     await call("POST", "/api/auth/verify-email", { body: { token: await mailedTokenOf(account.email) } });
     const newEmail = uniqueEmail("moved");
-    expect((await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail, password: PASSWORD } })).status).toBe(202);
+    expect((await call("POST", "/api/users/change-email", { token: account.token, body: { newEmail, password: PASSWORD } })).status).toBe(
+      202,
+    );
     expect((await call("POST", "/api/auth/confirm-email-change", { body: { token: await mailedTokenOf(newEmail) } })).status).toBe(200);
     expect((await claimOf(newEmail))?.userId).toBe(account.user.id);
     expect(await claimOf(account.email)).toBeUndefined();
@@ -64,7 +76,9 @@ describe("a claim whose account was never written", () => {
   async function strandedClaim(ageMs: number) {
     const email = uniqueEmail("stranded");
     const userId = await newTaggedId("usr", 1);
-    await db().insert(accountDirectory).values({ email, userId, claimedAt: new Date(Date.now() - ageMs).toISOString() });
+    await db()
+      .insert(accountDirectory)
+      .values({ email, userId, claimedAt: new Date(Date.now() - ageMs).toISOString() });
     return { email, userId };
   }
 
@@ -92,7 +106,9 @@ describe("a claim whose account was never written", () => {
 
 /** The newest mailed token to the address (the development outbox is on the home shard). */
 async function mailedTokenOf(to: string): Promise<string> {
-  const row = await env.DB.prepare('SELECT text FROM dev_outbox WHERE "to" = ? ORDER BY id DESC LIMIT 1').bind(to).first<{ text: string }>();
+  const row = await env.DB.prepare('SELECT text FROM dev_outbox WHERE "to" = ? ORDER BY id DESC LIMIT 1')
+    .bind(to)
+    .first<{ text: string }>();
   const match = /[?&]token=([^\s&]+)/.exec(row?.text ?? "");
   if (!match) throw new Error(`no token mailed to ${to}`);
   return decodeURIComponent(match[1]!);

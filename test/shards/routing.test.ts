@@ -54,7 +54,10 @@ describe("where accounts live", () => {
     for (let i = 0; i < 6; i++) {
       const email = `only-one-${Date.now()}-${i}@example.test`;
       const res = await createApp().fetch(
-        buildRequest("POST", "/api/auth/register", { body: { email, password: "correct horse battery", userType: "PERSONAL" }, headers: { "cf-connecting-ip": `203.0.113.${i + 1}` } }),
+        buildRequest("POST", "/api/auth/register", {
+          body: { email, password: "correct horse battery", userType: "PERSONAL" },
+          headers: { "cf-connecting-ip": `203.0.113.${i + 1}` },
+        }),
         onlyShard1,
         createExecutionContext(),
       );
@@ -76,18 +79,34 @@ describe("a merchant on shard 1", () => {
       await waitOnExecutionContext(ctx);
       return { status: res.status, body: (await res.json()) as { data: Record<string, unknown> } };
     };
-    const opened = await run("POST", "/api/age-verification/session", { "x-api-key": merchant.apiKey }, { age_required: 18, callback_url: "https://m.example.com/cb" });
+    const opened = await run(
+      "POST",
+      "/api/age-verification/session",
+      { "x-api-key": merchant.apiKey },
+      { age_required: 18, callback_url: "https://m.example.com/cb" },
+    );
     expect(opened.status).toBe(201);
     const sessionId = opened.body.data.session_id as string;
     expect((await run("GET", `/api/age-verification/session/${sessionId}`, { "x-api-key": merchant.apiKey })).status).toBe(200);
-    expect((await run("POST", `/api/age-verification/session/${sessionId}/complete`, { authorization: `Bearer ${user.token}` }, { nonce: opened.body.data.nonce, consent: true })).status).toBe(200);
+    expect(
+      (
+        await run(
+          "POST",
+          `/api/age-verification/session/${sessionId}/complete`,
+          { authorization: `Bearer ${user.token}` },
+          { nonce: opened.body.data.nonce, consent: true },
+        )
+      ).status,
+    ).toBe(200);
     expect((await run("GET", "/api/usage/summary", { authorization: `Bearer ${merchant.account.token}` })).status).toBe(200);
     expect((await run("GET", "/api/usage/sessions", { authorization: `Bearer ${merchant.account.token}` })).status).toBe(200);
     expect(counts.d1ByShard[0]).toBe(0);
     expect(counts.d1ByShard[1]).toBeGreaterThanOrEqual(5);
     const [zero, one] = shardBindings();
     expect(await zero!.prepare("SELECT 1 FROM verification_sessions WHERE id = ?").bind(sessionId).first()).toBeNull();
-    expect(await one!.prepare("SELECT status FROM verification_sessions WHERE id = ?").bind(sessionId).first()).toEqual({ status: "APPROVED" });
+    expect(await one!.prepare("SELECT status FROM verification_sessions WHERE id = ?").bind(sessionId).first()).toEqual({
+      status: "APPROVED",
+    });
   });
 
   it("its key is not found on shard 0: the same key's hash copied there does not authenticate a shard-0 request", async () => {
@@ -107,9 +126,21 @@ describe("values made before sharding", () => {
     const id = newId("usr");
     const home = database(env.DB);
     const now = nowIso();
-    await home.insert(users).values({ id, email: `legacy-${Date.now()}@example.test`, passwordHash: "x", userType: "BUSINESS", companyName: "Old Shop", emailVerified: true, createdAt: now, updatedAt: now });
+    await home.insert(users).values({
+      id,
+      email: `legacy-${Date.now()}@example.test`,
+      passwordHash: "x",
+      userType: "BUSINESS",
+      companyName: "Old Shop",
+      emailVerified: true,
+      createdAt: now,
+      updatedAt: now,
+    });
     const apiKey = keyBody(crypto.getRandomValues(new Uint8Array(32)));
-    await home.update(apiKeys).set({ userId: id, keyHash: await sha256Hex(apiKey) }).where(eq(apiKeys.id, seeded.keyId));
+    await home
+      .update(apiKeys)
+      .set({ userId: id, keyHash: await sha256Hex(apiKey) })
+      .where(eq(apiKeys.id, seeded.keyId));
     return { id, apiKey, token: await signAccountToken(env.JWT_SECRET!, id, 0) };
   }
 
@@ -118,7 +149,9 @@ describe("values made before sharding", () => {
     const opened = await openSession(legacy.apiKey);
     expect((await poll(legacy.apiKey, opened.session_id)).body.data.status).toBe("PENDING");
     const [zero] = shardBindings();
-    expect(await zero!.prepare("SELECT account_id FROM verification_sessions WHERE id = ?").bind(opened.session_id).first()).toEqual({ account_id: legacy.id });
+    expect(await zero!.prepare("SELECT account_id FROM verification_sessions WHERE id = ?").bind(opened.session_id).first()).toEqual({
+      account_id: legacy.id,
+    });
   });
 
   it("a 1.0.0 key (svc_sk_ and 43 characters) still authenticates, on shard 0", async () => {
@@ -138,7 +171,11 @@ describe("values made before sharding", () => {
 describe("forged tags", () => {
   it("a key tagged for a shard this deployment does not have is an unknown key: 401", async () => {
     const forged = `svc_sk_live_${await newTaggedValue(32, 7)}`;
-    expectError(await call("GET", `/api/age-verification/session/ses_${"A".repeat(24)}`, { headers: { "x-api-key": forged } }), 401, "UNAUTHORIZED");
+    expectError(
+      await call("GET", `/api/age-verification/session/ses_${"A".repeat(24)}`, { headers: { "x-api-key": forged } }),
+      401,
+      "UNAUTHORIZED",
+    );
   });
 });
 

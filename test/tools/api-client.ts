@@ -45,8 +45,7 @@ export function apiClient(baseUrl: string, timeoutMs = 10_000): Api {
 export function expectStatus(response: ApiResponse, expected: number): void {
   if (response.status === expected) return;
   const body = response.body;
-  const detail =
-    body && typeof body === "object" ? `${body.error ?? ""} ${body.message ?? ""}`.trim() : String(body).slice(0, 200);
+  const detail = body && typeof body === "object" ? `${body.error ?? ""} ${body.message ?? ""}`.trim() : String(body).slice(0, 200);
   const retry = response.headers.get("retry-after");
   throw new Error(`expected ${expected}, got ${response.status}${detail ? ` ${detail}` : ""}${retry ? ` (Retry-After: ${retry}s)` : ""}`);
 }

@@ -39,7 +39,10 @@ const SECTIONS: Record<string, Section[]> = {
   ],
   "13": [
     { name: "Limits", when: /hardening|per address|per client address|SESSION_OPENS|opens|limited|first passkey|password/i },
-    { name: "Age tokens", when: /age.?token|privacy pass|tokenchallenge|token challenge|issuer directory|issuance|spent|anonymous|redeem|TokenRequest/i },
+    {
+      name: "Age tokens",
+      when: /age.?token|privacy pass|tokenchallenge|token challenge|issuer directory|issuance|spent|anonymous|redeem|TokenRequest/i,
+    },
     { name: "Digital ID", when: /digital.?id|wallet|credential|mdoc|age_over|anchor|iaca|sd-jwt/i },
     { name: "Idempotency", when: /idempot/i },
     { name: "Test mode", when: /test mode/i },
@@ -61,7 +64,10 @@ const ISSUE_GUIDES: Record<string, Guide[]> = {
   "21": [{ doc: "docs/performance.md" }],
   "24": [{ doc: "docs/end-user-apps.md" }],
   "29": [{ doc: "docs/design.md" }],
-  "30": [{ doc: "docs/limits.md", when: /limit|count|counter|cap\b|opens|flood|per minute|a day|bounded/i }, { doc: "docs/security-privacy.md" }],
+  "30": [
+    { doc: "docs/limits.md", when: /limit|count|counter|cap\b|opens|flood|per minute|a day|bounded/i },
+    { doc: "docs/security-privacy.md" },
+  ],
   "31": [{ doc: "docs/digital-id.md" }],
   "32": [{ doc: "docs/double-blind.md" }],
   "33": [{ doc: "docs/end-user-apps.md" }],
@@ -71,11 +77,15 @@ const ISSUE_GUIDES: Record<string, Guide[]> = {
   "37": [{ doc: "docs/design.md" }],
 };
 
-const pick = <T extends { when?: RegExp }>(choices: T[], line: string): T => choices.find((choice) => !choice.when || choice.when.test(line)) ?? choices[choices.length - 1]!;
+const pick = <T extends { when?: RegExp }>(choices: T[], line: string): T =>
+  choices.find((choice) => !choice.when || choice.when.test(line)) ?? choices[choices.length - 1]!;
 
 const CONTRACT = "CONTRACT";
 /** `CONTRACT §12, §13`, `CONTRACT §2-3`, `CONTRACT §13 "Ways to prove an age"`, `CONTRACT §13, "Hardening"`. */
-const CONTRACT_CITATION = new RegExp(`${CONTRACT} §(\\d+)((?:(?:, ?| and |-)§?\\d+)*)(?:,? ?(?:"|\\u201c)([^"\\u201d]+)(?:"|\\u201d))?`, "g");
+const CONTRACT_CITATION = new RegExp(
+  `${CONTRACT} §(\\d+)((?:(?:, ?| and |-)§?\\d+)*)(?:,? ?(?:"|\\u201c)([^"\\u201d]+)(?:"|\\u201d))?`,
+  "g",
+);
 /** `issue 30`, `Issue 33, item 2`, `issue 30, items 3 and 7`, `issue 36, item 1`, `issue 33 item 1`, `issue 21's`. */
 const ISSUE_CITATION = /\b([Ii])ssue (\d+)(?:'s)?(?:,? items? \d+(?:(?:,| and) \d+)*)?/g;
 
@@ -97,21 +107,32 @@ export function rewriteLine(line: string): string {
     const names = [...new Set(numbers.map((n) => pick(SECTIONS[n] ?? [{ name: "Conventions" }], line).name))];
     return `${CONTRACT_DOC} ${names.map((name) => `§${name}`).join(", ")}`;
   });
-  return contract.replace(ISSUE_CITATION, (_all, _i: string, number: string) => pick(ISSUE_GUIDES[number] ?? [{ doc: "docs/design.md" }], line).doc);
+  return contract.replace(
+    ISSUE_CITATION,
+    (_all, _i: string, number: string) => pick(ISSUE_GUIDES[number] ?? [{ doc: "docs/design.md" }], line).doc,
+  );
 }
 
 /** A citation that repeats itself once rewritten (`docs/x.md, docs/x.md`) says it once. */
 export function tidy(line: string): string {
-  return line
-    .replace(/(docs\/[\w.-]+\.md(?: §[\w -]+)?)((?:[,;] ?| and )\1)+/g, "$1")
-    .replace(/\((docs\/[\w.-]+\.md)(; |, )\1\b/g, "($1");
+  return line.replace(/(docs\/[\w.-]+\.md(?: §[\w -]+)?)((?:[,;] ?| and )\1)+/g, "$1").replace(/\((docs\/[\w.-]+\.md)(; |, )\1\b/g, "($1");
 }
 
 /** This tool and the test that names every old form it looks for: neither is a citation. */
 const SELF = new Set(["test/tools/cite-the-contract.ts", "test/node/no-outside-references.test.ts"]);
 
 function trackedFiles(paths: string[]): string[] {
-  const listed = spawnSync("git", ["ls-files", "-co", "--exclude-standard", "--", ...(paths.length ? paths : ["src", "test", "docs", "packages", "drizzle", ".ci", "README.md", "CHANGELOG.md", "wrangler.toml"])], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const listed = spawnSync(
+    "git",
+    [
+      "ls-files",
+      "-co",
+      "--exclude-standard",
+      "--",
+      ...(paths.length ? paths : ["src", "test", "docs", "packages", "drizzle", ".ci", "README.md", "CHANGELOG.md", "wrangler.toml"]),
+    ],
+    { encoding: "utf8", maxBuffer: 64 << 20 },
+  );
   if (listed.status !== 0) throw new Error(listed.stderr);
   return listed.stdout
     .split("\n")

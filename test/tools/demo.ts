@@ -37,11 +37,21 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
   const merchantEmail = `demo-merchant-${unique}@example.com`;
   const merchantToken = await steps.run("POST /api/auth/register (merchant)", async () => {
     const res = await api("POST", "/api/auth/register", {
-      body: { email: merchantEmail, password: PASSWORD, userType: "BUSINESS", companyName: "Demo Wines Ltd", firstName: "Dee", lastName: "Merchant" },
+      body: {
+        email: merchantEmail,
+        password: PASSWORD,
+        userType: "BUSINESS",
+        companyName: "Demo Wines Ltd",
+        firstName: "Dee",
+        lastName: "Merchant",
+      },
     });
     expectStatus(res, 201);
     const { user, token } = res.body.data;
-    return { line: `→ 201 user=${user.id} type=${user.userType} emailVerified=${user.emailVerified} token=${mask(token)}`, value: token as string };
+    return {
+      line: `→ 201 user=${user.id} type=${user.userType} emailVerified=${user.emailVerified} token=${mask(token)}`,
+      value: token as string,
+    };
   });
 
   const emailToken = await steps.run("GET  /api/dev/outbox (verification mail)", async () => {
@@ -85,7 +95,8 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
     });
     expectStatus(res, 201);
     const data = res.body.data;
-    if (typeof data.verification_url !== "string" || !data.verification_url.includes(data.session_id)) throw new Error(`→ 201 but verification_url=${data.verification_url}`);
+    if (typeof data.verification_url !== "string" || !data.verification_url.includes(data.session_id))
+      throw new Error(`→ 201 but verification_url=${data.verification_url}`);
     return {
       line: `→ 201 session_id=${data.session_id} nonce=${mask(data.nonce, 4)} age_required=${data.age_required} livemode=${data.livemode} expires_at=${data.expires_at}`,
       value: { id: data.session_id as string, nonce: data.nonce as string, url: data.verification_url as string },
@@ -96,7 +107,9 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
   // The link is built from the server's APP_URL, never from the request's Host: a server started on another
   // port without its own APP_URL hands out links to the default one.
   if (new URL(session.url).origin !== new URL(baseUrl).origin) {
-    console.log(`            (note: the server's APP_URL is ${new URL(session.url).origin}; start it with --var APP_URL:${new URL(baseUrl).origin} for links that open it)`);
+    console.log(
+      `            (note: the server's APP_URL is ${new URL(session.url).origin}; start it with --var APP_URL:${new URL(baseUrl).origin} for links that open it)`,
+    );
   }
 
   // The end user: a personal account whose date of birth is verified once (sandbox KYC).
@@ -105,11 +118,17 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
       body: { email: `demo-user-${unique}@example.com`, password: PASSWORD, userType: "PERSONAL" },
     });
     expectStatus(res, 201);
-    return { line: `→ 201 user=${res.body.data.user.id} type=PERSONAL token=${mask(res.body.data.token)}`, value: res.body.data.token as string };
+    return {
+      line: `→ 201 user=${res.body.data.user.id} type=PERSONAL token=${mask(res.body.data.token)}`,
+      value: res.body.data.token as string,
+    };
   });
 
   await steps.run("POST /api/kyc/create-applicant", async () => {
-    const res = await api("POST", "/api/kyc/create-applicant", { token: userToken, body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" } });
+    const res = await api("POST", "/api/kyc/create-applicant", {
+      token: userToken,
+      body: { firstName: "Ada", lastName: "Lovelace", dob: "1990-01-01" },
+    });
     expectStatus(res, 201);
     // A sandbox applicant id carries the typed date of birth, so it is masked too.
     return line(`→ 201 applicantId=${mask(res.body.data.applicantId, 7)}`);
@@ -123,7 +142,9 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
   });
 
   await steps.run("GET  /api/age-verification/session/{id}/request?nonce=…", async () => {
-    const res = await api("GET", `/api/age-verification/session/${session.id}/request?nonce=${encodeURIComponent(session.nonce)}`, { token: userToken });
+    const res = await api("GET", `/api/age-verification/session/${session.id}/request?nonce=${encodeURIComponent(session.nonce)}`, {
+      token: userToken,
+    });
     expectStatus(res, 200);
     const data = res.body.data;
     if (data.status !== "PENDING") throw new Error(`→ 200 but status=${data.status}`);
@@ -132,7 +153,10 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
 
   const completedAt = performance.now();
   const approved = await steps.run("POST /api/age-verification/session/{id}/complete", async () => {
-    const res = await api("POST", `/api/age-verification/session/${session.id}/complete`, { token: userToken, body: { nonce: session.nonce, consent: true } });
+    const res = await api("POST", `/api/age-verification/session/${session.id}/complete`, {
+      token: userToken,
+      body: { nonce: session.nonce, consent: true },
+    });
     expectStatus(res, 200);
     const data = res.body.data;
     if (data.status !== "APPROVED" || data.above_age_required !== true) throw new Error(`→ 200 but status=${data.status}`);
@@ -150,7 +174,9 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
     if (payload.session_id !== session.id || payload.outcome !== "APPROVED" || payload.receipt_id !== approved.receiptId) {
       throw new Error(`signature valid, but session_id=${payload.session_id} outcome=${payload.outcome}`);
     }
-    return line(`kid=${protectedHeader.kid} alg=${protectedHeader.alg} outcome=${payload.outcome} age_required=${payload.age_required} livemode=${payload.livemode} holder_binding=${payload.holder_binding}`);
+    return line(
+      `kid=${protectedHeader.kid} alg=${protectedHeader.alg} outcome=${payload.outcome} age_required=${payload.age_required} livemode=${payload.livemode} holder_binding=${payload.holder_binding}`,
+    );
   });
 
   await steps.run("callback received and verified (standardwebhooks)", async () => {
@@ -160,14 +186,17 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
     if (type !== "age_verification.session.approved") throw new Error(`verified, but type=${type}`);
     if (data.receipt_id !== approved.receiptId) throw new Error(`verified, but receipt_id=${data.receipt_id}, not ${approved.receiptId}`);
     const seconds = ((callback.receivedAt - completedAt) / 1000).toFixed(2);
-    return line(`webhook-id=${callback.webhookId} signature=valid type=${type} receipt_id=${data.receipt_id} after ${seconds} s → answered ${callback.answered}`);
+    return line(
+      `webhook-id=${callback.webhookId} signature=valid type=${type} receipt_id=${data.receipt_id} after ${seconds} s → answered ${callback.answered}`,
+    );
   });
 
   await steps.run("GET  /api/age-verification/session/{id} (poll)", async () => {
     const res = await api("GET", `/api/age-verification/session/${session.id}`, { apiKey: key.apiKey });
     expectStatus(res, 200);
     const data = res.body.data;
-    if (data.status !== "APPROVED" || data.receipt_id !== approved.receiptId) throw new Error(`→ 200 but status=${data.status} receipt_id=${data.receipt_id}`);
+    if (data.status !== "APPROVED" || data.receipt_id !== approved.receiptId)
+      throw new Error(`→ 200 but status=${data.status} receipt_id=${data.receipt_id}`);
     return line(`→ 200 status=${data.status} receipt_id=${data.receipt_id} resolved_at=${data.resolved_at}`);
   });
 
@@ -180,7 +209,9 @@ async function main(steps: Steps, receivers: CallbackReceiver[]) {
       const event = res.body.data.events[0];
       if (event?.state === "delivered") {
         const attempt = event.attempts[event.attempts.length - 1];
-        return line(`→ 200 webhook_id=${event.webhook_id} state=delivered attempts=${event.attempts.length} last=${attempt?.status_code} in ${attempt?.duration_ms} ms`);
+        return line(
+          `→ 200 webhook_id=${event.webhook_id} state=delivered attempts=${event.attempts.length} last=${attempt?.status_code} in ${attempt?.duration_ms} ms`,
+        );
       }
       if (Date.now() > deadline) throw new Error(`→ 200 but state=${event?.state ?? "no event"} after 5 s`);
       await new Promise((resolve) => setTimeout(resolve, 250));

@@ -22,6 +22,12 @@ export type DevServer = {
  * the same Worker through wrangler's API without the inspector (test/tools/start-worker.mjs): no DevTools
  * relay on every storage call, which the bench's servers must not pay (docs/performance.md); it takes no `args`.
  */
-export function startDevServer(options: { name: string; vars?: Record<string, string>; config?: string; args?: string[]; devTools?: boolean }): Promise<DevServer>;
+export function startDevServer(options: {
+  name: string;
+  vars?: Record<string, string>;
+  config?: string;
+  args?: string[];
+  devTools?: boolean;
+}): Promise<DevServer>;
 /** A port the OS just reported free. */
 export function freePort(): Promise<number>;

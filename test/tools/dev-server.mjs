@@ -176,7 +176,17 @@ async function startOnce({ name, vars, config, args: extraArgs, devTools }, port
     const allVars = { APP_URL: baseUrl, ...vars };
     const varArgs = Object.entries(allVars).flatMap(([name, value]) => ["--var", `${name}:${value}`]);
     // Its own process group (detached), so that stopping it takes wrangler and workerd, and nothing else.
-    const args = ["dev", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", state, ...configArgs, ...extraArgs];
+    const args = [
+      "dev",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      state,
+      ...configArgs,
+      ...extraArgs,
+    ];
     const [command, commandArgs] = devTools
       ? [wrangler(), [...args, "--show-interactive-dev-session=false", ...varArgs]]
       : [process.execPath, [startWorker(), JSON.stringify({ config: config ?? "wrangler.toml", port, persist: state, vars: allVars })]];
@@ -195,16 +205,25 @@ async function startOnce({ name, vars, config, args: extraArgs, devTools }, port
     while (!(await healthy(baseUrl))) {
       if (exited()) {
         const how = spawnError ?? child.exitCode ?? child.signalCode;
-        throw Object.assign(new Error(`wrangler dev exited (${how}):\n${output.slice(-3000)}`), { retry: /EADDRINUSE|address already in use/i.test(output) });
+        throw Object.assign(new Error(`wrangler dev exited (${how}):\n${output.slice(-3000)}`), {
+          retry: /EADDRINUSE|address already in use/i.test(output),
+        });
       }
-      if (Date.now() > deadline) throw new Error(`wrangler dev did not answer within ${START_TIMEOUT_MS / 1000} s:\n${output.slice(-3000)}`);
+      if (Date.now() > deadline)
+        throw new Error(`wrangler dev did not answer within ${START_TIMEOUT_MS / 1000} s:\n${output.slice(-3000)}`);
       await sleep(250);
     }
   } catch (error) {
     await server.stop();
     throw error;
   }
-  return { baseUrl, inspectorPort: devTools ? inspectorPort : 0, processGroup: child?.pid ?? 0, stop: server.stop, output: () => output.slice(-OUTPUT_LIMIT) };
+  return {
+    baseUrl,
+    inspectorPort: devTools ? inspectorPort : 0,
+    processGroup: child?.pid ?? 0,
+    stop: server.stop,
+    output: () => output.slice(-OUTPUT_LIMIT),
+  };
 }
 
 // Typed by the declarations the importers see (a self-import resolves to dev-server.d.mts), so the two agree.
@@ -214,7 +233,8 @@ async function startOnce({ name, vars, config, args: extraArgs, devTools }, port
  * @returns {Promise<DevServer>}
  */
 export async function startDevServer({ name, vars = {}, config, args = [], devTools = true }) {
-  if (!devTools && args.length > 0) throw new Error("wrangler dev's arguments need devTools: the server without them is started through wrangler's API");
+  if (!devTools && args.length > 0)
+    throw new Error("wrangler dev's arguments need devTools: the server without them is started through wrangler's API");
   const pinned = process.env[`${name.toUpperCase()}_PORT`];
   const pinnedInspector = process.env[`${name.toUpperCase()}_INSPECTOR_PORT`];
   for (let attempt = 1; ; attempt++) {

@@ -14,8 +14,12 @@ import * as x509 from "@peculiar/x509";
 
 x509.cryptoProvider.set(crypto);
 const es256 = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" } as const;
-const serial = () => Array.from(crypto.getRandomValues(new Uint8Array(15)), (b) => b.toString(16).padStart(2, "0")).join("").replace(/^[89a-f]/, "1");
-const newPair = async () => (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
+const serial = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(15)), (b) => b.toString(16).padStart(2, "0"))
+    .join("")
+    .replace(/^[89a-f]/, "1");
+const newPair = async () =>
+  (await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair;
 
 const rootKeys = await newPair();
 const rootName = "C=XX, CN=TEST ONLY - age-verification-service attestation IACA (never trust in production)";
@@ -56,5 +60,9 @@ const certificate = await x509.X509CertificateGenerator.create({
 });
 
 const { key_ops: _ops, ext: _ext, ...signingKey } = (await crypto.subtle.exportKey("jwk", signer.privateKey)) as JsonWebKey;
-const fixture = { signingKey: JSON.stringify(signingKey), certificates: `${certificate.toString("pem")}\n${root.toString("pem")}\n`, iaca: `${root.toString("pem")}\n` };
+const fixture = {
+  signingKey: JSON.stringify(signingKey),
+  certificates: `${certificate.toString("pem")}\n${root.toString("pem")}\n`,
+  iaca: `${root.toString("pem")}\n`,
+};
 await writeFile("test/fixtures/dev-attestation-signer.json", `${JSON.stringify(fixture, null, 2)}\n`);

@@ -32,8 +32,12 @@ describe("the mutation catalogue", () => {
 describe("the runner's checks", () => {
   it("refuses a find text that is missing or occurs twice, a missing file and a missing test", () => {
     expect(entryProblems(entry(), "if (a > b) return;", () => true)).toEqual([]);
-    expect(entryProblems(entry(), "if (a > c) return;", () => true)).toEqual(["its find text occurs 0 times in src/x.ts (it must occur exactly once)"]);
-    expect(entryProblems(entry(), "a > b || a > b", () => true)).toEqual(["its find text occurs 2 times in src/x.ts (it must occur exactly once)"]);
+    expect(entryProblems(entry(), "if (a > c) return;", () => true)).toEqual([
+      "its find text occurs 0 times in src/x.ts (it must occur exactly once)",
+    ]);
+    expect(entryProblems(entry(), "a > b || a > b", () => true)).toEqual([
+      "its find text occurs 2 times in src/x.ts (it must occur exactly once)",
+    ]);
     expect(entryProblems(entry(), null, () => true)).toEqual(["src/x.ts does not exist"]);
     expect(entryProblems(entry(), "a > b", () => false)).toEqual(["test file test/x.test.ts does not exist"]);
     expect(entryProblems(entry({ tests: [] }), "a > b", () => true)).toEqual(["it names no test file"]);
@@ -43,6 +47,8 @@ describe("the runner's checks", () => {
     expect(occurrences("if (a >\n      b) return;", "a > b")).toBe(1);
     expect(occurrences("if (a>b) return;", "a > b")).toBe(1);
     expect(occurrences("if (a >= b) return;", "a > b")).toBe(0);
+    expect(occurrences("f(\n  a,\n  b,\n);", "f(a, b);")).toBe(1);
+    expect(occurrences("f(a, b, c);", "f(a, b);")).toBe(0);
     expect(applyMutation("if (\n  a > b\n) return;", entry({ find: "(a > b)", replace: "(true)" }))).toBe("if (true) return;");
   });
 

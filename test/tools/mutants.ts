@@ -21,7 +21,10 @@ const { values } = parseArgs({ options: { only: { type: "string" }, keep: { type
 
 function selected(): Mutation[] {
   if (!values.only) return catalogue;
-  const ids = values.only.split(",").map((id) => id.trim()).filter(Boolean);
+  const ids = values.only
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
   const unknown = ids.filter((id) => !catalogue.some((m) => m.id === id));
   if (unknown.length > 0) {
     console.error(`unknown mutation ids: ${unknown.join(", ")}`);
@@ -52,7 +55,11 @@ function staleEntries(mutations: Mutation[]): string[] {
 
 /** A scratch copy of the tracked (and new, not ignored) files, sharing node_modules by a symlink. */
 function scratchCopy(): string {
-  const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], { cwd: root, encoding: "utf8", maxBuffer: 64 << 20 });
+  const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 << 20,
+  });
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
   const dir = mkdtempSync(join(tmpdir(), "mutants-"));
   for (const file of listed.stdout.split("\n").filter(Boolean)) {

@@ -110,7 +110,10 @@ declare module "node:fs/promises" {
   export function writeFile(path: string, data: string): Promise<void>;
   export function readFile(path: string): Promise<Uint8Array>;
   export function readdir(path: string): Promise<string[]>;
-  export function readdir(path: string, options: { recursive: true; withFileTypes: true }): Promise<{ name: string; parentPath: string; isFile(): boolean; isSymbolicLink(): boolean }[]>;
+  export function readdir(
+    path: string,
+    options: { recursive: true; withFileTypes: true },
+  ): Promise<{ name: string; parentPath: string; isFile(): boolean; isSymbolicLink(): boolean }[]>;
   export function mkdtemp(prefix: string): Promise<string>;
   export function rm(path: string, options?: { recursive?: boolean; force?: boolean }): Promise<void>;
 }

@@ -11,7 +11,15 @@ const { values } = parseArgs({
 const port = Number(values.port);
 const status = Number(values.status);
 const secret = values.secret ?? process.env.WEBHOOK_SECRET;
-if (!secret?.startsWith("whsec_") || !Number.isInteger(port) || port < 0 || port > 65535 || !Number.isInteger(status) || status < 200 || status > 599) {
+if (
+  !secret?.startsWith("whsec_") ||
+  !Number.isInteger(port) ||
+  port < 0 ||
+  port > 65535 ||
+  !Number.isInteger(status) ||
+  status < 200 ||
+  status > 599
+) {
   console.error(usage);
   process.exit(2);
 }

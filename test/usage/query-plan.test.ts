@@ -43,7 +43,10 @@ function expectIndexed(details: string[]) {
 describe("usage query plans", () => {
   for (const [name, filter] of Object.entries(filters)) {
     it(`the log page (${name}) searches an index, first page and after a cursor`, async () => {
-      for (const details of [await plan(logPageQuery(db(), account, filter, 51)), await plan(logPageQuery(db(), account, filter, 51, after))]) {
+      for (const details of [
+        await plan(logPageQuery(db(), account, filter, 51)),
+        await plan(logPageQuery(db(), account, filter, 51, after)),
+      ]) {
         expectIndexed(details);
         // Newest first comes straight off the index: no sort of the whole window per page.
         expect(details.join("\n")).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
@@ -63,7 +66,9 @@ describe("usage query plans", () => {
     expectIndexed(details);
     // (account_id, status, created_at, id, livemode) holds every column the summary and the per-day raw
     // branch read; the per-key one also reads key_id from the row.
-    const index = covering ? /SEARCH verification_sessions USING COVERING INDEX sessions_account_status_created/ : /SEARCH verification_sessions USING INDEX sessions_account_status_created/;
+    const index = covering
+      ? /SEARCH verification_sessions USING COVERING INDEX sessions_account_status_created/
+      : /SEARCH verification_sessions USING INDEX sessions_account_status_created/;
     expect(details.join("\n")).toMatch(index);
     expect(details.join("\n")).toMatch(/SEARCH usage_days USING PRIMARY KEY \(account_id=\? AND livemode=\? AND day>\? AND day<\?\)/);
     expect(details.join("\n")).not.toMatch(/SCAN usage_days/);
@@ -84,7 +89,13 @@ describe("usage query plans", () => {
   // The scheduled run's side of the rollup: one day of the log, and the folded prefix, by created_at.
   it("the fold reads one day through sessions_created, and the retention's delete walks it to one bound", async () => {
     const explain = async (sql: string, ...params: unknown[]) =>
-      (await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`).bind(...params).all<{ detail: string }>()).results.map((row) => row.detail).join("\n");
+      (
+        await env.DB.prepare(`EXPLAIN QUERY PLAN ${sql}`)
+          .bind(...params)
+          .all<{ detail: string }>()
+      ).results
+        .map((row) => row.detail)
+        .join("\n");
     const fold = await explain(FOLD_DAY, "2026-10-01", "2026-10-02");
     expect(fold).toMatch(/SEARCH verification_sessions USING INDEX sessions_created \(created_at>\? AND created_at<\?\)/);
     expect(fold).not.toMatch(/SCAN verification_sessions/);

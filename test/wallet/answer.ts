@@ -51,9 +51,15 @@ async function answerAnnexC(request: DigitalRequest, mdoc: Mdoc, options: Answer
   const requested = docRequests
     .map((docRequest) => decode((docRequest.get("itemsRequest") as { value: Uint8Array }).value) as Map<string, unknown>)
     .filter((items) => items.get("docType") === mdoc.docType)
-    .flatMap((items) => [...(((items.get("nameSpaces") as Map<string, Map<string, boolean>>).get(mdoc.namespace) ?? new Map()).keys())]);
+    .flatMap((items) => [...((items.get("nameSpaces") as Map<string, Map<string, boolean>>).get(mdoc.namespace) ?? new Map()).keys()]);
   const signedTranscript = [null, null, ["dcapi", await sha256(encode([encryptionInfo, options.deviceSignedForOrigin ?? options.origin]))]];
-  const response = await deviceResponse(mdoc, signedTranscript, { disclose: options.disclose ?? elementsFor(mdoc, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload, copies: options.copies });
+  const response = await deviceResponse(mdoc, signedTranscript, {
+    disclose: options.disclose ?? elementsFor(mdoc, requested),
+    tamper: options.tamper,
+    deviceSigningKey: options.deviceSigningKey,
+    embedDevicePayload: options.embedDevicePayload,
+    copies: options.copies,
+  });
   return sealAnnexC(request, response, options.origin);
 }
 
@@ -67,7 +73,13 @@ export async function sealAnnexC(request: DigitalRequest, response: Uint8Array<A
   const suite = new CipherSuite({ kem: new DhkemP256HkdfSha256(), kdf: new HkdfSha256(), aead: new Aes128Gcm() });
   const recipientPublicKey = await suite.kem.importKey("raw", point.buffer, true);
   const sealed = await suite.seal({ recipientPublicKey, info: encode(transcript).buffer }, response);
-  const data = encode(["dcapi", new Map<string, unknown>([["enc", new Uint8Array(sealed.enc)], ["cipherText", new Uint8Array(sealed.ct)]])]);
+  const data = encode([
+    "dcapi",
+    new Map<string, unknown>([
+      ["enc", new Uint8Array(sealed.enc)],
+      ["cipherText", new Uint8Array(sealed.ct)],
+    ]),
+  ]);
   return { protocol: "org-iso-mdoc", data: { response: base64url(data) } };
 }
 
@@ -84,8 +96,20 @@ async function answerOpenId4Vp(request: DigitalRequest, credential: Mdoc | SdJwt
     id = query.id;
     const requested = query.claims.filter((claim) => claim.path[0] === credential.namespace).map((claim) => claim.path[1]!);
     const thumbprint = fromBase64url(await calculateJwkThumbprint(encryptionKey, "sha256"));
-    const transcript = [null, null, ["OpenID4VPDCAPIHandover", await sha256(encode([options.deviceSignedForOrigin ?? options.origin, data.nonce, thumbprint]))]];
-    presentation = base64url(await deviceResponse(credential, transcript, { disclose: options.disclose ?? elementsFor(credential, requested), tamper: options.tamper, deviceSigningKey: options.deviceSigningKey, embedDevicePayload: options.embedDevicePayload, copies: options.copies }));
+    const transcript = [
+      null,
+      null,
+      ["OpenID4VPDCAPIHandover", await sha256(encode([options.deviceSignedForOrigin ?? options.origin, data.nonce, thumbprint]))],
+    ];
+    presentation = base64url(
+      await deviceResponse(credential, transcript, {
+        disclose: options.disclose ?? elementsFor(credential, requested),
+        tamper: options.tamper,
+        deviceSigningKey: options.deviceSigningKey,
+        embedDevicePayload: options.embedDevicePayload,
+        copies: options.copies,
+      }),
+    );
   } else {
     const query = data.dcql_query.credentials.find((c) => c.format === "dc+sd-jwt");
     if (!query) throw new Error("the DCQL query does not ask for an SD-JWT VC");
@@ -108,7 +132,11 @@ async function answerOpenId4Vp(request: DigitalRequest, credential: Mdoc | SdJwt
  * way to send a well-encrypted answer whose content is garbage. `enc` other than A128GCM, which the
  * request advertises, makes an answer the service must refuse.
  */
-export async function sealOpenId4Vp(request: DigitalRequest, response: unknown, enc: "A128GCM" | "A256GCM" = "A128GCM"): Promise<DigitalResponse> {
+export async function sealOpenId4Vp(
+  request: DigitalRequest,
+  response: unknown,
+  enc: "A128GCM" | "A256GCM" = "A128GCM",
+): Promise<DigitalResponse> {
   const encryptionKey = (request.data as { client_metadata: { jwks: { keys: JWK[] } } }).client_metadata.jwks.keys[0]!;
   const jwe = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(response)))
     .setProtectedHeader({ alg: "ECDH-ES", enc, kid: encryptionKey.kid })

@@ -31,8 +31,17 @@ const explicit = (tag: number, inner: ASN1Encodable): ASN1Encodable => ({
   contents: () => encodeASN1(inner),
 });
 const time = (date: Date) =>
-  new ASN1GeneralizedTime(date.getUTCFullYear(), date.getUTCMonth() + 1, date.getUTCDate(), date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds(), 0);
-const name = (commonName: string) => new ASN1EncodableSequence([new ASN1EncodableSet([new ASN1EncodableSequence([oid("2.5.4.3"), utf8(commonName)])])]);
+  new ASN1GeneralizedTime(
+    date.getUTCFullYear(),
+    date.getUTCMonth() + 1,
+    date.getUTCDate(),
+    date.getUTCHours(),
+    date.getUTCMinutes(),
+    date.getUTCSeconds(),
+    0,
+  );
+const name = (commonName: string) =>
+  new ASN1EncodableSequence([new ASN1EncodableSet([new ASN1EncodableSequence([oid("2.5.4.3"), utf8(commonName)])])]);
 const extension = (id: string, critical: boolean, value: ASN1Encodable) =>
   new ASN1EncodableSequence([oid(id), ...(critical ? [new ASN1Boolean(true)] : []), new ASN1OctetString(encodeASN1(value))]);
 
@@ -62,7 +71,9 @@ export type CertificateOptions = {
 };
 
 export async function makeIssuer(options: CertificateOptions): Promise<Issuer> {
-  const pair = options.keyPair ?? ((await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair);
+  const pair =
+    options.keyPair ??
+    ((await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, ["sign", "verify"])) as CryptoKeyPair);
   const spki = new Uint8Array((await crypto.subtle.exportKey("spki", pair.publicKey)) as ArrayBuffer);
   const usage = options.keyUsage ?? (options.ca ? "keyCertSign" : "digitalSignature");
   const pathLength = options.pathLength === undefined ? 0 : options.pathLength;
@@ -70,7 +81,8 @@ export async function makeIssuer(options: CertificateOptions): Promise<Issuer> {
   const extensions: ASN1Encodable[] = [extension("2.5.29.19", true, new ASN1EncodableSequence(options.ca ? caConstraints : []))];
   if (usage === "digitalSignature") extensions.push(extension("2.5.29.15", true, new ASN1BitString(new Uint8Array([0x80]), 1)));
   if (usage === "keyCertSign") extensions.push(extension("2.5.29.15", true, new ASN1BitString(new Uint8Array([0x06]), 7)));
-  if (options.extendedKeyUsage) extensions.push(extension("2.5.29.37", true, new ASN1EncodableSequence([options.extendedKeyUsage].flat().map(oid))));
+  if (options.extendedKeyUsage)
+    extensions.push(extension("2.5.29.37", true, new ASN1EncodableSequence([options.extendedKeyUsage].flat().map(oid))));
   if (options.unknownCriticalExtension) extensions.push(extension("1.3.6.1.4.1.99999.1", true, new ASN1Boolean(true)));
   const signatureAlgorithm = new ASN1EncodableSequence([oid("1.2.840.10045.4.3.2")]);
   const tbs = new ASN1EncodableSequence([
@@ -78,7 +90,10 @@ export async function makeIssuer(options: CertificateOptions): Promise<Issuer> {
     new ASN1Integer(BigInt(`0x${Array.from(crypto.getRandomValues(new Uint8Array(15)), (b) => b.toString(16).padStart(2, "0")).join("")}`)),
     signatureAlgorithm,
     name(options.issuer?.name ?? options.subject),
-    new ASN1EncodableSequence([time(options.notBefore ?? new Date("2025-01-01T00:00:00Z")), time(options.notAfter ?? new Date("2035-01-01T00:00:00Z"))]),
+    new ASN1EncodableSequence([
+      time(options.notBefore ?? new Date("2025-01-01T00:00:00Z")),
+      time(options.notAfter ?? new Date("2035-01-01T00:00:00Z")),
+    ]),
     name(options.subject),
     parseASN1NoLeftoverBytes(spki),
     explicit(3, new ASN1EncodableSequence(extensions)),
@@ -87,8 +102,15 @@ export async function makeIssuer(options: CertificateOptions): Promise<Issuer> {
   const signingKey = options.issuer?.privateKey ?? pair.privateKey;
   const raw = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, signingKey, tbsBytes));
   const signature = derSignature(raw);
-  const certificate = encodeASN1(new ASN1EncodableSequence([parseASN1NoLeftoverBytes(tbsBytes), signatureAlgorithm, new ASN1BitString(signature, signature.length * 8)]));
-  return { certificate: certificate as Uint8Array<ArrayBuffer>, privateKey: pair.privateKey, publicKey: pair.publicKey, name: options.subject };
+  const certificate = encodeASN1(
+    new ASN1EncodableSequence([parseASN1NoLeftoverBytes(tbsBytes), signatureAlgorithm, new ASN1BitString(signature, signature.length * 8)]),
+  );
+  return {
+    certificate: certificate as Uint8Array<ArrayBuffer>,
+    privateKey: pair.privateKey,
+    publicKey: pair.publicKey,
+    name: options.subject,
+  };
 }
 
 export function toPem(der: Uint8Array): string {

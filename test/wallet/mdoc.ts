@@ -57,7 +57,13 @@ async function coseKey(publicKey: CryptoKey) {
 }
 
 /** COSE_Sign1 (RFC 9052) with ES256; `payload` null for a detached payload signed as `detached`. */
-export async function sign1(privateKey: CryptoKey, payload: Uint8Array | null, unprotected: Map<number, unknown>, detached?: Uint8Array, protectedExtra: [number, unknown][] = []): Promise<unknown[]> {
+export async function sign1(
+  privateKey: CryptoKey,
+  payload: Uint8Array | null,
+  unprotected: Map<number, unknown>,
+  detached?: Uint8Array,
+  protectedExtra: [number, unknown][] = [],
+): Promise<unknown[]> {
   const protectedBytes = encode(new Map<number, unknown>([[1, -7], ...protectedExtra]));
   const toBeSigned = encode(["Signature1", protectedBytes, new Uint8Array(0), payload ?? detached]);
   const signature = new Uint8Array(await crypto.subtle.sign(es256, privateKey, toBeSigned));
@@ -74,12 +80,14 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<Mdoc> {
   const items = new Map<string, Uint8Array<ArrayBuffer>>();
   const digests = new Map<number, Uint8Array>();
   for (const [index, [elementIdentifier, elementValue]] of elements.entries()) {
-    const bytes = encode(new Map<string, unknown>([
-      ["digestID", index],
-      ["random", crypto.getRandomValues(new Uint8Array(16))],
-      ["elementIdentifier", elementIdentifier],
-      ["elementValue", elementValue],
-    ]));
+    const bytes = encode(
+      new Map<string, unknown>([
+        ["digestID", index],
+        ["random", crypto.getRandomValues(new Uint8Array(16))],
+        ["elementIdentifier", elementIdentifier],
+        ["elementValue", elementValue],
+      ]),
+    );
     items.set(elementIdentifier, bytes);
     digests.set(index, await sha256(encode(new Tag(bytes, 24))));
   }
@@ -90,7 +98,14 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<Mdoc> {
     const bytesList: Uint8Array<ArrayBuffer>[] = [];
     for (const [index, [age, over]] of Object.entries(options.otherNamespace.ages).entries()) {
       const digestID = 1000 + index;
-      const bytes = encode(new Map<string, unknown>([["digestID", digestID], ["random", crypto.getRandomValues(new Uint8Array(16))], ["elementIdentifier", `age_over_${age.padStart(2, "0")}`], ["elementValue", over]]));
+      const bytes = encode(
+        new Map<string, unknown>([
+          ["digestID", digestID],
+          ["random", crypto.getRandomValues(new Uint8Array(16))],
+          ["elementIdentifier", `age_over_${age.padStart(2, "0")}`],
+          ["elementValue", over],
+        ]),
+      );
       bytesList.push(bytes);
       otherDigests.set(digestID, await sha256(encode(new Tag(bytes, 24))));
     }
@@ -104,18 +119,39 @@ export async function issueMdoc(options: IssueMdocOptions): Promise<Mdoc> {
     ["valueDigests", valueDigests],
     ["deviceKeyInfo", new Map([["deviceKey", await coseKey(deviceKey.publicKey)]])],
     ["docType", options.msoDocType ?? docType],
-    ["validityInfo", new Map([
-      ["signed", tdate(options.signedAt ?? now)],
-      ["validFrom", tdate(options.validFrom ?? new Date(now.getTime() - 86_400_000))],
-      ["validUntil", tdate(options.validUntil ?? new Date(now.getTime() + 365 * 86_400_000))],
-    ])],
+    [
+      "validityInfo",
+      new Map([
+        ["signed", tdate(options.signedAt ?? now)],
+        ["validFrom", tdate(options.validFrom ?? new Date(now.getTime() - 86_400_000))],
+        ["validUntil", tdate(options.validUntil ?? new Date(now.getTime() + 365 * 86_400_000))],
+      ]),
+    ],
   ]);
-  if (options.status) mso.set("status", new Map([["status_list", new Map<string, unknown>([["idx", options.status.idx], ["uri", options.status.uri]])]]));
+  if (options.status)
+    mso.set(
+      "status",
+      new Map([
+        [
+          "status_list",
+          new Map<string, unknown>([
+            ["idx", options.status.idx],
+            ["uri", options.status.uri],
+          ]),
+        ],
+      ]),
+    );
   const chain = [options.signer.certificate, ...(options.chainAfterSigner ?? [])];
   const unprotected = new Map<number, unknown>([[33, chain.length === 1 ? chain[0] : chain]]);
   const critical: [number, unknown][] = options.critical ? [[2, options.critical.labels]] : [];
   if (options.critical?.unprotected) unprotected.set(2, options.critical.labels);
-  const issuerAuth = await sign1(options.issuerAuthKey ?? options.signer.privateKey, encode(tag24(mso)), unprotected, undefined, options.critical?.unprotected ? [] : critical);
+  const issuerAuth = await sign1(
+    options.issuerAuthKey ?? options.signer.privateKey,
+    encode(tag24(mso)),
+    unprotected,
+    undefined,
+    options.critical?.unprotected ? [] : critical,
+  );
   return { docType, namespace, items, otherItems, issuerAuth, deviceKey };
 }
 
@@ -175,13 +211,42 @@ export async function deviceResponse(mdoc: Mdoc, sessionTranscript: unknown, opt
   const deviceAuthentication = encode(tag24(["DeviceAuthentication", sessionTranscript, mdoc.docType, deviceNameSpaces]));
   const deviceSignature = await sign1(options.deviceSigningKey ?? mdoc.deviceKey.privateKey, null, new Map(), deviceAuthentication);
   if (options.embedDevicePayload) deviceSignature[2] = deviceAuthentication;
-  return encode(new Map<string, unknown>([
-    ["version", "1.0"],
-    ["documents", Array.from({ length: options.copies ?? 1 }, () => new Map<string, unknown>([
-      ["docType", mdoc.docType],
-      ["issuerSigned", new Map<string, unknown>([["nameSpaces", new Map([[mdoc.namespace, items], ...(mdoc.otherItems ? [[mdoc.otherItems.namespace, mdoc.otherItems.items.map((bytes) => new Tag(bytes, 24))] as [string, unknown]] : [])])], ["issuerAuth", mdoc.issuerAuth]])],
-      ["deviceSigned", new Map<string, unknown>([["nameSpaces", deviceNameSpaces], ["deviceAuth", new Map([["deviceSignature", deviceSignature]])]])],
-    ]))],
-    ["status", 0],
-  ]));
+  return encode(
+    new Map<string, unknown>([
+      ["version", "1.0"],
+      [
+        "documents",
+        Array.from(
+          { length: options.copies ?? 1 },
+          () =>
+            new Map<string, unknown>([
+              ["docType", mdoc.docType],
+              [
+                "issuerSigned",
+                new Map<string, unknown>([
+                  [
+                    "nameSpaces",
+                    new Map([
+                      [mdoc.namespace, items],
+                      ...(mdoc.otherItems
+                        ? [[mdoc.otherItems.namespace, mdoc.otherItems.items.map((bytes) => new Tag(bytes, 24))] as [string, unknown]]
+                        : []),
+                    ]),
+                  ],
+                  ["issuerAuth", mdoc.issuerAuth],
+                ]),
+              ],
+              [
+                "deviceSigned",
+                new Map<string, unknown>([
+                  ["nameSpaces", deviceNameSpaces],
+                  ["deviceAuth", new Map([["deviceSignature", deviceSignature]])],
+                ]),
+              ],
+            ]),
+        ),
+      ],
+      ["status", 0],
+    ]),
+  );
 }

@@ -31,7 +31,9 @@ export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc>
   const digests: string[] = [];
   for (const [age, over] of Object.entries(options.ages)) {
     const name = age.padStart(2, "0");
-    const disclosure = base64url(new TextEncoder().encode(JSON.stringify([base64url(crypto.getRandomValues(new Uint8Array(16))), name, over])));
+    const disclosure = base64url(
+      new TextEncoder().encode(JSON.stringify([base64url(crypto.getRandomValues(new Uint8Array(16))), name, over])),
+    );
     disclosures.set(name, disclosure);
     digests.push(await digestOf(disclosure));
   }
@@ -49,7 +51,11 @@ export async function issueSdJwtVc(options: IssueSdJwtOptions): Promise<SdJwtVc>
     ...options.claims,
   };
   const issuerJwt = await new SignJWT(claims)
-    .setProtectedHeader({ alg: "ES256", typ: "dc+sd-jwt", x5c: [options.signer.certificate, ...(options.chainAfterSigner ?? [])].map(toBase64) })
+    .setProtectedHeader({
+      alg: "ES256",
+      typ: "dc+sd-jwt",
+      x5c: [options.signer.certificate, ...(options.chainAfterSigner ?? [])].map(toBase64),
+    })
     .sign(options.signingKey ?? options.signer.privateKey);
   return { issuerJwt, disclosures, holderKey };
 }
@@ -72,11 +78,18 @@ export async function presentSdJwtVc(credential: SdJwtVc, options: PresentSdJwtO
   const chosen = options.disclose.map((name) => {
     const disclosure = credential.disclosures.get(name);
     if (!disclosure) throw new Error(`the test credential holds no age_equal_or_over.${name}`);
-    if (options.forge?.name === name) return base64url(new TextEncoder().encode(JSON.stringify([base64url(crypto.getRandomValues(new Uint8Array(16))), name, options.forge.value])));
+    if (options.forge?.name === name)
+      return base64url(
+        new TextEncoder().encode(JSON.stringify([base64url(crypto.getRandomValues(new Uint8Array(16))), name, options.forge.value])),
+      );
     return disclosure;
   });
   const withoutKeyBinding = `${credential.issuerJwt}~${chosen.map((d) => `${d}~`).join("")}`;
-  const keyBinding = await new SignJWT({ nonce: options.nonce, aud: options.audience, sd_hash: options.sdHash ?? (await digestOf(withoutKeyBinding)) })
+  const keyBinding = await new SignJWT({
+    nonce: options.nonce,
+    aud: options.audience,
+    sd_hash: options.sdHash ?? (await digestOf(withoutKeyBinding)),
+  })
     .setProtectedHeader({ alg: "ES256", typ: "kb+jwt" })
     .setIssuedAt(options.issuedAt ?? Math.floor(Date.now() / 1000))
     .sign(options.keyBindingKey ?? credential.holderKey.privateKey);

@@ -62,16 +62,29 @@ export async function issueStatusList(options: StatusListOptions): Promise<strin
     const claims: Record<string, unknown> = { sub: options.uri, iat, status_list: { bits, lst: base64url(lst) } };
     if (exp !== null) claims.exp = exp;
     if (options.ttl !== undefined) claims.ttl = options.ttl;
-    return new SignJWT(claims).setProtectedHeader({ alg: "ES256", typ: options.type ?? "statuslist+jwt", x5c: [toBase64(options.signer.certificate)] }).sign(key);
+    return new SignJWT(claims)
+      .setProtectedHeader({ alg: "ES256", typ: options.type ?? "statuslist+jwt", x5c: [toBase64(options.signer.certificate)] })
+      .sign(key);
   }
   const claims = new Map<number, unknown>([
     [2, options.uri],
     [6, iat],
-    [65533, new Map<string, unknown>([["bits", bits], ["lst", lst]])],
+    [
+      65533,
+      new Map<string, unknown>([
+        ["bits", bits],
+        ["lst", lst],
+      ]),
+    ],
   ]);
   if (exp !== null) claims.set(4, exp);
   if (options.ttl !== undefined) claims.set(65534, options.ttl);
-  const protectedBytes = encode(new Map<number, unknown>([[1, -7], [16, options.type ?? "application/statuslist+cwt"]]));
+  const protectedBytes = encode(
+    new Map<number, unknown>([
+      [1, -7],
+      [16, options.type ?? "application/statuslist+cwt"],
+    ]),
+  );
   const payload = encode(claims);
   const toBeSigned = encode(["Signature1", protectedBytes, new Uint8Array(0), payload]);
   const signature = new Uint8Array(await crypto.subtle.sign({ name: "ECDSA", hash: "SHA-256" }, key, toBeSigned));

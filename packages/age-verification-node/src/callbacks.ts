@@ -44,7 +44,8 @@ export async function verifyCallback(
   if (!id || !timestamp || !signatures) throw new CallbackVerificationError("missing webhook-id, webhook-timestamp or webhook-signature");
   if (!/^\d{1,12}$/.test(timestamp)) throw new CallbackVerificationError("webhook-timestamp is not Unix seconds");
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
-  if (Math.abs(now - Number(timestamp)) > CALLBACK_TOLERANCE_SECONDS) throw new CallbackVerificationError("webhook-timestamp is outside the 5-minute tolerance");
+  if (Math.abs(now - Number(timestamp)) > CALLBACK_TOLERANCE_SECONDS)
+    throw new CallbackVerificationError("webhook-timestamp is outside the 5-minute tolerance");
   if (signingSecrets.length === 0) throw new CallbackVerificationError("no signing secret given");
 
   const signed = utf8(`${id}.${timestamp}.${rawBody}`);

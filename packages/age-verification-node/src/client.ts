@@ -53,9 +53,20 @@ export function createClient(options: ClientOptions): AgeVerificationClient {
 
   async function call<T>(path: string, init: RequestInit): Promise<{ data: T; response: Response }> {
     const response = await send(`${base}${path}`, { ...init, headers: { ...headers, ...(init.headers as Record<string, string>) } });
-    const body = (await response.json().catch(() => null)) as { success?: boolean; data?: T; error?: string; message?: string; errors?: { path: string; message: string }[] } | null;
+    const body = (await response.json().catch(() => null)) as {
+      success?: boolean;
+      data?: T;
+      error?: string;
+      message?: string;
+      errors?: { path: string; message: string }[];
+    } | null;
     if (!response.ok || body?.success !== true) {
-      throw new AgeVerificationError(response.status, body?.error ?? "UNEXPECTED_RESPONSE", body?.message ?? response.statusText, body?.errors ?? []);
+      throw new AgeVerificationError(
+        response.status,
+        body?.error ?? "UNEXPECTED_RESPONSE",
+        body?.message ?? response.statusText,
+        body?.errors ?? [],
+      );
     }
     return { data: body.data as T, response };
   }

@@ -9,7 +9,12 @@ export function base64ToBytes(text: string): Uint8Array<ArrayBuffer> {
 }
 
 export const base64UrlToBytes = (text: string): Uint8Array<ArrayBuffer> =>
-  base64ToBytes(text.replace(/-/g, "+").replace(/_/g, "/").padEnd(Math.ceil(text.length / 4) * 4, "="));
+  base64ToBytes(
+    text
+      .replace(/-/g, "+")
+      .replace(/_/g, "/")
+      .padEnd(Math.ceil(text.length / 4) * 4, "="),
+  );
 
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = "";

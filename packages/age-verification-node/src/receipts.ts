@@ -46,14 +46,21 @@ export async function verifyReceipt(receipt: string, jwks: Jwks, options: { issu
   if (header.alg !== "EdDSA") throw new ReceiptVerificationError("only EdDSA receipts are accepted");
   if (typeof header.kid !== "string") throw new ReceiptVerificationError("the receipt names no kid");
   const jwk = jwks.keys.find((key) => key.kid === header.kid);
-  if (jwk?.kty !== "OKP" || jwk.crv !== "Ed25519" || typeof jwk.x !== "string") throw new ReceiptVerificationError(`no published Ed25519 key has kid ${header.kid}`);
+  if (jwk?.kty !== "OKP" || jwk.crv !== "Ed25519" || typeof jwk.x !== "string")
+    throw new ReceiptVerificationError(`no published Ed25519 key has kid ${header.kid}`);
 
   const key = await crypto.subtle.importKey("jwk", { kty: "OKP", crv: "Ed25519", x: jwk.x }, { name: "Ed25519" }, false, ["verify"]);
-  const valid = await crypto.subtle.verify({ name: "Ed25519" }, key, base64UrlToBytes(encodedSignature), utf8(`${encodedHeader}.${encodedPayload}`));
+  const valid = await crypto.subtle.verify(
+    { name: "Ed25519" },
+    key,
+    base64UrlToBytes(encodedSignature),
+    utf8(`${encodedHeader}.${encodedPayload}`),
+  );
   if (!valid) throw new ReceiptVerificationError("the signature does not match: the receipt was changed or not signed by this key");
 
   const claims = decodeJson(encodedPayload) as ReceiptClaims;
-  if (options.issuer !== undefined && claims.iss !== options.issuer) throw new ReceiptVerificationError(`issuer ${claims.iss} is not ${options.issuer}`);
+  if (options.issuer !== undefined && claims.iss !== options.issuer)
+    throw new ReceiptVerificationError(`issuer ${claims.iss} is not ${options.issuer}`);
   return claims;
 }
 

@@ -15,11 +15,24 @@
   var locale = document.documentElement.lang || "en";
   var t = A.t;
 
-  var SECTIONS = ["me-loading", "me-signin", "me-business", "me-deleted", "me-held", "passkey-settings", "me-password", "me-email-change", "me-proof", "me-delete"];
+  var SECTIONS = [
+    "me-loading",
+    "me-signin",
+    "me-business",
+    "me-deleted",
+    "me-held",
+    "passkey-settings",
+    "me-password",
+    "me-email-change",
+    "me-proof",
+    "me-delete",
+  ];
   var SIGNED_IN = ["me-held", "passkey-settings", "me-password", "me-email-change", "me-proof", "me-delete"];
   /** @param {string[]} visible @param {string} [heading] the heading that takes the focus (tabindex=-1) */
   function showSections(visible, heading) {
-    SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
+    SECTIONS.forEach(function (id) {
+      A.show(id, visible.indexOf(id) >= 0);
+    });
     if (heading) {
       A.$(heading).focus();
       document.title = A.$(heading).textContent || document.title;
@@ -28,14 +41,20 @@
 
   // The way back to the request this person came from (/verify stores its own address before it links here).
   var back = null;
-  try { back = sessionStorage.getItem("avs.account.back"); } catch (e) { back = null; }
+  try {
+    back = sessionStorage.getItem("avs.account.back");
+  } catch {
+    back = null;
+  }
   if (back && /^\/verify\?/.test(back)) {
     A.$("me-back").setAttribute("href", back);
     A.show("me-back-line", true);
   }
 
   /** @param {Failure} res */
-  function banner(res) { A.notice("me-banner", A.messageFor(res), "error"); }
+  function banner(res) {
+    A.notice("me-banner", A.messageFor(res), "error");
+  }
 
   // --- Signing in and out -----------------------------------------------------------------------
   /** @param {string} [message] */
@@ -51,10 +70,15 @@
     T.clear();
     token = null;
     closeOffer();
-    document.querySelectorAll("form").forEach(function (form) { form.reset(); A.clearFieldErrors(form); });
+    document.querySelectorAll("form").forEach(function (form) {
+      form.reset();
+      A.clearFieldErrors(form);
+    });
     showSignIn(message);
   }
-  A.$("me-sign-out").addEventListener("click", function () { forget(t("me.signed_out")); });
+  A.$("me-sign-out").addEventListener("click", function () {
+    forget(t("me.signed_out"));
+  });
 
   A.onSubmit(A.form("me-login-form"), async function (values) {
     var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
@@ -120,7 +144,14 @@
   // The anonymous age tokens live in this browser only (age-tokens.browser.js): the server keeps no list of them.
   async function drawTokens() {
     var count = await T.count();
-    A.text("me-tokens", typeof indexedDB === "undefined" ? t("me.tokens.unavailable") : count > 0 ? t("me.tokens.count", { count: count }) : t("me.tokens.none"));
+    A.text(
+      "me-tokens",
+      typeof indexedDB === "undefined"
+        ? t("me.tokens.unavailable")
+        : count > 0
+          ? t("me.tokens.count", { count: count })
+          : t("me.tokens.none"),
+    );
     A.show("me-tokens-clear", count > 0);
   }
   A.$("me-tokens-clear").addEventListener("click", async function () {
@@ -175,17 +206,20 @@
     A.$("me-proof-offer").focus();
     // Timed by the server's clock (its Date header), not the device's, which may be off by minutes.
     var now = serverDate ? Date.parse(serverDate) : Date.now();
-    offerEnds = setTimeout(function () {
-      drawProofReason(null);
-      A.notice("me-proof-notice", t("me.proof.expired"), "info");
-    }, Math.max(0, Date.parse(offer.expires_at) - (isNaN(now) ? Date.now() : now)));
+    offerEnds = setTimeout(
+      function () {
+        drawProofReason(null);
+        A.notice("me-proof-notice", t("me.proof.expired"), "info");
+      },
+      Math.max(0, Date.parse(offer.expires_at) - (Number.isNaN(now) ? Date.now() : now)),
+    );
   }
   A.$("me-proof-start").addEventListener("click", function (/** @type {MouseEvent} */ event) {
     A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
       A.notice("me-proof-notice", "", "info");
       // An account with a passkey confirms with it (403 PASSKEY_REQUIRED without), as for its approvals.
       /** @type {unknown} */
-      var confirmation = undefined;
+      var confirmation;
       var held = P.needed() ? await P.confirmation() : null;
       if (held) {
         if (!held.ok) return A.notice("me-proof-notice", A.messageFor(held), "error");
@@ -212,8 +246,18 @@
    */
   function refused(res, field) {
     if (res.ok) return res;
-    if (res.error === "INVALID_CREDENTIALS") return { ok: false, status: 422, error: "VALIDATION_FAILED", message: "", errors: [{ path: field, message: t("me.password.wrong"), own: true }] };
-    if (res.status === 401) { forget(t("account.signed_out")); return { ok: true }; }
+    if (res.error === "INVALID_CREDENTIALS")
+      return {
+        ok: false,
+        status: 422,
+        error: "VALIDATION_FAILED",
+        message: "",
+        errors: [{ path: field, message: t("me.password.wrong"), own: true }],
+      };
+    if (res.status === 401) {
+      forget(t("account.signed_out"));
+      return { ok: true };
+    }
     return res;
   }
   /** @param {string} field @param {string} message */
@@ -223,7 +267,10 @@
 
   A.onSubmit(A.form("me-password-form"), async function (values, form) {
     if (!values.currentPassword) return fieldProblem("currentPassword", t("me.password.required"));
-    var res = await A.api("POST", "/api/users/change-password", { token: token, body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
+    var res = await A.api("POST", "/api/users/change-password", {
+      token: token,
+      body: { currentPassword: values.currentPassword, newPassword: values.newPassword },
+    });
     if (!res.ok) return refused(res, "currentPassword");
     // Every earlier token stopped working, this tab's too: the answer carries its replacement.
     token = res.data.token;
@@ -236,7 +283,10 @@
 
   A.onSubmit(A.form("me-email-form"), async function (values, form) {
     if (!values.password) return fieldProblem("password", t("me.password.required"));
-    var res = await A.api("POST", "/api/users/change-email", { token: token, body: { newEmail: values.newEmail, password: values.password } });
+    var res = await A.api("POST", "/api/users/change-email", {
+      token: token,
+      body: { newEmail: values.newEmail, password: values.password },
+    });
     if (!res.ok) return refused(res, "password");
     form.reset();
     A.notice(form.querySelector(".notice"), t("me.email.sent", { email: values.newEmail }), "ok");
@@ -251,7 +301,11 @@
     tokens.clear();
     await T.clear();
     token = null;
-    try { sessionStorage.clear(); } catch (e) { /* nothing stored */ }
+    try {
+      sessionStorage.clear();
+    } catch {
+      /* nothing stored */
+    }
     A.show("me-sign-out", false);
     A.show("me-back-line", false);
     showSections(["me-deleted"], "me-deleted-title");

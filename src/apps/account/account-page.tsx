@@ -18,7 +18,12 @@ export function AccountPage({ language, development = false }: { language: PageL
   const { locale, catalogue } = language;
   const t = (key: TextKey) => translate(catalogue, key);
   return (
-    <Layout title={t("me.title")} lang={locale} styles={["verify.css", "account.css"]} scripts={["common.js", "passkeys.js", "age-tokens.js", "qr-code.js", "account-page.js"]}>
+    <Layout
+      title={t("me.title")}
+      lang={locale}
+      styles={["verify.css", "account.css"]}
+      scripts={["common.js", "passkeys.js", "age-tokens.js", "qr-code.js", "account-page.js"]}
+    >
       <PageTexts catalogue={catalogue} />
       <main id="me-app" data-busy-words={t("busy.sending")} data-development={development ? "true" : undefined}>
         <div class="topbar">
@@ -108,7 +113,14 @@ export function AccountPage({ language, development = false }: { language: PageL
           <h2 id="me-password-title">{t("me.password.title")}</h2>
           <form id="me-password-form" novalidate>
             <FormNotice />
-            <Field form="me-password" name="currentPassword" label={t("me.password.current")} type="password" autocomplete="current-password" required />
+            <Field
+              form="me-password"
+              name="currentPassword"
+              label={t("me.password.current")}
+              type="password"
+              autocomplete="current-password"
+              required
+            />
             <Field
               form="me-password"
               name="newPassword"
@@ -143,7 +155,14 @@ export function AccountPage({ language, development = false }: { language: PageL
           <p class="muted">{t("me.delete.text")}</p>
           <form id="me-delete-form" novalidate>
             <FormNotice />
-            <Field form="me-delete" name="password" label={t("passkey.password")} type="password" autocomplete="current-password" required />
+            <Field
+              form="me-delete"
+              name="password"
+              label={t("passkey.password")}
+              type="password"
+              autocomplete="current-password"
+              required
+            />
             <button type="submit" class="btn danger">
               {t("me.delete.submit")}
             </button>

@@ -21,5 +21,7 @@ accountAppRoutes.get("/account", strictPolicy, noStorePage, async (c) => {
 });
 
 for (const kind of ACCOUNT_LINKS) {
-  accountAppRoutes.get(`/account/${kind}`, strictPolicy, noStorePage, async (c) => c.html(<AccountLinkPage kind={kind} language={await browserLanguage(c)} />));
+  accountAppRoutes.get(`/account/${kind}`, strictPolicy, noStorePage, async (c) =>
+    c.html(<AccountLinkPage kind={kind} language={await browserLanguage(c)} />),
+  );
 }

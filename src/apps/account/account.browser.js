@@ -17,15 +17,13 @@
     A.show("account-working", false);
     A.notice("account-status", message, kindOfNotice);
     A.show("account-next", true);
-    A.show("account-console", !user || user.userType !== "PERSONAL");
+    A.show("account-console", user?.userType !== "PERSONAL");
     A.$("account-title").focus();
   }
 
   /** @param {Failure} res */
   function failed(res) {
-    done(res.error === "INVALID_TOKEN" || res.error === "VALIDATION_FAILED"
-      ? A.t("link.invalid")
-      : A.messageFor(res), "error");
+    done(res.error === "INVALID_TOKEN" || res.error === "VALIDATION_FAILED" ? A.t("link.invalid") : A.messageFor(res), "error");
   }
 
   /** @param {string} path @param {(user: { email: string }) => string} success */
@@ -37,9 +35,13 @@
   }
 
   if (kind === "verify-email") {
-    confirm("/api/auth/verify-email", function (user) { return A.t("link.email_confirmed", { email: user.email }); });
+    confirm("/api/auth/verify-email", function (user) {
+      return A.t("link.email_confirmed", { email: user.email });
+    });
   } else if (kind === "confirm-email-change") {
-    confirm("/api/auth/confirm-email-change", function (user) { return A.t("link.email_changed", { email: user.email }); });
+    confirm("/api/auth/confirm-email-change", function (user) {
+      return A.t("link.email_changed", { email: user.email });
+    });
   } else if (kind === "reset-password") {
     if (!token) failed({ error: "INVALID_TOKEN" });
     A.onSubmit(A.form("reset-form"), async function (values, form) {
@@ -49,7 +51,11 @@
         done(A.t("link.password_changed"), "ok");
         return res;
       }
-      if (res.error === "INVALID_TOKEN") { form.hidden = true; failed(res); return { ok: true }; }
+      if (res.error === "INVALID_TOKEN") {
+        form.hidden = true;
+        failed(res);
+        return { ok: true };
+      }
       return res;
     });
   }

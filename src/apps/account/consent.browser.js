@@ -27,24 +27,31 @@
       INVALID_CREDENTIALS: t("consent.error.credentials"),
       KYC_REQUIRED: t("consent.error.kyc"),
       ATTESTATION_NOT_ALLOWED: t("consent.error.underage"),
-      RATE_LIMITED: t("consent.error.limited")
-    }
+      RATE_LIMITED: t("consent.error.limited"),
+    },
   };
 
-  A.onSubmit(A.form("consent-form"), async function (values, form) {
-    var signedIn = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
-    if (!signedIn.ok) return signedIn;
-    var token = signedIn.data.token;
-    var res = await A.api("POST", "/api/attestations/authorizations", { token: token, body: request });
-    var held = !res.ok && res.error === "PASSKEY_REQUIRED" ? await P.confirmationOf(token) : null;
-    if (held) {
-      if (!held.ok) return held;
-      res = await A.api("POST", "/api/attestations/authorizations", { token: token, body: Object.assign({ confirmation: held.assertion }, request) });
-    }
-    if (!res.ok) return res;
-    form.reset();
-    A.notice(/** @type {HTMLElement} */ (form.querySelector(".notice")), t("consent.working"), "ok");
-    location.assign(res.data.redirect_to);
-    return res;
-  }, wording);
+  A.onSubmit(
+    A.form("consent-form"),
+    async function (values, form) {
+      var signedIn = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
+      if (!signedIn.ok) return signedIn;
+      var token = signedIn.data.token;
+      var res = await A.api("POST", "/api/attestations/authorizations", { token: token, body: request });
+      var held = !res.ok && res.error === "PASSKEY_REQUIRED" ? await P.confirmationOf(token) : null;
+      if (held) {
+        if (!held.ok) return held;
+        res = await A.api("POST", "/api/attestations/authorizations", {
+          token: token,
+          body: Object.assign({ confirmation: held.assertion }, request),
+        });
+      }
+      if (!res.ok) return res;
+      form.reset();
+      A.notice(/** @type {HTMLElement} */ (form.querySelector(".notice")), t("consent.working"), "ok");
+      location.assign(res.data.redirect_to);
+      return res;
+    },
+    wording,
+  );
 })();

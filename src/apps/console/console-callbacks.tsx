@@ -38,7 +38,14 @@ export function KeyCallbacksPanel() {
       <h3>Test event</h3>
       <form id="test-event-form" novalidate>
         <FormNotice />
-        <Field form="test-event" name="url" label="Endpoint URL" type="url" required hint="Receives one signed age_verification.test event." />
+        <Field
+          form="test-event"
+          name="url"
+          label="Endpoint URL"
+          type="url"
+          required
+          hint="Receives one signed age_verification.test event."
+        />
         <button type="submit" class="btn secondary">
           Send test event
         </button>
@@ -51,8 +58,7 @@ export function KeyCallbacksPanel() {
           <label for="origins">Allowed callback origins</label>
           <textarea id="origins" name="allowedCallbackOrigins" rows={3} aria-describedby="origins-hint origins-error"></textarea>
           <span class="hint" id="origins-hint">
-            One per line, scheme://host[:port]. Sessions opened with this key must use a callback_url on one of them. Empty
-            allows any.
+            One per line, scheme://host[:port]. Sessions opened with this key must use a callback_url on one of them. Empty allows any.
           </span>
           <p class="field-error" id="origins-error" data-error-for="allowedCallbackOrigins" hidden></p>
         </div>

@@ -55,8 +55,8 @@ export function ConsolePage({ development }: { development: boolean }) {
         <section id="console-personal" class="card" hidden aria-labelledby="personal-title">
           <h1 id="personal-title">This console is for business accounts</h1>
           <p>
-            You are signed in with a personal account: your email, password, passkeys and identity are on your account page. API keys and usage
-            belong to business accounts.
+            You are signed in with a personal account: your email, password, passkeys and identity are on your account page. API keys and
+            usage belong to business accounts.
           </p>
           <a class="btn" id="personal-account" href="/account">
             Open your account page
@@ -65,8 +65,7 @@ export function ConsolePage({ development }: { development: boolean }) {
         <section id="console-unverified" class="card" hidden aria-labelledby="unverified-title">
           <h1 id="unverified-title">Confirm your email address</h1>
           <p>
-            We sent a confirmation link to <strong id="unverified-email"></strong>. API keys are created by verified business
-            accounts only.
+            We sent a confirmation link to <strong id="unverified-email"></strong>. API keys are created by verified business accounts only.
           </p>
           {development ? (
             <p class="notice warn">
@@ -134,13 +133,28 @@ function AuthSection() {
       <div id="panel-signup" role="tabpanel" aria-labelledby="tab-signup" hidden>
         <form id="signup-form" novalidate>
           <FormNotice />
-          <Field form="signup" name="companyName" label="Company name" autocomplete="organization" required hint="End users see it when you ask them to confirm their age." />
+          <Field
+            form="signup"
+            name="companyName"
+            label="Company name"
+            autocomplete="organization"
+            required
+            hint="End users see it when you ask them to confirm their age."
+          />
           <div class="row">
             <Field form="signup" name="firstName" label="First name (optional)" autocomplete="given-name" />
             <Field form="signup" name="lastName" label="Last name (optional)" autocomplete="family-name" />
           </div>
           <Field form="signup" name="email" label="Work email" type="email" autocomplete="email" required />
-          <Field form="signup" name="password" label="Password" type="password" autocomplete="new-password" required hint="8 to 128 characters." />
+          <Field
+            form="signup"
+            name="password"
+            label="Password"
+            type="password"
+            autocomplete="new-password"
+            required
+            hint="8 to 128 characters."
+          />
           <button type="submit" class="btn">
             Create business account
           </button>
@@ -161,8 +175,8 @@ function KeysSection() {
               Your new key
             </h2>
             <p class="notice warn">
-              Copy both values now and store them in your server's secret store. They will not be shown again: after you
-              leave or reload this page, only the key's prefix is visible.
+              Copy both values now and store them in your server's secret store. They will not be shown again: after you leave or reload
+              this page, only the key's prefix is visible.
             </p>
             <SecretField id="new-api-key" label="API key (send as X-API-Key from your server)" copyName="Copy the API key" />
             <SecretField id="new-signing-secret" label="Signing secret (verifies your callbacks)" copyName="Copy the signing secret" />
@@ -194,7 +208,14 @@ function KeysSection() {
                 Create key
               </button>
             </form>
-            <ConsoleTable id="keys-table" label="API keys" class="mt" stacked hidden columns={["Name", "Mode", "Prefix", "Created", "Last used", "Status", { hidden: "Actions" }]}>
+            <ConsoleTable
+              id="keys-table"
+              label="API keys"
+              class="mt"
+              stacked
+              hidden
+              columns={["Name", "Mode", "Prefix", "Created", "Last used", "Status", { hidden: "Actions" }]}
+            >
               <p id="keys-empty" class="empty" hidden>
                 No keys yet. Create one for each server that opens verification sessions.
               </p>
@@ -210,8 +231,8 @@ function KeysSection() {
             <li>Revoke the old key. It stops working on its very next request.</li>
           </ol>
           <p class="muted mt">
-            Keep keys on your servers. Never put a key in a web page, an app, a QR code or a link: the browser only ever needs
-            a session's <code>session_id</code> and <code>nonce</code>.
+            Keep keys on your servers. Never put a key in a web page, an app, a QR code or a link: the browser only ever needs a session's{" "}
+            <code>session_id</code> and <code>nonce</code>.
           </p>
         </aside>
       </div>
@@ -271,7 +292,12 @@ function UsageSection() {
       </div>
       <div class="card">
         <h2>By key</h2>
-        <ConsoleTable id="by-key-table" label="Sessions by key" stacked columns={["Key", "Prefix", "Total", "Approved", "Denied", "Expired", "Pending"]} />
+        <ConsoleTable
+          id="by-key-table"
+          label="Sessions by key"
+          stacked
+          columns={["Key", "Prefix", "Total", "Approved", "Denied", "Expired", "Pending"]}
+        />
       </div>
       <div class="card">
         <h2 id="log-title" tabindex={-1}>
@@ -286,12 +312,18 @@ function UsageSection() {
             ))}
           </select>
         </div>
-        <ConsoleTable id="log-table" label="Session log" stacked hidden columns={["Session", "Mode", "Status", "Reference", "Age", "Key", "Created", "Resolved", { hidden: "Callbacks" }]} />
+        <ConsoleTable
+          id="log-table"
+          label="Session log"
+          stacked
+          hidden
+          columns={["Session", "Mode", "Status", "Reference", "Age", "Key", "Created", "Resolved", { hidden: "Callbacks" }]}
+        />
         <SessionCallbacksPanel />
         <div id="log-empty" hidden>
           <p id="log-none" class="empty">
-            No sessions in the last 30 days: open one with your API key (<code>POST /api/age-verification/session</code>), see the
-            quick start in the README.
+            No sessions in the last 30 days: open one with your API key (<code>POST /api/age-verification/session</code>), see the quick
+            start in the README.
           </p>
           <div id="log-no-match" class="empty" hidden>
             <p>No sessions match these filters.</p>
@@ -334,8 +366,23 @@ function AccountSection() {
             <h2>Change password</h2>
             <form id="password-form" novalidate>
               <FormNotice />
-              <Field form="password" name="currentPassword" label="Current password" type="password" autocomplete="current-password" required />
-              <Field form="password" name="newPassword" label="New password" type="password" autocomplete="new-password" required hint="Signs out every other device." />
+              <Field
+                form="password"
+                name="currentPassword"
+                label="Current password"
+                type="password"
+                autocomplete="current-password"
+                required
+              />
+              <Field
+                form="password"
+                name="newPassword"
+                label="New password"
+                type="password"
+                autocomplete="new-password"
+                required
+                hint="Signs out every other device."
+              />
               <button type="submit" class="btn">
                 Change password
               </button>
@@ -356,11 +403,18 @@ function AccountSection() {
         <aside class="card">
           <h2>Delete account</h2>
           <p>
-            Deleting removes your account and usage log, revokes every API key at once and expires your pending sessions. Your
-            email address must be confirmed first.
+            Deleting removes your account and usage log, revokes every API key at once and expires your pending sessions. Your email address
+            must be confirmed first.
           </p>
           <div id="delete-notice" class="notice error" role="alert" hidden></div>
-          <Field form="delete" name="password" label="Password" type="password" autocomplete="current-password" hint="Needed unless you signed in within the last 10 minutes." />
+          <Field
+            form="delete"
+            name="password"
+            label="Password"
+            type="password"
+            autocomplete="current-password"
+            hint="Needed unless you signed in within the last 10 minutes."
+          />
           <button type="button" class="btn danger" id="delete-account">
             Delete account
           </button>

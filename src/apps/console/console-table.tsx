@@ -7,7 +7,15 @@ import type { Child } from "hono/jsx";
 
 export type Column = string | { hidden: string };
 
-export function ConsoleTable(props: { id: string; label: string; columns: Column[]; hidden?: boolean; stacked?: boolean; class?: string; children?: Child }) {
+export function ConsoleTable(props: {
+  id: string;
+  label: string;
+  columns: Column[];
+  hidden?: boolean;
+  stacked?: boolean;
+  class?: string;
+  children?: Child;
+}) {
   return (
     <section class={props.class ? `table-wrap ${props.class}` : "table-wrap"} tabindex={0} aria-label={props.label}>
       <table id={props.id} hidden={props.hidden} class={props.stacked ? "stacked" : undefined}>

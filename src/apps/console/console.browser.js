@@ -38,7 +38,15 @@
   var STATUSES = ["APPROVED", "DENIED", "EXPIRED", "PENDING"];
   /** @type {Record<Status, string>} */
   var COLORS = { APPROVED: "#1f8a53", DENIED: "#c4372f", EXPIRED: "#8a90a6", PENDING: "#e0a100" };
-  var AREAS = ["console-loading", "console-auth", "console-personal", "console-unverified", "section-keys", "section-usage", "section-account"];
+  var AREAS = [
+    "console-loading",
+    "console-auth",
+    "console-personal",
+    "console-unverified",
+    "section-keys",
+    "section-usage",
+    "section-account",
+  ];
 
   // The console's words for the API's error codes (the API's messages are written for developers).
   /** @type {Record<string, string>} */
@@ -53,7 +61,7 @@
     PAYLOAD_TOO_LARGE: "That is more than the form can send at once. Shorten it and try again.",
     UNAVAILABLE: "The service is not answering right now. Please try again in a moment.",
     MISCONFIGURED: "The service is not set up to answer right now. Please try again later.",
-    VALIDATION_FAILED: "Some of what you entered could not be accepted. Check it and try again."
+    VALIDATION_FAILED: "Some of what you entered could not be accepted. Check it and try again.",
   };
   // Each form's words for its fields, shown in place of the validator's ("Too small: expected …").
   // "" is a problem of the whole form.
@@ -63,26 +71,51 @@
   /** @type {Record<string, Record<string, string>>} */
   var FIELDS = {
     signin: { email: EMAIL, password: "Enter your password." },
-    signup: { companyName: "Enter your company's name (at most 100 characters).", firstName: NAME, lastName: NAME, email: EMAIL, password: NEW_PASSWORD },
+    signup: {
+      companyName: "Enter your company's name (at most 100 characters).",
+      firstName: NAME,
+      lastName: NAME,
+      email: EMAIL,
+      password: NEW_PASSWORD,
+    },
     forgot: { email: EMAIL },
     createKey: { name: "Enter a name for the key, up to 64 characters (for example: production server).", mode: "Choose live or test." },
     rotate: { graceHours: "Enter a whole number of hours from 0 to " + A.$("rotate-form").getAttribute("data-max-grace") + "." },
     testEvent: { url: "Enter a public https:// address, like https://shop.example/age-callback." },
     origins: { allowedCallbackOrigins: "Write one origin a line, like https://shop.example: https, a host and no path." },
-    range: { from: "Enter a start date on or before the end date, at most a year before it.", to: "Enter an end date, at most a year after the start date.", mode: "Choose live or test sessions." },
-    profile: { companyName: "Enter your company's name (at most 100 characters).", firstName: NAME, lastName: NAME, "": "Fill in at least one name to save." },
+    range: {
+      from: "Enter a start date on or before the end date, at most a year before it.",
+      to: "Enter an end date, at most a year after the start date.",
+      mode: "Choose live or test sessions.",
+    },
+    profile: {
+      companyName: "Enter your company's name (at most 100 characters).",
+      firstName: NAME,
+      lastName: NAME,
+      "": "Fill in at least one name to save.",
+    },
     password: { currentPassword: "Enter your current password.", newPassword: NEW_PASSWORD },
-    email: { newEmail: EMAIL, password: "Enter your password." }
+    email: { newEmail: EMAIL, password: "Enter your password." },
   };
   /** @param {string} form @returns {Wording} */
-  function wording(form) { return { fields: FIELDS[form], codes: CODES }; }
+  function wording(form) {
+    return { fields: FIELDS[form], codes: CODES };
+  }
   /** @param {{ error?: string, message?: string }} res */
-  function plain(res) { return A.messageFor(res, { codes: CODES }); }
+  function plain(res) {
+    return A.messageFor(res, { codes: CODES });
+  }
 
   /** @param {string[]} ids */
-  function only(ids) { AREAS.forEach(function (id) { A.show(id, ids.indexOf(id) >= 0); }); }
+  function only(ids) {
+    AREAS.forEach(function (id) {
+      A.show(id, ids.indexOf(id) >= 0);
+    });
+  }
   /** @param {string} [message] */
-  function banner(message) { A.notice("console-banner", message || "", "error"); }
+  function banner(message) {
+    A.notice("console-banner", message || "", "error");
+  }
 
   // Every authenticated call: a 401 UNAUTHORIZED means the sign-in ended (expired, or signed out
   // elsewhere). A 401 INVALID_CREDENTIALS is a wrong password typed into a form (docs/api-contract.md §Users): the
@@ -92,7 +125,8 @@
     options = options || {};
     options.token = token;
     var res = await A.api(method, path, options);
-    if (res.status === 401 && !res.ok && res.error !== "INVALID_CREDENTIALS") signOutLocally("Your sign-in has ended. Please sign in again.");
+    if (res.status === 401 && !res.ok && res.error !== "INVALID_CREDENTIALS")
+      signOutLocally("Your sign-in has ended. Please sign in again.");
     return res;
   }
 
@@ -124,30 +158,44 @@
   var authTabs = A.tabs(/** @type {HTMLElement} */ (A.$("console-auth").querySelector(".tabs")));
   var sectionTabs = A.tabs(A.$("console-nav"));
   Array.prototype.forEach.call(A.$("console-nav").querySelectorAll('[role="tab"]'), function (tab) {
-    tab.addEventListener("click", function () { openSection(tab.id.replace("tab-", "")); });
+    tab.addEventListener("click", function () {
+      openSection(tab.id.replace("tab-", ""));
+    });
   });
 
-  A.onSubmit(A.form("signin-form"), async function (values) {
-    var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
-    if (res.ok) begin(res.data.token, res.data.user);
-    return res;
-  }, wording("signin"));
+  A.onSubmit(
+    A.form("signin-form"),
+    async function (values) {
+      var res = await A.api("POST", "/api/auth/login", { body: { email: values.email, password: values.password } });
+      if (res.ok) begin(res.data.token, res.data.user);
+      return res;
+    },
+    wording("signin"),
+  );
 
-  A.onSubmit(A.form("signup-form"), async function (values) {
-    /** @type {Record<string, string>} */
-    var body = { email: values.email, password: values.password, userType: "BUSINESS", companyName: values.companyName };
-    if (values.firstName) body.firstName = values.firstName;
-    if (values.lastName) body.lastName = values.lastName;
-    var res = await A.api("POST", "/api/auth/register", { body: body });
-    if (res.ok) begin(res.data.token, res.data.user);
-    return res;
-  }, wording("signup"));
+  A.onSubmit(
+    A.form("signup-form"),
+    async function (values) {
+      /** @type {Record<string, string>} */
+      var body = { email: values.email, password: values.password, userType: "BUSINESS", companyName: values.companyName };
+      if (values.firstName) body.firstName = values.firstName;
+      if (values.lastName) body.lastName = values.lastName;
+      var res = await A.api("POST", "/api/auth/register", { body: body });
+      if (res.ok) begin(res.data.token, res.data.user);
+      return res;
+    },
+    wording("signup"),
+  );
 
-  A.onSubmit(A.form("forgot-form"), async function (values, form) {
-    var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
-    if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way.", "ok");
-    return res;
-  }, wording("forgot"));
+  A.onSubmit(
+    A.form("forgot-form"),
+    async function (values, form) {
+      var res = await A.api("POST", "/api/auth/forgot-password", { body: { email: values.email } });
+      if (res.ok) A.notice(form.querySelector(".notice"), "If an account uses this address, a reset link is on its way.", "ok");
+      return res;
+    },
+    wording("forgot"),
+  );
 
   // "Sign out" forgets this browser's sign-in; "Sign out everywhere" ends every sign-in of the account
   // (the API's logout bumps its token version), a separate and explicit action.
@@ -220,8 +268,10 @@
     await A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), async function () {
       var res = await call("POST", "/api/auth/resend-verification");
       if (res.ok) A.notice("unverified-notice", "A new link is on its way.", "ok");
-      else if (res.error === "ALREADY_VERIFIED") { var me = await call("GET", "/api/users/me"); if (me.ok) route(me.data.user); }
-      else if (res.status !== 401) A.notice("unverified-notice", plain(res), "error");
+      else if (res.error === "ALREADY_VERIFIED") {
+        var me = await call("GET", "/api/users/me");
+        if (me.ok) route(me.data.user);
+      } else if (res.status !== 401) A.notice("unverified-notice", plain(res), "error");
     });
   });
 
@@ -245,9 +295,15 @@
         if (dialog.open) dialog.close();
         resolve(answer);
       }
-      A.$("confirm-yes").onclick = function () { close(true); };
-      A.$("confirm-no").onclick = function () { close(false); };
-      dialog.onclose = function () { close(false); };
+      A.$("confirm-yes").onclick = function () {
+        close(true);
+      };
+      A.$("confirm-no").onclick = function () {
+        close(false);
+      };
+      dialog.onclose = function () {
+        close(false);
+      };
       dialog.showModal();
       A.$("confirm-no").focus();
     });
@@ -276,7 +332,9 @@
     var table = A.$(id);
     /** @type {string[]} */
     var headers = [];
-    table.querySelectorAll("thead th").forEach(function (th) { headers.push(th.querySelector(".sr-only") ? "" : (th.textContent || "").trim()); });
+    table.querySelectorAll("thead th").forEach(function (th) {
+      headers.push(th.querySelector(".sr-only") ? "" : (th.textContent || "").trim());
+    });
     Array.prototype.forEach.call(table.querySelectorAll("tbody tr"), function (/** @type {HTMLTableRowElement} */ row) {
       Array.prototype.forEach.call(row.cells, function (/** @type {HTMLTableCellElement} */ cell, /** @type {number} */ index) {
         if (cell.colSpan === 1) cell.setAttribute("data-label", headers[index] || "");
@@ -286,7 +344,10 @@
 
   async function loadKeys() {
     var res = await call("GET", "/api/keys");
-    if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
+    if (!res.ok) {
+      if (res.status !== 401) banner(plain(res));
+      return;
+    }
     loaded.keys = true;
     var body = /** @type {HTMLTableSectionElement} */ (A.$("keys-table").querySelector("tbody"));
     body.textContent = "";
@@ -297,23 +358,41 @@
       var callbacks = null;
       if (!key.revokedAt) {
         // "Callbacks", as the docs and the rest of the console name what the service sends a merchant's server.
-        callbacks = A.el("button", { type: "button", className: "btn small secondary", text: "Callbacks", "aria-label": "Callbacks of " + key.name });
-        callbacks.addEventListener("click", function () { openKeyCallbacks(key); });
+        callbacks = A.el("button", {
+          type: "button",
+          className: "btn small secondary",
+          text: "Callbacks",
+          "aria-label": "Callbacks of " + key.name,
+        });
+        callbacks.addEventListener("click", function () {
+          openKeyCallbacks(key);
+        });
         revoke = A.el("button", { type: "button", className: "btn small secondary", text: "Revoke", "aria-label": "Revoke " + key.name });
-        revoke.addEventListener("click", function () { revokeKey(key, /** @type {HTMLButtonElement} */ (revoke)); });
+        revoke.addEventListener("click", function () {
+          revokeKey(key, /** @type {HTMLButtonElement} */ (revoke));
+        });
       }
-      body.appendChild(A.el("tr", { "data-key-id": key.id }, [
-        A.el("td", { text: key.name }),
-        modeCell(key.mode !== "test"),
-        A.el("td", { className: "mono", text: key.prefix + "\u2026" }),
-        A.el("td", { text: A.formatDateTime(key.createdAt) }),
-        A.el("td", { text: key.lastUsedAt ? A.formatDateTime(key.lastUsedAt) : "Never" }),
-        // The pill stays one word; the revocation's date follows it as plain text.
-        A.el("td", {}, key.revokedAt
-          ? [A.el("span", { className: "pill revoked", text: "Revoked" }), A.el("span", { className: "detail", text: A.formatDateTime(key.revokedAt) })]
-          : [A.el("span", { className: "pill active", text: "Active" })]),
-        A.el("td", { className: "actions-cell" }, [callbacks, revoke])
-      ]));
+      body.appendChild(
+        A.el("tr", { "data-key-id": key.id }, [
+          A.el("td", { text: key.name }),
+          modeCell(key.mode !== "test"),
+          A.el("td", { className: "mono", text: key.prefix + "\u2026" }),
+          A.el("td", { text: A.formatDateTime(key.createdAt) }),
+          A.el("td", { text: key.lastUsedAt ? A.formatDateTime(key.lastUsedAt) : "Never" }),
+          // The pill stays one word; the revocation's date follows it as plain text.
+          A.el(
+            "td",
+            {},
+            key.revokedAt
+              ? [
+                  A.el("span", { className: "pill revoked", text: "Revoked" }),
+                  A.el("span", { className: "detail", text: A.formatDateTime(key.revokedAt) }),
+                ]
+              : [A.el("span", { className: "pill active", text: "Active" })],
+          ),
+          A.el("td", { className: "actions-cell" }, [callbacks, revoke]),
+        ]),
+      );
     });
     labelCells("keys-table");
     A.show("keys-table", res.data.keys.length > 0);
@@ -322,13 +401,17 @@
 
   /** @param {ApiKey} key @param {HTMLButtonElement} button */
   async function revokeKey(key, button) {
-    var yes = await confirmAction("Revoke " + key.name + "?", "Requests with this key fail from the very next one. Callbacks of sessions it already opened are still delivered. This cannot be undone.", "Revoke key");
+    var yes = await confirmAction(
+      "Revoke " + key.name + "?",
+      "Requests with this key fail from the very next one. Callbacks of sessions it already opened are still delivered. This cannot be undone.",
+      "Revoke key",
+    );
     if (!yes) return button.focus();
     // The keys listed below this one, read before the table is drawn again.
     /** @type {(string | null)[]} */
     var nextIds = [];
     var row = keyRow(key.id);
-    for (var tr = row && row.nextElementSibling; tr; tr = tr.nextElementSibling) nextIds.push(tr.getAttribute("data-key-id"));
+    for (var tr = row?.nextElementSibling; tr; tr = tr.nextElementSibling) nextIds.push(tr.getAttribute("data-key-id"));
     await A.busy(button, async function () {
       var res = await call("DELETE", "/api/keys/" + encodeURIComponent(key.id));
       if (!res.ok && res.status !== 401) banner(plain(res));
@@ -336,9 +419,13 @@
     });
     if (!token) return;
     // The revoked row loses its buttons: the focus goes to the next key's Revoke, else to the heading.
-    /** @type {HTMLElement | null} */
+    /** @type {HTMLElement | null | undefined} */
     var next = null;
-    nextIds.some(function (/** @type {string | null} */ id) { var r = keyRow(id); next = r && r.querySelector('button[aria-label^="Revoke "]'); return !!next; });
+    nextIds.some(function (/** @type {string | null} */ id) {
+      var r = keyRow(id);
+      next = r?.querySelector('button[aria-label^="Revoke "]');
+      return !!next;
+    });
     (next || A.$("keys-title")).focus();
   }
 
@@ -349,9 +436,14 @@
   /** @param {ApiKey} key */
   function showSecretState(key) {
     var state = key.signingSecret;
-    A.text("secret-state", state && state.previousExpiresAt
-      ? "Two secrets sign callbacks until " + A.formatDateTime(state.previousExpiresAt) + "; then only the newest."
-      : state && state.rotatedAt ? "One secret signs callbacks (rotated " + A.formatDateTime(state.rotatedAt) + ")." : "One secret signs callbacks.");
+    A.text(
+      "secret-state",
+      state?.previousExpiresAt
+        ? "Two secrets sign callbacks until " + A.formatDateTime(state.previousExpiresAt) + "; then only the newest."
+        : state?.rotatedAt
+          ? "One secret signs callbacks (rotated " + A.formatDateTime(state.rotatedAt) + ")."
+          : "One secret signs callbacks.",
+    );
   }
 
   /** @param {ApiKey} key */
@@ -373,44 +465,72 @@
     callbacksKey = null;
   });
 
-  A.onSubmit(A.form("rotate-form"), async function (values) {
-    if (!callbacksKey) return { ok: true };
-    var key = callbacksKey;
-    var yes = await confirmAction("Rotate the signing secret of " + key.name + "?", "A new secret is shown once. The current one keeps signing beside it for the grace period, then stops.", "Rotate secret");
-    if (!yes) return { ok: true };
-    var res = await call("POST", "/api/keys/" + encodeURIComponent(key.id) + "/rotate-signing-secret", { body: { graceHours: Number(values.graceHours) } });
-    if (!res.ok) return res.status === 401 ? { ok: true } : res;
-    A.input("rotated-secret").value = res.data.signingSecret;
-    A.show("rotated-copy-status", false);
-    A.show("rotated", true);
-    callbacksKey = res.data.key;
-    showSecretState(res.data.key);
-    loadKeys();
-    return res;
-  }, wording("rotate"));
+  A.onSubmit(
+    A.form("rotate-form"),
+    async function (values) {
+      if (!callbacksKey) return { ok: true };
+      var key = callbacksKey;
+      var yes = await confirmAction(
+        "Rotate the signing secret of " + key.name + "?",
+        "A new secret is shown once. The current one keeps signing beside it for the grace period, then stops.",
+        "Rotate secret",
+      );
+      if (!yes) return { ok: true };
+      var res = await call("POST", "/api/keys/" + encodeURIComponent(key.id) + "/rotate-signing-secret", {
+        body: { graceHours: Number(values.graceHours) },
+      });
+      if (!res.ok) return res.status === 401 ? { ok: true } : res;
+      A.input("rotated-secret").value = res.data.signingSecret;
+      A.show("rotated-copy-status", false);
+      A.show("rotated", true);
+      callbacksKey = res.data.key;
+      showSecretState(res.data.key);
+      loadKeys();
+      return res;
+    },
+    wording("rotate"),
+  );
 
-  A.onSubmit(A.form("test-event-form"), async function (values) {
-    if (!callbacksKey) return { ok: true };
-    var res = await call("POST", "/api/keys/" + encodeURIComponent(callbacksKey.id) + "/test-callback", { body: { url: values.url } });
-    if (!res.ok) return res.status === 401 ? { ok: true } : res;
-    var r = res.data;
-    // The status only: the answer is padded to whole seconds by design (docs/callbacks.md), so its duration
-    // would mislead anyone tuning an endpoint against the 15 s deadline.
-    A.notice("test-result", (r.delivered ? "Delivered: " : "Not delivered: ") + (r.status_code !== null ? "HTTP " + r.status_code : r.error) + " (" + r.signatures + (r.signatures === 1 ? " signature)." : " signatures)."), r.delivered ? "ok" : "warn");
-    return res;
-  }, wording("testEvent"));
+  A.onSubmit(
+    A.form("test-event-form"),
+    async function (values) {
+      if (!callbacksKey) return { ok: true };
+      var res = await call("POST", "/api/keys/" + encodeURIComponent(callbacksKey.id) + "/test-callback", { body: { url: values.url } });
+      if (!res.ok) return res.status === 401 ? { ok: true } : res;
+      var r = res.data;
+      // The status only: the answer is padded to whole seconds by design (docs/callbacks.md), so its duration
+      // would mislead anyone tuning an endpoint against the 15 s deadline.
+      A.notice(
+        "test-result",
+        (r.delivered ? "Delivered: " : "Not delivered: ") +
+          (r.status_code !== null ? "HTTP " + r.status_code : r.error) +
+          " (" +
+          r.signatures +
+          (r.signatures === 1 ? " signature)." : " signatures)."),
+        r.delivered ? "ok" : "warn",
+      );
+      return res;
+    },
+    wording("testEvent"),
+  );
 
-  A.onSubmit(A.form("origins-form"), async function () {
-    if (!callbacksKey) return { ok: true };
-    var lines = /** @type {HTMLTextAreaElement} */ (A.$("origins")).value.split(/\s+/).filter(Boolean);
-    var res = await call("PATCH", "/api/keys/" + encodeURIComponent(callbacksKey.id), { body: { allowedCallbackOrigins: lines.length ? lines : null } });
-    if (!res.ok) return res.status === 401 ? { ok: true } : res;
-    callbacksKey = res.data.key;
-    /** @type {HTMLTextAreaElement} */ (A.$("origins")).value = (res.data.key.allowedCallbackOrigins || []).join("\n");
-    A.notice("origins-status", "Saved.", "ok");
-    loadKeys();
-    return res;
-  }, wording("origins"));
+  A.onSubmit(
+    A.form("origins-form"),
+    async function () {
+      if (!callbacksKey) return { ok: true };
+      var lines = /** @type {HTMLTextAreaElement} */ (A.$("origins")).value.split(/\s+/).filter(Boolean);
+      var res = await call("PATCH", "/api/keys/" + encodeURIComponent(callbacksKey.id), {
+        body: { allowedCallbackOrigins: lines.length ? lines : null },
+      });
+      if (!res.ok) return res.status === 401 ? { ok: true } : res;
+      callbacksKey = res.data.key;
+      /** @type {HTMLTextAreaElement} */ (A.$("origins")).value = (res.data.key.allowedCallbackOrigins || []).join("\n");
+      A.notice("origins-status", "Saved.", "ok");
+      loadKeys();
+      return res;
+    },
+    wording("origins"),
+  );
 
   // ---- A session's callback attempts, with Redeliver ----
   /** @type {string | null} */
@@ -418,8 +538,15 @@
 
   /** @param {string} sessionId */
   function callbacksButton(sessionId) {
-    var button = A.el("button", { type: "button", className: "btn small secondary", text: "Callbacks", "aria-label": "Callbacks of " + sessionId });
-    button.addEventListener("click", function () { openSessionCallbacks(sessionId); });
+    var button = A.el("button", {
+      type: "button",
+      className: "btn small secondary",
+      text: "Callbacks",
+      "aria-label": "Callbacks of " + sessionId,
+    });
+    button.addEventListener("click", function () {
+      openSessionCallbacks(sessionId);
+    });
     return button;
   }
 
@@ -436,19 +563,27 @@
   async function renderCallbacks() {
     if (!callbacksSession) return;
     var res = await call("GET", "/api/usage/sessions/" + encodeURIComponent(callbacksSession) + "/callbacks");
-    if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
+    if (!res.ok) {
+      if (res.status !== 401) banner(plain(res));
+      return;
+    }
     /** @type {CallbackEvent | undefined} */
     var event = res.data.events[res.data.events.length - 1];
-    A.text("session-callbacks-event", event ? event.type + " \u00b7 " + event.webhook_id + " \u00b7 " + event.state : "No callback event yet.");
+    A.text(
+      "session-callbacks-event",
+      event ? event.type + " \u00b7 " + event.webhook_id + " \u00b7 " + event.state : "No callback event yet.",
+    );
     var body = /** @type {HTMLTableSectionElement} */ (A.$("attempts-table").querySelector("tbody"));
     body.textContent = "";
     (event ? event.attempts : []).forEach(function (/** @type {CallbackAttempt} */ attempt) {
-      body.appendChild(A.el("tr", {}, [
-        A.el("td", { text: A.formatDateTime(attempt.at) }),
-        A.el("td", { text: attempt.status_code === null ? "\u2013" : String(attempt.status_code) }),
-        A.el("td", { text: attempt.duration_ms + " ms" }),
-        A.el("td", { text: attempt.error || "\u2013" })
-      ]));
+      body.appendChild(
+        A.el("tr", {}, [
+          A.el("td", { text: A.formatDateTime(attempt.at) }),
+          A.el("td", { text: attempt.status_code === null ? "\u2013" : String(attempt.status_code) }),
+          A.el("td", { text: attempt.duration_ms + " ms" }),
+          A.el("td", { text: attempt.error || "\u2013" }),
+        ]),
+      );
     });
     labelCells("attempts-table");
     A.show("redeliver", !!event);
@@ -460,11 +595,16 @@
     var sessionId = callbacksSession;
     await A.busy(button, async function () {
       var res = await call("POST", "/api/usage/sessions/" + encodeURIComponent(sessionId) + "/callbacks/redeliver");
-      if (!res.ok) { if (res.status !== 401) A.notice("redeliver-status", plain(res), "error"); return; }
+      if (!res.ok) {
+        if (res.status !== 401) A.notice("redeliver-status", plain(res), "error");
+        return;
+      }
       A.notice("redeliver-status", "Redelivery queued: the new attempt appears below within seconds.", "ok");
       // The attempt is sent by the queue consumer: look again shortly.
       for (var i = 0; i < 10; i++) {
-        await new Promise(function (resolve) { setTimeout(resolve, 500); });
+        await new Promise(function (resolve) {
+          setTimeout(resolve, 500);
+        });
         await renderCallbacks();
       }
     });
@@ -479,26 +619,36 @@
   // key named by its prefix (the key itself goes in an environment variable, never in a shell's history).
   /** @param {ApiKey} key */
   function firstSession(key) {
-    return "export AGE_API_KEY='" + key.prefix + "\u2026'   # paste the whole API key shown above\n" +
-      "curl -X POST " + location.origin + "/api/age-verification/session \\\n" +
-      "  -H \"X-API-Key: $AGE_API_KEY\" -H \"Content-Type: application/json\" \\\n" +
-      "  -d '{\"age_required\": 18, \"callback_url\": \"https://your-server.example/age-callback\"}'";
+    return (
+      "export AGE_API_KEY='" +
+      key.prefix +
+      "\u2026'   # paste the whole API key shown above\n" +
+      "curl -X POST " +
+      location.origin +
+      "/api/age-verification/session \\\n" +
+      '  -H "X-API-Key: $AGE_API_KEY" -H "Content-Type: application/json" \\\n' +
+      '  -d \'{"age_required": 18, "callback_url": "https://your-server.example/age-callback"}\''
+    );
   }
 
-  A.onSubmit(A.form("create-key-form"), async function (values, form) {
-    var res = await call("POST", "/api/keys", { body: { name: values.name, mode: values.mode === "test" ? "test" : "live" } });
-    if (!res.ok) return res.status === 401 ? { ok: true } : res;
-    form.reset();
-    A.input("new-api-key").value = res.data.apiKey;
-    A.input("new-signing-secret").value = res.data.signingSecret;
-    newKeyId = res.data.key.id;
-    A.text("new-key-curl", firstSession(res.data.key));
-    A.show("copy-status", false);
-    A.show("new-key", true);
-    A.$("new-key-title").focus();
-    keysReload = loadKeys();
-    return res;
-  }, wording("createKey"));
+  A.onSubmit(
+    A.form("create-key-form"),
+    async function (values, form) {
+      var res = await call("POST", "/api/keys", { body: { name: values.name, mode: values.mode === "test" ? "test" : "live" } });
+      if (!res.ok) return res.status === 401 ? { ok: true } : res;
+      form.reset();
+      A.input("new-api-key").value = res.data.apiKey;
+      A.input("new-signing-secret").value = res.data.signingSecret;
+      newKeyId = res.data.key.id;
+      A.text("new-key-curl", firstSession(res.data.key));
+      A.show("copy-status", false);
+      A.show("new-key", true);
+      A.$("new-key-title").focus();
+      keysReload = loadKeys();
+      return res;
+    },
+    wording("createKey"),
+  );
 
   // The panel closes under the focus: it moves to the new key's row (its first control), or to the
   // keys heading when the table could not be reloaded.
@@ -511,8 +661,8 @@
     A.input("new-signing-secret").value = "";
     A.show("new-key", false);
     var row = keyRow(newKeyId);
-    var control = row && row.querySelector("button");
-    (/** @type {HTMLElement} */ (control) || A.$("keys-title")).focus();
+    var control = row?.querySelector("button");
+    /** @type {HTMLElement} */ (control || A.$("keys-title")).focus();
     newKeyId = null;
   });
 
@@ -521,16 +671,22 @@
       var input = A.input(button.getAttribute("data-copy"));
       var status = button.getAttribute("data-copy-status") || "copy-status";
       input.select();
-      var copied = function () { A.notice(status, "Copied to the clipboard.", "ok"); };
-      var manual = function () { A.notice(status, "Selected: press Ctrl+C (or \u2318C) to copy.", "info"); };
-      if (navigator.clipboard && navigator.clipboard.writeText) navigator.clipboard.writeText(input.value).then(copied, manual);
+      var copied = function () {
+        A.notice(status, "Copied to the clipboard.", "ok");
+      };
+      var manual = function () {
+        A.notice(status, "Selected: press Ctrl+C (or \u2318C) to copy.", "info");
+      };
+      if (navigator.clipboard?.writeText) navigator.clipboard.writeText(input.value).then(copied, manual);
       else manual();
     });
   });
 
   // --- Usage ------------------------------------------------------------------------------------
   /** @param {Date} date */
-  function isoDay(date) { return date.toISOString().slice(0, 10); }
+  function isoDay(date) {
+    return date.toISOString().slice(0, 10);
+  }
   var DEFAULT_TO = isoDay(new Date());
   var DEFAULT_FROM = isoDay(new Date(Date.now() - 30 * 86400000));
   /** @type {Record<string, { name: string, prefix: string }>} by key id, from the by-key totals (which list every key of the account) */
@@ -547,7 +703,9 @@
   function filtered() {
     return /** @type {HTMLSelectElement} */ (A.$("log-status")).value !== "" || shownRange !== defaultQuery();
   }
-  function defaultQuery() { return "from=" + DEFAULT_FROM + "&to=" + DEFAULT_TO + "&mode=live"; }
+  function defaultQuery() {
+    return "from=" + DEFAULT_FROM + "&to=" + DEFAULT_TO + "&mode=live";
+  }
 
   // An empty or inverted range is refused before asking (the API would answer 422 as well).
   function rangeProblems() {
@@ -566,23 +724,42 @@
     logRun++;
     shownRange = "";
     logCursor = null;
-    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, "\u2013"); });
+    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) {
+      A.text("stat-" + name, "\u2013");
+    });
     A.$("chart").textContent = "";
     A.$("chart").removeAttribute("data-sessions");
     /** @type {HTMLElement} */ (A.$("by-key-table").querySelector("tbody")).textContent = "";
     /** @type {HTMLElement} */ (A.$("log-table").querySelector("tbody")).textContent = "";
-    ["log-table", "log-empty", "load-more", "session-callbacks"].forEach(function (id) { A.show(id, false); });
+    ["log-table", "log-empty", "load-more", "session-callbacks"].forEach(function (id) {
+      A.show(id, false);
+    });
   }
 
   function rangeQuery() {
     var mode = /** @type {HTMLSelectElement} */ (A.$("range-mode")).value === "test" ? "test" : "live";
-    return "from=" + encodeURIComponent(A.input("range-from").value) + "&to=" + encodeURIComponent(A.input("range-to").value) + "&mode=" + mode;
+    return (
+      "from=" + encodeURIComponent(A.input("range-from").value) + "&to=" + encodeURIComponent(A.input("range-to").value) + "&mode=" + mode
+    );
   }
 
-  A.onSubmit(A.form("range-form"), function () { return loadUsage(); }, wording("range"));
-  A.$("log-status").addEventListener("change", function () { if (shownRange) loadLog(false); });
+  A.onSubmit(
+    A.form("range-form"),
+    function () {
+      return loadUsage();
+    },
+    wording("range"),
+  );
+  A.$("log-status").addEventListener("change", function () {
+    if (shownRange) loadLog(false);
+  });
   // Live or test applies at once, as the status selector does: every figure on screen changes with it.
-  A.$("range-mode").addEventListener("change", function () { if (shownRange) loadUsage().then(function (res) { if (res && res.ok === false) A.showFailure(A.form("range-form"), res, wording("range")); }); });
+  A.$("range-mode").addEventListener("change", function () {
+    if (shownRange)
+      loadUsage().then(function (res) {
+        if (res && res.ok === false) A.showFailure(A.form("range-form"), res, wording("range"));
+      });
+  });
   A.$("clear-filters").addEventListener("click", function () {
     defaultRange();
     /** @type {HTMLSelectElement} */ (A.$("log-status")).value = "";
@@ -591,7 +768,9 @@
     loadUsage();
   });
   A.$("load-more").addEventListener("click", function (/** @type {MouseEvent} */ event) {
-    A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), function () { return loadLog(true); });
+    A.busy(/** @type {HTMLButtonElement} */ (event.currentTarget), function () {
+      return loadLog(true);
+    });
   });
 
   // One range for every part of one load, read once: edits made while it runs wait for the next "Show".
@@ -613,7 +792,9 @@
     }
     loaded.usage = true;
     var totals = summary.data;
-    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) { A.text("stat-" + name, totals[name]); });
+    ["total", "approved", "denied", "expired", "pending"].forEach(function (name) {
+      A.text("stat-" + name, totals[name]);
+    });
     var byKey = await call("GET", "/api/usage/by-key?" + range);
     if (run !== usageRun) return { ok: true };
     if (byKey.ok) renderByKey(byKey.data.keys);
@@ -629,11 +810,17 @@
     if (!keys.length) body.appendChild(A.el("tr", {}, [A.el("td", { colspan: "7", className: "empty", text: "No keys yet." })]));
     keys.forEach(function (k) {
       keyNames[k.key_id] = { name: k.name, prefix: k.prefix };
-      body.appendChild(A.el("tr", {}, [
-        A.el("td", { text: k.name }), A.el("td", { className: "mono", text: k.prefix + "\u2026" }),
-        A.el("td", { text: String(k.total) }), A.el("td", { text: String(k.approved) }), A.el("td", { text: String(k.denied) }),
-        A.el("td", { text: String(k.expired) }), A.el("td", { text: String(k.pending) })
-      ]));
+      body.appendChild(
+        A.el("tr", {}, [
+          A.el("td", { text: k.name }),
+          A.el("td", { className: "mono", text: k.prefix + "\u2026" }),
+          A.el("td", { text: String(k.total) }),
+          A.el("td", { text: String(k.approved) }),
+          A.el("td", { text: String(k.denied) }),
+          A.el("td", { text: String(k.expired) }),
+          A.el("td", { text: String(k.pending) }),
+        ]),
+      );
     });
     labelCells("by-key-table");
   }
@@ -651,23 +838,31 @@
       logCursor = null;
       A.show("load-more", false);
     }
-    var res = await call("GET", "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(/** @type {string} */ (logCursor)) : ""));
+    var res = await call(
+      "GET",
+      "/api/usage/sessions?" + logQuery + (more ? "&cursor=" + encodeURIComponent(/** @type {string} */ (logCursor)) : ""),
+    );
     if (run !== logRun) return;
-    if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
+    if (!res.ok) {
+      if (res.status !== 401) banner(plain(res));
+      return;
+    }
     var body = /** @type {HTMLTableSectionElement} */ (A.$("log-table").querySelector("tbody"));
     if (!more) body.textContent = "";
     res.data.items.forEach(function (/** @type {LogEntry} */ item) {
-      body.appendChild(A.el("tr", { "data-session-id": item.session_id }, [
-        A.el("td", { className: "mono", text: item.session_id }),
-        modeCell(item.livemode),
-        A.el("td", {}, [A.el("span", { className: "pill " + item.status, text: item.status.toLowerCase() }), outcomeDetail(item)]),
-        A.el("td", { className: item.reference ? "mono" : "", text: item.reference || "\u2013" }),
-        A.el("td", { text: String(item.age_required) }),
-        keyCell(item.key_id),
-        A.el("td", { text: A.formatDateTime(item.created_at) }),
-        A.el("td", { text: item.resolved_at ? A.formatDateTime(item.resolved_at) : "\u2013" }),
-        A.el("td", {}, [item.status === "PENDING" ? null : callbacksButton(item.session_id)])
-      ]));
+      body.appendChild(
+        A.el("tr", { "data-session-id": item.session_id }, [
+          A.el("td", { className: "mono", text: item.session_id }),
+          modeCell(item.livemode),
+          A.el("td", {}, [A.el("span", { className: "pill " + item.status, text: item.status.toLowerCase() }), outcomeDetail(item)]),
+          A.el("td", { className: item.reference ? "mono" : "", text: item.reference || "\u2013" }),
+          A.el("td", { text: String(item.age_required) }),
+          keyCell(item.key_id),
+          A.el("td", { text: A.formatDateTime(item.created_at) }),
+          A.el("td", { text: item.resolved_at ? A.formatDateTime(item.resolved_at) : "\u2013" }),
+          A.el("td", {}, [item.status === "PENDING" ? null : callbacksButton(item.session_id)]),
+        ]),
+      );
     });
     labelCells("log-table");
     logCursor = res.data.next_cursor;
@@ -683,8 +878,10 @@
   // What an answer rested on, or why a session was denied, in words under its status (1.2.0 fields).
   /** @type {Record<string, string>} */
   var OUTCOME_WORDS = {
-    UNDER_AGE: "under the age", DECLINED: "declined by the person",
-    KYC_VERIFIED: "identity check", DIGITAL_ID_VERIFIED: "digital ID"
+    UNDER_AGE: "under the age",
+    DECLINED: "declined by the person",
+    KYC_VERIFIED: "identity check",
+    DIGITAL_ID_VERIFIED: "digital ID",
   };
   /** @param {LogEntry} item */
   function outcomeDetail(item) {
@@ -709,7 +906,10 @@
     if (run !== usageRun) return;
     var mount = A.$("chart");
     mount.textContent = "";
-    if (!res.ok) { if (res.status !== 401) mount.appendChild(A.el("p", { className: "empty", text: plain(res) })); return; }
+    if (!res.ok) {
+      if (res.status !== 401) mount.appendChild(A.el("p", { className: "empty", text: plain(res) }));
+      return;
+    }
     /** @type {string[]} */
     var days = [];
     /** @type {Record<string, Record<Status, number>>} */
@@ -731,8 +931,12 @@
    */
   function svg(tag, attrs, children) {
     var node = document.createElementNS("http://www.w3.org/2000/svg", tag);
-    Object.keys(attrs).forEach(function (name) { node.setAttribute(name, String(attrs[name])); });
-    (children || []).forEach(function (child) { node.appendChild(typeof child === "string" ? document.createTextNode(child) : child); });
+    Object.keys(attrs).forEach(function (name) {
+      node.setAttribute(name, String(attrs[name]));
+    });
+    (children || []).forEach(function (child) {
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
     return node;
   }
 
@@ -744,16 +948,36 @@
    */
   function drawChart(mount, days, counts, total) {
     if (!total) {
-      mount.appendChild(A.el("p", { className: "empty", text: "No sessions in this range yet: open one with your API key, see the quick start in the README." }));
+      mount.appendChild(
+        A.el("p", {
+          className: "empty",
+          text: "No sessions in this range yet: open one with your API key, see the quick start in the README.",
+        }),
+      );
       return;
     }
-    var width = 720, height = 220, left = 36, bottom = 28, top = 10;
+    var width = 720,
+      height = 220,
+      left = 36,
+      bottom = 28,
+      top = 10;
     var max = 1;
-    days.forEach(function (day) { var sum = 0; STATUSES.forEach(function (s) { sum += counts[day][s]; }); if (sum > max) max = sum; });
+    days.forEach(function (day) {
+      var sum = 0;
+      STATUSES.forEach(function (s) {
+        sum += counts[day][s];
+      });
+      if (sum > max) max = sum;
+    });
     var slot = (width - left) / days.length;
     var bar = Math.max(2, slot * 0.7);
     var scale = (height - bottom - top) / max;
-    var chart = svg("svg", { viewBox: "0 0 " + width + " " + height, class: "chart", role: "img", "aria-label": total + " sessions from " + days[0] + " to " + days[days.length - 1] + ", stacked by status per day" });
+    var chart = svg("svg", {
+      viewBox: "0 0 " + width + " " + height,
+      class: "chart",
+      role: "img",
+      "aria-label": total + " sessions from " + days[0] + " to " + days[days.length - 1] + ", stacked by status per day",
+    });
     chart.appendChild(svg("line", { x1: left, y1: height - bottom, x2: width, y2: height - bottom, stroke: "#8a90a6" }));
     chart.appendChild(svg("text", { x: left - 6, y: top + 10, "text-anchor": "end", "font-size": "11", fill: "#4a5068" }, [String(max)]));
     chart.appendChild(svg("text", { x: left - 6, y: height - bottom, "text-anchor": "end", "font-size": "11", fill: "#4a5068" }, ["0"]));
@@ -766,12 +990,38 @@
         if (!n) return;
         var h = n * scale;
         y -= h;
-        chart.appendChild(svg("rect", { x: x.toFixed(1), y: y.toFixed(1), width: bar.toFixed(1), height: h.toFixed(1), fill: COLORS[status], "data-day": day, "data-status": status }, [svg("title", {}, [day + ": " + n + " " + status.toLowerCase()])]));
+        chart.appendChild(
+          svg(
+            "rect",
+            {
+              x: x.toFixed(1),
+              y: y.toFixed(1),
+              width: bar.toFixed(1),
+              height: h.toFixed(1),
+              fill: COLORS[status],
+              "data-day": day,
+              "data-status": status,
+            },
+            [svg("title", {}, [day + ": " + n + " " + status.toLowerCase()])],
+          ),
+        );
         parts.push(n + " " + status.toLowerCase());
       });
       if (index === 0 || index === days.length - 1 || (days.length > 10 && index % Math.ceil(days.length / 6) === 0)) {
         var last = index === days.length - 1;
-        chart.appendChild(svg("text", { x: (last ? x + bar : x + bar / 2).toFixed(1), y: height - 8, "text-anchor": last ? "end" : "middle", "font-size": "11", fill: "#4a5068" }, [day.slice(5)]));
+        chart.appendChild(
+          svg(
+            "text",
+            {
+              x: (last ? x + bar : x + bar / 2).toFixed(1),
+              y: height - 8,
+              "text-anchor": last ? "end" : "middle",
+              "font-size": "11",
+              fill: "#4a5068",
+            },
+            [day.slice(5)],
+          ),
+        );
       }
     });
     mount.appendChild(chart);
@@ -784,7 +1034,10 @@
       var problems = shownRange ? [] : rangeProblems();
       if (problems.length) return A.showFailure(A.form("range-form"), { error: "VALIDATION_FAILED", errors: problems }, wording("range"));
       var res = await call("GET", "/api/usage/export.csv?" + (shownRange || rangeQuery()), { raw: true, accept: "text/csv" });
-      if (!res.ok) { if (res.status !== 401) banner(plain(res)); return; }
+      if (!res.ok) {
+        if (res.status !== 401) banner(plain(res));
+        return;
+      }
       var response = /** @type {Response} */ (res.response);
       var disposition = response.headers.get("content-disposition") || "";
       var match = /filename="?([^";]+)"?/.exec(disposition);
@@ -796,7 +1049,9 @@
       document.body.appendChild(link);
       link.click();
       link.remove();
-      setTimeout(function () { URL.revokeObjectURL(url); }, 10000);
+      setTimeout(function () {
+        URL.revokeObjectURL(url);
+      }, 10000);
     });
   });
 
@@ -809,53 +1064,88 @@
     A.input("profile-lastName").value = user.lastName || "";
   }
 
-  A.onSubmit(A.form("profile-form"), async function (values, form) {
-    /** @type {Record<string, string>} */
-    var body = {};
-    ["companyName", "firstName", "lastName"].forEach(function (name) { if (values[name]) body[name] = values[name]; });
-    var res = await call("PATCH", "/api/users/me", { body: body });
-    if (res.ok) { user = res.data.user; fillAccount(); A.notice(form.querySelector(".notice"), "Profile saved.", "ok"); }
-    return res;
-  }, wording("profile"));
+  A.onSubmit(
+    A.form("profile-form"),
+    async function (values, form) {
+      /** @type {Record<string, string>} */
+      var body = {};
+      ["companyName", "firstName", "lastName"].forEach(function (name) {
+        if (values[name]) body[name] = values[name];
+      });
+      var res = await call("PATCH", "/api/users/me", { body: body });
+      if (res.ok) {
+        user = res.data.user;
+        fillAccount();
+        A.notice(form.querySelector(".notice"), "Profile saved.", "ok");
+      }
+      return res;
+    },
+    wording("profile"),
+  );
 
-  A.onSubmit(A.form("password-form"), async function (values, form) {
-    var res = await call("POST", "/api/users/change-password", { body: { currentPassword: values.currentPassword, newPassword: values.newPassword } });
-    if (res.ok) {
-      token = res.data.token;
-      tokens.set(res.data.token);
-      form.reset();
-      A.notice(form.querySelector(".notice"), "Password changed. Every other device is signed out.", "ok");
-    }
-    return wrongPassword(form, res, "currentPassword", "That is not your current password.");
-  }, wording("password"));
+  A.onSubmit(
+    A.form("password-form"),
+    async function (values, form) {
+      var res = await call("POST", "/api/users/change-password", {
+        body: { currentPassword: values.currentPassword, newPassword: values.newPassword },
+      });
+      if (res.ok) {
+        token = res.data.token;
+        tokens.set(res.data.token);
+        form.reset();
+        A.notice(form.querySelector(".notice"), "Password changed. Every other device is signed out.", "ok");
+      }
+      return wrongPassword(form, res, "currentPassword", "That is not your current password.");
+    },
+    wording("password"),
+  );
 
-  A.onSubmit(A.form("email-form"), async function (values, form) {
-    var res = await call("POST", "/api/users/change-email", { body: { newEmail: values.newEmail, password: values.password } });
-    if (res.ok) { form.reset(); A.notice(form.querySelector(".notice"), "Open the link we sent to the new address to finish the change.", "ok"); }
-    return wrongPassword(form, res, "password", "That is not your password.");
-  }, wording("email"));
+  A.onSubmit(
+    A.form("email-form"),
+    async function (values, form) {
+      var res = await call("POST", "/api/users/change-email", { body: { newEmail: values.newEmail, password: values.password } });
+      if (res.ok) {
+        form.reset();
+        A.notice(form.querySelector(".notice"), "Open the link we sent to the new address to finish the change.", "ok");
+      }
+      return wrongPassword(form, res, "password", "That is not your password.");
+    },
+    wording("email"),
+  );
 
   A.$("delete-account").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
     var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
     A.show("delete-notice", false);
-    var yes = await confirmAction("Delete your account?", "Your usage log is removed, every API key stops working at once and pending sessions expire. This cannot be undone.", "Delete account");
+    var yes = await confirmAction(
+      "Delete your account?",
+      "Your usage log is removed, every API key stops working at once and pending sessions expire. This cannot be undone.",
+      "Delete account",
+    );
     if (!yes) return button.focus();
     await A.busy(button, async function () {
       // The password, when given; without it the server accepts a sign-in of the last 10 minutes.
       var password = /** @type {HTMLInputElement} */ (A.$("delete-password")).value;
       var res = await call("DELETE", "/api/users/account", password ? { body: { password: password } } : undefined);
       if (res.ok) return signOutLocally("Your account is deleted.");
-      if (res.error === "EMAIL_NOT_VERIFIED") A.notice("delete-notice", "Confirm your email address first: deleting an account needs a confirmed email.", "error");
-      else if (res.error === "INVALID_CREDENTIALS") A.notice("delete-notice", password ? "That is not your password." : "Enter your password to delete the account.", "error");
+      if (res.error === "EMAIL_NOT_VERIFIED")
+        A.notice("delete-notice", "Confirm your email address first: deleting an account needs a confirmed email.", "error");
+      else if (res.error === "INVALID_CREDENTIALS")
+        A.notice("delete-notice", password ? "That is not your password." : "Enter your password to delete the account.", "error");
       else if (res.status !== 401) A.notice("delete-notice", plain(res), "error");
     });
   });
 
   // --- Start ------------------------------------------------------------------------------------
   (async function start() {
-    if (!token) { authTabs.select("tab-signin"); return only(["console-auth"]); }
+    if (!token) {
+      authTabs.select("tab-signin");
+      return only(["console-auth"]);
+    }
     var res = await call("GET", "/api/users/me");
     if (res.ok) route(res.data.user);
-    else if (res.status !== 401) { only(["console-auth"]); banner(plain(res)); }
+    else if (res.status !== 401) {
+      only(["console-auth"]);
+      banner(plain(res));
+    }
   })();
 })();

@@ -4,7 +4,17 @@
  * A secret shown once: the whole value on screen (a read-only text area that wraps, never a field that
  * hides its end) and a Copy button whose outcome `statusId` announces.
  */
-export function SecretField({ id, label, copyName, statusId = "copy-status" }: { id: string; label: string; copyName: string; statusId?: string }) {
+export function SecretField({
+  id,
+  label,
+  copyName,
+  statusId = "copy-status",
+}: {
+  id: string;
+  label: string;
+  copyName: string;
+  statusId?: string;
+}) {
   return (
     <div class="field">
       <label for={id}>{label}</label>

@@ -21,6 +21,7 @@
  * @typedef {{ "issuer-request-uri": string, "token-keys": DirectoryKey[] }} Directory
  */
 
+// biome-ignore lint/correctness/noUnusedVariables: a classic script\'s global, read by the pages\' other scripts
 var AVS_AGE_TOKENS = (function () {
   "use strict";
   var A = window.AVS;
@@ -59,9 +60,16 @@ var AVS_AGE_TOKENS = (function () {
   }
   /** @param {Uint8Array[]} parts */
   function concat(parts) {
-    var out = new Uint8Array(parts.reduce(function (n, p) { return n + p.length; }, 0));
+    var out = new Uint8Array(
+      parts.reduce(function (n, p) {
+        return n + p.length;
+      }, 0),
+    );
     var at = 0;
-    parts.forEach(function (p) { out.set(p, at); at += p.length; });
+    parts.forEach(function (p) {
+      out.set(p, at);
+      at += p.length;
+    });
     return out;
   }
   /** @param {Uint8Array} bytes */
@@ -87,16 +95,25 @@ var AVS_AGE_TOKENS = (function () {
   }
   /** The inverse of value mod modulus, or null when there is none. @param {bigint} value @param {bigint} modulus */
   function modInverse(value, modulus) {
-    var a = value % modulus, b = modulus, x0 = 1n, x1 = 0n;
+    var a = value % modulus,
+      b = modulus,
+      x0 = 1n,
+      x1 = 0n;
     while (b !== 0n) {
       var q = a / b;
-      var t = b; b = a - q * b; a = t;
-      t = x1; x1 = x0 - q * x1; x0 = t;
+      var t = b;
+      b = a - q * b;
+      a = t;
+      t = x1;
+      x1 = x0 - q * x1;
+      x0 = t;
     }
     return a === 1n ? ((x0 % modulus) + modulus) % modulus : null;
   }
   /** @param {"SHA-256" | "SHA-384"} name @param {Uint8Array} data */
-  async function digest(name, data) { return new Uint8Array(await crypto.subtle.digest(name, data.slice())); }
+  async function digest(name, data) {
+    return new Uint8Array(await crypto.subtle.digest(name, data.slice()));
+  }
 
   /** n and e out of a DER SubjectPublicKeyInfo (the directory's RSASSA-PSS key, RFC 9578 §6.5). @param {Uint8Array} spki */
   function rsaPublicKey(spki) {
@@ -133,7 +150,8 @@ var AVS_AGE_TOKENS = (function () {
     var h = await digest("SHA-384", concat([new Uint8Array(8), mHash, salt]));
     var db = concat([new Uint8Array(emLen - 2 * hLen - 2), new Uint8Array([1]), salt]);
     var mask = new Uint8Array(0);
-    for (var counter = 0; mask.length < db.length; counter++) mask = concat([mask, await digest("SHA-384", concat([h, toBytes(BigInt(counter), 4)]))]);
+    for (var counter = 0; mask.length < db.length; counter++)
+      mask = concat([mask, await digest("SHA-384", concat([h, toBytes(BigInt(counter), 4)]))]);
     for (var i = 0; i < db.length; i++) db[i] ^= mask[i];
     db[0] &= 0xff >> (8 * emLen - emBits);
     return concat([db, h, new Uint8Array([0xbc])]);
@@ -148,7 +166,12 @@ var AVS_AGE_TOKENS = (function () {
     var key = rsaPublicKey(tokenKey);
     var kLen = Math.ceil(key.n.toString(2).length / 8);
     var keyId = await digest("SHA-256", tokenKey);
-    var tokenInput = concat([new Uint8Array([0, 2]), crypto.getRandomValues(new Uint8Array(32)), await digest("SHA-256", challenge), keyId]);
+    var tokenInput = concat([
+      new Uint8Array([0, 2]),
+      crypto.getRandomValues(new Uint8Array(32)),
+      await digest("SHA-256", challenge),
+      keyId,
+    ]);
     var m = toBigInt(await emsaPss(tokenInput, key.n.toString(2).length - 1));
     /** @type {bigint} */
     var r = 0n;
@@ -165,17 +188,26 @@ var AVS_AGE_TOKENS = (function () {
       /** @param {Uint8Array} response */
       finish: async function (response) {
         var signature = toBytes((toBigInt(response) * inv) % key.n, kLen);
-        var verifyKey = await crypto.subtle.importKey("jwk", { kty: "RSA", n: toB64url(toBytes(key.n, kLen)), e: toB64url(toBytes(key.e, 3)) }, { name: "RSA-PSS", hash: "SHA-384" }, false, ["verify"]);
-        if (!(await crypto.subtle.verify({ name: "RSA-PSS", saltLength: 48 }, verifyKey, signature.slice(), tokenInput.slice()))) throw new Error("the issuer's signature does not verify");
+        var verifyKey = await crypto.subtle.importKey(
+          "jwk",
+          { kty: "RSA", n: toB64url(toBytes(key.n, kLen)), e: toB64url(toBytes(key.e, 3)) },
+          { name: "RSA-PSS", hash: "SHA-384" },
+          false,
+          ["verify"],
+        );
+        if (!(await crypto.subtle.verify({ name: "RSA-PSS", saltLength: 48 }, verifyKey, signature.slice(), tokenInput.slice())))
+          throw new Error("the issuer's signature does not verify");
         return concat([tokenInput, signature]);
-      }
+      },
     };
   }
 
   /** RFC 9577 §2.1.1: the service's one TokenChallenge (type 2, its host as issuer and origin, no context). @param {string} host */
   function challengeFor(host) {
     var name = new TextEncoder().encode(host);
-    var u16 = function (/** @type {number} */ n) { return new Uint8Array([n >> 8, n & 0xff]); };
+    var u16 = function (/** @type {number} */ n) {
+      return new Uint8Array([n >> 8, n & 0xff]);
+    };
     return concat([u16(2), u16(name.length), name, new Uint8Array([0]), u16(name.length), name]);
   }
 
@@ -184,9 +216,15 @@ var AVS_AGE_TOKENS = (function () {
   function openDb() {
     return new Promise(function (resolve, reject) {
       var request = indexedDB.open(DB_NAME, 1);
-      request.onupgradeneeded = function () { request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true }); };
-      request.onsuccess = function () { resolve(request.result); };
-      request.onerror = function () { reject(request.error); };
+      request.onupgradeneeded = function () {
+        request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      };
+      request.onsuccess = function () {
+        resolve(request.result);
+      };
+      request.onerror = function () {
+        reject(request.error);
+      };
     });
   }
   /** @template T @param {IDBTransactionMode} mode @param {(store: IDBObjectStore) => IDBRequest<T> | void} work @returns {Promise<T | undefined>} */
@@ -196,29 +234,59 @@ var AVS_AGE_TOKENS = (function () {
       return await new Promise(function (resolve, reject) {
         var tx = db.transaction(STORE, mode);
         var request = work(tx.objectStore(STORE));
-        tx.oncomplete = function () { resolve(request ? request.result : undefined); };
-        tx.onerror = function () { reject(tx.error); };
-        tx.onabort = function () { reject(tx.error); };
+        tx.oncomplete = function () {
+          resolve(request ? request.result : undefined);
+        };
+        tx.onerror = function () {
+          reject(tx.error);
+        };
+        tx.onabort = function () {
+          reject(tx.error);
+        };
       });
     } finally {
       db.close();
     }
   }
   /** @returns {Promise<StoredToken[]>} */
-  async function stock() { return (await withStore("readonly", function (store) { return store.getAll(); })) || []; }
+  async function stock() {
+    return (
+      (await withStore("readonly", function (store) {
+        return store.getAll();
+      })) || []
+    );
+  }
   /** @param {StoredToken[]} records */
-  function store(records) { return withStore("readwrite", function (s) { records.forEach(function (r) { s.add(r); }); }); }
+  function store(records) {
+    return withStore("readwrite", function (s) {
+      records.forEach(function (r) {
+        s.add(r);
+      });
+    });
+  }
   /** @param {number} id */
-  function remove(id) { return withStore("readwrite", function (s) { return s.delete(id); }); }
+  function remove(id) {
+    return withStore("readwrite", function (s) {
+      return s.delete(id);
+    });
+  }
 
   /** Empties the stock: on sign-out and "Use another account" (the next person starts blank). */
   function clear() {
-    if (laterRefill) { clearTimeout(laterRefill); laterRefill = 0; }
+    if (laterRefill) {
+      clearTimeout(laterRefill);
+      laterRefill = 0;
+    }
     return new Promise(function (resolve) {
       try {
         var request = indexedDB.deleteDatabase(DB_NAME);
-        request.onsuccess = request.onerror = request.onblocked = function () { resolve(undefined); };
-      } catch (e) {
+        request.onsuccess =
+          request.onerror =
+          request.onblocked =
+            function () {
+              resolve(undefined);
+            };
+      } catch {
         resolve(undefined);
       }
     });
@@ -230,7 +298,7 @@ var AVS_AGE_TOKENS = (function () {
     try {
       var res = await fetch(DIRECTORY, { credentials: "omit", cache: "no-store", redirect: "error" });
       return res.ok ? /** @type {Directory} */ (await res.json()) : null;
-    } catch (e) {
+    } catch {
       return null;
     }
   }
@@ -238,7 +306,15 @@ var AVS_AGE_TOKENS = (function () {
   function currentKeys(dir) {
     /** @type {DirectoryKey[]} */
     var keys = [];
-    dir["token-keys"].forEach(function (k) { if (k["token-type"] === 2 && !keys.some(function (c) { return c.age_over === k.age_over; })) keys.push(k); });
+    dir["token-keys"].forEach(function (k) {
+      if (
+        k["token-type"] === 2 &&
+        !keys.some(function (c) {
+          return c.age_over === k.age_over;
+        })
+      )
+        keys.push(k);
+    });
     return keys;
   }
 
@@ -256,14 +332,24 @@ var AVS_AGE_TOKENS = (function () {
         credentials: "omit",
         cache: "no-store",
         redirect: "error",
-        referrerPolicy: "no-referrer"
+        referrerPolicy: "no-referrer",
       });
       /** @type {any} */
       var json = null;
-      try { json = await response.json(); } catch (e) { json = null; }
-      if (response.ok) return { ok: true, status: response.status, data: json && json.data };
-      return { ok: false, status: response.status, error: (json && json.error) || "INTERNAL_ERROR", message: (json && json.message) || "", errors: (json && json.errors) || [] };
-    } catch (e) {
+      try {
+        json = await response.json();
+      } catch {
+        json = null;
+      }
+      if (response.ok) return { ok: true, status: response.status, data: json?.data };
+      return {
+        ok: false,
+        status: response.status,
+        error: json?.error || "INTERNAL_ERROR",
+        message: json?.message || "",
+        errors: json?.errors || [],
+      };
+    } catch {
       return { ok: false, status: 0, error: "NETWORK", message: "", errors: [] };
     }
   }
@@ -274,15 +360,19 @@ var AVS_AGE_TOKENS = (function () {
     if (!options.ok || typeof window.PublicKeyCredential !== "function") return null;
     var o = /** @type {any} */ (options).data;
     try {
-      var credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get({
-        publicKey: {
-          challenge: fromB64url(o.challenge),
-          rpId: o.rpId,
-          allowCredentials: o.allowCredentials.map(function (/** @type {{ id: string }} */ c) { return { type: /** @type {const} */ ("public-key"), id: fromB64url(c.id) }; }),
-          userVerification: o.userVerification,
-          timeout: o.timeout
-        }
-      }));
+      var credential = /** @type {PublicKeyCredential | null} */ (
+        await navigator.credentials.get({
+          publicKey: {
+            challenge: fromB64url(o.challenge),
+            rpId: o.rpId,
+            allowCredentials: o.allowCredentials.map(function (/** @type {{ id: string }} */ c) {
+              return { type: /** @type {const} */ ("public-key"), id: fromB64url(c.id) };
+            }),
+            userVerification: o.userVerification,
+            timeout: o.timeout,
+          },
+        })
+      );
       if (!credential) return null;
       var response = /** @type {AuthenticatorAssertionResponse} */ (credential.response);
       return {
@@ -291,10 +381,10 @@ var AVS_AGE_TOKENS = (function () {
         response: {
           clientDataJSON: toB64url(new Uint8Array(response.clientDataJSON)),
           authenticatorData: toB64url(new Uint8Array(response.authenticatorData)),
-          signature: toB64url(new Uint8Array(response.signature))
-        }
+          signature: toB64url(new Uint8Array(response.signature)),
+        },
       };
-    } catch (e) {
+    } catch {
       return null;
     }
   }
@@ -307,9 +397,18 @@ var AVS_AGE_TOKENS = (function () {
   async function fetchBatch(account, dir, key, confirm) {
     var tokenKey = fromB64url(key["token-key"]);
     var challenge = challengeFor(new URL(dir["issuer-request-uri"]).host);
-    var pending = await Promise.all(Array.from({ length: BATCH }, function () { return tokenRequest(challenge, tokenKey); }));
+    var pending = await Promise.all(
+      Array.from({ length: BATCH }, function () {
+        return tokenRequest(challenge, tokenKey);
+      }),
+    );
     /** @type {Record<string, unknown>} */
-    var body = { age_over: key.age_over, token_requests: pending.map(function (p) { return toB64url(p.request); }) };
+    var body = {
+      age_over: key.age_over,
+      token_requests: pending.map(function (p) {
+        return toB64url(p.request);
+      }),
+    };
     var res = await accountOnly("/api/age-tokens", account, body);
     if (!res.ok && res.error === "PASSKEY_REQUIRED" && confirm) {
       var assertion = await confirmation(account);
@@ -319,8 +418,16 @@ var AVS_AGE_TOKENS = (function () {
     }
     if (!res.ok) return res;
     var responses = /** @type {string[]} */ (res.data.token_responses);
-    var tokens = await Promise.all(pending.map(function (p, i) { return p.finish(fromB64url(responses[i])); }));
-    await store(tokens.map(function (t) { return { ageOver: key.age_over, tokenKey: key["token-key"], token: toB64url(t) }; }));
+    var tokens = await Promise.all(
+      pending.map(function (p, i) {
+        return p.finish(fromB64url(responses[i]));
+      }),
+    );
+    await store(
+      tokens.map(function (t) {
+        return { ageOver: key.age_over, tokenKey: key["token-key"], token: toB64url(t) };
+      }),
+    );
     return res;
   }
 
@@ -348,17 +455,27 @@ var AVS_AGE_TOKENS = (function () {
     if (!dir) return { ok: false, status: 0, error: "NETWORK", message: "", errors: [] };
     var current = currentKeys(dir);
     var kept = await stock();
-    var published = dir["token-keys"].map(function (k) { return k["token-key"]; });
+    var published = dir["token-keys"].map(function (k) {
+      return k["token-key"];
+    });
     for (var i = 0; i < kept.length; i++) if (published.indexOf(kept[i].tokenKey) < 0) await remove(/** @type {number} */ (kept[i].id));
     var proven = options.provenAge === undefined ? Infinity : options.provenAge;
-    var wanted = current.filter(function (k) { return k.age_over <= proven; });
+    var wanted = current.filter(function (k) {
+      return k.age_over <= proven;
+    });
     if (options.ageRequired !== undefined) {
       var needed = options.ageRequired;
-      wanted = current.filter(function (k) { return k.age_over >= needed; }).slice(0, 1);
+      wanted = current
+        .filter(function (k) {
+          return k.age_over >= needed;
+        })
+        .slice(0, 1);
     }
     for (var j = 0; j < wanted.length; j++) {
       var key = wanted[j];
-      var have = kept.filter(function (t) { return t.tokenKey === key["token-key"]; }).length;
+      var have = kept.filter(function (t) {
+        return t.tokenKey === key["token-key"];
+      }).length;
       if (have >= LOW) continue;
       var res = await fetchBatch(account, dir, key, !!options.confirm);
       // Not verified, under this threshold, passkey not given, the day's tokens used: nothing more now.
@@ -370,7 +487,13 @@ var AVS_AGE_TOKENS = (function () {
   /** A refill a while after a token was used (1 to 4 minutes, at random): never in the same moment. @param {string} account @param {number} provenAge */
   function refillLater(account, provenAge) {
     if (laterRefill) clearTimeout(laterRefill);
-    laterRefill = setTimeout(function () { laterRefill = 0; refill(account, { provenAge: provenAge }); }, 60000 + Math.floor(Math.random() * 180000));
+    laterRefill = setTimeout(
+      function () {
+        laterRefill = 0;
+        refill(account, { provenAge: provenAge });
+      },
+      60000 + Math.floor(Math.random() * 180000),
+    );
   }
 
   /** Stored tokens that can answer a request for ageRequired now (their key still published), lowest threshold first. @param {number} ageRequired */
@@ -378,13 +501,21 @@ var AVS_AGE_TOKENS = (function () {
     if (typeof indexedDB === "undefined") return [];
     var dir = await directory();
     if (!dir) return [];
-    var published = dir["token-keys"].map(function (k) { return k["token-key"]; });
+    var published = dir["token-keys"].map(function (k) {
+      return k["token-key"];
+    });
     return (await stock())
-      .filter(function (t) { return t.ageOver >= ageRequired && published.indexOf(t.tokenKey) >= 0; })
-      .sort(function (a, b) { return a.ageOver - b.ageOver; });
+      .filter(function (t) {
+        return t.ageOver >= ageRequired && published.indexOf(t.tokenKey) >= 0;
+      })
+      .sort(function (a, b) {
+        return a.ageOver - b.ageOver;
+      });
   }
   /** How many stored tokens can answer a request for ageRequired. @param {number} ageRequired */
-  async function usable(ageRequired) { return (await usableTokens(ageRequired)).length; }
+  async function usable(ageRequired) {
+    return (await usableTokens(ageRequired)).length;
+  }
 
   /**
    * Approves the session at `path` (…/complete) with a token from the stock, the lowest threshold that
@@ -414,7 +545,9 @@ var AVS_AGE_TOKENS = (function () {
    * when the account has one). Answers undefined when tokens were stored, else the refusal.
    * @param {string} account @param {number} ageRequired @returns {Promise<ApiResult | undefined>}
    */
-  function fillNow(account, ageRequired) { return fill(account, { confirm: true, ageRequired: ageRequired }); }
+  function fillNow(account, ageRequired) {
+    return fill(account, { confirm: true, ageRequired: ageRequired });
+  }
 
   /**
    * While a double-blind request is on this page no background refill runs, not even after it is
@@ -422,7 +555,10 @@ var AVS_AGE_TOKENS = (function () {
    */
   function holdForSession() {
     held = true;
-    if (laterRefill) { clearTimeout(laterRefill); laterRefill = 0; }
+    if (laterRefill) {
+      clearTimeout(laterRefill);
+      laterRefill = 0;
+    }
   }
 
   /** A random wait in milliseconds, uniform in the range (or the test's shorter one). */
@@ -435,7 +571,19 @@ var AVS_AGE_TOKENS = (function () {
   }
 
   /** How many tokens the stock holds (for the browser test). */
-  async function count() { return typeof indexedDB === "undefined" ? 0 : (await stock()).length; }
+  async function count() {
+    return typeof indexedDB === "undefined" ? 0 : (await stock()).length;
+  }
 
-  return { refill: refill, usable: usable, redeem: redeem, fillNow: fillNow, holdForSession: holdForSession, waitMs: waitMs, waitRange: WAIT_MS, clear: clear, count: count };
+  return {
+    refill: refill,
+    usable: usable,
+    redeem: redeem,
+    fillNow: fillNow,
+    holdForSession: holdForSession,
+    waitMs: waitMs,
+    waitRange: WAIT_MS,
+    clear: clear,
+    count: count,
+  };
 })();

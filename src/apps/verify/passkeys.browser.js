@@ -11,6 +11,7 @@
  * @typedef {{ ok: true, assertion: unknown } | { ok: false, error: string, message: string }} AssertionResult
  */
 
+// biome-ignore lint/correctness/noUnusedVariables: a classic script\'s global, read by the pages\' other scripts
 var AVS_PASSKEYS = (function () {
   "use strict";
   var A = window.AVS;
@@ -42,7 +43,9 @@ var AVS_PASSKEYS = (function () {
   }
   /** @param {{ type: "public-key", id: string }[]} list */
   function descriptors(list) {
-    return list.map(function (item) { return { type: item.type, id: fromB64url(item.id) }; });
+    return list.map(function (item) {
+      return { type: item.type, id: fromB64url(item.id) };
+    });
   }
 
   function supported() {
@@ -59,12 +62,16 @@ var AVS_PASSKEYS = (function () {
     var name = error instanceof Error || (error && typeof error === "object" && "name" in error) ? /** @type {Error} */ (error).name : "";
     var ipAddress = !!rp && (/^\d{1,3}(\.\d{1,3}){3}$/.test(rp) || rp.indexOf(":") >= 0 || /^\[/.test(rp));
     if (development && name === "SecurityError" && ipAddress) {
-      return { ok: /** @type {const} */ (false), error: "PASSKEY_CANCELLED", message: A.t("passkey.rp_invalid", { rp: /** @type {string} */ (rp) }) };
+      return {
+        ok: /** @type {const} */ (false),
+        error: "PASSKEY_CANCELLED",
+        message: A.t("passkey.rp_invalid", { rp: /** @type {string} */ (rp) }),
+      };
     }
     return {
       ok: /** @type {const} */ (false),
       error: "PASSKEY_CANCELLED",
-      message: A.t(name === "InvalidStateError" ? "passkey.exists" : "passkey.cancelled")
+      message: A.t(name === "InvalidStateError" ? "passkey.exists" : "passkey.cancelled"),
     };
   }
 
@@ -77,31 +84,36 @@ var AVS_PASSKEYS = (function () {
   async function enrol(password) {
     var first = passkeys.length === 0;
     /** @type {unknown} */
-    var confirmed = undefined;
+    var confirmed;
     if (!first) {
       var held = await confirmation();
       if (!held.ok) return held;
       confirmed = held.assertion;
     }
-    var options = await A.api("POST", "/api/users/me/passkeys/registration-options", { token: token, body: first ? { password: password } : {} });
+    var options = await A.api("POST", "/api/users/me/passkeys/registration-options", {
+      token: token,
+      body: first ? { password: password } : {},
+    });
     if (!options.ok) return options;
     var o = options.data;
     var credential;
     try {
-      credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.create({
-        publicKey: {
-          challenge: fromB64url(o.challenge),
-          rp: o.rp,
-          user: { id: fromB64url(o.user.id), name: o.user.name, displayName: o.user.displayName },
-          pubKeyCredParams: o.pubKeyCredParams,
-          timeout: o.timeout,
-          attestation: o.attestation,
-          authenticatorSelection: o.authenticatorSelection,
-          excludeCredentials: descriptors(o.excludeCredentials)
-        }
-      }));
+      credential = /** @type {PublicKeyCredential | null} */ (
+        await navigator.credentials.create({
+          publicKey: {
+            challenge: fromB64url(o.challenge),
+            rp: o.rp,
+            user: { id: fromB64url(o.user.id), name: o.user.name, displayName: o.user.displayName },
+            pubKeyCredParams: o.pubKeyCredParams,
+            timeout: o.timeout,
+            attestation: o.attestation,
+            authenticatorSelection: o.authenticatorSelection,
+            excludeCredentials: descriptors(o.excludeCredentials),
+          },
+        })
+      );
     } catch (error) {
-      return cancelled(error, o.rp && o.rp.id);
+      return cancelled(error, o.rp?.id);
     }
     if (!credential) return cancelled(null);
     var response = /** @type {AuthenticatorAttestationResponse} */ (credential.response);
@@ -111,11 +123,11 @@ var AVS_PASSKEYS = (function () {
         credential: {
           id: credential.id,
           type: "public-key",
-          response: { clientDataJSON: toB64url(response.clientDataJSON), attestationObject: toB64url(response.attestationObject) }
+          response: { clientDataJSON: toB64url(response.clientDataJSON), attestationObject: toB64url(response.attestationObject) },
         },
         password: first ? password : undefined,
-        confirmation: confirmed
-      }
+        confirmation: confirmed,
+      },
     });
     if (res.ok) await refresh(token, requirePasskey);
     return res;
@@ -126,15 +138,26 @@ var AVS_PASSKEYS = (function () {
    * Whether an approval carries an assertion: when the account has a passkey. A merchant's requirement
    * without one is the server's to refuse (403 PASSKEY_REQUIRED), and the page then explains it.
    */
-  function needed() { return passkeys.length > 0; }
+  function needed() {
+    return passkeys.length > 0;
+  }
   /** Whether an approval would be refused: the merchant requires a passkey and the account has none. */
-  function blocked() { return requirePasskey && passkeys.length === 0; }
+  function blocked() {
+    return requirePasskey && passkeys.length === 0;
+  }
   /** @param {() => void} listener called after every redraw */
-  function onChange(listener) { listeners.push(listener); }
+  function onChange(listener) {
+    listeners.push(listener);
+  }
 
   /** @param {string} sessionId @param {string} nonce @returns {Promise<AssertionResult>} */
   async function assertion(sessionId, nonce) {
-    return signed(await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/passkey-options", { token: token, body: { nonce: nonce } }));
+    return signed(
+      await A.api("POST", "/api/age-verification/session/" + encodeURIComponent(sessionId) + "/passkey-options", {
+        token: token,
+        body: { nonce: nonce },
+      }),
+    );
   }
 
   /**
@@ -164,9 +187,17 @@ var AVS_PASSKEYS = (function () {
     var o = options.data;
     var credential;
     try {
-      credential = /** @type {PublicKeyCredential | null} */ (await navigator.credentials.get({
-        publicKey: { challenge: fromB64url(o.challenge), rpId: o.rpId, allowCredentials: descriptors(o.allowCredentials), userVerification: o.userVerification, timeout: o.timeout }
-      }));
+      credential = /** @type {PublicKeyCredential | null} */ (
+        await navigator.credentials.get({
+          publicKey: {
+            challenge: fromB64url(o.challenge),
+            rpId: o.rpId,
+            allowCredentials: descriptors(o.allowCredentials),
+            userVerification: o.userVerification,
+            timeout: o.timeout,
+          },
+        })
+      );
     } catch (error) {
       return cancelled(error, o.rpId);
     }
@@ -180,9 +211,9 @@ var AVS_PASSKEYS = (function () {
         response: {
           clientDataJSON: toB64url(response.clientDataJSON),
           authenticatorData: toB64url(response.authenticatorData),
-          signature: toB64url(response.signature)
-        }
-      }
+          signature: toB64url(response.signature),
+        },
+      },
     };
   }
 
@@ -208,7 +239,9 @@ var AVS_PASSKEYS = (function () {
     A.show("passkey-required", requirePasskey && passkeys.length === 0);
     A.text("passkey-required-text", A.t(can ? "passkey.required" : "passkey.required.unsupported"));
     drawList();
-    listeners.forEach(function (listener) { listener(); });
+    listeners.forEach(function (listener) {
+      listener();
+    });
   }
 
   function drawList() {
@@ -217,13 +250,26 @@ var AVS_PASSKEYS = (function () {
     passkeys.forEach(function (passkey) {
       var rename = A.el("button", { type: "button", className: "btn small secondary", text: A.t("passkey.rename") });
       var remove = A.el("button", { type: "button", className: "btn small secondary", text: A.t("passkey.remove") });
-      rename.addEventListener("click", function () { renameOne(passkey); });
-      remove.addEventListener("click", function () { removeOne(passkey, remove); });
-      list.appendChild(A.el("li", { "data-passkey": passkey.id }, [
-        A.el("span", { className: "passkey-name", text: passkey.name }), " ",
-        A.el("span", { className: "muted", text: A.t("passkey.added", { date: A.formatDateTime(passkey.created_at, document.documentElement.lang) }) }), " ",
-        rename, " ", remove
-      ]));
+      rename.addEventListener("click", function () {
+        renameOne(passkey);
+      });
+      remove.addEventListener("click", function () {
+        removeOne(passkey, remove);
+      });
+      list.appendChild(
+        A.el("li", { "data-passkey": passkey.id }, [
+          A.el("span", { className: "passkey-name", text: passkey.name }),
+          " ",
+          A.el("span", {
+            className: "muted",
+            text: A.t("passkey.added", { date: A.formatDateTime(passkey.created_at, document.documentElement.lang) }),
+          }),
+          " ",
+          rename,
+          " ",
+          remove,
+        ]),
+      );
     });
     A.show("passkey-empty", passkeys.length === 0);
   }
@@ -243,7 +289,10 @@ var AVS_PASSKEYS = (function () {
     await A.busy(button, async function () {
       var held = await confirmation();
       if (!held.ok) return A.notice("passkey-settings-notice", A.messageFor(held), "error");
-      var res = await A.api("DELETE", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), { token: token, body: { confirmation: held.assertion } });
+      var res = await A.api("DELETE", "/api/users/me/passkeys/" + encodeURIComponent(passkey.id), {
+        token: token,
+        body: { confirmation: held.assertion },
+      });
       A.notice("passkey-settings-notice", res.ok ? "" : A.messageFor(res), "error");
       await refresh(token, requirePasskey);
     });
@@ -275,17 +324,29 @@ var AVS_PASSKEYS = (function () {
   }
 
   // The account page has the settings alone, without the offer that /verify shows after an identity check.
-  if (A.$("passkey-create")) A.$("passkey-create").addEventListener("click", function (/** @type {MouseEvent} */ event) {
-    enrolFrom("passkey-offer-notice", "passkey-offer-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
-  });
+  if (A.$("passkey-create"))
+    A.$("passkey-create").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+      enrolFrom("passkey-offer-notice", "passkey-offer-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
+    });
   // The consent page a wallet opens has no passkey section: it only asks for a confirmation (confirmationOf).
-  if (A.$("passkey-add")) A.$("passkey-add").addEventListener("click", function (/** @type {MouseEvent} */ event) {
-    enrolFrom("passkey-settings-notice", "passkey-add-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
-  });
-  if (A.$("passkey-skip")) A.$("passkey-skip").addEventListener("click", function () {
-    offerDismissed = true;
-    refresh(token, requirePasskey);
-  });
+  if (A.$("passkey-add"))
+    A.$("passkey-add").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+      enrolFrom("passkey-settings-notice", "passkey-add-password", /** @type {HTMLButtonElement} */ (event.currentTarget));
+    });
+  if (A.$("passkey-skip"))
+    A.$("passkey-skip").addEventListener("click", function () {
+      offerDismissed = true;
+      refresh(token, requirePasskey);
+    });
 
-  return { supported: supported, refresh: refresh, needed: needed, blocked: blocked, onChange: onChange, assertion: assertion, confirmation: confirmation, confirmationOf: confirmationOf };
+  return {
+    supported: supported,
+    refresh: refresh,
+    needed: needed,
+    blocked: blocked,
+    onChange: onChange,
+    assertion: assertion,
+    confirmation: confirmation,
+    confirmationOf: confirmationOf,
+  };
 })();

@@ -13,14 +13,24 @@ import { translate } from "../../web/i18n/catalogue";
 import type { TextKey } from "../../web/i18n/en";
 import type { PageLanguage } from "../../web/i18n/load-catalogue";
 
-export type VerifyPageProps = { provider: "sandbox" | "onfido"; language: PageLanguage; link: { session_id: string; nonce: string }; development?: boolean };
+export type VerifyPageProps = {
+  provider: "sandbox" | "onfido";
+  language: PageLanguage;
+  link: { session_id: string; nonce: string };
+  development?: boolean;
+};
 
 export function VerifyPage({ provider, language, link, development = false }: VerifyPageProps) {
   const { locale, catalogue } = language;
   const sandbox = provider !== "onfido";
   const t = (key: TextKey) => translate(catalogue, key);
   return (
-    <Layout title={t("page.title")} lang={locale} styles={["verify.css"]} scripts={["common.js", "passkeys.js", "age-tokens.js", "verify.js"]}>
+    <Layout
+      title={t("page.title")}
+      lang={locale}
+      styles={["verify.css"]}
+      scripts={["common.js", "passkeys.js", "age-tokens.js", "verify.js"]}
+    >
       <PageTexts catalogue={catalogue} />
       {/* The Onfido SDK is not loaded with the page: verify.js injects it from data-onfido-sdk only when
           the document check starts, so a verified user (or a failed request) never runs it. */}
@@ -69,20 +79,34 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
             {/* verify.browser.js names the merchant and the age here, from the first screen's read. */}
             <span class="sandbox-badge">{t("test.badge")}</span> <span id="test-notice-text">{t("test.notice")}</span>
           </p>
-          <h1 id="test-title" tabindex={-1}>{t("test.title")}</h1>
+          <h1 id="test-title" tabindex={-1}>
+            {t("test.title")}
+          </h1>
           <div id="test-notice" class="notice error" hidden></div>
           <div class="actions">
-            <button type="button" class="btn block" data-test-outcome="APPROVED">{t("test.approve")}</button>
-            <button type="button" class="btn block secondary" data-test-outcome="DENIED_UNDER_AGE">{t("test.underage")}</button>
-            <button type="button" class="btn block secondary" data-test-outcome="DENIED_REFUSED">{t("test.refuse")}</button>
-            <button type="button" class="btn block secondary" data-test-outcome="EXPIRED">{t("test.expire")}</button>
+            <button type="button" class="btn block" data-test-outcome="APPROVED">
+              {t("test.approve")}
+            </button>
+            <button type="button" class="btn block secondary" data-test-outcome="DENIED_UNDER_AGE">
+              {t("test.underage")}
+            </button>
+            <button type="button" class="btn block secondary" data-test-outcome="DENIED_REFUSED">
+              {t("test.refuse")}
+            </button>
+            <button type="button" class="btn block secondary" data-test-outcome="EXPIRED">
+              {t("test.expire")}
+            </button>
           </div>
         </section>
 
         <section id="step-intro" class="card accent" hidden aria-labelledby="intro-title">
-          <h1 id="intro-title" tabindex={-1}>{t("page.title")}</h1>
+          <h1 id="intro-title" tabindex={-1}>
+            {t("page.title")}
+          </h1>
           <p class="muted" id="intro-valid"></p>
-          <p class="lede" id="intro-how">{t("intro.how")}</p>
+          <p class="lede" id="intro-how">
+            {t("intro.how")}
+          </p>
           {/* "Not now" means later: the link stays valid and nothing is sent. Declining is its own, plainly worded choice. */}
           <div class="actions">
             <button type="button" class="btn secondary" id="not-now">
@@ -95,7 +119,9 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
         </section>
 
         <section id="step-later" class="card" hidden aria-labelledby="later-title">
-          <h2 id="later-title" tabindex={-1}>{t("later.title")}</h2>
+          <h2 id="later-title" tabindex={-1}>
+            {t("later.title")}
+          </h2>
           <p id="later-text"></p>
           <div class="actions">
             <button type="button" class="btn block secondary" id="later-back">
@@ -105,7 +131,9 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
         </section>
 
         <section id="step-decline" class="card" hidden aria-labelledby="decline-title">
-          <h2 id="decline-title" tabindex={-1}>{t("decline.title")}</h2>
+          <h2 id="decline-title" tabindex={-1}>
+            {t("decline.title")}
+          </h2>
           <p id="decline-text"></p>
           <div id="decline-notice" class="notice error" hidden></div>
           <div class="actions">
@@ -144,7 +172,9 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
             </button>
             {/* While the browser's wallet prompt is open: a wallet that never answers must not hold the page. */}
             <div id="wallet-waiting" hidden>
-              <p class="muted mt" role="status">{t("wallet.waiting")}</p>
+              <p class="muted mt" role="status">
+                {t("wallet.waiting")}
+              </p>
               <button type="button" class="btn block secondary" id="wallet-stop">
                 {t("wallet.stop")}
               </button>
@@ -209,7 +239,9 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
         </section>
 
         <section id="step-kyc" class="card" hidden aria-labelledby="kyc-title">
-          <h2 id="kyc-title" tabindex={-1}>{t("kyc.title")}</h2>
+          <h2 id="kyc-title" tabindex={-1}>
+            {t("kyc.title")}
+          </h2>
           <p class="muted">{t("kyc.text")}</p>
           <div id="kyc-notice" class="notice error" hidden></div>
           {sandbox ? (
@@ -256,7 +288,9 @@ export function VerifyPage({ provider, language, link, development = false }: Ve
         </section>
 
         <section id="step-decide" class="card" hidden aria-labelledby="decide-title">
-          <h2 id="decide-title" tabindex={-1}>{t("decide.title")}</h2>
+          <h2 id="decide-title" tabindex={-1}>
+            {t("decide.title")}
+          </h2>
           {/* Said once, right after the identity check on this page succeeded: the step the person just finished. */}
           <p id="decide-verified" class="notice ok" role="status" hidden>
             {t("decide.verified")}

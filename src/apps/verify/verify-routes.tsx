@@ -43,6 +43,14 @@ verifyAppRoutes.get(
     const session = admitted ? await previewSession(c.var.ctx, link.session_id, link.nonce).catch(() => null) : null;
     const locale = chooseLocale({ chosen: c.req.query("lang"), session: session?.locale, acceptLanguage: c.req.header("accept-language") });
     const language = await pageLanguage(c, locale);
-    return c.html(<VerifyPage provider={provider} language={language} link={{ session_id: link.session_id, nonce: link.nonce }} development={!c.var.ctx.settings.production} />, admitted ? 200 : 429);
+    return c.html(
+      <VerifyPage
+        provider={provider}
+        language={language}
+        link={{ session_id: link.session_id, nonce: link.nonce }}
+        development={!c.var.ctx.settings.production}
+      />,
+      admitted ? 200 : 429,
+    );
   },
 );

@@ -51,9 +51,34 @@
   var identityJustVerified = false;
   var tabs = A.tabs(/** @type {HTMLElement} */ (A.$("step-account").querySelector(".tabs")));
 
-  var SECTIONS = ["step-loading", "step-test", "step-intro", "step-later", "step-decline", "step-request", "step-wallet", "step-account", "step-kyc", "step-decide", "step-double-blind", "step-result", "passkey-offer", "passkey-settings"];
+  var SECTIONS = [
+    "step-loading",
+    "step-test",
+    "step-intro",
+    "step-later",
+    "step-decline",
+    "step-request",
+    "step-wallet",
+    "step-account",
+    "step-kyc",
+    "step-decide",
+    "step-double-blind",
+    "step-result",
+    "passkey-offer",
+    "passkey-settings",
+  ];
   /** @type {Record<string, string>} */
-  var HEADINGS = { "step-test": "test-title", "step-intro": "intro-title", "step-later": "later-title", "step-decline": "decline-title", "step-request": "request-title", "step-kyc": "kyc-title", "step-decide": "decide-title", "step-double-blind": "double-blind-title", "step-result": "result-title" };
+  var HEADINGS = {
+    "step-test": "test-title",
+    "step-intro": "intro-title",
+    "step-later": "later-title",
+    "step-decline": "decline-title",
+    "step-request": "request-title",
+    "step-kyc": "kyc-title",
+    "step-decide": "decide-title",
+    "step-double-blind": "double-blind-title",
+    "step-result": "result-title",
+  };
   // Hiding the section that holds the focus drops it to <body>; so the heading (tabindex=-1) of the
   // first section that just appeared takes it, and a screen reader reads the new step from its title.
   /** @param {string[]} visible */
@@ -63,11 +88,19 @@
       visible = visible.concat("step-wallet");
       placeWallet(visible.indexOf("step-decide") >= 0);
     }
-    var appeared = visible.filter(function (id) { return A.$(id).hidden && HEADINGS[id]; });
-    SECTIONS.forEach(function (id) { A.show(id, visible.indexOf(id) >= 0); });
+    var appeared = visible.filter(function (id) {
+      return A.$(id).hidden && HEADINGS[id];
+    });
+    SECTIONS.forEach(function (id) {
+      A.show(id, visible.indexOf(id) >= 0);
+    });
     if (appeared.length) A.$(HEADINGS[appeared[0]]).focus();
     // The tab's title follows the step: the heading of the last section shown that has one.
-    var titled = visible.filter(function (id) { return HEADINGS[id]; }).pop();
+    var titled = visible
+      .filter(function (id) {
+        return HEADINGS[id];
+      })
+      .pop();
     var title = titled ? A.$(HEADINGS[titled]).textContent : "";
     if (title) document.title = title;
   }
@@ -75,7 +108,13 @@
   // answer (signed out, or the identity not verified yet), a wallet this browser can use answers in one
   // tap: it comes first, filled, and the account's buttons below are outlined. Once the account can answer,
   // "Send my answer" leads and the wallet follows it, outlined.
-  var ACCOUNT_BUTTONS = ["#register-form [type=submit]", "#login-form [type=submit]", "#applicant-form [type=submit]", "#sandbox-form [type=submit]", "#onfido-start"];
+  var ACCOUNT_BUTTONS = [
+    "#register-form [type=submit]",
+    "#login-form [type=submit]",
+    "#applicant-form [type=submit]",
+    "#sandbox-form [type=submit]",
+    "#onfido-start",
+  ];
   /** @param {boolean} afterAnswer */
   function placeWallet(afterAnswer) {
     var wallet = A.$("step-wallet");
@@ -97,7 +136,11 @@
   }
   // The account page (/account) reads the same sign-in; it offers the way back to this request.
   A.$("account-link").addEventListener("click", function () {
-    try { sessionStorage.setItem("avs.account.back", location.pathname + location.search); } catch (e) { /* no way back offered */ }
+    try {
+      sessionStorage.setItem("avs.account.back", location.pathname + location.search);
+    } catch {
+      /* no way back offered */
+    }
   });
   /** @param {"account" | "identity" | "decision" | null} current */
   function progress(current) {
@@ -107,11 +150,16 @@
       var li = A.$("progress-" + name);
       var at = current === null ? -1 : order.indexOf(current);
       li.className = index < at ? "done" : index === at ? "current" : "";
-      if (index === at) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+      if (index === at) li.setAttribute("aria-current", "step");
+      else li.removeAttribute("aria-current");
     });
   }
-  function merchant() { return (request && request.merchant_name) || (preview && preview.merchant_name) || t("merchant.fallback"); }
-  function ageRequired() { return request ? request.age_required : preview ? preview.age_required : ""; }
+  function merchant() {
+    return request?.merchant_name || preview?.merchant_name || t("merchant.fallback");
+  }
+  function ageRequired() {
+    return request ? request.age_required : preview ? preview.age_required : "";
+  }
 
   // --- Texts --------------------------------------------------------------------------------------
   // The server picks the language and hands its catalogue over as data (src/web/i18n); whole sentences
@@ -119,7 +167,9 @@
   var locale = document.documentElement.lang || "en";
   var t = A.t;
   /** One date format for every date the page shows (A.formatDateTime), in the page's language. @param {string} iso */
-  function when(iso) { return A.formatDateTime(iso, locale); }
+  function when(iso) {
+    return A.formatDateTime(iso, locale);
+  }
 
   // A failure that is not about the user's input: a banner with a retry of the step that failed.
   /** @param {Failure} result @param {() => void} [again] */
@@ -129,7 +179,10 @@
     A.show("banner-retry", !!again);
     A.show("banner", true);
   }
-  function clearBanner() { A.show("banner", false); retry = null; }
+  function clearBanner() {
+    A.show("banner", false);
+    retry = null;
+  }
   A.$("banner-retry").addEventListener("click", function () {
     var again = retry;
     clearBanner();
@@ -146,7 +199,7 @@
     showAccountBar(false);
     walletShown = false;
     var values = { merchant: merchant(), age: ageRequired() };
-    var answeredAt = preview && preview.resolved_at ? when(preview.resolved_at) : "";
+    var answeredAt = preview?.resolved_at ? when(preview.resolved_at) : "";
     /** @type {Record<string, [string, string, string, string]>} */
     var screens = {
       approved: ["ok", ICONS.check, t("result.approved.title", values), t("result.approved.text", values)],
@@ -155,11 +208,15 @@
       underage_wallet: ["bad", ICONS.cross, t("result.underage.title", values), t("result.underage.wallet", values)],
       expired: ["neutral", ICONS.clock, t("result.expired.title", values), t("result.expired.text", values)],
       // An earlier decline is not shown with a check mark: the icon says which answer it was.
-      used: ["neutral", preview && preview.status === "APPROVED" ? ICONS.check : ICONS.minus,
-        t(preview && preview.status === "APPROVED" ? "result.used.approved" : "result.used.denied", { time: answeredAt }), t("result.used.text", values)],
+      used: [
+        "neutral",
+        preview && preview.status === "APPROVED" ? ICONS.check : ICONS.minus,
+        t(preview && preview.status === "APPROVED" ? "result.used.approved" : "result.used.denied", { time: answeredAt }),
+        t("result.used.text", values),
+      ],
       invalid: ["bad", ICONS.question, t("result.invalid.title"), t("result.invalid.text")],
       // Withdrawn by the website that made it: "no longer valid", and nothing about why or about the website.
-      withdrawn: ["neutral", ICONS.minus, t("result.withdrawn.title"), t("result.withdrawn.text")]
+      withdrawn: ["neutral", ICONS.minus, t("result.withdrawn.title"), t("result.withdrawn.text")],
     };
     var dead = kind === "invalid" || kind === "withdrawn";
     var screen = screens[kind];
@@ -174,7 +231,7 @@
     A.text("result-title", screen[2]);
     A.text("result-text", screen[3]);
     A.show("result-text", !!screen[3]);
-    A.text("result-receipt", extra && extra.receipt_id ? t("result.receipt", { receipt: extra.receipt_id }) : "");
+    A.text("result-receipt", extra?.receipt_id ? t("result.receipt", { receipt: extra.receipt_id }) : "");
     showReturn(!dead);
     showTestMarker(testing, values);
     A.show("account-notice", false);
@@ -187,8 +244,14 @@
   // it (410 SESSION_WITHDRAWN: docs/end-user-apps.md). True when its screen is shown.
   /** @param {{ status?: number, error?: string }} res @returns {boolean} */
   function deadLink(res) {
-    if (res.error === "SESSION_WITHDRAWN") { result("withdrawn"); return true; }
-    if (res.status === 404 || res.error === "NOT_FOUND") { result("invalid"); return true; }
+    if (res.error === "SESSION_WITHDRAWN") {
+      result("withdrawn");
+      return true;
+    }
+    if (res.status === 404 || res.error === "NOT_FOUND") {
+      result("invalid");
+      return true;
+    }
     return false;
   }
 
@@ -205,9 +268,12 @@
   var ICONS = { check: "check", minus: "minus", cross: "cross", clock: "clock", question: "question" };
   /** @param {string} name */
   function showIcon(name) {
-    A.$("result-icon").querySelectorAll("svg").forEach(function (svg) {
-      if (svg.getAttribute("data-icon") === name) svg.removeAttribute("hidden"); else svg.setAttribute("hidden", "");
-    });
+    A.$("result-icon")
+      .querySelectorAll("svg")
+      .forEach(function (svg) {
+        if (svg.getAttribute("data-icon") === name) svg.removeAttribute("hidden");
+        else svg.setAttribute("hidden", "");
+      });
   }
 
   // --- The way back -------------------------------------------------------------------------------
@@ -219,7 +285,7 @@
     var link = /** @type {HTMLAnchorElement} */ (A.$("result-return"));
     if (href) {
       link.href = href;
-      A.text(link, preview && preview.merchant_name ? t("result.return", { merchant: preview.merchant_name }) : t("result.return.anonymous"));
+      A.text(link, preview?.merchant_name ? t("result.return", { merchant: preview.merchant_name }) : t("result.return.anonymous"));
     } else {
       link.removeAttribute("href");
     }
@@ -228,14 +294,14 @@
   }
   /** The merchant's return_url with the session id added, or null (none given, or not http(s)). */
   function returnHref() {
-    var given = (preview && preview.return_url) || (request && /** @type {{ return_url?: string | null }} */ (request).return_url) || null;
+    var given = preview?.return_url || (request && /** @type {{ return_url?: string | null }} */ (request).return_url) || null;
     if (!given) return null;
     try {
       var url = new URL(given);
       if (url.protocol !== "https:" && url.protocol !== "http:") return null;
       url.searchParams.set("session_id", sessionId);
       return url.href;
-    } catch (e) {
+    } catch {
       return null;
     }
   }
@@ -243,7 +309,20 @@
   // --- Test mode ---------------------------------------------------------------------------
   /** @param {SessionPreview} shown */
   function showTestMode(shown) {
-    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: false, locale: shown.locale, return_url: shown.return_url, require_passkey: false, accepted_assurance: shown.accepted_assurance, double_blind: shown.double_blind, meets_age_required: null };
+    request = {
+      session_id: sessionId,
+      age_required: shown.age_required,
+      merchant_name: shown.merchant_name,
+      status: "PENDING",
+      expires_at: shown.expires_at,
+      livemode: false,
+      locale: shown.locale,
+      return_url: shown.return_url,
+      require_passkey: false,
+      accepted_assurance: shown.accepted_assurance,
+      double_blind: shown.double_blind,
+      meets_age_required: null,
+    };
     progress(null);
     showAccountBar(false);
     // The banner names who asks and for which age, as the live first screen does.
@@ -270,7 +349,9 @@
   // --- Countdown ------------------------------------------------------------------------------
   // The countdown runs on the server's clock (device clock + offset from the Date header), and at zero
   // the server has the last word: only its answer shows the expired screen.
-  function serverNow() { return Date.now() + clockOffset; }
+  function serverNow() {
+    return Date.now() + clockOffset;
+  }
   // fetch has no timeout of its own: one request sent and never answered (nor failed) would stop the
   // step that awaits it. Past the limit the answer counts as a network failure; a late one is ignored.
   var ANSWER_WITHIN_MS = 5000;
@@ -278,16 +359,25 @@
   function answerWithin(ms, call) {
     return Promise.race([
       call,
-      new Promise(function (resolve) { setTimeout(function () { resolve({ ok: false, status: 0, error: "NETWORK", message: "", errors: [] }); }, ms); })
+      new Promise(function (resolve) {
+        setTimeout(function () {
+          resolve({ ok: false, status: 0, error: "NETWORK", message: "", errors: [] });
+        }, ms);
+      }),
     ]);
   }
   /** @param {ApiSuccess} res @param {number} sentAt */
   function learnClock(res, sentAt) {
     var date = res.date ? Date.parse(res.date) : NaN;
     // The header has whole seconds; +500 ms is the middle of that second, the request's middle is ours.
-    if (!isNaN(date)) clockOffset = date + 500 - (sentAt + Date.now()) / 2;
+    if (!Number.isNaN(date)) clockOffset = date + 500 - (sentAt + Date.now()) / 2;
   }
-  function stopCountdown() { if (timer) { clearInterval(timer); timer = 0; } }
+  function stopCountdown() {
+    if (timer) {
+      clearInterval(timer);
+      timer = 0;
+    }
+  }
   function tick() {
     // Only while a request is on screen.
     var shown = /** @type {SessionRequest} */ (request);
@@ -302,7 +392,11 @@
     var alert = A.$("countdown-alert");
     if (ending && !alert.textContent) A.text(alert, t("countdown.ending.announce"));
     if (!ending && alert.textContent) A.text(alert, "");
-    if (left === 0) { clearInterval(timer); timer = -1; confirmExpiry(0); }
+    if (left === 0) {
+      clearInterval(timer);
+      timer = -1;
+      confirmExpiry(0);
+    }
   }
   // The Date header has whole seconds, so the estimate may be early by about one: a PENDING answer
   // near expiry is asked again each second; the expiry alarm turns it EXPIRED. If the alarm is late,
@@ -314,10 +408,18 @@
   async function confirmExpiry(round) {
     var sentAt = Date.now();
     // A double-blind request is never read with the account: its preview says the same.
-    var res = await answerWithin(ANSWER_WITHIN_MS, doubleBlind ? A.api("GET", sessionPath("/preview"), { nonce: nonce }) : A.api("GET", sessionPath("/request"), { token: token, nonce: nonce }));
+    var res = await answerWithin(
+      ANSWER_WITHIN_MS,
+      doubleBlind
+        ? A.api("GET", sessionPath("/preview"), { nonce: nonce })
+        : A.api("GET", sessionPath("/request"), { token: token, nonce: nonce }),
+    );
     if (timer !== -1) return; // answered, signed out or left meanwhile
     if (!res.ok) {
-      if (res.status === 401) { timer = 0; return signedOut(); }
+      if (res.status === 401) {
+        timer = 0;
+        return signedOut();
+      }
       if (deadLink(res)) return;
       // No answer in time (network, 5xx, held): the server-corrected clock is the best word left.
       return result("expired");
@@ -326,14 +428,19 @@
     request = /** @type {SessionRequest} */ (res.data);
     if (request.status === "EXPIRED") return result("expired");
     // Answered meanwhile (elsewhere): the first screen's read says what was answered and when.
-    if (request.status !== "PENDING") { timer = 0; return loadPreview(); }
+    if (request.status !== "PENDING") {
+      timer = 0;
+      return loadPreview();
+    }
     if (Date.parse(/** @type {SessionRequest} */ (request).expires_at) - serverNow() > 2000) {
       // Time is left after all: the device clock was off more than the offset said.
       timer = setInterval(tick, 1000);
       return tick();
     }
     if (round >= 10) return result("expired");
-    setTimeout(function () { if (timer === -1) confirmExpiry(round + 1); }, 1000);
+    setTimeout(function () {
+      if (timer === -1) confirmExpiry(round + 1);
+    }, 1000);
   }
   function startCountdown() {
     stopCountdown();
@@ -369,7 +476,8 @@
     if (!account) return showSections(["step-intro"]);
     // Double-blind: the preview is all the page reads of this request (see "Double-blind" below).
     if (preview.double_blind) return showDoubleBlind(preview);
-    if (token) loadRequest(); else showAccount();
+    if (token) loadRequest();
+    else showAccount();
   }
 
   // --- The ways offered -------------------------------------------------------------------------
@@ -389,12 +497,16 @@
   // from the page's stock of anonymous age tokens (age-tokens.browser.js), never with the sign-in itself.
   // The stock lives in IndexedDB: a browser without it is offered the wallet alone.
   /** @param {SessionPreview} _shown @returns {boolean} */
-  function doubleBlindAccountPath(_shown) { return typeof indexedDB !== "undefined"; }
+  function doubleBlindAccountPath(_shown) {
+    return typeof indexedDB !== "undefined";
+  }
 
   /** @param {SessionPreview} shown @param {boolean} account whether the account path follows */
   function offerWallet(shown, account) {
     var accepted = shown.accepted_assurance.indexOf("DIGITAL_ID_VERIFIED") >= 0;
-    var supported = typeof (/** @type {Window & { DigitalCredential?: unknown }} */ (window)).DigitalCredential !== "undefined" && !!navigator.credentials;
+    var supported =
+      typeof (/** @type {Window & { DigitalCredential?: unknown }} */ (window).DigitalCredential) !== "undefined" &&
+      !!navigator.credentials;
     walletShown = accepted;
     walletOnly = accepted && !account;
     walletSupported = accepted && supported;
@@ -417,9 +529,17 @@
   A.$("wallet-copy").addEventListener("click", async function () {
     var field = A.input("wallet-link");
     var copied = false;
-    try { await navigator.clipboard.writeText(field.value); copied = true; } catch (e) { copied = false; }
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied = true;
+    } catch {
+      copied = false;
+    }
     // Without the clipboard API (a page over plain http), the link is selected for the person to copy.
-    if (!copied) { field.focus(); field.select(); }
+    if (!copied) {
+      field.focus();
+      field.select();
+    }
     A.text("wallet-copied", copied ? t("wallet.copied") : "");
   });
 
@@ -427,14 +547,20 @@
   A.$("wallet-use").addEventListener("click", async function (/** @type {MouseEvent} */ event) {
     var button = /** @type {HTMLButtonElement} */ (event.currentTarget);
     A.show("wallet-notice", false);
-    var asked = await A.busy(button, function () { return A.api("POST", sessionPath("/digital-id/request"), { nonce: nonce }); });
+    var asked = await A.busy(button, function () {
+      return A.api("POST", sessionPath("/digital-id/request"), { nonce: nonce });
+    });
     if (!asked.ok) return walletRefused(asked);
     var credential = await fromWallet(asked.data.requests);
     if (credential === "stopped") return A.notice("wallet-notice", t("wallet.no_answer"), "error");
-    if (!credential || typeof credential.protocol !== "string" || !credential.data) return A.notice("wallet-notice", t("wallet.cancelled"), "error");
+    if (!credential || typeof credential.protocol !== "string" || !credential.data)
+      return A.notice("wallet-notice", t("wallet.cancelled"), "error");
     var shared = credential;
     await A.busy(button, async function () {
-      var res = await A.api("POST", sessionPath("/digital-id/response"), { nonce: nonce, body: { protocol: shared.protocol, data: shared.data } });
+      var res = await A.api("POST", sessionPath("/digital-id/response"), {
+        nonce: nonce,
+        body: { protocol: shared.protocol, data: shared.data },
+      });
       if (!res.ok) return walletRefused(res);
       return result(res.data.status === "APPROVED" ? "approved" : "underage_wallet", res.data);
     });
@@ -453,11 +579,20 @@
     A.show("wallet-use", false);
     A.show("wallet-waiting", true);
     A.$("wallet-stop").focus();
-    var stopped = new Promise(function (resolve) { controller.signal.addEventListener("abort", function () { resolve("stopped"); }); });
-    var limit = setTimeout(function () { controller.abort(); }, WALLET_WAIT_MS);
+    var stopped = new Promise(function (resolve) {
+      controller.signal.addEventListener("abort", function () {
+        resolve("stopped");
+      });
+    });
+    var limit = setTimeout(function () {
+      controller.abort();
+    }, WALLET_WAIT_MS);
     try {
-      var asked = navigator.credentials.get(/** @type {any} */ ({ digital: { requests: requests }, signal: controller.signal }))
-        .catch(function () { return null; });
+      var asked = navigator.credentials
+        .get(/** @type {any} */ ({ digital: { requests: requests }, signal: controller.signal }))
+        .catch(function () {
+          return null;
+        });
       return /** @type {any} */ (await Promise.race([asked, stopped]));
     } finally {
       clearTimeout(limit);
@@ -467,7 +602,9 @@
       A.$("wallet-use").focus();
     }
   }
-  A.$("wallet-stop").addEventListener("click", function () { if (walletWait) walletWait.abort(); });
+  A.$("wallet-stop").addEventListener("click", function () {
+    if (walletWait) walletWait.abort();
+  });
   /** @param {Failure & { status?: number }} res */
   function walletRefused(res) {
     if (deadLink(res)) return;
@@ -478,7 +615,7 @@
       DIGITAL_ID_INSUFFICIENT: t("wallet.insufficient", { age: ageRequired() }),
       RATE_LIMITED: t("wallet.limited"),
       ASSURANCE_NOT_ACCEPTED: t("wallet.not_accepted"),
-      VALIDATION_FAILED: t("wallet.invalid")
+      VALIDATION_FAILED: t("wallet.invalid"),
     };
     A.notice("wallet-notice", (res.error && words[res.error]) || A.messageFor(res), "error");
   }
@@ -501,7 +638,9 @@
   /** @type {string[]} */
   var beforeDecline = [];
   A.$("intro-decline").addEventListener("click", function () {
-    beforeDecline = SECTIONS.filter(function (id) { return !A.$(id).hidden; });
+    beforeDecline = SECTIONS.filter(function (id) {
+      return !A.$(id).hidden;
+    });
     A.show("decline-notice", false);
     showSections(["step-decline"]);
   });
@@ -511,7 +650,9 @@
   });
   // "Not now" means later: nothing is sent, the link stays valid until it expires.
   A.$("not-now").addEventListener("click", function () {
-    beforeDecline = SECTIONS.filter(function (id) { return !A.$(id).hidden; });
+    beforeDecline = SECTIONS.filter(function (id) {
+      return !A.$(id).hidden;
+    });
     A.text("later-text", t("later.text", { merchant: merchant(), time: preview ? when(preview.expires_at) : "" }));
     showSections(["step-later"]);
   });
@@ -550,8 +691,13 @@
   }
 
   A.onSubmit(A.form("register-form"), async function (values) {
-    var res = await A.api("POST", "/api/auth/register", { body: { email: values.email, password: values.password, userType: "PERSONAL", locale: locale } });
-    if (res.ok) { signedIn(res.data, true); return res; }
+    var res = await A.api("POST", "/api/auth/register", {
+      body: { email: values.email, password: values.password, userType: "PERSONAL", locale: locale },
+    });
+    if (res.ok) {
+      signedIn(res.data, true);
+      return res;
+    }
     if (res.error === "EMAIL_TAKEN") {
       tabs.select("tab-login");
       A.input("login-email").value = values.email;
@@ -587,14 +733,20 @@
     T.clear();
     token = null;
     request = null;
-    try { sessionStorage.clear(); } catch (e) { /* nothing stored */ }
+    try {
+      sessionStorage.clear();
+    } catch {
+      /* nothing stored */
+    }
     root.querySelectorAll("form").forEach(function (form) {
       form.reset();
       A.clearFieldErrors(form);
       var box = form.querySelector(".notice");
       if (box) A.show(/** @type {HTMLElement} */ (box), false);
     });
-    ["account-notice", "kyc-notice", "decide-notice", "decline-notice"].forEach(function (id) { A.show(id, false); });
+    ["account-notice", "kyc-notice", "decide-notice", "decline-notice"].forEach(function (id) {
+      A.show(id, false);
+    });
     A.text("decide-underage", "");
     A.show("decide-underage", false);
     A.show("decide-verified", false);
@@ -661,7 +813,10 @@
     // A refusal for a document that verifies another account is not a typo: new details change nothing.
     A.show("kyc-correct", status === "REJECTED" && reason !== "IDENTITY_ALREADY_VERIFIED");
     if (sandbox) A.show("sandbox-form", status !== "NOT_STARTED");
-    else { A.show("onfido-panel", status !== "NOT_STARTED"); resetOnfido(); }
+    else {
+      A.show("onfido-panel", status !== "NOT_STARTED");
+      resetOnfido();
+    }
     if (status === "REJECTED" && reason === "IDENTITY_ALREADY_VERIFIED") {
       A.notice("kyc-notice", t("kyc.rejected.duplicate"), "error");
     } else if (status === "REJECTED") {
@@ -681,7 +836,10 @@
     correcting = true;
     A.show("kyc-correct", false);
     if (A.$("sandbox-form")) A.show("sandbox-form", false);
-    else { resetOnfido(); A.show("onfido-panel", false); }
+    else {
+      resetOnfido();
+      A.show("onfido-panel", false);
+    }
     A.show("applicant-correct-intro", true);
     A.show("applicant-form", true);
     A.$("applicant-firstName").focus();
@@ -703,12 +861,21 @@
       ? await A.api("PUT", "/api/kyc/applicant", { token: token, body: body })
       : await A.api("POST", "/api/kyc/create-applicant", { token: token, body: body });
     if (!res.ok && res.error !== "APPLICANT_EXISTS") {
-      if (res.status === 401) { signedOut(); return { ok: true }; }
+      if (res.status === 401) {
+        signedOut();
+        return { ok: true };
+      }
       // The record changed meanwhile (verified, or a check started in another tab): show where it stands.
-      if (correcting && res.status === 409) { loadKyc(); return { ok: true }; }
+      if (correcting && res.status === 409) {
+        loadKyc();
+        return { ok: true };
+      }
       return res;
     }
-    if (provider === "onfido") { startOnfido(); return { ok: true }; }
+    if (provider === "onfido") {
+      startOnfido();
+      return { ok: true };
+    }
     return completeSandbox(values.result || "clear");
   });
 
@@ -719,23 +886,30 @@
    * @param {Record<string, string>} values @returns {string | null}
    */
   function dateOfBirth(values) {
-    var day = values["dob-day"] || "", month = values["dob-month"] || "", year = values["dob-year"] || "";
+    var day = values["dob-day"] || "",
+      month = values["dob-month"] || "",
+      year = values["dob-year"] || "";
     if (!day || !month || !year) return "";
     if (!/^\d{1,2}$/.test(day) || !/^\d{1,2}$/.test(month) || !/^\d{4}$/.test(year)) return null;
     var iso = year + "-" + ("0" + month).slice(-2) + "-" + ("0" + day).slice(-2);
     var parsed = new Date(iso + "T00:00:00Z");
-    return !isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === iso ? iso : null;
+    return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === iso ? iso : null;
   }
 
   if (A.$("sandbox-form")) {
-    A.onSubmit(A.form("sandbox-form"), function (values) { return completeSandbox(values.result || "clear"); });
+    A.onSubmit(A.form("sandbox-form"), function (values) {
+      return completeSandbox(values.result || "clear");
+    });
   }
 
   /** @param {string} outcome */
   async function completeSandbox(outcome) {
     var res = await A.api("POST", "/api/kyc/sandbox/complete", { token: token, body: { result: outcome } });
     if (!res.ok) {
-      if (res.status === 401) { signedOut(); return { ok: true }; }
+      if (res.status === 401) {
+        signedOut();
+        return { ok: true };
+      }
       return res;
     }
     identityJustVerified = res.data.status === "VERIFIED";
@@ -759,9 +933,15 @@
       onfidoScript = new Promise(function (resolve) {
         var script = document.createElement("script");
         script.src = /** @type {string} */ (root.getAttribute("data-onfido-sdk"));
-        script.onload = function () { resolve(!!sdkWindow.Onfido); };
+        script.onload = function () {
+          resolve(!!sdkWindow.Onfido);
+        };
         // A failed load is not cached: the next attempt injects the script again.
-        script.onerror = function () { script.remove(); onfidoScript = null; resolve(false); };
+        script.onerror = function () {
+          script.remove();
+          onfidoScript = null;
+          resolve(false);
+        };
         document.head.appendChild(script);
       });
     }
@@ -773,7 +953,11 @@
     if (!onfidoHandle) return;
     var handle = onfidoHandle;
     onfidoHandle = null;
-    try { handle.tearDown(); } catch (error) { /* already gone */ }
+    try {
+      handle.tearDown();
+    } catch {
+      /* already gone */
+    }
   }
   function resetOnfido() {
     tearDownOnfido();
@@ -810,9 +994,13 @@
       containerId: "onfido-mount",
       // The face step takes a photo: the server asks for a facial_similarity_photo report.
       steps: ["welcome", "document", "face", "complete"],
-      onComplete: function () { submitOnfido(); },
+      onComplete: function () {
+        submitOnfido();
+      },
       // An expired SDK token or a failed upload: a fresh start gets a new token.
-      onError: function () { onfidoFailed({ error: "INTERNAL_ERROR" }, startOnfido); }
+      onError: function () {
+        onfidoFailed({ error: "INTERNAL_ERROR" }, startOnfido);
+      },
     });
   }
   if (A.$("onfido-start")) A.$("onfido-start").addEventListener("click", startOnfido);
@@ -839,7 +1027,10 @@
     startPolling();
   }
 
-  function startPolling() { pollRun++; pollKyc(0, pollRun); }
+  function startPolling() {
+    pollRun++;
+    pollKyc(0, pollRun);
+  }
 
   // Bounded polling: every 5 s for up to 10 minutes, then the user is asked to reload. A newer run
   // (a new attempt, a new status) ends the older one. A read that has not answered in 10 s is given up
@@ -848,7 +1039,10 @@
   /** @param {number} round @param {number} run */
   async function pollKyc(round, run) {
     if (!timer || run !== pollRun) return;
-    if (round >= 120) { A.text("onfido-status", t("kyc.onfido.slow")); return; }
+    if (round >= 120) {
+      A.text("onfido-status", t("kyc.onfido.slow"));
+      return;
+    }
     var res = await answerWithin(10000, A.api("GET", "/api/kyc/status", { token: token }));
     if (run !== pollRun) return;
     if (res.ok && (res.data.status === "VERIFIED" || res.data.status === "REJECTED")) {
@@ -856,7 +1050,9 @@
       identityJustVerified = res.data.status === "VERIFIED";
       return applyKyc(res.data.status, res.data.reason);
     }
-    setTimeout(function () { pollKyc(round + 1, run); }, 5000);
+    setTimeout(function () {
+      pollKyc(round + 1, run);
+    }, 5000);
   }
 
   // --- Decision ---------------------------------------------------------------------------------
@@ -884,7 +1080,7 @@
     // A verified person under the age is told so before answering, and offered only what is true:
     // declining (the server still decides on complete, from the verified date of birth).
     var under = !!request && request.meets_age_required === false;
-    var required = !!(request && request.require_passkey);
+    var required = !!request?.require_passkey;
     A.text("decide-underage", under ? t("decide.underage", { merchant: merchant(), age: ageRequired() }) : "");
     A.show("decide-underage", under);
     // What an approval would share is no question for a person who can only decline: the notice says what a decline shares.
@@ -920,7 +1116,9 @@
     A.$("decline").classList.toggle("secondary", !cannot || !A.$("passkey-offer").hidden);
   }
   // The passkeys' part redraws after every change (a passkey created, removed): the buttons follow.
-  P.onChange(function () { if (!A.$("step-decide").hidden) arrangeAnswer(); });
+  P.onChange(function () {
+    if (!A.$("step-decide").hidden) arrangeAnswer();
+  });
 
   // Both buttons are disabled while an answer is on its way: a second tap would be refused (409) and
   // replace the real result with "already answered".
@@ -929,7 +1127,11 @@
     A.show("decide-notice", false);
     var other = /** @type {HTMLButtonElement} */ (A.$(consent ? "decline" : "approve"));
     other.disabled = true;
-    try { await answer(consent, button); } finally { other.disabled = false; }
+    try {
+      await answer(consent, button);
+    } finally {
+      other.disabled = false;
+    }
   }
   /** @param {boolean} consent @param {HTMLButtonElement} button */
   async function answer(consent, button) {
@@ -947,9 +1149,10 @@
         body.assertion = signed.assertion;
       }
       // A double-blind request is approved with an anonymous token from the stock, without the sign-in.
-      var res = consent && request && request.double_blind
-        ? await T.redeem(sessionPath("/complete"), nonce, request.age_required)
-        : await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
+      var res =
+        consent && request?.double_blind
+          ? await T.redeem(sessionPath("/complete"), nonce, request.age_required)
+          : await A.api("POST", sessionPath("/complete"), { token: token, nonce: nonce, body: body });
       if (res.ok) {
         if (res.data.status === "APPROVED") return result("approved", res.data);
         return result(consent ? "underage" : "declined", res.data);
@@ -958,13 +1161,16 @@
       if (deadLink(res)) return;
       if (res.error === "KYC_REQUIRED") return loadKyc();
       if (res.error === "SESSION_NOT_PENDING") return loadPreview();
-      if (res.error === "PASSKEY_REQUIRED") await P.refresh(token, !!(request && request.require_passkey));
+      if (res.error === "PASSKEY_REQUIRED") await P.refresh(token, !!request?.require_passkey);
       A.notice("decide-notice", A.messageFor(res), "error");
     });
   }
-  A.$("approve").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(true, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
-  A.$("decline").addEventListener("click", function (/** @type {MouseEvent} */ event) { decide(false, /** @type {HTMLButtonElement} */ (event.currentTarget)); });
-
+  A.$("approve").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    decide(true, /** @type {HTMLButtonElement} */ (event.currentTarget));
+  });
+  A.$("decline").addEventListener("click", function (/** @type {MouseEvent} */ event) {
+    decide(false, /** @type {HTMLButtonElement} */ (event.currentTarget));
+  });
 
   // --- Double-blind ------------------------------------------------------------------------------
   // A double-blind request is answered with an anonymous age token from this device's stock
@@ -983,7 +1189,20 @@
   async function showDoubleBlind(shown) {
     doubleBlind = true;
     T.holdForSession();
-    request = { session_id: sessionId, age_required: shown.age_required, merchant_name: shown.merchant_name, status: "PENDING", expires_at: shown.expires_at, livemode: true, locale: shown.locale, return_url: shown.return_url, require_passkey: false, accepted_assurance: shown.accepted_assurance, double_blind: true, meets_age_required: null };
+    request = {
+      session_id: sessionId,
+      age_required: shown.age_required,
+      merchant_name: shown.merchant_name,
+      status: "PENDING",
+      expires_at: shown.expires_at,
+      livemode: true,
+      locale: shown.locale,
+      return_url: shown.return_url,
+      require_passkey: false,
+      accepted_assurance: shown.accepted_assurance,
+      double_blind: true,
+      meets_age_required: null,
+    };
     if (!timer) startCountdown();
     progress(null);
     A.show("switch-account", !!token);
@@ -1005,7 +1224,13 @@
     var res = await T.redeem(sessionPath("/complete"), nonce, /** @type {SessionRequest} */ (request).age_required);
     if (res.ok) {
       result(res.data.status === "APPROVED" ? "approved" : "underage", res.data);
-      if (res.data.status === "APPROVED") A.text("result-text", t("result.approved.text", { merchant: merchant(), age: ageRequired() }) + " " + t(tokenPath === "waited" ? "db.result.waited" : "db.result.stock"));
+      if (res.data.status === "APPROVED")
+        A.text(
+          "result-text",
+          t("result.approved.text", { merchant: merchant(), age: ageRequired() }) +
+            " " +
+            t(tokenPath === "waited" ? "db.result.waited" : "db.result.stock"),
+        );
       return;
     }
     if (deadLink(res)) return;
@@ -1037,14 +1262,21 @@
     showSections(["step-intro", "step-double-blind"]);
     A.show("db-none", false);
     A.show("db-notice", false);
-    var refused = /** @type {(Failure & { status: number }) | undefined} */ (await T.fillNow(/** @type {string} */ (token), /** @type {SessionRequest} */ (request).age_required));
+    var refused = /** @type {(Failure & { status: number }) | undefined} */ (
+      await T.fillNow(/** @type {string} */ (token), /** @type {SessionRequest} */ (request).age_required)
+    );
     if (refused) {
       if (refused.status === 401) return signedOut();
       // The identity check first (account requests only); after it the choice stands and this runs again.
       if (refused.error === "KYC_REQUIRED") return loadKyc();
       wantsToken = false;
       A.show("db-none", true);
-      var words = refused.error === "AGE_TOKEN_NOT_ALLOWED" ? t("db.underage") : refused.error === "PASSKEY_REQUIRED" ? t("db.passkey") : A.messageFor(refused);
+      var words =
+        refused.error === "AGE_TOKEN_NOT_ALLOWED"
+          ? t("db.underage")
+          : refused.error === "PASSKEY_REQUIRED"
+            ? t("db.passkey")
+            : A.messageFor(refused);
       return A.notice("db-notice", words, "error");
     }
     wantsToken = false;
@@ -1071,11 +1303,16 @@
     step();
   }
   A.$("db-cancel").addEventListener("click", function () {
-    if (waitTimer) { clearInterval(waitTimer); waitTimer = 0; }
+    if (waitTimer) {
+      clearInterval(waitTimer);
+      waitTimer = 0;
+    }
     tokenPath = "stock";
     showDoubleBlind(/** @type {SessionPreview} */ (preview));
   });
-  A.$("db-wallet").addEventListener("click", function () { A.$("wallet-use").focus(); });
+  A.$("db-wallet").addEventListener("click", function () {
+    A.$("wallet-use").focus();
+  });
   A.$("db-later").addEventListener("click", function () {
     A.show("db-none", false);
     A.text("db-later-text", t("db.later.text", { time: when(/** @type {SessionRequest} */ (request).expires_at) }));

@@ -22,7 +22,11 @@ export const DeleteAccountInput = z.object({
     .min(1)
     .max(128)
     .optional()
-    .describe(OPENAPI_METADATA ? "The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)."
+        : "",
+    ),
 });
 
 /** How recent a sign-in stands for the password (docs/security-privacy.md): a stolen token of the morning cannot delete. */
@@ -33,14 +37,19 @@ export const FRESH_SIGN_IN_SECONDS = 600;
  * password, or a token issued by a sign-in within FRESH_SIGN_IN_SECONDS: either way the person proved
  * they know a credential moments ago, which a token lifted from a browser hours ago does not.
  */
-export async function deleteAccount(ctx: ServiceContext, user: UserRow, confirmation: { password?: string; signedInAt: number }): Promise<void> {
+export async function deleteAccount(
+  ctx: ServiceContext,
+  user: UserRow,
+  confirmation: { password?: string; signedInAt: number },
+): Promise<void> {
   const { db } = ctx;
   if (!user.emailVerified) throw new ApiError("EMAIL_NOT_VERIFIED");
   if (confirmation.password !== undefined) {
-    if (!(await checkPassword(ctx, user, confirmation.password))) throw new ApiError("INVALID_CREDENTIALS", { message: "That is not the account's password." });
+    if (!(await checkPassword(ctx, user, confirmation.password)))
+      throw new ApiError("INVALID_CREDENTIALS", { message: "That is not the account's password." });
   } else if (Date.now() / 1000 - confirmation.signedInAt > FRESH_SIGN_IN_SECONDS) {
     throw new ApiError("INVALID_CREDENTIALS", {
-      message: "Deleting the account needs its password: send {\"password\"}, or sign in again and delete within 10 minutes.",
+      message: 'Deleting the account needs its password: send {"password"}, or sign in again and delete within 10 minutes.',
     });
   }
   if (user.userType === "BUSINESS") {
@@ -49,9 +58,16 @@ export async function deleteAccount(ctx: ServiceContext, user: UserRow, confirma
       .from(verificationSessions)
       .where(and(eq(verificationSessions.accountId, user.id), eq(verificationSessions.status, "PENDING")));
     // Bounded: the first ones here, the rest through the queue (src/session/closing-for-deleted-account.ts).
-    await closeSessionsOfDeletedAccount(ctx, pending.map(({ id }) => id));
+    await closeSessionsOfDeletedAccount(
+      ctx,
+      pending.map(({ id }) => id),
+    );
   }
-  const kyc = await db.select({ applicantId: kycRecords.applicantId, fingerprint: kycRecords.identityFingerprint }).from(kycRecords).where(eq(kycRecords.userId, user.id)).get();
+  const kyc = await db
+    .select({ applicantId: kycRecords.applicantId, fingerprint: kycRecords.identityFingerprint })
+    .from(kycRecords)
+    .where(eq(kycRecords.userId, user.id))
+    .get();
   await db.delete(users).where(eq(users.id, user.id));
   // The home shard's claims on the address and the document go with the account (a failure here leaves
   // a claim with no account, which the next claimant takes over).

@@ -31,12 +31,22 @@ export async function claimEmail(ctx: ServiceContext, email: string, userId: str
 async function takeOverAbandonedClaim(ctx: ServiceContext, email: string, userId: string): Promise<boolean> {
   const [holder] = await ctx.home.select().from(accountDirectory).where(eq(accountDirectory.email, email)).limit(1);
   if (!holder || Date.now() - Date.parse(holder.claimedAt) < ABANDONED_CLAIM_MS) return false;
-  const [account] = await (await onAccountShard(ctx, holder.userId)).db.select({ id: users.id }).from(users).where(eq(users.id, holder.userId)).limit(1);
+  const [account] = await (await onAccountShard(ctx, holder.userId)).db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(users.id, holder.userId))
+    .limit(1);
   if (account) return false;
   const taken = await ctx.home
     .update(accountDirectory)
     .set({ userId, claimedAt: nowIso() })
-    .where(and(eq(accountDirectory.email, email), eq(accountDirectory.userId, holder.userId), lt(accountDirectory.claimedAt, new Date(Date.now() - ABANDONED_CLAIM_MS).toISOString())))
+    .where(
+      and(
+        eq(accountDirectory.email, email),
+        eq(accountDirectory.userId, holder.userId),
+        lt(accountDirectory.claimedAt, new Date(Date.now() - ABANDONED_CLAIM_MS).toISOString()),
+      ),
+    )
     .returning({ userId: accountDirectory.userId });
   return taken.length === 1;
 }
@@ -47,7 +57,11 @@ export const releaseEmail = (ctx: ServiceContext, email: string, userId: string)
 
 /** The id of the account that holds the address, if any: one home-shard read. */
 export async function accountIdOfEmail(ctx: ServiceContext, email: string): Promise<string | undefined> {
-  const [row] = await ctx.home.select({ userId: accountDirectory.userId }).from(accountDirectory).where(eq(accountDirectory.email, email)).limit(1);
+  const [row] = await ctx.home
+    .select({ userId: accountDirectory.userId })
+    .from(accountDirectory)
+    .where(eq(accountDirectory.email, email))
+    .limit(1);
   return row?.userId;
 }
 
@@ -56,6 +70,10 @@ export async function findAccountByEmail(root: ServiceContext, email: string): P
   const userId = await accountIdOfEmail(root, email);
   if (!userId) return undefined;
   const ctx = await onAccountShard(root, userId);
-  const [user] = await ctx.db.select().from(users).where(and(eq(users.id, userId), eq(users.email, email))).limit(1);
+  const [user] = await ctx.db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.email, email)))
+    .limit(1);
   return user && { user, ctx };
 }

@@ -23,7 +23,9 @@ export const TokenInput = z.object({ token: z.string().min(1).max(200) });
 /** Returns a fresh token: the caller's old one stops working with every other. */
 export async function changePassword(ctx: ServiceContext, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {
   if (!(await checkPassword(ctx, user, input.currentPassword))) throw invalidCredentials();
-  const updated = await signOutEverywhere(ctx, user.id, { passwordHash: await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER")) });
+  const updated = await signOutEverywhere(ctx, user.id, {
+    passwordHash: await hashPassword(input.newPassword, secret(ctx.settings, "PASSWORD_PEPPER")),
+  });
   // The owner hears of it at the account's address, whoever held the token.
   await deliverMail(ctx, noticeMail("password-changed", user.email, user.locale), "password-changed");
   return issueAccountToken(ctx, updated!);

@@ -24,7 +24,12 @@ export const invalidToken = () => new ApiError("INVALID_TOKEN");
 export const onEmailTokenShard = async (ctx: ServiceContext, token: string) => ctx.onShard(await shardOfEmailToken(ctx, token));
 
 /** A new token for the purpose; earlier unused tokens of the same purpose stop working. */
-export async function issueEmailToken(ctx: ServiceContext, userId: string, purpose: TokenPurpose, newEmail: string | null = null): Promise<string> {
+export async function issueEmailToken(
+  ctx: ServiceContext,
+  userId: string,
+  purpose: TokenPurpose,
+  newEmail: string | null = null,
+): Promise<string> {
   const { db } = ctx;
   const token = await newTaggedValue(32, chosenShard(ctx));
   const now = nowIso();
@@ -69,4 +74,7 @@ export async function consumeEmailToken({ db }: ServiceContext, token: string, p
  * an email change started by someone who is being locked out cannot be finished later.
  */
 export const revokeEmailTokens = (db: Database, userId: string) =>
-  db.update(emailTokens).set({ usedAt: nowIso() }).where(and(eq(emailTokens.userId, userId), isNull(emailTokens.usedAt)));
+  db
+    .update(emailTokens)
+    .set({ usedAt: nowIso() })
+    .where(and(eq(emailTokens.userId, userId), isNull(emailTokens.usedAt)));

@@ -12,11 +12,7 @@ import { toUser } from "./users";
 export async function verifyEmail(root: ServiceContext, token: string) {
   const ctx = await onEmailTokenShard(root, token);
   const used = await consumeEmailToken(ctx, token, "verify");
-  const [row] = await ctx.db
-    .update(users)
-    .set({ emailVerified: true, updatedAt: nowIso() })
-    .where(eq(users.id, used.userId))
-    .returning();
+  const [row] = await ctx.db.update(users).set({ emailVerified: true, updatedAt: nowIso() }).where(eq(users.id, used.userId)).returning();
   if (!row) throw invalidToken();
   return toUser(row);
 }

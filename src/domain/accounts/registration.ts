@@ -32,7 +32,10 @@ export const RegisterInput = z
     lastName: NameField.optional(),
     userType: z.enum(USER_TYPES),
     companyName: NameField.optional(),
-    locale: z.enum(LOCALES).optional().describe(OPENAPI_METADATA ? "The language of the account's mails (the end user's pages send theirs); default en" : ""),
+    locale: z
+      .enum(LOCALES)
+      .optional()
+      .describe(OPENAPI_METADATA ? "The language of the account's mails (the end user's pages send theirs); default en" : ""),
   })
   .superRefine((input, ctx) => {
     if (input.userType === "BUSINESS" && !input.companyName) {

@@ -23,7 +23,10 @@ export async function checkPassword({ db, settings }: ServiceContext, user: User
   const peppers = passwordPeppers(settings);
   const check = await verifyPassword(password, user.passwordHash, peppers);
   if (check.needsRehash) {
-    await db.update(users).set({ passwordHash: await hashPassword(password, peppers[0]!) }).where(eq(users.id, user.id));
+    await db
+      .update(users)
+      .set({ passwordHash: await hashPassword(password, peppers[0]!) })
+      .where(eq(users.id, user.id));
   }
   return check.valid;
 }
@@ -46,7 +49,14 @@ export async function login(root: ServiceContext, input: z.infer<typeof LoginInp
  */
 /** The statements of signOutEverywhere, for a caller that writes more in the same batch. */
 export const signOutStatements = (db: Database, userId: string, changes: Partial<typeof users.$inferInsert> = {}) =>
-  [db.update(users).set({ ...changes, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() }).where(eq(users.id, userId)).returning(), revokeEmailTokens(db, userId)] as const;
+  [
+    db
+      .update(users)
+      .set({ ...changes, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: nowIso() })
+      .where(eq(users.id, userId))
+      .returning(),
+    revokeEmailTokens(db, userId),
+  ] as const;
 
 export async function signOutEverywhere({ db }: ServiceContext, userId: string, changes: Partial<typeof users.$inferInsert> = {}) {
   const [updated] = await db.batch(signOutStatements(db, userId, changes));

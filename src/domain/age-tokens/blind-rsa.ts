@@ -10,7 +10,8 @@ export type BlindSigningKey = { signKey: CryptoKey; modulus: bigint; publicExpon
 /** RFC 9474 §4.3: salt length of the PSS encoding = 48, the SHA-384 output. */
 const SALT_LENGTH = 48;
 
-export const bytesToBigInt = (bytes: Uint8Array): bigint => (bytes.length === 0 ? 0n : BigInt(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`));
+export const bytesToBigInt = (bytes: Uint8Array): bigint =>
+  bytes.length === 0 ? 0n : BigInt(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`);
 
 function modPow(base: bigint, exponent: bigint, modulus: bigint): bigint {
   let result = 1n;

@@ -4,7 +4,14 @@
 // session's object spends it: src/db/spent-age-tokens.ts); issuanceRefusal decides who may be issued
 // tokens from what the caller read of the account.
 export { deploymentTokenKeys } from "./deployment-keys";
-export { ISSUANCE_PATH, ISSUER_DIRECTORY_CACHE_CONTROL, ISSUER_DIRECTORY_MEDIA_TYPE, ISSUER_DIRECTORY_PATH, issuerDirectory, type IssuerDirectory } from "./issuer-directory";
+export {
+  ISSUANCE_PATH,
+  ISSUER_DIRECTORY_CACHE_CONTROL,
+  ISSUER_DIRECTORY_MEDIA_TYPE,
+  ISSUER_DIRECTORY_PATH,
+  issuerDirectory,
+  type IssuerDirectory,
+} from "./issuer-directory";
 export { issueTokens, MAX_TOKEN_REQUESTS } from "./issuance";
 export { issueAgeTokensTo, type IssueRequest, type TokenHolder } from "./issue-to-account";
 export { AGE_TOKENS_PER_DAY_DEFAULT, issuanceRefusal, type IssuanceAsk } from "./issuance-eligibility";

@@ -11,7 +11,12 @@ import { counterKeys, limitOf } from "../limits";
  * Adds `count` to today's count of the account's tokens when that stays within the limit. Returns null
  * when it did, else the count already issued today (nothing added), for the refusal's message.
  */
-export async function countIssuedTokens(ctx: ServiceContext, accountId: string, count: number, now: number): Promise<{ refusedAt: number; limit: number } | null> {
+export async function countIssuedTokens(
+  ctx: ServiceContext,
+  accountId: string,
+  count: number,
+  now: number,
+): Promise<{ refusedAt: number; limit: number } | null> {
   const [day] = await counterKeys(ctx.settings, "ageTokensPerAccount", accountId, now);
   const limit = limitOf(ctx.settings, day!.window);
   if (count > limit) return { refusedAt: 0, limit };

@@ -22,13 +22,16 @@ export type IssuanceAsk = {
   now: Date;
 };
 
-const secondsToNextUtcDay = (now: Date) => Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
+const secondsToNextUtcDay = (now: Date) =>
+  Math.max(1, Math.ceil((Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1) - now.getTime()) / 1000));
 
 /** null when the account may be issued `count` tokens for `ageOver` now, else the error to answer. */
 export function issuanceRefusal(ask: IssuanceAsk): ApiError | null {
-  if (ask.verifiedDateOfBirth === null) return new ApiError("KYC_REQUIRED", { message: "Verify your identity before asking for age tokens." });
+  if (ask.verifiedDateOfBirth === null)
+    return new ApiError("KYC_REQUIRED", { message: "Verify your identity before asking for age tokens." });
   if (fullYearsOn(ask.verifiedDateOfBirth, ask.now.toISOString()) < ask.ageOver) return new ApiError("AGE_TOKEN_NOT_ALLOWED");
-  if (ask.hasPasskey && !ask.passkeyAsserted) return new ApiError("PASSKEY_REQUIRED", { message: "Asking for age tokens needs your passkey." });
+  if (ask.hasPasskey && !ask.passkeyAsserted)
+    return new ApiError("PASSKEY_REQUIRED", { message: "Asking for age tokens needs your passkey." });
   const left = Math.max(0, ask.dailyLimit - ask.issuedToday);
   if (ask.count > left) {
     return new ApiError("RATE_LIMITED", {

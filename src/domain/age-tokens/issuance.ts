@@ -33,17 +33,22 @@ export type CheckedRequests = { signing: BlindSigningKey; blindedMessages: Uint8
 export function checkTokenRequests(keys: TokenKeys, ageOver: number, tokenRequests: readonly string[]): CheckedRequests {
   const key = currentKeyFor(keys, ageOver);
   if (!key?.signing) {
-    throw new ApiError("VALIDATION_FAILED", { errors: [{ path: "age_over", message: `No token key for this threshold; offered: ${thresholdsOffered(keys).join(", ")}.` }] });
+    throw new ApiError("VALIDATION_FAILED", {
+      errors: [{ path: "age_over", message: `No token key for this threshold; offered: ${thresholdsOffered(keys).join(", ")}.` }],
+    });
   }
   if (tokenRequests.length < 1 || tokenRequests.length > MAX_TOKEN_REQUESTS) {
-    throw new ApiError("VALIDATION_FAILED", { errors: [{ path: "token_requests", message: `Send 1 to ${MAX_TOKEN_REQUESTS} TokenRequests.` }] });
+    throw new ApiError("VALIDATION_FAILED", {
+      errors: [{ path: "token_requests", message: `Send 1 to ${MAX_TOKEN_REQUESTS} TokenRequests.` }],
+    });
   }
   const signing = key.signing;
   const errors: FieldError[] = [];
   const blindedMessages = tokenRequests.map((encoded, index) => {
     try {
       const request = decodeRequest(encoded);
-      if (request.truncatedTokenKeyId !== key.tokenKeyId[key.tokenKeyId.length - 1]) throw new Error("truncated_token_key_id is not this threshold's current key; fetch the issuer directory again");
+      if (request.truncatedTokenKeyId !== key.tokenKeyId[key.tokenKeyId.length - 1])
+        throw new Error("truncated_token_key_id is not this threshold's current key; fetch the issuer directory again");
       if (!inSigningRange(signing, request.blindedMsg)) throw new Error("blinded_msg is not below the key's modulus");
       return request.blindedMsg;
     } catch (error) {
@@ -60,7 +65,10 @@ export async function signRequests(checked: CheckedRequests): Promise<string[]> 
   const signatures = await Promise.all(
     checked.blindedMessages.map((message, index) =>
       blindSign(checked.signing, message).catch((error: unknown) => {
-        if (error instanceof BlindSignRefused) throw new ApiError("VALIDATION_FAILED", { errors: [{ path: `token_requests.${index}`, message: "blinded_msg is not below the key's modulus." }] });
+        if (error instanceof BlindSignRefused)
+          throw new ApiError("VALIDATION_FAILED", {
+            errors: [{ path: `token_requests.${index}`, message: "blinded_msg is not below the key's modulus." }],
+          });
         throw error;
       }),
     ),

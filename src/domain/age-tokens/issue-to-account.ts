@@ -21,12 +21,20 @@ export type IssueRequest = { age_over: number; token_requests: string[]; confirm
  * confirmation, handed in by the route: this feature sits below passkeys); called only when the account
  * has a passkey and the request carries an assertion.
  */
-export async function issueAgeTokensTo(ctx: ServiceContext, holder: TokenHolder, input: IssueRequest, confirmHolder: () => Promise<void>, now = new Date()): Promise<string[]> {
+export async function issueAgeTokensTo(
+  ctx: ServiceContext,
+  holder: TokenHolder,
+  input: IssueRequest,
+  confirmHolder: () => Promise<void>,
+  now = new Date(),
+): Promise<string[]> {
   const keys = await deploymentTokenKeys(ctx.settings);
   // A deployment without token keys has no issuer: the route does not exist there.
   if (!keys) throw notFound("Route");
   if (!currentKeyFor(keys, input.age_over)) {
-    throw new ApiError("VALIDATION_FAILED", { errors: [{ path: "age_over", message: `No age tokens for this threshold; offered: ${thresholdsOffered(keys).join(", ")}.` }] });
+    throw new ApiError("VALIDATION_FAILED", {
+      errors: [{ path: "age_over", message: `No age tokens for this threshold; offered: ${thresholdsOffered(keys).join(", ")}.` }],
+    });
   }
   const ask: IssuanceAsk = {
     verifiedDateOfBirth: holder.verifiedDateOfBirth,
@@ -45,6 +53,10 @@ export async function issueAgeTokensTo(ctx: ServiceContext, holder: TokenHolder,
   // so a request over the day's limit costs no private-key operation (docs/double-blind.md).
   const checked = checkTokenRequests(keys, input.age_over, input.token_requests);
   const over = await countIssuedTokens(ctx, holder.userId, input.token_requests.length, now.getTime());
-  if (over) throw issuanceRefusal({ ...ask, passkeyAsserted: true, issuedToday: over.refusedAt, dailyLimit: over.limit }) ?? new ApiError("RATE_LIMITED");
+  if (over)
+    throw (
+      issuanceRefusal({ ...ask, passkeyAsserted: true, issuedToday: over.refusedAt, dailyLimit: over.limit }) ??
+      new ApiError("RATE_LIMITED")
+    );
   return signRequests(checked);
 }

@@ -22,7 +22,10 @@ const invalid = () => new ApiError("AGE_TOKEN_INVALID");
  * challenge under a key it still publishes, and 422 AGE_TOKEN_INSUFFICIENT for a valid token whose
  * threshold is under `ageRequired`. The token's bytes are never logged or stored.
  */
-export async function verifyAgeToken(token: string, { keys, expectedChallenge, ageRequired }: RedemptionContext): Promise<VerifiedAgeToken> {
+export async function verifyAgeToken(
+  token: string,
+  { keys, expectedChallenge, ageRequired }: RedemptionContext,
+): Promise<VerifiedAgeToken> {
   let bytes: Uint8Array<ArrayBuffer>;
   try {
     bytes = fromBase64Url(token);

@@ -14,7 +14,11 @@ const base64Url = (bytes: number) =>
     .regex(/^[A-Za-z0-9_-]+={0,2}$/, "base64url");
 
 export const IssueAgeTokensInput = z.object({
-  age_over: z.int().min(1).max(150).describe(OPENAPI_METADATA ? "The threshold the tokens vouch for: one of the issuer directory's age_over values." : ""),
+  age_over: z
+    .int()
+    .min(1)
+    .max(150)
+    .describe(OPENAPI_METADATA ? "The threshold the tokens vouch for: one of the issuer directory's age_over values." : ""),
   token_requests: z
     .array(base64Url(TOKEN_REQUEST_BYTES))
     .min(1)
@@ -23,11 +27,15 @@ export const IssueAgeTokensInput = z.object({
 });
 
 export const IssueAgeTokensOutput = z.object({
-  token_responses: z.array(z.string()).describe(OPENAPI_METADATA ? "One TokenResponse (the blind signature, RFC 9578 §6.2) per request, base64url, in the same order." : ""),
+  token_responses: z
+    .array(z.string())
+    .describe(OPENAPI_METADATA ? "One TokenResponse (the blind signature, RFC 9578 §6.2) per request, base64url, in the same order." : ""),
 });
 
 /** The `age_token` of an anonymous complete: one Token (RFC 9577 §2.2), base64url. */
-export const AgeTokenField = base64Url(TOKEN_BYTES).describe(OPENAPI_METADATA ? "An anonymous age token (Privacy Pass token type 2, RFC 9577 §2.2), base64url." : "");
+export const AgeTokenField = base64Url(TOKEN_BYTES).describe(
+  OPENAPI_METADATA ? "An anonymous age token (Privacy Pass token type 2, RFC 9577 §2.2), base64url." : "",
+);
 
 export const IssuerDirectoryDocument = z.object({
   "issuer-request-uri": z.string(),

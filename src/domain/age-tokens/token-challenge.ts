@@ -19,5 +19,7 @@ export const ageTokenChallenge = (appUrl: string): Uint8Array<ArrayBuffer> =>
 export function wwwAuthenticateValue(challenge: Uint8Array, keys: TokenKeys, ageRequired: number): string | null {
   const usable = keys.filter((k) => k.role === "current" && k.ageOver >= ageRequired);
   if (usable.length === 0) return null;
-  return usable.map((k) => `PrivateToken challenge="${toBase64UrlPadded(challenge)}", token-key="${toBase64UrlPadded(k.publicKey)}"`).join(", ");
+  return usable
+    .map((k) => `PrivateToken challenge="${toBase64UrlPadded(challenge)}", token-key="${toBase64UrlPadded(k.publicKey)}"`)
+    .join(", ");
 }

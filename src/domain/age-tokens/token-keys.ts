@@ -10,7 +10,6 @@ import { tokenKeyId, toRsassaPssSpki } from "./token-key-encoding";
 
 export const AGE_TOKEN_KEYS_SETTING = "AGE_TOKEN_KEYS";
 
-
 export type TokenKey = {
   ageOver: number;
   role: "current" | "previous";
@@ -45,14 +44,25 @@ async function importTokenKey(ageOver: number, role: TokenKey["role"], base64Pkc
     throw new TokenKeysMisconfigured(`${where} is not a base64 PKCS#8 RSA private key`);
   }
   const modulus = bytesToBigInt(fromBase64Url(jwk.n!));
-  if (modulus.toString(2).length !== 2048 || jwk.e !== "AQAB") throw new TokenKeysMisconfigured(`${where} must be RSA-2048 with public exponent 65537 (RFC 9578 token type 2)`);
-  const verifyKey = await crypto.subtle.importKey("jwk", { kty: "RSA", n: jwk.n, e: jwk.e, ext: true }, { name: "RSA-PSS", hash: "SHA-384" }, true, ["verify"]);
+  if (modulus.toString(2).length !== 2048 || jwk.e !== "AQAB")
+    throw new TokenKeysMisconfigured(`${where} must be RSA-2048 with public exponent 65537 (RFC 9578 token type 2)`);
+  const verifyKey = await crypto.subtle.importKey(
+    "jwk",
+    { kty: "RSA", n: jwk.n, e: jwk.e, ext: true },
+    { name: "RSA-PSS", hash: "SHA-384" },
+    true,
+    ["verify"],
+  );
   const publicKey = toRsassaPssSpki(new Uint8Array((await crypto.subtle.exportKey("spki", verifyKey)) as ArrayBuffer));
   const id = await tokenKeyId(publicKey);
   // workerd's non-standard RSA-RAW: the raw RSASP1 a blind signature needs (blind-rsa.ts).
   const signing =
     role === "current"
-      ? { signKey: await crypto.subtle.importKey("pkcs8", pkcs8, { name: "RSA-RAW", hash: "SHA-384" }, false, ["sign"]), modulus, publicExponent: 65537n }
+      ? {
+          signKey: await crypto.subtle.importKey("pkcs8", pkcs8, { name: "RSA-RAW", hash: "SHA-384" }, false, ["sign"]),
+          modulus,
+          publicExponent: 65537n,
+        }
       : null;
   return { ageOver, role, publicKey, tokenKeyId: id, tokenKeyIdHex: toHex(id), verifyKey, signing };
 }
@@ -76,12 +86,18 @@ export async function loadTokenKeys(setting: string): Promise<TokenKeys> {
   if ("problem" in parsed) throw new TokenKeysMisconfigured(parsed.problem);
   const { entries } = parsed;
   const keys = await Promise.all(
-    entries.flatMap((entry) => [importTokenKey(entry.age_over, "current", entry.current), ...(entry.previous ? [importTokenKey(entry.age_over, "previous", entry.previous)] : [])]),
+    entries.flatMap((entry) => [
+      importTokenKey(entry.age_over, "current", entry.current),
+      ...(entry.previous ? [importTokenKey(entry.age_over, "previous", entry.previous)] : []),
+    ]),
   );
   // One key, one threshold: a token proves its threshold only through the key that signed it.
   if (new Set(keys.map((k) => k.tokenKeyIdHex)).size !== keys.length) throw new TokenKeysMisconfigured("uses one key twice");
   const clash = truncatedIdClash(keys);
-  if (clash !== null) throw new TokenKeysMisconfigured(`age_over ${clash}: the current and previous keys share a truncated key id; generate another current key`);
+  if (clash !== null)
+    throw new TokenKeysMisconfigured(
+      `age_over ${clash}: the current and previous keys share a truncated key id; generate another current key`,
+    );
   return keys;
 }
 
@@ -99,9 +115,11 @@ export function tokenKeysFromSetting(setting: string): Promise<TokenKeys> {
   return cached.keys;
 }
 
-export const currentKeyFor = (keys: TokenKeys, ageOver: number): TokenKey | undefined => keys.find((k) => k.ageOver === ageOver && k.role === "current");
+export const currentKeyFor = (keys: TokenKeys, ageOver: number): TokenKey | undefined =>
+  keys.find((k) => k.ageOver === ageOver && k.role === "current");
 
-export const publishedKeyWithId = (keys: TokenKeys, tokenKeyIdHex: string): TokenKey | undefined => keys.find((k) => k.tokenKeyIdHex === tokenKeyIdHex);
+export const publishedKeyWithId = (keys: TokenKeys, tokenKeyIdHex: string): TokenKey | undefined =>
+  keys.find((k) => k.tokenKeyIdHex === tokenKeyIdHex);
 
 /** The ids the spent-token records may keep (src/maintenance/prune-spent-age-tokens.ts). */
 export const publishedKeyIds = (keys: TokenKeys): string[] => keys.map((k) => k.tokenKeyIdHex);

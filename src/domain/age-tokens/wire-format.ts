@@ -18,17 +18,28 @@ export type TokenChallengeFields = { issuerName: string; redemptionContext: Uint
 export function encodeTokenChallenge({ issuerName, redemptionContext, originInfo }: TokenChallengeFields): Uint8Array<ArrayBuffer> {
   const issuer = new TextEncoder().encode(issuerName);
   const origin = new TextEncoder().encode(originInfo);
-  if (issuer.length < 1 || issuer.length > 0xffff || origin.length > 0xffff) throw new Error("TokenChallenge: issuer_name or origin_info out of range");
-  if (redemptionContext.length !== 0 && redemptionContext.length !== 32) throw new Error("TokenChallenge: redemption_context is empty or 32 bytes");
+  if (issuer.length < 1 || issuer.length > 0xffff || origin.length > 0xffff)
+    throw new Error("TokenChallenge: issuer_name or origin_info out of range");
+  if (redemptionContext.length !== 0 && redemptionContext.length !== 32)
+    throw new Error("TokenChallenge: redemption_context is empty or 32 bytes");
   const u16 = (n: number) => [n >> 8, n & 0xff];
-  return new Uint8Array([...u16(TOKEN_TYPE_BLIND_RSA), ...u16(issuer.length), ...issuer, redemptionContext.length, ...redemptionContext, ...u16(origin.length), ...origin]);
+  return new Uint8Array([
+    ...u16(TOKEN_TYPE_BLIND_RSA),
+    ...u16(issuer.length),
+    ...issuer,
+    redemptionContext.length,
+    ...redemptionContext,
+    ...u16(origin.length),
+    ...origin,
+  ]);
 }
 
 export type TokenRequest = { truncatedTokenKeyId: number; blindedMsg: Uint8Array<ArrayBuffer> };
 
 /** Throws an Error whose message says, for a person, what is wrong with the bytes. */
 export function parseTokenRequest(bytes: Uint8Array<ArrayBuffer>): TokenRequest {
-  if (bytes.length < 2 || new DataView(bytes.buffer, bytes.byteOffset).getUint16(0) !== TOKEN_TYPE_BLIND_RSA) throw new Error("not a TokenRequest of token type 2 (blind RSA)");
+  if (bytes.length < 2 || new DataView(bytes.buffer, bytes.byteOffset).getUint16(0) !== TOKEN_TYPE_BLIND_RSA)
+    throw new Error("not a TokenRequest of token type 2 (blind RSA)");
   if (bytes.length !== TOKEN_REQUEST_BYTES) throw new Error(`a TokenRequest of token type 2 is ${TOKEN_REQUEST_BYTES} bytes`);
   return { truncatedTokenKeyId: bytes[2]!, blindedMsg: bytes.slice(3) };
 }

@@ -43,7 +43,8 @@ export function redirectUriProblem(uri: string): string | null {
   } catch {
     return "redirect_uri is not an absolute URI.";
   }
-  if (!mayReceiveCode(url)) return "redirect_uri must be an https URL or a wallet's own scheme in reverse-domain form (RFC 8252 §7.1, e.g. com.example.wallet:/cb).";
+  if (!mayReceiveCode(url))
+    return "redirect_uri must be an https URL or a wallet's own scheme in reverse-domain form (RFC 8252 §7.1, e.g. com.example.wallet:/cb).";
   if (url.hash !== "") return "redirect_uri must not have a fragment.";
   if (url.protocol === "https:" && !REACHABLE_HOST.test(url.hostname)) return "redirect_uri's host must be a domain name or an IP address.";
   return null;
@@ -54,7 +55,8 @@ export function redirectUriProblem(uri: string): string | null {
  * request the consent page may show, or invalid_request naming the problem.
  */
 export function checkAuthorizationRequest(query: Record<string, string | undefined>): AuthorizationRequest {
-  for (const value of Object.values(query)) if (value !== undefined && value.length > MAX_PARAMETER) throw oauthError("invalid_request", "A parameter is too long.");
+  for (const value of Object.values(query))
+    if (value !== undefined && value.length > MAX_PARAMETER) throw oauthError("invalid_request", "A parameter is too long.");
   if (query.response_type !== "code") throw oauthError("invalid_request", "response_type must be code.");
   if (query.scope !== PROOF_OF_AGE_CONFIGURATION) throw oauthError("invalid_request", `scope must be ${PROOF_OF_AGE_CONFIGURATION}.`);
   if (!query.client_id) throw oauthError("invalid_request", "client_id is required.");

@@ -19,10 +19,18 @@ export const ATTESTATION_MIN_AGE = 18;
  * Refuses or counts one batch for the holder. `confirmHolder` verifies the request's passkey assertion
  * (the passkey feature's, handed in by the route); `asserted` says whether the request carries one.
  */
-export async function authorizeBatch(ctx: ServiceContext, holder: AttestationHolder, asserted: boolean, confirmHolder: () => Promise<void>, now: number): Promise<void> {
+export async function authorizeBatch(
+  ctx: ServiceContext,
+  holder: AttestationHolder,
+  asserted: boolean,
+  confirmHolder: () => Promise<void>,
+  now: number,
+): Promise<void> {
   if (!(await attestationSigner(ctx.settings))) throw notFound("Route");
-  if (holder.verifiedDateOfBirth === null) throw new ApiError("KYC_REQUIRED", { message: "Verify your identity before asking for a proof of age." });
-  if (fullYearsOn(holder.verifiedDateOfBirth, new Date(now).toISOString()) < ATTESTATION_MIN_AGE) throw new ApiError("ATTESTATION_NOT_ALLOWED");
+  if (holder.verifiedDateOfBirth === null)
+    throw new ApiError("KYC_REQUIRED", { message: "Verify your identity before asking for a proof of age." });
+  if (fullYearsOn(holder.verifiedDateOfBirth, new Date(now).toISOString()) < ATTESTATION_MIN_AGE)
+    throw new ApiError("ATTESTATION_NOT_ALLOWED");
   if (holder.hasPasskey) {
     if (!asserted) throw new ApiError("PASSKEY_REQUIRED", { message: "Adding a proof of age to a wallet needs your passkey." });
     await confirmHolder();

@@ -23,18 +23,29 @@ function proofsOf(body: unknown): unknown[] {
   }
   if (body.proof !== undefined) throw oauthError("invalid_credential_request", "Send proofs: {jwt: [...]}, not proof.");
   const proofs = body.proofs;
-  if (!isRecord(proofs) || Object.keys(proofs).length !== 1 || !Array.isArray(proofs.jwt)) throw oauthError("invalid_credential_request", "proofs must be {jwt: [...]}.");
-  if (proofs.jwt.length === 0 || proofs.jwt.length > BATCH_SIZE) throw oauthError("invalid_credential_request", `proofs.jwt must hold 1 to ${BATCH_SIZE} proofs.`);
+  if (!isRecord(proofs) || Object.keys(proofs).length !== 1 || !Array.isArray(proofs.jwt))
+    throw oauthError("invalid_credential_request", "proofs must be {jwt: [...]}.");
+  if (proofs.jwt.length === 0 || proofs.jwt.length > BATCH_SIZE)
+    throw oauthError("invalid_credential_request", `proofs.jwt must hold 1 to ${BATCH_SIZE} proofs.`);
   return proofs.jwt;
 }
 
-export async function issueCredentials(ctx: ServiceContext, signer: AttestationSigner, accessToken: string | null, body: unknown, now: number): Promise<{ credentials: { credential: string }[] }> {
-  if (!accessToken || !(await grantExists(ctx, "token", accessToken, now))) throw oauthError("invalid_token", "The access token is unknown, expired or used.", 401);
+export async function issueCredentials(
+  ctx: ServiceContext,
+  signer: AttestationSigner,
+  accessToken: string | null,
+  body: unknown,
+  now: number,
+): Promise<{ credentials: { credential: string }[] }> {
+  if (!accessToken || !(await grantExists(ctx, "token", accessToken, now)))
+    throw oauthError("invalid_token", "The access token is unknown, expired or used.", 401);
   const proofs = await checkProofs(proofsOf(body), ctx.settings.appUrl, now);
   for (const nonce of new Set(proofs.map((proof) => proof.nonce))) {
-    if (!(await spendGrant(ctx, "nonce", nonce, now))) throw oauthError("invalid_nonce", "A proof's nonce is not a fresh c_nonce: ask the nonce endpoint for a new one.");
+    if (!(await spendGrant(ctx, "nonce", nonce, now)))
+      throw oauthError("invalid_nonce", "A proof's nonce is not a fresh c_nonce: ask the nonce endpoint for a new one.");
   }
-  if (!(await spendGrant(ctx, "token", accessToken, now))) throw oauthError("invalid_token", "The access token is unknown, expired or used.", 401);
+  if (!(await spendGrant(ctx, "token", accessToken, now)))
+    throw oauthError("invalid_token", "The access token is unknown, expired or used.", 401);
   const credentials = await Promise.all(proofs.map(async (proof) => ({ credential: await issueProofOfAge(signer, proof.deviceKey, now) })));
   return { credentials };
 }

@@ -50,7 +50,13 @@ export async function spendGrant(ctx: ServiceContext, kind: GrantKind, secret: s
   if (!carriesLife(secret, now)) return null;
   const [row] = await ctx.home
     .delete(attestationGrants)
-    .where(and(eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)), eq(attestationGrants.kind, kind), gt(attestationGrants.expiresAt, new Date(now).toISOString())))
+    .where(
+      and(
+        eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)),
+        eq(attestationGrants.kind, kind),
+        gt(attestationGrants.expiresAt, new Date(now).toISOString()),
+      ),
+    )
     .returning();
   return row ?? null;
 }
@@ -61,7 +67,13 @@ export async function grantExists(ctx: ServiceContext, kind: GrantKind, secret: 
   const [row] = await ctx.home
     .select({ kind: attestationGrants.kind })
     .from(attestationGrants)
-    .where(and(eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)), eq(attestationGrants.kind, kind), gt(attestationGrants.expiresAt, new Date(now).toISOString())));
+    .where(
+      and(
+        eq(attestationGrants.keyHash, await keyed(ctx, `${kind}:${secret}`)),
+        eq(attestationGrants.kind, kind),
+        gt(attestationGrants.expiresAt, new Date(now).toISOString()),
+      ),
+    );
   return row !== undefined;
 }
 
@@ -73,7 +85,12 @@ export async function grantExists(ctx: ServiceContext, kind: GrantKind, secret: 
 export async function redeemOffer(ctx: ServiceContext, preAuthorizedCode: string, txCode: string, now: number): Promise<boolean> {
   if (!carriesLife(preAuthorizedCode, now)) return false;
   const keyHash = await keyed(ctx, `offer:${preAuthorizedCode}`);
-  const live = and(eq(attestationGrants.keyHash, keyHash), eq(attestationGrants.kind, "offer"), gt(attestationGrants.expiresAt, new Date(now).toISOString()), lt(attestationGrants.failedAttempts, MAX_TX_CODE_ATTEMPTS));
+  const live = and(
+    eq(attestationGrants.keyHash, keyHash),
+    eq(attestationGrants.kind, "offer"),
+    gt(attestationGrants.expiresAt, new Date(now).toISOString()),
+    lt(attestationGrants.failedAttempts, MAX_TX_CODE_ATTEMPTS),
+  );
   const redeemed = await ctx.home
     .delete(attestationGrants)
     .where(and(live, eq(attestationGrants.txCodeHash, await keyed(ctx, `tx:${preAuthorizedCode}:${txCode}`))))
@@ -84,6 +101,7 @@ export async function redeemOffer(ctx: ServiceContext, preAuthorizedCode: string
     .set({ failedAttempts: sql`${attestationGrants.failedAttempts} + 1` })
     .where(live)
     .returning({ failedAttempts: attestationGrants.failedAttempts });
-  if (counted && counted.failedAttempts >= MAX_TX_CODE_ATTEMPTS) await ctx.home.delete(attestationGrants).where(eq(attestationGrants.keyHash, keyHash));
+  if (counted && counted.failedAttempts >= MAX_TX_CODE_ATTEMPTS)
+    await ctx.home.delete(attestationGrants).where(eq(attestationGrants.keyHash, keyHash));
   return false;
 }

@@ -21,4 +21,5 @@ export class OAuthError extends Error {
   }
 }
 
-export const oauthError = (error: OAuthErrorCode, description: string, status: 400 | 401 = 400) => new OAuthError(error, description, status);
+export const oauthError = (error: OAuthErrorCode, description: string, status: 400 | 401 = 400) =>
+  new OAuthError(error, description, status);

@@ -40,25 +40,43 @@ async function sign1(signer: AttestationSigner, payload: Uint8Array<ArrayBuffer>
 export async function issueProofOfAge(signer: AttestationSigner, deviceKey: DeviceJwk, now: number): Promise<string> {
   // A random digest id as well as a random salt: ids in a fixed sequence would tell attestations of one batch apart from others.
   const digestId = new DataView(randomBytes(4).buffer).getUint32(0) >>> 1;
-  const item = encodeCbor(new Map<string, unknown>([
-    ["digestID", digestId],
-    ["random", randomBytes(32)],
-    ["elementIdentifier", "age_over_18"],
-    ["elementValue", true],
-  ]));
+  const item = encodeCbor(
+    new Map<string, unknown>([
+      ["digestID", digestId],
+      ["random", randomBytes(32)],
+      ["elementIdentifier", "age_over_18"],
+      ["elementValue", true],
+    ]),
+  );
   const itemDigest = await digest(encodeCbor(new Tagged(24, item)));
   const signed = startOfUtcDay(now);
   const mso = new Map<string, unknown>([
     ["version", "1.0"],
     ["digestAlgorithm", "SHA-256"],
     ["valueDigests", new Map([[PROOF_OF_AGE_NAMESPACE, new Map([[digestId, itemDigest]])]])],
-    ["deviceKeyInfo", new Map([["deviceKey", new Map<number, unknown>([[1, 2], [-1, 1], [-2, fromBase64Url(deviceKey.x)], [-3, fromBase64Url(deviceKey.y)]])]])],
+    [
+      "deviceKeyInfo",
+      new Map([
+        [
+          "deviceKey",
+          new Map<number, unknown>([
+            [1, 2],
+            [-1, 1],
+            [-2, fromBase64Url(deviceKey.x)],
+            [-3, fromBase64Url(deviceKey.y)],
+          ]),
+        ],
+      ]),
+    ],
     ["docType", PROOF_OF_AGE_DOCTYPE],
-    ["validityInfo", new Map([
-      ["signed", tdate(signed)],
-      ["validFrom", tdate(signed)],
-      ["validUntil", tdate(signed + ATTESTATION_VALIDITY_DAYS * DAY_MS)],
-    ])],
+    [
+      "validityInfo",
+      new Map([
+        ["signed", tdate(signed)],
+        ["validFrom", tdate(signed)],
+        ["validUntil", tdate(signed + ATTESTATION_VALIDITY_DAYS * DAY_MS)],
+      ]),
+    ],
   ]);
   const issuerAuth = await sign1(signer, encodeCbor(embedded(mso)));
   const issuerSigned = new Map<string, unknown>([

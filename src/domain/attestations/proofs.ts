@@ -50,21 +50,34 @@ export async function checkProof(jwt: unknown, index: number, credentialIssuer: 
   if (header.typ !== PROOF_TYPE) throw refuse(index, `typ must be ${PROOF_TYPE}.`);
   if (header.alg !== "ES256") throw refuse(index, "alg must be ES256.");
   // A key named another way (kid, x5c, a key attestation) is a key this service cannot hold the wallet to.
-  if (header.kid !== undefined || header.x5c !== undefined || header.trust_chain !== undefined) throw refuse(index, "must carry its key as jwk only.");
+  if (header.kid !== undefined || header.x5c !== undefined || header.trust_chain !== undefined)
+    throw refuse(index, "must carry its key as jwk only.");
   const jwk = header.jwk;
-  if (!isRecord(jwk) || jwk.kty !== "EC" || jwk.crv !== "P-256" || typeof jwk.x !== "string" || typeof jwk.y !== "string" || !P256_COORDINATE.test(jwk.x) || !P256_COORDINATE.test(jwk.y) || jwk.d !== undefined) {
+  if (
+    !isRecord(jwk) ||
+    jwk.kty !== "EC" ||
+    jwk.crv !== "P-256" ||
+    typeof jwk.x !== "string" ||
+    typeof jwk.y !== "string" ||
+    !P256_COORDINATE.test(jwk.x) ||
+    !P256_COORDINATE.test(jwk.y) ||
+    jwk.d !== undefined
+  ) {
     throw refuse(index, "jwk must be a public P-256 key.");
   }
   if (payload.aud !== credentialIssuer) throw refuse(index, "aud must be this credential issuer.");
   if (typeof payload.iat !== "number" || !Number.isFinite(payload.iat) || Math.abs(payload.iat - now / 1000) > PROOF_IAT_WINDOW_SECONDS) {
     throw refuse(index, `iat must be within ${PROOF_IAT_WINDOW_SECONDS / 60} minutes of now.`);
   }
-  if (typeof payload.nonce !== "string" || payload.nonce.length === 0) throw oauthError("invalid_nonce", `Proof ${index + 1}: nonce must be a c_nonce from the nonce endpoint.`);
+  if (typeof payload.nonce !== "string" || payload.nonce.length === 0)
+    throw oauthError("invalid_nonce", `Proof ${index + 1}: nonce must be a c_nonce from the nonce endpoint.`);
   const deviceKey: DeviceJwk = { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y };
   let verified = false;
   try {
     const key = await crypto.subtle.importKey("jwk", deviceKey, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-    verified = signature.length === 64 && (await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, utf8(`${parts[0]}.${parts[1]}`)));
+    verified =
+      signature.length === 64 &&
+      (await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, signature, utf8(`${parts[0]}.${parts[1]}`)));
   } catch {
     throw refuse(index, "jwk is not a P-256 key.");
   }

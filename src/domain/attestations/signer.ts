@@ -32,10 +32,13 @@ class SignerMisconfigured extends Error {
 
 /** The PEM CERTIFICATE blocks of a setting, as DER. */
 export function pemBlocks(pem: string): Uint8Array<ArrayBuffer>[] {
-  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((block) => fromBase64(block[1]!.replace(/\s+/g, "")));
+  return [...pem.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)].map((block) =>
+    fromBase64(block[1]!.replace(/\s+/g, "")),
+  );
 }
 
-const toPem = (der: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${(toBase64(der).match(/.{1,64}/g) ?? []).join("\n")}\n-----END CERTIFICATE-----\n`;
+const toPem = (der: Uint8Array) =>
+  `-----BEGIN CERTIFICATE-----\n${(toBase64(der).match(/.{1,64}/g) ?? []).join("\n")}\n-----END CERTIFICATE-----\n`;
 
 async function loadSigner(keySetting: string, certificatesSetting: string): Promise<AttestationSigner> {
   let jwk: JsonWebKey;
@@ -44,18 +47,35 @@ async function loadSigner(keySetting: string, certificatesSetting: string): Prom
   } catch {
     throw new SignerMisconfigured(ATTESTATION_SIGNING_KEY_SETTING, "is not a JSON Web Key");
   }
-  if (jwk.kty !== "EC" || jwk.crv !== "P-256" || typeof jwk.d !== "string") throw new SignerMisconfigured(ATTESTATION_SIGNING_KEY_SETTING, "must be a P-256 private key (JWK)");
+  if (jwk.kty !== "EC" || jwk.crv !== "P-256" || typeof jwk.d !== "string")
+    throw new SignerMisconfigured(ATTESTATION_SIGNING_KEY_SETTING, "must be a P-256 private key (JWK)");
   let privateKey: CryptoKey;
   let publicSpki: Uint8Array;
   try {
-    privateKey = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y, d: jwk.d }, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
-    const publicKey = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: "P-256" }, true, ["verify"]);
+    privateKey = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y, d: jwk.d },
+      { name: "ECDSA", namedCurve: "P-256" },
+      false,
+      ["sign"],
+    );
+    const publicKey = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y },
+      { name: "ECDSA", namedCurve: "P-256" },
+      true,
+      ["verify"],
+    );
     publicSpki = new Uint8Array((await crypto.subtle.exportKey("spki", publicKey)) as ArrayBuffer);
   } catch {
     throw new SignerMisconfigured(ATTESTATION_SIGNING_KEY_SETTING, "does not import as a P-256 private key");
   }
   const blocks = pemBlocks(certificatesSetting);
-  if (blocks.length !== 2) throw new SignerMisconfigured(ATTESTATION_CERTIFICATES_SETTING, "must hold two PEM certificates: the document signer's, then the IACA root");
+  if (blocks.length !== 2)
+    throw new SignerMisconfigured(
+      ATTESTATION_CERTIFICATES_SETTING,
+      "must hold two PEM certificates: the document signer's, then the IACA root",
+    );
   let signer: Certificate;
   let root: Certificate;
   try {
@@ -63,9 +83,13 @@ async function loadSigner(keySetting: string, certificatesSetting: string): Prom
   } catch {
     throw new SignerMisconfigured(ATTESTATION_CERTIFICATES_SETTING, "holds a certificate this service cannot read");
   }
-  if (!sameBytes(signer.spki, publicSpki)) throw new SignerMisconfigured(ATTESTATION_SIGNING_KEY_SETTING, "is not the key of the document signer's certificate");
+  if (!sameBytes(signer.spki, publicSpki))
+    throw new SignerMisconfigured(ATTESTATION_SIGNING_KEY_SETTING, "is not the key of the document signer's certificate");
   if (signer.isCa || !sameBytes(signer.issuer, root.subject) || !root.isCa) {
-    throw new SignerMisconfigured(ATTESTATION_CERTIFICATES_SETTING, "must be a document signer's certificate issued by the IACA root that follows it");
+    throw new SignerMisconfigured(
+      ATTESTATION_CERTIFICATES_SETTING,
+      "must be a document signer's certificate issued by the IACA root that follows it",
+    );
   }
   return { privateKey, certificate: signer.der, iacaPem: toPem(root.der) };
 }

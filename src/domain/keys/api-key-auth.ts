@@ -29,7 +29,14 @@ export type AuthenticatedKey = {
 const KEY_BY_HASH =
   "SELECT k.id, k.user_id, k.last_used_at, k.allowed_callback_origins, k.mode, u.company_name " +
   "FROM api_keys k INNER JOIN users u ON u.id = k.user_id WHERE k.key_hash = ? AND k.revoked_at IS NULL LIMIT 1";
-type KeyRow = { id: string; user_id: string; last_used_at: string | null; allowed_callback_origins: string | null; mode: KeyMode; company_name: string | null };
+type KeyRow = {
+  id: string;
+  user_id: string;
+  last_used_at: string | null;
+  allowed_callback_origins: string | null;
+  mode: KeyMode;
+  company_name: string | null;
+};
 
 /** Whether a presented value has an API key's shape: anything else is refused before it is hashed or looked up. */
 export const isApiKeyShaped = (presented: string) => API_KEY_SHAPE.test(presented);

@@ -31,17 +31,28 @@ export const ApiKeyRecord = z.object({
   revokedAt: z.iso.datetime().nullable(),
   signingSecret: z
     .object({
-      rotatedAt: z.iso.datetime().nullable().describe(OPENAPI_METADATA ? "When the current signing secret replaced the previous one; null if never rotated." : ""),
+      rotatedAt: z.iso
+        .datetime()
+        .nullable()
+        .describe(OPENAPI_METADATA ? "When the current signing secret replaced the previous one; null if never rotated." : ""),
       previousExpiresAt: z.iso
         .datetime()
         .nullable()
-        .describe(OPENAPI_METADATA ? "While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs." : ""),
+        .describe(
+          OPENAPI_METADATA
+            ? "While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs."
+            : "",
+        ),
     })
     .describe(OPENAPI_METADATA ? "The states of the key's signing secrets (never the secrets themselves)." : ""),
   allowedCallbackOrigins: z
     .array(z.string())
     .nullable()
-    .describe(OPENAPI_METADATA ? "Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules."
+        : "",
+    ),
   mode: z.enum(KEY_MODES).describe(OPENAPI_METADATA ? "test: sessions are livemode false and answered without an identity check." : ""),
 });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
@@ -112,7 +123,11 @@ export async function revokeApiKey({ db }: ServiceContext, userId: string, keyId
     .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId), isNull(apiKeys.revokedAt)))
     .returning();
   if (row) return toApiKeyRecord(row);
-  const [existing] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1);
+  const [existing] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    .limit(1);
   if (!existing) throw notFound("Key");
   return toApiKeyRecord(existing);
 }

@@ -9,13 +9,21 @@ import type { ServiceContext } from "../../context/service-context";
 
 /** Records that the context's shard holds this applicant's record (before the record is written). */
 export const recordApplicantShard = (ctx: ServiceContext, applicantId: string) =>
-  ctx.home.insert(applicantShards).values({ applicantId, shard: chosenShard(ctx) }).onConflictDoNothing();
+  ctx.home
+    .insert(applicantShards)
+    .values({ applicantId, shard: chosenShard(ctx) })
+    .onConflictDoNothing();
 
 /** Forgets an applicant whose record was never written (a concurrent creation won). */
-export const forgetApplicantShard = (ctx: ServiceContext, applicantId: string) => ctx.home.delete(applicantShards).where(eq(applicantShards.applicantId, applicantId));
+export const forgetApplicantShard = (ctx: ServiceContext, applicantId: string) =>
+  ctx.home.delete(applicantShards).where(eq(applicantShards.applicantId, applicantId));
 
 /** The context on the shard of the applicant's record. */
 export async function onApplicantShard(ctx: ServiceContext, applicantId: string): Promise<ServiceContext> {
-  const [row] = await ctx.home.select({ shard: applicantShards.shard }).from(applicantShards).where(eq(applicantShards.applicantId, applicantId)).limit(1);
+  const [row] = await ctx.home
+    .select({ shard: applicantShards.shard })
+    .from(applicantShards)
+    .where(eq(applicantShards.applicantId, applicantId))
+    .limit(1);
   return ctx.onShard(bounded(ctx, row?.shard ?? 0));
 }

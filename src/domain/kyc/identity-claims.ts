@@ -10,7 +10,11 @@ import type { ServiceContext } from "../../context/service-context";
 
 /** True when the account now holds the document (it claimed it, held it already, or took over a stale claim). */
 export async function claimIdentity(ctx: ServiceContext, fingerprint: string, userId: string): Promise<boolean> {
-  const inserted = await ctx.home.insert(identityClaims).values({ fingerprint, userId }).onConflictDoNothing().returning({ userId: identityClaims.userId });
+  const inserted = await ctx.home
+    .insert(identityClaims)
+    .values({ fingerprint, userId })
+    .onConflictDoNothing()
+    .returning({ userId: identityClaims.userId });
   if (inserted.length === 1) return true;
   const [holder] = await ctx.home.select().from(identityClaims).where(eq(identityClaims.fingerprint, fingerprint)).limit(1);
   if (!holder) return claimIdentity(ctx, fingerprint, userId); // released in between: try again

@@ -69,7 +69,9 @@ export const KycStatus = z.object({
   reason: z
     .enum(["IDENTITY_ALREADY_VERIFIED"])
     .optional()
-    .describe(OPENAPI_METADATA ? "Only on REJECTED, when the service refused a clear check: the document already verifies another account." : ""),
+    .describe(
+      OPENAPI_METADATA ? "Only on REJECTED, when the service refused a clear check: the document already verifies another account." : "",
+    ),
 });
 export type KycStatus = z.infer<typeof KycStatus>;
 
@@ -135,7 +137,8 @@ export type CheckOutcome = "applied" | "duplicate" | "unknown_applicant" | "alre
  * checks (an older one redelivered, one that lost a race to be recorded) are ignored: only the running
  * check decides.
  */
-export const applyCompletedCheck = async (ctx: ServiceContext, checkId: string): Promise<CheckOutcome> => applyCheck(ctx, await ctx.provider.readCheck(checkId));
+export const applyCompletedCheck = async (ctx: ServiceContext, checkId: string): Promise<CheckOutcome> =>
+  applyCheck(ctx, await ctx.provider.readCheck(checkId));
 
 /** applyCompletedCheck for the provider's webhook, which names no account: the applicant's shard first (applicant-shards.ts). */
 export async function applyProviderCheck(root: ServiceContext, checkId: string): Promise<CheckOutcome> {

@@ -80,7 +80,12 @@ export async function counterKeys(settings: Settings, limit: AccountLimitName, a
     windows.map(async (window) => {
       const start = Math.floor(now / 1000 / window.seconds) * window.seconds;
       const end = start + window.seconds;
-      return { window, end, key: await hmacHex(hashKey, `${window.name}:${accountId}:${start}`), expiresAt: new Date(end * 1000).toISOString() };
+      return {
+        window,
+        end,
+        key: await hmacHex(hashKey, `${window.name}:${accountId}:${start}`),
+        expiresAt: new Date(end * 1000).toISOString(),
+      };
     }),
   );
 }
@@ -88,7 +93,12 @@ export async function counterKeys(settings: Settings, limit: AccountLimitName, a
 export type CounterKey = Awaited<ReturnType<typeof counterKeys>>[number];
 
 /** 429 RATE_LIMITED, Retry-After: the seconds until the exceeded window ends, when any count is over its limit. */
-export function refuseOverLimit(settings: Settings, rows: readonly CounterKey[], counts: readonly (readonly { count: number }[] | undefined)[], now: number): void {
+export function refuseOverLimit(
+  settings: Settings,
+  rows: readonly CounterKey[],
+  counts: readonly (readonly { count: number }[] | undefined)[],
+  now: number,
+): void {
   let retryAfter = 0;
   rows.forEach(({ window, end }, i) => {
     if ((counts[i]?.[0]?.count ?? 0) > limitOf(settings, window)) retryAfter = Math.max(retryAfter, end - Math.floor(now / 1000));

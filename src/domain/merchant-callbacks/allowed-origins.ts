@@ -17,7 +17,9 @@ export const UpdateKeyInput = z.object({
     .max(MAX_ALLOWED_ORIGINS)
     .nullable()
     .describe(
-      OPENAPI_METADATA ? `Up to ${MAX_ALLOWED_ORIGINS} origins, scheme://host[:port] without a path (https; http://localhost or 127.0.0.1 in development only). null or [] removes the restriction.` : "",
+      OPENAPI_METADATA
+        ? `Up to ${MAX_ALLOWED_ORIGINS} origins, scheme://host[:port] without a path (https; http://localhost or 127.0.0.1 in development only). null or [] removes the restriction.`
+        : "",
     ),
 });
 

@@ -12,7 +12,12 @@ import { sessionStub } from "../../session/session-stub";
 export type Redelivery = { webhook_id: string; type: string; state: "pending" };
 
 /** `admit` is the caller's rate limit: taken once the event is found, before anything changes. */
-export async function redeliverLatestCallback(ctx: ServiceContext, accountId: string, sessionId: string, admit: () => Promise<void>): Promise<Redelivery> {
+export async function redeliverLatestCallback(
+  ctx: ServiceContext,
+  accountId: string,
+  sessionId: string,
+  admit: () => Promise<void>,
+): Promise<Redelivery> {
   if (!isIdOf("ses", sessionId)) throw notFound("Session");
   // One read: the session (only the account's own), its latest event and that event's attempt count.
   const [row] = await ctx.db
@@ -43,7 +48,9 @@ export async function redeliverLatestCallback(ctx: ServiceContext, accountId: st
       .update(callbackEvents)
       .set({ state: row.state })
       .where(and(eq(callbackEvents.id, row.eventId), eq(callbackEvents.state, "pending"), eq(callbackEvents.updatedAt, at)));
-    throw new ApiError("NOTHING_TO_REDELIVER", { message: "This session's callback is past its retention and can no longer be sent again." });
+    throw new ApiError("NOTHING_TO_REDELIVER", {
+      message: "This session's callback is past its retention and can no longer be sent again.",
+    });
   }
   return { webhook_id: row.eventId, type: row.type, state: "pending" };
 }

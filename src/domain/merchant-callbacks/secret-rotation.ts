@@ -23,12 +23,20 @@ export const RotateInput = z.object({
     .min(0)
     .max(MAX_GRACE_HOURS)
     .default(DEFAULT_GRACE_HOURS)
-    .describe(OPENAPI_METADATA ? `Hours the previous secret keeps signing beside the new one (default ${DEFAULT_GRACE_HOURS}, at most 7 days). 0 ends it at once (a leaked secret).` : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? `Hours the previous secret keeps signing beside the new one (default ${DEFAULT_GRACE_HOURS}, at most 7 days). 0 ends it at once (a leaked secret).`
+        : "",
+    ),
 });
 
 export async function rotateSigningSecret({ db, settings }: ServiceContext, userId: string, keyId: string, graceHours: number) {
   if (!isIdOf("key", keyId)) throw notFound("Key");
-  const [row] = await db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1);
+  const [row] = await db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    .limit(1);
   if (!row) throw notFound("Key");
   const keys = secretsKeys(settings);
   const replaced = await openSecret(row.signingSecretEnc, keys, row.id);

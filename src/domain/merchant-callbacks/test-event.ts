@@ -18,18 +18,35 @@ import { callbackUrlProblem, MAX_CALLBACK_URL_LENGTH } from "./callback-url";
 import type { ServiceContext } from "../../context/service-context";
 
 export const TestCallbackInput = z.object({
-  url: z.string().max(MAX_CALLBACK_URL_LENGTH).describe(OPENAPI_METADATA ? "Where to send the test event: the same rules as a session's callback_url." : ""),
+  url: z
+    .string()
+    .max(MAX_CALLBACK_URL_LENGTH)
+    .describe(OPENAPI_METADATA ? "Where to send the test event: the same rules as a session's callback_url." : ""),
 });
 
 export const TestCallbackResult = z.object({
   webhook_id: z.string().describe(OPENAPI_METADATA ? "msg_… of this test event." : ""),
   type: z.literal(TEST_EVENT_TYPE),
   delivered: z.boolean().describe(OPENAPI_METADATA ? "True when the receiver answered 2xx within 15 s." : ""),
-  status_code: z.int().nullable().describe(OPENAPI_METADATA ? "The receiver's status; null when it did not answer." : ""),
-  error: z.string().nullable().describe(OPENAPI_METADATA ? "timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise." : ""),
+  status_code: z
+    .int()
+    .nullable()
+    .describe(OPENAPI_METADATA ? "The receiver's status; null when it did not answer." : ""),
+  error: z
+    .string()
+    .nullable()
+    .describe(
+      OPENAPI_METADATA
+        ? "timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise."
+        : "",
+    ),
   duration_ms: z
     .int()
-    .describe(OPENAPI_METADATA ? "How long the attempt took, rounded up to whole seconds (0, 1000, … 15000): coarse on purpose, so that a test event is no timing probe of a host." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "How long the attempt took, rounded up to whole seconds (0, 1000, … 15000): coarse on purpose, so that a test event is no timing probe of a host."
+        : "",
+    ),
   signatures: z.int().describe(OPENAPI_METADATA ? "How many v1 signatures webhook-signature carried (2 during a rotation's grace)." : ""),
 });
 export type TestCallbackResult = z.infer<typeof TestCallbackResult>;
@@ -46,7 +63,11 @@ export async function sendTestCallback(
   admit: () => Promise<void>,
 ): Promise<TestCallbackResult> {
   if (!isIdOf("key", keyId)) throw notFound("Key");
-  const [row] = await ctx.db.select().from(apiKeys).where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.id, keyId), eq(apiKeys.userId, userId)))
+    .limit(1);
   if (!row) throw notFound("Key");
   const problem = callbackUrlProblem(url, { allowLocalHttp: !ctx.settings.production });
   if (problem) throw validationFailed([{ path: "url", message: problem }]);

@@ -36,7 +36,11 @@ export const PasskeyView = z.object({
   last_used_at: z.iso
     .datetime()
     .nullable()
-    .describe(OPENAPI_METADATA ? "The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer."
+        : "",
+    ),
 });
 export type PasskeyView = z.infer<typeof PasskeyView>;
 
@@ -90,7 +94,8 @@ async function spendChallenge(ctx: ServiceContext, userId: string, clientDataJSO
     throw invalidPasskey("The challenge is unknown or already used: ask for new options.");
   }
   // Its own expiry (five minutes), and the row's day (a row past it is expired whatever the challenge says).
-  if (expiryOfSecret(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now()) throw invalidPasskey("The challenge has expired: ask for new options.");
+  if (expiryOfSecret(challengeText) <= Date.now() || Date.parse(row.expiresAt) <= Date.now())
+    throw invalidPasskey("The challenge has expired: ask for new options.");
   if (expected.purpose === "approve" && row.nonceHash !== (await approvalBinding(challengeText, expected.nonce))) {
     throw invalidPasskey("The challenge was issued for another request.");
   }
@@ -172,7 +177,12 @@ function defaultName(taken: string[]): string {
 export async function enrolPasskey(
   ctx: ServiceContext,
   user: UserRow,
-  input: { name?: string | undefined; credential: RegistrationCredential; confirmation?: AssertionCredential | undefined; password?: string | undefined },
+  input: {
+    name?: string | undefined;
+    credential: RegistrationCredential;
+    confirmation?: AssertionCredential | undefined;
+    password?: string | undefined;
+  },
 ): Promise<PasskeyView> {
   const userId = user.id;
   await spendChallenge(ctx, userId, input.credential.response.clientDataJSON, { purpose: "register" });
@@ -201,7 +211,13 @@ export async function enrolPasskey(
 
 async function ownPasskey(ctx: ServiceContext, userId: string, passkeyId: string): Promise<PasskeyRow> {
   const row = isIdOf("psk", passkeyId)
-    ? (await ctx.db.select().from(passkeys).where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId))).limit(1))[0]
+    ? (
+        await ctx.db
+          .select()
+          .from(passkeys)
+          .where(and(eq(passkeys.id, passkeyId), eq(passkeys.userId, userId)))
+          .limit(1)
+      )[0]
     : undefined;
   if (!row) throw notFound("Passkey");
   return row;
@@ -213,7 +229,12 @@ export async function renamePasskey(ctx: ServiceContext, userId: string, passkey
   return view({ ...row, name });
 }
 
-export async function removePasskey(ctx: ServiceContext, userId: string, passkeyId: string, confirmation: AssertionCredential | undefined): Promise<void> {
+export async function removePasskey(
+  ctx: ServiceContext,
+  userId: string,
+  passkeyId: string,
+  confirmation: AssertionCredential | undefined,
+): Promise<void> {
   const row = await ownPasskey(ctx, userId, passkeyId);
   await confirmHolder(ctx, userId, confirmation);
   await ctx.db.delete(passkeys).where(eq(passkeys.id, row.id));
@@ -243,9 +264,12 @@ export const verifyApproval = (ctx: ServiceContext, userId: string, nonce: strin
 
 async function verifyOwnAssertion(ctx: ServiceContext, userId: string, assertion: AssertionCredential, expected: Binding): Promise<void> {
   await spendChallenge(ctx, userId, assertion.response.clientDataJSON, expected);
-  const [row] = await ctx.db.select().from(passkeys).where(and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId))).limit(1);
+  const [row] = await ctx.db
+    .select()
+    .from(passkeys)
+    .where(and(eq(passkeys.credentialId, assertion.id), eq(passkeys.userId, userId)))
+    .limit(1);
   if (!row) throw invalidPasskey("This passkey is not registered to your account.");
   const signCount = await verifyAssertion(assertion, row, rpOf(ctx));
   await ctx.db.update(passkeys).set({ signCount, lastUsedAt: approvalDay() }).where(eq(passkeys.id, row.id));
 }
-

@@ -17,7 +17,11 @@ import * as z from "../../lib/lazy-zod";
 import { ApiError } from "../../errors";
 import { fromBase64Url, toBase64Url } from "../../lib/encoding";
 
-const base64url = z.string().min(1).max(4096).regex(/^[A-Za-z0-9_-]+$/, "must be base64url");
+const base64url = z
+  .string()
+  .min(1)
+  .max(4096)
+  .regex(/^[A-Za-z0-9_-]+$/, "must be base64url");
 
 /** What `PublicKeyCredential.toJSON()` gives after `navigator.credentials.create()`. */
 export const RegistrationCredential = z.object({
@@ -71,7 +75,10 @@ async function decodedAsync<T>(parse: () => Promise<T>, what: string): Promise<T
 
 /** A P-256 public key (SEC 1 uncompressed) as Web Crypto takes it: a point not on the curve is refused here. */
 const importP256 = (sec1: Uint8Array) =>
-  decodedAsync(() => crypto.subtle.importKey("raw", sec1 as Uint8Array<ArrayBuffer>, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]), "public key");
+  decodedAsync(
+    () => crypto.subtle.importKey("raw", sec1 as Uint8Array<ArrayBuffer>, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]),
+    "public key",
+  );
 
 /** The challenge the browser signed, base64url, once the client data parses; checked against storage by the caller. */
 export function clientData(clientDataJSON: string): ClientData & { challengeText: string } {
@@ -113,7 +120,12 @@ export async function verifyRegistration(credential: RegistrationCredential, rp:
   if (ec2.curve !== coseEllipticCurveP256) throw invalidPasskey("Only ES256 (P-256) passkeys are accepted.");
   const publicKey = sec1Uncompressed(ec2.x, ec2.y);
   await importP256(publicKey);
-  return { credentialId: credential.id, publicKey: toBase64Url(publicKey), algorithm: coseAlgorithmES256, signCount: auth.signatureCounter };
+  return {
+    credentialId: credential.id,
+    publicKey: toBase64Url(publicKey),
+    algorithm: coseAlgorithmES256,
+    signCount: auth.signatureCounter,
+  };
 }
 
 export type StoredKey = { publicKey: string; signCount: number };
@@ -134,7 +146,12 @@ export async function verifyAssertion(credential: AssertionCredential, key: Stor
 
 async function signatureValid(credential: AssertionCredential, publicKey: string): Promise<boolean> {
   const authenticatorData = decoded(() => fromBase64Url(credential.response.authenticatorData), "authenticator data");
-  const clientDataHash = new Uint8Array(await crypto.subtle.digest("SHA-256", decoded(() => fromBase64Url(credential.response.clientDataJSON), "client data")));
+  const clientDataHash = new Uint8Array(
+    await crypto.subtle.digest(
+      "SHA-256",
+      decoded(() => fromBase64Url(credential.response.clientDataJSON), "client data"),
+    ),
+  );
   const message = new Uint8Array(authenticatorData.length + clientDataHash.length);
   message.set(authenticatorData);
   message.set(clientDataHash, authenticatorData.length);

@@ -28,8 +28,16 @@ const dayOf = () => sql<string>`substr(${sessions.createdAt}, 1, 10)`;
 export function byDayQuery(db: Database, accountId: string, range: Range & { livemode?: boolean }) {
   const day = dayOf();
   return unionAll(
-    db.select({ day, ...rawCounts() }).from(sessions).where(windowConditions(accountId, range, rawFrom(range))).groupBy(day),
-    db.select({ day: usageDays.day, ...rollupCounts() }).from(usageDays).where(rollupConditions(accountId, range)).groupBy(usageDays.day),
+    db
+      .select({ day, ...rawCounts() })
+      .from(sessions)
+      .where(windowConditions(accountId, range, rawFrom(range)))
+      .groupBy(day),
+    db
+      .select({ day: usageDays.day, ...rollupCounts() })
+      .from(usageDays)
+      .where(rollupConditions(accountId, range))
+      .groupBy(usageDays.day),
   );
 }
 

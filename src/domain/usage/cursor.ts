@@ -30,7 +30,15 @@ async function signature(jwtSecret: string, binding: CursorBinding, payload: str
   // A separate key per purpose: a cursor MAC can never be confused with a JWT signature.
   const key = await hmacSha256(utf8(jwtSecret), CURSOR_KEY_LABEL);
   const mode = binding.mode ? [binding.mode] : [];
-  const bound = JSON.stringify([binding.accountId, binding.status ?? null, binding.keyId ?? null, binding.from ?? null, binding.to ?? null, ...mode, payload]);
+  const bound = JSON.stringify([
+    binding.accountId,
+    binding.status ?? null,
+    binding.keyId ?? null,
+    binding.from ?? null,
+    binding.to ?? null,
+    ...mode,
+    payload,
+  ]);
   return toBase64Url(await hmacSha256(key, bound));
 }
 
@@ -42,7 +50,11 @@ export async function encodeCursor(jwtSecret: string, binding: CursorBinding, po
 const invalidCursor = () =>
   validationFailed([{ path: "cursor", message: "The cursor is not valid for this account and these filters; start again without it." }]);
 
-export async function decodeCursor(jwtSecret: string, binding: CursorBinding, cursor: string): Promise<{ position: LogPosition; range: Range }> {
+export async function decodeCursor(
+  jwtSecret: string,
+  binding: CursorBinding,
+  cursor: string,
+): Promise<{ position: LogPosition; range: Range }> {
   const [payload, mac, extra] = cursor.split(".");
   if (!payload || !mac || extra !== undefined) throw invalidCursor();
   if (!timingSafeEqual(mac, await signature(jwtSecret, binding, payload))) throw invalidCursor();

@@ -25,7 +25,13 @@ const ITEM_COLUMNS = [
 ] as const satisfies readonly (keyof UsageItem)[];
 
 /** Added in 1.2.0, after key_name so that a reader of the 1.1.0 columns finds each where it was. */
-const POLICY_COLUMNS = ["assurance", "holder_binding", "denial_reason", "accepted_assurance", "double_blind"] as const satisfies readonly (keyof UsageItem)[];
+const POLICY_COLUMNS = [
+  "assurance",
+  "holder_binding",
+  "denial_reason",
+  "accepted_assurance",
+  "double_blind",
+] as const satisfies readonly (keyof UsageItem)[];
 
 export const CSV_COLUMNS = [...ITEM_COLUMNS, "key_name", ...POLICY_COLUMNS] as const;
 
@@ -62,7 +68,11 @@ export function exportSessionLog({ db }: ServiceContext, accountId: string, filt
             const text = rows
               .map(({ session, keyName }) => {
                 const item = toUsageItem(session);
-                return csvRow([...ITEM_COLUMNS.map((column) => csvValue(item, column)), keyName, ...POLICY_COLUMNS.map((column) => csvValue(item, column))]);
+                return csvRow([
+                  ...ITEM_COLUMNS.map((column) => csvValue(item, column)),
+                  keyName,
+                  ...POLICY_COLUMNS.map((column) => csvValue(item, column)),
+                ]);
               })
               .join("");
             controller.enqueue(utf8(text));

@@ -41,7 +41,8 @@ export function resolveRange(query: { from?: string; to?: string }, nowMs = Date
   if (to === null) problems.push({ path: "to", message: "Use an ISO 8601 date (2026-11-30) or date-time with a zone." });
   if (from !== null && to !== null) {
     if (from > to) problems.push({ path: "from", message: "from must not be after to." });
-    else if (to - from > MAX_RANGE_DAYS * DAY_MS) problems.push({ path: "to", message: `The range can span at most ${MAX_RANGE_DAYS} days.` });
+    else if (to - from > MAX_RANGE_DAYS * DAY_MS)
+      problems.push({ path: "to", message: `The range can span at most ${MAX_RANGE_DAYS} days.` });
   }
   if (problems.length > 0 || from === null || to === null) throw validationFailed(problems);
   return { from: toIso(from), to: toIso(to) };

@@ -51,14 +51,25 @@ export const windowConditions = (accountId: string, range: Range & { livemode?: 
 // Each report is one query: the raw log from the boundary day on, the daily rollup before it (./rollup.ts).
 export const summaryQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
   unionAll(
-    db.select(rawCounts()).from(sessions).where(windowConditions(accountId, range, rawFrom(range))),
+    db
+      .select(rawCounts())
+      .from(sessions)
+      .where(windowConditions(accountId, range, rawFrom(range))),
     db.select(rollupCounts()).from(usageDays).where(rollupConditions(accountId, range)),
   );
 
 export const byKeyQuery = (db: Database, accountId: string, range: Range & { livemode?: boolean }) =>
   unionAll(
-    db.select({ keyId: sessions.keyId, ...rawCounts() }).from(sessions).where(windowConditions(accountId, range, rawFrom(range))).groupBy(sessions.keyId),
-    db.select({ keyId: usageDays.keyId, ...rollupCounts() }).from(usageDays).where(rollupConditions(accountId, range)).groupBy(usageDays.keyId),
+    db
+      .select({ keyId: sessions.keyId, ...rawCounts() })
+      .from(sessions)
+      .where(windowConditions(accountId, range, rawFrom(range)))
+      .groupBy(sessions.keyId),
+    db
+      .select({ keyId: usageDays.keyId, ...rollupCounts() })
+      .from(usageDays)
+      .where(rollupConditions(accountId, range))
+      .groupBy(usageDays.keyId),
   );
 
 export async function usageSummary({ db }: ServiceContext, accountId: string, range: CountedRange): Promise<z.infer<typeof UsageSummary>> {

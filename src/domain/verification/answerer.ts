@@ -60,7 +60,12 @@ type AnsweringAccount = { token_version: number; verified_dob: string | null; re
  * verifies another account, 429 RATE_LIMITED (with Retry-After) past the completion limits. A refused
  * account (401, 409) counts nothing: the counters are written only for the account the read accepts.
  */
-export async function loadAnswerer(ctx: ServiceContext, claims: { sub: string; ver: number }, limit: AccountLimitName, now = Date.now()): Promise<Answerer> {
+export async function loadAnswerer(
+  ctx: ServiceContext,
+  claims: { sub: string; ver: number },
+  limit: AccountLimitName,
+  now = Date.now(),
+): Promise<Answerer> {
   const d1 = ctx.db.$client;
   const windows = await counterKeys(ctx.settings, limit, claims.sub, now);
   const [read, ...counts] = await d1.batch([
@@ -71,7 +76,12 @@ export async function loadAnswerer(ctx: ServiceContext, claims: { sub: string; v
   if (!row || row.token_version !== claims.ver) throw unauthorized();
   // An account refused because its document verifies another account gets that reason, not KYC_REQUIRED.
   if (row.rejection_reason === "IDENTITY_ALREADY_VERIFIED") throw new ApiError("IDENTITY_ALREADY_VERIFIED");
-  refuseOverLimit(ctx.settings, windows, counts.map((count) => count.results as { count: number }[]), now);
+  refuseOverLimit(
+    ctx.settings,
+    windows,
+    counts.map((count) => count.results as { count: number }[]),
+    now,
+  );
   // verified_dob is read only from a VERIFIED record, so a REJECTED one reads as null (the session answers KYC_REQUIRED).
   return { userId: claims.sub, dateOfBirth: row.verified_dob ?? null, hasPasskey: Boolean(row.has_passkey) };
 }

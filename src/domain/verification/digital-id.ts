@@ -19,7 +19,12 @@ export async function requestDigitalId(ctx: ServiceContext, sessionId: string, n
   return unwrap(await sessionStub(ctx, checkedId(sessionId)).digitalIdRequest(nonce));
 }
 
-export async function answerWithDigitalId(ctx: ServiceContext, sessionId: string, nonce: string, body: { protocol: string; data: unknown }) {
+export async function answerWithDigitalId(
+  ctx: ServiceContext,
+  sessionId: string,
+  nonce: string,
+  body: { protocol: string; data: unknown },
+) {
   offeredHere(ctx);
   return unwrap(await sessionStub(ctx, checkedId(sessionId)).digitalIdResponse(nonce, body));
 }

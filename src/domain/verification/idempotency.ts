@@ -55,7 +55,16 @@ export async function idempotently(
   // One round trip: insert the claim, or take over an expired record or an abandoned claim.
   const [claimed] = await db
     .insert(idempotencyKeys)
-    .values({ accountId, keyId, key, requestHash: fingerprint, statusCode: null, responseBody: null, createdAt: now, expiresAt: addSeconds(now, IDEMPOTENCY_TTL_SECONDS) })
+    .values({
+      accountId,
+      keyId,
+      key,
+      requestHash: fingerprint,
+      statusCode: null,
+      responseBody: null,
+      createdAt: now,
+      expiresAt: addSeconds(now, IDEMPOTENCY_TTL_SECONDS),
+    })
     .onConflictDoUpdate({
       target: [idempotencyKeys.keyId, idempotencyKeys.key],
       set: {

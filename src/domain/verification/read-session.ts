@@ -9,7 +9,14 @@ import { sessionStub } from "../../session/session-stub";
 import { checkedId, unwrap } from "./session-calls";
 
 export const NonceQuery = z.object({
-  nonce: z.string().min(1).max(128).optional().describe(OPENAPI_METADATA ? "The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)." : ""),
+  nonce: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(
+      OPENAPI_METADATA ? "The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)." : "",
+    ),
 });
 
 export const pollSession = async (ctx: ServiceContext, accountId: string, sessionId: string) =>
@@ -20,7 +27,12 @@ export const previewSession = async (ctx: ServiceContext, sessionId: string, non
   unwrap(await sessionStub(ctx, checkedId(sessionId)).preview(nonce));
 
 /** The request for the signed-in end user, with whether their verified date of birth meets its age. */
-export async function readSessionRequest(ctx: ServiceContext, sessionId: string, nonce: string, verifiedDob: string | null = null): Promise<HolderSessionRequest> {
+export async function readSessionRequest(
+  ctx: ServiceContext,
+  sessionId: string,
+  nonce: string,
+  verifiedDob: string | null = null,
+): Promise<HolderSessionRequest> {
   return forHolder(unwrap(await sessionStub(ctx, checkedId(sessionId)).request(nonce)), verifiedDob);
 }
 

@@ -16,7 +16,11 @@ export async function redeemAgeToken(ctx: ServiceContext, sessionId: string, inp
   // Where no tokens are offered, no token is one this service issued.
   if (!keys) throw new ApiError("AGE_TOKEN_INVALID");
   // The threshold is checked against the session's age_required inside its object, with the rest.
-  const verified = await verifyAgeToken(input.ageToken, { keys, expectedChallenge: ageTokenChallenge(ctx.settings.appUrl), ageRequired: 0 });
+  const verified = await verifyAgeToken(input.ageToken, {
+    keys,
+    expectedChallenge: ageTokenChallenge(ctx.settings.appUrl),
+    ageRequired: 0,
+  });
   return unwrap(await sessionStub(ctx, id).redeemAgeToken({ nonce: input.nonce, ageOver: verified.ageOver, spent: verified.spent }));
 }
 
@@ -34,5 +38,8 @@ export async function anonymousWithoutToken(ctx: ServiceContext, sessionId: stri
   if (!session.ok || session.value.require_passkey) return unauthorized();
   const challenge = wwwAuthenticateValue(ageTokenChallenge(ctx.settings.appUrl), keys, session.value.age_required);
   if (!challenge) return unauthorized();
-  return new ApiError("UNAUTHORIZED", { message: "Sign in, or present an anonymous age token (age_token).", headers: { "WWW-Authenticate": challenge } });
+  return new ApiError("UNAUTHORIZED", {
+    message: "Sign in, or present an anonymous age token (age_token).",
+    headers: { "WWW-Authenticate": challenge },
+  });
 }

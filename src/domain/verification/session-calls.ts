@@ -31,7 +31,10 @@ const FAILURES: Record<SessionFailure, (detail: FailureDetail) => ApiError> = {
 
 /** 429 for opening past the account's limits (docs/limits.md): Retry-After in seconds. */
 export const tooManySessions = (retryAfter: number) =>
-  new ApiError("RATE_LIMITED", { message: "This account opened too many sessions; try again later.", headers: { "Retry-After": String(Math.max(retryAfter, 1)) } });
+  new ApiError("RATE_LIMITED", {
+    message: "This account opened too many sessions; try again later.",
+    headers: { "Retry-After": String(Math.max(retryAfter, 1)) },
+  });
 
 export function unwrap<T>(result: SessionResult<T>): T {
   if (!result.ok) throw FAILURES[result.error](result.detail ?? {});

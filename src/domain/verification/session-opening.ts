@@ -28,8 +28,10 @@ export const OpenSessionInput = z.object({
     .max(MAX_CALLBACK_URL_LENGTH)
     .optional()
     .describe(
-      OPENAPI_METADATA ? "Where the end user's result screen offers to go back to, with session_id appended. Same rules as callback_url. " +
-        "Act only on the callback or your own poll, never on the return itself." : "",
+      OPENAPI_METADATA
+        ? "Where the end user's result screen offers to go back to, with session_id appended. Same rules as callback_url. " +
+            "Act only on the callback or your own poll, never on the return itself."
+        : "",
     ),
   reference: z
     .string()
@@ -37,7 +39,11 @@ export const OpenSessionInput = z.object({
     .max(MAX_REFERENCE_LENGTH)
     .regex(/^[\x20-\x7E]+$/, "Printable ASCII characters only.")
     .optional()
-    .describe(OPENAPI_METADATA ? "Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data."
+        : "",
+    ),
   metadata: z
     .object({})
     .catchall(z.string().max(500))
@@ -51,13 +57,20 @@ export const OpenSessionInput = z.object({
       }
     })
     .optional()
-    .describe(OPENAPI_METADATA ? "Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data." : ""),
-  locale: z.enum(LOCALES).optional().describe(OPENAPI_METADATA ? "The language the end user's pages open in." : ""),
+    .describe(
+      OPENAPI_METADATA ? "Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data." : "",
+    ),
+  locale: z
+    .enum(LOCALES)
+    .optional()
+    .describe(OPENAPI_METADATA ? "The language the end user's pages open in." : ""),
   require_passkey: z
     .boolean()
     .optional()
     .describe(
-      OPENAPI_METADATA ? "Default false. true: only a key on the person's device, used at the approval, may approve: a passkey assertion (holder_binding PASSKEY) or a wallet's device signature (DEVICE_KEY: an mdoc's device signature or an SD-JWT VC's key-binding JWT). A password approval and an anonymous age token answer 403 PASSKEY_REQUIRED and the session stays PENDING. With double_blind: true the wallet is the only way left, so the pair is 422 unless the session accepts DIGITAL_ID_VERIFIED and this deployment offers it (docs/passkeys.md)." : "",
+      OPENAPI_METADATA
+        ? "Default false. true: only a key on the person's device, used at the approval, may approve: a passkey assertion (holder_binding PASSKEY) or a wallet's device signature (DEVICE_KEY: an mdoc's device signature or an SD-JWT VC's key-binding JWT). A password approval and an anonymous age token answer 403 PASSKEY_REQUIRED and the session stays PENDING. With double_blind: true the wallet is the only way left, so the pair is 422 unless the session accepts DIGITAL_ID_VERIFIED and this deployment offers it (docs/passkeys.md)."
+        : "",
     ),
   accepted_assurance: z
     .array(z.enum(ASSURANCES))
@@ -66,13 +79,17 @@ export const OpenSessionInput = z.object({
     .refine((ways) => new Set(ways).size === ways.length, "Each way at most once.")
     .optional()
     .describe(
-      OPENAPI_METADATA ? "The ways you accept: KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED." : "",
+      OPENAPI_METADATA
+        ? "The ways you accept: KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED."
+        : "",
     ),
   double_blind: z
     .boolean()
     .optional()
     .describe(
-      OPENAPI_METADATA ? "Default false. true: only an anonymous age token or a digital ID may approve, so the service never holds an account and this session together (docs/double-blind.md); a password or passkey approval answers 403 DOUBLE_BLIND_REQUIRED. 422 when no accepted way could approve such a session here." : "",
+      OPENAPI_METADATA
+        ? "Default false. true: only an anonymous age token or a digital ID may approve, so the service never holds an account and this session together (docs/double-blind.md); a password or passkey approval answers 403 DOUBLE_BLIND_REQUIRED. 422 when no accepted way could approve such a session here."
+        : "",
     ),
 });
 export const OpenedSession = z.object({
@@ -80,9 +97,15 @@ export const OpenedSession = z.object({
   nonce: z.string(),
   age_required: z.int(),
   expires_at: z.iso.datetime(),
-  verification_url: z.string().describe(OPENAPI_METADATA ? "The service's /verify page for this session, nonce included: redirect, link or QR code." : ""),
+  verification_url: z
+    .string()
+    .describe(OPENAPI_METADATA ? "The service's /verify page for this session, nonce included: redirect, link or QR code." : ""),
   livemode: z.boolean().describe(OPENAPI_METADATA ? "false when opened with a test key." : ""),
-  accepted_assurance: z.array(z.enum(ASSURANCES)).describe(OPENAPI_METADATA ? "The ways this session accepts: the request's accepted_assurance, or every way this deployment offers." : ""),
+  accepted_assurance: z
+    .array(z.enum(ASSURANCES))
+    .describe(
+      OPENAPI_METADATA ? "The ways this session accepts: the request's accepted_assurance, or every way this deployment offers." : "",
+    ),
   double_blind: z.boolean(),
 });
 export type OpenedSession = z.infer<typeof OpenedSession>;
@@ -91,7 +114,12 @@ export const verificationUrl = (appUrl: string, sessionId: string, nonce: string
   `${appUrl.replace(/\/$/, "")}/verify?session_id=${encodeURIComponent(sessionId)}&nonce=${encodeURIComponent(nonce)}`;
 
 /** `opensLimit`: the account limit the opens count on (the route declares it: src/routes/verification/open-session.ts). */
-export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, input: z.infer<typeof OpenSessionInput>, opensLimit: AccountLimitName): Promise<OpenedSession> {
+export async function openSession(
+  ctx: ServiceContext,
+  key: AuthenticatedKey,
+  input: z.infer<typeof OpenSessionInput>,
+  opensLimit: AccountLimitName,
+): Promise<OpenedSession> {
   const allowLocalHttp = !ctx.settings.production;
   const problems = (["callback_url", "return_url"] as const).flatMap((path) => {
     const url = input[path];
@@ -109,34 +137,41 @@ export async function openSession(ctx: ServiceContext, key: AuthenticatedKey, in
   // This minute's counter of the account's opens: counted with the log row's insert, in one D1 batch.
   const now = Date.parse(createdAt);
   const [opens] = await counterKeys(ctx.settings, opensLimit, key.userId, now);
-  const admission: OpenAdmission = { opens: opens!, opensPerMinute: limitOf(ctx.settings, opens!.window), pendingMax: ctx.settings.pendingSessionsMax };
-  const opened = await sessionStub(ctx, id).open({
-    id,
-    accountId: key.userId,
-    keyId: key.id,
-    merchantName: key.companyName ?? "",
-    ageRequired: input.age_required,
-    callbackUrl: input.callback_url,
-    nonceHash: await sha256Hex(nonce),
-    status: "PENDING",
-    createdAt,
-    expiresAt,
-    resolvedAt: null,
-    aboveAgeRequired: false,
-    receiptId: null,
-    livemode: key.mode !== "test",
-    returnUrl: input.return_url ?? null,
-    reference: input.reference ?? null,
-    metadata: input.metadata ?? null,
-    locale: input.locale ?? null,
-    holderBinding: null,
-    receipt: null,
-    requirePasskey: input.require_passkey ?? false,
-    acceptedAssurance: policy.policy.acceptedAssurance,
-    doubleBlind: policy.policy.doubleBlind,
-    // The merchant's shard (requireApiKey chose it from the key): the object's D1 writes go there.
-    shard: chosenShard(ctx),
-  }, admission);
+  const admission: OpenAdmission = {
+    opens: opens!,
+    opensPerMinute: limitOf(ctx.settings, opens!.window),
+    pendingMax: ctx.settings.pendingSessionsMax,
+  };
+  const opened = await sessionStub(ctx, id).open(
+    {
+      id,
+      accountId: key.userId,
+      keyId: key.id,
+      merchantName: key.companyName ?? "",
+      ageRequired: input.age_required,
+      callbackUrl: input.callback_url,
+      nonceHash: await sha256Hex(nonce),
+      status: "PENDING",
+      createdAt,
+      expiresAt,
+      resolvedAt: null,
+      aboveAgeRequired: false,
+      receiptId: null,
+      livemode: key.mode !== "test",
+      returnUrl: input.return_url ?? null,
+      reference: input.reference ?? null,
+      metadata: input.metadata ?? null,
+      locale: input.locale ?? null,
+      holderBinding: null,
+      receipt: null,
+      requirePasskey: input.require_passkey ?? false,
+      acceptedAssurance: policy.policy.acceptedAssurance,
+      doubleBlind: policy.policy.doubleBlind,
+      // The merchant's shard (requireApiKey chose it from the key): the object's D1 writes go there.
+      shard: chosenShard(ctx),
+    },
+    admission,
+  );
   if (!opened.ok) {
     // Past the minute's opens: until the window ends. Past the pending sessions: a minute, as sessions
     // resolve and expire all the time.

@@ -27,14 +27,28 @@ export function sessionPolicy(
   const accepted = asked.accepted_assurance ? offered.filter((way) => asked.accepted_assurance!.includes(way)) : offered;
   const notOffered = (asked.accepted_assurance ?? []).filter((way) => !offered.includes(way));
   if (notOffered.length > 0) {
-    return { ok: false, errors: [{ path: "accepted_assurance", message: `This deployment does not offer ${notOffered.join(", ")}; it offers ${offered.join(", ")}.` }] };
+    return {
+      ok: false,
+      errors: [
+        {
+          path: "accepted_assurance",
+          message: `This deployment does not offer ${notOffered.join(", ")}; it offers ${offered.join(", ")}.`,
+        },
+      ],
+    };
   }
   const doubleBlind = asked.double_blind ?? false;
   const blindWay = (accepted.includes("KYC_VERIFIED") && ageTokensOffered(settings)) || accepted.includes("DIGITAL_ID_VERIFIED");
   if (doubleBlind && !blindWay) {
     return {
       ok: false,
-      errors: [{ path: "double_blind", message: "No accepted way can approve a double-blind session here: accept DIGITAL_ID_VERIFIED, or KYC_VERIFIED where anonymous age tokens are offered." }],
+      errors: [
+        {
+          path: "double_blind",
+          message:
+            "No accepted way can approve a double-blind session here: accept DIGITAL_ID_VERIFIED, or KYC_VERIFIED where anonymous age tokens are offered.",
+        },
+      ],
     };
   }
   // Double-blind leaves the token and the wallet; require_passkey refuses the token (a bearer token binds no
@@ -42,7 +56,13 @@ export function sessionPolicy(
   if (doubleBlind && asked.require_passkey && !accepted.includes("DIGITAL_ID_VERIFIED")) {
     return {
       ok: false,
-      errors: [{ path: "require_passkey", message: "A double-blind session that requires a passkey can be approved only by a wallet's digital ID: accept DIGITAL_ID_VERIFIED, on a deployment that offers it." }],
+      errors: [
+        {
+          path: "require_passkey",
+          message:
+            "A double-blind session that requires a passkey can be approved only by a wallet's digital ID: accept DIGITAL_ID_VERIFIED, on a deployment that offers it.",
+        },
+      ],
     };
   }
   return { ok: true, policy: { acceptedAssurance: accepted, doubleBlind } };

@@ -16,7 +16,9 @@ import { namesNoSession } from "./names-no-session";
 // Strict: a field of its own (a session id, a nonce) could name a session (./names-no-session.ts).
 const IssueInput = IssueAgeTokensInput.extend({
   confirmation: AssertionCredential.optional().describe(
-    OPENAPI_METADATA ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)." : "",
+    OPENAPI_METADATA
+      ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)."
+      : "",
   ),
 }).strict();
 
@@ -58,7 +60,8 @@ function issueAgeTokensDoc(): OperationDoc {
       200: { description: "One TokenResponse per request, in order", data: IssueAgeTokensOutput },
       400: { description: "The passkey assertion did not verify", codes: ["PASSKEY_INVALID"] },
       403: {
-        description: "No verified identity (KYC_REQUIRED), a verified age under age_over (AGE_TOKEN_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED)",
+        description:
+          "No verified identity (KYC_REQUIRED), a verified age under age_over (AGE_TOKEN_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED)",
         codes: ["KYC_REQUIRED", "AGE_TOKEN_NOT_ALLOWED", "PASSKEY_REQUIRED"],
       },
       404: { description: "This deployment offers no age tokens", codes: ["NOT_FOUND"] },

@@ -12,10 +12,12 @@ import type { AppEnv } from "../../http/app-env";
 /** What of the request could name a session, one error per place. */
 function sessionNamingParts(url: string, header: (name: string) => string | undefined): FieldError[] {
   const errors: FieldError[] = [];
-  if (header("x-session-nonce") !== undefined) errors.push({ path: "x-session-nonce", message: "Token issuance names no session: send no X-Session-Nonce." });
+  if (header("x-session-nonce") !== undefined)
+    errors.push({ path: "x-session-nonce", message: "Token issuance names no session: send no X-Session-Nonce." });
   if (new URL(url).search !== "") errors.push({ path: "query", message: "Token issuance takes no query string." });
   const referer = header("referer");
-  if (referer !== undefined && !isBareOrigin(referer)) errors.push({ path: "referer", message: "Token issuance names no page: send no Referer (referrerPolicy: no-referrer)." });
+  if (referer !== undefined && !isBareOrigin(referer))
+    errors.push({ path: "referer", message: "Token issuance names no page: send no Referer (referrerPolicy: no-referrer)." });
   return errors;
 }
 

@@ -14,7 +14,11 @@ export const readIssuerDirectoryRoute = {
     const keys = await deploymentTokenKeys(c.var.ctx.settings);
     if (!keys) throw notFound("Route");
     return new Response(JSON.stringify(issuerDirectory(keys, c.var.ctx.settings.appUrl)), {
-      headers: { "Content-Type": ISSUER_DIRECTORY_MEDIA_TYPE, "Cache-Control": ISSUER_DIRECTORY_CACHE_CONTROL, "Access-Control-Allow-Origin": "*" },
+      headers: {
+        "Content-Type": ISSUER_DIRECTORY_MEDIA_TYPE,
+        "Cache-Control": ISSUER_DIRECTORY_CACHE_CONTROL,
+        "Access-Control-Allow-Origin": "*",
+      },
     });
   }),
 } satisfies NamedRoute;

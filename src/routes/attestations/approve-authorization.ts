@@ -2,7 +2,13 @@
 // (docs/attestations.md). The person is signed in (Bearer) and has seen where the code will go; the
 // request is checked again as GET /authorize checked it (422 here: this is the service's own API), the
 // batch is authorized and counted, and the answer is where the page sends the browser.
-import { authorizeBatch, checkAuthorizationRequest, issueAuthorizationCode, OAuthError, type AuthorizationRequest } from "../../domain/attestations";
+import {
+  authorizeBatch,
+  checkAuthorizationRequest,
+  issueAuthorizationCode,
+  OAuthError,
+  type AuthorizationRequest,
+} from "../../domain/attestations";
 import { verifyConfirmation } from "../../domain/passkeys";
 import { accountWithVerifiedDob } from "../../domain/verification";
 import { unauthorized, validationFailed } from "../../errors";
@@ -15,7 +21,11 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { approveAuthorizationDoc } from "./docs";
 import { ApproveAuthorizationInput } from "./schemas";
 
-const spec = { method: "post", path: "/authorizations", limits: { batches: LIMITS.attestationBatchesPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/authorizations",
+  limits: { batches: LIMITS.attestationBatchesPerAccount },
+} as const satisfies RouteSpec;
 
 export const approveAuthorizationRoute = {
   ...spec,
@@ -38,7 +48,13 @@ export const approveAuthorizationRoute = {
       c.set("accountChecked", true);
       const holder = { userId: claims.sub, verifiedDateOfBirth: row.verifiedDob ?? null, hasPasskey: Boolean(row.hasPasskey) };
       const now = Date.now();
-      await authorizeBatch(c.var.ctx, holder, confirmation !== undefined, () => verifyConfirmation(c.var.ctx, claims.sub, confirmation!), now);
+      await authorizeBatch(
+        c.var.ctx,
+        holder,
+        confirmation !== undefined,
+        () => verifyConfirmation(c.var.ctx, claims.sub, confirmation!),
+        now,
+      );
       return ok(c, { redirect_to: await issueAuthorizationCode(c.var.ctx, request, now) });
     },
   ),

@@ -18,7 +18,15 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { consentPage } from "./authorize-page";
 import { asOAuth, formBody } from "./oauth-response";
 
-const spec = { method: "post", path: "/authorize", limits: { perAddress: LIMITS.loginPerAddress, perEmailAndAddress: LIMITS.loginPerEmailAndAddress, batches: LIMITS.attestationBatchesPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/authorize",
+  limits: {
+    perAddress: LIMITS.loginPerAddress,
+    perEmailAndAddress: LIMITS.loginPerEmailAndAddress,
+    batches: LIMITS.attestationBatchesPerAccount,
+  },
+} as const satisfies RouteSpec;
 
 /** What the page says (its catalogue's text) for each refusal the person can act on. */
 const SAYS: Partial<Record<string, TextKey>> = {

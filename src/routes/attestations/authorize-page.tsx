@@ -44,7 +44,10 @@ export async function consentPage(c: Context<AppEnv>, redirectUri: string, error
   const query = c.req.query();
   const { lang, ...request } = query;
   const walletLanguages = query.ui_locales ? fromAcceptLanguage(query.ui_locales.trim().split(/\s+/).join(",")) : null;
-  const language = await pageLanguage(c, chooseLocale({ chosen: lang, session: walletLanguages, acceptLanguage: c.req.header("accept-language") }));
+  const language = await pageLanguage(
+    c,
+    chooseLocale({ chosen: lang, session: walletLanguages, acceptLanguage: c.req.header("accept-language") }),
+  );
   c.header("Cache-Control", "no-store");
   c.header("Content-Security-Policy", consentPolicy(redirectUri));
   return (

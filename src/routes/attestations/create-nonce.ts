@@ -13,9 +13,13 @@ const spec = { method: "post", path: "/nonce", limits: { perAddress: LIMITS.issu
 
 export const createNonceRoute = {
   ...spec,
-  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, {})), limitPerAddress(spec.limits.perAddress), async function createNonce(c) {
-    if (!(await attestationSigner(c.var.ctx.settings))) throw notFound("Route");
-    const nonce = await createGrant(c.var.ctx, "nonce", Date.now());
-    return oauthJson(c, { c_nonce: nonce, c_nonce_expires_in: GRANT_LIFETIME_SECONDS.nonce });
-  }),
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, {})),
+    limitPerAddress(spec.limits.perAddress),
+    async function createNonce(c) {
+      if (!(await attestationSigner(c.var.ctx.settings))) throw notFound("Route");
+      const nonce = await createGrant(c.var.ctx, "nonce", Date.now());
+      return oauthJson(c, { c_nonce: nonce, c_nonce_expires_in: GRANT_LIFETIME_SECONDS.nonce });
+    },
+  ),
 } satisfies NamedRoute;

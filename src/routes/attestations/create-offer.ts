@@ -30,7 +30,13 @@ export const createOfferRoute = {
       const input = c.req.valid("json");
       const holder = { userId: claims.sub, verifiedDateOfBirth: row.verifiedDob ?? null, hasPasskey: Boolean(row.hasPasskey) };
       const now = Date.now();
-      await authorizeBatch(c.var.ctx, holder, input.confirmation !== undefined, () => verifyConfirmation(c.var.ctx, claims.sub, input.confirmation!), now);
+      await authorizeBatch(
+        c.var.ctx,
+        holder,
+        input.confirmation !== undefined,
+        () => verifyConfirmation(c.var.ctx, claims.sub, input.confirmation!),
+        now,
+      );
       return ok(c, await createCredentialOffer(c.var.ctx, now), 201);
     },
   ),

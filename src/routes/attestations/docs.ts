@@ -12,7 +12,8 @@ const WHO =
 const refusals = {
   400: { description: "The passkey assertion did not verify", codes: ["PASSKEY_INVALID"] },
   403: {
-    description: "No verified identity (KYC_REQUIRED), a verified age under 18 (ATTESTATION_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED)",
+    description:
+      "No verified identity (KYC_REQUIRED), a verified age under 18 (ATTESTATION_NOT_ALLOWED), or an account with a passkey asking without a fresh assertion (PASSKEY_REQUIRED)",
     codes: ["KYC_REQUIRED", "ATTESTATION_NOT_ALLOWED", "PASSKEY_REQUIRED"],
   },
   404: { description: "This deployment issues no attestations", codes: ["NOT_FOUND"] },

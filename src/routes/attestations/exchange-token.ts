@@ -13,8 +13,12 @@ const spec = { method: "post", path: "/token", limits: { perAddress: LIMITS.issu
 
 export const exchangeTokenRoute = {
   ...spec,
-  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, {})), limitPerAddress(spec.limits.perAddress), async function exchangeToken(c) {
-    if (!(await attestationSigner(c.var.ctx.settings))) throw notFound("Route");
-    return asOAuth(c, async () => oauthJson(c, await exchangeGrant(c.var.ctx, await formBody(c), Date.now())));
-  }),
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, {})),
+    limitPerAddress(spec.limits.perAddress),
+    async function exchangeToken(c) {
+      if (!(await attestationSigner(c.var.ctx.settings))) throw notFound("Route");
+      return asOAuth(c, async () => oauthJson(c, await exchangeGrant(c.var.ctx, await formBody(c), Date.now())));
+    },
+  ),
 } satisfies NamedRoute;

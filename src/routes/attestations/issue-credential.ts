@@ -13,9 +13,15 @@ const spec = { method: "post", path: "/credential", limits: { perAddress: LIMITS
 
 export const issueCredentialRoute = {
   ...spec,
-  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, {})), limitPerAddress(spec.limits.perAddress), async function issueCredential(c) {
-    const signer = await attestationSigner(c.var.ctx.settings);
-    if (!signer) throw notFound("Route");
-    return asOAuth(c, async () => oauthJson(c, await issueCredentials(c.var.ctx, signer, bearerToken(c), await jsonRequestBody(c), Date.now())));
-  }),
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, {})),
+    limitPerAddress(spec.limits.perAddress),
+    async function issueCredential(c) {
+      const signer = await attestationSigner(c.var.ctx.settings);
+      if (!signer) throw notFound("Route");
+      return asOAuth(c, async () =>
+        oauthJson(c, await issueCredentials(c.var.ctx, signer, bearerToken(c), await jsonRequestBody(c), Date.now())),
+      );
+    },
+  ),
 } satisfies NamedRoute;

@@ -70,4 +70,5 @@ export async function jsonRequestBody(c: Context<AppEnv>): Promise<unknown> {
 }
 
 /** The access token of an `Authorization: Bearer` header, or null. */
-export const bearerToken = (c: Context<AppEnv>): string | null => /^Bearer ([A-Za-z0-9_-]{1,256})$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? null;
+export const bearerToken = (c: Context<AppEnv>): string | null =>
+  /^Bearer ([A-Za-z0-9_-]{1,256})$/i.exec(c.req.header("authorization") ?? "")?.[1] ?? null;

@@ -10,14 +10,15 @@ const spec = { method: "get", path: "/iaca", limits: {} } as const satisfies Rou
 
 export const readIacaRoute = {
   ...spec,
-  handlers: handlersFor(spec)(
-    describe(OPENAPI_METADATA && documented(spec, readIacaDoc())),
-    async function readIaca(c) {
-      const signer = await attestationSigner(c.var.ctx.settings);
-      if (!signer) throw notFound("Route");
-      return new Response(signer.iacaPem, {
-        headers: { "Content-Type": "application/pem-certificate-chain", "Cache-Control": "public, max-age=3600", "Access-Control-Allow-Origin": "*" },
-      });
-    },
-  ),
+  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, readIacaDoc())), async function readIaca(c) {
+    const signer = await attestationSigner(c.var.ctx.settings);
+    if (!signer) throw notFound("Route");
+    return new Response(signer.iacaPem, {
+      headers: {
+        "Content-Type": "application/pem-certificate-chain",
+        "Cache-Control": "public, max-age=3600",
+        "Access-Control-Allow-Origin": "*",
+      },
+    });
+  }),
 } satisfies NamedRoute;

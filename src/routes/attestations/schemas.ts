@@ -4,13 +4,21 @@ import { AssertionCredential } from "../../domain/passkeys";
 
 const confirmation = () =>
   AssertionCredential.optional().describe(
-    OPENAPI_METADATA ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)." : "",
+    OPENAPI_METADATA
+      ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)."
+      : "",
   );
 
 export const CreateOfferInput = z.object({ confirmation: confirmation() });
 
 export const CredentialOfferOutput = z.object({
-  credential_offer: z.record(z.string(), z.unknown()).describe(OPENAPI_METADATA ? "The OpenID4VCI credential offer object (credential_issuer, credential_configuration_ids [proof_of_age], the pre-authorized code grant with tx_code {length, input_mode})" : ""),
+  credential_offer: z
+    .record(z.string(), z.unknown())
+    .describe(
+      OPENAPI_METADATA
+        ? "The OpenID4VCI credential offer object (credential_issuer, credential_configuration_ids [proof_of_age], the pre-authorized code grant with tx_code {length, input_mode})"
+        : "",
+    ),
   credential_offer_uri: z.string().describe(OPENAPI_METADATA ? "openid-credential-offer://?credential_offer=… (the offer by value)" : ""),
   av_uri: z.string().describe(OPENAPI_METADATA ? "av://?credential_offer=… (the EU age-verification blueprint's link)" : ""),
   tx_code: z.string().describe(OPENAPI_METADATA ? "The digits the person types in the wallet; shown, never sent with the offer" : ""),
@@ -28,4 +36,6 @@ export const ApproveAuthorizationInput = z.object({
   confirmation: confirmation(),
 });
 
-export const AuthorizationApproval = z.object({ redirect_to: z.string().describe(OPENAPI_METADATA ? "The wallet's redirect_uri with code, state and iss" : "") });
+export const AuthorizationApproval = z.object({
+  redirect_to: z.string().describe(OPENAPI_METADATA ? "The wallet's redirect_uri with code, state and iss" : ""),
+});

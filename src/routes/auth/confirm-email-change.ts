@@ -7,7 +7,9 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import * as z from "../../lib/lazy-zod";
 
 /** The 400 of a mailed token that is unknown, used or expired, shared with verify-email.ts's and reset-password.ts's prose. */
-export const badToken = { 400: { description: "The token is unknown, already used or expired.", codes: ["INVALID_TOKEN"] } } satisfies Responses;
+export const badToken = {
+  400: { description: "The token is unknown, already used or expired.", codes: ["INVALID_TOKEN"] },
+} satisfies Responses;
 
 const spec = { method: "post", path: "/confirm-email-change", limits: {} } as const satisfies RouteSpec;
 
@@ -27,6 +29,10 @@ function confirmEmailChangeDoc(): OperationDoc {
   return {
     tag: "Auth",
     summary: "Confirm a new email address with the token mailed to it; signs out everywhere",
-    responses: { 200: { description: "Email changed", data: z.object({ user: User }) }, ...badToken, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
+    responses: {
+      200: { description: "Email changed", data: z.object({ user: User }) },
+      ...badToken,
+      409: { description: "Email taken", codes: ["EMAIL_TAKEN"] },
+    },
   };
 }

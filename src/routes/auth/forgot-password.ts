@@ -7,7 +7,15 @@ import { accepted } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
-const spec = { method: "post", path: "/forgot-password", limits: { perAddress: LIMITS.resetRequestsPerAddress, mailsPerEmail: LIMITS.resetMailsPerEmail, mailsPerEmailDaily: LIMITS.resetMailsPerEmailDaily } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/forgot-password",
+  limits: {
+    perAddress: LIMITS.resetRequestsPerAddress,
+    mailsPerEmail: LIMITS.resetMailsPerEmail,
+    mailsPerEmailDaily: LIMITS.resetMailsPerEmailDaily,
+  },
+} as const satisfies RouteSpec;
 
 export const forgotPasswordRoute = {
   ...spec,
@@ -34,7 +42,8 @@ function forgotPasswordDoc(): OperationDoc {
   return {
     tag: "Auth",
     summary: "Mail a password-reset link",
-    description: "Always 202 with the same body, whether or not the address has an account; the lookup and the mail happen after the answer, so its timing does not tell either.",
+    description:
+      "Always 202 with the same body, whether or not the address has an account; the lookup and the mail happen after the answer, so its timing does not tell either.",
     responses: { 202: { description: "Accepted" } },
   };
 }

@@ -8,23 +8,23 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import * as z from "../../lib/lazy-zod";
 
-const spec = { method: "post", path: "/login", limits: { perAddress: LIMITS.loginPerAddress, perEmailAndAddress: LIMITS.loginPerEmailAndAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/login",
+  limits: { perAddress: LIMITS.loginPerAddress, perEmailAndAddress: LIMITS.loginPerEmailAndAddress },
+} as const satisfies RouteSpec;
 
 export const loginRoute = {
   ...spec,
-  handlers: handlersFor(spec)(
-    describe(OPENAPI_METADATA && documented(spec, loginDoc())),
-    jsonBody(LoginInput),
-    async function signIn(c) {
-      const input = c.req.valid("json");
-      const address = clientAddress(c);
-      // Per address: one client trying many emails (credential stuffing). Per (email, address): guessing
-      // one account's password, without letting someone else's attempts lock its owner out.
-      await countUse(c, spec.limits.perAddress, address);
-      await countUse(c, spec.limits.perEmailAndAddress, `${input.email}:${address}`);
-      return ok(c, await login(c.var.ctx, input));
-    },
-  ),
+  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, loginDoc())), jsonBody(LoginInput), async function signIn(c) {
+    const input = c.req.valid("json");
+    const address = clientAddress(c);
+    // Per address: one client trying many emails (credential stuffing). Per (email, address): guessing
+    // one account's password, without letting someone else's attempts lock its owner out.
+    await countUse(c, spec.limits.perAddress, address);
+    await countUse(c, spec.limits.perEmailAndAddress, `${input.email}:${address}`);
+    return ok(c, await login(c.var.ctx, input));
+  }),
 } satisfies NamedRoute;
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */

@@ -8,17 +8,17 @@ const spec = { method: "post", path: "/logout", limits: {} } as const satisfies 
 
 export const logoutRoute = {
   ...spec,
-  handlers: handlersFor(spec)(
-    describe(OPENAPI_METADATA && documented(spec, logoutDoc())),
-    requireUser,
-    async function signOut(c) {
-      await signOutEverywhere(c.var.ctx, c.var.user.id);
-      return c.body(null, 204);
-    },
-  ),
+  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, logoutDoc())), requireUser, async function signOut(c) {
+    await signOutEverywhere(c.var.ctx, c.var.user.id);
+    return c.body(null, 204);
+  }),
 } satisfies NamedRoute;
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
 function logoutDoc(): OperationDoc {
-  return { tag: "Auth", summary: "Sign out everywhere: every token issued so far stops working", responses: { 204: { description: "Signed out" } } };
+  return {
+    tag: "Auth",
+    summary: "Sign out everywhere: every token issued so far stops working",
+    responses: { 204: { description: "Signed out" } },
+  };
 }

@@ -28,6 +28,9 @@ function registerDoc(): OperationDoc {
     tag: "Auth",
     summary: "Create a PERSONAL or BUSINESS account",
     description: "Sends a verification email. companyName is required for BUSINESS.",
-    responses: { 201: { description: "Created", data: z.object({ user: User, token: z.string() }) }, 409: { description: "Email taken", codes: ["EMAIL_TAKEN"] } },
+    responses: {
+      201: { description: "Created", data: z.object({ user: User, token: z.string() }) },
+      409: { description: "Email taken", codes: ["EMAIL_TAKEN"] },
+    },
   };
 }

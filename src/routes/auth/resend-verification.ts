@@ -7,7 +7,11 @@ import { requireUser } from "../../http/require-user";
 import { accepted } from "../../http/respond";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
-const spec = { method: "post", path: "/resend-verification", limits: { mails: LIMITS.accountMailsPerAccount, daily: LIMITS.verificationMailsPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/resend-verification",
+  limits: { mails: LIMITS.accountMailsPerAccount, daily: LIMITS.verificationMailsPerAccount },
+} as const satisfies RouteSpec;
 
 export const resendVerificationRoute = {
   ...spec,

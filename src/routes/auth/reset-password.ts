@@ -7,7 +7,11 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { badToken } from "./confirm-email-change";
 
-const spec = { method: "post", path: "/reset-password", limits: { perAddress: LIMITS.passwordResetsPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/reset-password",
+  limits: { perAddress: LIMITS.passwordResetsPerAddress },
+} as const satisfies RouteSpec;
 
 export const resetPasswordRoute = {
   ...spec,
@@ -24,5 +28,9 @@ export const resetPasswordRoute = {
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
 function resetPasswordDoc(): OperationDoc {
-  return { tag: "Auth", summary: "Set a new password with the mailed token; signs out everywhere", responses: { 200: { description: "Password changed" }, ...badToken } };
+  return {
+    tag: "Auth",
+    summary: "Set a new password with the mailed token; signs out everywhere",
+    responses: { 200: { description: "Password changed" }, ...badToken },
+  };
 }

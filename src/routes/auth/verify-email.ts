@@ -22,5 +22,9 @@ export const verifyEmailRoute = {
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
 function verifyEmailDoc(): OperationDoc {
-  return { tag: "Auth", summary: "Confirm the email address with the mailed token", responses: { 200: { description: "Verified", data: z.object({ user: User }) }, ...badToken } };
+  return {
+    tag: "Auth",
+    summary: "Confirm the email address with the mailed token",
+    responses: { 200: { description: "Verified", data: z.object({ user: User }) }, ...badToken },
+  };
 }

@@ -29,6 +29,11 @@ function readOutboxDoc(): OperationDoc {
     tag: "Auth",
     summary: "Mail sent to an address, newest first",
     devOnly: true,
-    responses: { 200: { description: "Messages", data: z.object({ messages: z.array(z.object({ to: z.string(), subject: z.string(), text: z.string(), createdAt: z.string() })) }) } },
+    responses: {
+      200: {
+        description: "Messages",
+        data: z.object({ messages: z.array(z.object({ to: z.string(), subject: z.string(), text: z.string(), createdAt: z.string() })) }),
+      },
+    },
   };
 }

@@ -16,14 +16,20 @@ export const createdKey = () =>
     signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
   });
 /** The 403 of every operation of this area: not a verified business account. */
-export const forbidden = { 403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] } } satisfies Responses;
+export const forbidden = {
+  403: { description: "Not a verified business account", codes: ["BUSINESS_ACCOUNT_REQUIRED", "EMAIL_NOT_VERIFIED"] },
+} satisfies Responses;
 
 const CreateKeyInput = z.object({
   name: z.string().trim().min(1).max(64),
   mode: z
     .enum(KEY_MODES)
     .default("live")
-    .describe(OPENAPI_METADATA ? "live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check."
+        : "",
+    ),
 });
 
 const spec = { method: "post", path: "/", limits: {} } as const satisfies RouteSpec;
@@ -48,6 +54,10 @@ function createKeyDoc(): OperationDoc {
   return {
     tag: "API keys",
     summary: "Create a key: the API key and signing secret are shown this once",
-    responses: { 201: { description: "Created", data: createdKey() }, ...forbidden, 409: { description: `${MAX_ACTIVE_KEYS} active keys already`, codes: ["KEY_LIMIT_REACHED"] } },
+    responses: {
+      201: { description: "Created", data: createdKey() },
+      ...forbidden,
+      409: { description: `${MAX_ACTIVE_KEYS} active keys already`, codes: ["KEY_LIMIT_REACHED"] },
+    },
   };
 }

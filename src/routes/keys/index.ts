@@ -7,4 +7,11 @@ import { rotateSigningSecretRoute } from "./rotate-signing-secret";
 import { sendTestCallbackRoute } from "./send-test-callback";
 import { updateAllowedOriginsRoute } from "./update-allowed-origins";
 
-export const keyRoutes = areaOf(createKeyRoute, listKeysRoute, updateAllowedOriginsRoute, rotateSigningSecretRoute, sendTestCallbackRoute, revokeKeyRoute);
+export const keyRoutes = areaOf(
+  createKeyRoute,
+  listKeysRoute,
+  updateAllowedOriginsRoute,
+  rotateSigningSecretRoute,
+  sendTestCallbackRoute,
+  revokeKeyRoute,
+);

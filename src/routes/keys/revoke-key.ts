@@ -27,6 +27,10 @@ function revokeKeyDoc(): OperationDoc {
   return {
     tag: "API keys",
     summary: "Revoke a key: it stops authenticating on the very next request",
-    responses: { 200: { description: "Revoked", data: z.object({ key: ApiKeyRecord }) }, ...forbidden, 404: { description: "No such key on this account", codes: ["NOT_FOUND"] } },
+    responses: {
+      200: { description: "Revoked", data: z.object({ key: ApiKeyRecord }) },
+      ...forbidden,
+      404: { description: "No such key on this account", codes: ["NOT_FOUND"] },
+    },
   };
 }

@@ -10,7 +10,11 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { forbidden } from "./create-key";
 import { notFoundDoc } from "./rotate-signing-secret";
 
-const spec = { method: "post", path: "/:id/test-callback", limits: { callbackTools: LIMITS.callbackToolsPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/:id/test-callback",
+  limits: { callbackTools: LIMITS.callbackToolsPerAccount },
+} as const satisfies RouteSpec;
 
 export const sendTestCallbackRoute = {
   ...spec,

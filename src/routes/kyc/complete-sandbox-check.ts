@@ -10,12 +10,19 @@ import { SANDBOX_DOCUMENT_NUMBER } from "../../providers/sandbox";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
 const SandboxCompleteBody = z.object({
-  result: z.enum(["clear", "consider"]).default("clear").describe(OPENAPI_METADATA ? "The check result to simulate; clear by default." : ""),
+  result: z
+    .enum(["clear", "consider"])
+    .default("clear")
+    .describe(OPENAPI_METADATA ? "The check result to simulate; clear by default." : ""),
   document_number: z
     .string()
     .regex(SANDBOX_DOCUMENT_NUMBER)
     .optional()
-    .describe(OPENAPI_METADATA ? "The document number the simulated check reads (A-Z, 0-9, up to 20); by default one of this applicant's own. Give the same number to two accounts to simulate a reused document." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "The document number the simulated check reads (A-Z, 0-9, up to 20); by default one of this applicant's own. Give the same number to two accounts to simulate a reused document."
+        : "",
+    ),
 });
 
 const spec = { method: "post", path: "/sandbox/complete", limits: {} } as const satisfies RouteSpec;

@@ -10,7 +10,10 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
 /** The 502 of an operation that calls the identity provider, shared with the area's other such operations' prose. */
-export const PROVIDER_ERROR = { description: "The identity provider failed or is unreachable.", codes: ["PROVIDER_ERROR"] } satisfies ErrorResponseDoc<502>;
+export const PROVIDER_ERROR = {
+  description: "The identity provider failed or is unreachable.",
+  codes: ["PROVIDER_ERROR"],
+} satisfies ErrorResponseDoc<502>;
 
 const spec = { method: "put", path: "/applicant", limits: { corrections: LIMITS.applicantUpdatesPerAccount } } as const satisfies RouteSpec;
 

@@ -16,14 +16,10 @@ const spec = { method: "get", path: "/sdk-token", limits: { tokens: LIMITS.sdkTo
 
 export const createSdkTokenRoute = {
   ...spec,
-  handlers: handlersFor(spec)(
-    describe(OPENAPI_METADATA && documented(spec, createSdkTokenDoc())),
-    requireUser,
-    async function sdkToken(c) {
-      await countUse(c, spec.limits.tokens, c.var.user.id);
-      return ok(c, await createSdkToken(c.var.ctx, c.var.user.id));
-    },
-  ),
+  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, createSdkTokenDoc())), requireUser, async function sdkToken(c) {
+    await countUse(c, spec.limits.tokens, c.var.user.id);
+    return ok(c, await createSdkToken(c.var.ctx, c.var.user.id));
+  }),
 } satisfies NamedRoute;
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */

@@ -8,7 +8,11 @@ import { requireUser } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
-const spec = { method: "post", path: "/confirmation-options", limits: { options: LIMITS.passkeyOptionsPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/confirmation-options",
+  limits: { options: LIMITS.passkeyOptionsPerAccount },
+} as const satisfies RouteSpec;
 
 export const confirmationOptionsRoute = {
   ...spec,

@@ -11,13 +11,24 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { confirmation } from "./passkey-confirmation";
 
 /** The 403 of a change that an existing passkey must confirm, shared with remove-passkey.ts's prose. */
-export const needsConfirmation = { 403: { description: "The account has a passkey and the change was not confirmed with one", codes: ["PASSKEY_REQUIRED"] } } satisfies Responses;
+export const needsConfirmation = {
+  403: { description: "The account has a passkey and the change was not confirmed with one", codes: ["PASSKEY_REQUIRED"] },
+} satisfies Responses;
 
 const EnrolInput = z.object({
   name: PasskeyName.optional(),
   credential: RegistrationCredential,
   confirmation,
-  password: z.string().min(1).max(128).optional().describe(OPENAPI_METADATA ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)." : ""),
+  password: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(
+      OPENAPI_METADATA
+        ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
+        : "",
+    ),
 });
 const spec = { method: "post", path: "/", limits: { passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
 
@@ -41,11 +52,18 @@ function enrolPasskeyDoc(): OperationDoc {
   return {
     tag: "Passkeys",
     summary: "Enrol a passkey: the credential navigator.credentials.create() returned (PublicKeyCredential.toJSON())",
-    description: "Verified against its challenge (single use), APP_URL's origin and RP id, user presence and verification. The service keeps the credential id and public key, nothing about the device.",
+    description:
+      "Verified against its challenge (single use), APP_URL's origin and RP id, user presence and verification. The service keeps the credential id and public key, nothing about the device.",
     responses: {
       201: { description: "Enrolled", data: z.object({ passkey: PasskeyView }) },
-      400: { description: "The registration (or the confirmation) did not verify; the message says which check failed", codes: ["PASSKEY_INVALID"] },
-      401: { description: "The account's first passkey without its current password, or with a wrong one", codes: ["INVALID_CREDENTIALS", "UNAUTHORIZED"] },
+      400: {
+        description: "The registration (or the confirmation) did not verify; the message says which check failed",
+        codes: ["PASSKEY_INVALID"],
+      },
+      401: {
+        description: "The account's first passkey without its current password, or with a wrong one",
+        codes: ["INVALID_CREDENTIALS", "UNAUTHORIZED"],
+      },
       ...needsConfirmation,
       409: { description: "The account holds 10 passkeys", codes: ["PASSKEY_LIMIT_REACHED"] },
     },

@@ -21,5 +21,9 @@ export const listPasskeysRoute = {
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
 function listPasskeysDoc(): OperationDoc {
-  return { tag: "Passkeys", summary: "The account's passkeys", responses: { 200: { description: "The passkeys, oldest first", data: z.object({ passkeys: z.array(PasskeyView) }) } } };
+  return {
+    tag: "Passkeys",
+    summary: "The account's passkeys",
+    responses: { 200: { description: "The passkeys, oldest first", data: z.object({ passkeys: z.array(PasskeyView) }) } },
+  };
 }

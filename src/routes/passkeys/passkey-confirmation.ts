@@ -3,5 +3,7 @@
 import { AssertionCredential } from "../../domain/passkeys";
 
 export const confirmation = AssertionCredential.optional().describe(
-  OPENAPI_METADATA ? "Required when the account already has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED), so a known password cannot add or remove passkeys." : "",
+  OPENAPI_METADATA
+    ? "Required when the account already has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED), so a known password cannot add or remove passkeys."
+    : "",
 );

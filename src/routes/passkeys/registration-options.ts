@@ -18,14 +18,31 @@ const creationOptions = () =>
     pubKeyCredParams: z.array(z.object({ type: z.literal("public-key"), alg: z.int() })),
     timeout: z.int(),
     attestation: z.literal("none"),
-    authenticatorSelection: z.object({ residentKey: z.literal("required"), requireResidentKey: z.boolean(), userVerification: z.literal("required") }),
+    authenticatorSelection: z.object({
+      residentKey: z.literal("required"),
+      requireResidentKey: z.boolean(),
+      userVerification: z.literal("required"),
+    }),
     excludeCredentials: z.array(z.object({ type: z.literal("public-key"), id: z.string() })),
   });
 
 const RegistrationOptionsInput = z.object({
-  password: z.string().min(1).max(128).optional().describe(OPENAPI_METADATA ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)." : ""),
+  password: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe(
+      OPENAPI_METADATA
+        ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
+        : "",
+    ),
 });
-const spec = { method: "post", path: "/registration-options", limits: { options: LIMITS.passkeyOptionsPerAccount, passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/registration-options",
+  limits: { options: LIMITS.passkeyOptionsPerAccount, passwordChecks: LIMITS.passwordChangesPerAccount },
+} as const satisfies RouteSpec;
 
 export const registrationOptionsRoute = {
   ...spec,
@@ -53,7 +70,10 @@ function registrationOptionsDoc(): OperationDoc {
       "For the account's first passkey the body carries the account's current password ({password}), and the enrolment body too: a stolen token alone cannot add a passkey. Later passkeys are confirmed by an existing one instead.",
     responses: {
       200: { description: "Creation options (PublicKeyCredentialCreationOptionsJSON)", data: creationOptions() },
-      401: { description: "The account's first passkey without its current password, or with a wrong one", codes: ["INVALID_CREDENTIALS", "UNAUTHORIZED"] },
+      401: {
+        description: "The account's first passkey without its current password, or with a wrong one",
+        codes: ["INVALID_CREDENTIALS", "UNAUTHORIZED"],
+      },
       409: { description: "The account holds 10 passkeys", codes: ["PASSKEY_LIMIT_REACHED"] },
     },
   };

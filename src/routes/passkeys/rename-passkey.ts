@@ -25,5 +25,9 @@ export const renamePasskeyRoute = {
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
 function renamePasskeyDoc(): OperationDoc {
-  return { tag: "Passkeys", summary: "Rename a passkey", responses: { 200: { description: "Renamed", data: z.object({ passkey: PasskeyView }) }, ...unknownPasskey } };
+  return {
+    tag: "Passkeys",
+    summary: "Rename a passkey",
+    responses: { 200: { description: "Renamed", data: z.object({ passkey: PasskeyView }) }, ...unknownPasskey },
+  };
 }

@@ -14,16 +14,27 @@ const spec = { method: "post", path: "/provider", limits: {} } as const satisfie
 
 export const receiveProviderEventRoute = {
   ...spec,
-  handlers: handlersFor(spec)(describe(OPENAPI_METADATA && documented(spec, receiveProviderEventDoc())), async function receiveProviderEvent(c) {
-    const event = await readOnfidoWebhook(
-      { body: new Uint8Array(await c.req.arrayBuffer()), signature: c.req.header(SIGNATURE_HEADER), contentType: c.req.header("content-type") },
-      secret(c.var.ctx.settings, "ONFIDO_WEBHOOK_TOKEN"),
-    );
-    const checkId = completedCheckId(event);
-    if (checkId) await applyProviderCheck(c.var.ctx, checkId);
-    else log("info", "provider webhook ignored", { resourceType: event.payload.resource_type.slice(0, 40), action: event.payload.action.slice(0, 40) });
-    return ok(c, { received: true as const });
-  }),
+  handlers: handlersFor(spec)(
+    describe(OPENAPI_METADATA && documented(spec, receiveProviderEventDoc())),
+    async function receiveProviderEvent(c) {
+      const event = await readOnfidoWebhook(
+        {
+          body: new Uint8Array(await c.req.arrayBuffer()),
+          signature: c.req.header(SIGNATURE_HEADER),
+          contentType: c.req.header("content-type"),
+        },
+        secret(c.var.ctx.settings, "ONFIDO_WEBHOOK_TOKEN"),
+      );
+      const checkId = completedCheckId(event);
+      if (checkId) await applyProviderCheck(c.var.ctx, checkId);
+      else
+        log("info", "provider webhook ignored", {
+          resourceType: event.payload.resource_type.slice(0, 40),
+          action: event.payload.action.slice(0, 40),
+        });
+      return ok(c, { received: true as const });
+    },
+  ),
 } satisfies NamedRoute;
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */

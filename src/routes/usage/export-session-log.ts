@@ -9,7 +9,8 @@ import { ExportQuery } from "./queries";
 /** The 403 of every operation of this area: not a business account. */
 export const BUSINESS_ONLY = { 403: { description: "Not a business account.", codes: ["BUSINESS_ACCOUNT_REQUIRED"] } } satisfies Responses;
 /** The log and the CSV list sessions: they cover only the raw log's retention (shared with list-session-log.ts's prose). */
-export const RAW_LOG_ONLY = " Lists only sessions still in the log: SESSION_LOG_RETENTION_DAYS (45 by default); older days are in the counts only.";
+export const RAW_LOG_ONLY =
+  " Lists only sessions still in the log: SESSION_LOG_RETENTION_DAYS (45 by default); older days are in the counts only.";
 
 const spec = { method: "get", path: "/export.csv", limits: {} } as const satisfies RouteSpec;
 
@@ -41,7 +42,8 @@ function exportSessionLogDoc(): OperationDoc {
     summary: "Every session matching the filters, as CSV",
     description:
       `Streamed; not paged. Columns: ${CSV_COLUMNS.join(", ")}. RFC 4180 with CRLF line ends; text starting ` +
-      "with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it." + RAW_LOG_ONLY,
+      "with = + - @ (or a tab or carriage return) is prefixed with ' so spreadsheets do not run it." +
+      RAW_LOG_ONLY,
     responses: {
       200: { description: "CSV with a header row.", content: { type: "text/csv", schema: { type: "string" } } },
       ...BUSINESS_ONLY,

@@ -32,7 +32,8 @@ function listSessionLogDoc(): OperationDoc {
     description:
       "Keyset pagination on (created_at, id): sessions opened while you page never repeat or skip a row. " +
       "The window of the first page (from/to, `to` defaulting to now) stays fixed for its cursors. " +
-      "A cursor edited, from another account or sent with other filters is 422. No end-user identity." + RAW_LOG_ONLY,
+      "A cursor edited, from another account or sent with other filters is 422. No end-user identity." +
+      RAW_LOG_ONLY,
     responses: { 200: { description: "One page of the log.", data: UsagePage }, ...BUSINESS_ONLY },
   };
 }

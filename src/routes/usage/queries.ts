@@ -16,7 +16,11 @@ const rangeFields = {
     .string()
     .max(40)
     .optional()
-    .describe(OPENAPI_METADATA ? "ISO 8601 date (end of that UTC day) or date-time with a zone, inclusive. Default: now. At most 366 days after `from`." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "ISO 8601 date (end of that UTC day) or date-time with a zone, inclusive. Default: now. At most 366 days after `from`."
+        : "",
+    ),
 };
 
 const logFilterFields = {
@@ -24,7 +28,11 @@ const logFilterFields = {
   mode: z
     .enum(KEY_MODES)
     .optional()
-    .describe(OPENAPI_METADATA ? "live: only sessions opened with live keys; test: only those opened with test keys (as the counts' `mode`). Default: both." : ""),
+    .describe(
+      OPENAPI_METADATA
+        ? "live: only sessions opened with live keys; test: only those opened with test keys (as the counts' `mode`). Default: both."
+        : "",
+    ),
   key_id: z
     .string()
     .regex(idShape("key"), "Expected a key id (key_…).")
@@ -48,6 +56,17 @@ export const ExportQuery = z.object(logFilterFields);
 
 export const LogQuery = z.object({
   ...logFilterFields,
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE).describe(OPENAPI_METADATA ? `Page size, 1-${MAX_PAGE_SIZE}.` : ""),
-  cursor: z.string().min(1).max(512).optional().describe(OPENAPI_METADATA ? "`next_cursor` of the previous page, with the same filters." : ""),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PAGE_SIZE)
+    .default(DEFAULT_PAGE_SIZE)
+    .describe(OPENAPI_METADATA ? `Page size, 1-${MAX_PAGE_SIZE}.` : ""),
+  cursor: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe(OPENAPI_METADATA ? "`next_cursor` of the previous page, with the same filters." : ""),
 });

@@ -9,7 +9,11 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import * as z from "../../lib/lazy-zod";
 import { BUSINESS_ONLY } from "./export-session-log";
 
-const spec = { method: "post", path: "/sessions/:id/callbacks/redeliver", limits: { callbackTools: LIMITS.callbackToolsPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/sessions/:id/callbacks/redeliver",
+  limits: { callbackTools: LIMITS.callbackToolsPerAccount },
+} as const satisfies RouteSpec;
 
 export const redeliverCallbackRoute = {
   ...spec,
@@ -37,7 +41,10 @@ function redeliverCallbackDoc(): OperationDoc {
       `Limited to ${aboutLimit(spec.limits.callbackTools).perMinute} redeliveries and test events per account per minute.`,
     security: "bearer",
     responses: {
-      202: { description: "Queued: the attempt shows in the delivery log within seconds.", data: z.object({ webhook_id: z.string(), type: z.string(), state: z.literal("pending") }) },
+      202: {
+        description: "Queued: the attempt shows in the delivery log within seconds.",
+        data: z.object({ webhook_id: z.string(), type: z.string(), state: z.literal("pending") }),
+      },
       ...BUSINESS_ONLY,
       404: { description: "No such session among your own.", codes: ["NOT_FOUND"] },
       409: { description: "Not resolved yet, or past its retention.", codes: ["NOTHING_TO_REDELIVER"] },

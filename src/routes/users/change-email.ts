@@ -9,9 +9,19 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
 /** The 401 of an operation that checks the password, shared with change-password.ts's prose. */
-export const wrongPassword = { 401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] } } satisfies Responses;
+export const wrongPassword = {
+  401: { description: "Missing token, or the password given is wrong", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] },
+} satisfies Responses;
 
-const spec = { method: "post", path: "/change-email", limits: { mails: LIMITS.accountMailsPerAccount, dailyMails: LIMITS.emailChangeMailsPerAccount, passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/change-email",
+  limits: {
+    mails: LIMITS.accountMailsPerAccount,
+    dailyMails: LIMITS.emailChangeMailsPerAccount,
+    passwordChecks: LIMITS.passwordChangesPerAccount,
+  },
+} as const satisfies RouteSpec;
 
 export const changeEmailRoute = {
   ...spec,

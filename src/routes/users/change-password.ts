@@ -10,7 +10,11 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import * as z from "../../lib/lazy-zod";
 import { wrongPassword } from "./change-email";
 
-const spec = { method: "post", path: "/change-password", limits: { changes: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/change-password",
+  limits: { changes: LIMITS.passwordChangesPerAccount },
+} as const satisfies RouteSpec;
 
 export const changePasswordRoute = {
   ...spec,

@@ -7,7 +7,11 @@ import { requireUser } from "../../http/require-user";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 
-const spec = { method: "delete", path: "/account", limits: { passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
+const spec = {
+  method: "delete",
+  path: "/account",
+  limits: { passwordChecks: LIMITS.passwordChangesPerAccount },
+} as const satisfies RouteSpec;
 
 export const deleteAccountRoute = {
   ...spec,
@@ -36,7 +40,10 @@ function deleteAccountDoc(): OperationDoc {
       "a token lifted from a browser hours ago cannot delete the account.",
     responses: {
       200: { description: "Deleted" },
-      401: { description: "Wrong password, or no password and a sign-in older than 10 minutes", codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"] },
+      401: {
+        description: "Wrong password, or no password and a sign-in older than 10 minutes",
+        codes: ["UNAUTHORIZED", "INVALID_CREDENTIALS"],
+      },
       403: { description: "Email not verified", codes: ["EMAIL_NOT_VERIFIED"] },
     },
   };

@@ -17,5 +17,9 @@ export const readAccountRoute = {
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
 function readAccountDoc(): OperationDoc {
-  return { tag: "Users", summary: "The signed-in account", responses: { 200: { description: "The account", data: z.object({ user: User }) } } };
+  return {
+    tag: "Users",
+    summary: "The signed-in account",
+    responses: { 200: { description: "The account", data: z.object({ user: User }) } },
+  };
 }

@@ -23,5 +23,9 @@ export const updateProfileRoute = {
 
 /** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
 function updateProfileDoc(): OperationDoc {
-  return { tag: "Users", summary: "Update names, or the company name of a business account", responses: { 200: { description: "Updated", data: z.object({ user: User }) } } };
+  return {
+    tag: "Users",
+    summary: "Update names, or the company name of a business account",
+    responses: { 200: { description: "Updated", data: z.object({ user: User }) } },
+  };
 }

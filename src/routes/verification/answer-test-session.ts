@@ -24,7 +24,11 @@ const optionalApiKey = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-const spec = { method: "post", path: "/session/:id/test-outcome", limits: { opens: LIMITS.sessionOpensPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/session/:id/test-outcome",
+  limits: { opens: LIMITS.sessionOpensPerAccount, perAddress: LIMITS.sessionLinkPerAddress },
+} as const satisfies RouteSpec;
 
 export const answerTestSessionRoute = {
   ...spec,

@@ -16,7 +16,11 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { completeSessionDoc } from "./docs";
 import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
-const spec = { method: "post", path: "/session/:id/complete", limits: { completions: LIMITS.completionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/session/:id/complete",
+  limits: { completions: LIMITS.completionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress },
+} as const satisfies RouteSpec;
 
 /** The Bearer check when an Authorization header is sent; none at all for the anonymous, token-carrying answer. */
 const accountTokenUnlessAnonymous: MiddlewareHandler<AppEnv> = withMeta(
@@ -46,11 +50,13 @@ export const completeSessionRoute = {
       if (!claims) {
         // Anonymous: an age token is the only way in, with consent; nothing is counted against anyone.
         if (ageToken === undefined) throw await anonymousWithoutToken(c.var.ctx, sessionId, nonce);
-        if (!answer.consent) throw validationFailed([{ path: "consent", message: "An age token approves: send consent: true (to decline, use /decline)." }]);
+        if (!answer.consent)
+          throw validationFailed([{ path: "consent", message: "An age token approves: send consent: true (to decline, use /decline)." }]);
         return ok(c, await redeemAgeToken(c.var.ctx, sessionId, { nonce, ageToken }));
       }
       // Signed in, a token would only tie the account to this session: it is never taken with a Bearer token.
-      if (ageToken !== undefined) throw validationFailed([{ path: "age_token", message: "Send an age token without an Authorization header." }]);
+      if (ageToken !== undefined)
+        throw validationFailed([{ path: "age_token", message: "Send an age token without an Authorization header." }]);
       // Validation first (400/422 count nothing), then one D1 batch: the account and its completion counters.
       const answerer = await loadAnswerer(c.var.ctx, claims, spec.limits.completions.accountWindows);
       c.set("accountChecked", true);

@@ -10,7 +10,11 @@ import { declineSessionDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
 import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
-const spec = { method: "post", path: "/session/:id/decline", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/session/:id/decline",
+  limits: { perAddress: LIMITS.sessionLinkPerAddress },
+} as const satisfies RouteSpec;
 
 export const declineSessionRoute = {
   ...spec,
@@ -20,7 +24,10 @@ export const declineSessionRoute = {
     queryParams(NonceQuery),
     noAccountOnDoubleBlind(nonceInHeaderOr("query")),
     async function decline(c) {
-      return ok(c, await declineSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce)));
+      return ok(
+        c,
+        await declineSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce)),
+      );
     },
   ),
 } satisfies NamedRoute;

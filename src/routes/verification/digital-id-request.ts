@@ -10,7 +10,11 @@ import { DIGITAL_ID_FAILURE_CAP, digitalIdRequestDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
 import { noAccountOnDoubleBlind, nonceInHeader } from "./no-account-on-double-blind";
 
-const spec = { method: "post", path: "/session/:id/digital-id/request", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/session/:id/digital-id/request",
+  limits: { perAddress: LIMITS.sessionLinkPerAddress },
+} as const satisfies RouteSpec;
 
 export const digitalIdRequestRoute = {
   ...spec,

@@ -8,15 +8,22 @@ import { SessionNonceHeader } from "../../http/session-nonce";
 import { HolderSessionRequest, PolledSession, SessionPreview } from "../../session/session-view";
 
 const tag = "Verification";
-const unknownSession = { 404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] } } satisfies Responses;
+const unknownSession = {
+  404: { description: "Unknown session, another account's session, or a wrong nonce", codes: ["NOT_FOUND"] },
+} satisfies Responses;
 /** The routes the link's holder calls with its nonce: a link its merchant withdrew says so (docs/end-user-apps.md). */
 const withdrawnLink = {
-  410: { description: "The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said)", codes: ["SESSION_WITHDRAWN"] },
+  410: {
+    description:
+      "The link's request was withdrawn by the website that made it and can no longer be answered (only for the link's own nonce; nothing else is said)",
+    codes: ["SESSION_WITHDRAWN"],
+  },
 } satisfies Responses;
 const linkSession = () => ({ ...unknownSession, ...withdrawnLink }) satisfies Responses;
 
 /** Every route the person's page calls: on a double-blind session, a request with an Authorization header is refused before its credential is checked (docs/double-blind.md). */
-const ACCOUNT_ON_DOUBLE_BLIND = "A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read";
+const ACCOUNT_ON_DOUBLE_BLIND =
+  "A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read";
 const accountOnDoubleBlind = { 403: { description: ACCOUNT_ON_DOUBLE_BLIND, codes: ["DOUBLE_BLIND_REQUIRED"] } } satisfies Responses;
 
 export function openSessionDoc(): OperationDoc {
@@ -39,7 +46,10 @@ export function openSessionDoc(): OperationDoc {
     responses: {
       201: { description: "Opened", data: OpenedSession },
       409: { description: "The first request with this Idempotency-Key is still in flight", codes: ["IDEMPOTENCY_IN_PROGRESS"] },
-      422: { description: "Invalid body, or an Idempotency-Key reused with another body", codes: ["VALIDATION_FAILED", "IDEMPOTENCY_KEY_REUSED"] },
+      422: {
+        description: "Invalid body, or an Idempotency-Key reused with another body",
+        codes: ["VALIDATION_FAILED", "IDEMPOTENCY_KEY_REUSED"],
+      },
     },
   };
 }
@@ -85,7 +95,7 @@ export function declineSessionDoc(): OperationDoc {
     tag,
     summary: "Decline as the end user, without an account",
     description:
-      "\"Not now\" from the first screen: the session becomes DENIED (assurance null, holder_binding null: no identity was checked) and the merchant's callback is sent. Needs only the nonce (header X-Session-Nonce, or ?nonce=); no account is involved or recorded, so no per-account limit applies (the 256-bit nonce cannot be guessed, and a session is declined at most once).",
+      '"Not now" from the first screen: the session becomes DENIED (assurance null, holder_binding null: no identity was checked) and the merchant\'s callback is sent. Needs only the nonce (header X-Session-Nonce, or ?nonce=); no account is involved or recorded, so no per-account limit applies (the 256-bit nonce cannot be guessed, and a session is declined at most once).',
     headers: SessionNonceHeader,
     responses: {
       200: { description: "Declined", data: PolledSession },
@@ -126,14 +136,19 @@ export function completeSessionDoc(): OperationDoc {
     responses: {
       200: { description: "Resolved", data: PolledSession },
       400: { description: "The passkey assertion did not verify; the message says which check failed", codes: ["PASSKEY_INVALID"] },
-      401: { description: "No valid Bearer token, and no age_token: with WWW-Authenticate: PrivateToken when the nonce opens a session that tokens can approve", codes: ["UNAUTHORIZED"] },
+      401: {
+        description:
+          "No valid Bearer token, and no age_token: with WWW-Authenticate: PrivateToken when the nonce opens a session that tokens can approve",
+        codes: ["UNAUTHORIZED"],
+      },
       403: {
         description:
           "No verified identity yet, or a consent without a passkey assertion from an account that has a passkey or for a session that requires one, or an age token for a session that requires a passkey (PASSKEY_REQUIRED); an account's approval of a double-blind session (DOUBLE_BLIND_REQUIRED); a way the merchant does not accept (ASSURANCE_NOT_ACCEPTED)",
         codes: ["KYC_REQUIRED", "PASSKEY_REQUIRED", "DOUBLE_BLIND_REQUIRED", "ASSURANCE_NOT_ACCEPTED"],
       },
       409: {
-        description: "Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED); or the age token was already spent (AGE_TOKEN_SPENT)",
+        description:
+          "Already answered or expired; or the account's identity document already verifies another account (IDENTITY_ALREADY_VERIFIED); or the age token was already spent (AGE_TOKEN_SPENT)",
         codes: ["SESSION_NOT_PENDING", "IDENTITY_ALREADY_VERIFIED", "AGE_TOKEN_SPENT"],
       },
       422: {
@@ -164,16 +179,23 @@ export function passkeyApprovalOptionsDoc(): OperationDoc {
 // code esbuild must keep, so their prose would stay in the Worker, which never reads it.
 
 /** The request a page hands to navigator.credentials.get({digital: {requests}}). */
-const digitalIdRequests = () => z.object({
-  requests: z
-    .array(
-      z.object({
-        protocol: z.enum(["org-iso-mdoc", "openid4vp-v1-unsigned"]),
-        data: z.record(z.string(), z.unknown()).describe("The protocol's request: Annex C {deviceRequest, encryptionInfo}, or the OpenID4VP request object with its DCQL query."),
-      }),
-    )
-    .describe("Exactly the digital.requests array of the W3C Digital Credentials API; org-iso-mdoc is left out when age_required is above 99."),
-});
+const digitalIdRequests = () =>
+  z.object({
+    requests: z
+      .array(
+        z.object({
+          protocol: z.enum(["org-iso-mdoc", "openid4vp-v1-unsigned"]),
+          data: z
+            .record(z.string(), z.unknown())
+            .describe(
+              "The protocol's request: Annex C {deviceRequest, encryptionInfo}, or the OpenID4VP request object with its DCQL query.",
+            ),
+        }),
+      )
+      .describe(
+        "Exactly the digital.requests array of the W3C Digital Credentials API; org-iso-mdoc is left out when age_required is above 99.",
+      ),
+  });
 
 const digitalIdRefusals = () =>
   ({

@@ -29,7 +29,9 @@ export function noAccountOnDoubleBlind(nonceOf: NonceOf): MiddlewareHandler<AppE
   return async (c, next) => {
     if (c.req.header("authorization") === undefined) return next();
     // No nonce, or one of a shape no session has: the route answers as it would (404, 422).
-    const nonces = [...new Set(nonceOf(c))].filter((nonce): nonce is string => nonce !== undefined && nonce.length > 0 && nonce.length <= 128);
+    const nonces = [...new Set(nonceOf(c))].filter(
+      (nonce): nonce is string => nonce !== undefined && nonce.length > 0 && nonce.length <= 128,
+    );
     // Two that differ are refused by the route (422) after its sign-in; each is looked at first, so
     // neither reaches an account when it opens a double-blind session.
     for (const nonce of nonces) {

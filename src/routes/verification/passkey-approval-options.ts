@@ -16,7 +16,11 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { passkeyApprovalOptionsDoc } from "./docs";
 import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
-const spec = { method: "post", path: "/session/:id/passkey-options", limits: { options: LIMITS.passkeyOptionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "post",
+  path: "/session/:id/passkey-options",
+  limits: { options: LIMITS.passkeyOptionsPerAccount, perAddress: LIMITS.sessionLinkPerAddress },
+} as const satisfies RouteSpec;
 
 export const passkeyApprovalOptionsRoute = {
   ...spec,
@@ -31,7 +35,9 @@ export const passkeyApprovalOptionsRoute = {
     async function approvalChallenge(c) {
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("json").nonce, "nonce");
       // The session and nonce first (404, writing nothing); only a challenge that will be stored counts against the limit.
-      const request = (c.get("openedSession") as AppEnv["Variables"]["openedSession"] | undefined) ?? (await readSessionRequest(c.var.ctx, c.req.param("id"), nonce));
+      const request =
+        (c.get("openedSession") as AppEnv["Variables"]["openedSession"] | undefined) ??
+        (await readSessionRequest(c.var.ctx, c.req.param("id"), nonce));
       // A session the account may not approve (double-blind, or not accepting KYC_VERIFIED) gets no
       // challenge: nothing of the account's passkeys is spent on an answer that will be refused.
       const refusal = policyRefusal({ acceptedAssurance: request.accepted_assurance, doubleBlind: request.double_blind }, "account");

@@ -10,7 +10,11 @@ import { previewSessionDoc } from "./docs";
 import { firstScreenNonce } from "./first-screen-nonce";
 import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
-const spec = { method: "get", path: "/session/:id/preview", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "get",
+  path: "/session/:id/preview",
+  limits: { perAddress: LIMITS.sessionLinkPerAddress },
+} as const satisfies RouteSpec;
 
 export const previewSessionRoute = {
   ...spec,
@@ -20,7 +24,11 @@ export const previewSessionRoute = {
     queryParams(NonceQuery),
     noAccountOnDoubleBlind(nonceInHeaderOr("query")),
     async function previewForEndUser(c) {
-      const preview = await previewSession(c.var.ctx, c.req.param("id"), firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce));
+      const preview = await previewSession(
+        c.var.ctx,
+        c.req.param("id"),
+        firstScreenNonce(c.req.header("x-session-nonce"), c.req.valid("query").nonce),
+      );
       // The page's countdown runs on the server's clock (see /request).
       c.header("date", new Date().toUTCString());
       return ok(c, preview);

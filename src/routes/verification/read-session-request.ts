@@ -12,7 +12,11 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 import { readSessionRequestDoc } from "./docs";
 import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
 
-const spec = { method: "get", path: "/session/:id/request", limits: { perAddress: LIMITS.sessionLinkPerAddress } } as const satisfies RouteSpec;
+const spec = {
+  method: "get",
+  path: "/session/:id/request",
+  limits: { perAddress: LIMITS.sessionLinkPerAddress },
+} as const satisfies RouteSpec;
 
 export const readSessionRequestRoute = {
   ...spec,
@@ -27,7 +31,9 @@ export const readSessionRequestRoute = {
     async function readRequest(c) {
       const nonce = sessionNonce(c.req.valid("header")["x-session-nonce"], c.req.valid("query").nonce, "nonce");
       const opened = c.get("openedSession") as AppEnv["Variables"]["openedSession"] | undefined;
-      const request = opened ? forHolder(opened, c.var.verifiedDob) : await readSessionRequest(c.var.ctx, c.req.param("id"), nonce, c.var.verifiedDob);
+      const request = opened
+        ? forHolder(opened, c.var.verifiedDob)
+        : await readSessionRequest(c.var.ctx, c.req.param("id"), nonce, c.var.verifiedDob);
       // The page's countdown runs on the server's clock, not the phone's: Cloudflare's edge adds a Date
       // header, but local workerd does not, so the answer carries its own.
       c.header("date", new Date().toUTCString());

@@ -129,7 +129,12 @@ function parseLink(/** @type {string | null} */ url) {
     const sessionId = link.searchParams.get("session_id");
     const nonce = link.searchParams.get("nonce");
     if ((link.protocol !== "https:" && link.protocol !== "http:") || !sessionId || !nonce) return null;
-    return { href: link.href, sessionId, nonce, preview: `${link.origin}/api/age-verification/session/${encodeURIComponent(sessionId)}/preview` };
+    return {
+      href: link.href,
+      sessionId,
+      nonce,
+      preview: `${link.origin}/api/age-verification/session/${encodeURIComponent(sessionId)}/preview`,
+    };
   } catch {
     return null;
   }
@@ -176,7 +181,9 @@ class AgeVerificationElement extends HTMLElement {
   #onViolation = (/** @type {SecurityPolicyViolationEvent} */ event) => {
     const link = parseLink(this.getAttribute("url"));
     if (!link || this.#status !== "PENDING" || !event.blockedURI.startsWith(new URL(link.preview).origin)) return;
-    console.error(`<age-verification>: this page's Content-Security-Policy blocks ${new URL(link.preview).origin} (${event.effectiveDirective}). Add it to connect-src (docs/drop-in.md); until then the element shows the link alone.`);
+    console.error(
+      `<age-verification>: this page's Content-Security-Policy blocks ${new URL(link.preview).origin} (${event.effectiveDirective}). Add it to connect-src (docs/drop-in.md); until then the element shows the link alone.`,
+    );
     this.#stop();
     this.#status = "BLOCKED";
     this.#render();
@@ -264,7 +271,7 @@ class AgeVerificationElement extends HTMLElement {
       this.#test = data?.livemode === false;
       this.#failures = 0;
       if (status && status !== "PENDING") return this.#settle(status);
-    } catch (error) {
+    } catch {
       if (reading.signal.aborted) return;
       // Rate-limited, offline or a server error: back off, then try again.
       this.#failures += 1;
@@ -278,7 +285,9 @@ class AgeVerificationElement extends HTMLElement {
     this.#status = status;
     this.#render();
     const link = parseLink(this.getAttribute("url"));
-    this.dispatchEvent(new CustomEvent("age-verification-status", { bubbles: true, composed: true, detail: { status, sessionId: link?.sessionId ?? null } }));
+    this.dispatchEvent(
+      new CustomEvent("age-verification-status", { bubbles: true, composed: true, detail: { status, sessionId: link?.sessionId ?? null } }),
+    );
   }
 
   #render() {
@@ -307,7 +316,10 @@ class AgeVerificationElement extends HTMLElement {
     } else {
       this.#content.replaceChildren();
       this.#result.dataset.status = this.#status;
-      this.#result.textContent = this.#status === "INVALID" || this.#status === "PENDING" || this.#status === "BLOCKED" ? texts.invalid : this.#answerText(texts, this.#status);
+      this.#result.textContent =
+        this.#status === "INVALID" || this.#status === "PENDING" || this.#status === "BLOCKED"
+          ? texts.invalid
+          : this.#answerText(texts, this.#status);
     }
   }
 

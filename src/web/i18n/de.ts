@@ -9,20 +9,28 @@ export const de: Catalogue = {
   "intro.asks": "{merchant} bittet Sie zu bestätigen, dass Sie mindestens {age} Jahre alt sind",
   "intro.asks.anonymous": "Eine Website bittet Sie zu bestätigen, dass Sie mindestens {age} Jahre alt sind",
   "intro.valid": "Dieser Link ist gültig bis {time}.",
-  "intro.how": "Melden Sie sich an oder erstellen Sie ein kostenloses Konto, um zu antworten. Geteilt wird nur ein Ja oder Nein: niemals Ihr Name, Ihr Geburtsdatum oder Ihre Dokumente.",
+  "intro.how":
+    "Melden Sie sich an oder erstellen Sie ein kostenloses Konto, um zu antworten. Geteilt wird nur ein Ja oder Nein: niemals Ihr Name, Ihr Geburtsdatum oder Ihre Dokumente.",
   "intro.how.wallet": "Geteilt wird nur ein Ja oder Nein: niemals Ihr Name, Ihr Geburtsdatum oder Ihre Dokumente.",
   "wallet.title": "Mit einem digitalen Ausweis antworten",
   "wallet.use": "Digitalen Ausweis aus Ihrer Wallet verwenden",
-  "wallet.text": "Ein digitaler Führerschein oder ein Altersnachweis in der Wallet Ihres Telefons antwortet mit einem Tippen, ohne Konto. Ihre Wallet zeigt, was sie teilt: nur, ob Sie mindestens {age} Jahre alt sind.",
+  "wallet.text":
+    "Ein digitaler Führerschein oder ein Altersnachweis in der Wallet Ihres Telefons antwortet mit einem Tippen, ohne Konto. Ihre Wallet zeigt, was sie teilt: nur, ob Sie mindestens {age} Jahre alt sind.",
   "wallet.or_account": "Oder mit einem Konto antworten:",
-  "wallet.unsupported": "Dieser Browser kann keinen digitalen Ausweis aus einer Wallet nutzen. Chrome ab Version 141 (Android oder Computer) und Safari ab Version 26 (iPhone oder Mac) können es; oder nutzen Sie einen anderen Weg unten.",
-  "wallet.unsupported.only": "Dieser Browser kann keinen digitalen Ausweis aus einer Wallet nutzen, und diese Anfrage akzeptiert keinen anderen Weg. Kopieren Sie den Link und öffnen Sie ihn in Chrome ab Version 141 (Android oder Computer) oder Safari ab Version 26 (iPhone oder Mac).",
+  "wallet.unsupported":
+    "Dieser Browser kann keinen digitalen Ausweis aus einer Wallet nutzen. Chrome ab Version 141 (Android oder Computer) und Safari ab Version 26 (iPhone oder Mac) können es; oder nutzen Sie einen anderen Weg unten.",
+  "wallet.unsupported.only":
+    "Dieser Browser kann keinen digitalen Ausweis aus einer Wallet nutzen, und diese Anfrage akzeptiert keinen anderen Weg. Kopieren Sie den Link und öffnen Sie ihn in Chrome ab Version 141 (Android oder Computer) oder Safari ab Version 26 (iPhone oder Mac).",
   "wallet.cancelled": "Ihre Wallet hat keinen digitalen Ausweis geteilt. Versuchen Sie es erneut, oder nutzen Sie einen anderen Weg.",
-  "wallet.invalid": "Ihr digitaler Ausweis konnte für diese Anfrage nicht geprüft werden. Versuchen Sie es erneut, oder nutzen Sie einen anderen Weg.",
-  "wallet.insufficient": "Ihr digitaler Ausweis sagt nicht, ob Sie mindestens {age} Jahre alt sind. Nutzen Sie einen anderen Weg, um zu antworten.",
-  "wallet.limited": "Zu viele digitale Ausweise konnten für diese Anfrage nicht geprüft werden. Nutzen Sie einen anderen Weg, um zu antworten.",
+  "wallet.invalid":
+    "Ihr digitaler Ausweis konnte für diese Anfrage nicht geprüft werden. Versuchen Sie es erneut, oder nutzen Sie einen anderen Weg.",
+  "wallet.insufficient":
+    "Ihr digitaler Ausweis sagt nicht, ob Sie mindestens {age} Jahre alt sind. Nutzen Sie einen anderen Weg, um zu antworten.",
+  "wallet.limited":
+    "Zu viele digitale Ausweise konnten für diese Anfrage nicht geprüft werden. Nutzen Sie einen anderen Weg, um zu antworten.",
   "wallet.not_accepted": "Diese Anfrage akzeptiert keinen digitalen Ausweis.",
-  "result.underage.wallet": "Laut Ihrem digitalen Ausweis sind Sie noch nicht {age} Jahre alt. {merchant} erfährt nur, dass die Anfrage nicht bestätigt wurde.",
+  "result.underage.wallet":
+    "Laut Ihrem digitalen Ausweis sind Sie noch nicht {age} Jahre alt. {merchant} erfährt nur, dass die Anfrage nicht bestätigt wurde.",
   "intro.not_now": "Nicht jetzt",
   "decline.title": "Diese Anfrage ablehnen?",
   "decline.text": "{merchant} erfährt nur, dass Sie abgelehnt haben. Dafür brauchen Sie kein Konto.",
@@ -34,14 +42,18 @@ export const de: Catalogue = {
   "result.declined.title": "Sie haben abgelehnt",
   "result.declined.text": "{merchant} erfährt nur, dass die Anfrage abgelehnt wurde.",
   "result.underage.title": "Für diese Anfrage nicht alt genug",
-  "result.underage.text": "Ihr geprüftes Geburtsdatum erfüllt das Mindestalter von {age} Jahren nicht. {merchant} erfährt nur, dass die Anfrage nicht bestätigt wurde.",
+  "result.underage.text":
+    "Ihr geprüftes Geburtsdatum erfüllt das Mindestalter von {age} Jahren nicht. {merchant} erfährt nur, dass die Anfrage nicht bestätigt wurde.",
   "result.expired.title": "Diese Anfrage ist abgelaufen",
-  "result.expired.text": "Altersanfragen gelten nur begrenzte Zeit. Gehen Sie zurück zu {merchant} und beginnen Sie neu, um einen neuen Link zu erhalten.",
+  "result.expired.text":
+    "Altersanfragen gelten nur begrenzte Zeit. Gehen Sie zurück zu {merchant} und beginnen Sie neu, um einen neuen Link zu erhalten.",
   "result.used.approved": "Diese Anfrage wurde bereits beantwortet: bestätigt am {time}",
   "result.used.denied": "Diese Anfrage wurde bereits beantwortet: abgelehnt am {time}",
-  "result.used.text": "Jeder Link kann nur einmal beantwortet werden. Wenn Sie es nicht waren, gehen Sie zurück zu {merchant} und beginnen Sie neu.",
+  "result.used.text":
+    "Jeder Link kann nur einmal beantwortet werden. Wenn Sie es nicht waren, gehen Sie zurück zu {merchant} und beginnen Sie neu.",
   "result.invalid.title": "Dieser Link ist ungültig",
-  "result.invalid.text": "Der Link ist unvollständig, wurde verändert oder gehört zu einer anderen Anfrage. Öffnen Sie ihn erneut auf der Website oder scannen Sie den QR-Code noch einmal.",
+  "result.invalid.text":
+    "Der Link ist unvollständig, wurde verändert oder gehört zu einer anderen Anfrage. Öffnen Sie ihn erneut auf der Website oder scannen Sie den QR-Code noch einmal.",
   "result.receipt": "Beleg {receipt}",
   "result.return": "Zurück zu {merchant}",
   "result.return.anonymous": "Zurück zur Website",
@@ -53,12 +65,14 @@ export const de: Catalogue = {
   "progress.account": "Konto",
   "progress.identity": "Identität",
   "progress.decision": "Entscheidung",
-  "switch_account": "Anderes Konto verwenden",
+  switch_account: "Anderes Konto verwenden",
   "banner.retry": "Erneut versuchen",
   "loading.request": "Die Anfrage wird geladen…",
   "test.badge": "Testmodus",
-  "test.notice": "Dies ist eine Testanfrage: Es wird keine Identität geprüft und keine echte Antwort weitergegeben. Wählen Sie das Ergebnis, das die Website erhalten soll.",
-  "test.notice.named": "Dies ist eine Testanfrage von {merchant} für das Alter {age}: Es wird keine Identität geprüft und keine echte Antwort weitergegeben. Wählen Sie das Ergebnis, das die Website erhalten soll.",
+  "test.notice":
+    "Dies ist eine Testanfrage: Es wird keine Identität geprüft und keine echte Antwort weitergegeben. Wählen Sie das Ergebnis, das die Website erhalten soll.",
+  "test.notice.named":
+    "Dies ist eine Testanfrage von {merchant} für das Alter {age}: Es wird keine Identität geprüft und keine echte Antwort weitergegeben. Wählen Sie das Ergebnis, das die Website erhalten soll.",
   "test.result": "Dies war eine Testanfrage von {merchant}: Es wurde nichts geprüft und keine echte Antwort weitergegeben.",
   "test.result.approved": "Testergebnis gesendet: mindestens {age}",
   "test.result.underage": "Testergebnis gesendet: unter {age}",
@@ -80,17 +94,21 @@ export const de: Catalogue = {
   "account.register.submit": "Konto erstellen und weiter",
   "account.register.mail": "Wir senden Ihnen einen Link, um Ihre Adresse zu bestätigen.",
   "account.login.submit": "Anmelden und weiter",
-  "account.created": "Konto erstellt. Wir haben einen Link an {email} gesendet, um Ihre Adresse zu bestätigen; Sie können sie auch später bestätigen.",
+  "account.created":
+    "Konto erstellt. Wir haben einen Link an {email} gesendet, um Ihre Adresse zu bestätigen; Sie können sie auch später bestätigen.",
   "account.email_taken": "Sie haben bereits ein Konto mit dieser E-Mail-Adresse: Melden Sie sich stattdessen an.",
   "account.signed_out": "Ihre Anmeldung ist abgelaufen. Bitte melden Sie sich erneut an.",
   "forgot.summary": "Passwort vergessen?",
   "forgot.email": "E-Mail-Adresse Ihres Kontos",
   "forgot.submit": "Link zum Zurücksetzen senden",
-  "forgot.sent": "Wenn ein Konto diese Adresse verwendet, ist ein Link zum Zurücksetzen unterwegs. Kommen Sie danach auf diese Seite zurück.",
+  "forgot.sent":
+    "Wenn ein Konto diese Adresse verwendet, ist ein Link zum Zurücksetzen unterwegs. Kommen Sie danach auf diese Seite zurück.",
   "kyc.title": "Bestätigen Sie Ihre Identität",
-  "kyc.text": "Das tun Sie nur einmal. Ihr Geburtsdatum wird anhand eines Ausweisdokuments geprüft; die fragende Website sieht weder das Dokument noch das Datum.",
+  "kyc.text":
+    "Das tun Sie nur einmal. Ihr Geburtsdatum wird anhand eines Ausweisdokuments geprüft; die fragende Website sieht weder das Dokument noch das Datum.",
   "kyc.sandbox.badge": "Entwicklungs-Sandbox",
-  "kyc.sandbox.notice": "Hier wird kein Dokument geprüft: Das eingegebene Geburtsdatum gilt als bestätigt. Im Betrieb wird stattdessen die Dokumentenerfassung des Identitätsanbieters verwendet.",
+  "kyc.sandbox.notice":
+    "Hier wird kein Dokument geprüft: Das eingegebene Geburtsdatum gilt als bestätigt. Im Betrieb wird stattdessen die Dokumentenerfassung des Identitätsanbieters verwendet.",
   "kyc.first_name": "Vorname",
   "kyc.last_name": "Nachname",
   "kyc.dob": "Geburtsdatum",
@@ -106,14 +124,18 @@ export const de: Catalogue = {
   "kyc.sandbox.consider": "Zu prüfen: Die Prüfung schlägt fehl",
   "kyc.onfido.start": "Dokumentenprüfung starten",
   "kyc.onfido.loading": "Die Dokumentenprüfung wird geladen…",
-  "kyc.onfido.pending": "Wenn Sie die Fotos bereits aufgenommen haben, kann die Prüfung einige Minuten dauern. Diese Seite aktualisiert sich von selbst.",
+  "kyc.onfido.pending":
+    "Wenn Sie die Fotos bereits aufgenommen haben, kann die Prüfung einige Minuten dauern. Diese Seite aktualisiert sich von selbst.",
   "kyc.onfido.submitted": "Danke. Ihr Dokument wird geprüft; das dauert meist ein bis zwei Minuten.",
   "kyc.onfido.slow": "Die Prüfung dauert länger als üblich. Laden Sie diese Seite später neu, um fortzufahren.",
-  "kyc.rejected.duplicate": "Dieses Ausweisdokument bestätigt bereits ein anderes Konto. Ein Dokument bestätigt genau ein Konto: Melden Sie sich bei diesem Konto an, oder löschen Sie es zuerst, um das Dokument hier zu verwenden.",
+  "kyc.rejected.duplicate":
+    "Dieses Ausweisdokument bestätigt bereits ein anderes Konto. Ein Dokument bestätigt genau ein Konto: Melden Sie sich bei diesem Konto an, oder löschen Sie es zuerst, um das Dokument hier zu verwenden.",
   "kyc.rejected.sandbox": "Wir konnten Ihre Identität mit dieser Prüfung nicht bestätigen. Sie können es erneut versuchen.",
-  "kyc.rejected.onfido": "Wir konnten Ihre Identität mit dieser Prüfung nicht bestätigen. Sie können es mit einem scharfen Foto eines gültigen Dokuments erneut versuchen.",
+  "kyc.rejected.onfido":
+    "Wir konnten Ihre Identität mit dieser Prüfung nicht bestätigen. Sie können es mit einem scharfen Foto eines gültigen Dokuments erneut versuchen.",
   "kyc.correct": "Namen oder Geburtsdatum korrigieren",
-  "kyc.correct.intro": "Geben Sie Ihren Namen und Ihr Geburtsdatum genau so ein, wie sie in Ihrem Ausweisdokument stehen, und prüfen Sie dann erneut.",
+  "kyc.correct.intro":
+    "Geben Sie Ihren Namen und Ihr Geburtsdatum genau so ein, wie sie in Ihrem Ausweisdokument stehen, und prüfen Sie dann erneut.",
   "decide.title": "Ihre Antwort",
   "decide.verified": "Ihre Identität ist bestätigt. Sie müssen das nicht noch einmal tun.",
   "decide.intro": "{merchant} erfährt nur:",
@@ -121,10 +143,13 @@ export const de: Catalogue = {
   "decide.share_checked": "Dass dies anhand eines geprüften Ausweisdokuments bestätigt wurde",
   "decide.share_not": "Nicht Ihren Namen, Ihr Geburtsdatum, Ihre E-Mail-Adresse oder Ihre Dokumente",
   "decide.decline": "Ablehnen",
-  "decide.underage": "Laut Ihrem geprüften Geburtsdatum sind Sie jünger als {age}: Sie können diese Anfrage nicht bestätigen. Sie können sie ablehnen; {merchant} erfährt nur, dass sie abgelehnt wurde.",
-  "decide.anonymous": "Diese Anfrage verlangt eine doppelt anonyme Antwort: Sie wird mit einem anonymen Alters-Token aus diesem Browser gesendet, nicht mit Ihrem Konto, sodass niemand erkennen kann, dass Sie geantwortet haben.",
+  "decide.underage":
+    "Laut Ihrem geprüften Geburtsdatum sind Sie jünger als {age}: Sie können diese Anfrage nicht bestätigen. Sie können sie ablehnen; {merchant} erfährt nur, dass sie abgelehnt wurde.",
+  "decide.anonymous":
+    "Diese Anfrage verlangt eine doppelt anonyme Antwort: Sie wird mit einem anonymen Alters-Token aus diesem Browser gesendet, nicht mit Ihrem Konto, sodass niemand erkennen kann, dass Sie geantwortet haben.",
   "passkey.offer.title": "Bestätigen Sie Ihre Antworten mit einem Passkey",
-  "passkey.offer.text": "Mit einem Passkey können nur Sie auf diesem Telefon oder Computer Altersanfragen bestätigen: Fingerabdruck, Gesicht oder Bildschirmsperre bestätigen jede Zustimmung, Ihr Passwort allein genügt also nicht. Wir speichern keine Informationen über Ihr Gerät.",
+  "passkey.offer.text":
+    "Mit einem Passkey können nur Sie auf diesem Telefon oder Computer Altersanfragen bestätigen: Fingerabdruck, Gesicht oder Bildschirmsperre bestätigen jede Zustimmung, Ihr Passwort allein genügt also nicht. Wir speichern keine Informationen über Ihr Gerät.",
   "passkey.create": "Passkey erstellen",
   "passkey.password": "Ihr Passwort",
   "passkey.password.hint": "Ihr erster Passkey verlangt das Passwort Ihres Kontos, damit nur Sie einen hinzufügen können.",
@@ -139,12 +164,15 @@ export const de: Catalogue = {
   "passkey.remove": "Entfernen",
   "passkey.added": "hinzugefügt am {date}",
   "passkey.name_prompt": "Name für diesen Passkey",
-  "passkey.remove_confirm": "„{name}“ entfernen? Zustimmungen brauchen dann einen anderen Passkey, oder Ihr Passwort, wenn keiner mehr übrig ist.",
+  "passkey.remove_confirm":
+    "„{name}“ entfernen? Zustimmungen brauchen dann einen anderen Passkey, oder Ihr Passwort, wenn keiner mehr übrig ist.",
   "passkey.created": "Passkey erstellt. Ihre Zustimmungen werden jetzt damit bestätigt.",
   "passkey.exists": "Dieses Gerät hat bereits einen Passkey für Ihr Konto.",
   "passkey.cancelled": "Der Passkey wurde nicht verwendet (abgebrochen, Zeit abgelaufen oder auf diesem Gerät nicht verfügbar).",
-  "passkey.required": "Diese Website akzeptiert nur eine mit einem Passkey bestätigte Zustimmung. Erstellen Sie auf diesem Gerät einen Passkey, um zuzustimmen, oder lehnen Sie ab.",
-  "passkey.required.unsupported": "Diese Website akzeptiert nur eine mit einem Passkey bestätigte Zustimmung, und dieser Browser kann keine Passkeys verwenden. Öffnen Sie den Link auf einem Telefon oder Computer, der das kann, oder lehnen Sie ab.",
+  "passkey.required":
+    "Diese Website akzeptiert nur eine mit einem Passkey bestätigte Zustimmung. Erstellen Sie auf diesem Gerät einen Passkey, um zuzustimmen, oder lehnen Sie ab.",
+  "passkey.required.unsupported":
+    "Diese Website akzeptiert nur eine mit einem Passkey bestätigte Zustimmung, und dieser Browser kann keine Passkeys verwenden. Öffnen Sie den Link auf einem Telefon oder Computer, der das kann, oder lehnen Sie ab.",
   "error.NETWORK": "Wir konnten den Dienst nicht erreichen. Prüfen Sie Ihre Verbindung und versuchen Sie es erneut.",
   "error.INVALID_CREDENTIALS": "Diese E-Mail-Adresse und dieses Passwort passen zu keinem Konto.",
   "error.EMAIL_TAKEN": "Ein Konto verwendet diese E-Mail-Adresse bereits.",
@@ -154,7 +182,8 @@ export const de: Catalogue = {
   "error.VALIDATION_FAILED": "Bitte prüfen Sie die markierten Felder.",
   "error.INVALID_TOKEN": "Dieser Link ist nicht mehr gültig: Er wurde bereits verwendet oder ist abgelaufen.",
   "error.PASSKEY_REQUIRED": "Diese Zustimmung muss mit einem Passkey bestätigt werden.",
-  "error.IDENTITY_ALREADY_VERIFIED": "Ihr Ausweisdokument bestätigt bereits ein anderes Konto: Melden Sie sich bei diesem Konto an, um zu antworten.",
+  "error.IDENTITY_ALREADY_VERIFIED":
+    "Ihr Ausweisdokument bestätigt bereits ein anderes Konto: Melden Sie sich bei diesem Konto an, um zu antworten.",
   "error.PROVIDER_ERROR": "Der Dienst für die Identitätsprüfung antwortet nicht. Bitte versuchen Sie es gleich noch einmal.",
   "error.PASSKEY_INVALID": "Der Passkey konnte diese Zustimmung nicht bestätigen. Bitte versuchen Sie es erneut.",
   "error.AGE_TOKEN_UNAVAILABLE": "Für diese Anfrage ist gerade kein anonymes Alters-Token verfügbar. Bitte versuchen Sie es später erneut.",
@@ -174,28 +203,35 @@ export const de: Catalogue = {
   "link.save": "Neues Passwort speichern",
   "link.checking": "Ihr Link wird geprüft…",
   "link.console": "Händlerkonsole öffnen",
-  "link.invalid": "Dieser Link ist nicht mehr gültig: Er wurde bereits verwendet, ist abgelaufen oder unvollständig. Fordern Sie in der App einen neuen an.",
+  "link.invalid":
+    "Dieser Link ist nicht mehr gültig: Er wurde bereits verwendet, ist abgelaufen oder unvollständig. Fordern Sie in der App einen neuen an.",
   "link.email_confirmed": "Danke: {email} ist bestätigt. Sie können diesen Tab schließen und zur App zurückkehren.",
   "link.email_changed": "Die E-Mail-Adresse Ihres Kontos ist jetzt {email}. Melden Sie sich damit auf jedem Gerät erneut an.",
   "link.password_changed": "Ihr Passwort ist geändert. Melden Sie sich mit dem neuen Passwort an.",
   "db.title": "Ohne Ihr Konto antworten",
-  "db.stock": "Dieses Gerät hat einen anonymen Alters-Token, früher und unabhängig von dieser Anfrage geholt. Ihre Antwort wird damit gesendet und nicht mit Ihrem Konto: Der Dienst kann nicht erkennen, dass Sie geantwortet haben.",
-  "db.none": "Dieses Gerät hat keinen anonymen Alters-Token für diese Anfrage. Wenn Sie jetzt einen holen, sieht der Dienst Ihr Konto einen Token anfordern und kurz darauf diese Anfrage beantwortet: Er könnte beides über den Zeitpunkt verbinden.",
+  "db.stock":
+    "Dieses Gerät hat einen anonymen Alters-Token, früher und unabhängig von dieser Anfrage geholt. Ihre Antwort wird damit gesendet und nicht mit Ihrem Konto: Der Dienst kann nicht erkennen, dass Sie geantwortet haben.",
+  "db.none":
+    "Dieses Gerät hat keinen anonymen Alters-Token für diese Anfrage. Wenn Sie jetzt einen holen, sieht der Dienst Ihr Konto einen Token anfordern und kurz darauf diese Anfrage beantwortet: Er könnte beides über den Zeitpunkt verbinden.",
   "db.choose": "Wählen Sie, wie es weitergeht:",
   "db.wait": "Token holen und nach einer zufälligen Wartezeit antworten",
-  "db.wait.why": "Die Antwort wartet dann zufällig {min} bis {max} Minuten, damit Token-Anfragen anderer Personen dazwischen fallen. Das schwächt die Verbindung über den Zeitpunkt, macht sie aber nicht unmöglich.",
+  "db.wait.why":
+    "Die Antwort wartet dann zufällig {min} bis {max} Minuten, damit Token-Anfragen anderer Personen dazwischen fallen. Das schwächt die Verbindung über den Zeitpunkt, macht sie aber nicht unmöglich.",
   "db.wallet": "Stattdessen mit einem digitalen Ausweis antworten",
   "db.later": "Später wiederkommen",
-  "db.later.text": "Ihr Gerät holt Tokens im Hintergrund, wann immer Sie sich bei diesem Dienst anmelden, unabhängig von jeder Anfrage. Öffnen Sie diesen Link später erneut, vor {time}: Dann braucht die Antwort keinen sofort geholten Token.",
+  "db.later.text":
+    "Ihr Gerät holt Tokens im Hintergrund, wann immer Sie sich bei diesem Dienst anmelden, unabhängig von jeder Anfrage. Öffnen Sie diesen Link später erneut, vor {time}: Dann braucht die Antwort keinen sofort geholten Token.",
   "db.waiting": "Ihr Token ist da. Ihre Antwort wird in {time} gesendet.",
   "db.waiting.note": "Lassen Sie diese Seite offen. Die Wartezeit trennt den Token von dieser Antwort.",
   "db.cancel": "Antwort abbrechen",
   "db.send": "Meine Antwort mit dem Token senden",
   "db.signin": "Melden Sie sich an, um einen Token zu holen. Ihre Anmeldung wird nicht mit dieser Anfrage gesendet.",
-  "db.underage": "Ihr geprüftes Geburtsdatum erfüllt das Alter dieser Anfrage nicht: Kein Token kann sie beantworten. Sie können sie ablehnen.",
+  "db.underage":
+    "Ihr geprüftes Geburtsdatum erfüllt das Alter dieser Anfrage nicht: Kein Token kann sie beantworten. Sie können sie ablehnen.",
   "db.passkey": "Ein Token braucht Ihren Passkey. Versuchen Sie es erneut oder wählen Sie einen anderen Weg.",
   "db.result.stock": "Sie wurde mit einem anonymen Token gesendet, den dieses Gerät früher geholt hat, nicht mit Ihrem Konto.",
-  "db.result.waited": "Sie wurde mit einem gerade geholten Token gesendet, nach einer zufälligen Wartezeit: Der Dienst hat gesehen, dass Ihr Konto einige Minuten vor dieser Antwort einen Token geholt hat.",
+  "db.result.waited":
+    "Sie wurde mit einem gerade geholten Token gesendet, nach einer zufälligen Wartezeit: Der Dienst hat gesehen, dass Ihr Konto einige Minuten vor dieser Antwort einen Token geholt hat.",
   "me.title": "Ihr Konto",
   "me.intro": "Was dieser Dienst über Sie speichert und was Sie ändern können. Websites, die nach Ihrem Alter fragen, sehen nichts davon.",
   "me.loading": "Ihr Konto wird geladen …",
@@ -206,7 +242,8 @@ export const de: Catalogue = {
   "me.signin.title": "Melden Sie sich bei Ihrem Konto an",
   "me.signin.submit": "Anmelden",
   "me.business.title": "Diese Seite ist für persönliche Konten",
-  "me.business.text": "Sie sind mit einem Geschäftskonto angemeldet. Seine Schlüssel, Nutzung und Einstellungen finden Sie in der Händlerkonsole.",
+  "me.business.text":
+    "Sie sind mit einem Geschäftskonto angemeldet. Seine Schlüssel, Nutzung und Einstellungen finden Sie in der Händlerkonsole.",
   "me.deleted.title": "Ihr Konto ist gelöscht",
   "me.deleted.text": "Ihre E-Mail-Adresse, Ihr bestätigtes Geburtsdatum und Ihre Passkeys sind gelöscht. Sie können diese Seite schließen.",
   "me.email.confirmed": "{email} (bestätigt)",
@@ -235,7 +272,8 @@ export const de: Catalogue = {
   "me.email.submit": "Bestätigungslink senden",
   "me.email.sent": "Wir haben einen Link an {email} gesendet. Ihre E-Mail-Adresse ändert sich, wenn Sie ihn öffnen.",
   "me.delete.title": "Konto löschen",
-  "me.delete.text": "Damit werden Ihre E-Mail-Adresse, Ihr bestätigtes Geburtsdatum und Ihre Passkeys endgültig gelöscht. Websites behalten nur die Antworten, die Sie ihnen schon gegeben haben.",
+  "me.delete.text":
+    "Damit werden Ihre E-Mail-Adresse, Ihr bestätigtes Geburtsdatum und Ihre Passkeys endgültig gelöscht. Websites behalten nur die Antworten, die Sie ihnen schon gegeben haben.",
   "me.delete.submit": "Mein Konto endgültig löschen",
   "intro.decline": "Diese Anfrage ablehnen",
   "later.title": "Später antworten",
@@ -247,26 +285,34 @@ export const de: Catalogue = {
   "wallet.copy": "Link kopieren",
   "wallet.copied": "Link kopiert: Fügen Sie ihn in einen dieser Browser ein.",
   "wallet.link": "Der Link dieser Anfrage",
-  "passkey.rp_invalid": "Passkeys funktionieren mit der Adresse dieses Dienstes nicht: APP_URL nennt {rp}, eine IP-Adresse. Setzen Sie APP_URL auf einen Domainnamen (http://localhost:<port> in der Entwicklung) und laden Sie neu.",
-  "error.EMAIL_NOT_VERIFIED": "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Öffnen Sie den Link, den wir Ihnen gesendet haben, oder senden Sie ihn erneut.",
+  "passkey.rp_invalid":
+    "Passkeys funktionieren mit der Adresse dieses Dienstes nicht: APP_URL nennt {rp}, eine IP-Adresse. Setzen Sie APP_URL auf einen Domainnamen (http://localhost:<port> in der Entwicklung) und laden Sie neu.",
+  "error.EMAIL_NOT_VERIFIED":
+    "Bestätigen Sie zuerst Ihre E-Mail-Adresse: Öffnen Sie den Link, den wir Ihnen gesendet haben, oder senden Sie ihn erneut.",
   "me.email.resend": "Bestätigungslink erneut senden",
   "me.email.resent": "Wir haben einen Bestätigungslink an {email} gesendet.",
   "me.proof.title": "Altersnachweis zu einer Wallet hinzufügen",
-  "me.proof.text": "Ihre Wallet-App kann Nachweise speichern, dass Sie über 18 sind, erstellt aus Ihrer bestätigten Identität. Websites, die die EU-App zur Altersprüfung akzeptieren, prüfen einen mit einem Fingertipp, ohne Konto hier. Ein Nachweis sagt nur, dass Sie über 18 sind: weder Ihren Namen noch Ihr Geburtsdatum.",
+  "me.proof.text":
+    "Ihre Wallet-App kann Nachweise speichern, dass Sie über 18 sind, erstellt aus Ihrer bestätigten Identität. Websites, die die EU-App zur Altersprüfung akzeptieren, prüfen einen mit einem Fingertipp, ohne Konto hier. Ein Nachweis sagt nur, dass Sie über 18 sind: weder Ihren Namen noch Ihr Geburtsdatum.",
   "me.proof.start": "Altersnachweis zu einer Wallet hinzufügen",
-  "me.proof.kyc": "Ein Altersnachweis wird aus Ihrer bestätigten Identität erstellt, und Ihre ist noch nicht bestätigt. Sie bestätigen sie einmal, wenn eine Website zum ersten Mal nach Ihrem Alter fragt; kommen Sie dann hierher zurück.",
-  "me.proof.underage": "Ein Altersnachweis sagt „über 18“, und Ihr bestätigtes Geburtsdatum sagt, dass Sie noch nicht 18 sind: Es kann keiner hinzugefügt werden.",
+  "me.proof.kyc":
+    "Ein Altersnachweis wird aus Ihrer bestätigten Identität erstellt, und Ihre ist noch nicht bestätigt. Sie bestätigen sie einmal, wenn eine Website zum ersten Mal nach Ihrem Alter fragt; kommen Sie dann hierher zurück.",
+  "me.proof.underage":
+    "Ein Altersnachweis sagt „über 18“, und Ihr bestätigtes Geburtsdatum sagt, dass Sie noch nicht 18 sind: Es kann keiner hinzugefügt werden.",
   "me.proof.unavailable": "Dieser Dienst stellt keine Altersnachweise aus.",
   "me.proof.scan": "Scannen Sie diesen Code mit Ihrer Wallet-App.",
   "me.proof.qr": "QR-Code des Altersnachweis-Angebots für Ihre Wallet-App",
   "me.proof.open": "In meiner Wallet-App öffnen",
   "me.proof.other": "Meine Wallet ist eine andere App",
   "me.proof.code": "Ihre Wallet fragt dann nach diesem Code:",
-  "me.proof.expires": "Das Angebot gilt einmal, bis {time}. Behalten Sie den Code für sich: Mit dem QR-Code und dem Code könnte jeder diese Nachweise abholen.",
-  "me.proof.expired": "Das Angebot ist ungenutzt abgelaufen. Erstellen Sie ein neues, wenn Sie weiterhin einen Altersnachweis hinzufügen möchten.",
+  "me.proof.expires":
+    "Das Angebot gilt einmal, bis {time}. Behalten Sie den Code für sich: Mit dem QR-Code und dem Code könnte jeder diese Nachweise abholen.",
+  "me.proof.expired":
+    "Das Angebot ist ungenutzt abgelaufen. Erstellen Sie ein neues, wenn Sie weiterhin einen Altersnachweis hinzufügen möchten.",
   "me.proof.close": "Schließen",
   "consent.title": "Altersnachweis zu einer Wallet hinzufügen",
-  "consent.asks": "Eine Wallet fragt nach Nachweisen, dass Sie über 18 sind. Sie sagen sonst nichts über Sie: keinen Namen, kein Geburtsdatum.",
+  "consent.asks":
+    "Eine Wallet fragt nach Nachweisen, dass Sie über 18 sind. Sie sagen sonst nichts über Sie: keinen Namen, kein Geburtsdatum.",
   "consent.destination": "Sie werden an {destination} gesendet.",
   "consent.destination.app": "die App, die {scheme}-Links öffnet",
   "consent.own": "Bestätigen Sie nur, wenn das Ihre eigene Wallet-App ist.",
@@ -277,10 +323,13 @@ export const de: Catalogue = {
   "consent.error.fields": "Geben Sie Ihre E-Mail und Ihr Passwort ein.",
   "consent.error.kyc": "Bestätigen Sie zuerst Ihre Identität: Die Altersanfrage einer Website führt Sie einmal hindurch.",
   "consent.error.underage": "Ein Altersnachweis sagt „über 18“: Ihr bestätigtes Alter liegt unter 18.",
-  "consent.error.passkey": "Ihr Konto ist durch einen Passkey geschützt, den diese Seite nur mit JavaScript verwenden kann. Schalten Sie JavaScript ein und versuchen Sie es erneut, oder fügen Sie den Nachweis auf Ihrer Kontoseite hinzu.",
+  "consent.error.passkey":
+    "Ihr Konto ist durch einen Passkey geschützt, den diese Seite nur mit JavaScript verwenden kann. Schalten Sie JavaScript ein und versuchen Sie es erneut, oder fügen Sie den Nachweis auf Ihrer Kontoseite hinzu.",
   "consent.error.limited": "Zu viele Versuche oder Nachweise heute; versuchen Sie es später erneut.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
-  "wallet.only_key": "Diese Anfrage muss mit einem Schlüssel auf Ihrem Gerät beantwortet werden, und ohne Ihr Konto: Nur ein digitaler Ausweis aus Ihrer Wallet leistet beides. Ein anonymer Alters-Token oder eine Anmeldung kann sie nicht beantworten.",
+  "wallet.only_key":
+    "Diese Anfrage muss mit einem Schlüssel auf Ihrem Gerät beantwortet werden, und ohne Ihr Konto: Nur ein digitaler Ausweis aus Ihrer Wallet leistet beides. Ein anonymer Alters-Token oder eine Anmeldung kann sie nicht beantworten.",
   "result.withdrawn.title": "Dieser Link ist nicht mehr gültig",
-  "result.withdrawn.text": "Diese Anfrage kann nicht mehr beantwortet werden, und nichts wurde geteilt. Wenn Sie Ihr Alter weiterhin bestätigen müssen, beginnen Sie auf der Website neu.",
+  "result.withdrawn.text":
+    "Diese Anfrage kann nicht mehr beantwortet werden, und nichts wurde geteilt. Wenn Sie Ihr Alter weiterhin bestätigen müssen, beginnen Sie auf der Website neu.",
 };

@@ -8,14 +8,18 @@ export const en = {
   "intro.asks": "{merchant} asks you to confirm that you are at least {age}",
   "intro.asks.anonymous": "A website asks you to confirm that you are at least {age}",
   "intro.valid": "This link is valid until {time}.",
-  "intro.how": "Sign in or create a free account to answer. Only a yes or no is shared: never your name, your date of birth or your documents.",
+  "intro.how":
+    "Sign in or create a free account to answer. Only a yes or no is shared: never your name, your date of birth or your documents.",
   "intro.how.wallet": "Only a yes or no is shared: never your name, your date of birth or your documents.",
   "wallet.title": "Answer with a digital ID",
   "wallet.use": "Use a digital ID from your wallet",
-  "wallet.text": "A mobile driving licence or an age attestation in your phone's wallet answers in one tap, with no account. Your wallet shows what it shares: only whether you are at least {age}.",
+  "wallet.text":
+    "A mobile driving licence or an age attestation in your phone's wallet answers in one tap, with no account. Your wallet shows what it shares: only whether you are at least {age}.",
   "wallet.or_account": "Or answer with an account:",
-  "wallet.unsupported": "This browser cannot use a digital ID from a wallet. Chrome 141 or later (Android or a computer) and Safari 26 or later (iPhone or Mac) can; or use another way below.",
-  "wallet.unsupported.only": "This browser cannot use a digital ID from a wallet, and this request accepts no other way. Copy the link and open it in Chrome 141 or later (Android or a computer) or Safari 26 or later (iPhone or Mac).",
+  "wallet.unsupported":
+    "This browser cannot use a digital ID from a wallet. Chrome 141 or later (Android or a computer) and Safari 26 or later (iPhone or Mac) can; or use another way below.",
+  "wallet.unsupported.only":
+    "This browser cannot use a digital ID from a wallet, and this request accepts no other way. Copy the link and open it in Chrome 141 or later (Android or a computer) or Safari 26 or later (iPhone or Mac).",
   "wallet.cancelled": "Your wallet did not share a digital ID. Try again, or use another way.",
   "wallet.invalid": "Your digital ID could not be verified for this request. Try again, or use another way.",
   "wallet.insufficient": "Your digital ID does not say whether you are at least {age}. Use another way to answer.",
@@ -33,14 +37,16 @@ export const en = {
   "result.declined.title": "You declined",
   "result.declined.text": "{merchant} learns only that the request was declined.",
   "result.underage.title": "Not old enough for this request",
-  "result.underage.text": "Your verified date of birth does not meet the minimum age of {age}. {merchant} learns only that the request was not approved.",
+  "result.underage.text":
+    "Your verified date of birth does not meet the minimum age of {age}. {merchant} learns only that the request was not approved.",
   "result.expired.title": "This request has expired",
   "result.expired.text": "Age requests are valid for a limited time. Go back to {merchant} and start again to get a new link.",
   "result.used.approved": "This request was already answered: approved on {time}",
   "result.used.denied": "This request was already answered: declined on {time}",
   "result.used.text": "Each link can be answered once. If it was not you, go back to {merchant} and start again.",
   "result.invalid.title": "This link is not valid",
-  "result.invalid.text": "The link is incomplete, was changed, or belongs to another request. Open it again from the website, or scan its QR code again.",
+  "result.invalid.text":
+    "The link is incomplete, was changed, or belongs to another request. Open it again from the website, or scan its QR code again.",
   "result.receipt": "Receipt {receipt}",
   "result.return": "Back to {merchant}",
   "result.return.anonymous": "Back to the website",
@@ -52,12 +58,14 @@ export const en = {
   "progress.account": "Account",
   "progress.identity": "Identity",
   "progress.decision": "Decision",
-  "switch_account": "Use another account",
+  switch_account: "Use another account",
   "banner.retry": "Try again",
   "loading.request": "Loading the request…",
   "test.badge": "Test mode",
-  "test.notice": "This is a test request: no identity is checked and no real answer is shared. Choose the outcome the website should receive.",
-  "test.notice.named": "This is a test request from {merchant} for the age of {age}: no identity is checked and no real answer is shared. Choose the outcome the website should receive.",
+  "test.notice":
+    "This is a test request: no identity is checked and no real answer is shared. Choose the outcome the website should receive.",
+  "test.notice.named":
+    "This is a test request from {merchant} for the age of {age}: no identity is checked and no real answer is shared. Choose the outcome the website should receive.",
   "test.result": "This was a test request from {merchant}: nothing was verified and no real answer was shared.",
   "test.result.approved": "Test outcome sent: over {age}",
   "test.result.underage": "Test outcome sent: under {age}",
@@ -87,9 +95,11 @@ export const en = {
   "forgot.submit": "Email me a reset link",
   "forgot.sent": "If an account uses this address, a reset link is on its way. Come back to this page afterwards.",
   "kyc.title": "Verify your identity",
-  "kyc.text": "You do this once. Your date of birth is checked against an identity document; the website that asks never sees the document or the date.",
+  "kyc.text":
+    "You do this once. Your date of birth is checked against an identity document; the website that asks never sees the document or the date.",
   "kyc.sandbox.badge": "Development sandbox",
-  "kyc.sandbox.notice": "No document is checked here: the date of birth you enter is treated as verified. Production uses the identity provider's document capture instead.",
+  "kyc.sandbox.notice":
+    "No document is checked here: the date of birth you enter is treated as verified. Production uses the identity provider's document capture instead.",
   "kyc.first_name": "First name",
   "kyc.last_name": "Last name",
   "kyc.dob": "Date of birth",
@@ -108,7 +118,8 @@ export const en = {
   "kyc.onfido.pending": "If you have already taken the photos, the check can take a few minutes. This page updates by itself.",
   "kyc.onfido.submitted": "Thank you. Your document is being checked; this usually takes a minute or two.",
   "kyc.onfido.slow": "The check is taking longer than usual. Reload this page later to continue.",
-  "kyc.rejected.duplicate": "This identity document already verifies another account. One document verifies one account: sign in to that account, or delete it first to use the document here.",
+  "kyc.rejected.duplicate":
+    "This identity document already verifies another account. One document verifies one account: sign in to that account, or delete it first to use the document here.",
   "kyc.rejected.sandbox": "We could not verify your identity with that check. You can try again.",
   "kyc.rejected.onfido": "We could not verify your identity with that check. You can try again with a clear photo of a valid document.",
   "kyc.correct": "Correct my name or date of birth",
@@ -120,10 +131,13 @@ export const en = {
   "decide.share_checked": "That this was checked against a verified identity document",
   "decide.share_not": "Not your name, your date of birth, your email or your documents",
   "decide.decline": "Decline",
-  "decide.underage": "Your verified date of birth shows you are under {age}: you cannot confirm this request. You can decline it; {merchant} learns only that it was declined.",
-  "decide.anonymous": "This request asks for a double-blind answer: it is sent with an anonymous age token kept in this browser, not with your account, so no one can tell that it was you who answered.",
+  "decide.underage":
+    "Your verified date of birth shows you are under {age}: you cannot confirm this request. You can decline it; {merchant} learns only that it was declined.",
+  "decide.anonymous":
+    "This request asks for a double-blind answer: it is sent with an anonymous age token kept in this browser, not with your account, so no one can tell that it was you who answered.",
   "passkey.offer.title": "Confirm your answers with a passkey",
-  "passkey.offer.text": "A passkey lets only you, on this phone or computer, approve age requests: your fingerprint, face or screen lock confirms each approval, so knowing your password is not enough. We store no information about your device.",
+  "passkey.offer.text":
+    "A passkey lets only you, on this phone or computer, approve age requests: your fingerprint, face or screen lock confirms each approval, so knowing your password is not enough. We store no information about your device.",
   "passkey.create": "Create a passkey",
   "passkey.password": "Your password",
   "passkey.password.hint": "Your first passkey needs your account’s password, so that only you can add one.",
@@ -142,8 +156,10 @@ export const en = {
   "passkey.created": "Passkey created. Your approvals are now confirmed with it.",
   "passkey.exists": "This device already holds a passkey for your account.",
   "passkey.cancelled": "The passkey was not used (cancelled, timed out, or not available on this device).",
-  "passkey.required": "This website accepts only an approval confirmed with a passkey. Create a passkey on this device to approve, or decline.",
-  "passkey.required.unsupported": "This website accepts only an approval confirmed with a passkey, and this browser cannot use passkeys. Open the link on a phone or computer that can, or decline.",
+  "passkey.required":
+    "This website accepts only an approval confirmed with a passkey. Create a passkey on this device to approve, or decline.",
+  "passkey.required.unsupported":
+    "This website accepts only an approval confirmed with a passkey, and this browser cannot use passkeys. Open the link on a phone or computer that can, or decline.",
   "error.NETWORK": "We could not reach the service. Check your connection and try again.",
   "error.INVALID_CREDENTIALS": "That email and password do not match an account.",
   "error.EMAIL_TAKEN": "An account already uses this email address.",
@@ -178,14 +194,18 @@ export const en = {
   "link.email_changed": "Your account email is now {email}. Sign in again with it on every device.",
   "link.password_changed": "Your password is changed. Sign in with the new password.",
   "db.title": "Answer without your account",
-  "db.stock": "This device holds an anonymous age token, fetched earlier and away from this request. Your answer is sent with it and not with your account, so the service cannot tell that it was you who answered.",
-  "db.none": "This device has no anonymous age token for this request. If you get one now, the service sees your account ask for a token and, moments later, this request answered: it could connect the two by their timing.",
+  "db.stock":
+    "This device holds an anonymous age token, fetched earlier and away from this request. Your answer is sent with it and not with your account, so the service cannot tell that it was you who answered.",
+  "db.none":
+    "This device has no anonymous age token for this request. If you get one now, the service sees your account ask for a token and, moments later, this request answered: it could connect the two by their timing.",
   "db.choose": "Choose how to go on:",
   "db.wait": "Get a token and answer after a random wait",
-  "db.wait.why": "The answer then waits a random {min} to {max} minutes, so that other people's token requests fall in between. That makes the link by timing weaker, not impossible.",
+  "db.wait.why":
+    "The answer then waits a random {min} to {max} minutes, so that other people's token requests fall in between. That makes the link by timing weaker, not impossible.",
   "db.wallet": "Answer with a digital ID instead",
   "db.later": "Come back later",
-  "db.later.text": "Your device gets tokens in the background whenever you sign in to this service, away from any request. Open this link again later, before {time}: the answer will then need no token fetched on the spot.",
+  "db.later.text":
+    "Your device gets tokens in the background whenever you sign in to this service, away from any request. Open this link again later, before {time}: the answer will then need no token fetched on the spot.",
   "db.waiting": "Your token is here. Your answer is sent in {time}.",
   "db.waiting.note": "Keep this page open. The wait is what keeps the token apart from this answer.",
   "db.cancel": "Cancel the answer",
@@ -194,7 +214,8 @@ export const en = {
   "db.underage": "Your verified date of birth does not meet this request's age: no token can answer it. You can decline it.",
   "db.passkey": "A token needs your passkey. Try again, or choose another way.",
   "db.result.stock": "It was sent with an anonymous token this device got earlier, not with your account.",
-  "db.result.waited": "It was sent with a token fetched just now and held back a random wait: the service saw your account get a token a few minutes before this answer.",
+  "db.result.waited":
+    "It was sent with a token fetched just now and held back a random wait: the service saw your account get a token a few minutes before this answer.",
   "me.title": "Your account",
   "me.intro": "What this service holds about you, and what you can change. Websites that ask your age never see any of it.",
   "me.loading": "Loading your account…",
@@ -234,7 +255,8 @@ export const en = {
   "me.email.submit": "Send a confirmation link",
   "me.email.sent": "We sent a link to {email}. Your email changes when you open it.",
   "me.delete.title": "Delete your account",
-  "me.delete.text": "This removes your email, your verified date of birth and your passkeys, for good. Websites keep only the answers you already gave them.",
+  "me.delete.text":
+    "This removes your email, your verified date of birth and your passkeys, for good. Websites keep only the answers you already gave them.",
   "me.delete.submit": "Delete my account for good",
   "intro.decline": "Decline this request",
   "later.title": "Answer later",
@@ -246,14 +268,17 @@ export const en = {
   "wallet.copy": "Copy the link",
   "wallet.copied": "Link copied: paste it into one of these browsers.",
   "wallet.link": "This request’s link",
-  "passkey.rp_invalid": "Passkeys cannot work with this service’s address: APP_URL names {rp}, an IP address. Set APP_URL to a domain name (http://localhost:<port> in development) and reload.",
+  "passkey.rp_invalid":
+    "Passkeys cannot work with this service’s address: APP_URL names {rp}, an IP address. Set APP_URL to a domain name (http://localhost:<port> in development) and reload.",
   "error.EMAIL_NOT_VERIFIED": "Confirm your email address first: open the link we sent you, or send it again.",
   "me.email.resend": "Send the confirmation link again",
   "me.email.resent": "We sent a confirmation link to {email}.",
   "me.proof.title": "Add proof of age to a wallet",
-  "me.proof.text": "Your wallet app can hold proofs that you are over 18, made from your verified identity. Websites that accept the EU age verification app check one in a tap, with no account here. A proof says only that you are over 18: not your name, not your date of birth.",
+  "me.proof.text":
+    "Your wallet app can hold proofs that you are over 18, made from your verified identity. Websites that accept the EU age verification app check one in a tap, with no account here. A proof says only that you are over 18: not your name, not your date of birth.",
   "me.proof.start": "Add proof of age to a wallet",
-  "me.proof.kyc": "A proof of age is made from your verified identity, and yours is not verified yet. You verify it once, when a website first asks your age; then come back here.",
+  "me.proof.kyc":
+    "A proof of age is made from your verified identity, and yours is not verified yet. You verify it once, when a website first asks your age; then come back here.",
   "me.proof.underage": "A proof of age says “over 18”, and your verified date of birth says you are not 18 yet, so none can be added.",
   "me.proof.unavailable": "This service does not issue proofs of age.",
   "me.proof.scan": "Scan this code with your wallet app.",
@@ -261,7 +286,8 @@ export const en = {
   "me.proof.open": "Open in my wallet app",
   "me.proof.other": "My wallet is another app",
   "me.proof.code": "Your wallet then asks for this code:",
-  "me.proof.expires": "The offer works once, until {time}. Keep the code to yourself: with the QR code and the code, anyone could take these proofs.",
+  "me.proof.expires":
+    "The offer works once, until {time}. Keep the code to yourself: with the QR code and the code, anyone could take these proofs.",
   "me.proof.expired": "The offer has expired, unused. Make a new one if you still want to add proof of age.",
   "me.proof.close": "Close",
   "consent.title": "Add proof of age to a wallet",
@@ -276,12 +302,15 @@ export const en = {
   "consent.error.fields": "Enter your email and password.",
   "consent.error.kyc": "Verify your identity first: a website’s age request leads you through it once.",
   "consent.error.underage": "A proof of age says “over 18”: your verified age is under 18.",
-  "consent.error.passkey": "Your account is protected by a passkey, which this page needs JavaScript to use. Turn JavaScript on and try again, or add the proof from your account page.",
+  "consent.error.passkey":
+    "Your account is protected by a passkey, which this page needs JavaScript to use. Turn JavaScript on and try again, or add the proof from your account page.",
   "consent.error.limited": "Too many attempts or proofs today; try again later.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
-  "wallet.only_key": "This request must be answered with a key held on your device, and without your account: only a digital ID from your wallet does both. An anonymous age token or a sign-in cannot answer it.",
+  "wallet.only_key":
+    "This request must be answered with a key held on your device, and without your account: only a digital ID from your wallet does both. An anonymous age token or a sign-in cannot answer it.",
   "result.withdrawn.title": "This link is no longer valid",
-  "result.withdrawn.text": "This request can no longer be answered, and nothing was shared. If you still need to confirm your age, start again from the website.",
+  "result.withdrawn.text":
+    "This request can no longer be answered, and nothing was shared. If you still need to confirm your age, start again from the website.",
 } as const;
 
 export type TextKey = keyof typeof en;

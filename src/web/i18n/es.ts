@@ -9,20 +9,25 @@ export const es: Catalogue = {
   "intro.asks": "{merchant} le pide que confirme que tiene al menos {age} años",
   "intro.asks.anonymous": "Un sitio web le pide que confirme que tiene al menos {age} años",
   "intro.valid": "Este enlace es válido hasta las {time}.",
-  "intro.how": "Inicie sesión o cree una cuenta gratuita para responder. Solo se comparte un sí o un no: nunca su nombre, su fecha de nacimiento ni sus documentos.",
+  "intro.how":
+    "Inicie sesión o cree una cuenta gratuita para responder. Solo se comparte un sí o un no: nunca su nombre, su fecha de nacimiento ni sus documentos.",
   "intro.how.wallet": "Solo se comparte un sí o un no: nunca su nombre, su fecha de nacimiento ni sus documentos.",
   "wallet.title": "Responder con una identificación digital",
   "wallet.use": "Usar una identificación digital de su cartera",
-  "wallet.text": "Un permiso de conducir móvil o una certificación de edad en la cartera de su teléfono responde con un toque, sin cuenta. Su cartera muestra lo que comparte: solo si tiene al menos {age} años.",
+  "wallet.text":
+    "Un permiso de conducir móvil o una certificación de edad en la cartera de su teléfono responde con un toque, sin cuenta. Su cartera muestra lo que comparte: solo si tiene al menos {age} años.",
   "wallet.or_account": "O responda con una cuenta:",
-  "wallet.unsupported": "Este navegador no puede usar una identidad digital de una cartera. Chrome 141 o posterior (Android u ordenador) y Safari 26 o posterior (iPhone o Mac) pueden; o use otra forma más abajo.",
-  "wallet.unsupported.only": "Este navegador no puede usar una identidad digital de una cartera y esta solicitud no acepta otra forma. Copie el enlace y ábralo en Chrome 141 o posterior (Android u ordenador) o Safari 26 o posterior (iPhone o Mac).",
+  "wallet.unsupported":
+    "Este navegador no puede usar una identidad digital de una cartera. Chrome 141 o posterior (Android u ordenador) y Safari 26 o posterior (iPhone o Mac) pueden; o use otra forma más abajo.",
+  "wallet.unsupported.only":
+    "Este navegador no puede usar una identidad digital de una cartera y esta solicitud no acepta otra forma. Copie el enlace y ábralo en Chrome 141 o posterior (Android u ordenador) o Safari 26 o posterior (iPhone o Mac).",
   "wallet.cancelled": "Su cartera no compartió ninguna identificación digital. Inténtelo de nuevo o use otra forma.",
   "wallet.invalid": "No se pudo verificar su identificación digital para esta solicitud. Inténtelo de nuevo o use otra forma.",
   "wallet.insufficient": "Su identificación digital no indica si tiene al menos {age} años. Use otra forma de responder.",
   "wallet.limited": "Demasiadas identificaciones digitales no se pudieron verificar para esta solicitud. Use otra forma de responder.",
   "wallet.not_accepted": "Esta solicitud no acepta una identificación digital.",
-  "result.underage.wallet": "Su identificación digital indica que aún no tiene {age} años. {merchant} solo sabe que la solicitud no se aprobó.",
+  "result.underage.wallet":
+    "Su identificación digital indica que aún no tiene {age} años. {merchant} solo sabe que la solicitud no se aprobó.",
   "intro.not_now": "Ahora no",
   "decline.title": "¿Rechazar esta solicitud?",
   "decline.text": "{merchant} solo sabrá que usted la rechazó. Para ello no necesita ninguna cuenta.",
@@ -34,14 +39,17 @@ export const es: Catalogue = {
   "result.declined.title": "Ha rechazado la solicitud",
   "result.declined.text": "{merchant} solo sabe que la solicitud fue rechazada.",
   "result.underage.title": "No tiene la edad necesaria para esta solicitud",
-  "result.underage.text": "Su fecha de nacimiento verificada no alcanza la edad mínima de {age} años. {merchant} solo sabe que la solicitud no se aprobó.",
+  "result.underage.text":
+    "Su fecha de nacimiento verificada no alcanza la edad mínima de {age} años. {merchant} solo sabe que la solicitud no se aprobó.",
   "result.expired.title": "Esta solicitud ha caducado",
-  "result.expired.text": "Las solicitudes de edad son válidas durante un tiempo limitado. Vuelva a {merchant} y empiece de nuevo para obtener un enlace nuevo.",
+  "result.expired.text":
+    "Las solicitudes de edad son válidas durante un tiempo limitado. Vuelva a {merchant} y empiece de nuevo para obtener un enlace nuevo.",
   "result.used.approved": "Esta solicitud ya tiene respuesta: aprobada el {time}",
   "result.used.denied": "Esta solicitud ya tiene respuesta: rechazada el {time}",
   "result.used.text": "Cada enlace solo puede responderse una vez. Si no fue usted, vuelva a {merchant} y empiece de nuevo.",
   "result.invalid.title": "Este enlace no es válido",
-  "result.invalid.text": "El enlace está incompleto, se ha modificado o pertenece a otra solicitud. Ábralo de nuevo desde el sitio web o vuelva a escanear su código QR.",
+  "result.invalid.text":
+    "El enlace está incompleto, se ha modificado o pertenece a otra solicitud. Ábralo de nuevo desde el sitio web o vuelva a escanear su código QR.",
   "result.receipt": "Recibo {receipt}",
   "result.return": "Volver a {merchant}",
   "result.return.anonymous": "Volver al sitio web",
@@ -53,12 +61,14 @@ export const es: Catalogue = {
   "progress.account": "Cuenta",
   "progress.identity": "Identidad",
   "progress.decision": "Decisión",
-  "switch_account": "Usar otra cuenta",
+  switch_account: "Usar otra cuenta",
   "banner.retry": "Reintentar",
   "loading.request": "Cargando la solicitud…",
   "test.badge": "Modo de prueba",
-  "test.notice": "Esta es una solicitud de prueba: no se comprueba ninguna identidad y no se comparte ninguna respuesta real. Elija el resultado que debe recibir el sitio web.",
-  "test.notice.named": "Esta es una solicitud de prueba de {merchant} para la edad de {age} años: no se comprueba ninguna identidad y no se comparte ninguna respuesta real. Elija el resultado que debe recibir el sitio web.",
+  "test.notice":
+    "Esta es una solicitud de prueba: no se comprueba ninguna identidad y no se comparte ninguna respuesta real. Elija el resultado que debe recibir el sitio web.",
+  "test.notice.named":
+    "Esta es una solicitud de prueba de {merchant} para la edad de {age} años: no se comprueba ninguna identidad y no se comparte ninguna respuesta real. Elija el resultado que debe recibir el sitio web.",
   "test.result": "Era una solicitud de prueba de {merchant}: no se verificó nada y no se compartió ninguna respuesta real.",
   "test.result.approved": "Resultado de prueba enviado: {age} años o más",
   "test.result.underage": "Resultado de prueba enviado: menos de {age} años",
@@ -88,9 +98,11 @@ export const es: Catalogue = {
   "forgot.submit": "Enviarme un enlace para restablecerla",
   "forgot.sent": "Si una cuenta usa esta dirección, le llegará un enlace para restablecer la contraseña. Después, vuelva a esta página.",
   "kyc.title": "Verifique su identidad",
-  "kyc.text": "Solo lo hace una vez. Su fecha de nacimiento se comprueba con un documento de identidad; el sitio web que pregunta nunca ve el documento ni la fecha.",
+  "kyc.text":
+    "Solo lo hace una vez. Su fecha de nacimiento se comprueba con un documento de identidad; el sitio web que pregunta nunca ve el documento ni la fecha.",
   "kyc.sandbox.badge": "Entorno de pruebas de desarrollo",
-  "kyc.sandbox.notice": "Aquí no se comprueba ningún documento: la fecha de nacimiento que introduzca se considera verificada. En producción se usa la captura de documentos del proveedor de identidad.",
+  "kyc.sandbox.notice":
+    "Aquí no se comprueba ningún documento: la fecha de nacimiento que introduzca se considera verificada. En producción se usa la captura de documentos del proveedor de identidad.",
   "kyc.first_name": "Nombre",
   "kyc.last_name": "Apellidos",
   "kyc.dob": "Fecha de nacimiento",
@@ -109,11 +121,14 @@ export const es: Catalogue = {
   "kyc.onfido.pending": "Si ya ha hecho las fotos, la comprobación puede tardar unos minutos. Esta página se actualiza sola.",
   "kyc.onfido.submitted": "Gracias. Estamos comprobando su documento; suele tardar uno o dos minutos.",
   "kyc.onfido.slow": "La comprobación está tardando más de lo habitual. Vuelva a cargar esta página más tarde para continuar.",
-  "kyc.rejected.duplicate": "Este documento de identidad ya verifica otra cuenta. Un documento verifica una sola cuenta: inicie sesión en esa cuenta, o elimínela primero para usar el documento aquí.",
+  "kyc.rejected.duplicate":
+    "Este documento de identidad ya verifica otra cuenta. Un documento verifica una sola cuenta: inicie sesión en esa cuenta, o elimínela primero para usar el documento aquí.",
   "kyc.rejected.sandbox": "No hemos podido verificar su identidad con esa comprobación. Puede volver a intentarlo.",
-  "kyc.rejected.onfido": "No hemos podido verificar su identidad con esa comprobación. Puede volver a intentarlo con una foto nítida de un documento válido.",
+  "kyc.rejected.onfido":
+    "No hemos podido verificar su identidad con esa comprobación. Puede volver a intentarlo con una foto nítida de un documento válido.",
   "kyc.correct": "Corregir mi nombre o mi fecha de nacimiento",
-  "kyc.correct.intro": "Introduzca su nombre y su fecha de nacimiento exactamente como figuran en su documento de identidad y vuelva a comprobarlo.",
+  "kyc.correct.intro":
+    "Introduzca su nombre y su fecha de nacimiento exactamente como figuran en su documento de identidad y vuelva a comprobarlo.",
   "decide.title": "Su respuesta",
   "decide.verified": "Su identidad está verificada. No tendrá que hacerlo de nuevo.",
   "decide.intro": "{merchant} solo sabrá:",
@@ -121,10 +136,13 @@ export const es: Catalogue = {
   "decide.share_checked": "Que se comprobó con un documento de identidad verificado",
   "decide.share_not": "Ni su nombre, ni su fecha de nacimiento, ni su correo, ni sus documentos",
   "decide.decline": "Rechazar",
-  "decide.underage": "Su fecha de nacimiento verificada indica que tiene menos de {age} años: no puede confirmar esta solicitud. Puede rechazarla; {merchant} solo sabrá que se rechazó.",
-  "decide.anonymous": "Esta solicitud pide una respuesta doblemente anónima: se envía con un token de edad anónimo guardado en este navegador, no con su cuenta, así que nadie puede saber que fue usted quien respondió.",
+  "decide.underage":
+    "Su fecha de nacimiento verificada indica que tiene menos de {age} años: no puede confirmar esta solicitud. Puede rechazarla; {merchant} solo sabrá que se rechazó.",
+  "decide.anonymous":
+    "Esta solicitud pide una respuesta doblemente anónima: se envía con un token de edad anónimo guardado en este navegador, no con su cuenta, así que nadie puede saber que fue usted quien respondió.",
   "passkey.offer.title": "Confirme sus respuestas con una llave de acceso",
-  "passkey.offer.text": "Una llave de acceso permite que solo usted, en este teléfono u ordenador, apruebe solicitudes de edad: su huella, su cara o el bloqueo de pantalla confirma cada aprobación, así que conocer su contraseña no basta. No guardamos ninguna información sobre su dispositivo.",
+  "passkey.offer.text":
+    "Una llave de acceso permite que solo usted, en este teléfono u ordenador, apruebe solicitudes de edad: su huella, su cara o el bloqueo de pantalla confirma cada aprobación, así que conocer su contraseña no basta. No guardamos ninguna información sobre su dispositivo.",
   "passkey.create": "Crear una llave de acceso",
   "passkey.password": "Su contraseña",
   "passkey.password.hint": "Su primera llave de acceso requiere la contraseña de su cuenta, para que solo usted pueda añadirla.",
@@ -143,8 +161,10 @@ export const es: Catalogue = {
   "passkey.created": "Llave de acceso creada. Sus aprobaciones se confirman ahora con ella.",
   "passkey.exists": "Este dispositivo ya tiene una llave de acceso para su cuenta.",
   "passkey.cancelled": "No se usó la llave de acceso (cancelada, tiempo agotado o no disponible en este dispositivo).",
-  "passkey.required": "Este sitio web solo acepta una aprobación confirmada con una llave de acceso. Cree una llave de acceso en este dispositivo para aprobar, o rechace.",
-  "passkey.required.unsupported": "Este sitio web solo acepta una aprobación confirmada con una llave de acceso, y este navegador no puede usarlas. Abra el enlace en un teléfono u ordenador que pueda, o rechace.",
+  "passkey.required":
+    "Este sitio web solo acepta una aprobación confirmada con una llave de acceso. Cree una llave de acceso en este dispositivo para aprobar, o rechace.",
+  "passkey.required.unsupported":
+    "Este sitio web solo acepta una aprobación confirmada con una llave de acceso, y este navegador no puede usarlas. Abra el enlace en un teléfono u ordenador que pueda, o rechace.",
   "error.NETWORK": "No hemos podido conectar con el servicio. Compruebe su conexión y vuelva a intentarlo.",
   "error.INVALID_CREDENTIALS": "Ese correo y esa contraseña no corresponden a ninguna cuenta.",
   "error.EMAIL_TAKEN": "Ya hay una cuenta con esta dirección de correo.",
@@ -157,7 +177,8 @@ export const es: Catalogue = {
   "error.IDENTITY_ALREADY_VERIFIED": "Su documento de identidad ya verifica otra cuenta: inicie sesión en esa cuenta para responder.",
   "error.PROVIDER_ERROR": "El servicio de comprobación de identidad no responde. Vuelva a intentarlo en un momento.",
   "error.PASSKEY_INVALID": "La llave de acceso no pudo confirmar esta aprobación. Vuelva a intentarlo.",
-  "error.AGE_TOKEN_UNAVAILABLE": "Ahora mismo no hay ningún token de edad anónimo disponible para esta solicitud. Vuelva a intentarlo más tarde.",
+  "error.AGE_TOKEN_UNAVAILABLE":
+    "Ahora mismo no hay ningún token de edad anónimo disponible para esta solicitud. Vuelva a intentarlo más tarde.",
   "error.AGE_TOKEN_NOT_ALLOWED": "Su edad verificada es inferior a la que pide esta solicitud.",
   "problem.email": "Introduzca una dirección de correo válida.",
   "problem.password": "Use de 8 a 128 caracteres.",
@@ -179,14 +200,18 @@ export const es: Catalogue = {
   "link.email_changed": "El correo de su cuenta es ahora {email}. Vuelva a iniciar sesión con él en cada dispositivo.",
   "link.password_changed": "Su contraseña se ha cambiado. Inicie sesión con la contraseña nueva.",
   "db.title": "Responder sin su cuenta",
-  "db.stock": "Este dispositivo guarda un token de edad anónimo, obtenido antes y al margen de esta solicitud. Su respuesta se envía con él y no con su cuenta: el servicio no puede saber que fue usted quien respondió.",
-  "db.none": "Este dispositivo no tiene ningún token de edad anónimo para esta solicitud. Si obtiene uno ahora, el servicio ve a su cuenta pedir un token y, momentos después, esta solicitud respondida: podría relacionar ambas cosas por el momento.",
+  "db.stock":
+    "Este dispositivo guarda un token de edad anónimo, obtenido antes y al margen de esta solicitud. Su respuesta se envía con él y no con su cuenta: el servicio no puede saber que fue usted quien respondió.",
+  "db.none":
+    "Este dispositivo no tiene ningún token de edad anónimo para esta solicitud. Si obtiene uno ahora, el servicio ve a su cuenta pedir un token y, momentos después, esta solicitud respondida: podría relacionar ambas cosas por el momento.",
   "db.choose": "Elija cómo continuar:",
   "db.wait": "Obtener un token y responder tras una espera aleatoria",
-  "db.wait.why": "La respuesta espera entonces entre {min} y {max} minutos al azar, para que entre medias caigan solicitudes de tokens de otras personas. Eso debilita la relación por el momento, pero no la hace imposible.",
+  "db.wait.why":
+    "La respuesta espera entonces entre {min} y {max} minutos al azar, para que entre medias caigan solicitudes de tokens de otras personas. Eso debilita la relación por el momento, pero no la hace imposible.",
   "db.wallet": "Responder con una identidad digital",
   "db.later": "Volver más tarde",
-  "db.later.text": "Su dispositivo obtiene tokens en segundo plano cada vez que inicia sesión en este servicio, al margen de cualquier solicitud. Vuelva a abrir este enlace más tarde, antes de {time}: la respuesta no necesitará entonces ningún token obtenido en el momento.",
+  "db.later.text":
+    "Su dispositivo obtiene tokens en segundo plano cada vez que inicia sesión en este servicio, al margen de cualquier solicitud. Vuelva a abrir este enlace más tarde, antes de {time}: la respuesta no necesitará entonces ningún token obtenido en el momento.",
   "db.waiting": "Ya tiene su token. Su respuesta se envía en {time}.",
   "db.waiting.note": "Mantenga esta página abierta. La espera es lo que separa el token de esta respuesta.",
   "db.cancel": "Cancelar la respuesta",
@@ -195,7 +220,8 @@ export const es: Catalogue = {
   "db.underage": "Su fecha de nacimiento verificada no cumple la edad de esta solicitud: ningún token puede responderla. Puede rechazarla.",
   "db.passkey": "Un token necesita su llave de acceso. Inténtelo de nuevo o elija otra forma.",
   "db.result.stock": "Se envió con un token anónimo que este dispositivo obtuvo antes, no con su cuenta.",
-  "db.result.waited": "Se envió con un token obtenido ahora mismo y retenido una espera aleatoria: el servicio vio a su cuenta obtener un token unos minutos antes de esta respuesta.",
+  "db.result.waited":
+    "Se envió con un token obtenido ahora mismo y retenido una espera aleatoria: el servicio vio a su cuenta obtener un token unos minutos antes de esta respuesta.",
   "me.title": "Su cuenta",
   "me.intro": "Lo que este servicio guarda sobre usted y lo que puede cambiar. Los sitios que preguntan su edad nunca ven nada de ello.",
   "me.loading": "Cargando su cuenta…",
@@ -212,7 +238,8 @@ export const es: Catalogue = {
   "me.email.confirmed": "{email} (confirmado)",
   "me.email.unconfirmed": "{email} (aún sin confirmar)",
   "me.identity": "Identidad",
-  "me.identity.verified": "Verificada el {date}. Su fecha de nacimiento se guarda para responder a las solicitudes de edad; sus documentos no.",
+  "me.identity.verified":
+    "Verificada el {date}. Su fecha de nacimiento se guarda para responder a las solicitudes de edad; sus documentos no.",
   "me.identity.pending": "En comprobación.",
   "me.identity.rejected": "No verificada: la última comprobación fue rechazada.",
   "me.identity.none": "Aún no verificada. La verifica una vez, la primera vez que un sitio pregunta su edad.",
@@ -235,7 +262,8 @@ export const es: Catalogue = {
   "me.email.submit": "Enviar un enlace de confirmación",
   "me.email.sent": "Hemos enviado un enlace a {email}. Su correo cambia cuando lo abra.",
   "me.delete.title": "Eliminar su cuenta",
-  "me.delete.text": "Esto elimina para siempre su correo, su fecha de nacimiento verificada y sus llaves de acceso. Los sitios conservan solo las respuestas que ya les dio.",
+  "me.delete.text":
+    "Esto elimina para siempre su correo, su fecha de nacimiento verificada y sus llaves de acceso. Los sitios conservan solo las respuestas que ya les dio.",
   "me.delete.submit": "Eliminar mi cuenta para siempre",
   "intro.decline": "Rechazar esta solicitud",
   "later.title": "Responder más tarde",
@@ -247,22 +275,27 @@ export const es: Catalogue = {
   "wallet.copy": "Copiar el enlace",
   "wallet.copied": "Enlace copiado: péguelo en uno de estos navegadores.",
   "wallet.link": "El enlace de esta solicitud",
-  "passkey.rp_invalid": "Las llaves de acceso no funcionan con la dirección de este servicio: APP_URL indica {rp}, una dirección IP. Ponga en APP_URL un nombre de dominio (http://localhost:<port> en desarrollo) y recargue.",
+  "passkey.rp_invalid":
+    "Las llaves de acceso no funcionan con la dirección de este servicio: APP_URL indica {rp}, una dirección IP. Ponga en APP_URL un nombre de dominio (http://localhost:<port> en desarrollo) y recargue.",
   "error.EMAIL_NOT_VERIFIED": "Confirme primero su dirección de correo: abra el enlace que le enviamos o envíelo de nuevo.",
   "me.email.resend": "Enviar de nuevo el enlace de confirmación",
   "me.email.resent": "Hemos enviado un enlace de confirmación a {email}.",
   "me.proof.title": "Añadir una prueba de edad a una cartera",
-  "me.proof.text": "Su aplicación de cartera puede guardar pruebas de que tiene más de 18 años, hechas a partir de su identidad verificada. Los sitios que aceptan la aplicación europea de verificación de edad comprueban una con un toque, sin cuenta aquí. Una prueba dice solo que tiene más de 18 años: ni su nombre, ni su fecha de nacimiento.",
+  "me.proof.text":
+    "Su aplicación de cartera puede guardar pruebas de que tiene más de 18 años, hechas a partir de su identidad verificada. Los sitios que aceptan la aplicación europea de verificación de edad comprueban una con un toque, sin cuenta aquí. Una prueba dice solo que tiene más de 18 años: ni su nombre, ni su fecha de nacimiento.",
   "me.proof.start": "Añadir una prueba de edad a una cartera",
-  "me.proof.kyc": "Una prueba de edad se hace a partir de su identidad verificada, y la suya aún no lo está. La verifica una vez, cuando un sitio le pide su edad por primera vez; después vuelva aquí.",
-  "me.proof.underage": "Una prueba de edad dice «más de 18 años», y su fecha de nacimiento verificada dice que aún no tiene 18: no se puede añadir ninguna.",
+  "me.proof.kyc":
+    "Una prueba de edad se hace a partir de su identidad verificada, y la suya aún no lo está. La verifica una vez, cuando un sitio le pide su edad por primera vez; después vuelva aquí.",
+  "me.proof.underage":
+    "Una prueba de edad dice «más de 18 años», y su fecha de nacimiento verificada dice que aún no tiene 18: no se puede añadir ninguna.",
   "me.proof.unavailable": "Este servicio no emite pruebas de edad.",
   "me.proof.scan": "Escanee este código con su aplicación de cartera.",
   "me.proof.qr": "Código QR de la oferta de prueba de edad para su aplicación de cartera",
   "me.proof.open": "Abrir en mi aplicación de cartera",
   "me.proof.other": "Mi cartera es otra aplicación",
   "me.proof.code": "Después su cartera le pide este código:",
-  "me.proof.expires": "La oferta funciona una vez, hasta {time}. No comparta el código: con el código QR y el código, cualquiera podría llevarse estas pruebas.",
+  "me.proof.expires":
+    "La oferta funciona una vez, hasta {time}. No comparta el código: con el código QR y el código, cualquiera podría llevarse estas pruebas.",
   "me.proof.expired": "La oferta ha caducado sin usarse. Cree una nueva si todavía quiere añadir una prueba de edad.",
   "me.proof.close": "Cerrar",
   "consent.title": "Añadir una prueba de edad a una cartera",
@@ -277,10 +310,13 @@ export const es: Catalogue = {
   "consent.error.fields": "Escriba su correo electrónico y su contraseña.",
   "consent.error.kyc": "Verifique primero su identidad: la solicitud de edad de un sitio le guía una vez.",
   "consent.error.underage": "Una prueba de edad dice «más de 18 años»: su edad verificada es inferior a 18.",
-  "consent.error.passkey": "Su cuenta está protegida por una llave de acceso, que esta página solo puede usar con JavaScript. Active JavaScript e inténtelo de nuevo, o añada la prueba desde la página de su cuenta.",
+  "consent.error.passkey":
+    "Su cuenta está protegida por una llave de acceso, que esta página solo puede usar con JavaScript. Active JavaScript e inténtelo de nuevo, o añada la prueba desde la página de su cuenta.",
   "consent.error.limited": "Demasiados intentos o pruebas hoy; inténtelo más tarde.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
-  "wallet.only_key": "Esta solicitud debe responderse con una clave guardada en su dispositivo, y sin su cuenta: solo una identidad digital de su cartera hace las dos cosas. Un token de edad anónimo o un inicio de sesión no pueden responderla.",
+  "wallet.only_key":
+    "Esta solicitud debe responderse con una clave guardada en su dispositivo, y sin su cuenta: solo una identidad digital de su cartera hace las dos cosas. Un token de edad anónimo o un inicio de sesión no pueden responderla.",
   "result.withdrawn.title": "Este enlace ya no es válido",
-  "result.withdrawn.text": "Ya no se puede responder a esta solicitud, y no se ha compartido nada. Si aún necesita confirmar su edad, empiece de nuevo desde el sitio web.",
+  "result.withdrawn.text":
+    "Ya no se puede responder a esta solicitud, y no se ha compartido nada. Si aún necesita confirmar su edad, empiece de nuevo desde el sitio web.",
 };

@@ -9,20 +9,25 @@ export const fr: Catalogue = {
   "intro.asks": "{merchant} vous demande de confirmer que vous avez au moins {age} ans",
   "intro.asks.anonymous": "Un site vous demande de confirmer que vous avez au moins {age} ans",
   "intro.valid": "Ce lien est valable jusqu’à {time}.",
-  "intro.how": "Connectez-vous ou créez un compte gratuit pour répondre. Seul un oui ou un non est transmis : jamais votre nom, votre date de naissance ni vos documents.",
+  "intro.how":
+    "Connectez-vous ou créez un compte gratuit pour répondre. Seul un oui ou un non est transmis : jamais votre nom, votre date de naissance ni vos documents.",
   "intro.how.wallet": "Seul un oui ou un non est transmis : jamais votre nom, votre date de naissance ni vos documents.",
   "wallet.title": "Répondre avec une identité numérique",
   "wallet.use": "Utiliser une identité numérique de votre portefeuille",
-  "wallet.text": "Un permis de conduire mobile ou une attestation d’âge dans le portefeuille de votre téléphone répond en un geste, sans compte. Votre portefeuille affiche ce qu’il transmet : seulement si vous avez au moins {age} ans.",
+  "wallet.text":
+    "Un permis de conduire mobile ou une attestation d’âge dans le portefeuille de votre téléphone répond en un geste, sans compte. Votre portefeuille affiche ce qu’il transmet : seulement si vous avez au moins {age} ans.",
   "wallet.or_account": "Ou répondez avec un compte :",
-  "wallet.unsupported": "Ce navigateur ne peut pas utiliser une identité numérique d’un portefeuille. Chrome 141 ou plus récent (Android ou ordinateur) et Safari 26 ou plus récent (iPhone ou Mac) le peuvent ; ou utilisez un autre moyen ci-dessous.",
-  "wallet.unsupported.only": "Ce navigateur ne peut pas utiliser une identité numérique d’un portefeuille, et cette demande n’accepte aucun autre moyen. Copiez le lien et ouvrez-le dans Chrome 141 ou plus récent (Android ou ordinateur) ou Safari 26 ou plus récent (iPhone ou Mac).",
+  "wallet.unsupported":
+    "Ce navigateur ne peut pas utiliser une identité numérique d’un portefeuille. Chrome 141 ou plus récent (Android ou ordinateur) et Safari 26 ou plus récent (iPhone ou Mac) le peuvent ; ou utilisez un autre moyen ci-dessous.",
+  "wallet.unsupported.only":
+    "Ce navigateur ne peut pas utiliser une identité numérique d’un portefeuille, et cette demande n’accepte aucun autre moyen. Copiez le lien et ouvrez-le dans Chrome 141 ou plus récent (Android ou ordinateur) ou Safari 26 ou plus récent (iPhone ou Mac).",
   "wallet.cancelled": "Votre portefeuille n’a transmis aucune identité numérique. Réessayez, ou utilisez un autre moyen.",
   "wallet.invalid": "Votre identité numérique n’a pas pu être vérifiée pour cette demande. Réessayez, ou utilisez un autre moyen.",
   "wallet.insufficient": "Votre identité numérique n’indique pas si vous avez au moins {age} ans. Utilisez un autre moyen pour répondre.",
   "wallet.limited": "Trop d’identités numériques n’ont pas pu être vérifiées pour cette demande. Utilisez un autre moyen pour répondre.",
   "wallet.not_accepted": "Cette demande n’accepte pas d’identité numérique.",
-  "result.underage.wallet": "Selon votre identité numérique, vous n’avez pas encore {age} ans. {merchant} sait seulement que la demande n’a pas été approuvée.",
+  "result.underage.wallet":
+    "Selon votre identité numérique, vous n’avez pas encore {age} ans. {merchant} sait seulement que la demande n’a pas été approuvée.",
   "intro.not_now": "Pas maintenant",
   "decline.title": "Refuser cette demande ?",
   "decline.text": "{merchant} saura seulement que vous avez refusé. Aucun compte n’est nécessaire pour cela.",
@@ -34,14 +39,17 @@ export const fr: Catalogue = {
   "result.declined.title": "Vous avez refusé",
   "result.declined.text": "{merchant} sait seulement que la demande a été refusée.",
   "result.underage.title": "Âge insuffisant pour cette demande",
-  "result.underage.text": "Votre date de naissance vérifiée n’atteint pas l’âge minimum de {age} ans. {merchant} sait seulement que la demande n’a pas été approuvée.",
+  "result.underage.text":
+    "Votre date de naissance vérifiée n’atteint pas l’âge minimum de {age} ans. {merchant} sait seulement que la demande n’a pas été approuvée.",
   "result.expired.title": "Cette demande a expiré",
-  "result.expired.text": "Les demandes d’âge sont valables pour une durée limitée. Retournez sur {merchant} et recommencez pour obtenir un nouveau lien.",
+  "result.expired.text":
+    "Les demandes d’âge sont valables pour une durée limitée. Retournez sur {merchant} et recommencez pour obtenir un nouveau lien.",
   "result.used.approved": "Cette demande a déjà reçu une réponse : approuvée le {time}",
   "result.used.denied": "Cette demande a déjà reçu une réponse : refusée le {time}",
   "result.used.text": "Chaque lien ne peut recevoir qu’une réponse. Si ce n’était pas vous, retournez sur {merchant} et recommencez.",
   "result.invalid.title": "Ce lien n’est pas valide",
-  "result.invalid.text": "Le lien est incomplet, a été modifié ou appartient à une autre demande. Ouvrez-le à nouveau depuis le site ou scannez à nouveau son code QR.",
+  "result.invalid.text":
+    "Le lien est incomplet, a été modifié ou appartient à une autre demande. Ouvrez-le à nouveau depuis le site ou scannez à nouveau son code QR.",
   "result.receipt": "Reçu {receipt}",
   "result.return": "Retour sur {merchant}",
   "result.return.anonymous": "Retour sur le site",
@@ -53,12 +61,14 @@ export const fr: Catalogue = {
   "progress.account": "Compte",
   "progress.identity": "Identité",
   "progress.decision": "Décision",
-  "switch_account": "Utiliser un autre compte",
+  switch_account: "Utiliser un autre compte",
   "banner.retry": "Réessayer",
   "loading.request": "Chargement de la demande…",
   "test.badge": "Mode test",
-  "test.notice": "Ceci est une demande de test : aucune identité n’est vérifiée et aucune vraie réponse n’est transmise. Choisissez le résultat que le site doit recevoir.",
-  "test.notice.named": "Ceci est une demande de test de {merchant} pour l’âge de {age} ans : aucune identité n’est vérifiée et aucune vraie réponse n’est transmise. Choisissez le résultat que le site doit recevoir.",
+  "test.notice":
+    "Ceci est une demande de test : aucune identité n’est vérifiée et aucune vraie réponse n’est transmise. Choisissez le résultat que le site doit recevoir.",
+  "test.notice.named":
+    "Ceci est une demande de test de {merchant} pour l’âge de {age} ans : aucune identité n’est vérifiée et aucune vraie réponse n’est transmise. Choisissez le résultat que le site doit recevoir.",
   "test.result": "C’était une demande de test de {merchant} : rien n’a été vérifié et aucune vraie réponse n’a été transmise.",
   "test.result.approved": "Résultat de test envoyé : {age} ans ou plus",
   "test.result.underage": "Résultat de test envoyé : moins de {age} ans",
@@ -88,9 +98,11 @@ export const fr: Catalogue = {
   "forgot.submit": "M’envoyer un lien de réinitialisation",
   "forgot.sent": "Si un compte utilise cette adresse, un lien de réinitialisation est en route. Revenez ensuite sur cette page.",
   "kyc.title": "Vérifiez votre identité",
-  "kyc.text": "Vous ne le faites qu’une fois. Votre date de naissance est vérifiée sur une pièce d’identité ; le site qui demande ne voit jamais ni la pièce ni la date.",
+  "kyc.text":
+    "Vous ne le faites qu’une fois. Votre date de naissance est vérifiée sur une pièce d’identité ; le site qui demande ne voit jamais ni la pièce ni la date.",
   "kyc.sandbox.badge": "Bac à sable de développement",
-  "kyc.sandbox.notice": "Aucune pièce n’est vérifiée ici : la date de naissance saisie est considérée comme vérifiée. En production, la capture de document du fournisseur d’identité est utilisée.",
+  "kyc.sandbox.notice":
+    "Aucune pièce n’est vérifiée ici : la date de naissance saisie est considérée comme vérifiée. En production, la capture de document du fournisseur d’identité est utilisée.",
   "kyc.first_name": "Prénom",
   "kyc.last_name": "Nom",
   "kyc.dob": "Date de naissance",
@@ -106,14 +118,18 @@ export const fr: Catalogue = {
   "kyc.sandbox.consider": "À examiner : la vérification échoue",
   "kyc.onfido.start": "Commencer la vérification du document",
   "kyc.onfido.loading": "Chargement de la vérification du document…",
-  "kyc.onfido.pending": "Si vous avez déjà pris les photos, la vérification peut prendre quelques minutes. Cette page se met à jour toute seule.",
+  "kyc.onfido.pending":
+    "Si vous avez déjà pris les photos, la vérification peut prendre quelques minutes. Cette page se met à jour toute seule.",
   "kyc.onfido.submitted": "Merci. Votre document est en cours de vérification ; cela prend en général une ou deux minutes.",
   "kyc.onfido.slow": "La vérification prend plus de temps que d’habitude. Rechargez cette page plus tard pour continuer.",
-  "kyc.rejected.duplicate": "Cette pièce d’identité vérifie déjà un autre compte. Une pièce vérifie un seul compte : connectez-vous à ce compte, ou supprimez-le d’abord pour utiliser la pièce ici.",
+  "kyc.rejected.duplicate":
+    "Cette pièce d’identité vérifie déjà un autre compte. Une pièce vérifie un seul compte : connectez-vous à ce compte, ou supprimez-le d’abord pour utiliser la pièce ici.",
   "kyc.rejected.sandbox": "Nous n’avons pas pu vérifier votre identité avec cette vérification. Vous pouvez réessayer.",
-  "kyc.rejected.onfido": "Nous n’avons pas pu vérifier votre identité avec cette vérification. Vous pouvez réessayer avec une photo nette d’un document valide.",
+  "kyc.rejected.onfido":
+    "Nous n’avons pas pu vérifier votre identité avec cette vérification. Vous pouvez réessayer avec une photo nette d’un document valide.",
   "kyc.correct": "Corriger mon nom ou ma date de naissance",
-  "kyc.correct.intro": "Saisissez votre nom et votre date de naissance exactement comme sur votre pièce d’identité, puis vérifiez à nouveau.",
+  "kyc.correct.intro":
+    "Saisissez votre nom et votre date de naissance exactement comme sur votre pièce d’identité, puis vérifiez à nouveau.",
   "decide.title": "Votre réponse",
   "decide.verified": "Votre identité est vérifiée. Vous n’aurez plus à le faire.",
   "decide.intro": "{merchant} saura seulement :",
@@ -121,10 +137,13 @@ export const fr: Catalogue = {
   "decide.share_checked": "Que cela a été vérifié sur une pièce d’identité vérifiée",
   "decide.share_not": "Ni votre nom, ni votre date de naissance, ni votre e-mail, ni vos documents",
   "decide.decline": "Refuser",
-  "decide.underage": "Votre date de naissance vérifiée indique que vous avez moins de {age} ans : vous ne pouvez pas confirmer cette demande. Vous pouvez la refuser ; {merchant} saura seulement qu’elle a été refusée.",
-  "decide.anonymous": "Cette demande exige une réponse en double anonymat : elle est envoyée avec un jeton d’âge anonyme conservé dans ce navigateur, et non avec votre compte, si bien que personne ne peut savoir que c’est vous qui avez répondu.",
+  "decide.underage":
+    "Votre date de naissance vérifiée indique que vous avez moins de {age} ans : vous ne pouvez pas confirmer cette demande. Vous pouvez la refuser ; {merchant} saura seulement qu’elle a été refusée.",
+  "decide.anonymous":
+    "Cette demande exige une réponse en double anonymat : elle est envoyée avec un jeton d’âge anonyme conservé dans ce navigateur, et non avec votre compte, si bien que personne ne peut savoir que c’est vous qui avez répondu.",
   "passkey.offer.title": "Confirmez vos réponses avec une clé d’accès",
-  "passkey.offer.text": "Une clé d’accès permet à vous seul, sur ce téléphone ou cet ordinateur, d’approuver les demandes d’âge : votre empreinte, votre visage ou le verrouillage de l’écran confirme chaque approbation, et connaître votre mot de passe ne suffit donc pas. Nous ne stockons aucune information sur votre appareil.",
+  "passkey.offer.text":
+    "Une clé d’accès permet à vous seul, sur ce téléphone ou cet ordinateur, d’approuver les demandes d’âge : votre empreinte, votre visage ou le verrouillage de l’écran confirme chaque approbation, et connaître votre mot de passe ne suffit donc pas. Nous ne stockons aucune information sur votre appareil.",
   "passkey.create": "Créer une clé d’accès",
   "passkey.password": "Votre mot de passe",
   "passkey.password.hint": "Votre première clé d’accès demande le mot de passe de votre compte : vous seul pouvez en ajouter une.",
@@ -139,12 +158,15 @@ export const fr: Catalogue = {
   "passkey.remove": "Supprimer",
   "passkey.added": "ajoutée le {date}",
   "passkey.name_prompt": "Nommez cette clé d’accès",
-  "passkey.remove_confirm": "Supprimer « {name} » ? Les approbations demanderont une autre clé d’accès, ou votre mot de passe s’il n’en reste aucune.",
+  "passkey.remove_confirm":
+    "Supprimer « {name} » ? Les approbations demanderont une autre clé d’accès, ou votre mot de passe s’il n’en reste aucune.",
   "passkey.created": "Clé d’accès créée. Vos approbations sont désormais confirmées avec elle.",
   "passkey.exists": "Cet appareil détient déjà une clé d’accès pour votre compte.",
   "passkey.cancelled": "La clé d’accès n’a pas été utilisée (annulation, délai dépassé ou indisponible sur cet appareil).",
-  "passkey.required": "Ce site n’accepte qu’une approbation confirmée avec une clé d’accès. Créez une clé d’accès sur cet appareil pour approuver, ou refusez.",
-  "passkey.required.unsupported": "Ce site n’accepte qu’une approbation confirmée avec une clé d’accès, et ce navigateur ne peut pas utiliser de clés d’accès. Ouvrez le lien sur un téléphone ou un ordinateur qui le peut, ou refusez.",
+  "passkey.required":
+    "Ce site n’accepte qu’une approbation confirmée avec une clé d’accès. Créez une clé d’accès sur cet appareil pour approuver, ou refusez.",
+  "passkey.required.unsupported":
+    "Ce site n’accepte qu’une approbation confirmée avec une clé d’accès, et ce navigateur ne peut pas utiliser de clés d’accès. Ouvrez le lien sur un téléphone ou un ordinateur qui le peut, ou refusez.",
   "error.NETWORK": "Nous n’avons pas pu joindre le service. Vérifiez votre connexion et réessayez.",
   "error.INVALID_CREDENTIALS": "Cet e-mail et ce mot de passe ne correspondent à aucun compte.",
   "error.EMAIL_TAKEN": "Un compte utilise déjà cette adresse e-mail.",
@@ -157,7 +179,8 @@ export const fr: Catalogue = {
   "error.IDENTITY_ALREADY_VERIFIED": "Votre pièce d’identité vérifie déjà un autre compte : connectez-vous à ce compte pour répondre.",
   "error.PROVIDER_ERROR": "Le service de vérification d’identité ne répond pas. Veuillez réessayer dans un instant.",
   "error.PASSKEY_INVALID": "La clé d’accès n’a pas pu confirmer cette approbation. Veuillez réessayer.",
-  "error.AGE_TOKEN_UNAVAILABLE": "Aucun jeton d’âge anonyme n’est disponible pour cette demande pour le moment. Veuillez réessayer plus tard.",
+  "error.AGE_TOKEN_UNAVAILABLE":
+    "Aucun jeton d’âge anonyme n’est disponible pour cette demande pour le moment. Veuillez réessayer plus tard.",
   "error.AGE_TOKEN_NOT_ALLOWED": "Votre âge vérifié est inférieur à l’âge demandé.",
   "problem.email": "Saisissez une adresse e-mail valide.",
   "problem.password": "Utilisez de 8 à 128 caractères.",
@@ -174,30 +197,38 @@ export const fr: Catalogue = {
   "link.save": "Enregistrer le nouveau mot de passe",
   "link.checking": "Vérification de votre lien…",
   "link.console": "Ouvrir la console marchand",
-  "link.invalid": "Ce lien n’est plus valide : il a déjà été utilisé, a expiré ou est incomplet. Demandez-en un nouveau depuis l’application.",
+  "link.invalid":
+    "Ce lien n’est plus valide : il a déjà été utilisé, a expiré ou est incomplet. Demandez-en un nouveau depuis l’application.",
   "link.email_confirmed": "Merci : {email} est confirmé. Vous pouvez fermer cet onglet et revenir à l’application.",
   "link.email_changed": "L’e-mail de votre compte est désormais {email}. Reconnectez-vous avec lui sur chaque appareil.",
   "link.password_changed": "Votre mot de passe est modifié. Connectez-vous avec le nouveau mot de passe.",
   "db.title": "Répondre sans votre compte",
-  "db.stock": "Cet appareil détient un jeton d’âge anonyme, obtenu plus tôt et à l’écart de cette demande. Votre réponse est envoyée avec lui et non avec votre compte : le service ne peut pas savoir que c’est vous qui avez répondu.",
-  "db.none": "Cet appareil n’a pas de jeton d’âge anonyme pour cette demande. Si vous en obtenez un maintenant, le service voit votre compte demander un jeton puis, quelques instants après, cette demande recevoir sa réponse : il pourrait relier les deux par leur moment.",
+  "db.stock":
+    "Cet appareil détient un jeton d’âge anonyme, obtenu plus tôt et à l’écart de cette demande. Votre réponse est envoyée avec lui et non avec votre compte : le service ne peut pas savoir que c’est vous qui avez répondu.",
+  "db.none":
+    "Cet appareil n’a pas de jeton d’âge anonyme pour cette demande. Si vous en obtenez un maintenant, le service voit votre compte demander un jeton puis, quelques instants après, cette demande recevoir sa réponse : il pourrait relier les deux par leur moment.",
   "db.choose": "Choisissez comment continuer :",
   "db.wait": "Obtenir un jeton et répondre après une attente aléatoire",
-  "db.wait.why": "La réponse attend alors entre {min} et {max} minutes, tirées au hasard, pour que des demandes de jetons d’autres personnes s’intercalent. Le lien par le moment devient plus faible, pas impossible.",
+  "db.wait.why":
+    "La réponse attend alors entre {min} et {max} minutes, tirées au hasard, pour que des demandes de jetons d’autres personnes s’intercalent. Le lien par le moment devient plus faible, pas impossible.",
   "db.wallet": "Répondre plutôt avec une identité numérique",
   "db.later": "Revenir plus tard",
-  "db.later.text": "Votre appareil obtient des jetons en arrière-plan chaque fois que vous vous connectez à ce service, à l’écart de toute demande. Rouvrez ce lien plus tard, avant {time} : la réponse n’aura alors besoin d’aucun jeton obtenu sur le moment.",
+  "db.later.text":
+    "Votre appareil obtient des jetons en arrière-plan chaque fois que vous vous connectez à ce service, à l’écart de toute demande. Rouvrez ce lien plus tard, avant {time} : la réponse n’aura alors besoin d’aucun jeton obtenu sur le moment.",
   "db.waiting": "Votre jeton est là. Votre réponse part dans {time}.",
   "db.waiting.note": "Gardez cette page ouverte. C’est l’attente qui sépare le jeton de cette réponse.",
   "db.cancel": "Annuler la réponse",
   "db.send": "Envoyer ma réponse avec le jeton",
   "db.signin": "Connectez-vous pour obtenir un jeton. Votre connexion n’est pas envoyée avec cette demande.",
-  "db.underage": "Votre date de naissance vérifiée ne remplit pas l’âge de cette demande : aucun jeton ne peut y répondre. Vous pouvez la refuser.",
+  "db.underage":
+    "Votre date de naissance vérifiée ne remplit pas l’âge de cette demande : aucun jeton ne peut y répondre. Vous pouvez la refuser.",
   "db.passkey": "Un jeton demande votre clé d’accès. Réessayez, ou choisissez une autre façon.",
   "db.result.stock": "Elle a été envoyée avec un jeton anonyme obtenu plus tôt par cet appareil, pas avec votre compte.",
-  "db.result.waited": "Elle a été envoyée avec un jeton obtenu à l’instant et retenu pendant une attente aléatoire : le service a vu votre compte obtenir un jeton quelques minutes avant cette réponse.",
+  "db.result.waited":
+    "Elle a été envoyée avec un jeton obtenu à l’instant et retenu pendant une attente aléatoire : le service a vu votre compte obtenir un jeton quelques minutes avant cette réponse.",
   "me.title": "Votre compte",
-  "me.intro": "Ce que ce service conserve sur vous, et ce que vous pouvez modifier. Les sites qui demandent votre âge n’en voient jamais rien.",
+  "me.intro":
+    "Ce que ce service conserve sur vous, et ce que vous pouvez modifier. Les sites qui demandent votre âge n’en voient jamais rien.",
   "me.loading": "Chargement de votre compte…",
   "me.sign_out": "Se déconnecter",
   "me.signed_out": "Vous êtes déconnecté dans ce navigateur.",
@@ -206,13 +237,15 @@ export const fr: Catalogue = {
   "me.signin.title": "Connectez-vous à votre compte",
   "me.signin.submit": "Se connecter",
   "me.business.title": "Cette page est réservée aux comptes personnels",
-  "me.business.text": "Vous êtes connecté avec un compte professionnel. Ses clés, son utilisation et ses réglages sont dans la console marchand.",
+  "me.business.text":
+    "Vous êtes connecté avec un compte professionnel. Ses clés, son utilisation et ses réglages sont dans la console marchand.",
   "me.deleted.title": "Votre compte est supprimé",
   "me.deleted.text": "Votre e-mail, votre date de naissance vérifiée et vos clés d’accès sont supprimés. Vous pouvez fermer cette page.",
   "me.email.confirmed": "{email} (confirmé)",
   "me.email.unconfirmed": "{email} (pas encore confirmé)",
   "me.identity": "Identité",
-  "me.identity.verified": "Vérifiée le {date}. Votre date de naissance est conservée pour répondre aux demandes d’âge ; vos documents ne le sont pas.",
+  "me.identity.verified":
+    "Vérifiée le {date}. Votre date de naissance est conservée pour répondre aux demandes d’âge ; vos documents ne le sont pas.",
   "me.identity.pending": "En cours de vérification.",
   "me.identity.rejected": "Non vérifiée : la dernière vérification a été refusée.",
   "me.identity.none": "Pas encore vérifiée. Vous la vérifiez une fois, la première fois qu’un site demande votre âge.",
@@ -235,7 +268,8 @@ export const fr: Catalogue = {
   "me.email.submit": "Envoyer un lien de confirmation",
   "me.email.sent": "Nous avons envoyé un lien à {email}. Votre e-mail change quand vous l’ouvrez.",
   "me.delete.title": "Supprimer votre compte",
-  "me.delete.text": "Cela supprime définitivement votre e-mail, votre date de naissance vérifiée et vos clés d’accès. Les sites ne gardent que les réponses que vous leur avez déjà données.",
+  "me.delete.text":
+    "Cela supprime définitivement votre e-mail, votre date de naissance vérifiée et vos clés d’accès. Les sites ne gardent que les réponses que vous leur avez déjà données.",
   "me.delete.submit": "Supprimer définitivement mon compte",
   "intro.decline": "Refuser cette demande",
   "later.title": "Répondre plus tard",
@@ -247,26 +281,32 @@ export const fr: Catalogue = {
   "wallet.copy": "Copier le lien",
   "wallet.copied": "Lien copié : collez-le dans l’un de ces navigateurs.",
   "wallet.link": "Le lien de cette demande",
-  "passkey.rp_invalid": "Les clés d’accès ne peuvent pas fonctionner avec l’adresse de ce service : APP_URL indique {rp}, une adresse IP. Donnez à APP_URL un nom de domaine (http://localhost:<port> en développement) et rechargez.",
+  "passkey.rp_invalid":
+    "Les clés d’accès ne peuvent pas fonctionner avec l’adresse de ce service : APP_URL indique {rp}, une adresse IP. Donnez à APP_URL un nom de domaine (http://localhost:<port> en développement) et rechargez.",
   "error.EMAIL_NOT_VERIFIED": "Confirmez d’abord votre adresse e-mail : ouvrez le lien que nous vous avons envoyé, ou renvoyez-le.",
   "me.email.resend": "Renvoyer le lien de confirmation",
   "me.email.resent": "Nous avons envoyé un lien de confirmation à {email}.",
   "me.proof.title": "Ajouter une preuve d’âge à un portefeuille",
-  "me.proof.text": "Votre application portefeuille peut garder des preuves que vous avez plus de 18 ans, établies d’après votre identité vérifiée. Les sites qui acceptent l’application européenne de vérification de l’âge en vérifient une d’un geste, sans compte ici. Une preuve dit seulement que vous avez plus de 18 ans : ni votre nom, ni votre date de naissance.",
+  "me.proof.text":
+    "Votre application portefeuille peut garder des preuves que vous avez plus de 18 ans, établies d’après votre identité vérifiée. Les sites qui acceptent l’application européenne de vérification de l’âge en vérifient une d’un geste, sans compte ici. Une preuve dit seulement que vous avez plus de 18 ans : ni votre nom, ni votre date de naissance.",
   "me.proof.start": "Ajouter une preuve d’âge à un portefeuille",
-  "me.proof.kyc": "Une preuve d’âge est établie d’après votre identité vérifiée, et la vôtre ne l’est pas encore. Vous la vérifiez une fois, quand un site vous demande votre âge pour la première fois ; revenez ensuite ici.",
-  "me.proof.underage": "Une preuve d’âge dit « plus de 18 ans », et votre date de naissance vérifiée dit que vous n’avez pas encore 18 ans : aucune ne peut être ajoutée.",
+  "me.proof.kyc":
+    "Une preuve d’âge est établie d’après votre identité vérifiée, et la vôtre ne l’est pas encore. Vous la vérifiez une fois, quand un site vous demande votre âge pour la première fois ; revenez ensuite ici.",
+  "me.proof.underage":
+    "Une preuve d’âge dit « plus de 18 ans », et votre date de naissance vérifiée dit que vous n’avez pas encore 18 ans : aucune ne peut être ajoutée.",
   "me.proof.unavailable": "Ce service ne délivre pas de preuves d’âge.",
   "me.proof.scan": "Scannez ce code avec votre application portefeuille.",
   "me.proof.qr": "Code QR de l’offre de preuve d’âge pour votre application portefeuille",
   "me.proof.open": "Ouvrir dans mon application portefeuille",
   "me.proof.other": "Mon portefeuille est une autre application",
   "me.proof.code": "Votre portefeuille demande ensuite ce code :",
-  "me.proof.expires": "L’offre fonctionne une fois, jusqu’à {time}. Gardez le code pour vous : avec le code QR et le code, n’importe qui pourrait prendre ces preuves.",
+  "me.proof.expires":
+    "L’offre fonctionne une fois, jusqu’à {time}. Gardez le code pour vous : avec le code QR et le code, n’importe qui pourrait prendre ces preuves.",
   "me.proof.expired": "L’offre a expiré sans servir. Créez-en une nouvelle si vous voulez toujours ajouter une preuve d’âge.",
   "me.proof.close": "Fermer",
   "consent.title": "Ajouter une preuve d’âge à un portefeuille",
-  "consent.asks": "Un portefeuille demande des preuves que vous avez plus de 18 ans. Elles ne disent rien d’autre de vous : ni nom, ni date de naissance.",
+  "consent.asks":
+    "Un portefeuille demande des preuves que vous avez plus de 18 ans. Elles ne disent rien d’autre de vous : ni nom, ni date de naissance.",
   "consent.destination": "Elles sont envoyées à {destination}.",
   "consent.destination.app": "l’application qui ouvre les liens {scheme}",
   "consent.own": "N’approuvez que s’il s’agit de votre propre application portefeuille.",
@@ -277,10 +317,13 @@ export const fr: Catalogue = {
   "consent.error.fields": "Saisissez votre e-mail et votre mot de passe.",
   "consent.error.kyc": "Vérifiez d’abord votre identité : la demande d’âge d’un site vous y guide une fois.",
   "consent.error.underage": "Une preuve d’âge dit « plus de 18 ans » : votre âge vérifié est inférieur à 18 ans.",
-  "consent.error.passkey": "Votre compte est protégé par une clé d’accès, que cette page ne peut utiliser qu’avec JavaScript. Activez JavaScript et réessayez, ou ajoutez la preuve depuis la page de votre compte.",
+  "consent.error.passkey":
+    "Votre compte est protégé par une clé d’accès, que cette page ne peut utiliser qu’avec JavaScript. Activez JavaScript et réessayez, ou ajoutez la preuve depuis la page de votre compte.",
   "consent.error.limited": "Trop de tentatives ou de preuves aujourd’hui ; réessayez plus tard.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
-  "wallet.only_key": "Cette demande doit recevoir une réponse signée par une clé conservée sur votre appareil, et sans votre compte : seule une identité numérique de votre portefeuille fait les deux. Un jeton d’âge anonyme ou une connexion ne peuvent pas y répondre.",
+  "wallet.only_key":
+    "Cette demande doit recevoir une réponse signée par une clé conservée sur votre appareil, et sans votre compte : seule une identité numérique de votre portefeuille fait les deux. Un jeton d’âge anonyme ou une connexion ne peuvent pas y répondre.",
   "result.withdrawn.title": "Ce lien n’est plus valide",
-  "result.withdrawn.text": "Il n’est plus possible de répondre à cette demande, et rien n’a été transmis. Si vous devez toujours confirmer votre âge, recommencez depuis le site.",
+  "result.withdrawn.text":
+    "Il n’est plus possible de répondre à cette demande, et rien n’a été transmis. Si vous devez toujours confirmer votre âge, recommencez depuis le site.",
 };

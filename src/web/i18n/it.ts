@@ -9,20 +9,25 @@ export const it: Catalogue = {
   "intro.asks": "{merchant} ti chiede di confermare che hai almeno {age} anni",
   "intro.asks.anonymous": "Un sito ti chiede di confermare che hai almeno {age} anni",
   "intro.valid": "Questo link è valido fino alle {time}.",
-  "intro.how": "Accedi o crea un account gratuito per rispondere. Viene condiviso solo un sì o un no: mai il tuo nome, la tua data di nascita o i tuoi documenti.",
+  "intro.how":
+    "Accedi o crea un account gratuito per rispondere. Viene condiviso solo un sì o un no: mai il tuo nome, la tua data di nascita o i tuoi documenti.",
   "intro.how.wallet": "Viene condiviso solo un sì o un no: mai il tuo nome, la tua data di nascita o i tuoi documenti.",
   "wallet.title": "Rispondi con un’identità digitale",
   "wallet.use": "Usa un’identità digitale dal tuo wallet",
-  "wallet.text": "Una patente di guida digitale o un attestato di età nel wallet del tuo telefono risponde con un tocco, senza account. Il tuo wallet mostra cosa condivide: solo se hai almeno {age} anni.",
+  "wallet.text":
+    "Una patente di guida digitale o un attestato di età nel wallet del tuo telefono risponde con un tocco, senza account. Il tuo wallet mostra cosa condivide: solo se hai almeno {age} anni.",
   "wallet.or_account": "Oppure rispondi con un account:",
-  "wallet.unsupported": "Questo browser non può usare un’identità digitale da un wallet. Chrome 141 o successivo (Android o computer) e Safari 26 o successivo (iPhone o Mac) possono; oppure usa un altro modo qui sotto.",
-  "wallet.unsupported.only": "Questo browser non può usare un’identità digitale da un wallet e questa richiesta non accetta altri modi. Copia il link e aprilo in Chrome 141 o successivo (Android o computer) o Safari 26 o successivo (iPhone o Mac).",
+  "wallet.unsupported":
+    "Questo browser non può usare un’identità digitale da un wallet. Chrome 141 o successivo (Android o computer) e Safari 26 o successivo (iPhone o Mac) possono; oppure usa un altro modo qui sotto.",
+  "wallet.unsupported.only":
+    "Questo browser non può usare un’identità digitale da un wallet e questa richiesta non accetta altri modi. Copia il link e aprilo in Chrome 141 o successivo (Android o computer) o Safari 26 o successivo (iPhone o Mac).",
   "wallet.cancelled": "Il tuo wallet non ha condiviso alcuna identità digitale. Riprova, oppure usa un altro modo.",
   "wallet.invalid": "Non è stato possibile verificare la tua identità digitale per questa richiesta. Riprova, oppure usa un altro modo.",
   "wallet.insufficient": "La tua identità digitale non dice se hai almeno {age} anni. Usa un altro modo per rispondere.",
   "wallet.limited": "Troppe identità digitali non sono state verificate per questa richiesta. Usa un altro modo per rispondere.",
   "wallet.not_accepted": "Questa richiesta non accetta un’identità digitale.",
-  "result.underage.wallet": "Secondo la tua identità digitale non hai ancora {age} anni. {merchant} sa solo che la richiesta non è stata approvata.",
+  "result.underage.wallet":
+    "Secondo la tua identità digitale non hai ancora {age} anni. {merchant} sa solo che la richiesta non è stata approvata.",
   "intro.not_now": "Non ora",
   "decline.title": "Rifiutare questa richiesta?",
   "decline.text": "{merchant} saprà solo che hai rifiutato. Per questo non serve alcun account.",
@@ -34,14 +39,16 @@ export const it: Catalogue = {
   "result.declined.title": "Hai rifiutato",
   "result.declined.text": "{merchant} sa solo che la richiesta è stata rifiutata.",
   "result.underage.title": "Età insufficiente per questa richiesta",
-  "result.underage.text": "La tua data di nascita verificata non raggiunge l’età minima di {age} anni. {merchant} sa solo che la richiesta non è stata approvata.",
+  "result.underage.text":
+    "La tua data di nascita verificata non raggiunge l’età minima di {age} anni. {merchant} sa solo che la richiesta non è stata approvata.",
   "result.expired.title": "Questa richiesta è scaduta",
   "result.expired.text": "Le richieste di età valgono per un tempo limitato. Torna su {merchant} e ricomincia per ottenere un nuovo link.",
   "result.used.approved": "Questa richiesta ha già ricevuto risposta: approvata il {time}",
   "result.used.denied": "Questa richiesta ha già ricevuto risposta: rifiutata il {time}",
   "result.used.text": "Ogni link può ricevere una sola risposta. Se non eri tu, torna su {merchant} e ricomincia.",
   "result.invalid.title": "Questo link non è valido",
-  "result.invalid.text": "Il link è incompleto, è stato modificato o appartiene a un’altra richiesta. Aprilo di nuovo dal sito o scansiona di nuovo il suo codice QR.",
+  "result.invalid.text":
+    "Il link è incompleto, è stato modificato o appartiene a un’altra richiesta. Aprilo di nuovo dal sito o scansiona di nuovo il suo codice QR.",
   "result.receipt": "Ricevuta {receipt}",
   "result.return": "Torna su {merchant}",
   "result.return.anonymous": "Torna al sito",
@@ -53,12 +60,14 @@ export const it: Catalogue = {
   "progress.account": "Account",
   "progress.identity": "Identità",
   "progress.decision": "Decisione",
-  "switch_account": "Usa un altro account",
+  switch_account: "Usa un altro account",
   "banner.retry": "Riprova",
   "loading.request": "Caricamento della richiesta…",
   "test.badge": "Modalità di test",
-  "test.notice": "Questa è una richiesta di test: nessuna identità viene verificata e nessuna risposta reale viene condivisa. Scegli l’esito che il sito deve ricevere.",
-  "test.notice.named": "Questa è una richiesta di test di {merchant} per l’età di {age} anni: nessuna identità viene verificata e nessuna risposta reale viene condivisa. Scegli l’esito che il sito deve ricevere.",
+  "test.notice":
+    "Questa è una richiesta di test: nessuna identità viene verificata e nessuna risposta reale viene condivisa. Scegli l’esito che il sito deve ricevere.",
+  "test.notice.named":
+    "Questa è una richiesta di test di {merchant} per l’età di {age} anni: nessuna identità viene verificata e nessuna risposta reale viene condivisa. Scegli l’esito che il sito deve ricevere.",
   "test.result": "Era una richiesta di test di {merchant}: non è stato verificato nulla e nessuna risposta reale è stata condivisa.",
   "test.result.approved": "Esito di test inviato: almeno {age} anni",
   "test.result.underage": "Esito di test inviato: meno di {age} anni",
@@ -88,9 +97,11 @@ export const it: Catalogue = {
   "forgot.submit": "Inviami un link per reimpostarla",
   "forgot.sent": "Se un account usa questo indirizzo, un link per reimpostare la password è in arrivo. Poi torna su questa pagina.",
   "kyc.title": "Verifica la tua identità",
-  "kyc.text": "Lo fai una sola volta. La tua data di nascita viene verificata su un documento d’identità; il sito che chiede non vede mai né il documento né la data.",
+  "kyc.text":
+    "Lo fai una sola volta. La tua data di nascita viene verificata su un documento d’identità; il sito che chiede non vede mai né il documento né la data.",
   "kyc.sandbox.badge": "Sandbox di sviluppo",
-  "kyc.sandbox.notice": "Qui non viene verificato alcun documento: la data di nascita inserita è considerata verificata. In produzione si usa invece l’acquisizione dei documenti del fornitore d’identità.",
+  "kyc.sandbox.notice":
+    "Qui non viene verificato alcun documento: la data di nascita inserita è considerata verificata. In produzione si usa invece l’acquisizione dei documenti del fornitore d’identità.",
   "kyc.first_name": "Nome",
   "kyc.last_name": "Cognome",
   "kyc.dob": "Data di nascita",
@@ -109,11 +120,14 @@ export const it: Catalogue = {
   "kyc.onfido.pending": "Se hai già scattato le foto, la verifica può richiedere qualche minuto. Questa pagina si aggiorna da sola.",
   "kyc.onfido.submitted": "Grazie. Stiamo verificando il tuo documento; di solito ci vogliono uno o due minuti.",
   "kyc.onfido.slow": "La verifica sta richiedendo più tempo del solito. Ricarica questa pagina più tardi per continuare.",
-  "kyc.rejected.duplicate": "Questo documento d’identità verifica già un altro account. Un documento verifica un solo account: accedi a quell’account, oppure eliminalo prima per usare il documento qui.",
+  "kyc.rejected.duplicate":
+    "Questo documento d’identità verifica già un altro account. Un documento verifica un solo account: accedi a quell’account, oppure eliminalo prima per usare il documento qui.",
   "kyc.rejected.sandbox": "Non siamo riusciti a verificare la tua identità con questa verifica. Puoi riprovare.",
-  "kyc.rejected.onfido": "Non siamo riusciti a verificare la tua identità con questa verifica. Puoi riprovare con una foto nitida di un documento valido.",
+  "kyc.rejected.onfido":
+    "Non siamo riusciti a verificare la tua identità con questa verifica. Puoi riprovare con una foto nitida di un documento valido.",
   "kyc.correct": "Correggi il mio nome o la mia data di nascita",
-  "kyc.correct.intro": "Inserisci il tuo nome e la tua data di nascita esattamente come sul tuo documento d’identità, poi verifica di nuovo.",
+  "kyc.correct.intro":
+    "Inserisci il tuo nome e la tua data di nascita esattamente come sul tuo documento d’identità, poi verifica di nuovo.",
   "decide.title": "La tua risposta",
   "decide.verified": "La tua identità è verificata. Non dovrai farlo di nuovo.",
   "decide.intro": "{merchant} saprà solo:",
@@ -121,10 +135,13 @@ export const it: Catalogue = {
   "decide.share_checked": "Che è stato verificato su un documento d’identità verificato",
   "decide.share_not": "Non il tuo nome, la tua data di nascita, la tua email o i tuoi documenti",
   "decide.decline": "Rifiuta",
-  "decide.underage": "La tua data di nascita verificata indica che hai meno di {age} anni: non puoi confermare questa richiesta. Puoi rifiutarla; {merchant} saprà solo che è stata rifiutata.",
-  "decide.anonymous": "Questa richiesta chiede una risposta in doppio anonimato: viene inviata con un token di età anonimo conservato in questo browser, non con il tuo account, quindi nessuno può sapere che hai risposto tu.",
+  "decide.underage":
+    "La tua data di nascita verificata indica che hai meno di {age} anni: non puoi confermare questa richiesta. Puoi rifiutarla; {merchant} saprà solo che è stata rifiutata.",
+  "decide.anonymous":
+    "Questa richiesta chiede una risposta in doppio anonimato: viene inviata con un token di età anonimo conservato in questo browser, non con il tuo account, quindi nessuno può sapere che hai risposto tu.",
   "passkey.offer.title": "Conferma le tue risposte con una passkey",
-  "passkey.offer.text": "Una passkey permette solo a te, su questo telefono o computer, di approvare le richieste di età: impronta, volto o blocco schermo confermano ogni approvazione, quindi conoscere la tua password non basta. Non memorizziamo alcuna informazione sul tuo dispositivo.",
+  "passkey.offer.text":
+    "Una passkey permette solo a te, su questo telefono o computer, di approvare le richieste di età: impronta, volto o blocco schermo confermano ogni approvazione, quindi conoscere la tua password non basta. Non memorizziamo alcuna informazione sul tuo dispositivo.",
   "passkey.create": "Crea una passkey",
   "passkey.password": "La tua password",
   "passkey.password.hint": "La tua prima passkey richiede la password del tuo account, così solo tu puoi aggiungerne una.",
@@ -139,12 +156,15 @@ export const it: Catalogue = {
   "passkey.remove": "Rimuovi",
   "passkey.added": "aggiunta il {date}",
   "passkey.name_prompt": "Dai un nome a questa passkey",
-  "passkey.remove_confirm": "Rimuovere «{name}»? Le approvazioni richiederanno un’altra passkey, o la tua password se non ne resta nessuna.",
+  "passkey.remove_confirm":
+    "Rimuovere «{name}»? Le approvazioni richiederanno un’altra passkey, o la tua password se non ne resta nessuna.",
   "passkey.created": "Passkey creata. Le tue approvazioni ora sono confermate con essa.",
   "passkey.exists": "Questo dispositivo ha già una passkey per il tuo account.",
   "passkey.cancelled": "La passkey non è stata usata (annullata, tempo scaduto o non disponibile su questo dispositivo).",
-  "passkey.required": "Questo sito accetta solo un’approvazione confermata con una passkey. Crea una passkey su questo dispositivo per approvare, oppure rifiuta.",
-  "passkey.required.unsupported": "Questo sito accetta solo un’approvazione confermata con una passkey, e questo browser non può usare le passkey. Apri il link su un telefono o computer che può farlo, oppure rifiuta.",
+  "passkey.required":
+    "Questo sito accetta solo un’approvazione confermata con una passkey. Crea una passkey su questo dispositivo per approvare, oppure rifiuta.",
+  "passkey.required.unsupported":
+    "Questo sito accetta solo un’approvazione confermata con una passkey, e questo browser non può usare le passkey. Apri il link su un telefono o computer che può farlo, oppure rifiuta.",
   "error.NETWORK": "Non siamo riusciti a raggiungere il servizio. Controlla la connessione e riprova.",
   "error.INVALID_CREDENTIALS": "Questa email e questa password non corrispondono a nessun account.",
   "error.EMAIL_TAKEN": "Un account usa già questo indirizzo email.",
@@ -179,14 +199,18 @@ export const it: Catalogue = {
   "link.email_changed": "L’email del tuo account ora è {email}. Accedi di nuovo con essa su ogni dispositivo.",
   "link.password_changed": "La tua password è stata cambiata. Accedi con la nuova password.",
   "db.title": "Rispondere senza il tuo account",
-  "db.stock": "Questo dispositivo ha un token d’età anonimo, ottenuto prima e lontano da questa richiesta. La tua risposta viene inviata con esso e non con il tuo account: il servizio non può sapere che sei stato tu a rispondere.",
-  "db.none": "Questo dispositivo non ha alcun token d’età anonimo per questa richiesta. Se ne ottieni uno ora, il servizio vede il tuo account chiedere un token e, pochi istanti dopo, questa richiesta ricevere risposta: potrebbe collegare le due cose dal momento.",
+  "db.stock":
+    "Questo dispositivo ha un token d’età anonimo, ottenuto prima e lontano da questa richiesta. La tua risposta viene inviata con esso e non con il tuo account: il servizio non può sapere che sei stato tu a rispondere.",
+  "db.none":
+    "Questo dispositivo non ha alcun token d’età anonimo per questa richiesta. Se ne ottieni uno ora, il servizio vede il tuo account chiedere un token e, pochi istanti dopo, questa richiesta ricevere risposta: potrebbe collegare le due cose dal momento.",
   "db.choose": "Scegli come continuare:",
   "db.wait": "Ottenere un token e rispondere dopo un’attesa casuale",
-  "db.wait.why": "La risposta attende allora da {min} a {max} minuti a caso, perché nel frattempo arrivino richieste di token di altre persone. Il collegamento per il momento diventa più debole, non impossibile.",
+  "db.wait.why":
+    "La risposta attende allora da {min} a {max} minuti a caso, perché nel frattempo arrivino richieste di token di altre persone. Il collegamento per il momento diventa più debole, non impossibile.",
   "db.wallet": "Rispondere invece con un’identità digitale",
   "db.later": "Tornare più tardi",
-  "db.later.text": "Il tuo dispositivo ottiene token in background ogni volta che accedi a questo servizio, lontano da qualsiasi richiesta. Riapri questo link più tardi, prima di {time}: la risposta non avrà allora bisogno di un token ottenuto sul momento.",
+  "db.later.text":
+    "Il tuo dispositivo ottiene token in background ogni volta che accedi a questo servizio, lontano da qualsiasi richiesta. Riapri questo link più tardi, prima di {time}: la risposta non avrà allora bisogno di un token ottenuto sul momento.",
   "db.waiting": "Il tuo token è arrivato. La tua risposta parte tra {time}.",
   "db.waiting.note": "Tieni aperta questa pagina. È l’attesa che separa il token da questa risposta.",
   "db.cancel": "Annulla la risposta",
@@ -195,9 +219,11 @@ export const it: Catalogue = {
   "db.underage": "La tua data di nascita verificata non soddisfa l’età di questa richiesta: nessun token può rispondere. Puoi rifiutarla.",
   "db.passkey": "Un token richiede la tua passkey. Riprova o scegli un altro modo.",
   "db.result.stock": "È stata inviata con un token anonimo ottenuto prima da questo dispositivo, non con il tuo account.",
-  "db.result.waited": "È stata inviata con un token ottenuto ora e trattenuto per un’attesa casuale: il servizio ha visto il tuo account ottenere un token qualche minuto prima di questa risposta.",
+  "db.result.waited":
+    "È stata inviata con un token ottenuto ora e trattenuto per un’attesa casuale: il servizio ha visto il tuo account ottenere un token qualche minuto prima di questa risposta.",
   "me.title": "Il tuo account",
-  "me.intro": "Ciò che questo servizio conserva su di te e ciò che puoi modificare. I siti che chiedono la tua età non ne vedono mai nulla.",
+  "me.intro":
+    "Ciò che questo servizio conserva su di te e ciò che puoi modificare. I siti che chiedono la tua età non ne vedono mai nulla.",
   "me.loading": "Caricamento del tuo account…",
   "me.sign_out": "Esci",
   "me.signed_out": "Sei uscito in questo browser.",
@@ -206,13 +232,15 @@ export const it: Catalogue = {
   "me.signin.title": "Accedi al tuo account",
   "me.signin.submit": "Accedi",
   "me.business.title": "Questa pagina è per gli account personali",
-  "me.business.text": "Hai effettuato l’accesso con un account aziendale. Le sue chiavi, l’utilizzo e le impostazioni sono nella console per esercenti.",
+  "me.business.text":
+    "Hai effettuato l’accesso con un account aziendale. Le sue chiavi, l’utilizzo e le impostazioni sono nella console per esercenti.",
   "me.deleted.title": "Il tuo account è stato eliminato",
   "me.deleted.text": "La tua email, la tua data di nascita verificata e le tue passkey sono state rimosse. Puoi chiudere questa pagina.",
   "me.email.confirmed": "{email} (confermato)",
   "me.email.unconfirmed": "{email} (non ancora confermato)",
   "me.identity": "Identità",
-  "me.identity.verified": "Verificata il {date}. La tua data di nascita è conservata per rispondere alle richieste di età; i tuoi documenti no.",
+  "me.identity.verified":
+    "Verificata il {date}. La tua data di nascita è conservata per rispondere alle richieste di età; i tuoi documenti no.",
   "me.identity.pending": "In verifica.",
   "me.identity.rejected": "Non verificata: l’ultimo controllo è stato rifiutato.",
   "me.identity.none": "Non ancora verificata. La verifichi una volta, la prima volta che un sito chiede la tua età.",
@@ -235,7 +263,8 @@ export const it: Catalogue = {
   "me.email.submit": "Invia un link di conferma",
   "me.email.sent": "Abbiamo inviato un link a {email}. La tua email cambia quando lo apri.",
   "me.delete.title": "Elimina il tuo account",
-  "me.delete.text": "Questo rimuove per sempre la tua email, la tua data di nascita verificata e le tue passkey. I siti conservano solo le risposte che hai già dato.",
+  "me.delete.text":
+    "Questo rimuove per sempre la tua email, la tua data di nascita verificata e le tue passkey. I siti conservano solo le risposte che hai già dato.",
   "me.delete.submit": "Elimina il mio account per sempre",
   "intro.decline": "Rifiuta questa richiesta",
   "later.title": "Rispondi più tardi",
@@ -247,22 +276,27 @@ export const it: Catalogue = {
   "wallet.copy": "Copia il link",
   "wallet.copied": "Link copiato: incollalo in uno di questi browser.",
   "wallet.link": "Il link di questa richiesta",
-  "passkey.rp_invalid": "Le passkey non funzionano con l’indirizzo di questo servizio: APP_URL indica {rp}, un indirizzo IP. Imposta APP_URL su un nome di dominio (http://localhost:<port> in sviluppo) e ricarica.",
+  "passkey.rp_invalid":
+    "Le passkey non funzionano con l’indirizzo di questo servizio: APP_URL indica {rp}, un indirizzo IP. Imposta APP_URL su un nome di dominio (http://localhost:<port> in sviluppo) e ricarica.",
   "error.EMAIL_NOT_VERIFIED": "Conferma prima il tuo indirizzo email: apri il link che ti abbiamo inviato o invialo di nuovo.",
   "me.email.resend": "Invia di nuovo il link di conferma",
   "me.email.resent": "Abbiamo inviato un link di conferma a {email}.",
   "me.proof.title": "Aggiungi una prova dell’età a un portafoglio",
-  "me.proof.text": "La tua app portafoglio può conservare prove che hai più di 18 anni, create dalla tua identità verificata. I siti che accettano l’app europea di verifica dell’età ne controllano una con un tocco, senza account qui. Una prova dice solo che hai più di 18 anni: né il tuo nome, né la tua data di nascita.",
+  "me.proof.text":
+    "La tua app portafoglio può conservare prove che hai più di 18 anni, create dalla tua identità verificata. I siti che accettano l’app europea di verifica dell’età ne controllano una con un tocco, senza account qui. Una prova dice solo che hai più di 18 anni: né il tuo nome, né la tua data di nascita.",
   "me.proof.start": "Aggiungi una prova dell’età a un portafoglio",
-  "me.proof.kyc": "Una prova dell’età è creata dalla tua identità verificata, e la tua non lo è ancora. La verifichi una volta, quando un sito ti chiede l’età per la prima volta; poi torna qui.",
-  "me.proof.underage": "Una prova dell’età dice «più di 18 anni», e la tua data di nascita verificata dice che non hai ancora 18 anni: non se ne può aggiungere nessuna.",
+  "me.proof.kyc":
+    "Una prova dell’età è creata dalla tua identità verificata, e la tua non lo è ancora. La verifichi una volta, quando un sito ti chiede l’età per la prima volta; poi torna qui.",
+  "me.proof.underage":
+    "Una prova dell’età dice «più di 18 anni», e la tua data di nascita verificata dice che non hai ancora 18 anni: non se ne può aggiungere nessuna.",
   "me.proof.unavailable": "Questo servizio non rilascia prove dell’età.",
   "me.proof.scan": "Scansiona questo codice con la tua app portafoglio.",
   "me.proof.qr": "Codice QR dell’offerta di prova dell’età per la tua app portafoglio",
   "me.proof.open": "Apri nella mia app portafoglio",
   "me.proof.other": "Il mio portafoglio è un’altra app",
   "me.proof.code": "Poi il portafoglio ti chiede questo codice:",
-  "me.proof.expires": "L’offerta vale una volta, fino a {time}. Tieni il codice per te: con il codice QR e il codice, chiunque potrebbe prendere queste prove.",
+  "me.proof.expires":
+    "L’offerta vale una volta, fino a {time}. Tieni il codice per te: con il codice QR e il codice, chiunque potrebbe prendere queste prove.",
   "me.proof.expired": "L’offerta è scaduta senza essere usata. Creane una nuova se vuoi ancora aggiungere una prova dell’età.",
   "me.proof.close": "Chiudi",
   "consent.title": "Aggiungi una prova dell’età a un portafoglio",
@@ -277,10 +311,13 @@ export const it: Catalogue = {
   "consent.error.fields": "Inserisci la tua email e la tua password.",
   "consent.error.kyc": "Verifica prima la tua identità: la richiesta dell’età di un sito ti guida una volta.",
   "consent.error.underage": "Una prova dell’età dice «più di 18 anni»: la tua età verificata è inferiore a 18.",
-  "consent.error.passkey": "Il tuo account è protetto da una passkey, che questa pagina può usare solo con JavaScript. Attiva JavaScript e riprova, oppure aggiungi la prova dalla pagina del tuo account.",
+  "consent.error.passkey":
+    "Il tuo account è protetto da una passkey, che questa pagina può usare solo con JavaScript. Attiva JavaScript e riprova, oppure aggiungi la prova dalla pagina del tuo account.",
   "consent.error.limited": "Troppi tentativi o prove oggi; riprova più tardi.",
   // A request only the wallet can answer, and a link withdrawn before its time (verify.browser.js).
-  "wallet.only_key": "Questa richiesta deve ricevere risposta con una chiave custodita sul tuo dispositivo, e senza il tuo account: solo un’identità digitale dal tuo wallet fa entrambe le cose. Un token d’età anonimo o un accesso non possono rispondere.",
+  "wallet.only_key":
+    "Questa richiesta deve ricevere risposta con una chiave custodita sul tuo dispositivo, e senza il tuo account: solo un’identità digitale dal tuo wallet fa entrambe le cose. Un token d’età anonimo o un accesso non possono rispondere.",
   "result.withdrawn.title": "Questo link non è più valido",
-  "result.withdrawn.text": "A questa richiesta non si può più rispondere, e non è stato condiviso nulla. Se devi ancora confermare la tua età, ricomincia dal sito.",
+  "result.withdrawn.text":
+    "A questa richiesta non si può più rispondere, e non è stato condiviso nulla. Se devi ancora confermare la tua età, ricomincia dal sito.",
 };

@@ -49,7 +49,10 @@ export async function catalogueFor(env: { ASSETS: Fetcher }, locale: Locale): Pr
     if (state.pending.get(locale) === pending) state.pending.delete(locale);
     if (!state.warned.has(locale)) {
       state.warned.add(locale);
-      log("warn", "page catalogue unavailable, page served in English", { locale, reason: error instanceof Error ? error.message : String(error) });
+      log("warn", "page catalogue unavailable, page served in English", {
+        locale,
+        reason: error instanceof Error ? error.message : String(error),
+      });
     }
     return { locale: "en", catalogue: en };
   }

@@ -9,7 +9,11 @@ import type { Catalogue } from "./en";
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 export function PageTexts({ catalogue }: { catalogue: Catalogue }) {
-  return <script type="application/json" id="page-texts">{raw(scriptJson(catalogue))}</script>;
+  return (
+    <script type="application/json" id="page-texts">
+      {raw(scriptJson(catalogue))}
+    </script>
+  );
 }
 
 /** Links to the same page in each language (`lang=`), each named in its own language. */

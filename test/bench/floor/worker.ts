@@ -33,14 +33,24 @@ import devTokenKeys from "../../fixtures/dev-age-token-keys.json";
 import devAttestationSigner from "../../fixtures/dev-attestation-signer.json";
 
 type Env = { DB: D1Database; SESSIONS: DurableObjectNamespace<FloorSession>; CALLBACKS: Queue };
-type State = { id: string; accountId: string; keyId: string; callbackUrl: string; status: string; expiresAt: string; createdAt: string; resolvedAt: string | null };
+type State = {
+  id: string;
+  accountId: string;
+  keyId: string;
+  callbackUrl: string;
+  status: string;
+  expiresAt: string;
+  createdAt: string;
+  resolvedAt: string | null;
+};
 
 const FLOOR_KEY = "floor-key";
 const FLOOR_USER = "usr_floor";
 const SESSION_PATH = "/api/age-verification/session";
 const TTL_MS = 30 * 60 * 1000;
 
-const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 export class FloorSession extends DurableObject<Env> {
   async open(state: State): Promise<void> {
@@ -48,14 +58,15 @@ export class FloorSession extends DurableObject<Env> {
       if (await this.ctx.storage.get("state")) throw new Error("session already open");
       const minuteEnd = (Math.floor(Date.parse(state.createdAt) / 60_000) + 1) * 60_000;
       await this.env.DB.batch([
-        this.env.DB.prepare("insert into account_counters (key, count, expires_at) values (?, 1, ?) on conflict (key) do update set count = count + 1 returning count").bind(
-          `opens:${state.accountId}:${minuteEnd}`,
-          new Date(minuteEnd).toISOString(),
-        ),
+        this.env.DB.prepare(
+          "insert into account_counters (key, count, expires_at) values (?, 1, ?) on conflict (key) do update set count = count + 1 returning count",
+        ).bind(`opens:${state.accountId}:${minuteEnd}`, new Date(minuteEnd).toISOString()),
         this.env.DB.prepare(
           "insert into verification_sessions (id, account_id, key_id, status, age_required, above_age_required, receipt_id, created_at, expires_at, resolved_at) values (?, ?, ?, 'PENDING', 18, 0, null, ?, ?, null)",
         ).bind(state.id, state.accountId, state.keyId, state.createdAt, state.expiresAt),
-        this.env.DB.prepare("select count(*) as pending from verification_sessions where account_id = ? and status = 'PENDING'").bind(state.accountId),
+        this.env.DB.prepare("select count(*) as pending from verification_sessions where account_id = ? and status = 'PENDING'").bind(
+          state.accountId,
+        ),
       ]);
       await this.ctx.storage.put("state", state);
       await this.ctx.storage.get("outbox");
@@ -74,7 +85,11 @@ export class FloorSession extends DurableObject<Env> {
       if (current?.status !== "PENDING") return;
       // A redemption: the service's spent-token row, inserted inside the section, before the approval.
       if (spentNonceHash !== undefined) {
-        const inserted = await this.env.DB.prepare("insert into spent_age_tokens (nonce_hash, token_key_id) values (?, 'floor') on conflict do nothing returning nonce_hash").bind(spentNonceHash).all();
+        const inserted = await this.env.DB.prepare(
+          "insert into spent_age_tokens (nonce_hash, token_key_id) values (?, 'floor') on conflict do nothing returning nonce_hash",
+        )
+          .bind(spentNonceHash)
+          .all();
         if (inserted.results.length === 0) return;
       }
       const at = new Date().toISOString();
@@ -84,14 +99,12 @@ export class FloorSession extends DurableObject<Env> {
       await this.ctx.storage.put<unknown>({ state: next, outbox: { message } });
       await this.ctx.storage.get("outbox");
       await this.env.DB.batch([
-        this.env.DB.prepare("update verification_sessions set status = 'APPROVED', above_age_required = 1, resolved_at = ? where id = ?").bind(at, current.id),
-        this.env.DB.prepare("insert into callback_events (id, session_id, type, state, created_at, updated_at) values (?, ?, ?, 'pending', ?, ?) on conflict do nothing").bind(
-          eventId,
-          current.id,
-          message.type,
-          at,
-          at,
-        ),
+        this.env.DB.prepare(
+          "update verification_sessions set status = 'APPROVED', above_age_required = 1, resolved_at = ? where id = ?",
+        ).bind(at, current.id),
+        this.env.DB.prepare(
+          "insert into callback_events (id, session_id, type, state, created_at, updated_at) values (?, ?, ?, 'pending', ?, ?) on conflict do nothing",
+        ).bind(eventId, current.id, message.type, at, at),
       ]);
       await this.env.CALLBACKS.send(message, { delaySeconds: 90 });
       await this.ctx.storage.delete("outbox");
@@ -106,15 +119,28 @@ export class FloorSession extends DurableObject<Env> {
   private async firstAttempt(state: State, eventId: string, message: unknown): Promise<void> {
     const at = new Date().toISOString();
     await this.env.DB.batch([
-      this.env.DB.prepare("insert into callback_attempts (event_id, attempt, at, duration_ms, error) values (?, 1, ?, 0, 'in_progress') on conflict do nothing").bind(eventId, at),
-      this.env.DB.prepare("select e.state, k.signing_secret_enc from callback_events e left join api_keys k on k.id = ? where e.id = ?").bind(state.keyId, eventId),
+      this.env.DB.prepare(
+        "insert into callback_attempts (event_id, attempt, at, duration_ms, error) values (?, 1, ?, 0, 'in_progress') on conflict do nothing",
+      ).bind(eventId, at),
+      this.env.DB.prepare(
+        "select e.state, k.signing_secret_enc from callback_events e left join api_keys k on k.id = ? where e.id = ?",
+      ).bind(state.keyId, eventId),
     ]);
     const started = Date.now();
-    const response = await fetch(state.callbackUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(message) }).catch(() => null);
+    const response = await fetch(state.callbackUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(message),
+    }).catch(() => null);
     await response?.arrayBuffer();
     await this.env.DB.batch([
-      this.env.DB.prepare("update callback_attempts set duration_ms = ?, status_code = ?, error = null where event_id = ? and attempt = 1").bind(Date.now() - started, response?.status ?? null, eventId),
-      this.env.DB.prepare("update callback_events set state = 'delivered', updated_at = ? where id = ? and state = 'pending'").bind(at, eventId),
+      this.env.DB.prepare(
+        "update callback_attempts set duration_ms = ?, status_code = ?, error = null where event_id = ? and attempt = 1",
+      ).bind(Date.now() - started, response?.status ?? null, eventId),
+      this.env.DB.prepare("update callback_events set state = 'delivered', updated_at = ? where id = ? and state = 'pending'").bind(
+        at,
+        eventId,
+      ),
     ]);
   }
 
@@ -125,7 +151,9 @@ export class FloorSession extends DurableObject<Env> {
 
 const stub = (env: Env, id: string) => env.SESSIONS.get(env.SESSIONS.idFromName(id));
 const readKey = (env: Env, request: Request) =>
-  env.DB.prepare("select k.id, k.user_id, k.last_used_at, u.company_name from api_keys k join users u on u.id = k.user_id where k.key_hash = ? and k.revoked_at is null limit 1")
+  env.DB.prepare(
+    "select k.id, k.user_id, k.last_used_at, u.company_name from api_keys k join users u on u.id = k.user_id where k.key_hash = ? and k.revoked_at is null limit 1",
+  )
     .bind(request.headers.get("x-api-key") ?? "")
     .first<{ id: string; user_id: string }>();
 
@@ -135,16 +163,12 @@ async function seed(env: Env): Promise<Response> {
     env.DB.prepare(
       "insert or ignore into users (id, email, password_hash, company_name, user_type, email_verified, created_at, updated_at) values (?, 'floor@example.com', 'x', 'Floor Ltd', 'BUSINESS', 1, ?, ?)",
     ).bind(FLOOR_USER, now, now),
-    env.DB.prepare("insert or ignore into api_keys (id, user_id, name, prefix, key_hash, signing_secret_enc, created_at) values ('key_floor', ?, 'floor', 'floor', ?, 'x', ?)").bind(
-      FLOOR_USER,
-      FLOOR_KEY,
-      now,
-    ),
-    env.DB.prepare("insert or ignore into kyc_records (user_id, applicant_id, status, verified_dob, created_at, updated_at) values (?, 'app_floor', 'VERIFIED', '1990-01-01', ?, ?)").bind(
-      FLOOR_USER,
-      now,
-      now,
-    ),
+    env.DB.prepare(
+      "insert or ignore into api_keys (id, user_id, name, prefix, key_hash, signing_secret_enc, created_at) values ('key_floor', ?, 'floor', 'floor', ?, 'x', ?)",
+    ).bind(FLOOR_USER, FLOOR_KEY, now),
+    env.DB.prepare(
+      "insert or ignore into kyc_records (user_id, applicant_id, status, verified_dob, created_at, updated_at) values (?, 'app_floor', 'VERIFIED', '1990-01-01', ?, ?)",
+    ).bind(FLOOR_USER, now, now),
   ]);
   return json(201, { apiKey: FLOOR_KEY });
 }
@@ -159,13 +183,19 @@ function floorTokenKey() {
     const jwk = (await crypto.subtle.exportKey("jwk", extractable)) as JsonWebKey;
     return {
       sign: await crypto.subtle.importKey("pkcs8", pkcs8, { name: "RSA-RAW", hash: "SHA-384" }, false, ["sign"]),
-      verify: await crypto.subtle.importKey("jwk", { kty: "RSA", n: jwk.n, e: jwk.e }, { name: "RSA-PSS", hash: "SHA-384" }, false, ["verify"]),
+      verify: await crypto.subtle.importKey("jwk", { kty: "RSA", n: jwk.n, e: jwk.e }, { name: "RSA-PSS", hash: "SHA-384" }, false, [
+        "verify",
+      ]),
     };
   })();
   return tokenKey;
 }
 const fromB64url = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (c) => c.charCodeAt(0));
-const toB64url = (bytes: ArrayBuffer) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const toB64url = (bytes: ArrayBuffer) =>
+  btoa(String.fromCharCode(...new Uint8Array(bytes)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 
 /** Issuance: the account read, the day's token counter, one RSA-RAW signature per TokenRequest (its blinded message). */
 async function issue(env: Env, request: Request): Promise<Response> {
@@ -177,7 +207,9 @@ async function issue(env: Env, request: Request): Promise<Response> {
     .first();
   if (!read) return json(401, { success: false });
   const end = (Math.floor(Date.now() / 86_400_000) + 1) * 86_400;
-  await env.DB.prepare("insert into account_counters (key, count, expires_at) values (?, ?, ?) on conflict (key) do update set count = count + ? returning count")
+  await env.DB.prepare(
+    "insert into account_counters (key, count, expires_at) values (?, ?, ?) on conflict (key) do update set count = count + ? returning count",
+  )
     .bind(`tokens:${end}`, requests.length, new Date(end * 1000).toISOString(), requests.length)
     .all();
   const key = await floorTokenKey();
@@ -190,8 +222,11 @@ async function redeem(env: Env, sessionId: string, ageToken: string): Promise<Re
   const token = fromB64url(ageToken);
   const key = await floorTokenKey();
   // Token: type (2), nonce (32), challenge digest (32), key id (32), then the 256-byte authenticator.
-  if (!(await crypto.subtle.verify({ name: "RSA-PSS", saltLength: 48 }, key.verify, token.slice(98), token.slice(0, 98)))) return json(422, { success: false });
-  const nonceHash = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", token.slice(2, 34))), (b) => b.toString(16).padStart(2, "0")).join("");
+  if (!(await crypto.subtle.verify({ name: "RSA-PSS", saltLength: 48 }, key.verify, token.slice(98), token.slice(0, 98))))
+    return json(422, { success: false });
+  const nonceHash = Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", token.slice(2, 34))), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
   const state = await stub(env, sessionId).complete(nonceHash);
   return state ? json(200, { success: true, data: state }) : json(409, { success: false });
 }
@@ -202,7 +237,9 @@ async function seedAttestationGrants(env: Env, request: Request): Promise<Respon
   const expiresAt = new Date(Date.now() + 300_000).toISOString();
   const grants = Array.from({ length: count }, () => ({ accessToken: crypto.randomUUID(), nonce: crypto.randomUUID() }));
   const insert = (secret: string, kind: string) =>
-    env.DB.prepare("insert into attestation_grants (key_hash, kind, tx_code_hash, code_challenge, redirect_uri, expires_at) values (?, ?, null, null, null, ?)").bind(secret, kind, expiresAt);
+    env.DB.prepare(
+      "insert into attestation_grants (key_hash, kind, tx_code_hash, code_challenge, redirect_uri, expires_at) values (?, ?, null, null, null, ?)",
+    ).bind(secret, kind, expiresAt);
   await env.DB.batch(grants.flatMap((g) => [insert(g.accessToken, "token"), insert(g.nonce, "nonce")]));
   return json(201, { grants });
 }
@@ -210,7 +247,13 @@ async function seedAttestationGrants(env: Env, request: Request): Promise<Respon
 // The development document signer's key, imported once per isolate as the service's is (src/domain/attestations/signer.ts).
 let attestationKey: Promise<CryptoKey> | undefined;
 function floorAttestationKey() {
-  attestationKey ??= crypto.subtle.importKey("jwk", JSON.parse(devAttestationSigner.signingKey) as JsonWebKey, { name: "ECDSA", namedCurve: "P-256" }, false, ["sign"]);
+  attestationKey ??= crypto.subtle.importKey(
+    "jwk",
+    JSON.parse(devAttestationSigner.signingKey) as JsonWebKey,
+    { name: "ECDSA", namedCurve: "P-256" },
+    false,
+    ["sign"],
+  );
   return attestationKey;
 }
 const decodeJson = (segment: string) => JSON.parse(new TextDecoder().decode(fromB64url(segment))) as Record<string, unknown>;
@@ -221,19 +264,37 @@ const SIGNED_BYTES = 300;
 async function issueAttestations(env: Env, request: Request): Promise<Response> {
   const token = /^Bearer (.+)$/.exec(request.headers.get("authorization") ?? "")?.[1] ?? "";
   const now = new Date().toISOString();
-  const live = await env.DB.prepare("select kind from attestation_grants where key_hash = ? and kind = 'token' and expires_at > ?").bind(token, now).first();
+  const live = await env.DB.prepare("select kind from attestation_grants where key_hash = ? and kind = 'token' and expires_at > ?")
+    .bind(token, now)
+    .first();
   if (!live) return json(401, { error: "invalid_token" });
   const body = await request.json<{ proofs: { jwt: string[] } }>();
   const proofs: { x: Uint8Array; y: Uint8Array; nonce: string }[] = [];
   for (const jwt of body.proofs.jwt) {
     const [header, payload, signature] = jwt.split(".") as [string, string, string];
     const jwk = decodeJson(header).jwk as JsonWebKey;
-    const key = await crypto.subtle.importKey("jwk", { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y }, { name: "ECDSA", namedCurve: "P-256" }, false, ["verify"]);
-    if (!(await crypto.subtle.verify({ name: "ECDSA", hash: "SHA-256" }, key, fromB64url(signature), new TextEncoder().encode(`${header}.${payload}`)))) return json(400, { error: "invalid_proof" });
+    const key = await crypto.subtle.importKey(
+      "jwk",
+      { kty: "EC", crv: "P-256", x: jwk.x, y: jwk.y },
+      { name: "ECDSA", namedCurve: "P-256" },
+      false,
+      ["verify"],
+    );
+    if (
+      !(await crypto.subtle.verify(
+        { name: "ECDSA", hash: "SHA-256" },
+        key,
+        fromB64url(signature),
+        new TextEncoder().encode(`${header}.${payload}`),
+      ))
+    )
+      return json(400, { error: "invalid_proof" });
     proofs.push({ x: fromB64url(jwk.x!), y: fromB64url(jwk.y!), nonce: String(decodeJson(payload).nonce) });
   }
   const spend = (secret: string, kind: string) =>
-    env.DB.prepare("delete from attestation_grants where key_hash = ? and kind = ? and expires_at > ? returning *").bind(secret, kind, now).first();
+    env.DB.prepare("delete from attestation_grants where key_hash = ? and kind = ? and expires_at > ? returning *")
+      .bind(secret, kind, now)
+      .first();
   for (const nonce of new Set(proofs.map((p) => p.nonce))) if (!(await spend(nonce, "nonce"))) return json(400, { error: "invalid_nonce" });
   if (!(await spend(token, "token"))) return json(401, { error: "invalid_token" });
   const signingKey = await floorAttestationKey();
@@ -267,7 +328,16 @@ async function handle(request: Request, env: Env): Promise<Response> {
     const { callback_url: callbackUrl } = await request.json<{ callback_url: string }>();
     const now = Date.now();
     const id = `ses_${crypto.randomUUID().replaceAll("-", "")}`;
-    const state: State = { id, accountId: key.user_id, keyId: key.id, callbackUrl, status: "PENDING", createdAt: new Date(now).toISOString(), expiresAt: new Date(now + TTL_MS).toISOString(), resolvedAt: null };
+    const state: State = {
+      id,
+      accountId: key.user_id,
+      keyId: key.id,
+      callbackUrl,
+      status: "PENDING",
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + TTL_MS).toISOString(),
+      resolvedAt: null,
+    };
     await stub(env, id).open(state);
     return json(201, { success: true, data: { session_id: id, nonce: id } });
   }
@@ -285,10 +355,14 @@ async function handle(request: Request, env: Env): Promise<Response> {
     const now = Date.now();
     const count = (name: string, seconds: number) => {
       const end = (Math.floor(now / 1000 / seconds) + 1) * seconds;
-      return env.DB.prepare("insert into account_counters (key, count, expires_at) values (?, 1, ?) on conflict (key) do update set count = count + 1 returning count").bind(`${name}:${end}`, new Date(end * 1000).toISOString());
+      return env.DB.prepare(
+        "insert into account_counters (key, count, expires_at) values (?, 1, ?) on conflict (key) do update set count = count + 1 returning count",
+      ).bind(`${name}:${end}`, new Date(end * 1000).toISOString());
     };
     const [read] = await env.DB.batch([
-      env.DB.prepare("select u.id, u.token_version, k.verified_dob from users u left join kyc_records k on k.user_id = u.id where u.id = ?").bind(FLOOR_USER),
+      env.DB.prepare(
+        "select u.id, u.token_version, k.verified_dob from users u left join kyc_records k on k.user_id = u.id where u.id = ?",
+      ).bind(FLOOR_USER),
       count("day", 86_400),
     ]);
     if (!read?.results[0]) return json(401, { success: false });
@@ -311,7 +385,9 @@ export default {
         const eventId = String((message.body as { eventId?: unknown }).eventId ?? "");
         const stale = new Date(Date.now() - 60_000).toISOString();
         await env.DB.batch([
-          env.DB.prepare("update callback_attempts set error = 'interrupted' where event_id = ? and error = 'in_progress' and at <= ?").bind(eventId, stale),
+          env.DB.prepare(
+            "update callback_attempts set error = 'interrupted' where event_id = ? and error = 'in_progress' and at <= ?",
+          ).bind(eventId, stale),
           env.DB.prepare(
             "insert into callback_attempts (id, event_id, attempt, at, duration_ms, status_code, error) select null, id, " +
               "(select coalesce(max(attempt), 0) + 1 from callback_attempts where event_id = ?), ?, 0, null, 'in_progress' from callback_events " +

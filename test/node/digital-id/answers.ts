@@ -52,7 +52,12 @@ export const presentMdoc = async (mdoc: Mdoc, transcript: unknown, onlyDocType?:
 });
 
 export const issueMdl = async (signer?: Awaited<ReturnType<typeof documentSigner>>) =>
-  issueMdoc({ kind: MDL, signer: signer ?? (await documentSigner(await root())), ages: { 18: true, 21: true }, otherElements: { family_name: "Doe" } });
+  issueMdoc({
+    kind: MDL,
+    signer: signer ?? (await documentSigner(await root())),
+    ages: { 18: true, 21: true },
+    otherElements: { family_name: "Doe" },
+  });
 export const issueEuAge = async () => issueMdoc({ kind: EU_AGE, signer: await documentSigner(await root()), ages: { 18: true, 21: true } });
 
 /** The service's inner check of an mdoc answer, then the outcome rule. */
@@ -65,11 +70,16 @@ export type SdJwtAnswer = { presentation: string; binding: { nonce: string; audi
 
 export async function presentSdJwt(credential: SdJwtVc, session: Session, options: { disclose?: string[] } = {}): Promise<SdJwtAnswer> {
   const binding = { nonce: session.pending.openId4Vp.nonce, audience: `origin:${ORIGIN}` };
-  const presentation = await presentSdJwtVc(credential, { disclose: options.disclose ?? ["18", "21"], nonce: binding.nonce, audience: binding.audience });
+  const presentation = await presentSdJwtVc(credential, {
+    disclose: options.disclose ?? ["18", "21"],
+    nonce: binding.nonce,
+    audience: binding.audience,
+  });
   return { presentation, binding };
 }
 
-export const issueSdJwt = async () => issueSdJwtVc({ signer: await documentSigner(await root(), { extendedKeyUsage: undefined }), ages: { 18: true, 21: true } });
+export const issueSdJwt = async () =>
+  issueSdJwtVc({ signer: await documentSigner(await root(), { extendedKeyUsage: undefined }), ages: { 18: true, 21: true } });
 
 export async function judgeSdJwt(presentation: string, answer: SdJwtAnswer, now: Date, trust = anchors()): Promise<DigitalIdOutcome> {
   const ages = await verifySdJwtVc(presentation, answer.binding, trust, now);
@@ -77,7 +87,10 @@ export async function judgeSdJwt(presentation: string, answer: SdJwtAnswer, now:
 }
 
 /** Seals DeviceResponse bytes to the session's Annex C key, as an attacker who re-seals a changed answer does. */
-export async function sealAnnexC(session: Session, deviceResponseBytes: Uint8Array): Promise<{ protocol: string; data: { response: string } }> {
+export async function sealAnnexC(
+  session: Session,
+  deviceResponseBytes: Uint8Array,
+): Promise<{ protocol: string; data: { response: string } }> {
   const { encryptionInfo, privateKey } = session.pending.mdoc;
   const point = new Uint8Array([4, ...fromB64u(privateKey.x), ...fromB64u(privateKey.y)]);
   const transcript = await annexCTranscriptOf(session);
@@ -85,7 +98,13 @@ export async function sealAnnexC(session: Session, deviceResponseBytes: Uint8Arr
   const recipientPublicKey = await suite.kem.importKey("raw", point.buffer, true);
   const sealed = await suite.seal({ recipientPublicKey, info: encode(transcript).buffer }, deviceResponseBytes);
   void encryptionInfo;
-  const data = encode(["dcapi", new Map<string, unknown>([["enc", new Uint8Array(sealed.enc)], ["cipherText", new Uint8Array(sealed.ct)]])]);
+  const data = encode([
+    "dcapi",
+    new Map<string, unknown>([
+      ["enc", new Uint8Array(sealed.enc)],
+      ["cipherText", new Uint8Array(sealed.ct)],
+    ]),
+  ]);
   return { protocol: "org-iso-mdoc", data: { response: base64url(data) } };
 }
 
@@ -103,5 +122,6 @@ export async function sealOpenId4Vp(session: Session, vpToken: unknown): Promise
 export const judgeSealed = (session: Session, response: { protocol: string; data: unknown }, now: Date, trust = anchors()) =>
   verifyDigitalIdResponse(response, { pending: session.pending, ageRequired: AGE, appOrigin: ORIGIN, trustAnchors: trust, now });
 
-export const fromB64u = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4)), (c) => c.charCodeAt(0));
+export const fromB64u = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4)), (c) => c.charCodeAt(0));
 export { base64url };

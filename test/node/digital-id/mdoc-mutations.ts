@@ -5,7 +5,21 @@
 // tags changed, indefinite lengths, signatures malleated (high-S, non-minimal DER), and parts swapped in
 // from other valid answers. Each mutation names itself, so that a failure says what was accepted.
 import fc from "fast-check";
-import { Entries, Indefinite, Raw, Tag, clone, decodeTree, encodeTree, get, paths, sameBytes, set, type Node, type Path } from "./cbor-tree";
+import {
+  Entries,
+  Indefinite,
+  Raw,
+  Tag,
+  clone,
+  decodeTree,
+  encodeTree,
+  get,
+  paths,
+  sameBytes,
+  set,
+  type Node,
+  type Path,
+} from "./cbor-tree";
 import { encode } from "../../wallet/cbor";
 
 /**
@@ -25,7 +39,14 @@ const DEVICE_SIGNATURE: Path = [...DOC, "deviceSigned", "deviceAuth", "deviceSig
 
 const P256_N = BigInt("0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551");
 const toBig = (bytes: Uint8Array) => BigInt(`0x${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("") || "0"}`);
-const fromBig = (value: bigint, length: number) => Uint8Array.from(value.toString(16).padStart(length * 2, "0").match(/../g)!, (h) => parseInt(h, 16));
+const fromBig = (value: bigint, length: number) =>
+  Uint8Array.from(
+    value
+      .toString(16)
+      .padStart(length * 2, "0")
+      .match(/../g)!,
+    (h) => parseInt(h, 16),
+  );
 
 /** r || s with s replaced by n - s: the other valid signature of the same message (P-256). */
 export function highS(raw: Uint8Array): Uint8Array<ArrayBuffer> {
@@ -61,7 +82,10 @@ function derChildren(contents: Uint8Array): Uint8Array[] {
 }
 
 /** A certificate with its ECDSA signature rewritten by `rewrite` (r, s as DER INTEGER contents). */
-function rewriteCertificateSignature(certificate: Uint8Array, rewrite: (r: Uint8Array, s: Uint8Array) => [Uint8Array, Uint8Array]): Uint8Array {
+function rewriteCertificateSignature(
+  certificate: Uint8Array,
+  rewrite: (r: Uint8Array, s: Uint8Array) => [Uint8Array, Uint8Array],
+): Uint8Array {
   const [tbs, algorithm, bitString] = derChildren(tlv(certificate, 0).contents) as [Uint8Array, Uint8Array, Uint8Array];
   const signature = tlv(bitString, 0).contents.subarray(1);
   const [r, s] = derChildren(tlv(signature, 0).contents).map((integer) => tlv(integer, 0).contents) as [Uint8Array, Uint8Array];
@@ -76,7 +100,11 @@ const minimalInteger = (value: bigint) => {
 };
 
 /** The other valid answers whose parts are swapped in. */
-export type Donors = { label: string; bytes: Uint8Array; /** A valid answer to this very session: its whole document may replace the answer's. */ sameSession?: boolean }[];
+export type Donors = {
+  label: string;
+  bytes: Uint8Array /** A valid answer to this very session: its whole document may replace the answer's. */;
+  sameSession?: boolean;
+}[];
 
 export type MdocContext = {
   valid: Uint8Array<ArrayBuffer>;
@@ -87,10 +115,21 @@ export type MdocContext = {
 
 /** Paths of the byte strings whose every byte is covered by a signature or a digest. */
 function signedSpans(tree: Node): Path[] {
-  const issuerItems = paths(get(tree, [...DOC, "issuerSigned", "nameSpaces"])).filter((p) => p.length === 2).map((p) => [...DOC, "issuerSigned", "nameSpaces", ...p]);
+  const issuerItems = paths(get(tree, [...DOC, "issuerSigned", "nameSpaces"]))
+    .filter((p) => p.length === 2)
+    .map((p) => [...DOC, "issuerSigned", "nameSpaces", ...p]);
   const x5chain = get(tree, [...ISSUER_AUTH, 1, 33]);
   const certificates = Array.isArray(x5chain) ? x5chain.map((_, i) => [...ISSUER_AUTH, 1, 33, i]) : [[...ISSUER_AUTH, 1, 33]];
-  return [[...ISSUER_AUTH, 0], [...ISSUER_AUTH, 2], [...ISSUER_AUTH, 3], ...certificates, ...issuerItems, [...DOC, "deviceSigned", "nameSpaces"], [...DEVICE_SIGNATURE, 0], [...DEVICE_SIGNATURE, 3]];
+  return [
+    [...ISSUER_AUTH, 0],
+    [...ISSUER_AUTH, 2],
+    [...ISSUER_AUTH, 3],
+    ...certificates,
+    ...issuerItems,
+    [...DOC, "deviceSigned", "nameSpaces"],
+    [...DEVICE_SIGNATURE, 0],
+    [...DEVICE_SIGNATURE, 3],
+  ];
 }
 
 const bytesAt = (tree: Node, path: Path): Uint8Array => {
@@ -107,10 +146,40 @@ const VERSION_TEXT = Uint8Array.from([0x67, ...new TextEncoder().encode("version
 
 /** A replacement of another major type for `node` (never the same kind), and whether it is a float equal to it. */
 function otherType(node: Node, choice: number): { value: Node; floatForInteger: boolean } {
-  const options: Node[] = [0, 1, -1, 24, "x", new Uint8Array([0]), [], new Map(), true, false, null, undefined, new Raw(Uint8Array.of(0xf9, 0x00, 0x00)), new Raw(Uint8Array.of(0xf9, 0x80, 0x00)), 1.5, new Tag(new Uint8Array(0), 24)];
+  const options: Node[] = [
+    0,
+    1,
+    -1,
+    24,
+    "x",
+    new Uint8Array([0]),
+    [],
+    new Map(),
+    true,
+    false,
+    null,
+    undefined,
+    new Raw(Uint8Array.of(0xf9, 0x00, 0x00)),
+    new Raw(Uint8Array.of(0xf9, 0x80, 0x00)),
+    1.5,
+    new Tag(new Uint8Array(0), 24),
+  ];
   if (typeof node === "string") options.push(new TextEncoder().encode(node));
   if (node instanceof Uint8Array) options.push(new TextDecoder().decode(node));
-  const kind = (value: Node) => (value instanceof Raw ? "float" : value instanceof Uint8Array ? "bytes" : value instanceof Map ? "map" : Array.isArray(value) ? "array" : value instanceof Tag ? "tag" : value === null ? "null" : typeof value);
+  const kind = (value: Node) =>
+    value instanceof Raw
+      ? "float"
+      : value instanceof Uint8Array
+        ? "bytes"
+        : value instanceof Map
+          ? "map"
+          : Array.isArray(value)
+            ? "array"
+            : value instanceof Tag
+              ? "tag"
+              : value === null
+                ? "null"
+                : typeof value;
   const candidates = options.filter((option) => kind(option) !== kind(node));
   const value = pick(candidates, choice);
   const floatForInteger = value instanceof Raw && node === 0;
@@ -128,10 +197,16 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const isCertificate = span.includes(33);
     // Outside a certificate's TBS (its signature algorithm and value), a flip that keeps the same values
     // in another encoding is the strict-DER class; inside the TBS, every flip breaks the issuer's signature.
-    const afterTbs = isCertificate && position >= derChildren(tlv(bytes, 0).contents)[0]!.byteOffset - bytes.byteOffset + derChildren(tlv(bytes, 0).contents)[0]!.length;
-    bytes[position] = bytes[position]! ^ (1 << c % 8);
+    const afterTbs =
+      isCertificate &&
+      position >= derChildren(tlv(bytes, 0).contents)[0]!.byteOffset - bytes.byteOffset + derChildren(tlv(bytes, 0).contents)[0]!.length;
+    bytes[position] = bytes[position]! ^ (1 << (c % 8));
     setBytes(tree, span, bytes);
-    return { label: `flip bit ${c % 8} of byte ${position} in ${span.join(".")}`, bytes: encodeTree(tree), pending: afterTbs ? "non-minimal-der" : undefined };
+    return {
+      label: `flip bit ${c % 8} of byte ${position} in ${span.join(".")}`,
+      bytes: encodeTree(tree),
+      pending: afterTbs ? "non-minimal-der" : undefined,
+    };
   },
   flipAnywhere(context, a, b) {
     const bytes = Uint8Array.from(context.valid);
@@ -139,8 +214,8 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     // The DeviceResponse `version` ("1.x" is accepted) is the one unsigned value whose change is harmless.
     const versionAt = bytes.findIndex((_, i) => sameBytes(bytes.subarray(i, i + VERSION_TEXT.length), VERSION_TEXT));
     if (versionAt >= 0 && position >= versionAt + VERSION_TEXT.length && position < versionAt + VERSION_TEXT.length + 3) return null;
-    bytes[position] = bytes[position]! ^ (b % 255 + 1);
-    return { label: `xor byte ${position} with ${b % 255 + 1}`, bytes };
+    bytes[position] = bytes[position]! ^ ((b % 255) + 1);
+    return { label: `xor byte ${position} with ${(b % 255) + 1}`, bytes };
   },
   fillNilPayload(context, a) {
     const tree = decodeTree(context.valid);
@@ -160,13 +235,19 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
       ["issuer alg to unprotected", () => moveToUnprotected(tree, ISSUER_AUTH, 1)],
       ["device alg to unprotected", () => moveToUnprotected(tree, DEVICE_SIGNATURE, 1)],
       ["issuer x5chain to protected", () => moveToProtected(tree, ISSUER_AUTH, 33)],
-      ["issuer x5chain to the device signature", () => {
-        const chain = (get(tree, [...ISSUER_AUTH, 1]) as Map<number, Node>).get(33);
-        (get(tree, [...ISSUER_AUTH, 1]) as Map<number, Node>).delete(33);
-        (get(tree, [...DEVICE_SIGNATURE, 1]) as Map<number, Node>).set(33, chain);
-      }],
+      [
+        "issuer x5chain to the device signature",
+        () => {
+          const chain = (get(tree, [...ISSUER_AUTH, 1]) as Map<number, Node>).get(33);
+          (get(tree, [...ISSUER_AUTH, 1]) as Map<number, Node>).delete(33);
+          (get(tree, [...DEVICE_SIGNATURE, 1]) as Map<number, Node>).set(33, chain);
+        },
+      ],
       ["issuer protected header as a map, not bytes", () => set(tree, [...ISSUER_AUTH, 0], decodeTree(bytesAt(tree, [...ISSUER_AUTH, 0])))],
-      ["device protected header as a map, not bytes", () => set(tree, [...DEVICE_SIGNATURE, 0], decodeTree(bytesAt(tree, [...DEVICE_SIGNATURE, 0])))],
+      [
+        "device protected header as a map, not bytes",
+        () => set(tree, [...DEVICE_SIGNATURE, 0], decodeTree(bytesAt(tree, [...DEVICE_SIGNATURE, 0]))),
+      ],
     ];
     const [what, move] = pick(moves, a);
     move();
@@ -184,7 +265,7 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const tree = decodeTree(context.valid);
     const candidates = arrayElementPaths(tree);
     const path = pick(candidates, a);
-    (arrayAt(tree, path.slice(0, -1))).splice(path[path.length - 1] as number, 1);
+    arrayAt(tree, path.slice(0, -1)).splice(path[path.length - 1] as number, 1);
     return { label: `drop element ${path.join(".")}`, bytes: encodeTree(tree) };
   },
   duplicateElement(context, a) {
@@ -194,7 +275,11 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const index = path[path.length - 1] as number;
     array.splice(index, 0, clone(array[index]));
     const isDocument = path.length === 2 && path[0] === "documents";
-    return { label: `duplicate element ${path.join(".")}`, bytes: encodeTree(tree), pending: isDocument ? "duplicate-document" : undefined };
+    return {
+      label: `duplicate element ${path.join(".")}`,
+      bytes: encodeTree(tree),
+      pending: isDocument ? "duplicate-document" : undefined,
+    };
   },
   duplicateKey(context, a) {
     let tree = decodeTree(context.valid);
@@ -212,17 +297,24 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const path = pick(arrays, a);
     const array = get(tree, path) as Node[];
     const i = b % array.length;
-    const j = (i + 1 + (b >> 4) % (array.length - 1)) % array.length;
+    const j = (i + 1 + ((b >> 4) % (array.length - 1))) % array.length;
     if (sameBytes(encodeTree(array[i]), encodeTree(array[j]))) return null;
     [array[i], array[j]] = [array[j], array[i]];
     return { label: `swap elements ${i} and ${j} of ${path.join(".")}`, bytes: encodeTree(tree) };
   },
   changeType(context, a, b) {
     const tree = decodeTree(context.valid);
-    const path = pick(paths(tree).filter((p) => p.length > 0), a);
+    const path = pick(
+      paths(tree).filter((p) => p.length > 0),
+      a,
+    );
     const { value, floatForInteger } = otherType(get(tree, path), b);
     set(tree, path, value);
-    return { label: `replace ${path.join(".")} by ${value instanceof Raw ? "a float" : String(value)}`, bytes: encodeTree(tree), pending: floatForInteger ? "float-for-integer" : undefined };
+    return {
+      label: `replace ${path.join(".")} by ${value instanceof Raw ? "a float" : String(value)}`,
+      bytes: encodeTree(tree),
+      pending: floatForInteger ? "float-for-integer" : undefined,
+    };
   },
   changeTag(context, a, b) {
     const tree = decodeTree(context.valid);
@@ -251,14 +343,26 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     });
     const path = pick(candidates, a);
     tree = set(tree, path, new Indefinite(get(tree, path) as never));
-    return { label: `indefinite length at ${path.join(".") || "the DeviceResponse"}`, bytes: encodeTree(tree), pending: "indefinite-length" };
+    return {
+      label: `indefinite length at ${path.join(".") || "the DeviceResponse"}`,
+      bytes: encodeTree(tree),
+      pending: "indefinite-length",
+    };
   },
   highS(context, a) {
     const tree = decodeTree(context.valid);
     const targets: [string, () => void][] = [
       ["issuer signature", () => set(tree, [...ISSUER_AUTH, 3], highS(bytesAt(tree, [...ISSUER_AUTH, 3])))],
       ["device signature", () => set(tree, [...DEVICE_SIGNATURE, 3], highS(bytesAt(tree, [...DEVICE_SIGNATURE, 3])))],
-      ["document signer certificate", () => set(tree, [...ISSUER_AUTH, 1, 33], rewriteCertificateSignature(bytesAt(tree, [...ISSUER_AUTH, 1, 33]), (r, s) => [r, minimalInteger(P256_N - toBig(s))]))],
+      [
+        "document signer certificate",
+        () =>
+          set(
+            tree,
+            [...ISSUER_AUTH, 1, 33],
+            rewriteCertificateSignature(bytesAt(tree, [...ISSUER_AUTH, 1, 33]), (r, s) => [r, minimalInteger(P256_N - toBig(s))]),
+          ),
+      ],
     ];
     const [what, apply] = pick(targets, a);
     apply();
@@ -268,18 +372,40 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const tree = decodeTree(context.valid);
     const pad = (integer: Uint8Array) => Uint8Array.from([0, ...(integer[0]! & 0x80 ? integer : [0, ...integer])]);
     const which = a % 2;
-    set(tree, [...ISSUER_AUTH, 1, 33], rewriteCertificateSignature(bytesAt(tree, [...ISSUER_AUTH, 1, 33]), (r, s) => (which === 0 ? [pad(r), s] : [r, pad(s)])));
-    return { label: `non-minimal DER ${which === 0 ? "r" : "s"} in the signer certificate's signature`, bytes: encodeTree(tree), pending: "non-minimal-der" };
+    set(
+      tree,
+      [...ISSUER_AUTH, 1, 33],
+      rewriteCertificateSignature(bytesAt(tree, [...ISSUER_AUTH, 1, 33]), (r, s) => (which === 0 ? [pad(r), s] : [r, pad(s)])),
+    );
+    return {
+      label: `non-minimal DER ${which === 0 ? "r" : "s"} in the signer certificate's signature`,
+      bytes: encodeTree(tree),
+      pending: "non-minimal-der",
+    };
   },
   swapPart(context, a, b) {
     const tree = decodeTree(context.valid);
     const donor = pick(context.donors, b);
     const donorTree = decodeTree(donor.bytes);
     const parts: Path[] = [
-      DOC, [...DOC, "issuerSigned"], [...DOC, "deviceSigned"], ISSUER_AUTH, [...ISSUER_AUTH, 0], [...ISSUER_AUTH, 1], [...ISSUER_AUTH, 2], [...ISSUER_AUTH, 3],
-      [...DOC, "issuerSigned", "nameSpaces"], [...DOC, "docType"], [...DOC, "deviceSigned", "deviceAuth"], DEVICE_SIGNATURE,
-      [...DEVICE_SIGNATURE, 0], [...DEVICE_SIGNATURE, 3], [...DOC, "deviceSigned", "nameSpaces"],
-      ...paths(get(tree, [...DOC, "issuerSigned", "nameSpaces"])).filter((p) => p.length === 2).map((p) => [...DOC, "issuerSigned", "nameSpaces", ...p]),
+      DOC,
+      [...DOC, "issuerSigned"],
+      [...DOC, "deviceSigned"],
+      ISSUER_AUTH,
+      [...ISSUER_AUTH, 0],
+      [...ISSUER_AUTH, 1],
+      [...ISSUER_AUTH, 2],
+      [...ISSUER_AUTH, 3],
+      [...DOC, "issuerSigned", "nameSpaces"],
+      [...DOC, "docType"],
+      [...DOC, "deviceSigned", "deviceAuth"],
+      DEVICE_SIGNATURE,
+      [...DEVICE_SIGNATURE, 0],
+      [...DEVICE_SIGNATURE, 3],
+      [...DOC, "deviceSigned", "nameSpaces"],
+      ...paths(get(tree, [...DOC, "issuerSigned", "nameSpaces"]))
+        .filter((p) => p.length === 2)
+        .map((p) => [...DOC, "issuerSigned", "nameSpaces", ...p]),
     ];
     const part = pick(parts, a);
     if (donor.sameSession && part === DOC) return null;
@@ -294,7 +420,11 @@ const operators: Record<string, (context: MdocContext, a: number, b: number, c: 
     const document = get(decodeTree(donor.bytes), DOC);
     (get(tree, ["documents"]) as Node[]).push(clone(document));
     const sameDocType = get(tree, [...DOC, "docType"]) === get(document, ["docType"]);
-    return { label: `a second document from ${donor.label}`, bytes: encodeTree(tree), pending: sameDocType ? "duplicate-document" : undefined };
+    return {
+      label: `a second document from ${donor.label}`,
+      bytes: encodeTree(tree),
+      pending: sameDocType ? "duplicate-document" : undefined,
+    };
   },
 };
 
@@ -318,7 +448,8 @@ const arrayAt = (tree: Node, path: Path) => {
   const node = get(tree, path);
   return (node instanceof Tag ? node.value : node) as Node[];
 };
-const arrayElementPaths = (tree: Node) => paths(tree).filter((p) => p.length > 0 && Array.isArray(arrayAt(tree, p.slice(0, -1))) && !(get(tree, p.slice(0, -1)) instanceof Map));
+const arrayElementPaths = (tree: Node) =>
+  paths(tree).filter((p) => p.length > 0 && Array.isArray(arrayAt(tree, p.slice(0, -1))) && !(get(tree, p.slice(0, -1)) instanceof Map));
 
 export const MDOC_OPERATORS = Object.keys(operators);
 

@@ -10,7 +10,8 @@ export async function judge(verification: Promise<unknown>): Promise<Judgement> 
   try {
     return { kind: "accepted", outcome: await verification };
   } catch (error) {
-    if (error instanceof ApiError && (error.code === "DIGITAL_ID_INVALID" || error.code === "DIGITAL_ID_INSUFFICIENT")) return { kind: "refused", code: error.code };
+    if (error instanceof ApiError && (error.code === "DIGITAL_ID_INVALID" || error.code === "DIGITAL_ID_INSUFFICIENT"))
+      return { kind: "refused", code: error.code };
     return { kind: "crashed", error };
   }
 }
@@ -46,12 +47,20 @@ export const MUTATION_SEED = Number(environment.DIGITAL_ID_MUTATION_SEED ?? Math
  * so a batch in flight keeps both cores busy where one-by-one (fast-check's asyncProperty) waits on each.
  * A failure names the mutant and the seed that replays the run.
  */
-export async function forEachDraw<T>(arbitrary: import("fast-check").Arbitrary<T>, count: number, check: (value: T) => Promise<void>, batch = 32): Promise<void> {
+export async function forEachDraw<T>(
+  arbitrary: import("fast-check").Arbitrary<T>,
+  count: number,
+  check: (value: T) => Promise<void>,
+  batch = 32,
+): Promise<void> {
   const fc = (await import("fast-check")).default;
   const draws = fc.sample(arbitrary, { numRuns: count, seed: MUTATION_SEED });
   for (let start = 0; start < draws.length; start += batch) {
     const results = await Promise.allSettled(draws.slice(start, start + batch).map(check));
     const failed = results.find((result): result is PromiseRejectedResult => result.status === "rejected");
-    if (failed) throw new Error(`${(failed.reason as Error).message}\n(replay with DIGITAL_ID_MUTATION_SEED=${MUTATION_SEED})`, { cause: failed.reason });
+    if (failed)
+      throw new Error(`${(failed.reason as Error).message}\n(replay with DIGITAL_ID_MUTATION_SEED=${MUTATION_SEED})`, {
+        cause: failed.reason,
+      });
   }
 }

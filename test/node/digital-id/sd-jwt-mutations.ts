@@ -14,13 +14,18 @@ export type SdJwtMutant = { label: string; presentation: string; pending?: strin
 export type SdJwtContext = {
   valid: string;
   /** Other valid presentations: same credential for another session, another credential for this one. */
-  donors: { label: string; presentation: string; /** Valid for this very session: swapping it in whole is no mutation. */ sameSession?: boolean }[];
+  donors: {
+    label: string;
+    presentation: string /** Valid for this very session: swapping it in whole is no mutation. */;
+    sameSession?: boolean;
+  }[];
   /** A key the attacker holds (not the credential's holder key). */
   attackerKey: CryptoKey;
   binding: { nonce: string; audience: string };
 };
 
-const fromB64u = (text: string) => Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4)), (c) => c.charCodeAt(0));
+const fromB64u = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4)), (c) => c.charCodeAt(0));
 const jsonOf = (segment: string) => JSON.parse(new TextDecoder().decode(fromB64u(segment))) as unknown;
 const segmentOf = (value: unknown) => base64url(new TextEncoder().encode(JSON.stringify(value)));
 
@@ -36,7 +41,11 @@ const SEGMENTS = (p: Parsed): [string, (parsed: Parsed) => string, (parsed: Pars
   ["issuer header", (q) => q.issuer[0]!, (q, v) => (q.issuer[0] = v)],
   ["issuer payload", (q) => q.issuer[1]!, (q, v) => (q.issuer[1] = v)],
   ["issuer signature", (q) => q.issuer[2]!, (q, v) => (q.issuer[2] = v)],
-  ...p.disclosures.map((_, i): [string, (q: Parsed) => string, (q: Parsed, v: string) => void] => [`disclosure ${i}`, (q) => q.disclosures[i]!, (q, v) => (q.disclosures[i] = v)]),
+  ...p.disclosures.map((_, i): [string, (q: Parsed) => string, (q: Parsed, v: string) => void] => [
+    `disclosure ${i}`,
+    (q) => q.disclosures[i]!,
+    (q, v) => (q.disclosures[i] = v),
+  ]),
   ["key-binding header", (q) => q.keyBinding[0]!, (q, v) => (q.keyBinding[0] = v)],
   ["key-binding payload", (q) => q.keyBinding[1]!, (q, v) => (q.keyBinding[1] = v)],
   ["key-binding signature", (q) => q.keyBinding[2]!, (q, v) => (q.keyBinding[2] = v)],
@@ -47,13 +56,16 @@ const pick = <T>(items: T[], index: number): T => items[index % items.length]!;
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.~=+/ ";
 const OTHER_VALUES: unknown[] = [null, 0, 1e12, -1, "", "x", true, false, [], {}, ["x"], { "...": "x" }];
 
-const operators: Record<string, (context: SdJwtContext, a: number, b: number, c: number) => Promise<SdJwtMutant | null> | SdJwtMutant | null> = {
+const operators: Record<
+  string,
+  (context: SdJwtContext, a: number, b: number, c: number) => Promise<SdJwtMutant | null> | SdJwtMutant | null
+> = {
   flipSegmentByte(context, a, b, c) {
     const parsed = split(context.valid);
     const [name, read, write] = pick(SEGMENTS(parsed), a);
     const bytes = fromB64u(read(parsed));
     const position = b % bytes.length;
-    bytes[position] = bytes[position]! ^ (1 << c % 8);
+    bytes[position] = bytes[position]! ^ (1 << (c % 8));
     write(parsed, base64url(bytes));
     return { label: `flip bit ${c % 8} of byte ${position} of the ${name}`, presentation: join(parsed) };
   },
@@ -72,8 +84,14 @@ const operators: Record<string, (context: SdJwtContext, a: number, b: number, c:
   replaceCharacter(context, a, b) {
     const text = context.valid;
     const position = a % text.length;
-    const replacement = pick([...ALPHABET].filter((ch) => ch !== text[position]), b);
-    return { label: `character ${position} (${text[position]}) replaced by ${replacement}`, presentation: text.slice(0, position) + replacement + text.slice(position + 1) };
+    const replacement = pick(
+      [...ALPHABET].filter((ch) => ch !== text[position]),
+      b,
+    );
+    return {
+      label: `character ${position} (${text[position]}) replaced by ${replacement}`,
+      presentation: text.slice(0, position) + replacement + text.slice(position + 1),
+    };
   },
   editJson(context, a, b, c) {
     const parsed = split(context.valid);
@@ -83,7 +101,11 @@ const operators: Record<string, (context: SdJwtContext, a: number, b: number, c:
     const key = pick(keys, b);
     const edit = c % 3;
     if (edit === 0 && !Array.isArray(value)) delete value[key];
-    else if (edit === 1) (value as Record<string, unknown>)[key] = pick(OTHER_VALUES.filter((v) => JSON.stringify(v) !== JSON.stringify((value as Record<string, unknown>)[key])), c);
+    else if (edit === 1)
+      (value as Record<string, unknown>)[key] = pick(
+        OTHER_VALUES.filter((v) => JSON.stringify(v) !== JSON.stringify((value as Record<string, unknown>)[key])),
+        c,
+      );
     else if (Array.isArray(value)) value.push(pick(OTHER_VALUES, c));
     else value[`x${c % 5}`] = pick(OTHER_VALUES, c);
     write(parsed, segmentOf(value));
@@ -151,14 +173,29 @@ const operators: Record<string, (context: SdJwtContext, a: number, b: number, c:
     const parsed = split(context.valid);
     const claims = jsonOf(parsed.keyBinding[1]!) as Record<string, unknown>;
     const variants: [string, () => Promise<string>][] = [
-      ["signed by the attacker's key", () => new SignJWT(claims).setProtectedHeader({ alg: "ES256", typ: "kb+jwt" }).sign(context.attackerKey)],
+      [
+        "signed by the attacker's key",
+        () => new SignJWT(claims).setProtectedHeader({ alg: "ES256", typ: "kb+jwt" }).sign(context.attackerKey),
+      ],
       ["alg none", async () => `${segmentOf({ alg: "none", typ: "kb+jwt" })}.${parsed.keyBinding[1]}.`],
-      ["alg none, signature kept", async () => `${segmentOf({ alg: "none", typ: "kb+jwt" })}.${parsed.keyBinding[1]}.${parsed.keyBinding[2]}`],
-      ["HS256 keyed with the holder's public x", async () => {
-        const issuerPayload = jsonOf(parsed.issuer[1]!) as { cnf: { jwk: { x: string } } };
-        const key = await crypto.subtle.importKey("raw", new TextEncoder().encode(issuerPayload.cnf.jwk.x), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-        return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "kb+jwt" }).sign(key);
-      }],
+      [
+        "alg none, signature kept",
+        async () => `${segmentOf({ alg: "none", typ: "kb+jwt" })}.${parsed.keyBinding[1]}.${parsed.keyBinding[2]}`,
+      ],
+      [
+        "HS256 keyed with the holder's public x",
+        async () => {
+          const issuerPayload = jsonOf(parsed.issuer[1]!) as { cnf: { jwk: { x: string } } };
+          const key = await crypto.subtle.importKey(
+            "raw",
+            new TextEncoder().encode(issuerPayload.cnf.jwk.x),
+            { name: "HMAC", hash: "SHA-256" },
+            false,
+            ["sign"],
+          );
+          return new SignJWT(claims).setProtectedHeader({ alg: "HS256", typ: "kb+jwt" }).sign(key);
+        },
+      ],
     ];
     const [what, make] = pick(variants, a);
     parsed.keyBinding = (await make()).split(".");
@@ -170,17 +207,26 @@ const operators: Record<string, (context: SdJwtContext, a: number, b: number, c:
     const segment = which === 0 ? parsed.issuer : parsed.keyBinding;
     segment[2] = base64url(highS(fromB64u(segment[2]!)));
     // The issuer signature is inside what sd_hash covers, so its twin is refused there; the key-binding one is pending.
-    return { label: `high-S ${which === 0 ? "issuer" : "key-binding"} signature`, presentation: join(parsed), pending: which === 1 ? "high-s" : undefined };
+    return {
+      label: `high-S ${which === 0 ? "issuer" : "key-binding"} signature`,
+      presentation: join(parsed),
+      pending: which === 1 ? "high-s" : undefined,
+    };
   },
 };
 
 export const SD_JWT_OPERATORS = Object.keys(operators);
 
 export const sdJwtMutant = (_context: SdJwtContext) =>
-  fc.tuple(fc.constantFrom(...SD_JWT_OPERATORS), fc.nat(), fc.nat(), fc.nat()).map(([name, a, b, c]) => ({ name, a, b, c, [fc.toStringMethod]: () => `${name}(${a}, ${b}, ${c})` }));
+  fc
+    .tuple(fc.constantFrom(...SD_JWT_OPERATORS), fc.nat(), fc.nat(), fc.nat())
+    .map(([name, a, b, c]) => ({ name, a, b, c, [fc.toStringMethod]: () => `${name}(${a}, ${b}, ${c})` }));
 
 /** Builds the mutant a drawn operator describes (async: some sign). */
-export async function makeSdJwtMutant(context: SdJwtContext, drawn: { name: string; a: number; b: number; c: number }): Promise<SdJwtMutant | null> {
+export async function makeSdJwtMutant(
+  context: SdJwtContext,
+  drawn: { name: string; a: number; b: number; c: number },
+): Promise<SdJwtMutant | null> {
   const mutant = await operators[drawn.name]!(context, drawn.a, drawn.b, drawn.c);
   return mutant && { ...mutant, label: `${drawn.name}: ${mutant.label}` };
 }

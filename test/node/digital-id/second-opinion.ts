@@ -58,7 +58,9 @@ export async function sdJwtVcLibrary(presentation: string, binding: { nonce: str
       if (!Array.isArray(x5c) || x5c.length !== 1 || typeof header.alg !== "string") return false;
       const signer = new X509Certificate(fromBase64(x5c[0]!));
       if (!(await signer.verify({ publicKey: root, date: now }))) return false;
-      await compactVerify(`${data}.${signature}`, await importX509(signer.toString("pem"), header.alg), { algorithms: ["ES256", "ES384", "ES512"] });
+      await compactVerify(`${data}.${signature}`, await importX509(signer.toString("pem"), header.alg), {
+        algorithms: ["ES256", "ES384", "ES512"],
+      });
       return true;
     },
     kbVerifier: async (data, signature, payload) => {
@@ -69,7 +71,11 @@ export async function sdJwtVcLibrary(presentation: string, binding: { nonce: str
     },
   });
   try {
-    const result = await instance.verify(presentation, { keyBindingNonce: binding.nonce, currentDate: Math.floor(now.getTime() / 1000), skewSeconds: 300 });
+    const result = await instance.verify(presentation, {
+      keyBindingNonce: binding.nonce,
+      currentDate: Math.floor(now.getTime() / 1000),
+      skewSeconds: 300,
+    });
     const kb = result.kb?.payload as { aud?: unknown; iat?: unknown } | undefined;
     if (!kb || kb.aud !== binding.audience || typeof kb.iat !== "number" || Math.abs(now.getTime() / 1000 - kb.iat) > 300) return "refused";
     const payload = result.payload as { vct?: unknown; age_equal_or_over?: Record<string, unknown> };
