@@ -3,14 +3,14 @@ import { createApp } from "../../src/app";
 import { asset } from "../helpers/static-assets";
 
 describe("OpenAPI document", () => {
-  it("is served as OpenAPI 3.1 with version 1.1.0, the spec's tags and both security schemes", async () => {
+  it("is served as OpenAPI 3.1 with version 1.2.0, the spec's tags and both security schemes", async () => {
     // A static asset (public/api/openapi.json), generated from the app by `npm run openapi`.
     const res = await asset("/api/openapi.json");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^application\/json/);
     const doc = res.body as any;
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.1.0");
+    expect(doc.info.version).toBe("1.2.0");
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(
       expect.arrayContaining(["Health", "Auth", "Users", "KYC", "Verification", "API keys", "Usage", "Webhooks"]),
     );

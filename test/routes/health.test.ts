@@ -7,7 +7,7 @@ describe("health", () => {
   it("answers ok with the interface version after a D1 round trip", async () => {
     const res = await call("GET", "/api/health");
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, data: { status: "ok", version: "1.1.0" } });
+    expect(res.body).toEqual({ success: true, data: { status: "ok", version: "1.2.0" } });
   });
 
   it("answers 503 with the error envelope when D1 does not answer", async () => {
