@@ -10,6 +10,12 @@ import { deleteInBatches, type Pruned } from "./batch-delete";
 /** At most this many keys with spent records are looked at per run: a deployment has a few per threshold. */
 const MAX_KEYS_PER_RUN = 64;
 const DAY_MS = 86_400_000;
+/**
+ * The retirement time of a key whose spent records this service has begun to prune: before every ISO
+ * time, so that no later grace setting, however long, reads the key as still within its grace and forgets
+ * its retirement (which would make its pruned tokens spendable again once it is published).
+ */
+export const PAST_GRACE = "0000-01-01T00:00:00.000Z";
 
 /** The distinct key ids of the spent set, one index seek each (no scan of the rows). */
 async function spentKeyIds(db: D1Database): Promise<string[]> {
@@ -28,7 +34,8 @@ async function spentKeyIds(db: D1Database): Promise<string[]> {
 /**
  * Records the retirement of every key with spent records that is not published now (unless recorded
  * earlier), forgets it for every published key still within its grace, then deletes the records of keys
- * retired for the grace period. A key past its grace keeps its record for good, published again or not:
+ * retired for the grace period, marking each such key PAST_GRACE first (a later, longer grace setting
+ * must not bring it back within its grace). A key past its grace keeps its record for good, published again or not:
  * its spent records are (or may be) gone, so the record is what refuses its tokens from then on
  * (src/db/spent-age-tokens.ts); `republished` counts such keys found in the setting, for the operator.
  * An empty list (no token keys loaded) changes nothing.
@@ -53,6 +60,12 @@ export async function pruneSpentAgeTokens(
         .prepare("INSERT INTO retired_token_keys (token_key_id, retired_at) VALUES (?, ?) ON CONFLICT DO NOTHING")
         .bind(id, now.toISOString()),
     ),
+    // The keys whose records are pruned below are past their grace for good, whatever a later setting says.
+    db
+      .prepare(
+        "UPDATE retired_token_keys SET retired_at = ?1 WHERE retired_at <= ?2 AND retired_at <> ?1 AND token_key_id NOT IN (SELECT value FROM json_each(?3))",
+      )
+      .bind(PAST_GRACE, retiredBefore, published),
   ]);
   const pruned = await deleteInBatches(
     db,

@@ -2022,6 +2022,14 @@ const doubleBlindNoAccount: Mutation[] = [
     why: "a key published again after its grace loses its retirement record: its pruned tokens, spent or not, approve again",
   },
   {
+    id: "pruned-key-back-within-a-longer-grace",
+    file: "src/maintenance/prune-spent-age-tokens.ts",
+    find: '"UPDATE retired_token_keys SET retired_at = ?1 WHERE retired_at <= ?2 AND retired_at <> ?1 AND',
+    replace: '"UPDATE retired_token_keys SET retired_at = ?1 WHERE 0 AND retired_at <= ?2 AND retired_at <> ?1 AND',
+    tests: ["test/age-tokens/spent-lifecycle.property.test.ts"],
+    why: "a key whose records were pruned under a short grace reads as within a longer one set later: published again, its retirement is forgotten and its spent tokens approve a second time",
+  },
+  {
     id: "completion-hour-window",
     file: "src/domain/limits/account-limits.ts",
     find: '  completionsPerAccount: [{ name: "completion-day", setting: "COMPLETIONS_PER_DAY", fallback: 30, seconds: DAY }],',
