@@ -8,7 +8,6 @@ import { fromBase64Url, toBase64Url } from "./encoding";
 
 const RANDOM_BYTES = 26;
 const EXPIRY_BYTES = 6;
-const DAY_MS = 86_400_000;
 
 /** A fresh secret that expires at `expiresAtMs`, rounded down to the second: never later than asked. */
 export function newExpiringSecret(expiresAtMs: number): string {
@@ -32,6 +31,3 @@ export function expiryOfSecret(secret: string): number {
   for (const byte of bytes.subarray(RANDOM_BYTES)) seconds = seconds * 256 + byte;
   return seconds * 1000;
 }
-
-/** The midnight (UTC) that ends the day of `ms`, or the next one when `ms` is a midnight: the row's expiry. */
-export const endOfUtcDay = (ms: number) => new Date(Math.floor(ms / DAY_MS) * DAY_MS + DAY_MS).toISOString();

@@ -12,7 +12,7 @@
 // their longer expiry). A day folded too early would miss a late change for good.
 import type { ServiceContext } from "../context/service-context";
 import { todayUtc } from "../lib/calendar-date";
-import { DAY_MS } from "./periods";
+import { DAY_MS } from "../lib/time";
 
 /** Days folded per run: a backlog (the first run after the migration, a long outage) goes a week at a time. */
 export const FOLD_DAYS_PER_RUN = 7;

@@ -2,5 +2,3 @@
 // every other setting in src/config/settings.ts.
 /** Fixed, not a setting: long enough to answer "did my mail fail?", no longer (src/maintenance/prune-mail-failures.ts). */
 export const MAIL_FAILURE_RETENTION_DAYS = 30;
-
-export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 // Callback attempts older than CALLBACK_LOG_RETENTION_DAYS. Only attempts of settled events go: a
 // pending event's attempts are the count its consumer works from.
 import { deleteInBatches } from "./batch-delete";
-import { DAY_MS } from "./periods";
+import { DAY_MS } from "../lib/time";
 
 export const pruneCallbackAttempts = (db: D1Database, now: Date, retentionDays: number) =>
   deleteInBatches(

@@ -1,6 +1,6 @@
 // Development outbox rows older than a day (GET /api/dev/outbox shows the newest; a link in an older
 // one has expired or is about to). Production never writes the outbox.
-import { DAY_MS } from "./periods";
+import { DAY_MS } from "../lib/time";
 import { deleteInBatches } from "./batch-delete";
 
 export const pruneDevOutbox = (db: D1Database, now: Date) =>

@@ -2,7 +2,8 @@
 // operator answers "did my mail fail?" within days, and the recipient hash is still pseudonymous data
 // about a person, kept no longer than that question needs.
 import { deleteInBatches } from "./batch-delete";
-import { DAY_MS, MAIL_FAILURE_RETENTION_DAYS } from "./periods";
+import { DAY_MS } from "../lib/time";
+import { MAIL_FAILURE_RETENTION_DAYS } from "./periods";
 
 export const pruneMailFailures = (db: D1Database, now: Date) =>
   deleteInBatches(db, "mail_failures", "failed_at < ?", [new Date(now.getTime() - MAIL_FAILURE_RETENTION_DAYS * DAY_MS).toISOString()]);

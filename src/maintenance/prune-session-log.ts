@@ -3,7 +3,7 @@
 // a day the fold has not reached keeps its rows, so the usage reports still count them. Nothing is
 // deleted before the first fold.
 import { deleteInBatches } from "./batch-delete";
-import { DAY_MS } from "./periods";
+import { DAY_MS } from "../lib/time";
 
 // One bound, the earlier of the two (min() of a NULL mark is NULL: nothing matches), so each batch walks
 // sessions_created from its start and stops at the bound.

@@ -5,11 +5,11 @@
 // a setting deployed without a key still in service, then rolled back, must not make that key's spent
 // tokens spendable again; and a key whose grace has passed stays recorded, so that publishing it again
 // makes none of its tokens spendable. Run by the scheduled handler (run.ts) with the ids of the keys it loaded.
+import { DAY_MS } from "../lib/time";
 import { deleteInBatches, type Pruned } from "./batch-delete";
 
 /** At most this many keys with spent records are looked at per run: a deployment has a few per threshold. */
 const MAX_KEYS_PER_RUN = 64;
-const DAY_MS = 86_400_000;
 /**
  * The retirement time of a key whose spent records this service has begun to prune: before every ISO
  * time, so that no later grace setting, however long, reads the key as still within its grace and forgets

@@ -7,7 +7,7 @@
 // and only the operator can delete it (docs/operations.md).
 import type { ApplicantDeletionMessage } from "../providers/applicant-deletion";
 import type { ServiceContext } from "../context/service-context";
-import { DAY_MS } from "./periods";
+import { DAY_MS } from "../lib/time";
 
 /** Rows asked for again per run, at most (one queue batch). */
 export const APPLICANT_RETRIES_PER_RUN = 50;

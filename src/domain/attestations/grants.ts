@@ -12,7 +12,8 @@ import type { ServiceContext } from "../../context/service-context";
 import { derivedKey } from "../../config/derived-keys";
 import { attestationGrants } from "../../db/schema";
 import { hmacHex } from "../../lib/crypto";
-import { endOfUtcDay, expiryOfSecret, newExpiringSecret } from "../../lib/expiring-secret";
+import { expiryOfSecret, newExpiringSecret } from "../../lib/expiring-secret";
+import { endOfUtcDay } from "../../lib/time";
 
 export type GrantKind = "offer" | "code" | "token" | "nonce";
 

@@ -7,22 +7,19 @@
 import { Tagged, embedded, encodeCbor } from "../../digital-id/cbor";
 import { fromBase64Url, toBase64Url } from "../../lib/encoding";
 import { randomBytes } from "../../lib/crypto";
+import { DAY_MS, startOfUtcDay } from "../../lib/time";
 import type { AttestationSigner } from "./signer";
 
 export const PROOF_OF_AGE_DOCTYPE = "eu.europa.ec.av.1";
 export const PROOF_OF_AGE_NAMESPACE = "eu.europa.ec.av.1";
 /** How long an attestation lives: it cannot be revoked, so not long (docs/attestations.md). At most 93 days. */
 export const ATTESTATION_VALIDITY_DAYS = 90;
-const DAY_MS = 86_400_000;
 
 /** A device key as a proof's `jwk` header carries it (checked by proofs.ts: P-256). */
 export type DeviceJwk = { kty: "EC"; crv: "P-256"; x: string; y: string };
 
 /** `tdate` (RFC 8949 tag 0) of a whole UTC day: no hours, minutes or seconds that could name the moment of issuance. */
 const tdate = (ms: number) => new Tagged(0, new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z"));
-
-/** The start (00:00:00Z) of the UTC day of `now`. */
-export const startOfUtcDay = (now: number) => Math.floor(now / DAY_MS) * DAY_MS;
 
 async function digest(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));

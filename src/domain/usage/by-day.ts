@@ -6,12 +6,10 @@ import * as z from "../../lib/lazy-zod";
 import type { Database } from "../../db/client";
 import type { ServiceContext } from "../../context/service-context";
 import { usageDays, verificationSessions as sessions } from "../../db/schema";
-import { toIso } from "../../lib/time";
+import { DAY_MS, toIso } from "../../lib/time";
 import { countFields, emptyCounts, windowConditions, type CountedRange } from "./totals";
 import { addCounts, rawFrom, rawCounts, rollupConditions, rollupCounts } from "./rollup";
 import type { Range } from "./range";
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const UsageByDay = z.object({
   from: z.iso.datetime(),

@@ -2,11 +2,10 @@
 // milliseconds, so they compare as text against created_at on the session-log indexes.
 import { validationFailed } from "../../errors";
 import { isCalendarDate } from "../../lib/calendar-date";
-import { toIso } from "../../lib/time";
+import { DAY_MS, toIso } from "../../lib/time";
 
 export const DEFAULT_RANGE_DAYS = 30;
 export const MAX_RANGE_DAYS = 366;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type Range = { from: string; to: string };
 
