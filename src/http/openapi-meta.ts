@@ -43,7 +43,7 @@ export type OperationMeta = {
   limits?: readonly LimitName[];
 };
 
-/** A route's prose, in its own file (or its area's docs.ts, where one is left): everything but the 429, which comes from the limits it declares. */
+/** A route's prose, in its own file: everything but the 429, which comes from the limits it declares. */
 export type OperationDoc = Omit<OperationMeta, "responses" | "limits"> & { responses?: Omit<Responses, 429> };
 
 // biome-ignore lint/suspicious/noExplicitAny: any environment, path and input: the metadata is the same whatever the handler validates

@@ -54,7 +54,7 @@ export function mountArea(app: Hono<AppEnv>, prefix: string, area: Area): void {
 }
 
 /**
- * A route's OpenAPI metadata: its prose (below the route, or in the area's docs.ts where one is left) and, when it counts limits, one 429 made of
+ * A route's OpenAPI metadata: its prose (below the route) and, when it counts limits, one 429 made of
  * their sentences from the catalogue, after `ownTooMany`: a 429 of the route's own that is no catalogue
  * limit (a session's cap on failed digital-ID answers, counted by its Durable Object). Only called behind `OPENAPI_METADATA &&`, so none of it is in the Worker.
  */

@@ -13,13 +13,19 @@ import { verifyConfirmation } from "../../domain/passkeys";
 import { accountWithVerifiedDob } from "../../domain/verification";
 import { unauthorized, validationFailed } from "../../errors";
 import { LIMITS } from "../../http/limits";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { requireAccountToken } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { approveAuthorizationDoc } from "./docs";
+import * as z from "../../lib/lazy-zod";
+import { refusals, WHO } from "./create-offer";
 import { ApproveAuthorizationInput } from "./schemas";
+
+/** The answer: where the consent page sends the browser. Read only by the prose below. */
+const AuthorizationApproval = z.object({
+  redirect_to: z.string().describe(OPENAPI_METADATA ? "The wallet's redirect_uri with code, state and iss" : ""),
+});
 
 const spec = {
   method: "post",
@@ -59,3 +65,21 @@ export const approveAuthorizationRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function approveAuthorizationDoc(): OperationDoc {
+  return {
+    tag: "Attestations",
+    summary: "Approve a wallet's authorization request for proof-of-age attestations (authorization code with PKCE)",
+    description:
+      "Called by the service's own consent page (GET /authorize) once the person has signed in and agreed: answers where to send the browser, the wallet's redirect_uri with a code (60 seconds, single use, bound to that redirect_uri and to the S256 code_challenge) and the state. " +
+      "The request's parameters are those of GET /authorize, checked again (422 VALIDATION_FAILED: response_type code, scope proof_of_age, S256 only, redirect_uri https with a domain name or IP address as its host, or a wallet's own scheme in reverse-domain form, RFC 8252 §7.1, such as eu.europa.ec.euidi://authorization). " +
+      WHO +
+      "docs/attestations.md.",
+    responses: {
+      200: { description: "Where the browser goes with the code", data: AuthorizationApproval },
+      ...refusals,
+      422: { description: "The authorization request is not one this service answers", codes: ["VALIDATION_FAILED"] },
+    },
+  };
+}

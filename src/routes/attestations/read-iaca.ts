@@ -2,9 +2,8 @@
 // lists and relying parties (docs/attestations.md). Public and cacheable; 404 where nothing is issued.
 import { attestationSigner } from "../../domain/attestations";
 import { notFound } from "../../errors";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { readIacaDoc } from "./docs";
 
 const spec = { method: "get", path: "/iaca", limits: {} } as const satisfies RouteSpec;
 
@@ -22,3 +21,17 @@ export const readIacaRoute = {
     });
   }),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function readIacaDoc(): OperationDoc {
+  return {
+    tag: "Attestations",
+    summary: "The IACA root certificate of the proof-of-age attestations this service issues",
+    description:
+      "The root the attestations' document signer chains to, as a PEM certificate: what a trusted list or a relying party adds to its trust anchors to accept this service's attestations. Public and cacheable. docs/attestations.md.",
+    responses: {
+      200: { description: "The IACA root (PEM)", content: { type: "application/pem-certificate-chain", schema: { type: "string" } } },
+      404: { description: "This deployment issues no attestations", codes: ["NOT_FOUND"] },
+    },
+  };
+}

@@ -1,4 +1,5 @@
-// The request and answer shapes of the attestation routes under /api (docs/attestations.md).
+// The request shapes of the attestation routes under /api (docs/attestations.md), which share the passkey
+// confirmation; each answer's shape is in its operation's file.
 import * as z from "../../lib/lazy-zod";
 import { AssertionCredential } from "../../domain/passkeys";
 
@@ -11,20 +12,6 @@ const confirmation = () =>
 
 export const CreateOfferInput = z.object({ confirmation: confirmation() });
 
-export const CredentialOfferOutput = z.object({
-  credential_offer: z
-    .record(z.string(), z.unknown())
-    .describe(
-      OPENAPI_METADATA
-        ? "The OpenID4VCI credential offer object (credential_issuer, credential_configuration_ids [proof_of_age], the pre-authorized code grant with tx_code {length, input_mode})"
-        : "",
-    ),
-  credential_offer_uri: z.string().describe(OPENAPI_METADATA ? "openid-credential-offer://?credential_offer=… (the offer by value)" : ""),
-  av_uri: z.string().describe(OPENAPI_METADATA ? "av://?credential_offer=… (the EU age-verification blueprint's link)" : ""),
-  tx_code: z.string().describe(OPENAPI_METADATA ? "The digits the person types in the wallet; shown, never sent with the offer" : ""),
-  expires_at: z.string().describe(OPENAPI_METADATA ? "When the offer dies (5 minutes)" : ""),
-});
-
 export const ApproveAuthorizationInput = z.object({
   response_type: z.string(),
   scope: z.string(),
@@ -34,8 +21,4 @@ export const ApproveAuthorizationInput = z.object({
   code_challenge_method: z.string(),
   state: z.string().max(2048).optional(),
   confirmation: confirmation(),
-});
-
-export const AuthorizationApproval = z.object({
-  redirect_to: z.string().describe(OPENAPI_METADATA ? "The wallet's redirect_uri with code, state and iss" : ""),
 });

@@ -8,6 +8,12 @@ import type { Context, MiddlewareHandler } from "hono";
 import { sessionOpenedBy } from "../../domain/verification";
 import { ApiError } from "../../errors";
 import type { AppEnv } from "../../http/app-env";
+import type { Responses } from "../../http/openapi-meta";
+
+/** The refusal's OpenAPI prose, for every route the person's page calls: on a double-blind session, a request with an Authorization header is refused before its credential is checked (docs/double-blind.md). */
+export const ACCOUNT_ON_DOUBLE_BLIND =
+  "A request with an Authorization header on a double-blind session (DOUBLE_BLIND_REQUIRED), refused before the credential is checked: nothing of an account is read";
+export const accountOnDoubleBlind = { 403: { description: ACCOUNT_ON_DOUBLE_BLIND, codes: ["DOUBLE_BLIND_REQUIRED"] } } satisfies Responses;
 
 /** Every place the route carries the nonce: read from the request after its validators ran. */
 export type NonceOf = (c: Context<AppEnv>) => (string | undefined)[];

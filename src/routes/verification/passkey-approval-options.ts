@@ -1,10 +1,10 @@
 // POST /api/age-verification/session/{id}/passkey-options: a challenge bound to this session and account,
 // for approving it with a passkey.
-import { approvalOptions } from "../../domain/passkeys";
+import { approvalOptions, PasskeyRequestOptions } from "../../domain/passkeys";
 import { NonceQuery, readSessionRequest } from "../../domain/verification";
 import type { AppEnv } from "../../http/app-env";
 import { LIMITS } from "../../http/limits";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { countUse, limitPerAddress } from "../../http/rate-limit";
 import { ApiError } from "../../errors";
 import { policyRefusal } from "../../session/answer-policy";
@@ -13,8 +13,8 @@ import { ok } from "../../http/respond";
 import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { passkeyApprovalOptionsDoc } from "./docs";
-import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
+import { accountOnDoubleBlind, noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
+import { linkSession } from "./session-responses";
 
 const spec = {
   method: "post",
@@ -47,3 +47,18 @@ export const passkeyApprovalOptionsRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function passkeyApprovalOptionsDoc(): OperationDoc {
+  return {
+    tag: "Verification",
+    summary: "Options for navigator.credentials.get() to approve this session with a passkey",
+    description:
+      "The challenge is single use, valid 5 minutes and bound to this session (by its nonce: no session id is stored with it) and this account; send the resulting assertion with consent: true to /complete.",
+    responses: {
+      200: { description: "Request options (PublicKeyCredentialRequestOptionsJSON)", data: PasskeyRequestOptions },
+      ...accountOnDoubleBlind,
+      ...linkSession(),
+    },
+  };
+}

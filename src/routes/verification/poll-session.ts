@@ -1,10 +1,11 @@
 // GET /api/age-verification/session/{id}: the merchant polls its session (the fallback when a callback was missed).
 import { pollSession } from "../../domain/verification";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { requireApiKey } from "../../http/require-api-key";
 import { ok } from "../../http/respond";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { pollSessionDoc } from "./docs";
+import { PolledSession } from "../../session/session-view";
+import { unknownSession } from "./session-responses";
 
 const spec = { method: "get", path: "/session/:id", limits: {} } as const satisfies RouteSpec;
 
@@ -18,3 +19,12 @@ export const pollSessionRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function pollSessionDoc(): OperationDoc {
+  return {
+    tag: "Verification",
+    summary: "Poll a session (spec endpoint 5): the fallback when a callback was missed",
+    responses: { 200: { description: "The polled session", data: PolledSession }, ...unknownSession },
+  };
+}

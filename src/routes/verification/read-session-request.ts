@@ -2,15 +2,16 @@
 import { forHolder, NonceQuery, readSessionRequest } from "../../domain/verification";
 import type { AppEnv } from "../../http/app-env";
 import { LIMITS } from "../../http/limits";
-import { describe } from "../../http/openapi-meta";
+import { describe, type OperationDoc } from "../../http/openapi-meta";
 import { limitPerAddress } from "../../http/rate-limit";
 import { requireUserReadingVerifiedDob } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { sessionNonce, sessionNonceHeader } from "../../http/session-nonce";
 import { queryParams } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
-import { readSessionRequestDoc } from "./docs";
-import { noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
+import { HolderSessionRequest } from "../../session/session-view";
+import { accountOnDoubleBlind, noAccountOnDoubleBlind, nonceInHeaderOr } from "./no-account-on-double-blind";
+import { linkSession } from "./session-responses";
 
 const spec = {
   method: "get",
@@ -41,3 +42,14 @@ export const readSessionRequestRoute = {
     },
   ),
 } satisfies NamedRoute;
+
+/** The OpenAPI prose, called only behind `OPENAPI_METADATA &&`: esbuild drops it from the Worker. */
+function readSessionRequestDoc(): OperationDoc {
+  return {
+    tag: "Verification",
+    summary: "What a session asks, for the end user's app (needs the nonce)",
+    description:
+      "Signed in (Bearer) with the nonce: the request with meets_age_required from the account's verified date of birth. A double-blind session is never read with an account (403 DOUBLE_BLIND_REQUIRED): its page reads the preview alone.",
+    responses: { 200: { description: "The request", data: HolderSessionRequest }, ...accountOnDoubleBlind, ...linkSession() },
+  };
+}
