@@ -28,6 +28,10 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           exclude: ["test/node/**", "test/tools/**"],
           setupFiles: ["./test/apply-migrations.ts", "./test/no-network.ts"],
+          // Property tests render tens of pages or sign tens of answers: well under a second on a quiet
+          // machine, past vitest's default 5 s on a shared one (the mutation runs load it). A test that
+          // hangs still fails, 20 s later.
+          testTimeout: 20_000,
         },
       },
       {
