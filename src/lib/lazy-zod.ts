@@ -12,8 +12,8 @@
 // every stand-in among the arguments replaced by its real schema, and forwards to it from then on. The
 // stand-in records only zod/mini's own methods that return a new schema, `.check(…)` and its alias
 // `.with(…)`, so that `z.string().check(…)` at module scope builds nothing either. Checks (`z.maxLength(…)`,
-// `z.describe(…)`, …) are deferred too: each is an object zod constructs, as a schema is
-// (test/node/startup-budget.test.ts counts both).
+// `z.describe(…)`, …) are deferred too, each by a lighter stand-in (DeferredCheck below): zod constructs a
+// check as it does a schema (test/node/startup-budget.test.ts counts both).
 //
 // The node project (OPENAPI_METADATA true: the OpenAPI builder and its checks) gets zod/mini's functions
 // unchanged, its schemas built eagerly, as the document's generator walks real schemas.
@@ -69,14 +69,46 @@ function useEnglishMessages(): void {
   localeSet = true;
 }
 
-/** A function of zod/mini whose schema or check is built on first use, with English messages. */
+/** What a call of zod/mini makes, with every stand-in among its arguments replaced; with English messages. */
+// biome-ignore lint/suspicious/noExplicitAny: every zod/mini function, whatever its parameters
+function madeOf(make: (...args: any[]) => object, args: unknown[]): object {
+  useEnglishMessages();
+  return make(...args.map(real));
+}
+
+/** A function of zod/mini whose schema is built on first use. */
 // biome-ignore lint/suspicious/noExplicitAny: every zod/mini function, whatever its parameters; the arguments are forwarded as they came
 function deferred<F extends (...args: any[]) => object>(make: F): F {
-  return ((...args: unknown[]) =>
-    standIn(() => {
-      useEnglishMessages();
-      return make(...args.map(real));
-    })) as F;
+  return ((...args: unknown[]) => standIn(() => madeOf(make, args))) as F;
+}
+
+/**
+ * A check made on first use. zod reads nothing of a check but its `_zod` (the definition, the function that
+ * runs it, its hooks), so its stand-in is an object whose `_zod` builds it, not a proxy: the Worker
+ * declares some 500 checks at module scope, and a proxy costs twice the object.
+ */
+class DeferredCheck implements Recipe {
+  built?: object;
+  constructor(
+    // biome-ignore lint/suspicious/noExplicitAny: every check function of zod/mini, whatever its parameters
+    private readonly make: (...args: any[]) => object,
+    private readonly args: unknown[],
+  ) {}
+  build(): object {
+    return madeOf(this.make, this.args);
+  }
+  get [RECIPE](): Recipe {
+    return this;
+  }
+  get _zod(): unknown {
+    return (builtOf(this) as { _zod: unknown })._zod;
+  }
+}
+
+/** A check function of zod/mini (one that makes a check, not a schema) whose check is built on first use. */
+// biome-ignore lint/suspicious/noExplicitAny: every check function of zod/mini, whatever its parameters; the arguments are forwarded as they came
+function deferredCheck<F extends (...args: any[]) => object>(make: F): F {
+  return ((...args: unknown[]) => new DeferredCheck(make, args)) as unknown as F;
 }
 
 /** The real schema behind a value of this module (itself when it was built eagerly). */
@@ -117,19 +149,19 @@ const deferredMini = () => ({
   extend: deferred(mini.extend),
   catchall: deferred(mini.catchall),
   pipe: deferred(mini.pipe),
-  // Checks.
-  minLength: deferred(mini.minLength),
-  maxLength: deferred(mini.maxLength),
-  length: deferred(mini.length),
-  gte: deferred(mini.gte),
-  lte: deferred(mini.lte),
-  regex: deferred(mini.regex),
-  trim: deferred(mini.trim),
-  toLowerCase: deferred(mini.toLowerCase),
-  toUpperCase: deferred(mini.toUpperCase),
+  // Checks. `refine` makes a schema that serves as a check, and `int` (above) is a schema too: proxies.
+  minLength: deferredCheck(mini.minLength),
+  maxLength: deferredCheck(mini.maxLength),
+  length: deferredCheck(mini.length),
+  gte: deferredCheck(mini.gte),
+  lte: deferredCheck(mini.lte),
+  regex: deferredCheck(mini.regex),
+  trim: deferredCheck(mini.trim),
+  toLowerCase: deferredCheck(mini.toLowerCase),
+  toUpperCase: deferredCheck(mini.toUpperCase),
+  superRefine: deferredCheck(mini.superRefine),
+  describe: deferredCheck(mini.describe),
   refine: deferred(mini.refine),
-  superRefine: deferred(mini.superRefine),
-  describe: deferred(mini.describe),
 });
 
 // zod/mini's own functions where the OpenAPI document is generated; deferred in the Worker and in a Node

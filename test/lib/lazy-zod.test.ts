@@ -163,6 +163,14 @@ describe("lazy zod", () => {
     expect(base.brand<"B">().parse("ok")).toBe("ok");
   });
 
+  it("hands a real schema a check made on first use as the check itself", () => {
+    const real = mini.string().check(z.trim(), z.maxLength(2), z.describe("short"));
+    expect(real.safeParse(" ab ")).toEqual({ success: true, data: "ab" });
+    expect(real.safeParse("abc").error?.issues).toEqual(mini.string().check(mini.maxLength(2)).safeParse("abc").error?.issues);
+    expect(mini.globalRegistry.get(real)?.description).toBe("short");
+    expect(z.maxLength(2)).toBeInstanceOf(mini.core.$ZodCheckMaxLength);
+  });
+
   it("parses asynchronously as zod does (the validators' path)", async () => {
     const { lazy, eager } = both((api) => api.object({ n: api.coerce.number().check(api.int(), api.gte(1)) }));
     for (const input of [{ n: "3" }, { n: "-1" }, {}]) {

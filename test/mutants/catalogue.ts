@@ -1686,8 +1686,8 @@ const workerSchemas: Mutation[] = [
   {
     id: "lazy-schema-without-english-messages",
     file: "src/lib/lazy-zod.ts",
-    find: "      useEnglishMessages();\n      return make(",
-    replace: "      return make(",
+    find: "  useEnglishMessages();\n  return make(...args.map(real));",
+    replace: "  return make(...args.map(real));",
     tests: ["test/lib/lazy-zod.test.ts"],
     why: 'the Worker\'s validation errors lose their messages: every field says "Invalid input"',
   },
