@@ -10,9 +10,13 @@ import * as z from "../lib/lazy-zod";
  */
 const settingSchema = z
   .array(
-    z.object({ age_over: z.number().int().min(1).max(150), current: z.string().min(1), previous: z.string().min(1).optional() }).strict(),
+    z.strictObject({
+      age_over: z.number().check(z.int(), z.gte(1), z.lte(150)),
+      current: z.string().check(z.minLength(1)),
+      previous: z.optional(z.string().check(z.minLength(1))),
+    }),
   )
-  .min(1);
+  .check(z.minLength(1));
 
 export type TokenKeyEntry = z.infer<typeof settingSchema>[number];
 

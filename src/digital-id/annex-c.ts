@@ -21,11 +21,7 @@ import type { Certificate } from "./x509";
 export const ANNEX_C_PROTOCOL = "org-iso-mdoc";
 
 export const AnnexCResponse = z.object({
-  response: z
-    .string()
-    .min(1)
-    .max(60_000)
-    .regex(/^[A-Za-z0-9_-]+$/),
+  response: z.string().check(z.minLength(1), z.maxLength(60_000), z.regex(/^[A-Za-z0-9_-]+$/)),
 });
 
 /** The DeviceRequest: `age_over_NN` in each doctype's namespace, not to be retained, nothing else. */

@@ -20,7 +20,7 @@ import type { Certificate } from "./x509";
 
 export const OPENID4VP_PROTOCOL = "openid4vp-v1-unsigned";
 
-export const OpenId4VpResponse = z.object({ response: z.string().min(1).max(60_000) });
+export const OpenId4VpResponse = z.object({ response: z.string().check(z.minLength(1), z.maxLength(60_000)) });
 
 /** DCQL credential query ids, and the doctype each mdoc query asks for. */
 const MDOC_QUERIES: Record<string, string> = { mdl: MDL_DOCTYPE, eu_age: EU_AGE_DOCTYPE };
@@ -67,7 +67,7 @@ export async function createOpenId4VpRequest(ageRequired: number) {
   return { request: { protocol: OPENID4VP_PROTOCOL, data }, pending: { nonce, privateKey } };
 }
 
-const VpToken = z.record(z.string(), z.array(z.string().min(1)).length(1));
+const VpToken = z.record(z.string(), z.array(z.string().check(z.minLength(1))).check(z.length(1)));
 
 /** Decrypts the response and verifies the one presentation in its `vp_token`. */
 export async function verifyOpenId4VpResponse(

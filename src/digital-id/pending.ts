@@ -10,15 +10,15 @@ const PrivateEcJwk = z.object({
   x: z.string(),
   y: z.string(),
   d: z.string(),
-  kid: z.string().optional(),
+  kid: z.optional(z.string()),
 });
 
 export const PendingDigitalIdRequest = z.object({
-  ageRequired: z.int().min(1).max(150),
+  ageRequired: z.int().check(z.gte(1), z.lte(150)),
   createdAt: z.iso.datetime(),
   /** Absent above 99: `age_over_NN` has two digits, so the mdoc way is not offered. */
-  mdoc: z.object({ encryptionInfo: z.string(), privateKey: PrivateEcJwk }).nullable(),
-  openId4Vp: z.object({ nonce: z.string(), privateKey: PrivateEcJwk.extend({ kid: z.string() }) }),
+  mdoc: z.nullable(z.object({ encryptionInfo: z.string(), privateKey: PrivateEcJwk })),
+  openId4Vp: z.object({ nonce: z.string(), privateKey: z.extend(PrivateEcJwk, { kid: z.string() }) }),
 });
 export type PendingDigitalIdRequest = z.infer<typeof PendingDigitalIdRequest>;
 export type PrivateEcJwk = z.infer<typeof PrivateEcJwk>;

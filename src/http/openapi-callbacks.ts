@@ -2,6 +2,7 @@
 // same zod schemas the consumer's signed bodies follow (src/session/callback-events.ts).
 import { CALLBACK_EVENTS } from "../session/callback-events";
 import { RETRY_SCHEDULE_SECONDS } from "../callbacks/retry-policy";
+import * as z from "../lib/lazy-zod";
 import { jsonSchema } from "./openapi-json-schema";
 
 const SIGNATURE_HEADERS = [
@@ -24,7 +25,7 @@ export function webhooksSection() {
         post: {
           operationId: `callback_${type.replace(/\W+/g, "_")}`,
           summary: type,
-          description: `${schema.description ?? ""} Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to ${retries} attempts over about three days (410 stops retrying); see docs/callbacks.md.`,
+          description: `${z.globalRegistry.get(z.built(schema))?.description ?? ""} Standard Webhooks v1; a 2xx within 15 s is success. Session events are retried up to ${retries} attempts over about three days (410 stops retrying); see docs/callbacks.md.`,
           parameters: SIGNATURE_HEADERS,
           requestBody: { required: true, content: { "application/json": { schema: jsonSchema(schema, "output") } } },
           responses: { "2XX": { description: "Received: no further attempt." }, "410": { description: "Gone: retries stop." } },

@@ -2,7 +2,7 @@
 // Not part of the Worker: test/node/openapi-static.test.ts writes the document to public/api/openapi.json
 // and the reference page to public/docs.html (`npm run openapi`), served as static assets.
 import type { Hono } from "hono";
-import type { ZodType } from "zod";
+import type { $ZodType } from "zod/v4/core";
 import { ERROR_CODES, type CodeOf, type ErrorCode, type ErrorStatus } from "../errors";
 import { webhooksSection } from "./openapi-callbacks";
 import { jsonSchema } from "./openapi-json-schema";
@@ -135,7 +135,7 @@ function responses(meta: OperationMeta, method: string) {
   return out;
 }
 
-function queryParameters(schema: ZodType, where: "query" | "header" = "query") {
+function queryParameters(schema: $ZodType, where: "query" | "header" = "query") {
   const json = jsonSchema(schema, "input") as { properties?: Record<string, unknown>; required?: string[] };
   return Object.entries(json.properties ?? {}).map(([name, property]) => ({
     name,

@@ -1,7 +1,7 @@
 // Route metadata for the OpenAPI document. Validators and auth middleware carry the zod schemas and
 // security they enforce, so the document is generated from exactly what validates requests.
 import type { MiddlewareHandler } from "hono";
-import type { ZodType } from "zod";
+import type { $ZodType } from "zod/v4/core";
 import type { CodeOf, ErrorStatus } from "../errors";
 import type { LimitName } from "./limits";
 // OPENAPI_METADATA, the build flag that keeps or drops the descriptions below.
@@ -14,7 +14,7 @@ export type Security = "bearer" | "apiKey" | "webhookSignature";
 export type ResponseDoc = {
   description: string;
   /** Schema of `data` in the success envelope; omitted for a body without data. */
-  data?: ZodType;
+  data?: $ZodType;
   /** A body that is not the JSON envelope (for example text/csv). */
   content?: { type: string; schema: Record<string, unknown> };
 };
@@ -32,10 +32,10 @@ export type OperationMeta = {
   summary?: string;
   description?: string;
   security?: Security;
-  body?: ZodType;
-  query?: ZodType;
+  body?: $ZodType;
+  query?: $ZodType;
   /** Request headers the route reads (besides the credential headers of its security scheme). */
-  headers?: ZodType;
+  headers?: $ZodType;
   responses?: Responses;
   /** Development-only routes are documented as such. */
   devOnly?: boolean;

@@ -5,12 +5,12 @@ import * as z from "../lib/lazy-zod";
 import { validationFailed } from "../errors";
 import { requestHeaders } from "./validate";
 
-const Nonce = z.string().min(1).max(128);
+const Nonce = z.string().check(z.minLength(1), z.maxLength(128));
 
 export const SessionNonceHeader = z.object({
-  "x-session-nonce": Nonce.optional().describe(
-    OPENAPI_METADATA ? "The session's nonce; preferred over the query or body form, which stay valid." : "",
-  ),
+  "x-session-nonce": z
+    .optional(Nonce)
+    .check(z.describe(OPENAPI_METADATA ? "The session's nonce; preferred over the query or body form, which stay valid." : "")),
 });
 
 export const sessionNonceHeader = requestHeaders(SessionNonceHeader);

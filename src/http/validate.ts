@@ -3,12 +3,12 @@ import { zValidator } from "@hono/zod-validator";
 import { every } from "hono/combine";
 import { createMiddleware } from "hono/factory";
 import type { MiddlewareHandler } from "hono/types";
-import type { ZodError, ZodType } from "zod";
+import type { $ZodError, $ZodType } from "zod/v4/core";
 import { fieldErrors, validationFailed } from "../errors";
 import { withMeta } from "./openapi-meta";
 
 const hook = (result: { success: boolean; error?: unknown }) => {
-  if (!result.success) throw validationFailed(fieldErrors(result.error as ZodError));
+  if (!result.success) throw validationFailed(fieldErrors(result.error as $ZodError));
 };
 
 /**
@@ -25,13 +25,13 @@ const emptyBodyIsNoBody = createMiddleware(async (c, next) => {
   await next();
 });
 
-export const jsonBody = <S extends ZodType>(schema: S) => {
+export const jsonBody = <S extends $ZodType>(schema: S) => {
   const validate = zValidator("json", schema, hook);
   // `every` keeps one middleware per route (the OpenAPI metadata rides on it); the cast keeps the validator's input types.
   return withMeta(every(emptyBodyIsNoBody, validate) as unknown as typeof validate, { body: schema });
 };
 
-export const queryParams = <S extends ZodType>(schema: S) => withMeta(zValidator("query", schema, hook), { query: schema });
+export const queryParams = <S extends $ZodType>(schema: S) => withMeta(zValidator("query", schema, hook), { query: schema });
 
 /** A middleware made on its first request: zValidator reads a header schema's shape when it is made. */
 function onFirstUse<M extends MiddlewareHandler>(make: () => M): M {
@@ -43,7 +43,7 @@ function onFirstUse<M extends MiddlewareHandler>(make: () => M): M {
  * Request headers, validated like the rest of the input; the schema's keys are lower-case header names.
  * Made on first use so that the schema (src/lib/lazy-zod.ts) is not built when the Worker starts.
  */
-export const requestHeaders = <S extends ZodType>(schema: S) =>
+export const requestHeaders = <S extends $ZodType>(schema: S) =>
   withMeta(
     onFirstUse(() => zValidator("header", schema, hook)),
     { headers: schema },

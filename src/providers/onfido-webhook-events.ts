@@ -22,20 +22,18 @@ export async function verifyOnfidoSignature(rawBody: Uint8Array<ArrayBuffer>, he
 }
 
 /** Ids we put into a provider URL path: Onfido ids are UUIDs; the sandbox's use the same alphabet. */
-const ProviderId = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, "Expected a provider id.");
+const ProviderId = z.string().check(z.regex(/^[A-Za-z0-9_-]{1,200}$/, "Expected a provider id."));
 
 export const OnfidoWebhookEvent = z.object({
   payload: z.object({
-    resource_type: z.string().max(100),
-    action: z.string().max(100),
-    object: z
-      .object({
-        id: ProviderId,
-        status: z.string().max(100).optional(),
-        completed_at_iso8601: z.string().max(100).optional(),
-        href: z.string().max(2048).optional(),
-      })
-      .loose(),
+    resource_type: z.string().check(z.maxLength(100)),
+    action: z.string().check(z.maxLength(100)),
+    object: z.looseObject({
+      id: ProviderId,
+      status: z.optional(z.string().check(z.maxLength(100))),
+      completed_at_iso8601: z.optional(z.string().check(z.maxLength(100))),
+      href: z.optional(z.string().check(z.maxLength(2048))),
+    }),
   }),
 });
 export type OnfidoWebhookEvent = z.infer<typeof OnfidoWebhookEvent>;

@@ -18,28 +18,27 @@ const CALL_TIMEOUT_MS = 5_000;
 /** A check carries a handful of reports; more than this is not a check we understand. */
 const MAX_REPORTS = 10;
 
-const Applicant = z.object({ id: z.string().min(1) });
-const SdkToken = z.object({ token: z.string().min(1) });
+const Applicant = z.object({ id: z.string().check(z.minLength(1)) });
+const SdkToken = z.object({ token: z.string().check(z.minLength(1)) });
 const Check = z.object({
-  id: z.string().min(1),
-  applicant_id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
+  applicant_id: z.string().check(z.minLength(1)),
   status: z.string(),
-  result: z.string().nullish(),
-  report_ids: z.array(z.string().min(1)).max(MAX_REPORTS).default([]),
+  result: z.nullish(z.string()),
+  report_ids: z._default(z.array(z.string().check(z.minLength(1))).check(z.maxLength(MAX_REPORTS)), []),
 });
 const Report = z.object({
-  id: z.string().min(1),
+  id: z.string().check(z.minLength(1)),
   name: z.string(),
-  status: z.string().optional(),
-  result: z.string().nullish(),
-  properties: z
-    .object({
-      date_of_birth: z.string().nullish(),
-      issuing_country: z.string().nullish(),
-      document_numbers: z.array(z.object({ type: z.string().nullish(), value: z.string().nullish() }).loose()).nullish(),
-    })
-    .loose()
-    .nullish(),
+  status: z.optional(z.string()),
+  result: z.nullish(z.string()),
+  properties: z.nullish(
+    z.looseObject({
+      date_of_birth: z.nullish(z.string()),
+      issuing_country: z.nullish(z.string()),
+      document_numbers: z.nullish(z.array(z.looseObject({ type: z.nullish(z.string()), value: z.nullish(z.string()) }))),
+    }),
+  ),
 });
 
 type Operation = "create_applicant" | "update_applicant" | "sdk_token" | "create_check" | "read_check" | "read_report" | "delete_applicant";
@@ -155,7 +154,7 @@ export class OnfidoProvider implements IdentityProvider {
     return { result: "clear", dateOfBirth, document: number && issuingCountry ? { number, issuingCountry } : null };
   }
 
-  private async request<S extends z.ZodType>(
+  private async request<S extends z.ZodMiniType>(
     operation: Operation,
     method: "GET" | "POST" | "PUT",
     path: string,

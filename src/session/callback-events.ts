@@ -7,26 +7,26 @@ import type { CallbackEventType } from "./callback-message";
 
 export const TEST_EVENT_TYPE = "age_verification.test";
 
-const envelope = <T extends string, D extends z.ZodType>(type: T, data: D, description: string) =>
+const envelope = <T extends string, D extends z.ZodMiniType>(type: T, data: D, description: string) =>
   z
     .object({
       type: z.literal(type),
       timestamp: z.iso
         .datetime()
-        .describe(OPENAPI_METADATA ? "When the event happened (the session's resolution; the send time of a test event)." : ""),
+        .check(z.describe(OPENAPI_METADATA ? "When the event happened (the session's resolution; the send time of a test event)." : "")),
       data,
     })
-    .describe(description);
+    .check(z.describe(description));
 
 const sessionEvent = (type: CallbackEventType, status: "APPROVED" | "DENIED" | "EXPIRED", when: string) =>
   envelope(
     type,
-    PolledSession.extend({ status: z.literal(status) }),
+    z.extend(PolledSession, { status: z.literal(status) }),
     OPENAPI_METADATA ? `Sent when ${when}. \`data\` is the polled session.` : "",
   );
 
 export const TestEventData = z.object({
-  key_id: z.string().describe(OPENAPI_METADATA ? "The key whose signing secret(s) signed this test event." : ""),
+  key_id: z.string().check(z.describe(OPENAPI_METADATA ? "The key whose signing secret(s) signed this test event." : "")),
   message: z.string(),
 });
 

@@ -15,54 +15,61 @@ export const PolledSession = z.object({
   status: z.enum(SESSION_STATUSES),
   above_age_required: z.boolean(),
   assurance: z
-    .enum(ASSURANCES)
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen."
-        : "",
+    .nullable(z.enum(ASSURANCES))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "What the answer rests on: KYC_VERIFIED (an identity document and face checked by the identity provider, then the verified account's approval or an anonymous age token issued to it) or DIGITAL_ID_VERIFIED (an issuer-signed credential from the person's wallet); null while unresolved, on expiry, and for a decline from the first screen."
+          : "",
+      ),
     ),
-  receipt_id: z.string().nullable(),
+  receipt_id: z.nullable(z.string()),
   age_required: z.int(),
   expires_at: z.iso.datetime(),
-  resolved_at: z.iso.datetime().nullable(),
+  resolved_at: z.nullable(z.iso.datetime()),
   reference: z
-    .string()
-    .nullable()
-    .describe(OPENAPI_METADATA ? "The merchant's own reference from the open request, or null." : ""),
-  metadata: Metadata.nullable().describe(OPENAPI_METADATA ? "The merchant's metadata from the open request, or null." : ""),
-  livemode: z.boolean().describe(OPENAPI_METADATA ? "false for a session opened with a test key (svc_sk_test_…)." : ""),
+    .nullable(z.string())
+    .check(z.describe(OPENAPI_METADATA ? "The merchant's own reference from the open request, or null." : "")),
+  metadata: z.nullable(Metadata).check(z.describe(OPENAPI_METADATA ? "The merchant's metadata from the open request, or null." : "")),
+  livemode: z.boolean().check(z.describe(OPENAPI_METADATA ? "false for a session opened with a test key (svc_sk_test_…)." : "")),
   holder_binding: z
-    .enum(HOLDER_BINDINGS)
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers."
-        : "",
+    .nullable(z.enum(HOLDER_BINDINGS))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "How the answer was bound to the person: PASSKEY (a passkey assertion at the moment of approval), PASSWORD (the account's sign-in only), DEVICE_KEY (the wallet signed this session's request with the credential's device key) or ANONYMOUS_TOKEN (a double-blind approval with a blind-signed age token: no account took part); null while unresolved, for refusals, declines, expiry and test-mode answers."
+          : "",
+      ),
     ),
   denial_reason: z
-    .enum(DENIAL_REASONS)
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED."
-        : "",
+    .nullable(z.enum(DENIAL_REASONS))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Why a DENIED session was denied: UNDER_AGE (a verified age or a credential says under age_required) or DECLINED (the person said no); null unless DENIED."
+          : "",
+      ),
     ),
   accepted_assurance: z
     .array(z.enum(ASSURANCES))
-    .describe(
-      OPENAPI_METADATA
-        ? "The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered)."
-        : "",
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The ways the merchant accepted for this session (the open request's accepted_assurance, or every way offered)."
+          : "",
+      ),
     ),
-  double_blind: z.boolean().describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve this session." : ""),
+  double_blind: z
+    .boolean()
+    .check(z.describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve this session." : "")),
   receipt: z
-    .string()
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED."
-        : "",
+    .nullable(z.string())
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Compact JWS (EdDSA) over the resolution, verifiable with GET /.well-known/jwks.json; null unless APPROVED or DENIED."
+          : "",
+      ),
     ),
 });
 export type PolledSession = z.infer<typeof PolledSession>;
@@ -73,34 +80,37 @@ export const SessionRequest = z.object({
   merchant_name: z.string(),
   status: z.enum(SESSION_STATUSES),
   expires_at: z.iso.datetime(),
-  livemode: z.boolean().describe(OPENAPI_METADATA ? "false: a test session, answered with a chosen outcome and no identity check." : ""),
+  livemode: z
+    .boolean()
+    .check(z.describe(OPENAPI_METADATA ? "false: a test session, answered with a chosen outcome and no identity check." : "")),
   locale: z
-    .enum(LOCALES)
-    .nullable()
-    .describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in, or null." : ""),
+    .nullable(z.enum(LOCALES))
+    .check(z.describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in, or null." : "")),
   return_url: z
-    .string()
-    .nullable()
-    .describe(OPENAPI_METADATA ? "Where the result screen's button leads back to (with session_id appended), or null." : ""),
-  require_passkey: z.boolean().describe(OPENAPI_METADATA ? "The merchant accepts only a passkey approval." : ""),
+    .nullable(z.string())
+    .check(z.describe(OPENAPI_METADATA ? "Where the result screen's button leads back to (with session_id appended), or null." : "")),
+  require_passkey: z.boolean().check(z.describe(OPENAPI_METADATA ? "The merchant accepts only a passkey approval." : "")),
   accepted_assurance: z
     .array(z.enum(ASSURANCES))
-    .describe(OPENAPI_METADATA ? "The ways this session may be answered: the page offers only these." : ""),
+    .check(z.describe(OPENAPI_METADATA ? "The ways this session may be answered: the page offers only these." : "")),
   double_blind: z
     .boolean()
-    .describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve: the account's own approval is refused." : ""),
+    .check(
+      z.describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve: the account's own approval is refused." : ""),
+    ),
 });
 export type SessionRequest = z.infer<typeof SessionRequest>;
 
 /** The request as the signed-in end user reads it: with whether their own verified age meets it. */
-export const HolderSessionRequest = SessionRequest.extend({
+export const HolderSessionRequest = z.extend(SessionRequest, {
   meets_age_required: z
-    .boolean()
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "Whether the signed-in account's verified date of birth meets age_required today, so that the page can tell a person under the age before they answer; null while the account has no verified identity. Only the account itself reads this, and the server still decides on complete."
-        : "",
+    .nullable(z.boolean())
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Whether the signed-in account's verified date of birth meets age_required today, so that the page can tell a person under the age before they answer; null while the account has no verified identity. Only the account itself reads this, and the server still decides on complete."
+          : "",
+      ),
     ),
 });
 export type HolderSessionRequest = z.infer<typeof HolderSessionRequest>;
@@ -111,29 +121,30 @@ export const SessionPreview = z.object({
   age_required: z.int(),
   status: z.enum(SESSION_STATUSES),
   expires_at: z.iso.datetime(),
-  resolved_at: z.iso
-    .datetime()
-    .nullable()
-    .describe(OPENAPI_METADATA ? "When the link was answered or expired; null while PENDING" : ""),
+  resolved_at: z
+    .nullable(z.iso.datetime())
+    .check(z.describe(OPENAPI_METADATA ? "When the link was answered or expired; null while PENDING" : "")),
   livemode: z.boolean(),
   return_url: z
-    .string()
-    .nullable()
-    .describe(OPENAPI_METADATA ? "Where the merchant asked the end user to be sent back; null when it gave none" : ""),
+    .nullable(z.string())
+    .check(z.describe(OPENAPI_METADATA ? "Where the merchant asked the end user to be sent back; null when it gave none" : "")),
   locale: z
-    .enum(LOCALES)
-    .nullable()
-    .describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in; null when it gave none" : ""),
+    .nullable(z.enum(LOCALES))
+    .check(z.describe(OPENAPI_METADATA ? "The language the merchant asked the pages to open in; null when it gave none" : "")),
   accepted_assurance: z
     .array(z.enum(ASSURANCES))
-    .describe(OPENAPI_METADATA ? "The ways this session may be answered: the first screen offers only these." : ""),
-  double_blind: z.boolean().describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve this session." : ""),
+    .check(z.describe(OPENAPI_METADATA ? "The ways this session may be answered: the first screen offers only these." : "")),
+  double_blind: z
+    .boolean()
+    .check(z.describe(OPENAPI_METADATA ? "Only an anonymous age token or a digital ID may approve this session." : "")),
   require_passkey: z
     .boolean()
-    .describe(
-      OPENAPI_METADATA
-        ? "The merchant accepts only an approval bound to the person by a key on their device (a passkey, or a wallet's device signature). With double_blind, the digital ID is the only way that can succeed: the first screen offers it alone."
-        : "",
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The merchant accepts only an approval bound to the person by a key on their device (a passkey, or a wallet's device signature). With double_blind, the digital ID is the only way that can succeed: the first screen offers it alone."
+          : "",
+      ),
     ),
 });
 export type SessionPreview = z.infer<typeof SessionPreview>;

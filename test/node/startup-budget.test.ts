@@ -38,7 +38,7 @@ describe("start-up budget", () => {
     const counted = zodCounted.replace(/^(function sqliteTableBase\([^)]*\) \{)$/m, `$1 ${counter("__tablesBuilt")}`);
     expect(counted, "drizzle's table builder was not found in the bundle: the counter needs updating").not.toBe(zodCounted);
     // zod/mini's schemas, not classic zod's: classic zod in the bundle is all of it, evaluated at start-up
-    // (src/lib/zod-mini-steps.ts), brought back by any use of it the Worker's flag does not drop.
+    // (src/lib/lazy-zod.ts), brought back by any value import of it.
     expect(script).toContain('$constructor("ZodMiniObject"');
     expect(script).not.toContain('$constructor("ZodObject"');
 

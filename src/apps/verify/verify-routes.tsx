@@ -17,8 +17,8 @@ import { VerifyPage } from "./verify-page";
 
 // The shape of a link built by a merchant: anything else is a broken link, shown as a page, not JSON.
 const VerifyLink = z.object({
-  session_id: z.string().regex(idShape("ses")),
-  nonce: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/),
+  session_id: z.string().check(z.regex(idShape("ses"))),
+  nonce: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,128}$/)),
 });
 
 export const verifyAppRoutes = new Hono<AppEnv>();

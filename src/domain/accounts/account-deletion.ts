@@ -18,14 +18,13 @@ import { releaseIdentity } from "../kyc";
 
 export const DeleteAccountInput = z.object({
   password: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)."
-        : "",
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The account's current password. Optional when the token is from a sign-in of the last 10 minutes (the request may then have no body, as in 1.1.0)."
+          : "",
+      ),
     ),
 });
 

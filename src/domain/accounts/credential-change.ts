@@ -16,9 +16,12 @@ import { accountIdOfEmail, claimEmail, releaseEmail } from "./account-directory"
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema";
 
-export const ChangePasswordInput = z.object({ currentPassword: z.string().min(1).max(128), newPassword: PasswordField });
-export const ChangeEmailInput = z.object({ newEmail: EmailField, password: z.string().min(1).max(128) });
-export const TokenInput = z.object({ token: z.string().min(1).max(200) });
+export const ChangePasswordInput = z.object({
+  currentPassword: z.string().check(z.minLength(1), z.maxLength(128)),
+  newPassword: PasswordField,
+});
+export const ChangeEmailInput = z.object({ newEmail: EmailField, password: z.string().check(z.minLength(1), z.maxLength(128)) });
+export const TokenInput = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)) });
 
 /** Returns a fresh token: the caller's old one stops working with every other. */
 export async function changePassword(ctx: ServiceContext, user: UserRow, input: z.infer<typeof ChangePasswordInput>) {

@@ -17,7 +17,7 @@ import { findAccountByEmail } from "./account-directory";
 import { onEmailTokenShard } from "./email-links";
 
 export const ForgotPasswordInput = z.object({ email: EmailField });
-export const ResetPasswordInput = z.object({ token: z.string().min(1).max(200), newPassword: PasswordField });
+export const ResetPasswordInput = z.object({ token: z.string().check(z.minLength(1), z.maxLength(200)), newPassword: PasswordField });
 
 /**
  * Sends a reset link if the account exists; the caller answers 202 either way (no enumeration) and runs

@@ -9,13 +9,15 @@ import { NameField, toUser } from "./users";
 
 export const ProfileInput = z
   .object({
-    firstName: NameField.nullable().optional(),
-    lastName: NameField.nullable().optional(),
-    companyName: NameField.optional(),
+    firstName: z.optional(z.nullable(NameField)),
+    lastName: z.optional(z.nullable(NameField)),
+    companyName: z.optional(NameField),
   })
-  .refine((input) => Object.values(input).some((value) => value !== undefined), {
-    message: "Send at least one of firstName, lastName, companyName.",
-  });
+  .check(
+    z.refine((input) => Object.values(input).some((value) => value !== undefined), {
+      message: "Send at least one of firstName, lastName, companyName.",
+    }),
+  );
 
 export async function updateProfile({ db }: ServiceContext, user: UserRow, input: z.infer<typeof ProfileInput>) {
   if (input.companyName !== undefined && user.userType !== "BUSINESS") {

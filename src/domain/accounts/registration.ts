@@ -28,20 +28,21 @@ export const RegisterInput = z
   .object({
     email: EmailField,
     password: PasswordField,
-    firstName: NameField.optional(),
-    lastName: NameField.optional(),
+    firstName: z.optional(NameField),
+    lastName: z.optional(NameField),
     userType: z.enum(USER_TYPES),
-    companyName: NameField.optional(),
+    companyName: z.optional(NameField),
     locale: z
-      .enum(LOCALES)
-      .optional()
-      .describe(OPENAPI_METADATA ? "The language of the account's mails (the end user's pages send theirs); default en" : ""),
+      .optional(z.enum(LOCALES))
+      .check(z.describe(OPENAPI_METADATA ? "The language of the account's mails (the end user's pages send theirs); default en" : "")),
   })
-  .superRefine((input, ctx) => {
-    if (input.userType === "BUSINESS" && !input.companyName) {
-      ctx.addIssue({ code: "custom", path: ["companyName"], message: "A business account needs a company name." });
-    }
-  });
+  .check(
+    z.superRefine((input, ctx) => {
+      if (input.userType === "BUSINESS" && !input.companyName) {
+        ctx.addIssue({ code: "custom", path: ["companyName"], message: "A business account needs a company name." });
+      }
+    }),
+  );
 export type RegisterInput = z.infer<typeof RegisterInput>;
 
 export const emailTaken = () => new ApiError("EMAIL_TAKEN");

@@ -14,7 +14,7 @@ import { revokeEmailTokens } from "./email-links";
 import { EmailField, toUser } from "./users";
 import { findAccountByEmail } from "./account-directory";
 
-export const LoginInput = z.object({ email: EmailField, password: z.string().min(1).max(128) });
+export const LoginInput = z.object({ email: EmailField, password: z.string().check(z.minLength(1), z.maxLength(128)) });
 
 export const invalidCredentials = () => new ApiError("INVALID_CREDENTIALS");
 

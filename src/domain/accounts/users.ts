@@ -5,9 +5,9 @@ import { USER_TYPES, type UserRow } from "../../db/schema";
 export const User = z.object({
   id: z.string(),
   email: z.email(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  companyName: z.string().nullable(),
+  firstName: z.nullable(z.string()),
+  lastName: z.nullable(z.string()),
+  companyName: z.nullable(z.string()),
   userType: z.enum(USER_TYPES),
   emailVerified: z.boolean(),
   createdAt: z.iso.datetime(),
@@ -26,7 +26,9 @@ export const toUser = (row: UserRow): User => ({
 });
 
 /** Emails are trimmed and lower-cased before validation, so comparisons and uniqueness agree. */
-export const EmailField = z.string().trim().toLowerCase().max(254).pipe(z.email("Enter a valid email address."));
-export const PasswordField = z.string().min(8, "Use at least 8 characters.").max(128, "Use at most 128 characters.");
-export const NameField = z.string().trim().min(1).max(100);
+export const EmailField = z.pipe(z.string().check(z.trim(), z.toLowerCase(), z.maxLength(254)), z.email("Enter a valid email address."));
+export const PasswordField = z
+  .string()
+  .check(z.minLength(8, "Use at least 8 characters."), z.maxLength(128, "Use at most 128 characters."));
+export const NameField = z.string().check(z.trim(), z.minLength(1), z.maxLength(100));
 // An address leads to its account through the home shard's directory: src/domain/accounts/account-directory.ts.

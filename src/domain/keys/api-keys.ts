@@ -27,33 +27,36 @@ export const ApiKeyRecord = z.object({
   name: z.string(),
   prefix: z.string(),
   createdAt: z.iso.datetime(),
-  lastUsedAt: z.iso.datetime().nullable(),
-  revokedAt: z.iso.datetime().nullable(),
+  lastUsedAt: z.nullable(z.iso.datetime()),
+  revokedAt: z.nullable(z.iso.datetime()),
   signingSecret: z
     .object({
-      rotatedAt: z.iso
-        .datetime()
-        .nullable()
-        .describe(OPENAPI_METADATA ? "When the current signing secret replaced the previous one; null if never rotated." : ""),
-      previousExpiresAt: z.iso
-        .datetime()
-        .nullable()
-        .describe(
-          OPENAPI_METADATA
-            ? "While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs."
-            : "",
+      rotatedAt: z
+        .nullable(z.iso.datetime())
+        .check(z.describe(OPENAPI_METADATA ? "When the current signing secret replaced the previous one; null if never rotated." : "")),
+      previousExpiresAt: z
+        .nullable(z.iso.datetime())
+        .check(
+          z.describe(
+            OPENAPI_METADATA
+              ? "While set, callbacks carry a second signature made with the previous secret, until this time; null when only the current secret signs."
+              : "",
+          ),
         ),
     })
-    .describe(OPENAPI_METADATA ? "The states of the key's signing secrets (never the secrets themselves)." : ""),
+    .check(z.describe(OPENAPI_METADATA ? "The states of the key's signing secrets (never the secrets themselves)." : "")),
   allowedCallbackOrigins: z
-    .array(z.string())
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules."
-        : "",
+    .nullable(z.array(z.string()))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Origins (scheme://host[:port]) a session's callback_url must be on; null allows any callback_url that passes the URL rules."
+          : "",
+      ),
     ),
-  mode: z.enum(KEY_MODES).describe(OPENAPI_METADATA ? "test: sessions are livemode false and answered without an identity check." : ""),
+  mode: z
+    .enum(KEY_MODES)
+    .check(z.describe(OPENAPI_METADATA ? "test: sessions are livemode false and answered without an identity check." : "")),
 });
 export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
 

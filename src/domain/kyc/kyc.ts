@@ -24,53 +24,54 @@ export const MAX_AGE_YEARS = 150;
 // Onfido refuses names with these characters; refusing them here gives a 422 instead of a 502.
 const NAME_FORBIDDEN = /[\p{Cc}^!#$%*=<>;{}"]/u;
 const name = (what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1, `${what} is required.`)
-    .max(100)
-    .refine((value) => !NAME_FORBIDDEN.test(value), `${what} contains a character that is not allowed.`);
-const addressLine = z
-  .string()
-  .trim()
-  .min(1)
-  .max(200)
-  .refine((value) => !/\p{Cc}/u.test(value), "Control characters are not allowed.");
+  z.string().check(
+    z.trim(),
+    z.minLength(1, `${what} is required.`),
+    z.maxLength(100),
+    z.refine((value) => !NAME_FORBIDDEN.test(value), `${what} contains a character that is not allowed.`),
+  );
+const addressLine = z.string().check(
+  z.trim(),
+  z.minLength(1),
+  z.maxLength(200),
+  z.refine((value) => !/\p{Cc}/u.test(value), "Control characters are not allowed."),
+);
 
 export const CreateApplicantBody = z.object({
   firstName: name("First name"),
   lastName: name("Last name"),
   // Each check stops the rest: an empty date is "required", not also "more than 150 years ago".
-  dob: z
-    .string()
-    .min(1, { error: "The date of birth is required.", abort: true })
-    .refine(isCalendarDate, { error: "Expected a real date as YYYY-MM-DD.", abort: true })
-    .refine((dob) => dob < todayUtc(), "The date of birth must be in the past.")
-    .refine((dob) => dob >= yearsBefore(todayUtc(), MAX_AGE_YEARS), `The date of birth is more than ${MAX_AGE_YEARS} years ago.`),
-  address: z
-    .object({
-      country: z
-        .string()
-        .trim()
-        .toUpperCase()
-        .refine((code) => ALPHA3_COUNTRIES.has(code), "Expected an ISO 3166-1 alpha-3 country code, such as GBR."),
+  dob: z.string().check(
+    z.minLength(1, { error: "The date of birth is required.", abort: true }),
+    z.refine(isCalendarDate, { error: "Expected a real date as YYYY-MM-DD.", abort: true }),
+    z.refine((dob) => dob < todayUtc(), "The date of birth must be in the past."),
+    z.refine((dob) => dob >= yearsBefore(todayUtc(), MAX_AGE_YEARS), `The date of birth is more than ${MAX_AGE_YEARS} years ago.`),
+  ),
+  address: z.optional(
+    z.object({
+      country: z.string().check(
+        z.trim(),
+        z.toUpperCase(),
+        z.refine((code) => ALPHA3_COUNTRIES.has(code), "Expected an ISO 3166-1 alpha-3 country code, such as GBR."),
+      ),
       postcode: addressLine,
-      street: addressLine.optional(),
-      town: addressLine.optional(),
-    })
-    .optional(),
+      street: z.optional(addressLine),
+      town: z.optional(addressLine),
+    }),
+  ),
 });
 export type CreateApplicantBody = z.infer<typeof CreateApplicantBody>;
 
 export const KYC_STATUSES = ["NOT_STARTED", ...KYC_RECORD_STATUSES] as const;
 export const KycStatus = z.object({
   status: z.enum(KYC_STATUSES),
-  verifiedAt: z.iso.datetime().nullable(),
+  verifiedAt: z.nullable(z.iso.datetime()),
   reason: z
-    .enum(["IDENTITY_ALREADY_VERIFIED"])
-    .optional()
-    .describe(
-      OPENAPI_METADATA ? "Only on REJECTED, when the service refused a clear check: the document already verifies another account." : "",
+    .optional(z.enum(["IDENTITY_ALREADY_VERIFIED"]))
+    .check(
+      z.describe(
+        OPENAPI_METADATA ? "Only on REJECTED, when the service refused a clear check: the document already verifies another account." : "",
+      ),
     ),
 });
 export type KycStatus = z.infer<typeof KycStatus>;

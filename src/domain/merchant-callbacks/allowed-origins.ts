@@ -13,13 +13,13 @@ export const MAX_ALLOWED_ORIGINS = 20;
 
 export const UpdateKeyInput = z.object({
   allowedCallbackOrigins: z
-    .array(z.string().max(300))
-    .max(MAX_ALLOWED_ORIGINS)
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? `Up to ${MAX_ALLOWED_ORIGINS} origins, scheme://host[:port] without a path (https; http://localhost or 127.0.0.1 in development only). null or [] removes the restriction.`
-        : "",
+    .nullable(z.array(z.string().check(z.maxLength(300))).check(z.maxLength(MAX_ALLOWED_ORIGINS)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? `Up to ${MAX_ALLOWED_ORIGINS} origins, scheme://host[:port] without a path (https; http://localhost or 127.0.0.1 in development only). null or [] removes the restriction.`
+          : "",
+      ),
     ),
 });
 

@@ -10,8 +10,8 @@ import { isIdOf } from "../../lib/ids";
 export const CallbackAttemptView = z.object({
   at: z.iso.datetime(),
   duration_ms: z.int(),
-  status_code: z.int().nullable(),
-  error: z.string().nullable(),
+  status_code: z.nullable(z.int()),
+  error: z.nullable(z.string()),
 });
 
 export const CallbackEventView = z.object({

@@ -19,14 +19,13 @@ export const MAX_GRACE_HOURS = 7 * 24;
 
 export const RotateInput = z.object({
   graceHours: z
-    .int()
-    .min(0)
-    .max(MAX_GRACE_HOURS)
-    .default(DEFAULT_GRACE_HOURS)
-    .describe(
-      OPENAPI_METADATA
-        ? `Hours the previous secret keeps signing beside the new one (default ${DEFAULT_GRACE_HOURS}, at most 7 days). 0 ends it at once (a leaked secret).`
-        : "",
+    ._default(z.int().check(z.gte(0), z.lte(MAX_GRACE_HOURS)), DEFAULT_GRACE_HOURS)
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? `Hours the previous secret keeps signing beside the new one (default ${DEFAULT_GRACE_HOURS}, at most 7 days). 0 ends it at once (a leaked secret).`
+          : "",
+      ),
     ),
 });
 

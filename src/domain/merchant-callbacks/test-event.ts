@@ -20,34 +20,38 @@ import type { ServiceContext } from "../../context/service-context";
 export const TestCallbackInput = z.object({
   url: z
     .string()
-    .max(MAX_CALLBACK_URL_LENGTH)
-    .describe(OPENAPI_METADATA ? "Where to send the test event: the same rules as a session's callback_url." : ""),
+    .check(
+      z.maxLength(MAX_CALLBACK_URL_LENGTH),
+      z.describe(OPENAPI_METADATA ? "Where to send the test event: the same rules as a session's callback_url." : ""),
+    ),
 });
 
 export const TestCallbackResult = z.object({
-  webhook_id: z.string().describe(OPENAPI_METADATA ? "msg_… of this test event." : ""),
+  webhook_id: z.string().check(z.describe(OPENAPI_METADATA ? "msg_… of this test event." : "")),
   type: z.literal(TEST_EVENT_TYPE),
-  delivered: z.boolean().describe(OPENAPI_METADATA ? "True when the receiver answered 2xx within 15 s." : ""),
-  status_code: z
-    .int()
-    .nullable()
-    .describe(OPENAPI_METADATA ? "The receiver's status; null when it did not answer." : ""),
+  delivered: z.boolean().check(z.describe(OPENAPI_METADATA ? "True when the receiver answered 2xx within 15 s." : "")),
+  status_code: z.nullable(z.int()).check(z.describe(OPENAPI_METADATA ? "The receiver's status; null when it did not answer." : "")),
   error: z
-    .string()
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise."
-        : "",
+    .nullable(z.string())
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "timeout, network_error, refused_address (the host is or resolves to a non-public address) or redirect_not_followed; null otherwise."
+          : "",
+      ),
     ),
   duration_ms: z
     .int()
-    .describe(
-      OPENAPI_METADATA
-        ? "How long the attempt took, rounded up to whole seconds (0, 1000, … 15000): coarse on purpose, so that a test event is no timing probe of a host."
-        : "",
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "How long the attempt took, rounded up to whole seconds (0, 1000, … 15000): coarse on purpose, so that a test event is no timing probe of a host."
+          : "",
+      ),
     ),
-  signatures: z.int().describe(OPENAPI_METADATA ? "How many v1 signatures webhook-signature carried (2 during a rotation's grace)." : ""),
+  signatures: z
+    .int()
+    .check(z.describe(OPENAPI_METADATA ? "How many v1 signatures webhook-signature carried (2 during a rotation's grace)." : "")),
 });
 export type TestCallbackResult = z.infer<typeof TestCallbackResult>;
 

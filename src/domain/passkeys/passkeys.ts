@@ -29,18 +29,19 @@ export const MAX_PASSKEYS_PER_ACCOUNT = 10;
 const TIMEOUT_MS = PASSKEY_CHALLENGE_TTL_SECONDS * 1000;
 const RP_NAME = "Age verification";
 
-export const PasskeyName = z.string().trim().min(1).max(64);
+export const PasskeyName = z.string().check(z.trim(), z.minLength(1), z.maxLength(64));
 export const PasskeyView = z.object({
   id: z.string(),
   name: z.string(),
   created_at: z.iso.datetime(),
-  last_used_at: z.iso
-    .datetime()
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer."
-        : "",
+  last_used_at: z
+    .nullable(z.iso.datetime())
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The UTC day the passkey was last used, as midnight of that day: no finer time is kept, so it cannot be matched to a session's answer."
+          : "",
+      ),
     ),
 });
 export type PasskeyView = z.infer<typeof PasskeyView>;

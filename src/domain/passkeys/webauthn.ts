@@ -17,11 +17,7 @@ import * as z from "../../lib/lazy-zod";
 import { ApiError } from "../../errors";
 import { fromBase64Url, toBase64Url } from "../../lib/encoding";
 
-const base64url = z
-  .string()
-  .min(1)
-  .max(4096)
-  .regex(/^[A-Za-z0-9_-]+$/, "must be base64url");
+const base64url = z.string().check(z.minLength(1), z.maxLength(4096), z.regex(/^[A-Za-z0-9_-]+$/, "must be base64url"));
 
 /** What `PublicKeyCredential.toJSON()` gives after `navigator.credentials.create()`. */
 export const RegistrationCredential = z.object({

@@ -14,7 +14,7 @@ import type { Range } from "./range";
 export const UsageByDay = z.object({
   from: z.iso.datetime(),
   to: z.iso.datetime(),
-  days: z.array(z.object({ date: z.iso.date() }).extend(countFields)),
+  days: z.array(z.extend(z.object({ date: z.iso.date() }), countFields)),
 });
 
 // created_at is ISO 8601 UTC text, so its first ten characters are the UTC day.

@@ -22,7 +22,13 @@ export type CursorBinding = {
   to?: string;
 };
 
-const Payload = z.object({ v: z.literal(1), c: z.iso.datetime(), i: z.string().max(64), f: z.iso.datetime(), t: z.iso.datetime() });
+const Payload = z.object({
+  v: z.literal(1),
+  c: z.iso.datetime(),
+  i: z.string().check(z.maxLength(64)),
+  f: z.iso.datetime(),
+  t: z.iso.datetime(),
+});
 
 const CURSOR_KEY_LABEL = "usage-cursor/v1";
 

@@ -21,44 +21,36 @@ export const UsageItem = z.object({
   age_required: z.int(),
   above_age_required: z.boolean(),
   created_at: z.iso.datetime(),
-  resolved_at: z.iso.datetime().nullable(),
+  resolved_at: z.nullable(z.iso.datetime()),
   expires_at: z.iso.datetime(),
-  livemode: z.boolean().describe(OPENAPI_METADATA ? "false for a session opened with a test key." : ""),
-  reference: z
-    .string()
-    .nullable()
-    .describe(OPENAPI_METADATA ? "The merchant's reference from the open request." : ""),
+  livemode: z.boolean().check(z.describe(OPENAPI_METADATA ? "false for a session opened with a test key." : "")),
+  reference: z.nullable(z.string()).check(z.describe(OPENAPI_METADATA ? "The merchant's reference from the open request." : "")),
   metadata: z
-    .record(z.string(), z.string())
-    .nullable()
-    .describe(OPENAPI_METADATA ? "The merchant's metadata from the open request." : ""),
+    .nullable(z.record(z.string(), z.string()))
+    .check(z.describe(OPENAPI_METADATA ? "The merchant's metadata from the open request." : "")),
   assurance: z
-    .enum(ASSURANCES)
-    .nullable()
-    .describe(
-      OPENAPI_METADATA
-        ? "What the answer rested on, as in the polled session; null while unresolved, on expiry, for a first-screen decline."
-        : "",
+    .nullable(z.enum(ASSURANCES))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "What the answer rested on, as in the polled session; null while unresolved, on expiry, for a first-screen decline."
+          : "",
+      ),
     ),
   holder_binding: z
-    .enum(HOLDER_BINDINGS)
-    .nullable()
-    .describe(OPENAPI_METADATA ? "How the answer was bound to the person, as in the polled session." : ""),
-  denial_reason: z
-    .enum(DENIAL_REASONS)
-    .nullable()
-    .describe(OPENAPI_METADATA ? "UNDER_AGE or DECLINED; null unless DENIED." : ""),
-  accepted_assurance: z.array(z.enum(ASSURANCES)).describe(OPENAPI_METADATA ? "The ways the open request accepted." : ""),
-  double_blind: z.boolean().describe(OPENAPI_METADATA ? "The open request asked for a double-blind session." : ""),
+    .nullable(z.enum(HOLDER_BINDINGS))
+    .check(z.describe(OPENAPI_METADATA ? "How the answer was bound to the person, as in the polled session." : "")),
+  denial_reason: z.nullable(z.enum(DENIAL_REASONS)).check(z.describe(OPENAPI_METADATA ? "UNDER_AGE or DECLINED; null unless DENIED." : "")),
+  accepted_assurance: z.array(z.enum(ASSURANCES)).check(z.describe(OPENAPI_METADATA ? "The ways the open request accepted." : "")),
+  double_blind: z.boolean().check(z.describe(OPENAPI_METADATA ? "The open request asked for a double-blind session." : "")),
 });
 export type UsageItem = z.infer<typeof UsageItem>;
 
 export const UsagePage = z.object({
   items: z.array(UsageItem),
   next_cursor: z
-    .string()
-    .nullable()
-    .describe(OPENAPI_METADATA ? "Opaque; pass it back as `cursor` with the same filters. null on the last page." : ""),
+    .nullable(z.string())
+    .check(z.describe(OPENAPI_METADATA ? "Opaque; pass it back as `cursor` with the same filters. null on the last page." : "")),
 });
 
 /** The filters of the log and the export, with the window already resolved. */

@@ -25,12 +25,12 @@ export const countFields = {
 export const Counts = z.object(countFields);
 export type Counts = z.infer<typeof Counts>;
 
-export const UsageSummary = z.object({ from: z.iso.datetime(), to: z.iso.datetime() }).extend(countFields);
+export const UsageSummary = z.extend(z.object({ from: z.iso.datetime(), to: z.iso.datetime() }), countFields);
 
 export const UsageByKey = z.object({
   from: z.iso.datetime(),
   to: z.iso.datetime(),
-  keys: z.array(z.object({ key_id: z.string(), name: z.string(), prefix: z.string() }).extend(countFields)),
+  keys: z.array(z.extend(z.object({ key_id: z.string(), name: z.string(), prefix: z.string() }), countFields)),
 });
 
 export const emptyCounts = (): Counts => ({ total: 0, approved: 0, denied: 0, expired: 0, pending: 0 });

@@ -14,37 +14,41 @@ import { checkedId, unwrap } from "./session-calls";
 export const TestOutcomeInput = z.object({
   outcome: z
     .enum(TEST_OUTCOMES)
-    .describe(
-      OPENAPI_METADATA
-        ? "APPROVED: over age; DENIED_UNDER_AGE: under age; DENIED_REFUSED: the end user declined; EXPIRED: let it expire now."
-        : "",
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "APPROVED: over age; DENIED_UNDER_AGE: under age; DENIED_REFUSED: the end user declined; EXPIRED: let it expire now."
+          : "",
+      ),
     ),
   nonce: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe(OPENAPI_METADATA ? "The page's way in (no API key): the session's nonce." : ""),
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(z.describe(OPENAPI_METADATA ? "The page's way in (no API key): the session's nonce." : "")),
 });
 // The nonce may come in the X-Session-Nonce header instead (src/http/session-nonce.ts); one of them is required.
 export const CompleteInput = z.object({
   nonce: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe(OPENAPI_METADATA ? "The session's nonce, unless sent in the X-Session-Nonce header." : ""),
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(z.describe(OPENAPI_METADATA ? "The session's nonce, unless sent in the X-Session-Nonce header." : "")),
   consent: z.boolean(),
-  assertion: AssertionCredential.optional().describe(
-    OPENAPI_METADATA
-      ? "With consent: the passkey assertion (PublicKeyCredential.toJSON()) over the challenge from POST /session/{id}/passkey-options. Required when the account has a passkey or the session requires one."
-      : "",
-  ),
-  age_token: AgeTokenField.optional().describe(
-    OPENAPI_METADATA
-      ? "Instead of signing in: an anonymous age token (Privacy Pass token type 2, RFC 9577 §2.2, base64url) from POST /api/age-tokens, sent with consent: true and without an Authorization header. Approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN; spent once."
-      : "",
-  ),
+  assertion: z
+    .optional(AssertionCredential)
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "With consent: the passkey assertion (PublicKeyCredential.toJSON()) over the challenge from POST /session/{id}/passkey-options. Required when the account has a passkey or the session requires one."
+          : "",
+      ),
+    ),
+  age_token: z
+    .optional(AgeTokenField)
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Instead of signing in: an anonymous age token (Privacy Pass token type 2, RFC 9577 §2.2, base64url) from POST /api/age-tokens, sent with consent: true and without an Authorization header. Approves with assurance KYC_VERIFIED and holder_binding ANONYMOUS_TOKEN; spent once."
+          : "",
+      ),
+    ),
 });
 /**
  * Test mode: answers a test session with a chosen outcome, from the merchant's test key or from the

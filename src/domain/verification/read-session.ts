@@ -10,12 +10,13 @@ import { checkedId, unwrap } from "./session-calls";
 
 export const NonceQuery = z.object({
   nonce: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe(
-      OPENAPI_METADATA ? "The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)." : "",
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The session's nonce, unless sent in the X-Session-Nonce header (preferred: it keeps the nonce out of URLs)."
+          : "",
+      ),
     ),
 });
 

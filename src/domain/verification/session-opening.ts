@@ -21,75 +21,81 @@ export const MAX_REFERENCE_LENGTH = 128;
 export const MAX_METADATA_PAIRS = 20;
 
 export const OpenSessionInput = z.object({
-  age_required: z.int().min(1).max(150),
-  callback_url: z.string().max(MAX_CALLBACK_URL_LENGTH),
+  age_required: z.int().check(z.gte(1), z.lte(150)),
+  callback_url: z.string().check(z.maxLength(MAX_CALLBACK_URL_LENGTH)),
   return_url: z
-    .string()
-    .max(MAX_CALLBACK_URL_LENGTH)
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "Where the end user's result screen offers to go back to, with session_id appended. Same rules as callback_url. " +
-            "Act only on the callback or your own poll, never on the return itself."
-        : "",
+    .optional(z.string().check(z.maxLength(MAX_CALLBACK_URL_LENGTH)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Where the end user's result screen offers to go back to, with session_id appended. Same rules as callback_url. " +
+              "Act only on the callback or your own poll, never on the return itself."
+          : "",
+      ),
     ),
   reference: z
-    .string()
-    .min(1)
-    .max(MAX_REFERENCE_LENGTH)
-    .regex(/^[\x20-\x7E]+$/, "Printable ASCII characters only.")
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data."
-        : "",
+    .optional(
+      z.string().check(z.minLength(1), z.maxLength(MAX_REFERENCE_LENGTH), z.regex(/^[\x20-\x7E]+$/, "Printable ASCII characters only.")),
+    )
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Your own reference (an order id, say): returned by the poll, in every callback, the usage log and CSV; never shown to the end user. No personal data."
+          : "",
+      ),
     ),
   metadata: z
-    .object({})
-    .catchall(z.string().max(500))
-    // Key lengths and the pair count are checked here rather than in the record's key schema, which
-    // the OpenAPI document would render as propertyNames.
-    .superRefine((value, ctx) => {
-      const keys = Object.keys(value);
-      if (keys.length > MAX_METADATA_PAIRS) ctx.addIssue({ code: "custom", message: `At most ${MAX_METADATA_PAIRS} pairs.` });
-      for (const key of keys) {
-        if (key.length < 1 || key.length > 40) ctx.addIssue({ code: "custom", path: [key], message: "Keys are 1 to 40 characters." });
-      }
-    })
-    .optional()
-    .describe(
-      OPENAPI_METADATA ? "Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data." : "",
+    .optional(
+      z.catchall(z.object({}), z.string().check(z.maxLength(500))).check(
+        // Key lengths and the pair count are checked here rather than in the record's key schema, which
+        // the OpenAPI document would render as propertyNames.
+        z.superRefine((value, ctx) => {
+          const keys = Object.keys(value);
+          if (keys.length > MAX_METADATA_PAIRS) ctx.addIssue({ code: "custom", message: `At most ${MAX_METADATA_PAIRS} pairs.` });
+          for (const key of keys) {
+            if (key.length < 1 || key.length > 40) ctx.addIssue({ code: "custom", path: [key], message: "Keys are 1 to 40 characters." });
+          }
+        }),
+      ),
+    )
+    .check(
+      z.describe(
+        OPENAPI_METADATA ? "Up to 20 string pairs (keys ≤ 40, values ≤ 500 characters), carried like reference. No personal data." : "",
+      ),
     ),
-  locale: z
-    .enum(LOCALES)
-    .optional()
-    .describe(OPENAPI_METADATA ? "The language the end user's pages open in." : ""),
+  locale: z.optional(z.enum(LOCALES)).check(z.describe(OPENAPI_METADATA ? "The language the end user's pages open in." : "")),
   require_passkey: z
-    .boolean()
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "Default false. true: only a key on the person's device, used at the approval, may approve: a passkey assertion (holder_binding PASSKEY) or a wallet's device signature (DEVICE_KEY: an mdoc's device signature or an SD-JWT VC's key-binding JWT). A password approval and an anonymous age token answer 403 PASSKEY_REQUIRED and the session stays PENDING. With double_blind: true the wallet is the only way left, so the pair is 422 unless the session accepts DIGITAL_ID_VERIFIED and this deployment offers it (docs/passkeys.md)."
-        : "",
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Default false. true: only a key on the person's device, used at the approval, may approve: a passkey assertion (holder_binding PASSKEY) or a wallet's device signature (DEVICE_KEY: an mdoc's device signature or an SD-JWT VC's key-binding JWT). A password approval and an anonymous age token answer 403 PASSKEY_REQUIRED and the session stays PENDING. With double_blind: true the wallet is the only way left, so the pair is 422 unless the session accepts DIGITAL_ID_VERIFIED and this deployment offers it (docs/passkeys.md)."
+          : "",
+      ),
     ),
   accepted_assurance: z
-    .array(z.enum(ASSURANCES))
-    .min(1)
-    .max(ASSURANCES.length)
-    .refine((ways) => new Set(ways).size === ways.length, "Each way at most once.")
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "The ways you accept: KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED."
-        : "",
+    .optional(
+      z.array(z.enum(ASSURANCES)).check(
+        z.minLength(1),
+        z.maxLength(ASSURANCES.length),
+        z.refine((ways) => new Set(ways).size === ways.length, "Each way at most once."),
+      ),
+    )
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The ways you accept: KYC_VERIFIED (an account verified by the identity provider, or an anonymous age token issued to one), DIGITAL_ID_VERIFIED (a credential from the person's wallet). Default: every way this deployment offers. A way it does not offer is 422; the pages offer only these, and any other answers 403 ASSURANCE_NOT_ACCEPTED."
+          : "",
+      ),
     ),
   double_blind: z
-    .boolean()
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "Default false. true: only an anonymous age token or a digital ID may approve, so the service never holds an account and this session together (docs/double-blind.md); a password or passkey approval answers 403 DOUBLE_BLIND_REQUIRED. 422 when no accepted way could approve such a session here."
-        : "",
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Default false. true: only an anonymous age token or a digital ID may approve, so the service never holds an account and this session together (docs/double-blind.md); a password or passkey approval answers 403 DOUBLE_BLIND_REQUIRED. 422 when no accepted way could approve such a session here."
+          : "",
+      ),
     ),
 });
 export const OpenedSession = z.object({
@@ -99,12 +105,14 @@ export const OpenedSession = z.object({
   expires_at: z.iso.datetime(),
   verification_url: z
     .string()
-    .describe(OPENAPI_METADATA ? "The service's /verify page for this session, nonce included: redirect, link or QR code." : ""),
-  livemode: z.boolean().describe(OPENAPI_METADATA ? "false when opened with a test key." : ""),
+    .check(z.describe(OPENAPI_METADATA ? "The service's /verify page for this session, nonce included: redirect, link or QR code." : "")),
+  livemode: z.boolean().check(z.describe(OPENAPI_METADATA ? "false when opened with a test key." : "")),
   accepted_assurance: z
     .array(z.enum(ASSURANCES))
-    .describe(
-      OPENAPI_METADATA ? "The ways this session accepts: the request's accepted_assurance, or every way this deployment offers." : "",
+    .check(
+      z.describe(
+        OPENAPI_METADATA ? "The ways this session accepts: the request's accepted_assurance, or every way this deployment offers." : "",
+      ),
     ),
   double_blind: z.boolean(),
 });

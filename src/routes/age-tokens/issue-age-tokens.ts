@@ -11,16 +11,24 @@ import { requireAccountToken } from "../../http/require-user";
 import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import * as z from "../../lib/lazy-zod";
 import { namesNoSession } from "./names-no-session";
 
 // Strict: a field of its own (a session id, a nonce) could name a session (./names-no-session.ts).
-const IssueInput = IssueAgeTokensInput.extend({
-  confirmation: AssertionCredential.optional().describe(
-    OPENAPI_METADATA
-      ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)."
-      : "",
-  ),
-}).strict();
+const IssueInput = z.catchall(
+  z.extend(IssueAgeTokensInput, {
+    confirmation: z
+      .optional(AssertionCredential)
+      .check(
+        z.describe(
+          OPENAPI_METADATA
+            ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)."
+            : "",
+        ),
+      ),
+  }),
+  z.never(),
+);
 
 const spec = { method: "post", path: "/", limits: { tokens: LIMITS.ageTokensPerAccount } } as const satisfies RouteSpec;
 

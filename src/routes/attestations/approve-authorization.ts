@@ -24,7 +24,7 @@ import { ApproveAuthorizationInput } from "./schemas";
 
 /** The answer: where the consent page sends the browser. Read only by the prose below. */
 const AuthorizationApproval = z.object({
-  redirect_to: z.string().describe(OPENAPI_METADATA ? "The wallet's redirect_uri with code, state and iss" : ""),
+  redirect_to: z.string().check(z.describe(OPENAPI_METADATA ? "The wallet's redirect_uri with code, state and iss" : "")),
 });
 
 const spec = {

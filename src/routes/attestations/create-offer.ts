@@ -18,15 +18,21 @@ import { CreateOfferInput } from "./schemas";
 const CredentialOfferOutput = z.object({
   credential_offer: z
     .record(z.string(), z.unknown())
-    .describe(
-      OPENAPI_METADATA
-        ? "The OpenID4VCI credential offer object (credential_issuer, credential_configuration_ids [proof_of_age], the pre-authorized code grant with tx_code {length, input_mode})"
-        : "",
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The OpenID4VCI credential offer object (credential_issuer, credential_configuration_ids [proof_of_age], the pre-authorized code grant with tx_code {length, input_mode})"
+          : "",
+      ),
     ),
-  credential_offer_uri: z.string().describe(OPENAPI_METADATA ? "openid-credential-offer://?credential_offer=… (the offer by value)" : ""),
-  av_uri: z.string().describe(OPENAPI_METADATA ? "av://?credential_offer=… (the EU age-verification blueprint's link)" : ""),
-  tx_code: z.string().describe(OPENAPI_METADATA ? "The digits the person types in the wallet; shown, never sent with the offer" : ""),
-  expires_at: z.string().describe(OPENAPI_METADATA ? "When the offer dies (5 minutes)" : ""),
+  credential_offer_uri: z
+    .string()
+    .check(z.describe(OPENAPI_METADATA ? "openid-credential-offer://?credential_offer=… (the offer by value)" : "")),
+  av_uri: z.string().check(z.describe(OPENAPI_METADATA ? "av://?credential_offer=… (the EU age-verification blueprint's link)" : "")),
+  tx_code: z
+    .string()
+    .check(z.describe(OPENAPI_METADATA ? "The digits the person types in the wallet; shown, never sent with the offer" : "")),
+  expires_at: z.string().check(z.describe(OPENAPI_METADATA ? "When the offer dies (5 minutes)" : "")),
 });
 
 /** Who may ask, in the prose of both operations that authorize a batch (approve-authorization.ts's prose imports it). */

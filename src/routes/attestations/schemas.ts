@@ -4,11 +4,15 @@ import * as z from "../../lib/lazy-zod";
 import { AssertionCredential } from "../../domain/passkeys";
 
 const confirmation = () =>
-  AssertionCredential.optional().describe(
-    OPENAPI_METADATA
-      ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)."
-      : "",
-  );
+  z
+    .optional(AssertionCredential)
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)."
+          : "",
+      ),
+    );
 
 export const CreateOfferInput = z.object({ confirmation: confirmation() });
 
@@ -19,6 +23,6 @@ export const ApproveAuthorizationInput = z.object({
   redirect_uri: z.string(),
   code_challenge: z.string(),
   code_challenge_method: z.string(),
-  state: z.string().max(2048).optional(),
+  state: z.optional(z.string().check(z.maxLength(2048))),
   confirmation: confirmation(),
 });

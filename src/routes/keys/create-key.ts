@@ -12,8 +12,8 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 export const createdKey = () =>
   z.object({
     key: ApiKeyRecord,
-    apiKey: z.string().describe("svc_sk_live_… or svc_sk_test_…: shown this once; only its hash is stored."),
-    signingSecret: z.string().describe("whsec_…: shown this once; signs this key's callbacks."),
+    apiKey: z.string().check(z.describe("svc_sk_live_… or svc_sk_test_…: shown this once; only its hash is stored.")),
+    signingSecret: z.string().check(z.describe("whsec_…: shown this once; signs this key's callbacks.")),
   });
 /** The 403 of every operation of this area: not a verified business account. */
 export const forbidden = {
@@ -21,14 +21,15 @@ export const forbidden = {
 } satisfies Responses;
 
 const CreateKeyInput = z.object({
-  name: z.string().trim().min(1).max(64),
+  name: z.string().check(z.trim(), z.minLength(1), z.maxLength(64)),
   mode: z
-    .enum(KEY_MODES)
-    .default("live")
-    .describe(
-      OPENAPI_METADATA
-        ? "live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check."
-        : "",
+    ._default(z.enum(KEY_MODES), "live")
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "live (default): real checks, svc_sk_live_…; test: svc_sk_test_…, sessions livemode false, answered without an identity check."
+          : "",
+      ),
     ),
 });
 

@@ -5,6 +5,7 @@ import { requireBusiness, requireUser, requireVerifiedEmail } from "../../http/r
 import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import * as z from "../../lib/lazy-zod";
 import { createdKey, forbidden } from "./create-key";
 
 /** The 404 of a key id that is unknown or another account's, shared with send-test-callback.ts's and update-allowed-origins.ts's prose. */
@@ -36,7 +37,7 @@ function rotateSigningSecretDoc(): OperationDoc {
       "`v1,<new> v1,<old>`, so the receiver can switch to the new secret at any moment inside it; then only the new one signs. " +
       "A second rotation inside the window ends the oldest secret. Both secrets are stored encrypted; the listing shows when the old one stops.",
     responses: {
-      200: { description: "Rotated", data: createdKey().omit({ apiKey: true }) },
+      200: { description: "Rotated", data: z.omit(createdKey(), { apiKey: true }) },
       ...forbidden,
       404: notFoundDoc,
       409: { description: "Rotated by a concurrent request", codes: ["ROTATION_CONFLICT"] },

@@ -11,17 +11,16 @@ import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../nam
 
 const SandboxCompleteBody = z.object({
   result: z
-    .enum(["clear", "consider"])
-    .default("clear")
-    .describe(OPENAPI_METADATA ? "The check result to simulate; clear by default." : ""),
+    ._default(z.enum(["clear", "consider"]), "clear")
+    .check(z.describe(OPENAPI_METADATA ? "The check result to simulate; clear by default." : "")),
   document_number: z
-    .string()
-    .regex(SANDBOX_DOCUMENT_NUMBER)
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "The document number the simulated check reads (A-Z, 0-9, up to 20); by default one of this applicant's own. Give the same number to two accounts to simulate a reused document."
-        : "",
+    .optional(z.string().check(z.regex(SANDBOX_DOCUMENT_NUMBER)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The document number the simulated check reads (A-Z, 0-9, up to 20); by default one of this applicant's own. Give the same number to two accounts to simulate a reused document."
+          : "",
+      ),
     ),
 });
 

@@ -16,18 +16,17 @@ export const needsConfirmation = {
 } satisfies Responses;
 
 const EnrolInput = z.object({
-  name: PasskeyName.optional(),
+  name: z.optional(PasskeyName),
   credential: RegistrationCredential,
   confirmation,
   password: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
-        : "",
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
+          : "",
+      ),
     ),
 });
 const spec = { method: "post", path: "/", limits: { passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;

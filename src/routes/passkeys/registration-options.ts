@@ -28,14 +28,13 @@ const creationOptions = () =>
 
 const RegistrationOptionsInput = z.object({
   password: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
-        : "",
+    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
+          : "",
+      ),
     ),
 });
 const spec = {

@@ -8,45 +8,47 @@ import { SESSION_STATUSES } from "../../session/session-status";
 
 const rangeFields = {
   from: z
-    .string()
-    .max(40)
-    .optional()
-    .describe(OPENAPI_METADATA ? "ISO 8601 date (start of that UTC day) or date-time with a zone. Default: `to` minus 30 days." : ""),
+    .optional(z.string().check(z.maxLength(40)))
+    .check(
+      z.describe(OPENAPI_METADATA ? "ISO 8601 date (start of that UTC day) or date-time with a zone. Default: `to` minus 30 days." : ""),
+    ),
   to: z
-    .string()
-    .max(40)
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "ISO 8601 date (end of that UTC day) or date-time with a zone, inclusive. Default: now. At most 366 days after `from`."
-        : "",
+    .optional(z.string().check(z.maxLength(40)))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "ISO 8601 date (end of that UTC day) or date-time with a zone, inclusive. Default: now. At most 366 days after `from`."
+          : "",
+      ),
     ),
 };
 
 const logFilterFields = {
-  status: z.enum(SESSION_STATUSES).optional(),
+  status: z.optional(z.enum(SESSION_STATUSES)),
   mode: z
-    .enum(KEY_MODES)
-    .optional()
-    .describe(
-      OPENAPI_METADATA
-        ? "live: only sessions opened with live keys; test: only those opened with test keys (as the counts' `mode`). Default: both."
-        : "",
+    .optional(z.enum(KEY_MODES))
+    .check(
+      z.describe(
+        OPENAPI_METADATA
+          ? "live: only sessions opened with live keys; test: only those opened with test keys (as the counts' `mode`). Default: both."
+          : "",
+      ),
     ),
   key_id: z
-    .string()
-    .regex(idShape("key"), "Expected a key id (key_…).")
-    .optional()
-    .describe(OPENAPI_METADATA ? "Only sessions opened with this key (revoked keys too)." : ""),
+    .optional(z.string().check(z.regex(idShape("key"), "Expected a key id (key_…).")))
+    .check(z.describe(OPENAPI_METADATA ? "Only sessions opened with this key (revoked keys too)." : "")),
   ...rangeFields,
 };
 
 export const RangeQuery = z.object({
   ...rangeFields,
   mode: z
-    .enum(KEY_MODES)
-    .default("live")
-    .describe(OPENAPI_METADATA ? "live (default): sessions opened with live keys; test: those opened with test keys, counted apart." : ""),
+    ._default(z.enum(KEY_MODES), "live")
+    .check(
+      z.describe(
+        OPENAPI_METADATA ? "live (default): sessions opened with live keys; test: those opened with test keys, counted apart." : "",
+      ),
+    ),
 });
 
 /** The window a count covers, and whether it counts live or test sessions. */
@@ -56,17 +58,10 @@ export const ExportQuery = z.object(logFilterFields);
 
 export const LogQuery = z.object({
   ...logFilterFields,
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_PAGE_SIZE)
-    .default(DEFAULT_PAGE_SIZE)
-    .describe(OPENAPI_METADATA ? `Page size, 1-${MAX_PAGE_SIZE}.` : ""),
+  limit: z
+    ._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(MAX_PAGE_SIZE)), DEFAULT_PAGE_SIZE)
+    .check(z.describe(OPENAPI_METADATA ? `Page size, 1-${MAX_PAGE_SIZE}.` : "")),
   cursor: z
-    .string()
-    .min(1)
-    .max(512)
-    .optional()
-    .describe(OPENAPI_METADATA ? "`next_cursor` of the previous page, with the same filters." : ""),
+    .optional(z.string().check(z.minLength(1), z.maxLength(512)))
+    .check(z.describe(OPENAPI_METADATA ? "`next_cursor` of the previous page, with the same filters." : "")),
 });

@@ -24,13 +24,17 @@ const digitalIdRequests = () =>
           protocol: z.enum(["org-iso-mdoc", "openid4vp-v1-unsigned"]),
           data: z
             .record(z.string(), z.unknown())
-            .describe(
-              "The protocol's request: Annex C {deviceRequest, encryptionInfo}, or the OpenID4VP request object with its DCQL query.",
+            .check(
+              z.describe(
+                "The protocol's request: Annex C {deviceRequest, encryptionInfo}, or the OpenID4VP request object with its DCQL query.",
+              ),
             ),
         }),
       )
-      .describe(
-        "Exactly the digital.requests array of the W3C Digital Credentials API; org-iso-mdoc is left out when age_required is above 99.",
+      .check(
+        z.describe(
+          "Exactly the digital.requests array of the W3C Digital Credentials API; org-iso-mdoc is left out when age_required is above 99.",
+        ),
       ),
   });
 

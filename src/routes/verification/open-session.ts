@@ -50,11 +50,11 @@ function openSessionDoc(): OperationDoc {
       "With Idempotency-Key, a retry with the same body within 24 hours answers the first response again (header Idempotent-Replayed: true) and opens nothing.",
     headers: z.object({
       "Idempotency-Key": z
-        .string()
-        .max(MAX_IDEMPOTENCY_KEY_LENGTH)
-        .optional()
-        .describe(
-          `Up to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters, unique per request (a UUID): scoped to the API key that sends it (a test key's answer never comes back to a live key), kept 24 hours, the stored answer sealed. Same key and other body: 422 IDEMPOTENCY_KEY_REUSED; first request still running: 409 IDEMPOTENCY_IN_PROGRESS.`,
+        .optional(z.string().check(z.maxLength(MAX_IDEMPOTENCY_KEY_LENGTH)))
+        .check(
+          z.describe(
+            `Up to ${MAX_IDEMPOTENCY_KEY_LENGTH} printable characters, unique per request (a UUID): scoped to the API key that sends it (a test key's answer never comes back to a live key), kept 24 hours, the stored answer sealed. Same key and other body: 422 IDEMPOTENCY_KEY_REUSED; first request still running: 409 IDEMPOTENCY_IN_PROGRESS.`,
+          ),
         ),
     }),
     responses: {
