@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { bindingFreeTests } from "./test/binding-free.js";
 
 const migrations = await readD1Migrations("./drizzle");
 
@@ -7,6 +8,10 @@ export default defineConfig({
   test: {
     // Logs of passing tests are noise; a failing test shows its own.
     silent: "passed-only",
+    // One test file per core, not vitest's default of one fewer: a workerd file keeps its core less than
+    // busy (it waits on the module runner's round trips to Node), and on a two-core machine the default is
+    // one file at a time (test/README.md, "Where the suite's time goes"). VITEST_MAX_WORKERS overrides it.
+    maxWorkers: "100%",
     projects: [
       {
         // Almost everything runs inside workerd, against real D1, Durable Objects and Queues.
@@ -32,6 +37,8 @@ export default defineConfig({
           // machine, past vitest's default 5 s on a shared one (the mutation runs load it). A test that
           // hangs still fails, 20 s later.
           testTimeout: 20_000,
+          // The files the setup leaves without "cloudflare:test" and the migrations (test/binding-free.ts).
+          provide: { bindingFreeTests: bindingFreeTests("test") },
         },
       },
       {
