@@ -8,10 +8,6 @@ export default defineConfig({
   test: {
     // Logs of passing tests are noise; a failing test shows its own.
     silent: "passed-only",
-    // One test file per core, not vitest's default of one fewer: a workerd file keeps its core less than
-    // busy (it waits on the module runner's round trips to Node), and on a two-core machine the default is
-    // one file at a time (test/README.md, "Where the suite's time goes"). VITEST_MAX_WORKERS overrides it.
-    maxWorkers: "100%",
     projects: [
       {
         // Almost everything runs inside workerd, against real D1, Durable Objects and Queues.
@@ -37,6 +33,10 @@ export default defineConfig({
           // machine, past vitest's default 5 s on a shared one (the mutation runs load it). A test that
           // hangs still fails, 20 s later.
           testTimeout: 20_000,
+          // One file per core, not vitest's default of one fewer: one workerd file at a time keeps less
+          // than one core busy (it waits on round trips to Node), and on two cores the default is one
+          // (test/README.md, "Where the suite's time goes"). VITEST_MAX_WORKERS overrides it.
+          maxWorkers: "100%",
           // The files the setup leaves without "cloudflare:test" and the migrations (test/binding-free.ts).
           provide: { bindingFreeTests: bindingFreeTests("test") },
         },
@@ -46,7 +46,16 @@ export default defineConfig({
         // of the Node-side tools themselves (test/tools, type-checked with their own tsconfig).
         // The OpenAPI document is generated here (test/node/openapi-static.test.ts), from the routes' descriptions.
         define: { OPENAPI_METADATA: "true", DEVELOPMENT_PAGES: "true" },
-        test: { name: "node", include: ["test/node/**/*.test.ts", "test/tools/**/*.test.ts"], environment: "node" },
+        // After the workerd files, one at a time: some measure CPU time or pin threads to cores
+        // (test/node/process-cpu.test.ts, bench-servers.test.ts) and must not share the machine with the
+        // suite's own files.
+        test: {
+          name: "node",
+          include: ["test/node/**/*.test.ts", "test/tools/**/*.test.ts"],
+          environment: "node",
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        },
       },
     ],
   },
