@@ -33,10 +33,6 @@ export default defineConfig({
           // machine, past vitest's default 5 s on a shared one (the mutation runs load it). A test that
           // hangs still fails, 20 s later.
           testTimeout: 20_000,
-          // One file per core, not vitest's default of one fewer: one workerd file at a time keeps less
-          // than one core busy (it waits on round trips to Node), and on two cores the default is one
-          // (test/README.md, "Where the suite's time goes"). VITEST_MAX_WORKERS overrides it.
-          maxWorkers: "100%",
           // The files the setup leaves without "cloudflare:test" and the migrations (test/binding-free.ts).
           provide: { bindingFreeTests: bindingFreeTests("test") },
         },
@@ -46,16 +42,7 @@ export default defineConfig({
         // of the Node-side tools themselves (test/tools, type-checked with their own tsconfig).
         // The OpenAPI document is generated here (test/node/openapi-static.test.ts), from the routes' descriptions.
         define: { OPENAPI_METADATA: "true", DEVELOPMENT_PAGES: "true" },
-        // After the workerd files, one at a time: some measure CPU time or pin threads to cores
-        // (test/node/process-cpu.test.ts, bench-servers.test.ts) and must not share the machine with the
-        // suite's own files.
-        test: {
-          name: "node",
-          include: ["test/node/**/*.test.ts", "test/tools/**/*.test.ts"],
-          environment: "node",
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
-        },
+        test: { name: "node", include: ["test/node/**/*.test.ts", "test/tools/**/*.test.ts"], environment: "node" },
       },
     ],
   },
