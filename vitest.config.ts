@@ -1,5 +1,6 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
 import { defineConfig } from "vitest/config";
+import { bindingFreeTests } from "./test/binding-free.js";
 
 const migrations = await readD1Migrations("./drizzle");
 
@@ -32,6 +33,8 @@ export default defineConfig({
           // machine, past vitest's default 5 s on a shared one (the mutation runs load it). A test that
           // hangs still fails, 20 s later.
           testTimeout: 20_000,
+          // The files the setup leaves without "cloudflare:test" and the migrations (test/binding-free.ts).
+          provide: { bindingFreeTests: bindingFreeTests("test") },
         },
       },
       {

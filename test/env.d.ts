@@ -7,3 +7,10 @@ declare global {
     }
   }
 }
+
+declare module "vitest" {
+  interface ProvidedContext {
+    /** The test files that reach no binding (test/binding-free.ts), by absolute path. */
+    bindingFreeTests: string[];
+  }
+}
