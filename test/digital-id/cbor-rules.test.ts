@@ -243,6 +243,9 @@ describe("the walk before decoding", () => {
     // A count that the bytes left cannot hold is refused at its head, before any element is walked.
     expect(refusal(Uint8Array.from([0x99, 0x07, 0xd0, ...new Uint8Array(1500)]))).toBe("truncated");
     expect(refusal(Uint8Array.from([0xb9, 0x03, 0xe8, ...new Uint8Array(1500)]))).toBe("truncated");
+    // Also deep in the input: 1,200 elements after a 1,000-byte string, with 1,100 bytes left.
+    const late = [0x82, 0x59, 0x03, 0xe8, ...new Uint8Array(1000), 0x99, 0x04, 0xb0, ...new Uint8Array(1100)];
+    expect(refusal(Uint8Array.from(late))).toBe("truncated");
   });
 
   it("refuses reserved additional information (28 to 30) and indefinite lengths (31)", () => {
