@@ -56,7 +56,8 @@ function toNumber(value: bigint): number {
 function plain(value: CBORValue): Cbor {
   if (value instanceof CBORPositiveInteger) return toNumber(value.value);
   if (value instanceof CBORNegativeInteger) return toNumber(value.value);
-  if (value instanceof CBORTextString) return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(value.value);
+  // ignoreBOM keeps a leading U+FEFF as the character it is (false would drop it): "\uFEFFa" is not "a".
+  if (value instanceof CBORTextString) return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(value.value);
   if (value instanceof CBORByteString) return value.value;
   if (value instanceof CBORArray) return value.elements.map(plain);
   if (value instanceof CBORTagged) return new Tagged(toNumber(value.tagNumber), plain(value.value));

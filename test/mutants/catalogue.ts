@@ -1279,6 +1279,14 @@ const verifierChecks: Mutation[] = [
     why: "a float (0.0, -0.0) is read where the CDDL asks for an integer: a DeviceResponse status of -0.0 passes",
   },
   {
+    id: "digital-id-cbor-text-bom",
+    file: "src/digital-id/cbor.ts",
+    find: "{ fatal: true, ignoreBOM: true }",
+    replace: "{ fatal: true, ignoreBOM: false }",
+    tests: ["test/digital-id/cbor-rules.test.ts"],
+    why: 'a text string\'s leading byte order mark is dropped: two texts ("\\uFEFFa", "a") read as one',
+  },
+  {
     id: "digital-id-jwe-a128gcm-only",
     file: "src/digital-id/jwe.ts",
     find: "const ENCRYPTIONS: Record<string, number> = { A128GCM: 128 };",
