@@ -44,12 +44,17 @@ export function embeddedBytes(value: Cbor | undefined, what: string): Uint8Array
   return asBytes(value.value, what);
 }
 
+/** Date rolls 30 February into March and 24:00 into the next day; RFC 3339 has neither. */
+const onTheCalendar = (year: number, month: number, day: number, hour: number): boolean =>
+  hour <= 23 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+
 /** `tdate` (tag 0, RFC 3339 text), as mdoc validity fields carry it. */
 export function asDate(value: Cbor | undefined, what: string): Date {
   if (!(value instanceof Tagged) || value.tag !== 0 || typeof value.value !== "string")
     throw invalid(`${what} is not a date-time (tag 0).`);
   const date = new Date(value.value);
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(value.value) || Number.isNaN(date.getTime()))
+  const fields = /^(\d{4})-(\d\d)-(\d\d)T(\d\d):\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.exec(value.value);
+  if (!fields || Number.isNaN(date.getTime()) || !onTheCalendar(Number(fields[1]), Number(fields[2]), Number(fields[3]), Number(fields[4])))
     throw invalid(`${what} is not a valid date-time.`);
   return date;
 }

@@ -283,6 +283,8 @@ describe("typed reading (cbor-read.ts)", () => {
   it("reads a tdate (tag 0, RFC 3339) and nothing else as a date", () => {
     expect(asDate(new Tagged(0, "2024-01-01T00:00:00Z"), "validFrom")).toStrictEqual(new Date(Date.UTC(2024, 0, 1)));
     expect(asDate(new Tagged(0, "2024-01-01T01:00:00.5+01:00"), "validFrom")).toStrictEqual(new Date(Date.UTC(2024, 0, 1, 0, 0, 0, 500)));
+    expect(asDate(new Tagged(0, "2024-02-29T23:59:59Z"), "validFrom")).toStrictEqual(new Date(Date.UTC(2024, 1, 29, 23, 59, 59)));
+    expect(asDate(new Tagged(0, "2023-12-31T00:00:00-01:00"), "validFrom")).toStrictEqual(new Date(Date.UTC(2023, 11, 31, 1)));
     for (const value of [
       undefined,
       "2024-01-01T00:00:00Z",
@@ -299,6 +301,11 @@ describe("typed reading (cbor-read.ts)", () => {
       "2024-01-01T00:00:00Z\u0000",
       "2024-01-01T00:00:00\u000001:00",
       "2024-13-01T00:00:00Z",
+      // Dates no calendar has, which Date rolls over into the next day or month instead of refusing.
+      "2024-02-30T00:00:00Z",
+      "2023-02-29T00:00:00Z",
+      "2024-04-31T00:00:00Z",
+      "2024-02-29T24:00:00Z",
     ]) {
       expect(
         detail(() => asDate(new Tagged(0, value), "validFrom")),

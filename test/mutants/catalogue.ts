@@ -1287,6 +1287,14 @@ const verifierChecks: Mutation[] = [
     why: 'a text string\'s leading byte order mark is dropped: two texts ("\\uFEFFa", "a") read as one',
   },
   {
+    id: "digital-id-cbor-date-off-the-calendar",
+    file: "src/digital-id/cbor-read.ts",
+    find: "hour <= 23 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate()",
+    replace: "hour <= 24 && day <= 31",
+    tests: ["test/digital-id/cbor-rules.test.ts"],
+    why: "an MSO validity date no calendar has (30 February, 24:00) is read as the next day or month",
+  },
+  {
     id: "digital-id-jwe-a128gcm-only",
     file: "src/digital-id/jwe.ts",
     find: "const ENCRYPTIONS: Record<string, number> = { A128GCM: 128 };",
