@@ -34,8 +34,12 @@ describe("happy path", () => {
 });
 
 describe("refusals", () => {
-  it("an account without a verified identity is 403 KYC_REQUIRED", () => {
-    expect(issuanceRefusal(ask({ verifiedDateOfBirth: null }))).toMatchObject({ code: "KYC_REQUIRED", status: 403 });
+  it("an account without a verified identity is 403 KYC_REQUIRED, told to verify before asking for tokens", () => {
+    expect(issuanceRefusal(ask({ verifiedDateOfBirth: null }))).toMatchObject({
+      code: "KYC_REQUIRED",
+      status: 403,
+      message: "Verify your identity before asking for age tokens.",
+    });
   });
 
   it("the day before the 18th birthday, tokens for 18 are 403 AGE_TOKEN_NOT_ALLOWED", () => {
@@ -46,8 +50,12 @@ describe("refusals", () => {
     expect(issuanceRefusal(ask({ verifiedDateOfBirth: "2006-01-01", ageOver: 21 }))).toMatchObject({ code: "AGE_TOKEN_NOT_ALLOWED" });
   });
 
-  it("an account with a passkey and no fresh assertion is 403 PASSKEY_REQUIRED", () => {
-    expect(issuanceRefusal(ask({ hasPasskey: true, passkeyAsserted: false }))).toMatchObject({ code: "PASSKEY_REQUIRED", status: 403 });
+  it("an account with a passkey and no fresh assertion is 403 PASSKEY_REQUIRED, told that asking for tokens needs it", () => {
+    expect(issuanceRefusal(ask({ hasPasskey: true, passkeyAsserted: false }))).toMatchObject({
+      code: "PASSKEY_REQUIRED",
+      status: 403,
+      message: "Asking for age tokens needs your passkey.",
+    });
   });
 
   it("past the day's count is 429 RATE_LIMITED, retrying at the next UTC midnight", () => {
