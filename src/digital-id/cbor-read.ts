@@ -44,9 +44,16 @@ export function embeddedBytes(value: Cbor | undefined, what: string): Uint8Array
   return asBytes(value.value, what);
 }
 
-/** Date rolls 30 February into March and 24:00 into the next day; RFC 3339 has neither. */
-const onTheCalendar = (year: number, month: number, day: number, hour: number): boolean =>
-  hour <= 23 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate();
+/**
+ * Date rolls 30 February into March and 24:00 into the next day; RFC 3339 has neither. The month's length
+ * comes from setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999 (1900 has no
+ * 29 February; the year 0000 has one).
+ */
+function onTheCalendar(year: number, month: number, day: number, hour: number): boolean {
+  const lastDay = new Date(0);
+  lastDay.setUTCFullYear(year, month, 0);
+  return hour <= 23 && day <= lastDay.getUTCDate();
+}
 
 /** `tdate` (tag 0, RFC 3339 text), as mdoc validity fields carry it. */
 export function asDate(value: Cbor | undefined, what: string): Date {

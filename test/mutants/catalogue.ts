@@ -1289,10 +1289,18 @@ const verifierChecks: Mutation[] = [
   {
     id: "digital-id-cbor-date-off-the-calendar",
     file: "src/digital-id/cbor-read.ts",
-    find: "hour <= 23 && day <= new Date(Date.UTC(year, month, 0)).getUTCDate()",
+    find: "hour <= 23 && day <= lastDay.getUTCDate()",
     replace: "hour <= 24 && day <= 31",
     tests: ["test/digital-id/cbor-rules.test.ts"],
     why: "an MSO validity date no calendar has (30 February, 24:00) is read as the next day or month",
+  },
+  {
+    id: "digital-id-cbor-date-two-digit-year",
+    file: "src/digital-id/cbor-read.ts",
+    find: "lastDay.setUTCFullYear(year, month, 0);",
+    replace: "lastDay.setTime(Date.UTC(year, month, 0));",
+    tests: ["test/digital-id/tdate-calendar.test.ts"],
+    why: "the month's length is taken from 1900 for the year 0000 (Date.UTC's two-digit years), so 29 February 0000 is refused",
   },
   {
     id: "digital-id-jwe-a128gcm-only",
