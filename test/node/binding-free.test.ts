@@ -30,6 +30,11 @@ describe("binding-free test files", () => {
       "namespace.test.ts": 'import * as cf from "cloudflare:test";\n',
       "bare.test.ts": 'import "cloudflare:test";\n',
       "dynamic.test.ts": 'it("x", async () => { const { env } = await import("cloudflare:test"); });\n',
+      // the Workers runtime's own module hands out the same bindings (env) and the Worker itself (exports)
+      "workers-env.test.ts": 'import { env } from "cloudflare:workers";\n',
+      "workers-exports.test.ts": 'import { exports } from "cloudflare:workers";\n',
+      "helpers/runtime.ts": 'export { env } from "cloudflare:workers";\n',
+      "through-runtime-helper.test.ts": 'import { env } from "./helpers/runtime";\n',
       "over-lines.test.ts": 'import {\n  env,\n  SELF,\n} from "cloudflare:test";\n',
       "helpers/seed.ts": 'export { env } from "cloudflare:test";\n',
       "helpers/index.ts": 'export * from "./seed";\n',
