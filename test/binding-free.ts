@@ -1,5 +1,7 @@
 // Which workerd test files need no binding: they import "cloudflare:test" neither themselves nor through
-// a test helper (src/ never imports it). Importing "cloudflare:test" loads the whole Worker (src/index.ts
+// a test helper (src/ never imports it), nor "cloudflare:workers", whose `env` holds the same bindings and
+// whose `exports` is the Worker itself (src/ imports only its DurableObject class, from one module that no
+// binding-free file reaches; a file that did would lose only the skip). Importing "cloudflare:test" loads the whole Worker (src/index.ts
 // and its dependencies, some 500 modules) into the test file's fresh module graph, which is most of a
 // test file's set-up time; the setup file (test/apply-migrations.ts) skips it, and the migrations such a
 // file could not reach anyway, for the files listed here (test/README.md, "Where the suite's time goes").
@@ -20,6 +22,8 @@ function resolveRelative(from: string, specifier: string): string | undefined {
 }
 
 const TEST_MODULE = "cloudflare:test";
+/** The modules through which a test file reaches the bindings. */
+const BINDING_MODULES = new Set([TEST_MODULE, "cloudflare:workers"]);
 
 /** What `file` imports that matters here: the test module, and the files its relative imports name. */
 function importsOf(file: string, known: Map<string, string[]>): string[] {
@@ -27,7 +31,7 @@ function importsOf(file: string, known: Map<string, string[]>): string[] {
   if (targets === undefined) {
     targets = [];
     for (const [, specifier] of (fs.readFileSync(file, "utf8") as string).matchAll(IMPORTS)) {
-      if (specifier === TEST_MODULE) targets.push(TEST_MODULE);
+      if (BINDING_MODULES.has(specifier!)) targets.push(TEST_MODULE);
       else if (specifier!.startsWith(".")) {
         const target = resolveRelative(file, specifier!);
         if (target) targets.push(target);
@@ -38,7 +42,7 @@ function importsOf(file: string, known: Map<string, string[]>): string[] {
   return targets;
 }
 
-/** Whether `file` reaches "cloudflare:test" through its relative imports (a walk of its own, so a cycle cannot hide a path). */
+/** Whether `file` reaches "cloudflare:test" or "cloudflare:workers" through its relative imports (a walk of its own, so a cycle cannot hide a path). */
 export function reachesBindings(file: string, known: Map<string, string[]> = new Map()): boolean {
   const seen = new Set([file]);
   const next = [file];

@@ -23,7 +23,7 @@ function freeIn(tree: Record<string, string>): string[] {
 }
 
 describe("binding-free test files", () => {
-  it("leaves out every way of reaching cloudflare:test: named, namespace, bare, dynamic, re-exported, over lines, through helpers", () => {
+  it("leaves out every way of reaching cloudflare:test or cloudflare:workers: named, namespace, bare, dynamic, re-exported, over lines, through helpers", () => {
     const free = freeIn({
       "named.test.ts": 'import { env } from "cloudflare:test";\n',
       "type-only.test.ts": 'import type { D1Migration } from "cloudflare:test";\n',
