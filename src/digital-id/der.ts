@@ -100,12 +100,20 @@ export function oid(item: Der | undefined): string {
 export function time(item: Der | undefined): Date {
   if (item?.tagClass !== 0 || (item.tag !== UNIVERSAL.UTC_TIME && item.tag !== UNIVERSAL.GENERALIZED_TIME))
     throw new Error("DER: expected a time");
-  const text = new TextDecoder().decode(item.contents);
+  // ignoreBOM: a leading byte order mark stays in the text (and fails the match) instead of being dropped.
+  const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true }).decode(item.contents);
   const match = (
     item.tag === UNIVERSAL.UTC_TIME ? /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/ : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})Z$/
   ).exec(text);
   if (!match) throw new Error("DER: time is not in the form RFC 5280 requires");
   const [, y, mo, d, h, mi, s] = match.map(Number) as number[];
   const year = item.tag === UNIVERSAL.UTC_TIME ? (y! < 50 ? 2000 + y! : 1900 + y!) : y!;
-  return new Date(Date.UTC(year, mo! - 1, d!, h!, mi!, s!));
+  // setUTCFullYear, not Date.UTC, which reads the years 0 to 99 as 1900 to 1999; a field Date would roll
+  // over (30 February, month 13, 24:00) is refused, not read as the next day, month or year.
+  const date = new Date(0);
+  date.setUTCFullYear(year, mo! - 1, d!);
+  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== mo! - 1 || date.getUTCDate() !== d! || h! > 23 || mi! > 59 || s! > 59)
+    throw new Error("DER: time is not a date and time the calendar has");
+  date.setUTCHours(h!, mi!, s!, 0);
+  return date;
 }

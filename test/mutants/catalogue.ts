@@ -1359,6 +1359,22 @@ const verifierChecks: Mutation[] = [
     why: "an expired anchor listed before its renewal with the same key refuses every genuine chain",
   },
   {
+    id: "digital-id-der-time-off-the-calendar",
+    file: "src/digital-id/der.ts",
+    find: "if (date.getUTCFullYear() !== year || date.getUTCMonth() !== mo! - 1 || date.getUTCDate() !== d! || h! > 23 || mi! > 59 || s! > 59)",
+    replace: "if (false)",
+    tests: ["test/digital-id/der-time-calendar.test.ts"],
+    why: "a certificate validity time no calendar has (30 February, 24:00) is read as the next day or month",
+  },
+  {
+    id: "digital-id-der-time-bom",
+    file: "src/digital-id/der.ts",
+    find: 'new TextDecoder("utf-8", { fatal: false, ignoreBOM: true })',
+    replace: "new TextDecoder()",
+    tests: ["test/digital-id/der-time-calendar.test.ts"],
+    why: "a validity time whose bytes begin with a byte order mark is read as the time after it",
+  },
+  {
     id: "digital-id-der-length-minimal",
     file: "src/digital-id/der.ts",
     find: '    if (bytes[offset] === 0) throw new Error("DER: length not minimal");\n',
