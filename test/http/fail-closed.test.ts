@@ -215,6 +215,16 @@ describe("fail closed in production", () => {
   it("DIGITAL_ID_TRUST_ANCHORS that includes the committed test root refuses, alone or among other anchors", async () => {
     await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: testRootPem }), "DIGITAL_ID_TRUST_ANCHORS");
     await expectRefused(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: `${otherRootPem}\n${testRootPem}` }), "DIGITAL_ID_TRUST_ANCHORS");
+    // The operator is told which root and why: the test root's own rule, not the development attestation
+    // IACA's, which also compares keys and would refuse it under another root's name.
+    const errors = vi.spyOn(console, "error");
+    await health(productionEnv({ DIGITAL_ID_TRUST_ANCHORS: testRootPem }));
+    const line = errors.mock.calls.map((call) => String(call[0])).find((text) => text.includes("misconfigured: refusing to serve"))!;
+    const problems = (JSON.parse(line) as { problems: { setting: string; problem: string }[] }).problems;
+    expect(problems.find((p) => p.setting === "DIGITAL_ID_TRUST_ANCHORS")?.problem).toBe(
+      "includes the committed test root (test/wallet/test-iaca.pem), whose private key is public",
+    );
+    errors.mockRestore();
   });
 
   it("DIGITAL_ID_TRUST_ANCHORS with the test root's signature changed still refuses: its key is the same, and an anchor's own signature is never checked", async () => {

@@ -10,7 +10,8 @@ import { expectError } from "../helpers/http";
 import { callWith, ONFIDO_URL, stubOnfido } from "../helpers/kyc";
 import { db, seedAccount, seedEndUser, seedMerchant } from "../helpers/seed";
 import { openSession, storedStatus } from "../helpers/sessions";
-import { ACCOUNT_LIMITS } from "../../src/domain/limits";
+import { ACCOUNT_LIMITS, refuseOverLimit, type CounterKey } from "../../src/domain/limits";
+import { parseSettings } from "../../src/config/settings";
 import { dbOfAccount } from "../helpers/shards";
 
 /** The configuration with the per-account limits at their production values (the code's fallbacks). */
@@ -85,6 +86,34 @@ describe("completions per account", () => {
     expectRateLimited(res, 86_400);
     // The day window, not the hour one, is what the client must wait for.
     expect(Math.abs(Number(res.headers.get("retry-after")) - secondsToNextBoundary(86_400))).toBeLessThanOrEqual(2);
+  });
+
+  it("with two windows over their limits, Retry-After names the one that ends last: the wait the client must make", () => {
+    // Every limit has one window today; the refusal still reads them all (src/domain/limits/account-limits.ts).
+    const settings = parseSettings(env);
+    const now = Date.UTC(2026, 10, 28, 10, 30);
+    const nowSeconds = now / 1000;
+    const window = (seconds: number) => ({ name: `w${seconds}`, setting: "COMPLETIONS_PER_DAY" as const, fallback: 1, seconds });
+    const row = (seconds: number): CounterKey => ({
+      window: window(seconds),
+      end: Math.floor(nowSeconds / seconds) * seconds + seconds,
+      key: `k${seconds}`,
+      expiresAt: "",
+    });
+    const over = [{ count: 2 }];
+    for (const rows of [
+      [row(3600), row(86_400)],
+      [row(86_400), row(3600)],
+    ]) {
+      const refusal = (() => {
+        try {
+          refuseOverLimit({ ...settings, accountLimits: { ...settings.accountLimits, COMPLETIONS_PER_DAY: 1 } }, rows, [over, over], now);
+        } catch (error) {
+          return error as { headers?: Record<string, string> };
+        }
+      })();
+      expect(refusal?.headers?.["Retry-After"]).toBe(String(13.5 * 3600));
+    }
   });
 
   it("completions are counted by the day only: no hour window, so no counter says in which hour an account answered", async () => {

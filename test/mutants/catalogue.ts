@@ -1062,7 +1062,7 @@ const policy: Mutation[] = [
     file: "src/session/answer-policy.ts",
     find: '  if (way === "account" && state.doubleBlind) return "DOUBLE_BLIND_REQUIRED";',
     replace: "",
-    tests: [POLICY],
+    tests: [POLICY, "test/session/answer-policy.test.ts"],
     why: "a signed-in account approves a double-blind session: the service holds the account and the session together",
   },
   {
