@@ -129,6 +129,20 @@ describe("the pre-authorized code and its transaction code", () => {
     expect(await grantCount("token")).toBe(tokens);
   });
 
+  it("an offer whose count has reached five is dead even while its row is still there: the right code is refused", async () => {
+    // The fifth wrong code counts, then deletes the row in a second statement; between the two (or if the
+    // delete never ran) the count alone must refuse, or a right code sent alongside the fifth guess works.
+    const offer = await offerFor((await verifiedAdult()).token);
+    const code = preAuthorizedCode(offer);
+    await home().update(attestationGrants).set({ failedAttempts: 5 }).where(eq(attestationGrants.kind, "offer"));
+    const tokens = await grantCount("token");
+    expect(await tokenRequest({ grant_type: PRE_AUTHORIZED, "pre-authorized_code": code, tx_code: offer.tx_code })).toMatchObject({
+      status: 400,
+      body: { error: "invalid_grant" },
+    });
+    expect(await grantCount("token")).toBe(tokens);
+  });
+
   it("concurrent wrong guesses cannot together pass five", async () => {
     const offer = await offerFor((await verifiedAdult()).token);
     const code = preAuthorizedCode(offer);
