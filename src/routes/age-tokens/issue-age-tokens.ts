@@ -2,7 +2,7 @@
 // signed-in, verified account (docs/api-contract.md §Age tokens, docs/double-blind.md). The account is read once, with its
 // verified date of birth and whether it holds a passkey; the issuance itself is the domain's.
 import { IssueAgeTokensInput, issueAgeTokensTo, IssueAgeTokensOutput } from "../../domain/age-tokens";
-import { AssertionCredential, verifyConfirmation } from "../../domain/passkeys";
+import { verifyConfirmation } from "../../domain/passkeys";
 import { accountWithVerifiedDob } from "../../domain/verification";
 import { unauthorized } from "../../errors";
 import { LIMITS } from "../../http/limits";
@@ -13,19 +13,12 @@ import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import * as z from "../../lib/lazy-zod";
 import { namesNoSession } from "./names-no-session";
+import { passkeyConfirmation } from "../passkeys/passkey-confirmation";
 
 // Strict: a field of its own (a session id, a nonce) could name a session (./names-no-session.ts).
 const IssueInput = z.catchall(
   z.extend(IssueAgeTokensInput, {
-    confirmation: z
-      .optional(AssertionCredential)
-      .check(
-        z.describe(
-          OPENAPI_METADATA
-            ? "Required when the account has a passkey: an assertion by one of them over the challenge from POST /api/users/me/passkeys/confirmation-options (without it: 403 PASSKEY_REQUIRED)."
-            : "",
-        ),
-      ),
+    confirmation: passkeyConfirmation(),
   }),
   z.never(),
 );
