@@ -2,6 +2,7 @@
 // malformed one refuses the whole call with one error per problem, and nothing is signed.
 import { beforeAll, describe, expect, it } from "vitest";
 import { issueTokens, loadTokenKeys, MAX_TOKEN_REQUESTS, type TokenKeys } from "../../src/domain/age-tokens";
+import { checkTokenRequests, signRequests } from "../../src/domain/age-tokens/issuance";
 import { DEV_SETTING } from "./helpers";
 import { b64url, createTokenRequest, tokenChallenge } from "./rfc-client";
 
@@ -73,5 +74,63 @@ describe("refusals", () => {
     const request = new Uint8Array(3 + 256).fill(0xff);
     request.set([0, 2, new Uint8Array(await crypto.subtle.digest("SHA-256", keyOf(18)))[31]!]);
     await expect(issueTokens(keys, 18, [b64url(request)])).rejects.toMatchObject(refusedWith(["token_requests.0"]));
+  });
+
+  it("says what is wrong with each request", async () => {
+    const good = await requestFor(18);
+    const otherType = good.slice();
+    otherType[1] = 1;
+    const for21 = await requestFor(21);
+    const call = issueTokens(keys, 18, ["not base64url!", b64url(otherType), b64url(good.slice(0, 100)), b64url(for21)]);
+    await expect(call).rejects.toMatchObject({
+      errors: [
+        { path: "token_requests.0", message: "not base64url." },
+        { path: "token_requests.1", message: "not a TokenRequest of token type 2 (blind RSA)." },
+        { path: "token_requests.2", message: "a TokenRequest of token type 2 is 259 bytes." },
+        {
+          path: "token_requests.3",
+          message: "truncated_token_key_id is not this threshold's current key; fetch the issuer directory again.",
+        },
+      ],
+    });
+  });
+
+  it("names the thresholds offered and the number of requests allowed", async () => {
+    const one = b64url(await requestFor(18));
+    await expect(issueTokens(keys, 16, [one])).rejects.toMatchObject({
+      errors: [{ path: "age_over", message: "No token key for this threshold; offered: 18, 21." }],
+    });
+    await expect(issueTokens(keys, 18, [])).rejects.toMatchObject({
+      errors: [{ path: "token_requests", message: `Send 1 to ${MAX_TOKEN_REQUESTS} TokenRequests.` }],
+    });
+  });
+
+  it("refuses a blinded message out of the key's range while checking, before any signature", async () => {
+    const request = new Uint8Array(3 + 256).fill(0xff);
+    request.set([0, 2, new Uint8Array(await crypto.subtle.digest("SHA-256", keyOf(18)))[31]!]);
+    const good = b64url(await requestFor(18));
+    expect(() => checkTokenRequests(keys, 18, [good, b64url(request)])).toThrow(
+      expect.objectContaining({
+        code: "VALIDATION_FAILED",
+        errors: [{ path: "token_requests.1", message: "blinded_msg is not below the key's modulus." }],
+      }),
+    );
+  });
+
+  it("refuses it while signing too, should an unchecked one reach the key", async () => {
+    const checked = checkTokenRequests(keys, 18, [b64url(await requestFor(18)), b64url(await requestFor(18))]);
+    const outOfRange = new Uint8Array(256).fill(0xff);
+    await expect(signRequests({ ...checked, blindedMessages: [checked.blindedMessages[0]!, outOfRange] })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      errors: [{ path: "token_requests.1", message: "blinded_msg is not below the key's modulus." }],
+    });
+  });
+
+  it("passes on any other failure of a signature as it is, a fault and not the caller's", async () => {
+    const checked = checkTokenRequests(keys, 18, [b64url(await requestFor(18))]);
+    // A public exponent the key does not have: the signature fails its RSAVP1 check (blind-rsa.ts).
+    const call = signRequests({ ...checked, signing: { ...checked.signing, publicExponent: 3n } });
+    await expect(call).rejects.toThrow(new Error("blind signature failed its check"));
+    await expect(call).rejects.not.toHaveProperty("code");
   });
 });

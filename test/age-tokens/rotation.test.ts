@@ -81,6 +81,16 @@ describe("rotation", () => {
     expect(truncatedIdClash(keys)).toBe(18);
     // Another threshold's key may share it: a request names its threshold as well.
     expect(truncatedIdClash([keys[0]!, { ...keys[1]!, tokenKeyId: id(9, 9, 0x80) }, { ...keys[2]!, tokenKeyId: id(3, 0x7f) }])).toBeNull();
+    // A previous key is set beside its own threshold's current key only, wherever the others stand.
+    const lower = { ageOver: 16, role: "current" as const, tokenKeyId: id(5, 0x80) };
+    expect(truncatedIdClash([lower, keys[0]!, { ...keys[1]!, tokenKeyId: id(9, 9, 0x80) }])).toBeNull();
+    expect(truncatedIdClash([{ ...keys[1]!, tokenKeyId: id(9, 0x80) }, lower, keys[0]!])).toBeNull();
+  });
+
+  it("the current key is found by its role, not by its place in the list", async () => {
+    const current = during.find((k) => k.role === "current")!;
+    const { tokenRequest } = await createTokenRequest(challenge, current.publicKey);
+    await expect(issueTokens([...during].reverse(), 18, [b64url(tokenRequest)])).resolves.toHaveLength(1);
   });
 
   it("the previous key signs nothing new: a request for it is 422", async () => {

@@ -3,8 +3,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { database } from "../../src/db/client";
+import { ageTokenChallenge, loadTokenKeys, verifyAgeToken } from "../../src/domain/age-tokens";
 import { pruneSpentAgeTokens } from "../../src/maintenance/prune-spent-age-tokens";
-import { spendAgeToken } from "./helpers";
+import { DEV_SETTING, fetchTokens, spendAgeToken } from "./helpers";
 
 const randomHex = (bytes: number) =>
   Array.from(crypto.getRandomValues(new Uint8Array(bytes)), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -54,5 +55,24 @@ describe("spent-token store", () => {
       republished: 0,
     });
     expect(await countFor(tokenKeyId)).toBe(1);
+  });
+});
+
+describe("spending verified tokens", () => {
+  const challenge = ageTokenChallenge("https://age.example.com");
+  const verify = async (token: string) =>
+    verifyAgeToken(token, { keys: await loadTokenKeys(DEV_SETTING), expectedChallenge: challenge, ageRequired: 18 });
+
+  it("a valid token approves once, and its second spend is refused with 409 AGE_TOKEN_SPENT", async () => {
+    const db = database(env.DB);
+    const [token] = await fetchTokens(await loadTokenKeys(DEV_SETTING), 18, challenge);
+    await spendAgeToken(db, (await verify(token!)).spent);
+    await expect(spendAgeToken(db, (await verify(token!)).spent)).rejects.toMatchObject({ code: "AGE_TOKEN_SPENT", status: 409 });
+  });
+
+  it("tokens of one batch are spent independently", async () => {
+    const db = database(env.DB);
+    const tokens = await fetchTokens(await loadTokenKeys(DEV_SETTING), 18, challenge, 3);
+    for (const token of tokens) await spendAgeToken(db, (await verify(token)).spent);
   });
 });

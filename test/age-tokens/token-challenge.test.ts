@@ -1,7 +1,7 @@
 // The one challenge this service redeems, and the WWW-Authenticate value that asks for a token.
 import { beforeAll, describe, expect, it } from "vitest";
 import { ageTokenChallenge, loadTokenKeys, serviceHost, wwwAuthenticateValue, type TokenKeys } from "../../src/domain/age-tokens";
-import { DEV_SETTING } from "./helpers";
+import { DEV_SETTING, devKey, freshKey, setting } from "./helpers";
 import { hex, toHexString, tokenChallenge } from "./rfc-client";
 
 const ascii = (text: string) => toHexString(new TextEncoder().encode(text));
@@ -55,6 +55,28 @@ describe("WWW-Authenticate", () => {
       .replace(/\//g, "_");
     expect(expected.endsWith("=")).toBe(true); // 37 bytes: the padding is there to keep
     expect(wwwAuthenticateValue(challenge, keys, 18)).toContain(`challenge="${expected}"`);
+  });
+
+  it("offers current keys only, the challenges separated by a comma and a space", async () => {
+    const rotating = await loadTokenKeys(
+      setting([
+        { age_over: 18, current: await freshKey(), previous: devKey(18) },
+        { age_over: 21, current: devKey(21) },
+      ]),
+    );
+    const challenge = ageTokenChallenge("https://age.example.com");
+    const value = wwwAuthenticateValue(challenge, rotating, 18)!;
+    const encoded = (bytes: Uint8Array) =>
+      btoa(String.fromCharCode(...bytes))
+        .replace(/\+/g, "-")
+        .replace(/\//g, "_");
+    expect(value).toBe(
+      rotating
+        .filter((k) => k.role === "current")
+        .map((k) => `PrivateToken challenge="${encoded(challenge)}", token-key="${encoded(k.publicKey)}"`)
+        .join(", "),
+    );
+    expect(value).not.toContain(encoded(rotating.find((k) => k.role === "previous")!.publicKey));
   });
 
   it("is null when no threshold offered meets the age (the token way is not offered)", () => {

@@ -1,14 +1,21 @@
-// workerd's two Web Crypto extensions the age tokens use, for Node, so the bench can time them outside
-// workerd (where timers stand still during CPU work): "RSA-RAW", the raw RSASP1 a blind signature needs
-// (src/domain/age-tokens/blind-rsa.ts), is m^d mod n, exactly OpenSSL's private-key operation without
-// padding (RSA_NO_PADDING, with the CRT speed-up BoringSSL uses in workerd); `timingSafeEqual` is Node's
-// own. Installed by the bench only.
-import { constants, createPrivateKey, privateDecrypt, timingSafeEqual, type KeyObject } from "node:crypto";
+// workerd's two Web Crypto extensions the age tokens use, for Node: "RSA-RAW", the raw RSASP1 a blind
+// signature needs (src/domain/age-tokens/blind-rsa.ts), is m^d mod n, exactly OpenSSL's private-key
+// operation without padding (RSA_NO_PADDING, with the CRT speed-up BoringSSL uses in workerd; OpenSSL
+// refuses m ≥ n as BoringSSL does); `timingSafeEqual` is Node's own, which refuses two lengths as
+// workerd's does. Installed by the bench (test/bench/crypto-cpu.ts: workerd's timers stand still during
+// CPU work) and by StrykerJS's Node run (test/stryker/setup.ts). The service never runs on this: `npm
+// test` runs the same tests in workerd, and RFC 9474's vector (test/age-tokens/known-answers.test.ts)
+// checks that this is RSASP1.
 
-type RawKey = { rsaRaw: KeyObject };
-const subtle = globalThis.crypto.subtle;
-const importKey = subtle.importKey.bind(subtle);
-const sign = subtle.sign.bind(subtle);
+// Node's module, loaded untyped: this file type-checks with the Workers types (the root tsconfig).
+const { constants, createPrivateKey, privateDecrypt, timingSafeEqual } = await import(/* @vite-ignore */ "node:crypto" as string);
+
+/** A key imported as RSA-RAW: what workerd's CryptoKey shows of it, and Node's private key. */
+type RawKey = { type: "private"; extractable: boolean; algorithm: { name: "RSA-RAW" }; usages: string[] };
+const nodeKeys = new WeakMap<object, unknown>();
+const subtle = crypto.subtle as SubtleCrypto & Record<string, unknown>;
+const importKey = subtle.importKey.bind(subtle) as (...args: unknown[]) => Promise<CryptoKey>;
+const sign = subtle.sign.bind(subtle) as (...args: unknown[]) => Promise<ArrayBuffer>;
 const bytes = (v: ArrayBufferView | ArrayBuffer) =>
   ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength) : new Uint8Array(v);
 const isRsaRaw = (algorithm: unknown) =>
@@ -17,19 +24,18 @@ const isRsaRaw = (algorithm: unknown) =>
 export function installWorkerdCrypto(): void {
   Object.assign(subtle, {
     timingSafeEqual: (a: ArrayBufferView | ArrayBuffer, b: ArrayBufferView | ArrayBuffer) => timingSafeEqual(bytes(a), bytes(b)),
-    importKey: (format: string, keyData: unknown, algorithm: unknown, extractable: boolean, usages: KeyUsage[]) =>
-      isRsaRaw(algorithm) && format === "pkcs8"
-        ? Promise.resolve({
-            rsaRaw: createPrivateKey({ key: Buffer.from(keyData as Uint8Array), format: "der", type: "pkcs8" }),
-          } satisfies RawKey)
-        : importKey(format as "pkcs8", keyData as BufferSource, algorithm as AlgorithmIdentifier, extractable, usages),
-    sign: (algorithm: unknown, key: CryptoKey | RawKey, data: BufferSource) =>
-      isRsaRaw(algorithm)
-        ? Promise.resolve(
-            new Uint8Array(
-              privateDecrypt({ key: (key as RawKey).rsaRaw, padding: constants.RSA_NO_PADDING }, Buffer.from(data as Uint8Array)),
-            ).buffer,
-          )
-        : sign(algorithm as AlgorithmIdentifier, key as CryptoKey, data),
+    importKey: (format: string, keyData: ArrayBufferView, algorithm: unknown, extractable: boolean, usages: string[]) => {
+      if (!isRsaRaw(algorithm) || format !== "pkcs8") return importKey(format, keyData, algorithm, extractable, usages);
+      const key: RawKey = Object.freeze({ type: "private", extractable, algorithm: { name: "RSA-RAW" as const }, usages: [...usages] });
+      nodeKeys.set(key, createPrivateKey({ key: bytes(keyData), format: "der", type: "pkcs8" }));
+      return Promise.resolve(key);
+    },
+    sign: (algorithm: unknown, key: CryptoKey | RawKey, data: ArrayBufferView) => {
+      if (!isRsaRaw(algorithm)) return sign(algorithm, key, data);
+      const nodeKey = nodeKeys.get(key);
+      if (nodeKey === undefined) return Promise.reject(new TypeError("RSA-RAW: not a key imported as RSA-RAW"));
+      const signature: Uint8Array = privateDecrypt({ key: nodeKey, padding: constants.RSA_NO_PADDING }, bytes(data));
+      return Promise.resolve(new Uint8Array(signature).buffer);
+    },
   });
 }
