@@ -45,7 +45,9 @@ describe("the issuer directory", () => {
     const bare = { ...env, AGE_TOKEN_KEYS: undefined } as Env;
     expectError(await request("GET", DIRECTORY_PATH, {}, bare), 404, "NOT_FOUND");
     const adult = await seedEndUser(birthdayToday(30));
-    expectError(await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 1) }, bare), 404, "NOT_FOUND");
+    const issuance = await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 1) }, bare);
+    expectError(issuance, 404, "NOT_FOUND");
+    expect(issuance.body.message).toBe("Route not found.");
   });
 });
 
@@ -125,6 +127,18 @@ describe("issuance", () => {
     expect(await shard.select().from(accountCounters)).toHaveLength(before);
   });
 
+  it("a threshold not offered is 422 before anything about the account, naming the thresholds offered", async () => {
+    const unverified = await seedAccount({ userType: "PERSONAL" });
+    const under = await seedEndUser(birthdayToday(17));
+    const [good] = await requestsFor(18, 1);
+    for (const account of [unverified, under]) {
+      const res = await askForTokens(account.token, { age_over: 19, token_requests: [good] });
+      expectError(res, 422, "VALIDATION_FAILED");
+      expect(res.body.errors).toEqual([{ path: "age_over", message: "No age tokens for this threshold; offered: 18, 21." }]);
+    }
+    expectError(await askForTokens(unverified.token, { age_over: 18, token_requests: [good] }), 403, "KYC_REQUIRED");
+  });
+
   it("counts tokens per account per day (AGE_TOKENS_PER_DAY): past it 429 with Retry-After to the end of the UTC day; another account is not affected", async () => {
     const limited = { ...env, AGE_TOKENS_PER_DAY: "12" } as Env;
     const adult = await seedEndUser(birthdayToday(30));
@@ -181,7 +195,27 @@ describe("issuance", () => {
   it("a call for more tokens than the whole day allows is refused", async () => {
     const limited = { ...env, AGE_TOKENS_PER_DAY: "3" } as Env;
     const adult = await seedEndUser(birthdayToday(30));
-    expectError(await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 4) }, limited), 429, "RATE_LIMITED");
+    const over = await askForTokens(adult.token, { age_over: 18, token_requests: await requestsFor(18, 4) }, limited);
+    expectError(over, 429, "RATE_LIMITED");
+    expect(over.body.message).toBe("Too many age tokens today: 3 more can be issued before midnight UTC.");
+    expect(Number(over.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(await stockTokens(adult.token, 18, 3, {}, limited)).toHaveLength(3);
+  });
+
+  it("an account with a passkey past its day's count is told of the count, not asked for its passkey again", async () => {
+    const limited = { ...env, AGE_TOKENS_PER_DAY: "2" } as Env;
+    const adult = await seedEndUser(birthdayToday(30));
+    const device = await SoftwareAuthenticator.create();
+    await enrolPasskeyFor(adult, device);
+    const confirmation = async () =>
+      device.assert((await call("POST", "/api/users/me/passkeys/confirmation-options", { token: adult.token })).body.data);
+    expect(await stockTokens(adult.token, 18, 2, { confirmation: await confirmation() }, limited)).toHaveLength(2);
+    const over = await askForTokens(
+      adult.token,
+      { age_over: 18, token_requests: await requestsFor(18, 1), confirmation: await confirmation() },
+      limited,
+    );
+    expectError(over, 429, "RATE_LIMITED");
+    expect(over.body.message).toBe("Too many age tokens today: 0 more can be issued before midnight UTC.");
   });
 });

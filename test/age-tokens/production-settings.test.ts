@@ -90,6 +90,10 @@ describe("AGE_TOKEN_KEYS in production", () => {
       const error = await deploymentTokenKeys(settings).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).code).toBe("MISCONFIGURED");
+      // The operator's log line names the setting and the rule it breaks, once each, never the value.
+      expect((error as ApiError).log?.fields).toEqual({
+        problems: [{ setting: "AGE_TOKEN_KEYS", problem: "age_over 18 current is not a base64 PKCS#8 RSA private key" }],
+      });
     }
   });
 
