@@ -6,13 +6,17 @@
 // CPU per request. `npm run bench` runs this in its own process (--json); alone: npx tsx test/bench/crypto-cpu.ts
 // First: the modules below read the Worker's build flags as they are evaluated.
 import "./build-flags";
-import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/digital-id";
 import { ageTokenChallenge, issueTokens, loadTokenKeys, verifyAgeToken } from "../../src/domain/age-tokens";
 import { DEV_SETTING, fetchTokens } from "../age-tokens/helpers";
 import { b64url, createTokenRequest } from "../age-tokens/rfc-client";
 import { installWorkerdCrypto } from "./workerd-crypto";
+
+// Node's modules and process, read untyped: this file type-checks with the Workers types (the root
+// tsconfig), since it runs the service's own domain code.
+const node = (name: string): Promise<any> => import(/* @vite-ignore */ name);
+const [{ readFile }, { fileURLToPath }] = await Promise.all(["node:fs/promises", "node:url"].map(node));
+const { argv } = (globalThis as unknown as { process: { argv: string[] } }).process;
 import {
   EU_AGE,
   MDL,
@@ -196,9 +200,9 @@ export async function measureAgeTokenCpu(rounds = 40): Promise<CpuFigure[]> {
   return [redeem, issue];
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
+if (argv[1] === fileURLToPath((import.meta as unknown as { url: string }).url)) {
   const figures = [...(await measureDigitalIdCpu()), ...(await measureWorstBoundedCpu()), ...(await measureAgeTokenCpu())];
   // --json for npm run bench, which runs this in its own process; a Markdown table otherwise.
-  if (process.argv.includes("--json")) console.log(JSON.stringify(figures));
+  if (argv.includes("--json")) console.log(JSON.stringify(figures));
   else for (const f of figures) console.log(`| ${f.label} | ${f.p50Ms.toFixed(2)} ms | ${f.p90Ms.toFixed(2)} ms | ${f.rounds} |`);
 }
