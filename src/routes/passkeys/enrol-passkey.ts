@@ -9,6 +9,7 @@ import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
 import { confirmation } from "./passkey-confirmation";
+import { firstPasskeyPassword } from "./first-passkey-password";
 
 /** The 403 of a change that an existing passkey must confirm, shared with remove-passkey.ts's prose. */
 export const needsConfirmation = {
@@ -19,15 +20,7 @@ const EnrolInput = z.object({
   name: z.optional(PasskeyName),
   credential: RegistrationCredential,
   confirmation,
-  password: z
-    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
-    .check(
-      z.describe(
-        OPENAPI_METADATA
-          ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
-          : "",
-      ),
-    ),
+  password: firstPasskeyPassword(),
 });
 const spec = { method: "post", path: "/", limits: { passwordChecks: LIMITS.passwordChangesPerAccount } } as const satisfies RouteSpec;
 

@@ -8,6 +8,7 @@ import { ok } from "../../http/respond";
 import { jsonBody } from "../../http/validate";
 import * as z from "../../lib/lazy-zod";
 import { documented, handlersFor, type NamedRoute, type RouteSpec } from "../named-route";
+import { firstPasskeyPassword } from "./first-passkey-password";
 
 /** The creation options the browser passes to navigator.credentials.create(), built inside the prose so none of it is in the Worker. */
 const creationOptions = () =>
@@ -27,15 +28,7 @@ const creationOptions = () =>
   });
 
 const RegistrationOptionsInput = z.object({
-  password: z
-    .optional(z.string().check(z.minLength(1), z.maxLength(128)))
-    .check(
-      z.describe(
-        OPENAPI_METADATA
-          ? "The account's current password: required for the account's first passkey (401 INVALID_CREDENTIALS when missing or wrong)."
-          : "",
-      ),
-    ),
+  password: firstPasskeyPassword(),
 });
 const spec = {
   method: "post",
