@@ -5,16 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { MDL, answer, issueMdoc } from "../wallet";
 import { base64url, encode } from "../wallet/cbor";
-import { APP_ORIGIN, newRequest, signerUnderTestRoot, verify } from "./wallet-setup";
-
-async function refused(verification: Promise<unknown>, reason: string) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
-  expect((error as Error).message).toBe(`The digital ID did not verify: ${reason}`);
-}
+import { APP_ORIGIN, newRequest, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 
 /** `data.response` of an org-iso-mdoc answer, verified against a fresh session's request. */
 async function envelope(response: string) {

@@ -4,18 +4,8 @@
 import { describe, expect, it } from "vitest";
 import { EU_AGE, MDL, answer, documentSigner, issueMdoc, makeIssuer, toPem } from "../wallet";
 import { parseTrustAnchors } from "../../src/digital-id";
-import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
+import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 
-const invalid = { code: "DIGITAL_ID_INVALID", status: 422 };
-/** Refused as DIGITAL_ID_INVALID by the check whose message matches `reason`, not by another one. */
-async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject(invalid);
-  expect((error as Error).message).toMatch(reason);
-}
 const DAY = 86_400_000;
 
 async function mdl(ages: Record<number, boolean>, options: Partial<Parameters<typeof issueMdoc>[0]> = {}) {

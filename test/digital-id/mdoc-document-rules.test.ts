@@ -8,7 +8,7 @@ import { verifyDeviceResponse } from "../../src/digital-id/mdoc-document";
 import { MDL, EU_AGE, issueMdoc, sealAnnexC, type DigitalRequest, type Mdoc } from "../wallet";
 import { Tag, decode, encode, sha256, tag24, tdate } from "../wallet/cbor";
 import { deviceResponse, sign1 } from "../wallet/mdoc";
-import { APP_ORIGIN, anchors, newRequest, signerUnderTestRoot, verify } from "./wallet-setup";
+import { APP_ORIGIN, anchors, newRequest, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 
 type CborMap = Map<unknown, unknown>;
 type Signer = Awaited<ReturnType<typeof signerUnderTestRoot>>;
@@ -87,15 +87,6 @@ async function answerWith(fault: Fault, now = new Date()) {
 async function sealedResponse(bytes: Uint8Array<ArrayBuffer>) {
   const { requests, pending } = await newRequest(18);
   return verify(await sealAnnexC(requests.find((r) => r.protocol === "org-iso-mdoc")!, bytes, APP_ORIGIN), pending, 18);
-}
-
-async function refused(verification: Promise<unknown>, reason: string) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
-  expect((error as Error).message).toBe(`The digital ID did not verify: ${reason}`);
 }
 
 const documentOf = (response: CborMap) => (response.get("documents") as CborMap[])[0]!;

@@ -8,19 +8,10 @@
 // PresentCredentialOnIdentifierList), which belong with the status-list checks.
 import { describe, expect, it } from "vitest";
 import { MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, type DigitalRequest, type SdJwtVc } from "../wallet";
-import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
+import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 
 const protocol = "openid4vp-v1-unsigned" as const;
 const YEAR_SECONDS = 365 * 86_400;
-
-async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
-  expect((error as Error).message).toMatch(reason);
-}
 
 const sdJwt = async () => issueSdJwtVc({ signer: await documentSigner(await root(), { extendedKeyUsage: undefined }), ages: { 18: true } });
 const mdl = async () => issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true } });

@@ -5,18 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { decryptEcdhEsJwe } from "../../src/digital-id/jwe";
 import { MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, sealOpenId4Vp, type DigitalRequest } from "../wallet";
-import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
+import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 
 const protocol = "openid4vp-v1-unsigned" as const;
-
-async function refused(verification: Promise<unknown>, message: string) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
-  expect((error as Error).message).toBe(`The digital ID did not verify: ${message}`);
-}
 
 const openId4Vp = (requests: DigitalRequest[]) => requests.find((request) => request.protocol === protocol)!;
 

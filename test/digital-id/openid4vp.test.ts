@@ -3,18 +3,9 @@
 // the request's key; the service decrypts and verifies. One test per check that can fail.
 import { describe, expect, it } from "vitest";
 import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, makeIssuer } from "../wallet";
-import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
+import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 
 const protocol = "openid4vp-v1-unsigned" as const;
-
-async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
-  expect((error as Error).message).toMatch(reason);
-}
 
 const sdJwt = async (ages: Record<number, boolean>, options: Partial<Parameters<typeof issueSdJwtVc>[0]> = {}) =>
   issueSdJwtVc({ signer: await documentSigner(await root(), { extendedKeyUsage: undefined }), ages, ...options });

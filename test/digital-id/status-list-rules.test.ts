@@ -9,7 +9,7 @@ import { statusAt, MAX_INFLATED_BYTES } from "../../src/digital-id/status-bits";
 import { checkStatuses, MAX_TOKEN_BYTES, type CachedStatusList } from "../../src/digital-id/status-list";
 import { verifyStatusListToken } from "../../src/digital-id/status-list-token";
 import { cborStatusReference, jsonStatusReference, type StatusReference } from "../../src/digital-id/status-reference";
-import { anchors, root } from "./wallet-setup";
+import { anchors, root, refused } from "./wallet-setup";
 
 /** Whole seconds, so that a claim can sit exactly at the verifier's clock. */
 const T = Math.floor(Date.now() / 1000);
@@ -76,15 +76,6 @@ const reference = (format: "jwt" | "cwt", idx = 0, uri = URI): StatusReference =
 
 const verifyJwt = (token: string) => verifyStatusListToken(utf8(token), reference("jwt"), anchors(), NOW);
 const verifyCwt = (token: Uint8Array) => verifyStatusListToken(token, reference("cwt"), anchors(), NOW);
-
-/** The refusal every check gives: DIGITAL_ID_INVALID (422) with the check's own message. */
-async function refused(verification: Promise<unknown>, message: string) {
-  await expect(verification).rejects.toMatchObject({
-    code: "DIGITAL_ID_INVALID",
-    status: 422,
-    message: `The digital ID did not verify: ${message}`,
-  });
-}
 
 describe("a status reference", () => {
   const valid = { status_list: { idx: 0, uri: URI } };

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MDL, STATUS, answer, deflate, issueMdoc, issueSdJwtVc, issueStatusList, makeIssuer, type StatusListOptions } from "../wallet";
 import { verifyDigitalIdResponse } from "../../src/digital-id";
 import { statusListSource } from "../../src/session/status-lists";
-import { APP_ORIGIN, anchors, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
+import { APP_ORIGIN, anchors, newRequest, root, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 import { serveStatusLists, statusUri, tokenResponse, type Serve } from "./status-list-server";
 
 afterEach(() => {
@@ -46,15 +46,6 @@ async function publish(
   const token = await issueStatusList({ format, signer: await statusSigner(), uri, statuses: {}, ...options });
   const requests = serveStatusLists(new Map([[uri, serve ? serve(token) : () => tokenResponse(token)]]));
   return { uri, requests };
-}
-
-async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
-  expect((error as Error).message).toMatch(reason);
 }
 
 describe.each(["jwt", "cwt"] as const)("a %s status list", (format) => {

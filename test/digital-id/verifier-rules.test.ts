@@ -11,18 +11,9 @@ import { decryptEcdhEsJwe } from "../../src/digital-id/jwe";
 import { EU_AGE, MDL, answer, documentSigner, issueMdoc, issueSdJwtVc, sealOpenId4Vp, type DigitalResponse } from "../wallet";
 import { presentSdJwtVc } from "../wallet/sd-jwt-vc";
 import { base64url, decode, encode, fromBase64url } from "../wallet/cbor";
-import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify } from "./wallet-setup";
+import { APP_ORIGIN, newRequest, root, signerUnderTestRoot, verify, refused } from "./wallet-setup";
 
 const MINUTE = 60_000;
-
-async function refused(verification: Promise<unknown>, reason: RegExp) {
-  const error = await verification.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
-  expect((error as Error).message).toMatch(reason);
-}
 
 const mdl = async (options: Partial<Parameters<typeof issueMdoc>[0]> = {}) =>
   issueMdoc({ kind: MDL, signer: await signerUnderTestRoot(), ages: { 18: true }, ...options });

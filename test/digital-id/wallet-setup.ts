@@ -2,6 +2,7 @@
 // The test wallet under the committed test IACA root, and the service's side of one session: make a
 // request, let the wallet answer it, verify the answer, with the pending state passed through JSON as
 // the session's Durable Object will keep it.
+import { expect } from "vitest";
 import rootPem from "../wallet/test-iaca.pem?raw";
 import rootKey from "../wallet/test-iaca-key.json?raw";
 import { createDigitalIdRequest, parseTrustAnchors, verifyDigitalIdResponse } from "../../src/digital-id";
@@ -29,3 +30,17 @@ export const verify = (
   now = new Date(),
   statusLists: StatusListPort = isolateStatusLists,
 ) => verifyDigitalIdResponse(response, { pending, ageRequired, appOrigin: APP_ORIGIN, trustAnchors, now, statusLists });
+
+/**
+ * Expects the verification refused with 422 DIGITAL_ID_INVALID, and its message: whole for a reason given
+ * as text (it reaches the problem detail as it is), matched for a pattern.
+ */
+export async function refused(verification: Promise<unknown>, reason: string | RegExp) {
+  const error = await verification.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toMatchObject({ code: "DIGITAL_ID_INVALID", status: 422 });
+  if (typeof reason === "string") expect((error as Error).message).toBe(`The digital ID did not verify: ${reason}`);
+  else expect((error as Error).message).toMatch(reason);
+}
