@@ -1,8 +1,8 @@
 // workerd's two Web Crypto extensions the age tokens use, for Node: "RSA-RAW", the raw RSASP1 a blind
 // signature needs (src/domain/age-tokens/blind-rsa.ts), is m^d mod n, exactly OpenSSL's private-key
 // operation without padding (RSA_NO_PADDING, with the CRT speed-up BoringSSL uses in workerd; OpenSSL
-// refuses m ≥ n as BoringSSL does); `timingSafeEqual` is Node's own, which refuses two lengths as
-// workerd's does. Installed by the bench (test/bench/crypto-cpu.ts: workerd's timers stand still during
+// refuses m ≥ n as BoringSSL does); `timingSafeEqual` is Node's own (it throws for two lengths; the
+// service compares two SHA-256 digests). Installed by the bench (test/bench/crypto-cpu.ts: workerd's timers stand still during
 // CPU work) and by StrykerJS's Node run (test/stryker/setup.ts). The service never runs on this: `npm
 // test` runs the same tests in workerd, and RFC 9474's vector (test/age-tokens/known-answers.test.ts)
 // checks that this is RSASP1.
