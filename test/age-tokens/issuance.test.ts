@@ -10,6 +10,12 @@ let keys: TokenKeys;
 const challenge = tokenChallenge("age.example.com", new Uint8Array(0), "age.example.com");
 const keyOf = (ageOver: number) => keys.find((k) => k.ageOver === ageOver && k.role === "current")!.publicKey;
 const requestFor = async (ageOver: number) => (await createTokenRequest(challenge, keyOf(ageOver))).tokenRequest;
+/** A TokenRequest for the 18 key whose blinded message is all ones: not below the key's modulus. */
+async function outOfRangeRequest(): Promise<Uint8Array> {
+  const request = new Uint8Array(3 + 256).fill(0xff);
+  request.set([0, 2, new Uint8Array(await crypto.subtle.digest("SHA-256", keyOf(18)))[31]!]);
+  return request;
+}
 
 beforeAll(async () => {
   keys = await loadTokenKeys(DEV_SETTING);
@@ -71,8 +77,7 @@ describe("refusals", () => {
   });
 
   it("a blinded message not below the key's modulus is 422, not a 500", async () => {
-    const request = new Uint8Array(3 + 256).fill(0xff);
-    request.set([0, 2, new Uint8Array(await crypto.subtle.digest("SHA-256", keyOf(18)))[31]!]);
+    const request = await outOfRangeRequest();
     await expect(issueTokens(keys, 18, [b64url(request)])).rejects.toMatchObject(refusedWith(["token_requests.0"]));
   });
 
@@ -106,8 +111,7 @@ describe("refusals", () => {
   });
 
   it("refuses a blinded message out of the key's range while checking, before any signature", async () => {
-    const request = new Uint8Array(3 + 256).fill(0xff);
-    request.set([0, 2, new Uint8Array(await crypto.subtle.digest("SHA-256", keyOf(18)))[31]!]);
+    const request = await outOfRangeRequest();
     const good = b64url(await requestFor(18));
     expect(() => checkTokenRequests(keys, 18, [good, b64url(request)])).toThrow(
       expect.objectContaining({
